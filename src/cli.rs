@@ -1,0 +1,245 @@
+//! Every clap type of `git debate`, in one place.
+//!
+//! The doc comments here are the manual: `man/git-debate.1` is generated from them (a test fails when
+//! the checked-in page is stale), so the wording is written for users, not for maintainers.
+//! Nothing here interprets values beyond their syntax; `config.rs` merges them with git config and
+//! the environment into one `Settings`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Get a second opinion on a change or a design from an AI model of another family.
+///
+/// Without a subcommand, `git debate` reviews a change: it resolves a scope (your uncommitted work
+/// by default, or a commit, a branch, a range, a file) or takes explicit content, builds an artifact
+/// from it with secrets redacted, and runs a bounded critique -> judge -> decision loop between the
+/// model that wrote it (the author) and a model of another family (the reviewer). Every session is
+/// kept under `.git/review-loop/` for audit.
+#[derive(Debug, Parser)]
+#[command(
+    name = "git-debate",
+    bin_name = "git debate",
+    version,
+    args_conflicts_with_subcommands = true,
+    subcommand_precedence_over_arg = true,
+    after_long_help = crate::config::keys::manual_sections()
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    #[command(flatten)]
+    pub review: ReviewArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List stored sessions, newest first.
+    Sessions(SessionsArgs),
+    /// Print a stored session: its artifact and metadata.
+    Show(ShowArgs),
+    /// Print a shell completion script.
+    ///
+    /// For bash, git's own completion calls `_git_debate` for `git debate <TAB>`; the script printed
+    /// for bash defines that function too, so both `git-debate` and `git debate` complete.
+    Completions(CompletionsArgs),
+}
+
+/// What to review and how. Every option also has a `debate.<key>` git config key (see
+/// CONFIGURATION); a flag overrides config for that run.
+#[derive(Debug, Args, Default, Clone)]
+pub struct ReviewArgs {
+    /// Explicit content to review (wins over --scope). `-` reads it from standard input.
+    #[arg(value_name = "CONTENT")]
+    pub content: Option<String>,
+
+    /// Read the content to review from a file (`-` for standard input). Wins over --scope.
+    #[arg(long, value_name = "PATH", conflicts_with = "content")]
+    pub artifact_file: Option<PathBuf>,
+
+    /// What kind of review: code (cr protocol), proposal (peer review), mixed (both), or auto.
+    #[arg(long, value_enum)]
+    pub target: Option<TargetArg>,
+
+    /// Which change to review: uncommitted | staged | commit:<rev> | base:<branch> |
+    /// range:<a>..<b> | range:<a>...<b> | file:<path>.
+    ///
+    /// Without it: your uncommitted changes (staged, unstaged and untracked files), if any.
+    #[arg(long, value_name = "SCOPE")]
+    pub scope: Option<String>,
+
+    /// Preset for rounds, budget and timeout: quick (1 round, 10 min, 180 s), standard (3, 20,
+    /// 600), extensive (5, 40, 900). An explicit flag overrides only its own value.
+    #[arg(long, value_enum)]
+    pub intensity: Option<IntensityArg>,
+
+    /// Maximum critique rounds (1..5).
+    #[arg(long, value_name = "N")]
+    pub max_rounds: Option<u32>,
+
+    /// auto takes the judge's recommendation; manual asks you on the terminal.
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
+
+    /// Wall-clock budget for the whole session, in minutes.
+    #[arg(long, value_name = "MINUTES")]
+    pub budget_minutes: Option<u64>,
+
+    /// Timeout for one model call, in seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub backend_timeout_seconds: Option<u64>,
+
+    /// Kill a model call that prints nothing for this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub backend_idle_seconds: Option<u64>,
+
+    /// On decision B, do not ask the author model to write the reviewer's version.
+    #[arg(long, overrides_with = "no_skip_materialize_opposite")]
+    pub skip_materialize_opposite: bool,
+    /// Undo --skip-materialize-opposite (e.g. one set in config).
+    #[arg(long, hide_short_help = true)]
+    pub no_skip_materialize_opposite: bool,
+
+    /// Where sessions are stored (default: <git common dir>/review-loop).
+    #[arg(long, value_name = "DIR")]
+    pub state_dir: Option<PathBuf>,
+
+    /// The home model: judge, rebuttals, compromises (a backend name or exec:<command>).
+    #[arg(long, value_name = "BACKEND")]
+    pub author: Option<String>,
+
+    /// The opposite model that critiques (a backend name or exec:<command>).
+    #[arg(long, value_name = "BACKEND")]
+    pub reviewer: Option<String>,
+
+    /// Reasoning effort, mapped to each provider's model and settings.
+    #[arg(long, value_enum)]
+    pub effort: Option<EffortArg>,
+
+    /// Model for the author backend.
+    #[arg(long, value_name = "MODEL")]
+    pub model_author: Option<String>,
+
+    /// Model for the reviewer backend.
+    #[arg(long, value_name = "MODEL")]
+    pub model_reviewer: Option<String>,
+
+    /// Output format of the report.
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+
+    /// Write the report to FILE instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Exit 1 when unresolved findings at or above this severity remain.
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOnArg>,
+
+    /// Largest artifact sent to a model, in bytes; what does not fit is listed, never cut silently.
+    #[arg(long, value_name = "BYTES")]
+    pub max_artifact_bytes: Option<u64>,
+
+    /// Lines of context around each change.
+    #[arg(long, value_name = "N")]
+    pub context_lines: Option<u32>,
+
+    /// Resolve the scope, build and store the artifact, print what would be reviewed; call no model.
+    #[arg(long, overrides_with = "no_dry_run")]
+    pub dry_run: bool,
+    /// Undo --dry-run (e.g. one set in config).
+    #[arg(long, hide_short_help = true)]
+    pub no_dry_run: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TargetArg {
+    Auto,
+    Code,
+    Proposal,
+    Mixed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum IntensityArg {
+    Quick,
+    Standard,
+    Extensive,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    Auto,
+    Manual,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EffortArg {
+    Low,
+    Medium,
+    High,
+    Max,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    Text,
+    Markdown,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOnArg {
+    P1,
+    P2,
+    P3,
+    Never,
+}
+
+#[derive(Debug, Args)]
+pub struct SessionsArgs {
+    /// Where sessions are stored (default: <git common dir>/review-loop).
+    #[arg(long, value_name = "DIR")]
+    pub state_dir: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ListFormat::Text)]
+    pub format: ListFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// Session id (or a unique prefix of one), or `last` for the newest.
+    #[arg(value_name = "ID", default_value = "last")]
+    pub id: String,
+    /// Where sessions are stored (default: <git common dir>/review-loop).
+    #[arg(long, value_name = "DIR")]
+    pub state_dir: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ListFormat::Text)]
+    pub format: ListFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ListFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,6 @@
+//! One file per subcommand; `review` is the default command.
+
+pub mod completions;
+pub mod review;
+pub mod sessions;
+pub mod show;

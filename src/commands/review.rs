@@ -1,0 +1,295 @@
+//! `git debate [OPTIONS] [CONTENT]`: resolve what to review, build and store the artifact, and
+//! (from the review-loop work on) run the critique loop. `--dry-run` stops before any model call.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde_json::json;
+
+use crate::artifact::{self, Artifact, TextInput};
+use crate::cli::ReviewArgs;
+use crate::config::{Layers, Settings};
+use crate::error::{Outcome, UsageError};
+use crate::scope::{self, Change, Scope};
+use crate::session::{self, Session};
+
+/// What the artifact was built from.
+enum Source {
+    Text(TextInput),
+    Change { scope: Scope, change: Change },
+}
+
+pub fn run(args: &ReviewArgs) -> Result<Outcome> {
+    let repo = crate::repo::discover()?;
+    let settings = Settings::resolve(Layers::load(repo.as_ref())?, args)?;
+    for w in &settings.warnings {
+        eprintln!("{w}");
+    }
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+
+    let source = match explicit_content(args)? {
+        Some(input) => Source::Text(input),
+        None => {
+            let given = settings.scope.as_deref().map(Scope::parse).transpose()?;
+            match (given, repo.as_ref()) {
+                (Some(Scope::File(p)), repo) => Source::Text(read_file_scope(repo, &p, &cwd)?),
+                (_, None) => crate::usage!(
+                    "not in a git repository: pass content as an argument, --artifact-file PATH, \
+                     `-` for standard input, or --scope file:<path>"
+                ),
+                (given, Some(repo)) => {
+                    let explicit = given.is_some();
+                    let scope = given.unwrap_or(Scope::Uncommitted);
+                    let change = scope::resolve(repo, &scope, settings.context_lines)?;
+                    if change.files.is_empty() {
+                        println!("{}", nothing_to_review(&scope, explicit));
+                        return Ok(Outcome::Success);
+                    }
+                    Source::Change { scope, change }
+                }
+            }
+        }
+    };
+
+    let artifact = match &source {
+        Source::Text(input) => artifact::from_text(input, settings.target, settings.max_artifact_bytes),
+        Source::Change { scope, change } => {
+            artifact::from_change(change, &scope.to_string(), settings.target, settings.max_artifact_bytes)
+        }
+    };
+
+    if !settings.dry_run {
+        anyhow::bail!(
+            "this build of git debate cannot call a model yet (backends are not implemented); \
+             run with --dry-run to build and inspect the artifact"
+        );
+    }
+
+    let base = session::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
+    let session = Session::create(&base)?;
+    let artifact_path = session.write("artifact.md", artifact.text.as_bytes())?;
+    let workspace = repo
+        .as_ref()
+        .and_then(|r| r.workdir().map(Path::to_path_buf))
+        .unwrap_or_else(|| cwd.clone());
+    session.write_json("metadata.json", &metadata(&session, &source, &artifact, &settings, &workspace))?;
+    print!("{}", summary(&session, &source, &artifact, &artifact_path));
+    Ok(Outcome::Success)
+}
+
+/// CONTENT or `--artifact-file`; `-` in either reads standard input.
+fn explicit_content(args: &ReviewArgs) -> Result<Option<TextInput>> {
+    if let Some(content) = &args.content {
+        if content == "-" {
+            return Ok(Some(read_stdin()?));
+        }
+        return Ok(Some(TextInput {
+            text: content.clone(),
+            origin: "argument".into(),
+            path_hint: None,
+            lossy: false,
+        }));
+    }
+    let Some(path) = &args.artifact_file else { return Ok(None) };
+    if path == Path::new("-") {
+        return Ok(Some(read_stdin()?));
+    }
+    let bytes = std::fs::read(path).map_err(|e| {
+        UsageError::new(format!("cannot read --artifact-file {}: {e}", path.display()))
+    })?;
+    let input = TextInput::from_bytes(bytes, path.display().to_string(), Some(path.display().to_string()));
+    if input.text.trim().is_empty() {
+        crate::usage!("--artifact-file {} is empty; nothing to review", path.display());
+    }
+    Ok(Some(input))
+}
+
+fn read_stdin() -> Result<TextInput> {
+    let mut bytes = Vec::new();
+    std::io::stdin().read_to_end(&mut bytes).context("cannot read standard input")?;
+    let input = TextInput::from_bytes(bytes, "stdin".into(), None);
+    if input.text.trim().is_empty() {
+        crate::usage!("standard input was empty; nothing to review");
+    }
+    Ok(input)
+}
+
+/// `file:<path>`: the whole file. Inside a work tree the file must belong to it (the scope names
+/// part of this repository); elsewhere any readable file will do.
+fn read_file_scope(repo: Option<&git2::Repository>, given: &str, cwd: &Path) -> Result<TextInput> {
+    let path = cwd.join(given);
+    let meta = std::fs::metadata(&path).map_err(|_| {
+        UsageError::new(format!("--scope file:{given}: no such file ({})", path.display()))
+    })?;
+    if meta.is_dir() {
+        crate::usage!("--scope file:{given} is a directory; name a file");
+    }
+    let real = path.canonicalize().with_context(|| format!("cannot resolve {}", path.display()))?;
+    let mut hint = given.to_string();
+    if let Some(root) = repo.and_then(|r| r.workdir()) {
+        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        match real.strip_prefix(&root) {
+            Ok(rel) => hint = rel.to_string_lossy().into_owned(),
+            Err(_) => crate::usage!(
+                "--scope file:{given} is outside the work tree {}; use --artifact-file {given} to review it anyway",
+                root.display()
+            ),
+        }
+    }
+    let bytes = std::fs::read(&real).with_context(|| format!("cannot read {}", real.display()))?;
+    if bytes[..bytes.len().min(8000)].contains(&0) {
+        crate::usage!("--scope file:{given} is a binary file; there is no text to review");
+    }
+    let input = TextInput::from_bytes(bytes, format!("file:{hint}"), Some(hint));
+    if input.text.trim().is_empty() {
+        crate::usage!("--scope file:{given} is empty; nothing to review");
+    }
+    Ok(input)
+}
+
+fn nothing_to_review(scope: &Scope, explicit: bool) -> String {
+    if explicit {
+        format!("nothing to review: --scope {scope} contains no changes")
+    } else {
+        "nothing to review: no uncommitted changes (staged, unstaged or untracked).\n\
+         hint: review a commit with --scope commit:HEAD, a branch with --scope base:main, \
+         or pass content (an argument, --artifact-file PATH, or - for stdin)"
+            .to_string()
+    }
+}
+
+fn metadata(
+    session: &Session,
+    source: &Source,
+    artifact: &Artifact,
+    settings: &Settings,
+    workspace: &Path,
+) -> serde_json::Value {
+    let now = session::rfc3339(session::now_utc());
+    let (source_json, scope_json, files, commits) = match source {
+        Source::Text(t) => (
+            json!({"kind": "content", "origin": t.origin}),
+            json!({"given": settings.scope, "resolved": null}),
+            json!([]),
+            json!([]),
+        ),
+        Source::Change { scope, change } => (
+            json!({"kind": "scope"}),
+            json!({
+                "given": settings.scope,
+                "effective": scope.to_string(),
+                "resolved": {
+                    "base": change.base, "head": change.head, "merge_base": change.merge_base,
+                    "index_tree": change.index_tree, "description": change.description,
+                },
+            }),
+            serde_json::Value::Array(
+                change
+                    .files
+                    .iter()
+                    .map(|f| {
+                        json!({
+                            "path": f.path, "old_path": f.old_path, "status": f.status,
+                            "additions": f.additions, "deletions": f.deletions, "binary": f.binary,
+                            "too_large": f.too_large, "lossy": f.lossy, "submodule": f.submodule,
+                        })
+                    })
+                    .collect(),
+            ),
+            serde_json::Value::Array(
+                change.commits.iter().map(|c| json!({"sha": c.sha, "subject": c.subject})).collect(),
+            ),
+        ),
+    };
+    json!({
+        "version": session::METADATA_VERSION,
+        "id": session.id,
+        "status": "dry-run",
+        "created_at": now,
+        "updated_at": now,
+        "tool_version": env!("CARGO_PKG_VERSION"),
+        "workspace": workspace.display().to_string(),
+        "target": artifact.target,
+        "target_reasons": artifact.target_reasons,
+        "source": source_json,
+        "scope": scope_json,
+        "files": files,
+        "commits": commits,
+        "segments": artifact.segments,
+        "redactions": artifact.redactions,
+        "truncation": artifact.truncation,
+        "lossy": artifact.lossy,
+        "artifact_bytes": artifact.text.len(),
+        "settings": settings,
+    })
+}
+
+/// The dry-run report: what would be reviewed, and where it was stored.
+fn summary(session: &Session, source: &Source, a: &Artifact, artifact_path: &PathBuf) -> String {
+    let mut s = String::from("git debate: dry run, no model was called\n");
+    s.push_str(&format!("session:    {}\n", session.id));
+    s.push_str(&format!(
+        "target:     {} ({})\n",
+        serde_json::to_value(a.target).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
+        a.target_reasons.join("; ")
+    ));
+    match source {
+        Source::Text(t) => {
+            s.push_str(&format!("source:     {} ({} bytes)\n", t.origin, t.text.len()));
+        }
+        Source::Change { scope, change } => {
+            s.push_str(&format!("scope:      {scope}: {}\n", change.description));
+            if !change.commits.is_empty() {
+                s.push_str(&format!("commits:    {}\n", change.commits.len()));
+            }
+            s.push_str(&format!(
+                "files:      {} changed, +{} -{}\n",
+                change.files.len(),
+                change.additions(),
+                change.deletions()
+            ));
+            for f in &change.files {
+                s.push_str(&format!("  {}\n", artifact::file_line(f)));
+            }
+        }
+    }
+    if !a.segments.is_empty() {
+        s.push_str(&format!("segments:   {}\n", a.segments.len()));
+        for seg in &a.segments {
+            let kind = if seg.kind == artifact::SegmentKind::Code { "code" } else { "proposal" };
+            let path = if seg.heading_path.is_empty() { "(top)".to_string() } else { seg.heading_path.join(" > ") };
+            s.push_str(&format!("  {kind:<8} {path} ({} bytes)\n", seg.end - seg.start));
+        }
+    }
+    if a.redactions.count == 0 {
+        s.push_str("redactions: none\n");
+    } else {
+        let kinds: Vec<String> = a.redactions.kinds.iter().map(|(k, n)| format!("{k}: {n}")).collect();
+        s.push_str(&format!(
+            "redactions: {} secret(s) replaced before storing ({})\n",
+            a.redactions.count,
+            kinds.join(", ")
+        ));
+    }
+    if a.lossy {
+        s.push_str("encoding:   some text was not UTF-8 and is shown lossily\n");
+    }
+    let t = &a.truncation;
+    if t.cut_anything() {
+        s.push_str(&format!(
+            "truncation: kept {} of {} bytes (budget {}):\n",
+            t.kept_bytes, t.content_bytes, t.budget_bytes
+        ));
+        for n in t.omitted.iter().chain(&t.clipped) {
+            s.push_str(&format!("  {}: {}\n", n.path, n.reason));
+        }
+    } else {
+        s.push_str(&format!("truncation: none ({} of {} bytes budget)\n", t.kept_bytes, t.budget_bytes));
+    }
+    for n in &t.not_sent {
+        s.push_str(&format!("not sent:   {}: {}\n", n.path, n.reason));
+    }
+    s.push_str(&format!("artifact:   {}\n", artifact_path.display()));
+    s
+}

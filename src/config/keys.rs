@@ -1,0 +1,164 @@
+//! The table of `debate.*` git config keys: one row per review option.
+//!
+//! Keeping every key, its default and its one-line doc in one table means the parser
+//! (`config/mod.rs`), the environment variable names and the CONFIGURATION section of the man page
+//! cannot drift apart; a test checks that the man page lists every row.
+
+/// How a key's value is parsed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// One of a fixed set of lowercase words.
+    Enum(&'static [&'static str]),
+    /// An unsigned integer in an inclusive range.
+    Int(u64, u64),
+    /// git's booleans: true/yes/on/1, false/no/off/0, or a key without a value (true).
+    Bool,
+    /// Free text.
+    Text,
+    /// A filesystem path; `~/` is expanded.
+    Path,
+}
+
+/// One review option's config key.
+#[derive(Debug, Clone, Copy)]
+pub struct Key {
+    /// The part after `debate.`, camelCase as users write it.
+    pub name: &'static str,
+    /// The long flag that sets the same value.
+    pub flag: &'static str,
+    pub kind: Kind,
+    /// Shown in the man page; `-` when there is no default.
+    pub default: &'static str,
+    pub doc: &'static str,
+    /// Names a program, its arguments or a place we write to: honoured only from layers the user
+    /// controls, never from a committed `.gitdebate` (a cloned repository must not choose what we
+    /// execute or overwrite).
+    pub user_only: bool,
+}
+
+pub const TARGETS: &[&str] = &["auto", "code", "proposal", "mixed"];
+pub const MODES: &[&str] = &["auto", "manual"];
+pub const INTENSITIES: &[&str] = &["quick", "standard", "extensive"];
+pub const EFFORTS: &[&str] = &["low", "medium", "high", "max"];
+pub const FORMATS: &[&str] = &["text", "markdown", "json"];
+pub const FAIL_ON: &[&str] = &["p1", "p2", "p3", "never"];
+
+/// Every review option. Order is the order of the man page.
+pub const KEYS: &[Key] = &[
+    Key { name: "target", flag: "--target", kind: Kind::Enum(TARGETS), default: "auto", doc: "What kind of review: code, proposal, mixed or auto.", user_only: false },
+    Key { name: "scope", flag: "--scope", kind: Kind::Text, default: "-", doc: "Which change to review when none is given (uncommitted changes when unset).", user_only: false },
+    Key { name: "intensity", flag: "--intensity", kind: Kind::Enum(INTENSITIES), default: "standard", doc: "Preset for maxRounds, budgetMinutes and backendTimeoutSeconds.", user_only: false },
+    Key { name: "maxRounds", flag: "--max-rounds", kind: Kind::Int(1, 5), default: "3", doc: "Maximum critique rounds, 1..5.", user_only: false },
+    Key { name: "mode", flag: "--mode", kind: Kind::Enum(MODES), default: "auto", doc: "auto takes the judge's recommendation; manual asks on the terminal.", user_only: false },
+    Key { name: "budgetMinutes", flag: "--budget-minutes", kind: Kind::Int(1, 24 * 60), default: "20", doc: "Wall-clock budget of a session, in minutes.", user_only: false },
+    Key { name: "backendTimeoutSeconds", flag: "--backend-timeout-seconds", kind: Kind::Int(1, 24 * 3600), default: "600", doc: "Timeout of one model call, in seconds.", user_only: false },
+    Key { name: "backendIdleSeconds", flag: "--backend-idle-seconds", kind: Kind::Int(1, 24 * 3600), default: "300", doc: "Kill a model call that prints nothing for this long, in seconds.", user_only: false },
+    Key { name: "skipMaterializeOpposite", flag: "--skip-materialize-opposite", kind: Kind::Bool, default: "false", doc: "On decision B, do not have the author write the reviewer's version.", user_only: false },
+    Key { name: "stateDir", flag: "--state-dir", kind: Kind::Path, default: "<git common dir>/review-loop", doc: "Where sessions are stored.", user_only: true },
+    Key { name: "author", flag: "--author", kind: Kind::Text, default: "detected", doc: "Backend of the home model (judge, rebuttals, compromises).", user_only: false },
+    Key { name: "reviewer", flag: "--reviewer", kind: Kind::Text, default: "routed", doc: "Backend of the opposite model that critiques.", user_only: false },
+    Key { name: "effort", flag: "--effort", kind: Kind::Enum(EFFORTS), default: "-", doc: "Reasoning effort: low, medium, high or max.", user_only: false },
+    Key { name: "modelAuthor", flag: "--model-author", kind: Kind::Text, default: "-", doc: "Model of the author backend.", user_only: false },
+    Key { name: "modelReviewer", flag: "--model-reviewer", kind: Kind::Text, default: "-", doc: "Model of the reviewer backend.", user_only: false },
+    Key { name: "format", flag: "--format", kind: Kind::Enum(FORMATS), default: "text", doc: "Report format: text, markdown or json.", user_only: false },
+    Key { name: "output", flag: "--output", kind: Kind::Path, default: "-", doc: "Write the report to this file instead of standard output.", user_only: true },
+    Key { name: "failOn", flag: "--fail-on", kind: Kind::Enum(FAIL_ON), default: "never", doc: "Exit 1 when unresolved findings at or above this severity remain.", user_only: false },
+    Key { name: "maxArtifactBytes", flag: "--max-artifact-bytes", kind: Kind::Int(1024, 64 << 20), default: "262144", doc: "Size budget of the artifact sent to a model; what does not fit is listed.", user_only: false },
+    Key { name: "contextLines", flag: "--context-lines", kind: Kind::Int(0, 1000), default: "3", doc: "Lines of context around each change.", user_only: false },
+    Key { name: "dryRun", flag: "--dry-run", kind: Kind::Bool, default: "false", doc: "Build and store the artifact, call no model.", user_only: false },
+];
+
+/// Variables (after `debate.`) that name programs, arguments or templates, for any backend
+/// subsection: `debate.<backend>.command`, `debate.<backend>.args`, `debate.exec.*`,
+/// `debate.templatesDir`. They are never read from a committed `.gitdebate`.
+pub fn is_user_only(full_key: &str) -> bool {
+    let Some(rest) = full_key.strip_prefix("debate.") else {
+        return false;
+    };
+    if let Some(key) = KEYS.iter().find(|k| k.name.eq_ignore_ascii_case(rest)) {
+        return key.user_only;
+    }
+    let lower = rest.to_ascii_lowercase();
+    lower == "templatesdir"
+        || lower.starts_with("exec.")
+        || lower.ends_with(".command")
+        || lower.ends_with(".args")
+        || lower.ends_with(".templatesdir")
+}
+
+/// `maxRounds` -> `GIT_DEBATE_MAX_ROUNDS`.
+pub fn env_name(name: &str) -> String {
+    let mut out = String::from("GIT_DEBATE_");
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_uppercase());
+    }
+    out
+}
+
+/// The CONFIGURATION, FILES, ENVIRONMENT and EXIT STATUS sections of `--help` and the man page,
+/// generated from [`KEYS`] so the manual lists exactly the keys the parser knows.
+pub fn manual_sections() -> String {
+    let mut s = String::from("CONFIGURATION:\n");
+    s.push_str(
+        "  Every option has a git config key. Precedence, lowest first: built-in defaults < \
+system config < global config < the repository's committed .gitdebate file (git-config syntax) < \
+.git/config < git -c < GIT_DEBATE_* environment < flags. Keys that name programs, arguments or \
+paths we write to (marked *) are never read from .gitdebate.\n\n",
+    );
+    for k in KEYS {
+        let star = if k.user_only { "*" } else { "" };
+        s.push_str(&format!(
+            "  debate.{}{star} (default: {}; {}; {})\n      {}\n",
+            k.name,
+            k.default,
+            k.flag,
+            env_name(k.name),
+            k.doc
+        ));
+    }
+    s.push_str(
+        "\nFILES:\n  <git common dir>/review-loop/<id>/  one folder per session (artifact.md, \
+metadata.json, ...); shared by linked worktrees; never staged.\n  \
+$XDG_STATE_HOME/debate/<workspace>/review-loop/  the same outside a git repository.\n  \
+.gitdebate  committed settings at the repository root, in git-config syntax.\n",
+    );
+    s.push_str(
+        "\nENVIRONMENT:\n  GIT_DEBATE_<KEY>  any key above, e.g. GIT_DEBATE_MAX_ROUNDS=2.\n  \
+GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT  set by `git -c key=value debate`; honoured.\n  \
+GIT_DIR, GIT_WORK_TREE  select the repository as for git.\n",
+    );
+    s.push_str(
+        "\nEXIT STATUS:\n  0  done; nothing at or above --fail-on (also: nothing to review, --dry-run)\n  \
+1  the gate failed: unresolved findings at or above --fail-on\n  \
+2  usage or bad input (unknown rev, malformed scope, bad config value, ...)\n  \
+3  not evaluated: the reviewer never answered\n  \
+4  other runtime error\n  \
+130  interrupted\n",
+    );
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn env_names_are_screaming_snake() {
+        assert_eq!(env_name("maxRounds"), "GIT_DEBATE_MAX_ROUNDS");
+        assert_eq!(env_name("target"), "GIT_DEBATE_TARGET");
+        assert_eq!(env_name("backendTimeoutSeconds"), "GIT_DEBATE_BACKEND_TIMEOUT_SECONDS");
+    }
+
+    #[test]
+    fn program_keys_are_user_only() {
+        for k in ["debate.claude.command", "debate.codex.args", "debate.exec.family", "debate.stateDir", "debate.templatesDir", "debate.output"] {
+            assert!(is_user_only(k), "{k}");
+        }
+        for k in ["debate.maxRounds", "debate.claude.model", "debate.target"] {
+            assert!(!is_user_only(k), "{k}");
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! git-debate: a second opinion on a change or a design from an AI model of another family.
+//!
+//! `main.rs` only parses and maps the outcome to an exit code; everything else lives here so the
+//! integration tests and the man-page generator can reach it.
+
+pub mod artifact;
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod error;
+pub mod redact;
+pub mod repo;
+pub mod scope;
+pub mod session;
+
+use cli::{Cli, Command};
+use error::Outcome;
+
+/// Runs one invocation of `git debate`.
+pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
+    match cli.command {
+        None => commands::review::run(&cli.review),
+        Some(Command::Sessions(args)) => commands::sessions::run(&args),
+        Some(Command::Show(args)) => commands::show::run(&args),
+        Some(Command::Completions(args)) => commands::completions::run(&args),
+    }
+}

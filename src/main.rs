@@ -1,0 +1,9 @@
+use clap::Parser;
+
+fn main() -> std::process::ExitCode {
+    let cli = git_debate::cli::Cli::parse();
+    match git_debate::run(cli) {
+        Ok(outcome) => outcome.exit_code(),
+        Err(err) => git_debate::error::report(&err),
+    }
+}

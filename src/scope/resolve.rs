@@ -1,0 +1,286 @@
+//! Resolving a [`Scope`] to a [`Change`] with libgit2 (never a `git` child process).
+//!
+//! Each scope picks the two sides of a diff; one shared routine then turns the diff into files and
+//! hunks with rename detection, binary and submodule handling, and lossy UTF-8 flagging.
+
+use anyhow::{Context, Result};
+use git2::{Commit, Delta, Diff, DiffFindOptions, DiffOptions, FileMode, Oid, Patch, Repository, Tree};
+
+use super::{Change, CommitInfo, FileChange, Hunk, Scope, Status};
+use crate::error::UsageError;
+use crate::repo::{self, short};
+
+/// Files bigger than this are not loaded into memory; they are listed as too large.
+const MAX_FILE_BYTES: u64 = 4 << 20;
+/// A range can span thousands of commits; the reviewer needs the gist, not the whole log.
+const MAX_COMMITS: usize = 200;
+
+/// Resolves a git scope. `file:` is not a diff and is handled by the artifact builder.
+pub fn resolve(repo: &Repository, scope: &Scope, context_lines: u32) -> Result<Change> {
+    let mut opts = DiffOptions::new();
+    opts.context_lines(context_lines)
+        .max_size(MAX_FILE_BYTES as i64)
+        .include_typechange(true)
+        .ignore_submodules(false);
+    let head = repo::head_commit(repo)?;
+    let head_tree = head.as_ref().map(|c| c.tree()).transpose()?;
+    let head_desc = || match &head {
+        Some(c) => format!("HEAD {} ({})", short(c.id()), repo::head_name(repo)),
+        None => format!("empty tree ({})", repo::head_name(repo)),
+    };
+    let mut change = Change { base: head.as_ref().map(|c| c.id().to_string()), ..Change::default() };
+
+    let diff = match scope {
+        Scope::Uncommitted => {
+            repo::workdir(repo, "--scope uncommitted")?;
+            opts.include_untracked(true).recurse_untracked_dirs(true).show_untracked_content(true);
+            change.description = format!("{} -> index + work tree (incl. untracked files)", head_desc());
+            repo.diff_tree_to_workdir_with_index(head_tree.as_ref(), Some(&mut opts))
+                .context("cannot diff the work tree")?
+        }
+        Scope::Staged => {
+            repo::workdir(repo, "--scope staged")?;
+            let mut index = repo.index().context("cannot read the index")?;
+            if index.has_conflicts() {
+                crate::usage!(
+                    "the index has unresolved merge conflicts; resolve them (git add) before reviewing --scope staged"
+                );
+            }
+            // write_tree stores tree objects (as `git write-tree` does) but changes no ref and
+            // nothing staged; it gives the id a pre-commit hook can cache its verdict by.
+            let tree = index.write_tree().context("cannot compute the index tree")?;
+            change.index_tree = Some(tree.to_string());
+            change.description = format!("{} -> index (tree {})", head_desc(), short(tree));
+            repo.diff_tree_to_index(head_tree.as_ref(), Some(&index), Some(&mut opts))
+                .context("cannot diff the index")?
+        }
+        Scope::Commit(rev) => {
+            let commit = find_commit(repo, rev, &scope.to_string())?;
+            // A merge is shown against its first parent: what it brought into the branch.
+            let parent = commit.parents().next();
+            let old = parent.as_ref().map(|p| p.tree()).transpose()?;
+            change.base = parent.as_ref().map(|p| p.id().to_string());
+            change.head = Some(commit.id().to_string());
+            change.description = match &parent {
+                Some(p) if commit.parent_count() > 1 => format!(
+                    "merge commit {} against its first parent {}",
+                    short(commit.id()),
+                    short(p.id())
+                ),
+                Some(p) => format!("commit {} (parent {})", short(commit.id()), short(p.id())),
+                None => format!("root commit {}", short(commit.id())),
+            };
+            change.commits = vec![commit_info(&commit)];
+            diff_trees(repo, old.as_ref(), &commit.tree()?, &mut opts)?
+        }
+        Scope::Base(branch) => {
+            let Some(head) = head.as_ref() else {
+                crate::usage!("--scope base:{branch} needs a commit on HEAD, but the branch has no commits yet")
+            };
+            let (base_commit, base_name) = find_base(repo, branch)?;
+            let mb = merge_base(repo, base_commit.id(), head.id(), &base_name, "HEAD")?;
+            change.base = Some(mb.to_string());
+            change.merge_base = Some(mb.to_string());
+            change.head = Some(head.id().to_string());
+            change.description = format!(
+                "merge-base {} of {base_name} and HEAD -> {}",
+                short(mb),
+                head_desc()
+            );
+            change.commits = commits_between(repo, Some(mb), head.id())?;
+            diff_trees(repo, Some(&repo.find_commit(mb)?.tree()?), &head.tree()?, &mut opts)?
+        }
+        Scope::Range { from, to, three_dots } => {
+            let side = |s: &str| if s.is_empty() { "HEAD".to_string() } else { s.to_string() };
+            let (from, to) = (side(from), side(to));
+            let a = find_commit(repo, &from, &scope.to_string())?;
+            let b = find_commit(repo, &to, &scope.to_string())?;
+            let old = if *three_dots {
+                let mb = merge_base(repo, a.id(), b.id(), &from, &to)?;
+                change.merge_base = Some(mb.to_string());
+                mb
+            } else {
+                a.id()
+            };
+            change.base = Some(old.to_string());
+            change.head = Some(b.id().to_string());
+            change.description = if *three_dots {
+                format!("merge-base {} of {from} and {to} -> {to} {}", short(old), short(b.id()))
+            } else {
+                format!("{from} {} -> {to} {}", short(a.id()), short(b.id()))
+            };
+            change.commits = commits_between(repo, Some(old), b.id())?;
+            diff_trees(repo, Some(&repo.find_commit(old)?.tree()?), &b.tree()?, &mut opts)?
+        }
+        Scope::File(_) => unreachable!("file: scopes are read by the artifact builder"),
+    };
+    change.files = collect(diff)?;
+    Ok(change)
+}
+
+fn diff_trees<'r>(
+    repo: &'r Repository,
+    old: Option<&Tree>,
+    new: &Tree,
+    opts: &mut DiffOptions,
+) -> Result<Diff<'r>> {
+    repo.diff_tree_to_tree(old, Some(new), Some(opts)).context("cannot diff the trees")
+}
+
+/// Any revspec git accepts, peeled to a commit; an unknown rev is the user's input to fix.
+fn find_commit<'r>(repo: &'r Repository, rev: &str, scope: &str) -> Result<Commit<'r>> {
+    let obj = match repo.revparse_single(rev) {
+        Ok(obj) => obj,
+        Err(_) if rev.starts_with("HEAD") && repo::head_commit(repo)?.is_none() => {
+            crate::usage!("--scope {scope}: {rev} has no commits yet ({})", repo::head_name(repo))
+        }
+        Err(e) => crate::usage!(
+            "--scope {scope}: unknown revision '{rev}' ({}); check `git log --oneline --all`",
+            e.message()
+        ),
+    };
+    obj.peel_to_commit()
+        .map_err(|_| UsageError::new(format!("--scope {scope}: '{rev}' does not name a commit")).into())
+}
+
+/// `base:main` in a CI checkout often has only `origin/main`; git's own DWIM does not look there,
+/// but a reviewer of a pull request means exactly that branch.
+fn find_base<'r>(repo: &'r Repository, branch: &str) -> Result<(Commit<'r>, String)> {
+    let scope = format!("base:{branch}");
+    if repo.revparse_single(branch).is_err() {
+        let remote = format!("origin/{branch}");
+        if let Ok(obj) = repo.revparse_single(&remote) {
+            if let Ok(c) = obj.peel_to_commit() {
+                return Ok((c, remote));
+            }
+        }
+    }
+    Ok((find_commit(repo, branch, &scope)?, branch.to_string()))
+}
+
+fn merge_base(repo: &Repository, a: Oid, b: Oid, a_name: &str, b_name: &str) -> Result<Oid> {
+    match repo.merge_base(a, b) {
+        Ok(oid) => Ok(oid),
+        Err(e) if e.code() == git2::ErrorCode::NotFound => {
+            if repo.is_shallow() {
+                crate::usage!(
+                    "no merge-base between {a_name} and {b_name}: this clone is shallow; deepen it \
+                     (git fetch --unshallow, or --deepen=<n>) and retry"
+                )
+            }
+            crate::usage!("no merge-base between {a_name} and {b_name}: they share no history; use range:{a_name}..{b_name}")
+        }
+        Err(e) => Err(anyhow::Error::new(e).context("cannot compute the merge-base")),
+    }
+}
+
+fn commit_info(c: &Commit) -> CommitInfo {
+    let message = String::from_utf8_lossy(c.message_bytes()).trim_end().to_string();
+    CommitInfo {
+        sha: c.id().to_string(),
+        subject: message.lines().next().unwrap_or("").to_string(),
+        message,
+    }
+}
+
+/// Commits reachable from `to` but not from `from`, newest first, at most [`MAX_COMMITS`].
+fn commits_between(repo: &Repository, from: Option<Oid>, to: Oid) -> Result<Vec<CommitInfo>> {
+    let mut walk = repo.revwalk()?;
+    walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::TIME)?;
+    walk.push(to)?;
+    if let Some(from) = from {
+        walk.hide(from)?;
+    }
+    let mut out = Vec::new();
+    for oid in walk.take(MAX_COMMITS) {
+        out.push(commit_info(&repo.find_commit(oid?)?));
+    }
+    Ok(out)
+}
+
+/// Turns a diff into files and hunks. Renames are detected here, including an untracked file
+/// that is a moved tracked one.
+fn collect(mut diff: Diff) -> Result<Vec<FileChange>> {
+    let mut find = DiffFindOptions::new();
+    find.renames(true).for_untracked(true);
+    diff.find_similar(Some(&mut find)).context("cannot detect renames")?;
+    let mut files = Vec::with_capacity(diff.deltas().len());
+    for idx in 0..diff.deltas().len() {
+        let patch = Patch::from_diff(&diff, idx).context("cannot compute a file's diff")?;
+        let delta = diff.get_delta(idx).expect("index in range");
+        let status = match delta.status() {
+            Delta::Added => Status::Added,
+            Delta::Deleted => Status::Deleted,
+            Delta::Renamed => Status::Renamed,
+            Delta::Copied => Status::Copied,
+            Delta::Typechange => Status::Typechange,
+            Delta::Untracked => Status::Untracked,
+            Delta::Unmodified | Delta::Ignored => continue,
+            _ => Status::Modified,
+        };
+        let path_of = |f: git2::DiffFile| f.path_bytes().map(|p| String::from_utf8_lossy(p).into_owned());
+        let new_path = path_of(delta.new_file());
+        let old_path = path_of(delta.old_file());
+        let path = new_path.clone().or(old_path.clone()).unwrap_or_default();
+        let is_sub = |f: git2::DiffFile| f.mode() == FileMode::Commit;
+        let submodule = (is_sub(delta.old_file()) || is_sub(delta.new_file())).then(|| {
+            let id = |f: git2::DiffFile| (!f.id().is_zero()).then(|| f.id().to_string());
+            (id(delta.old_file()), id(delta.new_file()))
+        });
+        let binary = submodule.is_none() && delta.flags().is_binary();
+        let too_large = binary
+            && (delta.new_file().size() > MAX_FILE_BYTES || delta.old_file().size() > MAX_FILE_BYTES);
+        let mut fc = FileChange {
+            old_path: matches!(status, Status::Renamed | Status::Copied).then(|| old_path.unwrap_or_default()),
+            path,
+            status,
+            binary,
+            too_large,
+            lossy: false,
+            submodule,
+            additions: 0,
+            deletions: 0,
+            hunks: Vec::new(),
+        };
+        if let (Some(patch), false, None) = (patch, binary, &fc.submodule) {
+            read_hunks(&patch, &mut fc)?;
+        }
+        files.push(fc);
+    }
+    Ok(files)
+}
+
+fn read_hunks(patch: &Patch, fc: &mut FileChange) -> Result<()> {
+    for h in 0..patch.num_hunks() {
+        let (hunk, n) = patch.hunk(h)?;
+        let header = String::from_utf8_lossy(hunk.header()).trim_end().to_string();
+        let mut lines = Vec::with_capacity(n);
+        for l in 0..n {
+            let line = patch.line_in_hunk(h, l)?;
+            let origin = line.origin();
+            match origin {
+                '+' => fc.additions += 1,
+                '-' => fc.deletions += 1,
+                // libgit2's end-of-file markers: render them the way git does.
+                '=' | '>' | '<' => {
+                    lines.push("\\ No newline at end of file".to_string());
+                    continue;
+                }
+                _ => {}
+            }
+            let content = line.content();
+            let content = content.strip_suffix(b"\n").unwrap_or(content);
+            let content = content.strip_suffix(b"\r").unwrap_or(content);
+            let text = match std::str::from_utf8(content) {
+                Ok(s) => s.to_string(),
+                Err(_) => {
+                    fc.lossy = true;
+                    String::from_utf8_lossy(content).into_owned()
+                }
+            };
+            lines.push(format!("{origin}{text}"));
+        }
+        fc.hunks.push(Hunk { header, lines });
+    }
+    Ok(())
+}

@@ -1,0 +1,257 @@
+//! The session store: one folder per review under `<git common dir>/review-loop/`.
+//!
+//! Ids sort by creation time and are claimed with an exclusive `mkdir`, so concurrent runs never
+//! share a folder. Every file is written to a temporary name and renamed into place, so a crash or
+//! Ctrl-C leaves either the old file or the new one, never a torn one; readers still treat any
+//! file as possibly missing or corrupt and say so instead of panicking.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde_json::Value;
+
+use crate::error::UsageError;
+
+/// Version of the `metadata.json` layout; bump it when a field changes meaning.
+pub const METADATA_VERSION: u32 = 1;
+
+/// Where sessions of this workspace live: `--state-dir`, else the repository's common git dir,
+/// else the user's state directory keyed by the workspace path.
+pub fn base_dir(repo: Option<&git2::Repository>, state_dir: Option<&Path>, cwd: &Path) -> PathBuf {
+    if let Some(dir) = state_dir {
+        return if dir.is_absolute() { dir.to_path_buf() } else { cwd.join(dir) };
+    }
+    if let Some(repo) = repo {
+        return crate::repo::session_base(repo);
+    }
+    // No git dir to hide sessions in: use $XDG_STATE_HOME (or the platform's equivalent), and
+    // fall back to the data dir, then a dot-folder in $HOME, where a platform has no state dir.
+    let root = std::env::var_os("XDG_STATE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            directories::BaseDirs::new()
+                .map(|b| b.state_dir().unwrap_or_else(|| b.data_local_dir()).to_path_buf())
+        })
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
+        .unwrap_or_else(std::env::temp_dir);
+    root.join("debate").join(workspace_key(cwd)).join("review-loop")
+}
+
+/// `<sanitized basename>-<12 hex of sha1(absolute path)>`: readable, and unique per directory.
+pub fn workspace_key(dir: &Path) -> String {
+    let abs = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let name: String = abs
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || "_.-".contains(c) { c } else { '-' })
+        .collect();
+    let name = if name.is_empty() { "workspace".to_string() } else { name };
+    let hash = sha1_smol::Sha1::from(abs.to_string_lossy().as_bytes()).digest().to_string();
+    format!("{name}-{}", &hash[..12])
+}
+
+/// A claimed session folder.
+#[derive(Debug)]
+pub struct Session {
+    pub id: String,
+    pub dir: PathBuf,
+}
+
+impl Session {
+    /// Claims a new, empty folder under `base`.
+    pub fn create(base: &Path) -> Result<Session> {
+        fs::create_dir_all(base)
+            .with_context(|| format!("cannot create the session store {}", base.display()))?;
+        let stamp = now_utc()
+            .format(time::macros::format_description!(
+                "[year][month][day]-[hour][minute][second]-[subsecond digits:3]"
+            ))
+            .expect("static format");
+        let stem = format!("debate-{stamp}-{}", std::process::id());
+        for n in 0..1000 {
+            let id = if n == 0 { stem.clone() } else { format!("{stem}-{n}") };
+            let dir = base.join(&id);
+            match fs::create_dir(&dir) {
+                Ok(()) => return Ok(Session { id, dir }),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => {
+                    return Err(e).with_context(|| format!("cannot create session folder {}", dir.display()))
+                }
+            }
+        }
+        anyhow::bail!("cannot claim a session folder under {}", base.display())
+    }
+
+    pub fn write(&self, name: &str, contents: &[u8]) -> Result<PathBuf> {
+        let path = self.dir.join(name);
+        write_atomic(&path, contents)?;
+        Ok(path)
+    }
+
+    pub fn write_json(&self, name: &str, value: &impl serde::Serialize) -> Result<PathBuf> {
+        let mut bytes = serde_json::to_vec_pretty(value)?;
+        bytes.push(b'\n');
+        self.write(name, &bytes)
+    }
+}
+
+/// Writes `path` via a temporary file in the same folder and a rename.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
+    let dir = path.parent().context("a session file has a parent folder")?;
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default(),
+        std::process::id()
+    ));
+    let result = (|| -> std::io::Result<()> {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(contents)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result.with_context(|| format!("cannot write {}", path.display()))
+}
+
+pub fn now_utc() -> time::OffsetDateTime {
+    time::OffsetDateTime::now_utc()
+}
+
+pub fn rfc3339(t: time::OffsetDateTime) -> String {
+    t.format(&time::format_description::well_known::Rfc3339).expect("formattable")
+}
+
+/// A stored session as found on disk; its metadata may be missing or unreadable.
+#[derive(Debug)]
+pub struct Stored {
+    pub id: String,
+    pub dir: PathBuf,
+    /// The parsed metadata, or why it could not be read.
+    pub metadata: Result<Value, String>,
+}
+
+impl Stored {
+    fn load(dir: PathBuf) -> Stored {
+        let id = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let path = dir.join("metadata.json");
+        let metadata = match fs::read(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Err("incomplete: no metadata.json (interrupted before it was written)".to_string())
+            }
+            Err(e) => Err(format!("unreadable metadata.json: {e}")),
+            Ok(bytes) => match serde_json::from_slice::<Value>(&bytes) {
+                Ok(v) if v.is_object() => Ok(v),
+                Ok(_) => Err("corrupt metadata.json: not a JSON object".to_string()),
+                Err(e) => Err(format!("corrupt metadata.json: {e}")),
+            },
+        };
+        Stored { id, dir, metadata }
+    }
+
+    /// A string field of the metadata, or `?`.
+    pub fn field(&self, name: &str) -> String {
+        self.metadata
+            .as_ref()
+            .ok()
+            .and_then(|m| m.get(name))
+            .and_then(|v| v.as_str())
+            .unwrap_or("?")
+            .to_string()
+    }
+}
+
+/// Every session folder under `base`, newest first (ids sort by time).
+pub fn list(base: &Path) -> Result<Vec<Stored>> {
+    let entries = match fs::read_dir(base) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read the session store {}", base.display())),
+    };
+    let mut out = Vec::new();
+    for entry in entries {
+        let entry = entry.with_context(|| format!("cannot read the session store {}", base.display()))?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if entry.file_type().map(|t| t.is_dir()).unwrap_or(false) && name.starts_with("debate-") {
+            out.push(Stored::load(entry.path()));
+        }
+    }
+    out.sort_by(|a, b| b.id.cmp(&a.id));
+    Ok(out)
+}
+
+/// `last`, an exact id, or a unique prefix of one (the `debate-` prefix may be left out).
+pub fn find(base: &Path, wanted: &str) -> Result<Stored> {
+    let mut all = list(base)?;
+    if all.is_empty() {
+        crate::usage!("no sessions in {}; run `git debate --dry-run` to create one", base.display());
+    }
+    if wanted == "last" {
+        return Ok(all.remove(0));
+    }
+    if let Some(i) = all.iter().position(|s| s.id == wanted) {
+        return Ok(all.remove(i));
+    }
+    let matches: Vec<usize> = all
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.id.starts_with(wanted) || s.id.starts_with(&format!("debate-{wanted}")))
+        .map(|(i, _)| i)
+        .collect();
+    match matches.as_slice() {
+        [i] => Ok(all.remove(*i)),
+        [] => Err(UsageError::new(format!(
+            "no session '{wanted}' in {}; `git debate sessions` lists them",
+            base.display()
+        ))
+        .into()),
+        _ => Err(UsageError::new(format!(
+            "session id '{wanted}' is ambiguous ({} sessions match); give more of it",
+            matches.len()
+        ))
+        .into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workspace_key_is_sanitized_and_hashed() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("My Proj!");
+        fs::create_dir(&p).unwrap();
+        let key = workspace_key(&p);
+        assert!(key.starts_with("My-Proj--"), "{key}");
+        assert_eq!(key.len(), "My-Proj--".len() + 12);
+    }
+
+    #[test]
+    fn ids_are_unique_and_sorted_by_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let ids: Vec<String> = (0..20).map(|_| Session::create(dir.path()).unwrap().id).collect();
+        let mut sorted = ids.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted, ids);
+    }
+
+    #[test]
+    fn atomic_write_leaves_no_temp_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Session::create(dir.path()).unwrap();
+        s.write("a.md", b"one").unwrap();
+        s.write("a.md", b"two").unwrap();
+        let names: Vec<_> = fs::read_dir(&s.dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("a.md")]);
+        assert_eq!(fs::read(s.dir.join("a.md")).unwrap(), b"two");
+    }
+}

@@ -1,0 +1,24 @@
+//! The one integration-test binary: end-to-end runs of the built `git-debate` in temp repositories.
+
+mod common;
+
+mod artifact;
+mod config;
+mod edge_cases;
+mod manual;
+mod scopes;
+mod store;
+
+/// Every test module file must be listed above, or its tests silently never run.
+#[test]
+fn every_test_file_is_a_module() {
+    let listed = include_str!("cli.rs");
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/tests")).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if let Some(stem) = name.strip_suffix(".rs") {
+            if stem != "cli" {
+                assert!(listed.contains(&format!("mod {stem};")), "tests/{name} is not a module of tests/cli.rs");
+            }
+        }
+    }
+}

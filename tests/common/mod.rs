@@ -1,0 +1,200 @@
+//! A hermetic test environment: a temp HOME, no system or global git config, fixed dates, and real
+//! git repositories built with the real `git` (tests fake models, never git).
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+pub struct TestEnv {
+    _tmp: tempfile::TempDir,
+    pub root: PathBuf,
+    pub home: PathBuf,
+    /// The main work tree (created by `new`, but not initialised).
+    pub repo: PathBuf,
+}
+
+/// The result of one run of the binary.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    pub fn ok(self) -> Run {
+        assert_eq!(self.code, 0, "expected success\nstdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        self
+    }
+    pub fn fails(self, code: i32) -> Run {
+        assert_eq!(self.code, code, "expected exit {code}\nstdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        self
+    }
+    /// The session folder printed by a dry run.
+    pub fn artifact_path(&self) -> PathBuf {
+        let line = self
+            .stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("artifact:"))
+            .unwrap_or_else(|| panic!("no artifact line in:\n{}", self.stdout));
+        PathBuf::from(line.trim())
+    }
+    pub fn session_dir(&self) -> PathBuf {
+        self.artifact_path().parent().unwrap().to_path_buf()
+    }
+    pub fn metadata(&self) -> Value {
+        read_json(&self.session_dir().join("metadata.json"))
+    }
+    pub fn artifact(&self) -> String {
+        std::fs::read_to_string(self.artifact_path()).unwrap()
+    }
+}
+
+pub fn read_json(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+impl TestEnv {
+    pub fn new() -> TestEnv {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let home = root.join("home");
+        let repo = root.join("repo");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(&repo).unwrap();
+        TestEnv { _tmp: tmp, root, home, repo }
+    }
+
+    /// A repository with one commit of `README.md`.
+    pub fn with_repo() -> TestEnv {
+        let env = TestEnv::new();
+        env.git(&["init", "-q", "-b", "main"]);
+        env.write("README.md", "# Project\n\nhello\n");
+        env.commit_all("initial commit");
+        env
+    }
+
+    fn base_env(&self, cmd: &mut Command) {
+        cmd.env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("XDG_STATE_HOME", self.home.join(".local/state"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", self.home.join(".gitconfig"))
+            .env("GIT_AUTHOR_NAME", "Test Author")
+            .env("GIT_AUTHOR_EMAIL", "author@example.com")
+            .env("GIT_COMMITTER_NAME", "Test Committer")
+            .env("GIT_COMMITTER_EMAIL", "committer@example.com")
+            .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+            .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
+            .env("LANG", "C.UTF-8");
+    }
+
+    /// Runs real git in `dir`, panicking on failure; returns trimmed stdout.
+    pub fn git_in(&self, dir: &Path, args: &[&str]) -> String {
+        let mut cmd = Command::new("git");
+        self.base_env(&mut cmd);
+        let out = cmd.args(args).current_dir(dir).output().unwrap();
+        assert!(out.status.success(), "git {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    pub fn git(&self, args: &[&str]) -> String {
+        self.git_in(&self.repo, args)
+    }
+
+    pub fn write(&self, path: &str, content: &str) {
+        self.write_bytes(path, content.as_bytes());
+    }
+
+    pub fn write_bytes(&self, path: &str, content: &[u8]) {
+        let p = self.repo.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, content).unwrap();
+    }
+
+    pub fn commit_all(&self, msg: &str) -> String {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "--allow-empty", "-m", msg]);
+        self.git(&["rev-parse", "HEAD"])
+    }
+
+    /// The binary, hermetic, run in `dir`.
+    pub fn cmd_in(&self, dir: &Path) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_git-debate"));
+        self.base_env(&mut cmd);
+        cmd.current_dir(dir).stdin(Stdio::null());
+        cmd
+    }
+
+    pub fn run_in(&self, dir: &Path, args: &[&str]) -> Run {
+        to_run(self.cmd_in(dir).args(args).output().unwrap())
+    }
+
+    pub fn run(&self, args: &[&str]) -> Run {
+        self.run_in(&self.repo, args)
+    }
+
+    /// Runs with extra environment variables.
+    pub fn run_env(&self, args: &[&str], vars: &[(&str, &str)]) -> Run {
+        let mut cmd = self.cmd_in(&self.repo);
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        to_run(cmd.args(args).output().unwrap())
+    }
+
+    /// Runs with `input` on standard input.
+    pub fn run_stdin(&self, args: &[&str], input: &str) -> Run {
+        use std::io::Write;
+        let mut child = self
+            .cmd_in(&self.repo)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        to_run(child.wait_with_output().unwrap())
+    }
+
+    /// The default session store of the main repository.
+    pub fn store(&self) -> PathBuf {
+        self.repo.join(".git/review-loop")
+    }
+
+    pub fn session_count(&self) -> usize {
+        std::fs::read_dir(self.store()).map(|d| d.count()).unwrap_or(0)
+    }
+}
+
+pub fn to_run(out: Output) -> Run {
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Paths of the files a dry run listed in metadata.
+pub fn paths(meta: &Value) -> Vec<String> {
+    meta["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap().to_string()).collect()
+}
+
+/// Every file under `dir`, recursively, as bytes.
+pub fn all_files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(all_files(&p));
+        } else {
+            out.push((p.clone(), std::fs::read(&p).unwrap()));
+        }
+    }
+    out
+}

@@ -1,0 +1,162 @@
+//! Settings precedence: defaults < system < global < .gitdebate < .git/config < git -c < env < flags.
+
+use crate::common::TestEnv;
+
+fn with_change() -> TestEnv {
+    let env = TestEnv::with_repo();
+    env.write("a.txt", "change\n");
+    env
+}
+
+fn context_lines(env: &TestEnv, args: &[&str], vars: &[(&str, &str)]) -> u64 {
+    let mut all = vec!["--dry-run"];
+    all.extend(args);
+    let run = env.run_env(&all, vars).ok();
+    run.metadata()["settings"]["context_lines"].as_u64().unwrap()
+}
+
+#[test]
+fn every_layer_overrides_the_one_below() {
+    let env = with_change();
+    let system = env.root.join("system.gitconfig");
+    std::fs::write(&system, "[debate]\n\tcontextLines = 1\n").unwrap();
+    let sys = system.to_str().unwrap();
+    // GIT_CONFIG_NOSYSTEM is set by the harness; clear it to let the system layer in.
+    let base: Vec<(&str, &str)> = vec![("GIT_CONFIG_NOSYSTEM", "0"), ("GIT_CONFIG_SYSTEM", sys)];
+    assert_eq!(context_lines(&env, &[], &[]), 3, "built-in default");
+    assert_eq!(context_lines(&env, &[], &base), 1, "system");
+    std::fs::write(env.home.join(".gitconfig"), "[debate]\n\tcontextLines = 2\n").unwrap();
+    assert_eq!(context_lines(&env, &[], &base), 2, "global");
+    env.write(".gitdebate", "[debate]\n\tcontextLines = 4\n");
+    assert_eq!(context_lines(&env, &[], &base), 4, ".gitdebate");
+    env.git(&["config", "debate.contextLines", "5"]);
+    assert_eq!(context_lines(&env, &[], &base), 5, ".git/config");
+    let mut vars = base.clone();
+    vars.push(("GIT_CONFIG_PARAMETERS", "'debate.contextlines'='6'"));
+    assert_eq!(context_lines(&env, &[], &vars), 6, "git -c");
+    vars.push(("GIT_DEBATE_CONTEXT_LINES", "7"));
+    assert_eq!(context_lines(&env, &[], &vars), 7, "environment");
+    assert_eq!(context_lines(&env, &["--context-lines", "8"], &vars), 8, "flag");
+    let meta = env.run_env(&["--dry-run", "--context-lines", "8"], &vars).ok().metadata();
+    assert_eq!(meta["settings"]["sources"]["contextLines"], "flag");
+}
+
+#[test]
+fn git_dash_c_really_reaches_us_through_git() {
+    // `git -c k=v debate` runs git-debate from PATH with GIT_CONFIG_PARAMETERS set by git itself.
+    let env = with_change();
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_git-debate")).parent().unwrap().to_path_buf();
+    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap());
+    let out = std::process::Command::new("git")
+        .args(["-c", "debate.contextLines=9", "debate", "--dry-run"])
+        .current_dir(&env.repo)
+        .env("PATH", path)
+        .env("HOME", &env.home)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", env.home.join(".gitconfig"))
+        .output()
+        .unwrap();
+    let run = crate::common::to_run(out).ok();
+    assert_eq!(run.metadata()["settings"]["context_lines"], 9);
+}
+
+#[test]
+fn git_config_count_pairs_are_honoured() {
+    let env = with_change();
+    let vars = [("GIT_CONFIG_COUNT", "1"), ("GIT_CONFIG_KEY_0", "debate.contextLines"), ("GIT_CONFIG_VALUE_0", "11")];
+    assert_eq!(context_lines(&env, &[], &vars), 11);
+}
+
+#[test]
+fn a_mistyped_value_is_an_error_naming_the_key_and_file() {
+    let env = with_change();
+    env.git(&["config", "debate.maxRounds", "lots"]);
+    let run = env.run(&["--dry-run"]).fails(2);
+    assert!(run.stderr.contains("debate.maxRounds") && run.stderr.contains(".git/config"), "{}", run.stderr);
+    env.git(&["config", "debate.maxRounds", "9"]);
+    let run = env.run(&["--dry-run"]).fails(2);
+    assert!(run.stderr.contains("from 1 to 5"), "{}", run.stderr);
+    // A flag overrides the broken config value.
+    env.run(&["--dry-run", "--max-rounds", "2"]).ok();
+    let run = env.run(&["--dry-run", "--max-rounds", "0"]).fails(2);
+    assert!(run.stderr.contains("--max-rounds"), "{}", run.stderr);
+    let run = env.run_env(&["--dry-run", "--max-rounds", "2"], &[("GIT_DEBATE_TARGET", "poem")]).fails(2);
+    assert!(run.stderr.contains("GIT_DEBATE_TARGET"), "{}", run.stderr);
+    env.git(&["config", "debate.dryRun", "maybe"]);
+    let run = env.run(&["--max-rounds", "2"]).fails(2);
+    assert!(run.stderr.contains("debate.dryRun"), "{}", run.stderr);
+}
+
+#[test]
+fn a_broken_config_file_is_named() {
+    let env = with_change();
+    env.write(".gitdebate", "[debate\nbroken");
+    let run = env.run(&["--dry-run"]).fails(2);
+    assert!(run.stderr.contains(".gitdebate"), "{}", run.stderr);
+}
+
+#[test]
+fn committed_gitdebate_cannot_choose_programs_or_paths() {
+    let env = with_change();
+    let evil = env.root.join("evil-store");
+    env.write(
+        ".gitdebate",
+        &format!(
+            "[debate]\n\tstateDir = {}\n\treviewer = exec:./pwn.sh\n\tmaxRounds = 2\n[debate \"claude\"]\n\tcommand = ./pwn.sh\n\targs = --yolo\n",
+            evil.display()
+        ),
+    );
+    let run = env.run(&["--dry-run"]).ok();
+    for key in ["debate.statedir", "debate.reviewer", "debate.claude.command", "debate.claude.args"] {
+        assert!(run.stderr.contains(&format!("ignoring {key} from")), "{key}: {}", run.stderr);
+    }
+    assert!(!evil.exists());
+    assert!(run.session_dir().starts_with(env.store()));
+    let meta = run.metadata();
+    assert!(meta["settings"]["reviewer"].is_null());
+    // Harmless keys from .gitdebate still apply.
+    assert_eq!(meta["settings"]["max_rounds"], 2);
+    // The same keys from the user's own config are honoured.
+    env.git(&["config", "debate.stateDir", evil.to_str().unwrap()]);
+    let run = env.run(&["--dry-run"]).ok();
+    assert!(run.session_dir().starts_with(&evil));
+}
+
+#[test]
+fn intensity_presets_and_explicit_overrides() {
+    let env = with_change();
+    let settings = |args: &[&str]| {
+        let mut all = vec!["--dry-run"];
+        all.extend(args);
+        let run = env.run(&all).ok();
+        let s = run.metadata()["settings"].clone();
+        (s["max_rounds"].as_u64().unwrap(), s["budget_minutes"].as_u64().unwrap(), s["backend_timeout_seconds"].as_u64().unwrap(), run.stderr)
+    };
+    let (r, b, t, _) = settings(&[]);
+    assert_eq!((r, b, t), (3, 20, 600));
+    let (r, b, t, _) = settings(&["--intensity", "quick"]);
+    assert_eq!((r, b, t), (1, 10, 180));
+    let (r, b, t, _) = settings(&["--intensity", "extensive"]);
+    assert_eq!((r, b, t), (5, 40, 900));
+    let (r, b, t, stderr) = settings(&["--intensity", "quick", "--max-rounds", "2"]);
+    assert_eq!((r, b, t), (2, 10, 180));
+    assert!(stderr.contains("--max-rounds overrides the quick preset"), "{stderr}");
+    // A preset flag beats a lower-layer explicit key.
+    env.git(&["config", "debate.maxRounds", "4"]);
+    assert_eq!(settings(&["--intensity", "quick"]).0, 1);
+    assert_eq!(settings(&[]).0, 4);
+}
+
+#[test]
+fn bool_options_have_no_forms_that_undo_config() {
+    let env = with_change();
+    env.git(&["config", "debate.dryRun", "true"]);
+    env.git(&["config", "debate.skipMaterializeOpposite", "yes"]);
+    let run = env.run(&[]).ok();
+    assert_eq!(run.metadata()["settings"]["skip_materialize_opposite"], true);
+    let run = env.run(&["--no-skip-materialize-opposite"]).ok();
+    assert_eq!(run.metadata()["settings"]["skip_materialize_opposite"], false);
+    // --no-dry-run undoes debate.dryRun: this build then says it cannot call a model.
+    let run = env.run(&["--no-dry-run"]).fails(4);
+    assert!(run.stderr.contains("cannot call a model yet"), "{}", run.stderr);
+}
