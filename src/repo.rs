@@ -39,8 +39,13 @@ pub fn workdir<'r>(repo: &'r Repository, what: &str) -> Result<&'r Path> {
 /// HEAD's commit, or `None` on an unborn branch (a repository with no commits yet).
 pub fn head_commit(repo: &Repository) -> Result<Option<git2::Commit<'_>>> {
     match repo.head() {
-        Ok(head) => Ok(Some(head.peel_to_commit().context("HEAD does not point at a commit")?)),
-        Err(e) if e.code() == ErrorCode::UnbornBranch || e.code() == ErrorCode::NotFound => Ok(None),
+        Ok(head) => Ok(Some(
+            head.peel_to_commit()
+                .context("HEAD does not point at a commit")?,
+        )),
+        Err(e) if e.code() == ErrorCode::UnbornBranch || e.code() == ErrorCode::NotFound => {
+            Ok(None)
+        }
         Err(e) => Err(anyhow::Error::new(e).context("cannot read HEAD")),
     }
 }
@@ -54,10 +59,12 @@ pub fn head_name(repo: &Repository) -> String {
             None => "HEAD".into(),
         },
         Err(_) => {
-            let name = repo
-                .find_reference("HEAD")
-                .ok()
-                .and_then(|r| r.symbolic_target().ok().flatten().map(|s| s.trim_start_matches("refs/heads/").to_string()));
+            let name = repo.find_reference("HEAD").ok().and_then(|r| {
+                r.symbolic_target()
+                    .ok()
+                    .flatten()
+                    .map(|s| s.trim_start_matches("refs/heads/").to_string())
+            });
             format!("unborn branch {}", name.unwrap_or_else(|| "HEAD".into()))
         }
     }

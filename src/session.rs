@@ -21,7 +21,11 @@ pub const METADATA_VERSION: u32 = 1;
 /// else the user's state directory keyed by the workspace path.
 pub fn base_dir(repo: Option<&git2::Repository>, state_dir: Option<&Path>, cwd: &Path) -> PathBuf {
     if let Some(dir) = state_dir {
-        return if dir.is_absolute() { dir.to_path_buf() } else { cwd.join(dir) };
+        return if dir.is_absolute() {
+            dir.to_path_buf()
+        } else {
+            cwd.join(dir)
+        };
     }
     if let Some(repo) = repo {
         return crate::repo::session_base(repo);
@@ -32,12 +36,17 @@ pub fn base_dir(repo: Option<&git2::Repository>, state_dir: Option<&Path>, cwd: 
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .or_else(|| {
-            directories::BaseDirs::new()
-                .map(|b| b.state_dir().unwrap_or_else(|| b.data_local_dir()).to_path_buf())
+            directories::BaseDirs::new().map(|b| {
+                b.state_dir()
+                    .unwrap_or_else(|| b.data_local_dir())
+                    .to_path_buf()
+            })
         })
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
         .unwrap_or_else(std::env::temp_dir);
-    root.join("debate").join(workspace_key(cwd)).join("review-loop")
+    root.join("debate")
+        .join(workspace_key(cwd))
+        .join("review-loop")
 }
 
 /// `<sanitized basename>-<12 hex of sha1(absolute path)>`: readable, and unique per directory.
@@ -48,10 +57,22 @@ pub fn workspace_key(dir: &Path) -> String {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || "_.-".contains(c) { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "_.-".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect();
-    let name = if name.is_empty() { "workspace".to_string() } else { name };
-    let hash = sha1_smol::Sha1::from(abs.to_string_lossy().as_bytes()).digest().to_string();
+    let name = if name.is_empty() {
+        "workspace".to_string()
+    } else {
+        name
+    };
+    let hash = sha1_smol::Sha1::from(abs.to_string_lossy().as_bytes())
+        .digest()
+        .to_string();
     format!("{name}-{}", &hash[..12])
 }
 
@@ -74,13 +95,18 @@ impl Session {
             .expect("static format");
         let stem = format!("debate-{stamp}-{}", std::process::id());
         for n in 0..1000 {
-            let id = if n == 0 { stem.clone() } else { format!("{stem}-{n}") };
+            let id = if n == 0 {
+                stem.clone()
+            } else {
+                format!("{stem}-{n}")
+            };
             let dir = base.join(&id);
             match fs::create_dir(&dir) {
                 Ok(()) => return Ok(Session { id, dir }),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
                 Err(e) => {
-                    return Err(e).with_context(|| format!("cannot create session folder {}", dir.display()))
+                    return Err(e)
+                        .with_context(|| format!("cannot create session folder {}", dir.display()))
                 }
             }
         }
@@ -102,10 +128,14 @@ impl Session {
 
 /// Writes `path` via a temporary file in the same folder and a rename.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
-    let dir = path.parent().context("a session file has a parent folder")?;
+    let dir = path
+        .parent()
+        .context("a session file has a parent folder")?;
     let tmp = dir.join(format!(
         ".{}.tmp-{}",
-        path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default(),
+        path.file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default(),
         std::process::id()
     ));
     let result = (|| -> std::io::Result<()> {
@@ -125,7 +155,11 @@ pub fn now_utc() -> time::OffsetDateTime {
 }
 
 pub fn rfc3339(t: time::OffsetDateTime) -> String {
-    t.format(&time::format_description::well_known::Rfc3339).expect("formattable")
+    // Second precision in UTC: readable, sortable, and free of the local-offset pitfalls.
+    t.format(time::macros::format_description!(
+        "[year]-[month]-[day]T[hour]:[minute]:[second]Z"
+    ))
+    .expect("formattable")
 }
 
 /// A stored session as found on disk; its metadata may be missing or unreadable.
@@ -139,7 +173,10 @@ pub struct Stored {
 
 impl Stored {
     fn load(dir: PathBuf) -> Stored {
-        let id = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let id = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let path = dir.join("metadata.json");
         let metadata = match fs::read(&path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -172,11 +209,15 @@ pub fn list(base: &Path) -> Result<Vec<Stored>> {
     let entries = match fs::read_dir(base) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e).with_context(|| format!("cannot read the session store {}", base.display())),
+        Err(e) => {
+            return Err(e)
+                .with_context(|| format!("cannot read the session store {}", base.display()))
+        }
     };
     let mut out = Vec::new();
     for entry in entries {
-        let entry = entry.with_context(|| format!("cannot read the session store {}", base.display()))?;
+        let entry =
+            entry.with_context(|| format!("cannot read the session store {}", base.display()))?;
         let name = entry.file_name();
         let name = name.to_string_lossy();
         if entry.file_type().map(|t| t.is_dir()).unwrap_or(false) && name.starts_with("debate-") {
@@ -191,7 +232,10 @@ pub fn list(base: &Path) -> Result<Vec<Stored>> {
 pub fn find(base: &Path, wanted: &str) -> Result<Stored> {
     let mut all = list(base)?;
     if all.is_empty() {
-        crate::usage!("no sessions in {}; run `git debate --dry-run` to create one", base.display());
+        crate::usage!(
+            "no sessions in {}; run `git debate --dry-run` to create one",
+            base.display()
+        );
     }
     if wanted == "last" {
         return Ok(all.remove(0));
@@ -237,7 +281,9 @@ mod tests {
     #[test]
     fn ids_are_unique_and_sorted_by_time() {
         let dir = tempfile::tempdir().unwrap();
-        let ids: Vec<String> = (0..20).map(|_| Session::create(dir.path()).unwrap().id).collect();
+        let ids: Vec<String> = (0..20)
+            .map(|_| Session::create(dir.path()).unwrap().id)
+            .collect();
         let mut sorted = ids.clone();
         sorted.sort();
         sorted.dedup();
@@ -250,7 +296,10 @@ mod tests {
         let s = Session::create(dir.path()).unwrap();
         s.write("a.md", b"one").unwrap();
         s.write("a.md", b"two").unwrap();
-        let names: Vec<_> = fs::read_dir(&s.dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = fs::read_dir(&s.dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("a.md")]);
         assert_eq!(fs::read(s.dir.join("a.md")).unwrap(), b"two");
     }

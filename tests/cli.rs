@@ -17,7 +17,10 @@ fn every_test_file_is_a_module() {
         let name = entry.unwrap().file_name().into_string().unwrap();
         if let Some(stem) = name.strip_suffix(".rs") {
             if stem != "cli" {
-                assert!(listed.contains(&format!("mod {stem};")), "tests/{name} is not a module of tests/cli.rs");
+                assert!(
+                    listed.contains(&format!("mod {stem};")),
+                    "tests/{name} is not a module of tests/cli.rs"
+                );
             }
         }
     }

@@ -12,7 +12,9 @@ fn context_lines(env: &TestEnv, args: &[&str], vars: &[(&str, &str)]) -> u64 {
     let mut all = vec!["--dry-run"];
     all.extend(args);
     let run = env.run_env(&all, vars).ok();
-    run.metadata()["settings"]["context_lines"].as_u64().unwrap()
+    run.metadata()["settings"]["context_lines"]
+        .as_u64()
+        .unwrap()
 }
 
 #[test]
@@ -25,7 +27,11 @@ fn every_layer_overrides_the_one_below() {
     let base: Vec<(&str, &str)> = vec![("GIT_CONFIG_NOSYSTEM", "0"), ("GIT_CONFIG_SYSTEM", sys)];
     assert_eq!(context_lines(&env, &[], &[]), 3, "built-in default");
     assert_eq!(context_lines(&env, &[], &base), 1, "system");
-    std::fs::write(env.home.join(".gitconfig"), "[debate]\n\tcontextLines = 2\n").unwrap();
+    std::fs::write(
+        env.home.join(".gitconfig"),
+        "[debate]\n\tcontextLines = 2\n",
+    )
+    .unwrap();
     assert_eq!(context_lines(&env, &[], &base), 2, "global");
     env.write(".gitdebate", "[debate]\n\tcontextLines = 4\n");
     assert_eq!(context_lines(&env, &[], &base), 4, ".gitdebate");
@@ -36,8 +42,15 @@ fn every_layer_overrides_the_one_below() {
     assert_eq!(context_lines(&env, &[], &vars), 6, "git -c");
     vars.push(("GIT_DEBATE_CONTEXT_LINES", "7"));
     assert_eq!(context_lines(&env, &[], &vars), 7, "environment");
-    assert_eq!(context_lines(&env, &["--context-lines", "8"], &vars), 8, "flag");
-    let meta = env.run_env(&["--dry-run", "--context-lines", "8"], &vars).ok().metadata();
+    assert_eq!(
+        context_lines(&env, &["--context-lines", "8"], &vars),
+        8,
+        "flag"
+    );
+    let meta = env
+        .run_env(&["--dry-run", "--context-lines", "8"], &vars)
+        .ok()
+        .metadata();
     assert_eq!(meta["settings"]["sources"]["contextLines"], "flag");
 }
 
@@ -45,7 +58,10 @@ fn every_layer_overrides_the_one_below() {
 fn git_dash_c_really_reaches_us_through_git() {
     // `git -c k=v debate` runs git-debate from PATH with GIT_CONFIG_PARAMETERS set by git itself.
     let env = with_change();
-    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_git-debate")).parent().unwrap().to_path_buf();
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_git-debate"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
     let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap());
     let out = std::process::Command::new("git")
         .args(["-c", "debate.contextLines=9", "debate", "--dry-run"])
@@ -63,7 +79,11 @@ fn git_dash_c_really_reaches_us_through_git() {
 #[test]
 fn git_config_count_pairs_are_honoured() {
     let env = with_change();
-    let vars = [("GIT_CONFIG_COUNT", "1"), ("GIT_CONFIG_KEY_0", "debate.contextLines"), ("GIT_CONFIG_VALUE_0", "11")];
+    let vars = [
+        ("GIT_CONFIG_COUNT", "1"),
+        ("GIT_CONFIG_KEY_0", "debate.contextLines"),
+        ("GIT_CONFIG_VALUE_0", "11"),
+    ];
     assert_eq!(context_lines(&env, &[], &vars), 11);
 }
 
@@ -72,7 +92,11 @@ fn a_mistyped_value_is_an_error_naming_the_key_and_file() {
     let env = with_change();
     env.git(&["config", "debate.maxRounds", "lots"]);
     let run = env.run(&["--dry-run"]).fails(2);
-    assert!(run.stderr.contains("debate.maxRounds") && run.stderr.contains(".git/config"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("debate.maxRounds") && run.stderr.contains(".git/config"),
+        "{}",
+        run.stderr
+    );
     env.git(&["config", "debate.maxRounds", "9"]);
     let run = env.run(&["--dry-run"]).fails(2);
     assert!(run.stderr.contains("from 1 to 5"), "{}", run.stderr);
@@ -80,7 +104,12 @@ fn a_mistyped_value_is_an_error_naming_the_key_and_file() {
     env.run(&["--dry-run", "--max-rounds", "2"]).ok();
     let run = env.run(&["--dry-run", "--max-rounds", "0"]).fails(2);
     assert!(run.stderr.contains("--max-rounds"), "{}", run.stderr);
-    let run = env.run_env(&["--dry-run", "--max-rounds", "2"], &[("GIT_DEBATE_TARGET", "poem")]).fails(2);
+    let run = env
+        .run_env(
+            &["--dry-run", "--max-rounds", "2"],
+            &[("GIT_DEBATE_TARGET", "poem")],
+        )
+        .fails(2);
     assert!(run.stderr.contains("GIT_DEBATE_TARGET"), "{}", run.stderr);
     env.git(&["config", "debate.dryRun", "maybe"]);
     let run = env.run(&["--max-rounds", "2"]).fails(2);
@@ -107,8 +136,17 @@ fn committed_gitdebate_cannot_choose_programs_or_paths() {
         ),
     );
     let run = env.run(&["--dry-run"]).ok();
-    for key in ["debate.statedir", "debate.reviewer", "debate.claude.command", "debate.claude.args"] {
-        assert!(run.stderr.contains(&format!("ignoring {key} from")), "{key}: {}", run.stderr);
+    for key in [
+        "debate.statedir",
+        "debate.reviewer",
+        "debate.claude.command",
+        "debate.claude.args",
+    ] {
+        assert!(
+            run.stderr.contains(&format!("ignoring {key} from")),
+            "{key}: {}",
+            run.stderr
+        );
     }
     assert!(!evil.exists());
     assert!(run.session_dir().starts_with(env.store()));
@@ -130,7 +168,12 @@ fn intensity_presets_and_explicit_overrides() {
         all.extend(args);
         let run = env.run(&all).ok();
         let s = run.metadata()["settings"].clone();
-        (s["max_rounds"].as_u64().unwrap(), s["budget_minutes"].as_u64().unwrap(), s["backend_timeout_seconds"].as_u64().unwrap(), run.stderr)
+        (
+            s["max_rounds"].as_u64().unwrap(),
+            s["budget_minutes"].as_u64().unwrap(),
+            s["backend_timeout_seconds"].as_u64().unwrap(),
+            run.stderr,
+        )
     };
     let (r, b, t, _) = settings(&[]);
     assert_eq!((r, b, t), (3, 20, 600));
@@ -140,7 +183,10 @@ fn intensity_presets_and_explicit_overrides() {
     assert_eq!((r, b, t), (5, 40, 900));
     let (r, b, t, stderr) = settings(&["--intensity", "quick", "--max-rounds", "2"]);
     assert_eq!((r, b, t), (2, 10, 180));
-    assert!(stderr.contains("--max-rounds overrides the quick preset"), "{stderr}");
+    assert!(
+        stderr.contains("--max-rounds overrides the quick preset"),
+        "{stderr}"
+    );
     // A preset flag beats a lower-layer explicit key.
     env.git(&["config", "debate.maxRounds", "4"]);
     assert_eq!(settings(&["--intensity", "quick"]).0, 1);
@@ -153,10 +199,20 @@ fn bool_options_have_no_forms_that_undo_config() {
     env.git(&["config", "debate.dryRun", "true"]);
     env.git(&["config", "debate.skipMaterializeOpposite", "yes"]);
     let run = env.run(&[]).ok();
-    assert_eq!(run.metadata()["settings"]["skip_materialize_opposite"], true);
+    assert_eq!(
+        run.metadata()["settings"]["skip_materialize_opposite"],
+        true
+    );
     let run = env.run(&["--no-skip-materialize-opposite"]).ok();
-    assert_eq!(run.metadata()["settings"]["skip_materialize_opposite"], false);
+    assert_eq!(
+        run.metadata()["settings"]["skip_materialize_opposite"],
+        false
+    );
     // --no-dry-run undoes debate.dryRun: this build then says it cannot call a model.
     let run = env.run(&["--no-dry-run"]).fails(4);
-    assert!(run.stderr.contains("cannot call a model yet"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cannot call a model yet"),
+        "{}",
+        run.stderr
+    );
 }

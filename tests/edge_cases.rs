@@ -14,20 +14,46 @@ fn outside_a_repository_only_content_and_file_work() {
     let dir = env.root.join("plain");
     std::fs::create_dir_all(&dir).unwrap();
     let run = env.run_in(&dir, &["--dry-run"]).fails(2);
-    assert!(one_line_error(&run.stderr).contains("not in a git repository"), "{}", run.stderr);
-    let run = env.run_in(&dir, &["--dry-run", "--scope", "uncommitted"]).fails(2);
+    assert!(
+        one_line_error(&run.stderr).contains("not in a git repository"),
+        "{}",
+        run.stderr
+    );
+    let run = env
+        .run_in(&dir, &["--dry-run", "--scope", "uncommitted"])
+        .fails(2);
     assert!(run.stderr.contains("not in a git repository"));
 
     std::fs::write(dir.join("snippet.py"), "def f():\n    return 1\n").unwrap();
-    let run = env.run_in(&dir, &["--dry-run", "--scope", "file:snippet.py"]).ok();
+    let run = env
+        .run_in(&dir, &["--dry-run", "--scope", "file:snippet.py"])
+        .ok();
     assert_eq!(run.metadata()["target"], "code");
     // Sessions go to $XDG_STATE_HOME/debate/<workspace-key>/review-loop.
     let state = env.home.join(".local/state/debate");
-    assert!(run.session_dir().starts_with(&state), "{}", run.session_dir().display());
-    let key = run.session_dir().parent().unwrap().parent().unwrap().file_name().unwrap().to_string_lossy().into_owned();
-    assert!(key.starts_with("plain-") && key.len() == "plain-".len() + 12, "{key}");
+    assert!(
+        run.session_dir().starts_with(&state),
+        "{}",
+        run.session_dir().display()
+    );
+    let key = run
+        .session_dir()
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    assert!(
+        key.starts_with("plain-") && key.len() == "plain-".len() + 12,
+        "{key}"
+    );
 
-    let run = env.run_in(&dir, &["--dry-run", "some explicit text to review"]).ok();
+    let run = env
+        .run_in(&dir, &["--dry-run", "some explicit text to review"])
+        .ok();
     assert_eq!(run.metadata()["source"]["origin"], "argument");
     // `sessions` outside a repository lists that store.
     let list = env.run_in(&dir, &["sessions"]).ok();
@@ -38,12 +64,29 @@ fn outside_a_repository_only_content_and_file_work() {
 fn bare_repository_reviews_commits_but_has_no_work_tree() {
     let env = TestEnv::with_repo();
     let bare = env.root.join("bare.git");
-    env.git_in(&env.root, &["clone", "-q", "--bare", env.repo.to_str().unwrap(), bare.to_str().unwrap()]);
+    env.git_in(
+        &env.root,
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            env.repo.to_str().unwrap(),
+            bare.to_str().unwrap(),
+        ],
+    );
     let run = env.run_in(&bare, &["--dry-run"]).fails(2);
-    assert!(one_line_error(&run.stderr).contains("bare repository"), "{}", run.stderr);
-    let run = env.run_in(&bare, &["--dry-run", "--scope", "staged"]).fails(2);
+    assert!(
+        one_line_error(&run.stderr).contains("bare repository"),
+        "{}",
+        run.stderr
+    );
+    let run = env
+        .run_in(&bare, &["--dry-run", "--scope", "staged"])
+        .fails(2);
     assert!(run.stderr.contains("bare repository"));
-    let run = env.run_in(&bare, &["--dry-run", "--scope", "commit:HEAD"]).ok();
+    let run = env
+        .run_in(&bare, &["--dry-run", "--scope", "commit:HEAD"])
+        .ok();
     assert!(run.session_dir().starts_with(bare.join("review-loop")));
 }
 
@@ -60,9 +103,17 @@ fn unborn_branch_diffs_against_the_empty_tree() {
     let meta = env.run(&["--dry-run", "--scope", "staged"]).ok().metadata();
     assert_eq!(paths(&meta), ["staged.txt"]);
     let run = env.run(&["--dry-run", "--scope", "commit:HEAD"]).fails(2);
-    assert!(one_line_error(&run.stderr).contains("no commits yet"), "{}", run.stderr);
+    assert!(
+        one_line_error(&run.stderr).contains("no commits yet"),
+        "{}",
+        run.stderr
+    );
     let run = env.run(&["--dry-run", "--scope", "base:main"]).fails(2);
-    assert!(one_line_error(&run.stderr).contains("no commits yet"), "{}", run.stderr);
+    assert!(
+        one_line_error(&run.stderr).contains("no commits yet"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -73,7 +124,11 @@ fn detached_head_works_and_is_named() {
     env.git(&["checkout", "-q", "--detach", "HEAD"]);
     env.write("a.txt", "a\nb\n");
     let run = env.run(&["--dry-run"]).ok();
-    assert!(run.stdout.contains(&format!("detached at {}", &sha[..7])), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(&format!("detached at {}", &sha[..7])),
+        "{}",
+        run.stdout
+    );
     assert_eq!(paths(&run.metadata()), ["a.txt"]);
     env.run(&["--dry-run", "--scope", "commit:HEAD"]).ok();
 }
@@ -90,7 +145,11 @@ fn unknown_rev_and_malformed_scopes_are_usage_errors() {
         ("range:HEAD", "malformed --scope range:HEAD"),
     ] {
         let run = env.run(&["--dry-run", "--scope", scope]).fails(2);
-        assert!(one_line_error(&run.stderr).contains(says), "{scope}: {}", run.stderr);
+        assert!(
+            one_line_error(&run.stderr).contains(says),
+            "{scope}: {}",
+            run.stderr
+        );
     }
     // Nothing was stored for a failed resolution.
     assert_eq!(env.session_count(), 0);
@@ -107,10 +166,28 @@ fn shallow_clone_without_merge_base_explains_how_to_deepen() {
     env.commit_all("main");
     let shallow = env.root.join("shallow");
     let url = format!("file://{}", env.repo.display());
-    env.git_in(&env.root, &["clone", "-q", "--depth", "1", "--no-single-branch", "-b", "feature", &url, shallow.to_str().unwrap()]);
-    let run = env.run_in(&shallow, &["--dry-run", "--scope", "base:main"]).fails(2);
+    env.git_in(
+        &env.root,
+        &[
+            "clone",
+            "-q",
+            "--depth",
+            "1",
+            "--no-single-branch",
+            "-b",
+            "feature",
+            &url,
+            shallow.to_str().unwrap(),
+        ],
+    );
+    let run = env
+        .run_in(&shallow, &["--dry-run", "--scope", "base:main"])
+        .fails(2);
     let err = one_line_error(&run.stderr);
-    assert!(err.contains("shallow") && err.contains("--unshallow"), "{err}");
+    assert!(
+        err.contains("shallow") && err.contains("--unshallow"),
+        "{err}"
+    );
     // base:main found origin/main (a clone has no local main).
     assert!(err.contains("origin/main"), "{err}");
 }
@@ -119,15 +196,31 @@ fn shallow_clone_without_merge_base_explains_how_to_deepen() {
 fn linked_worktrees_share_the_common_session_store() {
     let env = TestEnv::with_repo();
     let wt = env.root.join("wt");
-    env.git(&["worktree", "add", "-q", "-b", "wt-branch", wt.to_str().unwrap()]);
+    env.git(&[
+        "worktree",
+        "add",
+        "-q",
+        "-b",
+        "wt-branch",
+        wt.to_str().unwrap(),
+    ]);
     std::fs::write(wt.join("wt.txt"), "from the worktree\n").unwrap();
     let run = env.run_in(&wt, &["--dry-run"]).ok();
     assert_eq!(paths(&run.metadata()), ["wt.txt"]);
-    assert!(run.session_dir().starts_with(env.store()), "{}", run.session_dir().display());
+    assert!(
+        run.session_dir().starts_with(env.store()),
+        "{}",
+        run.session_dir().display()
+    );
     // Visible from the main worktree, and the main tree's changes are its own.
     let list = env.run(&["sessions"]).ok();
-    assert!(list.stdout.contains(run.session_dir().file_name().unwrap().to_str().unwrap()));
-    env.run(&["--dry-run"]).ok().stdout.contains("nothing to review");
+    assert!(list
+        .stdout
+        .contains(run.session_dir().file_name().unwrap().to_str().unwrap()));
+    env.run(&["--dry-run"])
+        .ok()
+        .stdout
+        .contains("nothing to review");
 }
 
 #[test]
@@ -139,7 +232,15 @@ fn submodule_changes_are_pointer_changes_not_descended_into() {
     std::fs::write(sub.join("inner.txt"), "inner v1\n").unwrap();
     env.git_in(&sub, &["add", "-A"]);
     env.git_in(&sub, &["commit", "-q", "-m", "v1"]);
-    env.git(&["-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.to_str().unwrap(), "libsub"]);
+    env.git(&[
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        sub.to_str().unwrap(),
+        "libsub",
+    ]);
     env.commit_all("add submodule");
     let inner = env.repo.join("libsub");
     let old = env.git_in(&inner, &["rev-parse", "HEAD"]);
@@ -152,7 +253,10 @@ fn submodule_changes_are_pointer_changes_not_descended_into() {
     assert_eq!(meta["files"][0]["submodule"], serde_json::json!([old, new]));
     let art = run.artifact();
     assert!(!art.contains("SECRET-INNER-CONTENT"));
-    assert!(art.contains(&format!("submodule pointer {} -> {}", &old[..7], &new[..7])), "{art}");
+    assert!(
+        art.contains(&format!("submodule pointer {} -> {}", &old[..7], &new[..7])),
+        "{art}"
+    );
 }
 
 #[test]
@@ -168,8 +272,16 @@ fn binary_files_are_listed_but_not_sent() {
     assert_eq!(meta["files"][1]["binary"], true);
     assert_eq!(meta["truncation"]["not_sent"][0]["path"], "img.png");
     assert!(!run.artifact().contains("binary-payload-marker"));
-    assert!(run.artifact().contains("img.png (binary, not sent"), "{}", run.artifact());
-    assert!(run.stdout.contains("img.png: binary; content not sent"), "{}", run.stdout);
+    assert!(
+        run.artifact().contains("img.png (binary, not sent"),
+        "{}",
+        run.artifact()
+    );
+    assert!(
+        run.stdout.contains("img.png: binary; content not sent"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -180,7 +292,11 @@ fn non_utf8_text_is_shown_lossily_and_flagged() {
     let meta = run.metadata();
     assert_eq!(meta["files"][0]["lossy"], true);
     assert_eq!(meta["lossy"], true);
-    assert!(run.artifact().contains("caf\u{FFFD} cr\u{FFFD}me"), "{}", run.artifact());
+    assert!(
+        run.artifact().contains("caf\u{FFFD} cr\u{FFFD}me"),
+        "{}",
+        run.artifact()
+    );
     assert!(run.stdout.contains("not UTF-8"), "{}", run.stdout);
 }
 
@@ -196,10 +312,15 @@ fn file_scope_rejects_missing_outside_and_binary_paths() {
         ("file:.", "is a directory"),
     ] {
         let run = env.run(&["--dry-run", "--scope", scope]).fails(2);
-        assert!(one_line_error(&run.stderr).contains(says), "{scope}: {}", run.stderr);
+        assert!(
+            one_line_error(&run.stderr).contains(says),
+            "{scope}: {}",
+            run.stderr
+        );
     }
     // The hint works: --artifact-file reads any file.
-    env.run(&["--dry-run", "--artifact-file", "../outside.md"]).ok();
+    env.run(&["--dry-run", "--artifact-file", "../outside.md"])
+        .ok();
 }
 
 #[test]
@@ -214,9 +335,19 @@ fn conflicted_index_is_reported_for_staged() {
     env.write("c.txt", "main\n");
     env.commit_all("main");
     let mut cmd = std::process::Command::new("git");
-    cmd.args(["merge", "-q", "other"]).current_dir(&env.repo).env("GIT_CONFIG_NOSYSTEM", "1").env("HOME", &env.home);
-    cmd.env("GIT_AUTHOR_NAME", "a").env("GIT_AUTHOR_EMAIL", "a@b").env("GIT_COMMITTER_NAME", "a").env("GIT_COMMITTER_EMAIL", "a@b");
+    cmd.args(["merge", "-q", "other"])
+        .current_dir(&env.repo)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", &env.home);
+    cmd.env("GIT_AUTHOR_NAME", "a")
+        .env("GIT_AUTHOR_EMAIL", "a@b")
+        .env("GIT_COMMITTER_NAME", "a")
+        .env("GIT_COMMITTER_EMAIL", "a@b");
     assert!(!cmd.output().unwrap().status.success());
     let run = env.run(&["--dry-run", "--scope", "staged"]).fails(2);
-    assert!(one_line_error(&run.stderr).contains("merge conflicts"), "{}", run.stderr);
+    assert!(
+        one_line_error(&run.stderr).contains("merge conflicts"),
+        "{}",
+        run.stderr
+    );
 }

@@ -6,7 +6,10 @@ const MAN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/man/git-debate.1");
 
 fn render() -> String {
     let mut out = Vec::new();
-    clap_mangen::Man::new(git_debate::cli::Cli::command()).title("git-debate").render(&mut out).unwrap();
+    clap_mangen::Man::new(git_debate::cli::Cli::command())
+        .title("git-debate")
+        .render(&mut out)
+        .unwrap();
     String::from_utf8(out).unwrap()
 }
 
@@ -18,7 +21,10 @@ fn man_page_is_up_to_date() {
         std::fs::write(MAN, &fresh).unwrap();
     }
     let stored = std::fs::read_to_string(MAN).unwrap_or_default();
-    assert!(stored == fresh, "man/git-debate.1 is stale: run `UPDATE_MAN=1 cargo test man_page` and commit it");
+    assert!(
+        stored == fresh,
+        "man/git-debate.1 is stale: run `UPDATE_MAN=1 cargo test man_page` and commit it"
+    );
 }
 
 #[test]
@@ -26,7 +32,11 @@ fn man_page_documents_every_key_and_exit_code() {
     // roff escapes hyphens.
     let page = render().replace("\\-", "-");
     for key in git_debate::config::keys::KEYS {
-        assert!(page.contains(&format!("debate.{}", key.name)), "debate.{} missing", key.name);
+        assert!(
+            page.contains(&format!("debate.{}", key.name)),
+            "debate.{} missing",
+            key.name
+        );
         assert!(page.contains(key.flag), "{} missing", key.flag);
     }
     for code in ["0  done", "2  usage", "4  other runtime"] {

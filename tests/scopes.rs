@@ -15,12 +15,18 @@ fn uncommitted_covers_staged_unstaged_and_untracked_but_not_ignored() {
     env.write("debug.log", "ignored\n");
     let run = env.run(&["--dry-run"]).ok();
     let meta = run.metadata();
-    assert_eq!(paths(&meta), ["dir/untracked.txt", "staged.txt", "tracked.txt"]);
+    assert_eq!(
+        paths(&meta),
+        ["dir/untracked.txt", "staged.txt", "tracked.txt"]
+    );
     assert_eq!(meta["scope"]["effective"], "uncommitted");
     assert!(meta["scope"]["given"].is_null());
     assert_eq!(meta["status"], "dry-run");
     let art = run.artifact();
-    assert!(art.contains("+two") && art.contains("+staged") && art.contains("+new file"), "{art}");
+    assert!(
+        art.contains("+two") && art.contains("+staged") && art.contains("+new file"),
+        "{art}"
+    );
     assert!(!art.contains("ignored"));
 }
 
@@ -50,10 +56,16 @@ fn staged_is_exactly_the_index_even_with_partial_staging() {
     assert!(!art.contains("unstaged line"), "{art}");
     let meta = run.metadata();
     assert_eq!(paths(&meta), ["f.txt"]);
-    assert_eq!(meta["scope"]["resolved"]["index_tree"], env.git(&["write-tree"]));
+    assert_eq!(
+        meta["scope"]["resolved"]["index_tree"],
+        env.git(&["write-tree"])
+    );
     // Nothing was staged or unstaged by us.
     assert_eq!(env.git(&["diff", "--cached", "--name-only"]), "f.txt");
-    assert_eq!(env.git(&["status", "--porcelain"]), "MM f.txt\n?? untracked.txt".trim());
+    assert_eq!(
+        env.git(&["status", "--porcelain"]),
+        "MM f.txt\n?? untracked.txt".trim()
+    );
 }
 
 #[test]
@@ -73,14 +85,23 @@ fn commit_accepts_any_revspec() {
         ("topic", &second),
         ("HEAD", &second),
     ] {
-        let run = env.run(&["--dry-run", "--scope", &format!("commit:{rev}")]).ok();
+        let run = env
+            .run(&["--dry-run", "--scope", &format!("commit:{rev}")])
+            .ok();
         let meta = run.metadata();
-        assert_eq!(meta["scope"]["resolved"]["head"], want.as_str(), "commit:{rev}");
+        assert_eq!(
+            meta["scope"]["resolved"]["head"],
+            want.as_str(),
+            "commit:{rev}"
+        );
         assert_eq!(meta["commits"][0]["sha"], want.as_str());
     }
     let run = env.run(&["--dry-run", "--scope", "commit:HEAD"]).ok();
     let art = run.artifact();
-    assert!(art.contains("second change") && art.contains("With a body line."), "{art}");
+    assert!(
+        art.contains("second change") && art.contains("With a body line."),
+        "{art}"
+    );
     assert!(art.contains("+second") && !art.contains("+first"), "{art}");
 }
 
@@ -116,7 +137,12 @@ fn base_reviews_what_a_pull_request_shows() {
     let meta = run.metadata();
     assert_eq!(meta["scope"]["resolved"]["merge_base"], fork.as_str());
     assert_eq!(paths(&meta), ["feature.txt"]);
-    let subjects: Vec<_> = meta["commits"].as_array().unwrap().iter().map(|c| c["subject"].as_str().unwrap()).collect();
+    let subjects: Vec<_> = meta["commits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["subject"].as_str().unwrap())
+        .collect();
     assert_eq!(subjects, ["F2: more feature work", "F1: feature work"]);
     assert!(!run.artifact().contains("main only"));
 }
@@ -126,7 +152,10 @@ fn base_falls_back_to_the_remote_tracking_branch() {
     let (env, fork) = forked();
     env.git(&["update-ref", "refs/remotes/origin/trunk", "main"]);
     let run = env.run(&["--dry-run", "--scope", "base:trunk"]).ok();
-    assert_eq!(run.metadata()["scope"]["resolved"]["merge_base"], fork.as_str());
+    assert_eq!(
+        run.metadata()["scope"]["resolved"]["merge_base"],
+        fork.as_str()
+    );
     assert!(run.stdout.contains("origin/trunk"), "{}", run.stdout);
 }
 
@@ -134,14 +163,23 @@ fn base_falls_back_to_the_remote_tracking_branch() {
 fn two_and_three_dot_ranges_have_gits_meanings() {
     let (env, fork) = forked();
     // main..feature: from main's tip to feature's: main.txt disappears, feature.txt appears.
-    let two = env.run(&["--dry-run", "--scope", "range:main..feature"]).ok().metadata();
+    let two = env
+        .run(&["--dry-run", "--scope", "range:main..feature"])
+        .ok()
+        .metadata();
     assert_eq!(paths(&two), ["feature.txt", "main.txt"]);
     // main...feature: from the merge-base: only the feature's side.
-    let three = env.run(&["--dry-run", "--scope", "range:main...feature"]).ok().metadata();
+    let three = env
+        .run(&["--dry-run", "--scope", "range:main...feature"])
+        .ok()
+        .metadata();
     assert_eq!(paths(&three), ["feature.txt"]);
     assert_eq!(three["scope"]["resolved"]["merge_base"], fork.as_str());
     // An empty side means HEAD (feature is checked out).
-    let open = env.run(&["--dry-run", "--scope", "range:main.."]).ok().metadata();
+    let open = env
+        .run(&["--dry-run", "--scope", "range:main.."])
+        .ok()
+        .metadata();
     assert_eq!(paths(&open), ["feature.txt", "main.txt"]);
 }
 
@@ -155,7 +193,10 @@ fn renames_are_detected_with_the_old_path() {
     env.git(&["mv", "old/name.rs", "new/name.rs"]);
     env.write("new/name.rs", &format!("{body}one more\n"));
     env.commit_all("move");
-    let meta = env.run(&["--dry-run", "--scope", "commit:HEAD"]).ok().metadata();
+    let meta = env
+        .run(&["--dry-run", "--scope", "commit:HEAD"])
+        .ok()
+        .metadata();
     let f = &meta["files"][0];
     assert_eq!(meta["files"].as_array().unwrap().len(), 1, "{meta}");
     assert_eq!(f["status"], "renamed");
@@ -192,7 +233,12 @@ fn file_scope_is_the_whole_file() {
 fn file_scope_paths_are_relative_to_the_current_directory() {
     let env = TestEnv::with_repo();
     env.write("docs/design.md", "# Design\n\nWe will use a queue.\n");
-    let run = env.run_in(&env.repo.join("docs"), &["--dry-run", "--scope", "file:design.md"]).ok();
+    let run = env
+        .run_in(
+            &env.repo.join("docs"),
+            &["--dry-run", "--scope", "file:design.md"],
+        )
+        .ok();
     assert_eq!(run.metadata()["source"]["origin"], "file:docs/design.md");
     assert_eq!(run.metadata()["target"], "proposal");
 }

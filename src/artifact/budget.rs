@@ -61,16 +61,25 @@ pub enum Keep {
 /// Decides, for each file (same order as `files`), how much of it to render within `budget`
 /// bytes of diff text.
 pub fn fit(files: &[FileChange], budget: u64) -> (Vec<Keep>, Truncation) {
-    let mut t = Truncation { budget_bytes: budget, ..Default::default() };
+    let mut t = Truncation {
+        budget_bytes: budget,
+        ..Default::default()
+    };
     let mut keep = vec![Keep::Omitted; files.len()];
     let mut left = budget as usize;
-    let full: Vec<usize> = files.iter().map(|f| render_file(f, Keep::Full).len()).collect();
+    let full: Vec<usize> = files
+        .iter()
+        .map(|f| render_file(f, Keep::Full).len())
+        .collect();
     t.content_bytes = full.iter().sum();
 
     let mut by_class: Vec<(Class, usize)> = Vec::new();
     for (i, f) in files.iter().enumerate() {
         if let Some(reason) = never_sent(f) {
-            t.not_sent.push(Note { path: f.path.clone(), reason });
+            t.not_sent.push(Note {
+                path: f.path.clone(),
+                reason,
+            });
             continue;
         }
         let class = if is_generated(&f.path) {
@@ -117,26 +126,46 @@ pub fn fit(files: &[FileChange], budget: u64) -> (Vec<Keep>, Truncation) {
     for &(class, i) in &by_class {
         let f = &files[i];
         let changed = f.additions + f.deletions;
-        let note = |reason: String| Note { path: f.path.clone(), reason };
+        let note = |reason: String| Note {
+            path: f.path.clone(),
+            reason,
+        };
         match keep[i] {
             Keep::Full => {}
-            Keep::ChangedOnly => t.clipped.push(note("context lines left out to fit the budget".into())),
-            Keep::Clipped(n) => t.clipped.push(note(format!("kept the first {n} of {changed} changed lines"))),
+            Keep::ChangedOnly => t
+                .clipped
+                .push(note("context lines left out to fit the budget".into())),
+            Keep::Clipped(n) => t.clipped.push(note(format!(
+                "kept the first {n} of {changed} changed lines"
+            ))),
             Keep::Omitted => t.omitted.push(note(match class {
                 Class::Code => format!("{changed} changed lines left out to fit the budget"),
                 Class::Deleted => "deleted file; its old content left out to fit the budget".into(),
-                Class::Generated => "lock/generated/vendored file left out to fit the budget".into(),
+                Class::Generated => {
+                    "lock/generated/vendored file left out to fit the budget".into()
+                }
             })),
         }
     }
-    t.kept_bytes = files.iter().zip(&keep).map(|(f, k)| render_file(f, *k).len()).sum();
+    t.kept_bytes = files
+        .iter()
+        .zip(&keep)
+        .map(|(f, k)| render_file(f, *k).len())
+        .sum();
     (keep, t)
 }
 
 fn never_sent(f: &FileChange) -> Option<String> {
     if let Some((old, new)) = &f.submodule {
-        let s = |o: &Option<String>| o.as_deref().map_or("none".to_string(), |s| s[..7.min(s.len())].to_string());
-        return Some(format!("submodule pointer {} -> {}; not descended into", s(old), s(new)));
+        let s = |o: &Option<String>| {
+            o.as_deref()
+                .map_or("none".to_string(), |s| s[..7.min(s.len())].to_string())
+        };
+        return Some(format!(
+            "submodule pointer {} -> {}; not descended into",
+            s(old),
+            s(new)
+        ));
     }
     if f.too_large {
         return Some("too large to load; content not sent".into());
@@ -166,11 +195,31 @@ fn lines_that_fit(f: &FileChange, room: usize) -> Option<usize> {
 /// attention pays off, so they give way first.
 pub fn is_generated(path: &str) -> bool {
     const NAMES: &[&str] = &[
-        "Cargo.lock", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml",
-        "poetry.lock", "Pipfile.lock", "uv.lock", "Gemfile.lock", "composer.lock", "go.sum",
-        "flake.lock", "mix.lock", "pubspec.lock", "Podfile.lock", "packages.lock.json",
+        "Cargo.lock",
+        "package-lock.json",
+        "npm-shrinkwrap.json",
+        "yarn.lock",
+        "pnpm-lock.yaml",
+        "poetry.lock",
+        "Pipfile.lock",
+        "uv.lock",
+        "Gemfile.lock",
+        "composer.lock",
+        "go.sum",
+        "flake.lock",
+        "mix.lock",
+        "pubspec.lock",
+        "Podfile.lock",
+        "packages.lock.json",
     ];
-    const DIRS: &[&str] = &["vendor", "node_modules", "third_party", "dist", "target", "__generated__"];
+    const DIRS: &[&str] = &[
+        "vendor",
+        "node_modules",
+        "third_party",
+        "dist",
+        "target",
+        "__generated__",
+    ];
     let name = path.rsplit('/').next().unwrap_or(path);
     NAMES.contains(&name)
         || name.ends_with(".lock")
@@ -247,13 +296,19 @@ mod tests {
             submodule: None,
             additions: changed,
             deletions: 0,
-            hunks: vec![Hunk { header: "@@ -1 +1 @@".into(), lines }],
+            hunks: vec![Hunk {
+                header: "@@ -1 +1 @@".into(),
+                lines,
+            }],
         }
     }
 
     #[test]
     fn everything_fits_in_a_large_budget() {
-        let files = vec![file("a.rs", Status::Modified, 5, 3), file("Cargo.lock", Status::Modified, 5, 3)];
+        let files = vec![
+            file("a.rs", Status::Modified, 5, 3),
+            file("Cargo.lock", Status::Modified, 5, 3),
+        ];
         let (keep, t) = fit(&files, 1 << 20);
         assert_eq!(keep, vec![Keep::Full, Keep::Full]);
         assert!(!t.cut_anything());
@@ -272,19 +327,31 @@ mod tests {
         let budget = changed_only + render_file(&files[1], Keep::Full).len() + 10;
         let (keep, t) = fit(&files, budget as u64);
         assert_eq!(keep, vec![Keep::Omitted, Keep::Full, Keep::ChangedOnly]);
-        assert_eq!(t.omitted, vec![Note { path: "Cargo.lock".into(), reason: "lock/generated/vendored file left out to fit the budget".into() }]);
+        assert_eq!(
+            t.omitted,
+            vec![Note {
+                path: "Cargo.lock".into(),
+                reason: "lock/generated/vendored file left out to fit the budget".into()
+            }]
+        );
         assert_eq!(t.clipped.len(), 1);
         assert!(t.kept_bytes <= budget);
     }
 
     #[test]
     fn the_file_that_crosses_the_budget_is_clipped_and_later_ones_omitted() {
-        let files = vec![file("a.rs", Status::Modified, 100, 0), file("b.rs", Status::Modified, 100, 0)];
+        let files = vec![
+            file("a.rs", Status::Modified, 100, 0),
+            file("b.rs", Status::Modified, 100, 0),
+        ];
         let one = render_file(&files[0], Keep::Full).len();
         let (keep, t) = fit(&files, (one + one / 2) as u64);
         // No context lines: the changed-only rendering is the full one, so it is upgraded.
         assert_eq!(keep[0], Keep::Full);
-        assert!(matches!(keep[1], Keep::Clipped(n) if n > 10 && n < 100), "{keep:?}");
+        assert!(
+            matches!(keep[1], Keep::Clipped(n) if n > 10 && n < 100),
+            "{keep:?}"
+        );
         assert_eq!(t.clipped[0].path, "b.rs");
         let (keep, t) = fit(&files, (one / 2) as u64);
         assert!(matches!(keep[0], Keep::Clipped(_)));
@@ -306,7 +373,14 @@ mod tests {
 
     #[test]
     fn generated_paths() {
-        for p in ["Cargo.lock", "web/yarn.lock", "vendor/x/y.go", "a/node_modules/b.js", "app.min.js", "api.pb.go"] {
+        for p in [
+            "Cargo.lock",
+            "web/yarn.lock",
+            "vendor/x/y.go",
+            "a/node_modules/b.js",
+            "app.min.js",
+            "api.pb.go",
+        ] {
             assert!(is_generated(p), "{p}");
         }
         for p in ["src/lock.rs", "vendor.rs", "docs/dist.md"] {

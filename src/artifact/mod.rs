@@ -39,7 +39,10 @@ pub struct RedactionReport {
 
 impl From<&Redacted> for RedactionReport {
     fn from(r: &Redacted) -> Self {
-        RedactionReport { count: r.count, kinds: r.kinds.clone() }
+        RedactionReport {
+            count: r.count,
+            kinds: r.kinds.clone(),
+        }
     }
 }
 
@@ -61,7 +64,12 @@ impl TextInput {
             Ok(s) => (s, false),
             Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), true),
         };
-        TextInput { text, origin, path_hint, lossy }
+        TextInput {
+            text,
+            origin,
+            path_hint,
+            lossy,
+        }
     }
 }
 
@@ -80,7 +88,10 @@ pub fn from_text(input: &TextInput, target: TargetSetting, budget: u64) -> Artif
         truncation.kept_bytes = cut;
         truncation.clipped.push(budget::Note {
             path: input.origin.clone(),
-            reason: format!("kept the first {cut} of {} bytes to fit the budget", text.len()),
+            reason: format!(
+                "kept the first {cut} of {} bytes to fit the budget",
+                text.len()
+            ),
         });
         text.truncate(cut);
         text.push_str(&format!(
@@ -94,7 +105,10 @@ pub fn from_text(input: &TextInput, target: TargetSetting, budget: u64) -> Artif
             let d = markdown::detect(&text, input.path_hint.as_deref());
             (d.target, d.reasons)
         }
-        other => (explicit(other), vec!["set by --target / debate.target".to_string()]),
+        other => (
+            explicit(other),
+            vec!["set by --target / debate.target".to_string()],
+        ),
     };
     let mut artifact = Artifact {
         target,
@@ -139,7 +153,12 @@ pub fn from_change(change: &Change, scope: &str, target: TargetSetting, budget: 
         s.push_str("\n## Commits\n\n");
         for c in &change.commits {
             s.push_str(&format!("- {} {}\n", &c.sha[..7], c.subject));
-            for body in c.message.lines().skip(1).skip_while(|l| l.trim().is_empty()) {
+            for body in c
+                .message
+                .lines()
+                .skip(1)
+                .skip_while(|l| l.trim().is_empty())
+            {
                 s.push_str(&format!("  {body}\n"));
             }
         }
@@ -153,7 +172,12 @@ pub fn from_change(change: &Change, scope: &str, target: TargetSetting, budget: 
     for f in &change.files {
         s.push_str(&format!("- {}\n", file_line(f)));
     }
-    let diff: String = change.files.iter().zip(&keep).map(|(f, k)| budget::render_file(f, *k)).collect();
+    let diff: String = change
+        .files
+        .iter()
+        .zip(&keep)
+        .map(|(f, k)| budget::render_file(f, *k))
+        .collect();
     if !diff.is_empty() {
         let fence = fence_for(&diff);
         s.push_str(&format!("\n## Diff\n\n{fence}diff\n{diff}{fence}\n"));
@@ -194,7 +218,9 @@ pub fn from_change(change: &Change, scope: &str, target: TargetSetting, budget: 
 /// `M src/lib.rs (+8 -1)`, `R old -> new`, `A img.png (binary, not sent)`.
 pub fn file_line(f: &crate::scope::FileChange) -> String {
     let path = match &f.old_path {
-        Some(old) if f.status == Status::Renamed || f.status == Status::Copied => format!("{old} -> {}", f.path),
+        Some(old) if f.status == Status::Renamed || f.status == Status::Copied => {
+            format!("{old} -> {}", f.path)
+        }
         _ => f.path.clone(),
     };
     let mut notes = Vec::new();
@@ -229,12 +255,14 @@ impl Artifact {
             (true, true) => {}
             (true, false) => {
                 self.target = Target::Code;
-                self.target_reasons.push("mixed, but no prose segment: reviewed as code".into());
+                self.target_reasons
+                    .push("mixed, but no prose segment: reviewed as code".into());
                 self.segments.clear();
             }
             _ => {
                 self.target = Target::Proposal;
-                self.target_reasons.push("mixed, but no code segment: reviewed as a proposal".into());
+                self.target_reasons
+                    .push("mixed, but no code segment: reviewed as a proposal".into());
                 self.segments.clear();
             }
         }
@@ -267,7 +295,12 @@ fn clip_at_line(text: &str, max: usize) -> usize {
 fn fence_for(body: &str) -> String {
     let longest = body
         .lines()
-        .map(|l| l.trim_start_matches(['+', '-', ' ']).chars().take_while(|&c| c == '`').count())
+        .map(|l| {
+            l.trim_start_matches(['+', '-', ' '])
+                .chars()
+                .take_while(|&c| c == '`')
+                .count()
+        })
         .max()
         .unwrap_or(0);
     "`".repeat(longest.max(2) + 1)

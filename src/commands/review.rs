@@ -2,7 +2,7 @@
 //! (from the review-loop work on) run the critique loop. `--dry-run` stops before any model call.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 use serde_json::json;
@@ -53,10 +53,15 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
     };
 
     let artifact = match &source {
-        Source::Text(input) => artifact::from_text(input, settings.target, settings.max_artifact_bytes),
-        Source::Change { scope, change } => {
-            artifact::from_change(change, &scope.to_string(), settings.target, settings.max_artifact_bytes)
+        Source::Text(input) => {
+            artifact::from_text(input, settings.target, settings.max_artifact_bytes)
         }
+        Source::Change { scope, change } => artifact::from_change(
+            change,
+            &scope.to_string(),
+            settings.target,
+            settings.max_artifact_bytes,
+        ),
     };
 
     if !settings.dry_run {
@@ -73,7 +78,10 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         .as_ref()
         .and_then(|r| r.workdir().map(Path::to_path_buf))
         .unwrap_or_else(|| cwd.clone());
-    session.write_json("metadata.json", &metadata(&session, &source, &artifact, &settings, &workspace))?;
+    session.write_json(
+        "metadata.json",
+        &metadata(&session, &source, &artifact, &settings, &workspace),
+    )?;
     print!("{}", summary(&session, &source, &artifact, &artifact_path));
     Ok(Outcome::Success)
 }
@@ -91,23 +99,37 @@ fn explicit_content(args: &ReviewArgs) -> Result<Option<TextInput>> {
             lossy: false,
         }));
     }
-    let Some(path) = &args.artifact_file else { return Ok(None) };
+    let Some(path) = &args.artifact_file else {
+        return Ok(None);
+    };
     if path == Path::new("-") {
         return Ok(Some(read_stdin()?));
     }
     let bytes = std::fs::read(path).map_err(|e| {
-        UsageError::new(format!("cannot read --artifact-file {}: {e}", path.display()))
+        UsageError::new(format!(
+            "cannot read --artifact-file {}: {e}",
+            path.display()
+        ))
     })?;
-    let input = TextInput::from_bytes(bytes, path.display().to_string(), Some(path.display().to_string()));
+    let input = TextInput::from_bytes(
+        bytes,
+        path.display().to_string(),
+        Some(path.display().to_string()),
+    );
     if input.text.trim().is_empty() {
-        crate::usage!("--artifact-file {} is empty; nothing to review", path.display());
+        crate::usage!(
+            "--artifact-file {} is empty; nothing to review",
+            path.display()
+        );
     }
     Ok(Some(input))
 }
 
 fn read_stdin() -> Result<TextInput> {
     let mut bytes = Vec::new();
-    std::io::stdin().read_to_end(&mut bytes).context("cannot read standard input")?;
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .context("cannot read standard input")?;
     let input = TextInput::from_bytes(bytes, "stdin".into(), None);
     if input.text.trim().is_empty() {
         crate::usage!("standard input was empty; nothing to review");
@@ -120,12 +142,17 @@ fn read_stdin() -> Result<TextInput> {
 fn read_file_scope(repo: Option<&git2::Repository>, given: &str, cwd: &Path) -> Result<TextInput> {
     let path = cwd.join(given);
     let meta = std::fs::metadata(&path).map_err(|_| {
-        UsageError::new(format!("--scope file:{given}: no such file ({})", path.display()))
+        UsageError::new(format!(
+            "--scope file:{given}: no such file ({})",
+            path.display()
+        ))
     })?;
     if meta.is_dir() {
         crate::usage!("--scope file:{given} is a directory; name a file");
     }
-    let real = path.canonicalize().with_context(|| format!("cannot resolve {}", path.display()))?;
+    let real = path
+        .canonicalize()
+        .with_context(|| format!("cannot resolve {}", path.display()))?;
     let mut hint = given.to_string();
     if let Some(root) = repo.and_then(|r| r.workdir()) {
         let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
@@ -198,7 +225,11 @@ fn metadata(
                     .collect(),
             ),
             serde_json::Value::Array(
-                change.commits.iter().map(|c| json!({"sha": c.sha, "subject": c.subject})).collect(),
+                change
+                    .commits
+                    .iter()
+                    .map(|c| json!({"sha": c.sha, "subject": c.subject}))
+                    .collect(),
             ),
         ),
     };
@@ -226,17 +257,24 @@ fn metadata(
 }
 
 /// The dry-run report: what would be reviewed, and where it was stored.
-fn summary(session: &Session, source: &Source, a: &Artifact, artifact_path: &PathBuf) -> String {
+fn summary(session: &Session, source: &Source, a: &Artifact, artifact_path: &Path) -> String {
     let mut s = String::from("git debate: dry run, no model was called\n");
     s.push_str(&format!("session:    {}\n", session.id));
     s.push_str(&format!(
         "target:     {} ({})\n",
-        serde_json::to_value(a.target).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
+        serde_json::to_value(a.target)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default(),
         a.target_reasons.join("; ")
     ));
     match source {
         Source::Text(t) => {
-            s.push_str(&format!("source:     {} ({} bytes)\n", t.origin, t.text.len()));
+            s.push_str(&format!(
+                "source:     {} ({} bytes)\n",
+                t.origin,
+                t.text.len()
+            ));
         }
         Source::Change { scope, change } => {
             s.push_str(&format!("scope:      {scope}: {}\n", change.description));
@@ -257,15 +295,31 @@ fn summary(session: &Session, source: &Source, a: &Artifact, artifact_path: &Pat
     if !a.segments.is_empty() {
         s.push_str(&format!("segments:   {}\n", a.segments.len()));
         for seg in &a.segments {
-            let kind = if seg.kind == artifact::SegmentKind::Code { "code" } else { "proposal" };
-            let path = if seg.heading_path.is_empty() { "(top)".to_string() } else { seg.heading_path.join(" > ") };
-            s.push_str(&format!("  {kind:<8} {path} ({} bytes)\n", seg.end - seg.start));
+            let kind = if seg.kind == artifact::SegmentKind::Code {
+                "code"
+            } else {
+                "proposal"
+            };
+            let path = if seg.heading_path.is_empty() {
+                "(top)".to_string()
+            } else {
+                seg.heading_path.join(" > ")
+            };
+            s.push_str(&format!(
+                "  {kind:<8} {path} ({} bytes)\n",
+                seg.end - seg.start
+            ));
         }
     }
     if a.redactions.count == 0 {
         s.push_str("redactions: none\n");
     } else {
-        let kinds: Vec<String> = a.redactions.kinds.iter().map(|(k, n)| format!("{k}: {n}")).collect();
+        let kinds: Vec<String> = a
+            .redactions
+            .kinds
+            .iter()
+            .map(|(k, n)| format!("{k}: {n}"))
+            .collect();
         s.push_str(&format!(
             "redactions: {} secret(s) replaced before storing ({})\n",
             a.redactions.count,
@@ -285,7 +339,10 @@ fn summary(session: &Session, source: &Source, a: &Artifact, artifact_path: &Pat
             s.push_str(&format!("  {}: {}\n", n.path, n.reason));
         }
     } else {
-        s.push_str(&format!("truncation: none ({} of {} bytes budget)\n", t.kept_bytes, t.budget_bytes));
+        s.push_str(&format!(
+            "truncation: none ({} of {} bytes budget)\n",
+            t.kept_bytes, t.budget_bytes
+        ));
     }
     for n in &t.not_sent {
         s.push_str(&format!("not sent:   {}: {}\n", n.path, n.reason));

@@ -10,10 +10,18 @@ use crate::session;
 /// The session store this invocation reads: `--state-dir`, `debate.stateDir`, or the default.
 pub fn store_dir(state_dir: Option<&std::path::Path>) -> Result<std::path::PathBuf> {
     let repo = crate::repo::discover()?;
-    let args = ReviewArgs { state_dir: state_dir.map(Into::into), ..Default::default() };
-    let settings = crate::config::Settings::resolve(crate::config::Layers::load(repo.as_ref())?, &args)?;
+    let args = ReviewArgs {
+        state_dir: state_dir.map(Into::into),
+        ..Default::default()
+    };
+    let settings =
+        crate::config::Settings::resolve(crate::config::Layers::load(repo.as_ref())?, &args)?;
     let cwd = std::env::current_dir()?;
-    Ok(session::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd))
+    Ok(session::base_dir(
+        repo.as_ref(),
+        settings.state_dir.as_deref(),
+        &cwd,
+    ))
 }
 
 pub fn run(args: &SessionsArgs) -> Result<Outcome> {

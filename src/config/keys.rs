@@ -45,27 +45,174 @@ pub const FAIL_ON: &[&str] = &["p1", "p2", "p3", "never"];
 
 /// Every review option. Order is the order of the man page.
 pub const KEYS: &[Key] = &[
-    Key { name: "target", flag: "--target", kind: Kind::Enum(TARGETS), default: "auto", doc: "What kind of review: code, proposal, mixed or auto.", user_only: false },
-    Key { name: "scope", flag: "--scope", kind: Kind::Text, default: "-", doc: "Which change to review when none is given (uncommitted changes when unset).", user_only: false },
-    Key { name: "intensity", flag: "--intensity", kind: Kind::Enum(INTENSITIES), default: "standard", doc: "Preset for maxRounds, budgetMinutes and backendTimeoutSeconds.", user_only: false },
-    Key { name: "maxRounds", flag: "--max-rounds", kind: Kind::Int(1, 5), default: "3", doc: "Maximum critique rounds, 1..5.", user_only: false },
-    Key { name: "mode", flag: "--mode", kind: Kind::Enum(MODES), default: "auto", doc: "auto takes the judge's recommendation; manual asks on the terminal.", user_only: false },
-    Key { name: "budgetMinutes", flag: "--budget-minutes", kind: Kind::Int(1, 24 * 60), default: "20", doc: "Wall-clock budget of a session, in minutes.", user_only: false },
-    Key { name: "backendTimeoutSeconds", flag: "--backend-timeout-seconds", kind: Kind::Int(1, 24 * 3600), default: "600", doc: "Timeout of one model call, in seconds.", user_only: false },
-    Key { name: "backendIdleSeconds", flag: "--backend-idle-seconds", kind: Kind::Int(1, 24 * 3600), default: "300", doc: "Kill a model call that prints nothing for this long, in seconds.", user_only: false },
-    Key { name: "skipMaterializeOpposite", flag: "--skip-materialize-opposite", kind: Kind::Bool, default: "false", doc: "On decision B, do not have the author write the reviewer's version.", user_only: false },
-    Key { name: "stateDir", flag: "--state-dir", kind: Kind::Path, default: "<git common dir>/review-loop", doc: "Where sessions are stored.", user_only: true },
-    Key { name: "author", flag: "--author", kind: Kind::Text, default: "detected", doc: "Backend of the home model (judge, rebuttals, compromises).", user_only: false },
-    Key { name: "reviewer", flag: "--reviewer", kind: Kind::Text, default: "routed", doc: "Backend of the opposite model that critiques.", user_only: false },
-    Key { name: "effort", flag: "--effort", kind: Kind::Enum(EFFORTS), default: "-", doc: "Reasoning effort: low, medium, high or max.", user_only: false },
-    Key { name: "modelAuthor", flag: "--model-author", kind: Kind::Text, default: "-", doc: "Model of the author backend.", user_only: false },
-    Key { name: "modelReviewer", flag: "--model-reviewer", kind: Kind::Text, default: "-", doc: "Model of the reviewer backend.", user_only: false },
-    Key { name: "format", flag: "--format", kind: Kind::Enum(FORMATS), default: "text", doc: "Report format: text, markdown or json.", user_only: false },
-    Key { name: "output", flag: "--output", kind: Kind::Path, default: "-", doc: "Write the report to this file instead of standard output.", user_only: true },
-    Key { name: "failOn", flag: "--fail-on", kind: Kind::Enum(FAIL_ON), default: "never", doc: "Exit 1 when unresolved findings at or above this severity remain.", user_only: false },
-    Key { name: "maxArtifactBytes", flag: "--max-artifact-bytes", kind: Kind::Int(1024, 64 << 20), default: "262144", doc: "Size budget of the artifact sent to a model; what does not fit is listed.", user_only: false },
-    Key { name: "contextLines", flag: "--context-lines", kind: Kind::Int(0, 1000), default: "3", doc: "Lines of context around each change.", user_only: false },
-    Key { name: "dryRun", flag: "--dry-run", kind: Kind::Bool, default: "false", doc: "Build and store the artifact, call no model.", user_only: false },
+    Key {
+        name: "target",
+        flag: "--target",
+        kind: Kind::Enum(TARGETS),
+        default: "auto",
+        doc: "What kind of review: code, proposal, mixed or auto.",
+        user_only: false,
+    },
+    Key {
+        name: "scope",
+        flag: "--scope",
+        kind: Kind::Text,
+        default: "-",
+        doc: "Which change to review when none is given (uncommitted changes when unset).",
+        user_only: false,
+    },
+    Key {
+        name: "intensity",
+        flag: "--intensity",
+        kind: Kind::Enum(INTENSITIES),
+        default: "standard",
+        doc: "Preset for maxRounds, budgetMinutes and backendTimeoutSeconds.",
+        user_only: false,
+    },
+    Key {
+        name: "maxRounds",
+        flag: "--max-rounds",
+        kind: Kind::Int(1, 5),
+        default: "3",
+        doc: "Maximum critique rounds, 1..5.",
+        user_only: false,
+    },
+    Key {
+        name: "mode",
+        flag: "--mode",
+        kind: Kind::Enum(MODES),
+        default: "auto",
+        doc: "auto takes the judge's recommendation; manual asks on the terminal.",
+        user_only: false,
+    },
+    Key {
+        name: "budgetMinutes",
+        flag: "--budget-minutes",
+        kind: Kind::Int(1, 24 * 60),
+        default: "20",
+        doc: "Wall-clock budget of a session, in minutes.",
+        user_only: false,
+    },
+    Key {
+        name: "backendTimeoutSeconds",
+        flag: "--backend-timeout-seconds",
+        kind: Kind::Int(1, 24 * 3600),
+        default: "600",
+        doc: "Timeout of one model call, in seconds.",
+        user_only: false,
+    },
+    Key {
+        name: "backendIdleSeconds",
+        flag: "--backend-idle-seconds",
+        kind: Kind::Int(1, 24 * 3600),
+        default: "300",
+        doc: "Kill a model call that prints nothing for this long, in seconds.",
+        user_only: false,
+    },
+    Key {
+        name: "skipMaterializeOpposite",
+        flag: "--skip-materialize-opposite",
+        kind: Kind::Bool,
+        default: "false",
+        doc: "On decision B, do not have the author write the reviewer's version.",
+        user_only: false,
+    },
+    Key {
+        name: "stateDir",
+        flag: "--state-dir",
+        kind: Kind::Path,
+        default: "<git common dir>/review-loop",
+        doc: "Where sessions are stored.",
+        user_only: true,
+    },
+    Key {
+        name: "author",
+        flag: "--author",
+        kind: Kind::Text,
+        default: "detected",
+        doc: "Backend of the home model (judge, rebuttals, compromises).",
+        user_only: false,
+    },
+    Key {
+        name: "reviewer",
+        flag: "--reviewer",
+        kind: Kind::Text,
+        default: "routed",
+        doc: "Backend of the opposite model that critiques.",
+        user_only: false,
+    },
+    Key {
+        name: "effort",
+        flag: "--effort",
+        kind: Kind::Enum(EFFORTS),
+        default: "-",
+        doc: "Reasoning effort: low, medium, high or max.",
+        user_only: false,
+    },
+    Key {
+        name: "modelAuthor",
+        flag: "--model-author",
+        kind: Kind::Text,
+        default: "-",
+        doc: "Model of the author backend.",
+        user_only: false,
+    },
+    Key {
+        name: "modelReviewer",
+        flag: "--model-reviewer",
+        kind: Kind::Text,
+        default: "-",
+        doc: "Model of the reviewer backend.",
+        user_only: false,
+    },
+    Key {
+        name: "format",
+        flag: "--format",
+        kind: Kind::Enum(FORMATS),
+        default: "text",
+        doc: "Report format: text, markdown or json.",
+        user_only: false,
+    },
+    Key {
+        name: "output",
+        flag: "--output",
+        kind: Kind::Path,
+        default: "-",
+        doc: "Write the report to this file instead of standard output.",
+        user_only: true,
+    },
+    Key {
+        name: "failOn",
+        flag: "--fail-on",
+        kind: Kind::Enum(FAIL_ON),
+        default: "never",
+        doc: "Exit 1 when unresolved findings at or above this severity remain.",
+        user_only: false,
+    },
+    Key {
+        name: "maxArtifactBytes",
+        flag: "--max-artifact-bytes",
+        kind: Kind::Int(1024, 64 << 20),
+        default: "262144",
+        doc: "Size budget of the artifact sent to a model; what does not fit is listed.",
+        user_only: false,
+    },
+    Key {
+        name: "contextLines",
+        flag: "--context-lines",
+        kind: Kind::Int(0, 1000),
+        default: "3",
+        doc: "Lines of context around each change.",
+        user_only: false,
+    },
+    Key {
+        name: "dryRun",
+        flag: "--dry-run",
+        kind: Kind::Bool,
+        default: "false",
+        doc: "Build and store the artifact, call no model.",
+        user_only: false,
+    },
 ];
 
 /// Variables (after `debate.`) that name programs, arguments or templates, for any backend
@@ -149,12 +296,22 @@ mod tests {
     fn env_names_are_screaming_snake() {
         assert_eq!(env_name("maxRounds"), "GIT_DEBATE_MAX_ROUNDS");
         assert_eq!(env_name("target"), "GIT_DEBATE_TARGET");
-        assert_eq!(env_name("backendTimeoutSeconds"), "GIT_DEBATE_BACKEND_TIMEOUT_SECONDS");
+        assert_eq!(
+            env_name("backendTimeoutSeconds"),
+            "GIT_DEBATE_BACKEND_TIMEOUT_SECONDS"
+        );
     }
 
     #[test]
     fn program_keys_are_user_only() {
-        for k in ["debate.claude.command", "debate.codex.args", "debate.exec.family", "debate.stateDir", "debate.templatesDir", "debate.output"] {
+        for k in [
+            "debate.claude.command",
+            "debate.codex.args",
+            "debate.exec.family",
+            "debate.stateDir",
+            "debate.templatesDir",
+            "debate.output",
+        ] {
             assert!(is_user_only(k), "{k}");
         }
         for k in ["debate.maxRounds", "debate.claude.model", "debate.target"] {

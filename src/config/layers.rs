@@ -68,7 +68,11 @@ impl Layers {
             return;
         }
         let list = self.values.entry(key).or_default();
-        list.push(RawValue { value, layer, origin });
+        list.push(RawValue {
+            value,
+            layer,
+            origin,
+        });
         // Stable sort keeps file order inside one layer (last one wins, as in git).
         list.sort_by_key(|v| v.layer);
     }
@@ -148,10 +152,15 @@ impl Layers {
     /// 2.31, `git --config-env`/`GIT_CONFIG_COUNT` pairs). libgit2 reads neither.
     fn read_command_line(&mut self) -> Result<()> {
         if let Ok(params) = env::var("GIT_CONFIG_PARAMETERS") {
-            for (key, value) in parse_config_parameters(&params).map_err(|e| {
-                UsageError::new(format!("cannot parse GIT_CONFIG_PARAMETERS: {e}"))
-            })? {
-                self.push(&key, value.unwrap_or_else(|| "true".into()), Layer::Command, "git -c".into());
+            for (key, value) in parse_config_parameters(&params)
+                .map_err(|e| UsageError::new(format!("cannot parse GIT_CONFIG_PARAMETERS: {e}")))?
+            {
+                self.push(
+                    &key,
+                    value.unwrap_or_else(|| "true".into()),
+                    Layer::Command,
+                    "git -c".into(),
+                );
             }
         }
         if let Ok(count) = env::var("GIT_CONFIG_COUNT") {
@@ -160,7 +169,9 @@ impl Layers {
             })?;
             for i in 0..count {
                 let key = env::var(format!("GIT_CONFIG_KEY_{i}")).map_err(|_| {
-                    UsageError::new(format!("GIT_CONFIG_COUNT is {count} but GIT_CONFIG_KEY_{i} is unset"))
+                    UsageError::new(format!(
+                        "GIT_CONFIG_COUNT is {count} but GIT_CONFIG_KEY_{i} is unset"
+                    ))
                 })?;
                 let value = env::var(format!("GIT_CONFIG_VALUE_{i}")).unwrap_or_default();
                 self.push(&key, value, Layer::Command, format!("GIT_CONFIG_KEY_{i}"));
@@ -254,7 +265,11 @@ pub fn parse_config_parameters(s: &str) -> Result<Vec<(String, Option<String>)>,
         let first = quoted(&mut chars)?;
         if chars.peek() == Some(&'=') {
             chars.next();
-            let value = if chars.peek() == Some(&'\'') { quoted(&mut chars)? } else { String::new() };
+            let value = if chars.peek() == Some(&'\'') {
+                quoted(&mut chars)?
+            } else {
+                String::new()
+            };
             out.push((first, Some(value)));
         } else if let Some((k, v)) = first.split_once('=') {
             out.push((k.to_string(), Some(v.to_string())));
@@ -271,7 +286,10 @@ mod tests {
 
     #[test]
     fn parses_new_and_old_parameter_formats() {
-        let got = parse_config_parameters("'debate.maxrounds'='2' 'debate.dryRun' 'user.name=A B' 'x.y'='it'\\''s'").unwrap();
+        let got = parse_config_parameters(
+            "'debate.maxrounds'='2' 'debate.dryRun' 'user.name=A B' 'x.y'='it'\\''s'",
+        )
+        .unwrap();
         assert_eq!(
             got,
             vec![
@@ -287,7 +305,10 @@ mod tests {
     #[test]
     fn keys_normalize_like_git() {
         assert_eq!(normalize_key("Debate.MaxRounds"), "debate.maxrounds");
-        assert_eq!(normalize_key("debate.Claude.Command"), "debate.Claude.command");
+        assert_eq!(
+            normalize_key("debate.Claude.Command"),
+            "debate.Claude.command"
+        );
     }
 
     #[test]

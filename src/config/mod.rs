@@ -73,15 +73,32 @@ impl Settings {
     pub fn resolve(mut layers: Layers, args: &ReviewArgs) -> Result<Settings> {
         for key in KEYS {
             if let Ok(v) = std::env::var(keys::env_name(key.name)) {
-                layers.push(&format!("debate.{}", key.name), v, Layer::Env, keys::env_name(key.name));
+                layers.push(
+                    &format!("debate.{}", key.name),
+                    v,
+                    Layer::Env,
+                    keys::env_name(key.name),
+                );
             }
         }
         for (name, value) in flag_values(args) {
-            let flag = KEYS.iter().find(|k| k.name == name).map_or(name, |k| k.flag);
-            layers.push(&format!("debate.{name}"), value, Layer::Flag, flag.to_string());
+            let flag = KEYS
+                .iter()
+                .find(|k| k.name == name)
+                .map_or(name, |k| k.flag);
+            layers.push(
+                &format!("debate.{name}"),
+                value,
+                Layer::Flag,
+                flag.to_string(),
+            );
         }
         let warnings = drop_untrusted(&mut layers);
-        let mut r = Resolver { layers: &layers, sources: Default::default(), warnings };
+        let mut r = Resolver {
+            layers: &layers,
+            sources: Default::default(),
+            warnings,
+        };
 
         let intensity = r.get("intensity")?.unwrap_or_else(|| "standard".into());
         let intensity_layer = r.layer("intensity");
@@ -173,7 +190,9 @@ fn drop_untrusted(layers: &mut Layers) -> Vec<String> {
 /// parser and precedence as every other layer.
 fn flag_values(a: &ReviewArgs) -> Vec<(&'static str, String)> {
     fn word<T: ValueEnum>(v: &T) -> String {
-        v.to_possible_value().map(|p| p.get_name().to_string()).unwrap_or_default()
+        v.to_possible_value()
+            .map(|p| p.get_name().to_string())
+            .unwrap_or_default()
     }
     let mut out = Vec::new();
     let mut text = |name: &'static str, v: Option<String>| {
@@ -187,9 +206,18 @@ fn flag_values(a: &ReviewArgs) -> Vec<(&'static str, String)> {
     text("maxRounds", a.max_rounds.map(|v| v.to_string()));
     text("mode", a.mode.as_ref().map(word));
     text("budgetMinutes", a.budget_minutes.map(|v| v.to_string()));
-    text("backendTimeoutSeconds", a.backend_timeout_seconds.map(|v| v.to_string()));
-    text("backendIdleSeconds", a.backend_idle_seconds.map(|v| v.to_string()));
-    text("stateDir", a.state_dir.as_ref().map(|p| p.display().to_string()));
+    text(
+        "backendTimeoutSeconds",
+        a.backend_timeout_seconds.map(|v| v.to_string()),
+    );
+    text(
+        "backendIdleSeconds",
+        a.backend_idle_seconds.map(|v| v.to_string()),
+    );
+    text(
+        "stateDir",
+        a.state_dir.as_ref().map(|p| p.display().to_string()),
+    );
     text("author", a.author.clone());
     text("reviewer", a.reviewer.clone());
     text("effort", a.effort.as_ref().map(word));
@@ -198,10 +226,16 @@ fn flag_values(a: &ReviewArgs) -> Vec<(&'static str, String)> {
     text("format", a.format.as_ref().map(word));
     text("output", a.output.as_ref().map(|p| p.display().to_string()));
     text("failOn", a.fail_on.as_ref().map(word));
-    text("maxArtifactBytes", a.max_artifact_bytes.map(|v| v.to_string()));
+    text(
+        "maxArtifactBytes",
+        a.max_artifact_bytes.map(|v| v.to_string()),
+    );
     text("contextLines", a.context_lines.map(|v| v.to_string()));
     let tri = |on: bool, off: bool| (on || off).then(|| on.to_string());
-    text("skipMaterializeOpposite", tri(a.skip_materialize_opposite, a.no_skip_materialize_opposite));
+    text(
+        "skipMaterializeOpposite",
+        tri(a.skip_materialize_opposite, a.no_skip_materialize_opposite),
+    );
     text("dryRun", tri(a.dry_run, a.no_dry_run));
     out
 }
@@ -214,7 +248,9 @@ struct Resolver<'a> {
 
 impl Resolver<'_> {
     fn key(name: &str) -> &'static keys::Key {
-        KEYS.iter().find(|k| k.name == name).expect("key is in the table")
+        KEYS.iter()
+            .find(|k| k.name == name)
+            .expect("key is in the table")
     }
 
     fn layer(&self, name: &str) -> Option<Layer> {
@@ -232,7 +268,10 @@ impl Resolver<'_> {
             let place = if raw.layer == Layer::Flag {
                 format!("{} {:?}", key.flag, raw.value)
             } else {
-                format!("debate.{} = {:?} (from {})", key.name, raw.value, raw.origin)
+                format!(
+                    "debate.{} = {:?} (from {})",
+                    key.name, raw.value, raw.origin
+                )
             };
             UsageError::new(format!("bad value for {place}: expected {expected}")).into()
         };

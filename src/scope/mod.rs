@@ -21,7 +21,11 @@ pub enum Scope {
     /// The merge-base of the branch and HEAD, to HEAD: what a pull request shows.
     Base(String),
     /// `a..b`: from a to b. `three_dots`: from merge-base(a, b) to b. An empty side means HEAD.
-    Range { from: String, to: String, three_dots: bool },
+    Range {
+        from: String,
+        to: String,
+        three_dots: bool,
+    },
     File(String),
 }
 
@@ -33,7 +37,9 @@ impl Scope {
         let s = s.trim();
         let need = |kind: &str, v: &str, example: &str| -> Result<String, UsageError> {
             if v.trim().is_empty() {
-                Err(UsageError::new(format!("--scope {kind}: needs a value, e.g. {kind}:{example}")))
+                Err(UsageError::new(format!(
+                    "--scope {kind}: needs a value, e.g. {kind}:{example}"
+                )))
             } else {
                 Ok(v.trim().to_string())
             }
@@ -60,9 +66,15 @@ impl Scope {
                         "malformed --scope range:{v}: name at least one side, e.g. range:main..HEAD"
                     )));
                 }
-                Ok(Scope::Range { from: from.to_string(), to: to.to_string(), three_dots })
+                Ok(Scope::Range {
+                    from: from.to_string(),
+                    to: to.to_string(),
+                    three_dots,
+                })
             }
-            _ => Err(UsageError::new(format!("malformed --scope '{s}': expected {FORMS}"))),
+            _ => Err(UsageError::new(format!(
+                "malformed --scope '{s}': expected {FORMS}"
+            ))),
         }
     }
 }
@@ -74,8 +86,16 @@ impl std::fmt::Display for Scope {
             Scope::Staged => write!(f, "staged"),
             Scope::Commit(r) => write!(f, "commit:{r}"),
             Scope::Base(b) => write!(f, "base:{b}"),
-            Scope::Range { from, to, three_dots } => {
-                write!(f, "range:{from}{}{to}", if *three_dots { "..." } else { ".." })
+            Scope::Range {
+                from,
+                to,
+                three_dots,
+            } => {
+                write!(
+                    f,
+                    "range:{from}{}{to}",
+                    if *three_dots { "..." } else { ".." }
+                )
             }
             Scope::File(p) => write!(f, "file:{p}"),
         }
@@ -177,22 +197,47 @@ mod tests {
     fn parses_every_form() {
         assert_eq!(Scope::parse("uncommitted").unwrap(), Scope::Uncommitted);
         assert_eq!(Scope::parse("staged").unwrap(), Scope::Staged);
-        assert_eq!(Scope::parse("commit:HEAD~2").unwrap(), Scope::Commit("HEAD~2".into()));
-        assert_eq!(Scope::parse("base:origin/main").unwrap(), Scope::Base("origin/main".into()));
+        assert_eq!(
+            Scope::parse("commit:HEAD~2").unwrap(),
+            Scope::Commit("HEAD~2".into())
+        );
+        assert_eq!(
+            Scope::parse("base:origin/main").unwrap(),
+            Scope::Base("origin/main".into())
+        );
         assert_eq!(
             Scope::parse("range:a...b").unwrap(),
-            Scope::Range { from: "a".into(), to: "b".into(), three_dots: true }
+            Scope::Range {
+                from: "a".into(),
+                to: "b".into(),
+                three_dots: true
+            }
         );
         assert_eq!(
             Scope::parse("range:v1..").unwrap(),
-            Scope::Range { from: "v1".into(), to: "".into(), three_dots: false }
+            Scope::Range {
+                from: "v1".into(),
+                to: "".into(),
+                three_dots: false
+            }
         );
-        assert_eq!(Scope::parse("file:a:b.md").unwrap(), Scope::File("a:b.md".into()));
+        assert_eq!(
+            Scope::parse("file:a:b.md").unwrap(),
+            Scope::File("a:b.md".into())
+        );
     }
 
     #[test]
     fn rejects_malformed_forms_with_the_input_named() {
-        for bad in ["", "commit", "commit:", "foo:bar", "range:abc", "range:..", "Staged"] {
+        for bad in [
+            "",
+            "commit",
+            "commit:",
+            "foo:bar",
+            "range:abc",
+            "range:..",
+            "Staged",
+        ] {
             let e = Scope::parse(bad).unwrap_err().to_string();
             assert!(e.contains("--scope"), "{bad}: {e}");
         }
@@ -200,7 +245,15 @@ mod tests {
 
     #[test]
     fn display_round_trips() {
-        for s in ["uncommitted", "staged", "commit:HEAD", "base:main", "range:a..b", "range:a...b", "file:x"] {
+        for s in [
+            "uncommitted",
+            "staged",
+            "commit:HEAD",
+            "base:main",
+            "range:a..b",
+            "range:a...b",
+            "file:x",
+        ] {
             assert_eq!(Scope::parse(s).unwrap().to_string(), s);
         }
     }

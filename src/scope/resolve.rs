@@ -4,7 +4,9 @@
 //! hunks with rename detection, binary and submodule handling, and lossy UTF-8 flagging.
 
 use anyhow::{Context, Result};
-use git2::{Commit, Delta, Diff, DiffFindOptions, DiffOptions, FileMode, Oid, Patch, Repository, Tree};
+use git2::{
+    Commit, Delta, Diff, DiffFindOptions, DiffOptions, FileMode, Oid, Patch, Repository, Tree,
+};
 
 use super::{Change, CommitInfo, FileChange, Hunk, Scope, Status};
 use crate::error::UsageError;
@@ -28,13 +30,21 @@ pub fn resolve(repo: &Repository, scope: &Scope, context_lines: u32) -> Result<C
         Some(c) => format!("HEAD {} ({})", short(c.id()), repo::head_name(repo)),
         None => format!("empty tree ({})", repo::head_name(repo)),
     };
-    let mut change = Change { base: head.as_ref().map(|c| c.id().to_string()), ..Change::default() };
+    let mut change = Change {
+        base: head.as_ref().map(|c| c.id().to_string()),
+        ..Change::default()
+    };
 
     let diff = match scope {
         Scope::Uncommitted => {
             repo::workdir(repo, "--scope uncommitted")?;
-            opts.include_untracked(true).recurse_untracked_dirs(true).show_untracked_content(true);
-            change.description = format!("{} -> index + work tree (incl. untracked files)", head_desc());
+            opts.include_untracked(true)
+                .recurse_untracked_dirs(true)
+                .show_untracked_content(true);
+            change.description = format!(
+                "{} -> index + work tree (incl. untracked files)",
+                head_desc()
+            );
             repo.diff_tree_to_workdir_with_index(head_tree.as_ref(), Some(&mut opts))
                 .context("cannot diff the work tree")?
         }
@@ -48,7 +58,9 @@ pub fn resolve(repo: &Repository, scope: &Scope, context_lines: u32) -> Result<C
             }
             // write_tree stores tree objects (as `git write-tree` does) but changes no ref and
             // nothing staged; it gives the id a pre-commit hook can cache its verdict by.
-            let tree = index.write_tree().context("cannot compute the index tree")?;
+            let tree = index
+                .write_tree()
+                .context("cannot compute the index tree")?;
             change.index_tree = Some(tree.to_string());
             change.description = format!("{} -> index (tree {})", head_desc(), short(tree));
             repo.diff_tree_to_index(head_tree.as_ref(), Some(&index), Some(&mut opts))
@@ -88,10 +100,25 @@ pub fn resolve(repo: &Repository, scope: &Scope, context_lines: u32) -> Result<C
                 head_desc()
             );
             change.commits = commits_between(repo, Some(mb), head.id())?;
-            diff_trees(repo, Some(&repo.find_commit(mb)?.tree()?), &head.tree()?, &mut opts)?
+            diff_trees(
+                repo,
+                Some(&repo.find_commit(mb)?.tree()?),
+                &head.tree()?,
+                &mut opts,
+            )?
         }
-        Scope::Range { from, to, three_dots } => {
-            let side = |s: &str| if s.is_empty() { "HEAD".to_string() } else { s.to_string() };
+        Scope::Range {
+            from,
+            to,
+            three_dots,
+        } => {
+            let side = |s: &str| {
+                if s.is_empty() {
+                    "HEAD".to_string()
+                } else {
+                    s.to_string()
+                }
+            };
             let (from, to) = (side(from), side(to));
             let a = find_commit(repo, &from, &scope.to_string())?;
             let b = find_commit(repo, &to, &scope.to_string())?;
@@ -105,12 +132,21 @@ pub fn resolve(repo: &Repository, scope: &Scope, context_lines: u32) -> Result<C
             change.base = Some(old.to_string());
             change.head = Some(b.id().to_string());
             change.description = if *three_dots {
-                format!("merge-base {} of {from} and {to} -> {to} {}", short(old), short(b.id()))
+                format!(
+                    "merge-base {} of {from} and {to} -> {to} {}",
+                    short(old),
+                    short(b.id())
+                )
             } else {
                 format!("{from} {} -> {to} {}", short(a.id()), short(b.id()))
             };
             change.commits = commits_between(repo, Some(old), b.id())?;
-            diff_trees(repo, Some(&repo.find_commit(old)?.tree()?), &b.tree()?, &mut opts)?
+            diff_trees(
+                repo,
+                Some(&repo.find_commit(old)?.tree()?),
+                &b.tree()?,
+                &mut opts,
+            )?
         }
         Scope::File(_) => unreachable!("file: scopes are read by the artifact builder"),
     };
@@ -124,7 +160,8 @@ fn diff_trees<'r>(
     new: &Tree,
     opts: &mut DiffOptions,
 ) -> Result<Diff<'r>> {
-    repo.diff_tree_to_tree(old, Some(new), Some(opts)).context("cannot diff the trees")
+    repo.diff_tree_to_tree(old, Some(new), Some(opts))
+        .context("cannot diff the trees")
 }
 
 /// Any revspec git accepts, peeled to a commit; an unknown rev is the user's input to fix.
@@ -132,15 +169,19 @@ fn find_commit<'r>(repo: &'r Repository, rev: &str, scope: &str) -> Result<Commi
     let obj = match repo.revparse_single(rev) {
         Ok(obj) => obj,
         Err(_) if rev.starts_with("HEAD") && repo::head_commit(repo)?.is_none() => {
-            crate::usage!("--scope {scope}: {rev} has no commits yet ({})", repo::head_name(repo))
+            crate::usage!(
+                "--scope {scope}: {rev} has no commits yet ({})",
+                repo::head_name(repo)
+            )
         }
         Err(e) => crate::usage!(
             "--scope {scope}: unknown revision '{rev}' ({}); check `git log --oneline --all`",
             e.message()
         ),
     };
-    obj.peel_to_commit()
-        .map_err(|_| UsageError::new(format!("--scope {scope}: '{rev}' does not name a commit")).into())
+    obj.peel_to_commit().map_err(|_| {
+        UsageError::new(format!("--scope {scope}: '{rev}' does not name a commit")).into()
+    })
 }
 
 /// `base:main` in a CI checkout often has only `origin/main`; git's own DWIM does not look there,
@@ -175,7 +216,9 @@ fn merge_base(repo: &Repository, a: Oid, b: Oid, a_name: &str, b_name: &str) -> 
 }
 
 fn commit_info(c: &Commit) -> CommitInfo {
-    let message = String::from_utf8_lossy(c.message_bytes()).trim_end().to_string();
+    let message = String::from_utf8_lossy(c.message_bytes())
+        .trim_end()
+        .to_string();
     CommitInfo {
         sha: c.id().to_string(),
         subject: message.lines().next().unwrap_or("").to_string(),
@@ -203,7 +246,8 @@ fn commits_between(repo: &Repository, from: Option<Oid>, to: Oid) -> Result<Vec<
 fn collect(mut diff: Diff) -> Result<Vec<FileChange>> {
     let mut find = DiffFindOptions::new();
     find.renames(true).for_untracked(true);
-    diff.find_similar(Some(&mut find)).context("cannot detect renames")?;
+    diff.find_similar(Some(&mut find))
+        .context("cannot detect renames")?;
     let mut files = Vec::with_capacity(diff.deltas().len());
     for idx in 0..diff.deltas().len() {
         let patch = Patch::from_diff(&diff, idx).context("cannot compute a file's diff")?;
@@ -218,7 +262,10 @@ fn collect(mut diff: Diff) -> Result<Vec<FileChange>> {
             Delta::Unmodified | Delta::Ignored => continue,
             _ => Status::Modified,
         };
-        let path_of = |f: git2::DiffFile| f.path_bytes().map(|p| String::from_utf8_lossy(p).into_owned());
+        let path_of = |f: git2::DiffFile| {
+            f.path_bytes()
+                .map(|p| String::from_utf8_lossy(p).into_owned())
+        };
         let new_path = path_of(delta.new_file());
         let old_path = path_of(delta.old_file());
         let path = new_path.clone().or(old_path.clone()).unwrap_or_default();
@@ -229,9 +276,11 @@ fn collect(mut diff: Diff) -> Result<Vec<FileChange>> {
         });
         let binary = submodule.is_none() && delta.flags().is_binary();
         let too_large = binary
-            && (delta.new_file().size() > MAX_FILE_BYTES || delta.old_file().size() > MAX_FILE_BYTES);
+            && (delta.new_file().size() > MAX_FILE_BYTES
+                || delta.old_file().size() > MAX_FILE_BYTES);
         let mut fc = FileChange {
-            old_path: matches!(status, Status::Renamed | Status::Copied).then(|| old_path.unwrap_or_default()),
+            old_path: matches!(status, Status::Renamed | Status::Copied)
+                .then(|| old_path.unwrap_or_default()),
             path,
             status,
             binary,
@@ -253,7 +302,9 @@ fn collect(mut diff: Diff) -> Result<Vec<FileChange>> {
 fn read_hunks(patch: &Patch, fc: &mut FileChange) -> Result<()> {
     for h in 0..patch.num_hunks() {
         let (hunk, n) = patch.hunk(h)?;
-        let header = String::from_utf8_lossy(hunk.header()).trim_end().to_string();
+        let header = String::from_utf8_lossy(hunk.header())
+            .trim_end()
+            .to_string();
         let mut lines = Vec::with_capacity(n);
         for l in 0..n {
             let line = patch.line_in_hunk(h, l)?;

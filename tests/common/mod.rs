@@ -25,11 +25,19 @@ pub struct Run {
 
 impl Run {
     pub fn ok(self) -> Run {
-        assert_eq!(self.code, 0, "expected success\nstdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        assert_eq!(
+            self.code, 0,
+            "expected success\nstdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
         self
     }
     pub fn fails(self, code: i32) -> Run {
-        assert_eq!(self.code, code, "expected exit {code}\nstdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        assert_eq!(
+            self.code, code,
+            "expected exit {code}\nstdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
         self
     }
     /// The session folder printed by a dry run.
@@ -64,7 +72,12 @@ impl TestEnv {
         let repo = root.join("repo");
         std::fs::create_dir_all(&home).unwrap();
         std::fs::create_dir_all(&repo).unwrap();
-        TestEnv { _tmp: tmp, root, home, repo }
+        TestEnv {
+            _tmp: tmp,
+            root,
+            home,
+            repo,
+        }
     }
 
     /// A repository with one commit of `README.md`.
@@ -98,7 +111,11 @@ impl TestEnv {
         let mut cmd = Command::new("git");
         self.base_env(&mut cmd);
         let out = cmd.args(args).current_dir(dir).output().unwrap();
-        assert!(out.status.success(), "git {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "git {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
@@ -124,7 +141,7 @@ impl TestEnv {
 
     /// The binary, hermetic, run in `dir`.
     pub fn cmd_in(&self, dir: &Path) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_git-debate"));
+        let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("git-debate"));
         self.base_env(&mut cmd);
         cmd.current_dir(dir).stdin(Stdio::null());
         cmd
@@ -158,7 +175,12 @@ impl TestEnv {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
         to_run(child.wait_with_output().unwrap())
     }
 
@@ -168,7 +190,9 @@ impl TestEnv {
     }
 
     pub fn session_count(&self) -> usize {
-        std::fs::read_dir(self.store()).map(|d| d.count()).unwrap_or(0)
+        std::fs::read_dir(self.store())
+            .map(|d| d.count())
+            .unwrap_or(0)
     }
 }
 
@@ -182,7 +206,12 @@ pub fn to_run(out: Output) -> Run {
 
 /// Paths of the files a dry run listed in metadata.
 pub fn paths(meta: &Value) -> Vec<String> {
-    meta["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap().to_string()).collect()
+    meta["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap().to_string())
+        .collect()
 }
 
 /// Every file under `dir`, recursively, as bytes.
