@@ -93,12 +93,13 @@ impl Session {
                 "[year][month][day]-[hour][minute][second]-[subsecond digits:3]"
             ))
             .expect("static format");
-        let stem = format!("debate-{stamp}-{}", std::process::id());
+        // Fixed-width parts, so plain string order is creation order.
+        let stem = format!("debate-{stamp}-{:07}", std::process::id());
         for n in 0..1000 {
             let id = if n == 0 {
                 stem.clone()
             } else {
-                format!("{stem}-{n}")
+                format!("{stem}-{n:03}")
             };
             let dir = base.join(&id);
             match fs::create_dir(&dir) {
