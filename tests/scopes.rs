@@ -253,3 +253,34 @@ fn scope_can_come_from_config() {
     assert_eq!(meta["scope"]["given"], "commit:HEAD");
     assert_eq!(paths(&meta), ["a.txt"]);
 }
+
+/// `git commit -a` and `git commit <paths>` run the pre-commit hook with a temporary index in
+/// `GIT_INDEX_FILE`; staged must review that index, as git would commit it.
+#[test]
+fn staged_honours_git_index_file() {
+    let env = TestEnv::with_repo();
+    env.write("f.txt", "a\n");
+    env.commit_all("f");
+    env.write("f.txt", "a\nonly in the temporary index\n");
+    let alt = env.root.join("alt-index");
+    std::fs::copy(env.repo.join(".git/index"), &alt).unwrap();
+    let mut add = std::process::Command::new("git");
+    add.args(["add", "f.txt"])
+        .current_dir(&env.repo)
+        .env("GIT_INDEX_FILE", &alt);
+    assert!(add.status().unwrap().success());
+    // The real index has nothing staged.
+    let run = env.run(&["--dry-run", "--scope", "staged"]).ok();
+    assert!(run.stdout.contains("nothing to review"), "{}", run.stdout);
+    let run = env
+        .run_env(
+            &["--dry-run", "--scope", "staged"],
+            &[("GIT_INDEX_FILE", alt.to_str().unwrap())],
+        )
+        .ok();
+    assert!(
+        run.artifact().contains("+only in the temporary index"),
+        "{}",
+        run.artifact()
+    );
+}
