@@ -216,3 +216,25 @@ fn bool_options_have_no_forms_that_undo_config() {
         run.stderr
     );
 }
+
+#[test]
+fn worktree_config_applies_only_with_the_extension() {
+    let env = with_change();
+    let wt = env.root.join("wt");
+    env.git(&["worktree", "add", "-q", "-b", "wt", wt.to_str().unwrap()]);
+    std::fs::write(wt.join("x.txt"), "x\n").unwrap();
+    let worktree_git_dir = env.repo.join(".git/worktrees/wt");
+    std::fs::write(
+        worktree_git_dir.join("config.worktree"),
+        "[debate]\n\tcontextLines = 12\n",
+    )
+    .unwrap();
+    let ctx = |env: &TestEnv| {
+        env.run_in(&wt, &["--dry-run"]).ok().metadata()["settings"]["context_lines"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(ctx(&env), 3);
+    env.git(&["config", "extensions.worktreeConfig", "true"]);
+    assert_eq!(ctx(&env), 12);
+}

@@ -112,9 +112,16 @@ impl Layers {
             if let Some(workdir) = repo.workdir() {
                 layers.read_file(&workdir.join(".gitdebate"), Layer::Repo)?;
             }
-            layers.read_file(&repo.commondir().join("config"), Layer::Local)?;
-            // A linked worktree's own settings (extensions.worktreeConfig) beat the shared ones.
-            layers.read_file(&repo.path().join("config.worktree"), Layer::Local)?;
+            let local = repo.commondir().join("config");
+            layers.read_file(&local, Layer::Local)?;
+            // A worktree's own settings beat the shared ones, but git reads them only when
+            // extensions.worktreeConfig is on.
+            let per_worktree = git2::Config::open(&local)
+                .and_then(|c| c.get_bool("extensions.worktreeconfig"))
+                .unwrap_or(false);
+            if per_worktree {
+                layers.read_file(&repo.path().join("config.worktree"), Layer::Local)?;
+            }
         }
         layers.read_command_line()?;
         Ok(layers)
