@@ -4,6 +4,7 @@
 //! integration tests and the man-page generator can reach it.
 
 pub mod artifact;
+pub mod backend;
 pub mod cli;
 pub mod commands;
 pub mod config;

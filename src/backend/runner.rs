@@ -1,0 +1,319 @@
+//! Running one model CLI as a child process, safely: the shared runner every CLI backend uses.
+//!
+//! Agent CLIs hang, stall silently, retry forever and leave children behind (the recorded runs
+//! show all of these), so nothing here trusts the child: the prompt goes on stdin from its own
+//! thread while stdout and stderr are drained concurrently (a 10 MB prompt cannot deadlock the
+//! pipes); captured output is bounded; a wall-clock deadline and an idle deadline (no output for
+//! too long) kill the child's whole process group; and the group is killed again after the child
+//! exits, because a grandchild may still hold the pipes open. No shell is involved: the program
+//! and its arguments are passed as they are.
+
+use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+
+/// Captured output beyond this is dropped (and counted): a model answer is far smaller, and a
+/// runaway child must not take our memory with it.
+pub const MAX_CAPTURE: usize = 8 << 20;
+
+/// After the child itself exits, how long its leftover children may keep our pipes open before
+/// they are killed (the copilot recording shows one writing on after its parent died).
+const EXIT_GRACE: Duration = Duration::from_millis(500);
+
+/// How often the loop looks at the child while it waits for output.
+const TICK: Duration = Duration::from_millis(50);
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct Invocation {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    /// Extra variables for the child (on top of ours, which it inherits).
+    pub env: Vec<(String, String)>,
+    /// Variables removed from the child's environment (e.g. Claude Code's session markers).
+    pub env_remove: Vec<String>,
+    pub cwd: Option<PathBuf>,
+    pub stdin: Vec<u8>,
+    pub timeout: Duration,
+    pub idle_timeout: Duration,
+}
+
+/// How the child ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    Exited(ExitStatus),
+    /// Killed at the wall-clock deadline.
+    TimedOut,
+    /// Killed after printing nothing for the idle timeout.
+    Idle,
+}
+
+#[derive(Debug, Clone)]
+pub struct Finished {
+    pub ending: Ending,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    /// Bytes dropped beyond [`MAX_CAPTURE`] (stdout + stderr).
+    pub dropped: usize,
+    pub duration: Duration,
+}
+
+enum Chunk {
+    Out(Vec<u8>),
+    Err(Vec<u8>),
+    Closed,
+}
+
+/// Runs `inv` to completion or to a deadline. `Err` only when the program cannot be started;
+/// every other failure is described by the returned [`Finished`].
+pub fn run(inv: &Invocation) -> Result<Finished> {
+    let started = Instant::now();
+    let mut cmd = Command::new(&inv.program);
+    cmd.args(&inv.args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Its own process group, so one signal reaches everything it starts.
+        .process_group(0);
+    for k in &inv.env_remove {
+        cmd.env_remove(k);
+    }
+    for (k, v) in &inv.env {
+        cmd.env(k, v);
+    }
+    if let Some(cwd) = &inv.cwd {
+        cmd.current_dir(cwd);
+    }
+    let mut child = cmd
+        .spawn()
+        .with_context(|| format!("cannot start {}", inv.program.display()))?;
+    let pgid = child.id() as i32;
+
+    let mut stdin = child.stdin.take().expect("piped");
+    let prompt = inv.stdin.clone();
+    // A child that exits without reading its input makes this write fail with EPIPE: harmless.
+    let writer = thread::spawn(move || {
+        let _ = stdin.write_all(&prompt);
+    });
+    let (tx, rx) = mpsc::channel();
+    let readers = [
+        spawn_reader(child.stdout.take().expect("piped"), tx.clone(), Chunk::Out),
+        spawn_reader(child.stderr.take().expect("piped"), tx, Chunk::Err),
+    ];
+
+    let deadline = started + inv.timeout;
+    let mut last_output = Instant::now();
+    let (mut stdout, mut stderr, mut dropped) = (Vec::new(), Vec::new(), 0usize);
+    let mut open = 2;
+    let mut ending = None;
+    let mut exited: Option<(ExitStatus, Instant)> = None;
+    while open > 0 {
+        let now = Instant::now();
+        if exited.is_none() {
+            if let Some(status) = child.try_wait().context("cannot poll the model process")? {
+                exited = Some((status, now));
+            }
+        }
+        if let Some((status, at)) = exited {
+            if now >= at + EXIT_GRACE {
+                ending = Some(Ending::Exited(status));
+                break;
+            }
+        }
+        let idle_deadline = last_output + inv.idle_timeout;
+        if now >= deadline {
+            ending = Some(Ending::TimedOut);
+            break;
+        }
+        if now >= idle_deadline {
+            ending = Some(Ending::Idle);
+            break;
+        }
+        match rx.recv_timeout((deadline.min(idle_deadline) - now).min(TICK)) {
+            Ok(Chunk::Out(b)) => {
+                last_output = Instant::now();
+                dropped += keep(&mut stdout, &b, stderr.len());
+            }
+            Ok(Chunk::Err(b)) => {
+                last_output = Instant::now();
+                dropped += keep(&mut stderr, &b, stdout.len());
+            }
+            Ok(Chunk::Closed) => open -= 1,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    // Whatever happened, nothing of this call may outlive it.
+    kill_group(pgid);
+    let status = match exited {
+        Some((status, _)) => status,
+        None => child.wait().context("cannot reap the model process")?,
+    };
+    let _ = writer.join();
+    for r in readers {
+        let _ = r.join();
+    }
+    while let Ok(chunk) = rx.try_recv() {
+        match chunk {
+            Chunk::Out(b) => dropped += keep(&mut stdout, &b, stderr.len()),
+            Chunk::Err(b) => dropped += keep(&mut stderr, &b, stdout.len()),
+            Chunk::Closed => {}
+        }
+    }
+    Ok(Finished {
+        ending: ending.unwrap_or(Ending::Exited(status)),
+        stdout,
+        stderr,
+        dropped,
+        duration: started.elapsed(),
+    })
+}
+
+/// Appends `chunk` while the total stays under [`MAX_CAPTURE`]; returns the bytes dropped.
+fn keep(buf: &mut Vec<u8>, chunk: &[u8], other: usize) -> usize {
+    let room = MAX_CAPTURE.saturating_sub(buf.len() + other);
+    let take = room.min(chunk.len());
+    buf.extend_from_slice(&chunk[..take]);
+    chunk.len() - take
+}
+
+fn spawn_reader<R: Read + Send + 'static>(
+    mut pipe: R,
+    tx: mpsc::Sender<Chunk>,
+    wrap: fn(Vec<u8>) -> Chunk,
+) -> thread::JoinHandle<()> {
+    thread::spawn(move || {
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            match pipe.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    if tx.send(wrap(buf[..n].to_vec())).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        let _ = tx.send(Chunk::Closed);
+    })
+}
+
+/// SIGKILL to the whole process group; a group that is already gone is fine.
+fn kill_group(pgid: i32) {
+    // SAFETY: kill(2) with a negative pid signals a process group; it touches no memory.
+    unsafe {
+        libc::kill(-pgid, libc::SIGKILL);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A test child: `sh -c SCRIPT`. The runner itself never uses a shell; tests use one only to
+    /// script a misbehaving program.
+    fn sh(script: &str, stdin: &[u8], timeout_ms: u64, idle_ms: u64) -> Finished {
+        run(&Invocation {
+            program: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            env: vec![("GREETING".into(), "hi".into())],
+            env_remove: vec!["CLAUDECODE".into()],
+            cwd: None,
+            stdin: stdin.to_vec(),
+            timeout: Duration::from_millis(timeout_ms),
+            idle_timeout: Duration::from_millis(idle_ms),
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn a_large_prompt_on_stdin_does_not_deadlock() {
+        // The child echoes 10 MB back while we are still writing it.
+        let prompt = vec![b'x'; 10 << 20];
+        let f = sh("cat", &prompt, 60_000, 60_000);
+        assert!(matches!(f.ending, Ending::Exited(s) if s.success()));
+        assert_eq!(f.stdout.len() + f.dropped, prompt.len());
+        assert!(f.stdout.len() <= MAX_CAPTURE);
+    }
+
+    #[test]
+    fn exit_codes_stderr_and_environment_reach_us() {
+        let f = sh(
+            "echo \"$GREETING ${CLAUDECODE:-unset}\"; echo oops >&2; exit 3",
+            b"",
+            10_000,
+            10_000,
+        );
+        assert!(matches!(f.ending, Ending::Exited(s) if s.code() == Some(3)));
+        assert_eq!(String::from_utf8_lossy(&f.stdout), "hi unset\n");
+        assert_eq!(String::from_utf8_lossy(&f.stderr), "oops\n");
+    }
+
+    #[test]
+    fn wall_clock_timeout_kills_the_whole_group() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("grandchild-wrote");
+        // A grandchild that would write a file after 2 s, and a parent that keeps printing.
+        let script = format!(
+            "(sleep 2; touch {}) & while true; do echo tick; sleep 0.1; done",
+            marker.display()
+        );
+        let f = sh(&script, b"", 500, 10_000);
+        assert_eq!(f.ending, Ending::TimedOut);
+        assert!(f.duration < Duration::from_secs(2), "{:?}", f.duration);
+        thread::sleep(Duration::from_millis(2500));
+        assert!(!marker.exists(), "a grandchild survived the timeout");
+    }
+
+    #[test]
+    fn silence_trips_the_idle_timeout() {
+        let f = sh("echo started; sleep 30", b"", 20_000, 300);
+        assert_eq!(f.ending, Ending::Idle);
+        assert_eq!(String::from_utf8_lossy(&f.stdout), "started\n");
+        assert!(f.duration < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_child_left_writing_after_its_parent_exits_is_killed() {
+        // The parent exits at once; its background child holds stdout open and keeps writing.
+        let f = sh(
+            "(while true; do echo late; sleep 0.1; done) & echo answer",
+            b"",
+            20_000,
+            10_000,
+        );
+        // The parent's exit counts, its straggler is killed after a short grace, and we do not
+        // wait for the deadline.
+        assert!(
+            matches!(f.ending, Ending::Exited(s) if s.success()),
+            "{:?}",
+            f.ending
+        );
+        assert!(f.duration < Duration::from_secs(5), "{:?}", f.duration);
+        assert!(String::from_utf8_lossy(&f.stdout)
+            .lines()
+            .any(|l| l == "answer"));
+    }
+
+    #[test]
+    fn a_missing_program_is_an_error_naming_it() {
+        let e = run(&Invocation {
+            program: "/nonexistent/agent-cli".into(),
+            args: vec![],
+            env: vec![],
+            env_remove: vec![],
+            cwd: None,
+            stdin: vec![],
+            timeout: Duration::from_secs(1),
+            idle_timeout: Duration::from_secs(1),
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("/nonexistent/agent-cli"));
+    }
+}
