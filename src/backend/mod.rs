@@ -1,6 +1,226 @@
-//! Model backends: the agent CLIs and programs that answer a prompt.
+//! Model backends: the agent CLIs and programs that answer a prompt, behind one interface.
 //!
-//! This first piece is the process runner they all share; the adapters, routing and error
-//! classification build on it.
+//! Everything that talks to a model goes through [`Backend::ask`]: a prompt in, an [`Answer`]
+//! (text, usage, timing, the model actually used) or a typed [`BackendError`] out. The six agent
+//! CLIs share one adapter ([`agent::AgentBackend`]) driven by a per-CLI [`agent::AgentSpec`] (its
+//! command line, environment and output parser, one file each); `exec:` programs and
+//! OpenAI-compatible servers have their own files. [`routing`] picks the author and the reviewer.
 
+pub mod agent;
+pub mod claude;
+pub mod codex;
+pub mod copilot;
+pub mod effort;
+pub mod error;
+pub mod exec;
+pub mod gemini;
+pub mod openai;
+pub mod opencode;
+pub mod parse;
+pub mod qwen;
+pub mod readonly;
+pub mod registry;
+pub mod routing;
 pub mod runner;
+pub mod signals;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::Serialize;
+
+pub use error::{BackendError, ErrorKind, Failure};
+
+/// A model family: the reviewer must come from a different one than the author.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(transparent)]
+pub struct Family(pub String);
+
+impl Family {
+    pub fn new(name: &str) -> Family {
+        Family(name.trim().to_ascii_lowercase())
+    }
+    pub fn anthropic() -> Family {
+        Family::new("anthropic")
+    }
+    pub fn openai() -> Family {
+        Family::new("openai")
+    }
+    pub fn google() -> Family {
+        Family::new("google")
+    }
+    pub fn qwen() -> Family {
+        Family::new("qwen")
+    }
+    pub fn unknown() -> Family {
+        Family::new("unknown")
+    }
+    pub fn is_unknown(&self) -> bool {
+        self.0 == "unknown"
+    }
+
+    /// The family of a model name such as `claude-sonnet-4-5`, `gpt-5.5`, `anthropic/claude-x` or
+    /// `openai/gpt-4o` (opencode's `provider/model`), when it can be told.
+    pub fn of_model(model: &str) -> Family {
+        let m = model.trim().to_ascii_lowercase();
+        let (provider, name) = match m.split_once('/') {
+            Some((p, n)) => (p, n),
+            None => ("", m.as_str()),
+        };
+        let by_provider = match provider {
+            "anthropic" => Some(Family::anthropic()),
+            "openai" | "azure" => Some(Family::openai()),
+            "google" | "gemini" | "vertex" => Some(Family::google()),
+            "qwen" | "alibaba" | "dashscope" => Some(Family::qwen()),
+            _ => None,
+        };
+        if let Some(f) = by_provider {
+            return f;
+        }
+        let starts = |p: &[&str]| p.iter().any(|p| name.starts_with(p));
+        if starts(&["claude", "sonnet", "opus", "haiku"]) {
+            Family::anthropic()
+        } else if starts(&["gpt", "o1", "o3", "o4", "codex", "chatgpt"]) {
+            Family::openai()
+        } else if starts(&["gemini", "gemma"]) {
+            Family::google()
+        } else if starts(&["qwen", "qwq"]) {
+            Family::qwen()
+        } else if starts(&["llama", "meta-llama"]) {
+            Family::new("meta")
+        } else if starts(&["mistral", "codestral", "devstral", "mixtral"]) {
+            Family::new("mistral")
+        } else if starts(&["deepseek"]) {
+            Family::new("deepseek")
+        } else if starts(&["grok"]) {
+            Family::new("xai")
+        } else {
+            Family::unknown()
+        }
+    }
+}
+
+impl std::fmt::Display for Family {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// `--effort`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Effort {
+    Low,
+    Medium,
+    High,
+    Max,
+}
+
+impl Effort {
+    pub fn parse(s: &str) -> Option<Effort> {
+        match s {
+            "low" => Some(Effort::Low),
+            "medium" => Some(Effort::Medium),
+            "high" => Some(Effort::High),
+            "max" => Some(Effort::Max),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Effort::Low => "low",
+            Effort::Medium => "medium",
+            Effort::High => "high",
+            Effort::Max => "max",
+        }
+    }
+}
+
+/// Token counts, cost and time a CLI reported for a call; `None` where it reports nothing.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Usage {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<u64>,
+    /// Input tokens served from a prompt cache (included in or added to input, as the CLI says).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cached_input_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
+    /// Time the CLI says it spent waiting on the API.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub api_duration_ms: Option<u64>,
+}
+
+impl Usage {
+    /// Adds `other` into `self`: a field stays `None` only when neither side reported it.
+    pub fn add(&mut self, other: &Usage) {
+        fn sum<T: Copy + std::ops::Add<Output = T>>(a: Option<T>, b: Option<T>) -> Option<T> {
+            match (a, b) {
+                (Some(a), Some(b)) => Some(a + b),
+                (a, b) => a.or(b),
+            }
+        }
+        self.input_tokens = sum(self.input_tokens, other.input_tokens);
+        self.output_tokens = sum(self.output_tokens, other.output_tokens);
+        self.cached_input_tokens = sum(self.cached_input_tokens, other.cached_input_tokens);
+        self.cost_usd = sum(self.cost_usd, other.cost_usd);
+        self.api_duration_ms = sum(self.api_duration_ms, other.api_duration_ms);
+    }
+}
+
+/// What an output parser extracted from a successful call.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Reply {
+    pub text: String,
+    pub usage: Usage,
+    /// The model the CLI says answered (it may route elsewhere than asked).
+    pub model: Option<String>,
+}
+
+/// A CLI's captured output, as a parser sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct Captured<'a> {
+    pub stdout: &'a str,
+    pub stderr: &'a str,
+    /// The exit code; `None` when a signal ended it.
+    pub code: Option<i32>,
+}
+
+/// One call.
+#[derive(Debug, Clone)]
+pub struct Request<'a> {
+    pub prompt: &'a str,
+    /// Where the CLI runs: the repository's work tree, so read-only tools can look at files.
+    pub cwd: Option<PathBuf>,
+    pub timeout: Duration,
+    pub idle_timeout: Duration,
+}
+
+/// A successful call.
+#[derive(Debug, Clone, Serialize)]
+pub struct Answer {
+    pub backend: String,
+    pub text: String,
+    pub usage: Usage,
+    /// The model that answered, from the CLI's own output when it says; else the one we asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    pub duration_ms: u64,
+    /// What the call changed in the repository although it should not have (empty when nothing).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tree_changes: Vec<String>,
+}
+
+/// Anything that answers a prompt.
+pub trait Backend: Send + Sync {
+    /// The name users write: `claude`, `exec:ollama run x`, `openai:llama3`.
+    fn name(&self) -> &str;
+    fn family(&self) -> &Family;
+    /// The model it will ask for, if we choose one.
+    fn model(&self) -> Option<&str>;
+    /// How it is run, for `git debate backends` and the session record (no prompt, no secrets).
+    fn describe(&self) -> String;
+    fn ask(&self, req: &Request) -> Result<Answer, BackendError>;
+}

@@ -26,6 +26,9 @@ pub const MAX_CAPTURE: usize = 8 << 20;
 /// they are killed (the copilot recording shows one writing on after its parent died).
 const EXIT_GRACE: Duration = Duration::from_millis(500);
 
+/// How long a child may take to exit after Ctrl-C sent it SIGTERM before it gets SIGKILL.
+const INTERRUPT_GRACE: Duration = Duration::from_secs(2);
+
 /// How often the loop looks at the child while it waits for output.
 const TICK: Duration = Duration::from_millis(50);
 
@@ -94,6 +97,8 @@ pub fn run(inv: &Invocation) -> Result<Finished> {
         .spawn()
         .with_context(|| format!("cannot start {}", inv.program.display()))?;
     let pgid = child.id() as i32;
+    // Ctrl-C kills this group too (it is not in our terminal's foreground group).
+    let _registered = super::signals::register(pgid);
 
     let mut stdin = child.stdin.take().expect("piped");
     let prompt = inv.stdin.clone();
@@ -113,6 +118,7 @@ pub fn run(inv: &Invocation) -> Result<Finished> {
     let mut open = 2;
     let mut ending = None;
     let mut exited: Option<(ExitStatus, Instant)> = None;
+    let mut interrupted_at: Option<Instant> = None;
     while open > 0 {
         let now = Instant::now();
         if exited.is_none() {
@@ -127,6 +133,13 @@ pub fn run(inv: &Invocation) -> Result<Finished> {
             }
         }
         let idle_deadline = last_output + inv.idle_timeout;
+        if super::signals::interrupted() {
+            // The handler sent SIGTERM; a child that ignores it gets SIGKILL after a grace.
+            let since = *interrupted_at.get_or_insert(now);
+            if now >= since + INTERRUPT_GRACE {
+                break;
+            }
+        }
         if now >= deadline {
             ending = Some(Ending::TimedOut);
             break;

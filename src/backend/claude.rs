@@ -1,0 +1,209 @@
+//! Claude Code (`claude`, family anthropic), as recorded in `harness/REAL-CLIS.md`.
+//!
+//! Quirks handled here: errors come back as the same `type:"result"` JSON object with
+//! `subtype:"success"` and `is_error:true` (so `is_error` decides, never `subtype`); the HTTP status
+//! is in `api_error_status`; it retries even a 401 for minutes unless `CLAUDE_CODE_MAX_RETRIES`
+//! bounds it; without `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC` it makes an extra title call; and
+//! it refuses to start inside another Claude Code session, so Claude Code's session variables are
+//! removed from the child's environment.
+
+use serde_json::Value;
+
+use super::agent::{AgentSpec, CallOptions};
+use super::parse::{f64_at, json_lines, u64_at, whole_json};
+use super::{Captured, Failure, Family, Reply, Usage};
+
+pub static SPEC: AgentSpec = AgentSpec {
+    name: "claude",
+    family: |_| Family::anthropic(),
+    install: "npm install -g @anthropic-ai/claude-code",
+    login: "run `claude` once and log in, or set ANTHROPIC_API_KEY",
+    args,
+    env_defaults: &[
+        ("CLAUDE_CODE_MAX_RETRIES", "2"),
+        ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
+        ("DISABLE_AUTOUPDATER", "1"),
+        ("DISABLE_TELEMETRY", "1"),
+    ],
+    // What Claude Code sets in the shells it starts (seen in its 2.1.197 binary). `CLAUDECODE`
+    // makes a nested `claude` refuse to run; the others would tie our call to the outer session.
+    env_remove: &[
+        "CLAUDECODE",
+        "CLAUDE_CODE_ENTRYPOINT",
+        "CLAUDE_CODE_SESSION_ID",
+        "CLAUDE_CODE_CHILD_SESSION",
+        "CLAUDE_CODE_SSE_PORT",
+        "CLAUDE_EFFORT",
+        "CLAUDE_PROJECT_DIR",
+        "AI_AGENT",
+    ],
+    launched_by: &["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT"],
+    parse,
+};
+
+fn args(o: &CallOptions) -> Vec<String> {
+    let mut a: Vec<String> = [
+        "-p",
+        "--output-format",
+        "json",
+        // `--tools` is what restricts the tool set (`--allowedTools` only pre-approves).
+        "--tools",
+        "Read,Grep,Glob",
+        "--permission-mode",
+        "default",
+        "--no-session-persistence",
+    ]
+    .map(String::from)
+    .to_vec();
+    if let Some(m) = &o.model {
+        a.extend(["--model".into(), m.clone()]);
+    }
+    a.extend(o.extra_args.iter().cloned());
+    a
+}
+
+/// The `result` object: the whole of stdout with `--output-format json`, or the last `result`
+/// line of `stream-json`.
+fn result_object(stdout: &str) -> Option<Value> {
+    whole_json(stdout)
+        .filter(|v| v.get("type").and_then(Value::as_str) == Some("result"))
+        .or_else(|| {
+            json_lines(stdout)
+                .filter(|v| v.get("type").and_then(Value::as_str) == Some("result"))
+                .last()
+        })
+}
+
+fn parse(c: &Captured) -> Result<Reply, Failure> {
+    let Some(obj) = result_object(c.stdout) else {
+        // Usage errors (empty stdin, bad flags) are plain text on stderr; with a text output
+        // format the API error is plain text on stdout.
+        let said = [c.stderr.trim(), c.stdout.trim()]
+            .into_iter()
+            .find(|s| !s.is_empty())
+            .unwrap_or("");
+        if !said.is_empty() && c.code != Some(0) {
+            return Err(Failure::classified(said, None, c.code));
+        }
+        return Err(Failure::parse("no-result-object", c.code));
+    };
+    let text = obj.get("result").and_then(Value::as_str).unwrap_or("");
+    if obj.get("is_error").and_then(Value::as_bool) == Some(true) {
+        let status = u64_at(&obj, &["api_error_status"]).and_then(|s| u16::try_from(s).ok());
+        return Err(Failure::classified(text, status, c.code));
+    }
+    if obj.get("result").is_none() {
+        return Err(Failure::parse("result-missing", c.code));
+    }
+    let usage = Usage {
+        input_tokens: u64_at(&obj, &["usage", "input_tokens"]),
+        output_tokens: u64_at(&obj, &["usage", "output_tokens"]),
+        cached_input_tokens: u64_at(&obj, &["usage", "cache_read_input_tokens"]),
+        cost_usd: f64_at(&obj, &["total_cost_usd"]),
+        api_duration_ms: u64_at(&obj, &["duration_api_ms"]),
+    };
+    // `modelUsage` is keyed by the model that answered; the main one wrote the most tokens.
+    let model = obj
+        .get("modelUsage")
+        .and_then(Value::as_object)
+        .and_then(|m| {
+            m.iter()
+                .max_by_key(|(_, v)| u64_at(v, &["outputTokens"]).unwrap_or(0))
+                .map(|(k, _)| k.clone())
+        });
+    Ok(Reply {
+        text: text.to_string(),
+        usage,
+        model,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::parse::fixtures::{replay, scenarios, OK_ANSWER};
+    use crate::backend::ErrorKind;
+
+    #[test]
+    fn every_recorded_scenario() {
+        use ErrorKind::*;
+        let expect = |s: &str| -> Result<(), ErrorKind> {
+            Err(match s {
+                "ok" | "ok-text-retries1" => return Ok(()),
+                "401-retries1" => NotAuthenticated,
+                "429-retries1" => RateLimited,
+                "500-retries1" | "malformed-retries1" => ServerError,
+                "hang-timeout5s" => Timeout,
+                // Killed by the harness: our own timeout.
+                "401-default-retries"
+                | "hang-retries1"
+                | "stall-byteidle5s"
+                | "stall-retries1"
+                | "stall-timeout5s" => Timeout,
+                // Text output carries no envelope: the exit code is all there is.
+                "500-text-retries1" => ServerError,
+                other => panic!("unexpected scenario {other}"),
+            })
+        };
+        let all = scenarios("claude");
+        assert!(all.len() >= 13, "{all:?}");
+        for s in &all {
+            let got = replay("claude", s, parse);
+            match (expect(s), got) {
+                (Ok(()), Ok(r)) if s == "ok" => {
+                    assert_eq!(r.text, OK_ANSWER);
+                    assert_eq!(r.model.as_deref(), Some("claude-sonnet-4-5"));
+                    assert_eq!(r.usage.input_tokens, Some(8573));
+                    assert_eq!(r.usage.output_tokens, Some(14));
+                    assert_eq!(r.usage.cost_usd, Some(0.025929));
+                }
+                // The text-format recording is not what we ask for: it must not parse as JSON.
+                (Ok(()), Err(f)) if s == "ok-text-retries1" => {
+                    assert_eq!(f.kind, ErrorKind::ParseError, "{s}")
+                }
+                (Err(kind), Err(f)) => assert_eq!(f.kind, kind, "{s}: {f:?}"),
+                (want, got) => panic!("{s}: wanted {want:?}, got {got:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn stream_json_answer() {
+        let out = crate::backend::parse::fixtures::read("claude", "ok-stream-json.stdout");
+        let r = parse(&Captured {
+            stdout: &out,
+            stderr: "",
+            code: Some(0),
+        })
+        .unwrap();
+        assert_eq!(r.text, OK_ANSWER);
+    }
+
+    #[test]
+    fn is_error_wins_over_subtype_success() {
+        let out = r#"{"type":"result","subtype":"success","is_error":true,"api_error_status":429,"result":"API Error: slow down"}"#;
+        let f = parse(&Captured {
+            stdout: out,
+            stderr: "",
+            code: Some(1),
+        })
+        .unwrap_err();
+        assert_eq!(f.kind, ErrorKind::RateLimited);
+    }
+
+    #[test]
+    fn read_only_non_interactive_command_line() {
+        let a = args(&CallOptions {
+            model: Some("claude-sonnet-4-5".into()),
+            ..Default::default()
+        });
+        assert_eq!(
+            a.join(" "),
+            "-p --output-format json --tools Read,Grep,Glob --permission-mode default \
+             --no-session-persistence --model claude-sonnet-4-5"
+        );
+        assert!(!a
+            .iter()
+            .any(|w| w.contains("skip-permissions") || w.contains("bypass")));
+    }
+}
