@@ -39,6 +39,11 @@ pub enum Command {
     Sessions(SessionsArgs),
     /// Print a stored session: its artifact and metadata.
     Show(ShowArgs),
+    /// Show every model backend: installed or not, version, family, how it is run, and which are
+    /// chosen as author and reviewer here, and why.
+    Backends(BackendsArgs),
+    /// Send standard input to one backend and print its answer and usage (tests one adapter).
+    Ask(AskArgs),
     /// Print a shell completion script.
     ///
     /// For bash, git's own completion calls `_git_debate` for `git debate <TAB>`; the script printed
@@ -112,6 +117,14 @@ pub struct ReviewArgs {
     /// The opposite model that critiques (a backend name or exec:<command>).
     #[arg(long, value_name = "BACKEND")]
     pub reviewer: Option<String>,
+
+    /// Allow an author and a reviewer of the same model family (normally refused: it would not be
+    /// a second opinion).
+    #[arg(long, overrides_with = "no_allow_same_family")]
+    pub allow_same_family: bool,
+    /// Undo --allow-same-family (e.g. one set in config).
+    #[arg(long, hide_short_help = true)]
+    pub no_allow_same_family: bool,
 
     /// Reasoning effort, mapped to each provider's model and settings.
     #[arg(long, value_enum)]
@@ -224,6 +237,45 @@ pub struct ShowArgs {
 pub enum ListFormat {
     Text,
     Json,
+}
+
+#[derive(Debug, Args)]
+pub struct BackendsArgs {
+    /// Route as if --author were given.
+    #[arg(long, value_name = "BACKEND")]
+    pub author: Option<String>,
+    /// Route as if --reviewer were given.
+    #[arg(long, value_name = "BACKEND")]
+    pub reviewer: Option<String>,
+    /// Show models as chosen for this effort.
+    #[arg(long, value_enum)]
+    pub effort: Option<EffortArg>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ListFormat::Text)]
+    pub format: ListFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct AskArgs {
+    /// The backend: claude, codex, gemini, qwen, copilot, opencode, exec:<command> or
+    /// openai:<model>.
+    #[arg(long, value_name = "BACKEND")]
+    pub backend: String,
+    /// The model to ask for (default: config, the effort table, or the CLI's own default).
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<String>,
+    /// Reasoning effort, mapped to the provider's model and settings.
+    #[arg(long, value_enum)]
+    pub effort: Option<EffortArg>,
+    /// Timeout of the call, in seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub backend_timeout_seconds: Option<u64>,
+    /// Kill the call when it prints nothing for this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub backend_idle_seconds: Option<u64>,
+    /// text prints the answer (usage on stderr); json prints answer, usage and timing as one object.
+    #[arg(long, value_enum, default_value_t = ListFormat::Text)]
+    pub format: ListFormat,
 }
 
 #[derive(Debug, Args)]

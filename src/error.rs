@@ -25,6 +25,19 @@ impl fmt::Display for UsageError {
 
 impl std::error::Error for UsageError {}
 
+/// A review that cannot be evaluated: no backend to ask, or the reviewer never answered (exit 3,
+/// which a CI gate must never read as a pass).
+#[derive(Debug)]
+pub struct Unavailable(pub String);
+
+impl fmt::Display for Unavailable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Unavailable {}
+
 /// `bail!`-like shorthand for a usage error.
 #[macro_export]
 macro_rules! usage {
@@ -49,7 +62,9 @@ impl Outcome {
 }
 
 pub const EXIT_USAGE: u8 = 2;
+pub const EXIT_UNAVAILABLE: u8 = 3;
 pub const EXIT_RUNTIME: u8 = 4;
+pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// Prints `error: ...` with the cause chain on one line and picks the exit code.
 pub fn report(err: &anyhow::Error) -> ExitCode {
@@ -63,8 +78,18 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
         msg.push_str(&cause.to_string());
     }
     eprintln!("error: {msg}");
-    if err.chain().any(|c| c.is::<UsageError>()) {
+    let backend = err
+        .chain()
+        .find_map(|c| c.downcast_ref::<crate::backend::BackendError>());
+    if backend.is_some_and(|b| b.kind == crate::backend::ErrorKind::Interrupted)
+        || crate::backend::signals::interrupted()
+    {
+        ExitCode::from(EXIT_INTERRUPTED)
+    } else if err.chain().any(|c| c.is::<UsageError>()) {
         ExitCode::from(EXIT_USAGE)
+    } else if backend.is_some() || err.chain().any(|c| c.is::<Unavailable>()) {
+        // A model that never answered: not evaluated.
+        ExitCode::from(EXIT_UNAVAILABLE)
     } else {
         ExitCode::from(EXIT_RUNTIME)
     }

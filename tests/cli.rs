@@ -3,6 +3,7 @@
 mod common;
 
 mod artifact;
+mod backends;
 mod config;
 mod edge_cases;
 mod manual;

@@ -208,10 +208,10 @@ fn bool_options_have_no_forms_that_undo_config() {
         run.metadata()["settings"]["skip_materialize_opposite"],
         false
     );
-    // --no-dry-run undoes debate.dryRun: this build then says it cannot call a model.
-    let run = env.run(&["--no-dry-run"]).fails(4);
+    // --no-dry-run undoes debate.dryRun: a real run then needs a backend, and none is installed.
+    let run = env.run(&["--no-dry-run"]).fails(3);
     assert!(
-        run.stderr.contains("cannot call a model yet"),
+        run.stderr.contains("no model backend is installed"),
         "{}",
         run.stderr
     );

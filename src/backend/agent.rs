@@ -213,6 +213,17 @@ pub fn interpret(
         }
         Ending::Exited(status) => status.code(),
     };
+    if finished.dropped > 0 {
+        // A cut answer must not pass for a whole one.
+        return Err(Failure::new(
+            ErrorKind::ParseError,
+            format!(
+                "PARSE_ERROR:output-over-{}-MB:{}",
+                runner::MAX_CAPTURE >> 20,
+                code.map_or("signal".into(), |c| c.to_string())
+            ),
+        ));
+    }
     let stdout = String::from_utf8_lossy(&finished.stdout);
     let stderr = String::from_utf8_lossy(&finished.stderr);
     let reply = parse(&Captured {

@@ -1,1 +1,198 @@
-//! (in progress)
+//! From a backend name (`claude`, `exec:llm -m x`, `openai:llama3`) and the settings to a ready
+//! [`Backend`]: program path, model, reasoning, extra arguments and family.
+//!
+//! Per-backend git config lives under `debate.<backend>.*`: `model`, `family`, `effort<Level>`
+//! (replaces the effort table's model), and the user-only `command` (a non-default binary) and
+//! `args` (extra flags, split like shell words). For `openai:` also `baseUrl`; for `exec:` `family`.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Result;
+
+use super::agent::{AgentBackend, AgentSpec, CallOptions};
+use super::exec::{split_words, ExecBackend};
+use super::openai::OpenAiBackend;
+use super::runner::{self, Ending, Invocation};
+use super::{effort, Backend, Effort, Family};
+use crate::config::Settings;
+
+/// The agent CLIs, in the order used to pick a default author.
+pub static AGENTS: [&AgentSpec; 6] = [
+    &super::claude::SPEC,
+    &super::codex::SPEC,
+    &super::gemini::SPEC,
+    &super::qwen::SPEC,
+    &super::copilot::SPEC,
+    &super::opencode::SPEC,
+];
+
+/// The order a reviewer is picked in: the first installed one of another family than the author.
+pub const REVIEWER_ORDER: [&str; 6] = ["codex", "claude", "gemini", "qwen", "copilot", "opencode"];
+
+pub fn agent(name: &str) -> Option<&'static AgentSpec> {
+    AGENTS
+        .iter()
+        .copied()
+        .find(|s| s.name.eq_ignore_ascii_case(name))
+}
+
+/// `debate.<backend>.<var>` from the settings (var is compared case-insensitively, as git does).
+pub fn var<'a>(settings: &'a Settings, backend: &str, var: &str) -> Option<&'a str> {
+    settings
+        .backend_vars
+        .get(&format!(
+            "{}.{}",
+            backend.to_ascii_lowercase(),
+            var.to_ascii_lowercase()
+        ))
+        .map(String::as_str)
+}
+
+/// Which role a backend plays, for the per-role model flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Author,
+    Reviewer,
+}
+
+/// Builds the backend `name` for `role`. An unknown name is a usage error listing the known ones.
+pub fn build(name: &str, role: Option<Role>, settings: &Settings) -> Result<Box<dyn Backend>> {
+    let role_model = match role {
+        Some(Role::Author) => settings.model_author.clone(),
+        Some(Role::Reviewer) => settings.model_reviewer.clone(),
+        None => None,
+    };
+    let effort = settings.effort.as_deref().and_then(Effort::parse);
+    if let Some(line) = name.strip_prefix("exec:") {
+        let family = var(settings, "exec", "family").map_or_else(Family::unknown, Family::new);
+        let b = ExecBackend::new(line, family)
+            .map_err(|e| crate::error::UsageError::new(format!("bad backend {name:?}: {e}")))?;
+        return Ok(Box::new(b));
+    }
+    if let Some(model) = name.strip_prefix("openai:") {
+        let model = role_model.unwrap_or_else(|| model.trim().to_string());
+        if model.is_empty() {
+            crate::usage!("openai: needs a model, e.g. openai:gpt-4o or openai:llama3.1");
+        }
+        let base = var(settings, "openai", "baseUrl")
+            .map(str::to_string)
+            .or_else(|| {
+                std::env::var("OPENAI_BASE_URL")
+                    .ok()
+                    .filter(|s| !s.is_empty())
+            })
+            .unwrap_or_else(|| super::openai::default_base_url().to_string());
+        let key = std::env::var("OPENAI_API_KEY")
+            .ok()
+            .filter(|s| !s.is_empty());
+        let family =
+            var(settings, "openai", "family").map_or_else(|| Family::of_model(&model), Family::new);
+        return Ok(Box::new(OpenAiBackend::new(model, base, key, family)));
+    }
+    let Some(spec) = agent(name) else {
+        crate::usage!(
+            "unknown backend {name:?}: use one of {}, exec:<command> or openai:<model>",
+            AGENTS.map(|s| s.name).join(", ")
+        );
+    };
+    let table = effort.map(|e| (e, effort::setting(spec.name, e)));
+    let model = role_model
+        .or_else(|| var(settings, spec.name, "model").map(str::to_string))
+        .or_else(|| {
+            let (e, row) = table?;
+            var(settings, spec.name, &effort::config_name(e))
+                .map(str::to_string)
+                .or(row.model.map(str::to_string))
+        });
+    let extra_args = match var(settings, spec.name, "args") {
+        Some(a) => split_words(a).map_err(|e| {
+            crate::error::UsageError::new(format!("bad debate.{}.args: {e}", spec.name))
+        })?,
+        None => Vec::new(),
+    };
+    let options = CallOptions {
+        model,
+        reasoning: table.and_then(|(_, row)| row.reasoning.map(str::to_string)),
+        extra_args,
+    };
+    let program = program_of(spec, settings);
+    let mut backend = AgentBackend::new(spec, program, options);
+    if let Some(f) = var(settings, spec.name, "family") {
+        backend.family = Family::new(f);
+    }
+    Ok(Box::new(backend))
+}
+
+/// The program of an agent: `debate.<name>.command`, else its name on PATH (else the bare name,
+/// which fails as not-installed when run).
+pub fn program_of(spec: &AgentSpec, settings: &Settings) -> PathBuf {
+    let configured = var(settings, spec.name, "command").map(expand_home);
+    let name = configured.unwrap_or_else(|| PathBuf::from(spec.name));
+    which(&name.to_string_lossy()).unwrap_or(name)
+}
+
+/// Whether the backend `name` can run here: its program exists (HTTP backends always can try).
+pub fn installed(name: &str, settings: &Settings) -> Option<PathBuf> {
+    if name.starts_with("openai:") {
+        return Some(PathBuf::from("(http)"));
+    }
+    if let Some(line) = name.strip_prefix("exec:") {
+        let words = split_words(line).ok()?;
+        return which(words.first()?);
+    }
+    let spec = agent(name)?;
+    let p = program_of(spec, settings);
+    p.is_file().then_some(p)
+}
+
+fn expand_home(p: &str) -> PathBuf {
+    match (p.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => PathBuf::from(p),
+    }
+}
+
+/// `name` as a path if it has a `/`, else the first executable file of that name on PATH.
+pub fn which(name: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &Path| {
+        p.metadata()
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if name.contains('/') {
+        let p = PathBuf::from(name);
+        return executable(&p).then_some(p);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| executable(p))
+}
+
+/// `program --version`, first version-looking token of its output (bounded by a short timeout:
+/// some CLIs unpack themselves on first run).
+pub fn version(program: &Path) -> Option<String> {
+    let finished = runner::run(&Invocation {
+        program: program.to_path_buf(),
+        args: vec!["--version".into()],
+        env: Vec::new(),
+        env_remove: super::claude::SPEC
+            .env_remove
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        cwd: None,
+        stdin: Vec::new(),
+        timeout: Duration::from_secs(20),
+        idle_timeout: Duration::from_secs(20),
+    })
+    .ok()?;
+    if !matches!(finished.ending, Ending::Exited(s) if s.success()) {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&finished.stdout);
+    let re = regex::Regex::new(r"\d+\.\d+(?:\.\d+)?(?:[-+][0-9A-Za-z.]+)?").expect("valid regex");
+    re.find(&text)
+        .map(|m| m.as_str().trim_end_matches('.').to_string())
+}

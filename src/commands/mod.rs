@@ -1,5 +1,7 @@
 //! One file per subcommand; `review` is the default command.
 
+pub mod ask;
+pub mod backends;
 pub mod completions;
 pub mod review;
 pub mod sessions;

@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use serde_json::json;
 
 use crate::artifact::{self, Artifact, TextInput};
+use crate::backend::routing::{self, Route, World};
 use crate::cli::ReviewArgs;
 use crate::config::{Layers, Settings};
 use crate::error::{Outcome, UsageError};
@@ -64,10 +65,21 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         ),
     };
 
+    // Who would play which side. A dry run records the decision (or why there is none) and goes
+    // on; a real run cannot start without both sides.
+    let route = World::with(&settings, |w| routing::route(&settings, w));
     if !settings.dry_run {
+        let route = route?;
+        for n in &route.notes {
+            eprintln!("{n}");
+        }
         anyhow::bail!(
-            "this build of git debate cannot call a model yet (backends are not implemented); \
-             run with --dry-run to build and inspect the artifact"
+            "this build of git debate cannot run the review loop yet (author {}, reviewer {}); \
+             run with --dry-run to build and inspect the artifact, or `git debate ask --backend \
+             {}` to try the reviewer",
+            route.author.backend,
+            route.reviewer.backend,
+            route.reviewer.backend
         );
     }
 
@@ -80,7 +92,7 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         .unwrap_or_else(|| cwd.clone());
     session.write_json(
         "metadata.json",
-        &metadata(&session, &source, &artifact, &settings, &workspace),
+        &metadata(&session, &source, &artifact, &settings, &workspace, &route),
     )?;
     print!("{}", summary(&session, &source, &artifact, &artifact_path));
     Ok(Outcome::Success)
@@ -192,6 +204,7 @@ fn metadata(
     artifact: &Artifact,
     settings: &Settings,
     workspace: &Path,
+    route: &Result<Route>,
 ) -> serde_json::Value {
     let now = session::rfc3339(session::now_utc());
     let (source_json, scope_json, files, commits) = match source {
@@ -253,6 +266,8 @@ fn metadata(
         "lossy": artifact.lossy,
         "artifact_bytes": artifact.text.len(),
         "settings": settings,
+        "route": route.as_ref().ok(),
+        "route_error": route.as_ref().err().map(|e| e.to_string()),
     })
 }
 

@@ -142,6 +142,14 @@ pub const KEYS: &[Key] = &[
         user_only: false,
     },
     Key {
+        name: "allowSameFamily",
+        flag: "--allow-same-family",
+        kind: Kind::Bool,
+        default: "false",
+        doc: "Allow author and reviewer of the same model family.",
+        user_only: false,
+    },
+    Key {
         name: "effort",
         flag: "--effort",
         kind: Kind::Enum(EFFORTS),
@@ -267,6 +275,16 @@ paths we write to (marked *) are never read from .gitdebate.\n\n",
         ));
     }
     s.push_str(
+        "\nBACKEND KEYS:\n  \
+debate.<backend>.model  the model of that backend (claude, codex, gemini, qwen, copilot, opencode)\n  \
+debate.<backend>.effort<Level>  replaces the --effort table's model, e.g. debate.claude.effortHigh\n  \
+debate.<backend>.family  its model family, for routing (anthropic, openai, google, qwen, ...)\n  \
+debate.<backend>.command*  a non-default path of its program\n  \
+debate.<backend>.args*  extra flags, split like shell words (no shell runs them)\n  \
+debate.exec.family*  the family of exec:<command> backends (default unknown)\n  \
+debate.openai.baseUrl  server of openai:<model> (else OPENAI_BASE_URL, else api.openai.com)\n",
+    );
+    s.push_str(
         "\nFILES:\n  <git common dir>/review-loop/<id>/  one folder per session (artifact.md, \
 metadata.json, ...); shared by linked worktrees; never staged.\n  \
 $XDG_STATE_HOME/debate/<workspace>/review-loop/  the same outside a git repository.\n  \
@@ -275,7 +293,9 @@ $XDG_STATE_HOME/debate/<workspace>/review-loop/  the same outside a git reposito
     s.push_str(
         "\nENVIRONMENT:\n  GIT_DEBATE_<KEY>  any key above, e.g. GIT_DEBATE_MAX_ROUNDS=2.\n  \
 GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT  set by `git -c key=value debate`; honoured.\n  \
-GIT_DIR, GIT_WORK_TREE  select the repository as for git.\n",
+GIT_DIR, GIT_WORK_TREE  select the repository as for git.\n  \
+GIT_DEBATE_LAUNCHER  the agent that launched us (claude, codex, ...), or none: overrides detection\n  \
+OPENAI_API_KEY, OPENAI_BASE_URL  used by openai:<model>\n",
     );
     s.push_str(
         "\nEXIT STATUS:\n  0  done; nothing at or above --fail-on (also: nothing to review, --dry-run)\n  \

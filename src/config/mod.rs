@@ -52,6 +52,13 @@ pub struct Settings {
     pub max_artifact_bytes: u64,
     pub context_lines: u32,
     pub dry_run: bool,
+    pub allow_same_family: bool,
+    /// `debate.<backend>.<variable>` values (`claude.model`, `openai.baseurl`), keyed by backend
+    /// and variable in lowercase, after the `.gitdebate` filter.
+    pub backend_vars: std::collections::BTreeMap<String, String>,
+    /// Where each non-default value came from (a flag, a file, a variable), for "why" messages.
+    #[serde(skip)]
+    pub origins: std::collections::BTreeMap<&'static str, String>,
     /// Which layer each non-default value came from (key name -> layer), for the metadata.
     pub sources: std::collections::BTreeMap<&'static str, Layer>,
     /// Ignored keys and overridden presets, said once on stderr.
@@ -94,9 +101,22 @@ impl Settings {
             );
         }
         let warnings = drop_untrusted(&mut layers);
+        let backend_vars = layers
+            .iter()
+            .filter_map(|(key, values)| {
+                let rest = key.strip_prefix("debate.")?;
+                let (sub, var) = rest.rsplit_once('.')?;
+                let value = values.last()?;
+                Some((
+                    format!("{}.{}", sub.to_ascii_lowercase(), var.to_ascii_lowercase()),
+                    value.value.trim().to_string(),
+                ))
+            })
+            .collect();
         let mut r = Resolver {
             layers: &layers,
             sources: Default::default(),
+            origins: Default::default(),
             warnings,
         };
 
@@ -154,6 +174,9 @@ impl Settings {
             max_artifact_bytes: r.int("maxArtifactBytes")?.unwrap_or(262_144),
             context_lines: r.int("contextLines")?.unwrap_or(3) as u32,
             dry_run: r.bool("dryRun")?.unwrap_or(false),
+            allow_same_family: r.bool("allowSameFamily")?.unwrap_or(false),
+            backend_vars,
+            origins: r.origins,
             sources: r.sources,
             warnings: r.warnings,
         })
@@ -237,12 +260,17 @@ fn flag_values(a: &ReviewArgs) -> Vec<(&'static str, String)> {
         tri(a.skip_materialize_opposite, a.no_skip_materialize_opposite),
     );
     text("dryRun", tri(a.dry_run, a.no_dry_run));
+    text(
+        "allowSameFamily",
+        tri(a.allow_same_family, a.no_allow_same_family),
+    );
     out
 }
 
 struct Resolver<'a> {
     layers: &'a Layers,
     sources: std::collections::BTreeMap<&'static str, Layer>,
+    origins: std::collections::BTreeMap<&'static str, String>,
     warnings: Vec<String>,
 }
 
@@ -264,6 +292,14 @@ impl Resolver<'_> {
             return Ok(None);
         };
         self.sources.insert(key.name, raw.layer);
+        self.origins.insert(
+            key.name,
+            if raw.layer == Layer::Flag {
+                key.flag.to_string()
+            } else {
+                raw.origin.clone()
+            },
+        );
         let bad = |expected: String| -> anyhow::Error {
             let place = if raw.layer == Layer::Flag {
                 format!("{} {:?}", key.flag, raw.value)

@@ -72,6 +72,8 @@ impl TestEnv {
         let repo = root.join("repo");
         std::fs::create_dir_all(&home).unwrap();
         std::fs::create_dir_all(&repo).unwrap();
+        std::fs::create_dir_all(root.join("bin")).unwrap();
+        std::fs::create_dir_all(root.join("fake")).unwrap();
         TestEnv {
             _tmp: tmp,
             root,
@@ -91,7 +93,10 @@ impl TestEnv {
 
     fn base_env(&self, cmd: &mut Command) {
         cmd.env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("PATH", self.path())
+            // Tests may run inside an agent CLI; its process must not become our author.
+            .env("GIT_DEBATE_LAUNCHER", "none")
+            .env("FAKE_AGENT_DIR", self.root.join("fake"))
             .env("HOME", &self.home)
             .env("XDG_CONFIG_HOME", self.home.join(".config"))
             .env("XDG_STATE_HOME", self.home.join(".local/state"))
@@ -104,6 +109,75 @@ impl TestEnv {
             .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
             .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
             .env("LANG", "C.UTF-8");
+    }
+
+    /// Installs the fake agent (`src/bin/fake-agent.rs`) as `name` in the test's PATH, answering
+    /// per `script` (a step object or a list of steps, one per call).
+    pub fn fake(&self, name: &str, script: Value) -> PathBuf {
+        let link = self.root.join("bin").join(name);
+        if !link.exists() {
+            std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("fake-agent"), &link).unwrap();
+        }
+        std::fs::write(
+            self.root.join("fake").join(format!("{name}.json")),
+            script.to_string(),
+        )
+        .unwrap();
+        link
+    }
+
+    /// What the fake `name` received, one JSON object per call (argv, prompt, cwd, env).
+    pub fn fake_calls(&self, name: &str) -> Vec<Value> {
+        std::fs::read_to_string(self.root.join("fake").join(format!("{name}.calls.jsonl")))
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    /// A file the fake `name` wrote into its state folder (pid files).
+    pub fn fake_file(&self, file: &str) -> Option<String> {
+        std::fs::read_to_string(self.root.join("fake").join(file)).ok()
+    }
+
+    /// Runs with `input` on standard input and extra environment variables (`None` removes one).
+    pub fn run_full(&self, args: &[&str], input: &str, vars: &[(&str, Option<&str>)]) -> Run {
+        use std::io::Write;
+        let mut cmd = self.cmd_in(&self.repo);
+        for (k, v) in vars {
+            match v {
+                Some(v) => cmd.env(k, v),
+                None => cmd.env_remove(k),
+            };
+        }
+        let mut child = cmd
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let input = input.as_bytes().to_vec();
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+        });
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        to_run(out)
+    }
+
+    /// PATH for every run: the test's own `bin/` (fake agents go there), then only the system
+    /// directories git lives in, so agent CLIs installed on the machine are never found.
+    pub fn path(&self) -> String {
+        let git_dir = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+            .find(|d| d.join("git").is_file())
+            .map(|d| d.display().to_string())
+            .unwrap_or_else(|| "/usr/bin".into());
+        format!(
+            "{}:{git_dir}:/usr/bin:/bin",
+            self.root.join("bin").display()
+        )
     }
 
     /// Runs real git in `dir`, panicking on failure; returns trimmed stdout.

@@ -1,0 +1,302 @@
+//! A fake agent CLI for tests, scripted per test (built only with the `test-fakes` feature).
+//!
+//! Tests install this binary under the names of the real CLIs (`claude`, `codex`, ...) in a
+//! temporary PATH directory. Each run reads `$FAKE_AGENT_DIR/<name>.json`, a list of steps (the
+//! n-th run of `<name>` takes step n; the last repeats), records what it received (argv, prompt,
+//! cwd, environment) as one line of `$FAKE_AGENT_DIR/<name>.calls.jsonl`, and answers in the output
+//! format of the CLI it poses as, with the envelopes recorded from the real CLIs. Step fields (all
+//! optional): `answer`, `model`, `input_tokens`, `output_tokens`, `error: {status, message}`,
+//! `stdout`/`stderr` (raw, replacing the formatted output), `exit`, `delay_ms`, `hang` (sleep
+//! forever), `sleeper` (also start a child that sleeps, to prove the group is killed), `huge`
+//! (bytes of filler on stdout), `touch` (write this file in the cwd: a "read-only" violation),
+//! `exec` (run this argv and print its stdout: to be a parent process of git-debate), `format`
+//! (`raw` or a CLI name; default: the name it runs as).
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+fn main() {
+    let argv: Vec<String> = std::env::args().collect();
+    let name = Path::new(&argv[0])
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if argv.get(1).map(String::as_str) == Some("--version") {
+        println!("{name} 9.8.7 (fake)");
+        return;
+    }
+    let dir = PathBuf::from(std::env::var_os("FAKE_AGENT_DIR").expect("FAKE_AGENT_DIR is set"));
+    let mut prompt = Vec::new();
+    std::io::stdin().read_to_end(&mut prompt).expect("stdin");
+    let prompt = String::from_utf8_lossy(&prompt).into_owned();
+
+    let n = next_count(&dir, &name);
+    record(&dir, &name, &argv, &prompt);
+    let step = load_step(&dir, &name, n);
+    let get = |k: &str| step.get(k);
+
+    if let Some(ms) = get("delay_ms").and_then(Value::as_u64) {
+        std::thread::sleep(Duration::from_millis(ms));
+    }
+    if let Some(file) = get("touch").and_then(Value::as_str) {
+        std::fs::write(file, "written by a read-only reviewer\n").expect("touch");
+    }
+    if get("sleeper").and_then(Value::as_bool) == Some(true) {
+        // Deliberately left running: the test checks that our process-group kill reaches it.
+        #[allow(clippy::zombie_processes)]
+        let child = Command::new("sleep")
+            .arg("600")
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("sleep");
+        std::fs::write(
+            dir.join(format!("{name}.sleeper.pid")),
+            child.id().to_string(),
+        )
+        .expect("pid file");
+    }
+    if get("hang").and_then(Value::as_bool) == Some(true) {
+        std::fs::write(
+            dir.join(format!("{name}.pid")),
+            std::process::id().to_string(),
+        )
+        .expect("pid file");
+        loop {
+            std::thread::sleep(Duration::from_secs(60));
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    if let Some(bytes) = get("huge").and_then(Value::as_u64) {
+        let line = "x".repeat(1023) + "\n";
+        for _ in 0..bytes / 1024 {
+            if out.write_all(line.as_bytes()).is_err() {
+                std::process::exit(141);
+            }
+        }
+        std::process::exit(0);
+    }
+    if let Some(args) = get("exec").and_then(Value::as_array) {
+        let args: Vec<&str> = args.iter().filter_map(Value::as_str).collect();
+        let o = Command::new(args[0])
+            .args(&args[1..])
+            .stdin(Stdio::null())
+            .output()
+            .expect("exec");
+        out.write_all(&o.stdout).unwrap();
+        std::io::stderr().write_all(&o.stderr).unwrap();
+        std::process::exit(o.status.code().unwrap_or(1));
+    }
+
+    let format = get("format")
+        .and_then(Value::as_str)
+        .unwrap_or(&name)
+        .to_string();
+    let (stdout, stderr, code) = render(&format, &step);
+    let stdout = get("stdout")
+        .and_then(Value::as_str)
+        .map_or(stdout, str::to_string);
+    let stderr = get("stderr")
+        .and_then(Value::as_str)
+        .map_or(stderr, str::to_string);
+    let code = get("exit")
+        .and_then(Value::as_i64)
+        .map_or(code, |c| c as i32);
+    out.write_all(stdout.as_bytes()).unwrap();
+    out.flush().unwrap();
+    std::io::stderr().write_all(stderr.as_bytes()).unwrap();
+    std::process::exit(code);
+}
+
+/// The run number of `name` (0-based), kept in a counter file.
+fn next_count(dir: &Path, name: &str) -> usize {
+    let path = dir.join(format!("{name}.count"));
+    let n = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0usize);
+    std::fs::write(&path, (n + 1).to_string()).expect("counter");
+    n
+}
+
+fn load_step(dir: &Path, name: &str, n: usize) -> Value {
+    let path = dir.join(format!("{name}.json"));
+    let script: Value = std::fs::read(&path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_else(|| json!([{"answer": "FAKE-ANSWER"}]));
+    let steps = script.as_array().cloned().unwrap_or_else(|| vec![script]);
+    steps
+        .get(n)
+        .or(steps.last())
+        .cloned()
+        .unwrap_or_else(|| json!({}))
+}
+
+fn record(dir: &Path, name: &str, argv: &[String], prompt: &str) {
+    let env: serde_json::Map<String, Value> = std::env::vars()
+        .map(|(k, v)| (k, Value::String(v)))
+        .collect();
+    let line = json!({
+        "argv": argv,
+        "prompt": prompt,
+        "cwd": std::env::current_dir().ok(),
+        "env": env,
+    });
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join(format!("{name}.calls.jsonl")))
+        .expect("record");
+    writeln!(f, "{line}").expect("record");
+}
+
+/// stdout, stderr and exit code in the format of the CLI named `format`, shaped like the real
+/// CLIs' recorded outputs (`tests/fixtures/<cli>/`).
+fn render(format: &str, step: &Value) -> (String, String, i32) {
+    let answer = step
+        .get("answer")
+        .and_then(Value::as_str)
+        .unwrap_or("FAKE-ANSWER");
+    let model = step
+        .get("model")
+        .and_then(Value::as_str)
+        .unwrap_or("fake-model");
+    let input = step
+        .get("input_tokens")
+        .and_then(Value::as_u64)
+        .unwrap_or(100);
+    let output = step
+        .get("output_tokens")
+        .and_then(Value::as_u64)
+        .unwrap_or(10);
+    let error = step.get("error").map(|e| {
+        (
+            e.get("status").and_then(Value::as_u64).unwrap_or(500),
+            e.get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("fake failure")
+                .to_string(),
+        )
+    });
+    let lines = |v: &[Value]| v.iter().map(|v| format!("{v}\n")).collect::<String>();
+    match (format, error) {
+        ("claude", None) => (
+            json!({"type":"result","subtype":"success","is_error":false,"api_error_status":null,
+                "duration_ms":5,"duration_api_ms":3,"result":answer,"total_cost_usd":0.001,
+                "usage":{"input_tokens":input,"output_tokens":output,"cache_read_input_tokens":0},
+                "modelUsage":{model:{"inputTokens":input,"outputTokens":output}}})
+            .to_string(),
+            String::new(),
+            0,
+        ),
+        ("claude", Some((status, msg))) => (
+            json!({"type":"result","subtype":"success","is_error":true,"api_error_status":status,
+                "result":format!("API Error: {status} {msg}")})
+            .to_string(),
+            String::new(),
+            1,
+        ),
+        ("codex", None) => (
+            lines(&[
+                json!({"type":"thread.started","thread_id":"t"}),
+                json!({"type":"turn.started"}),
+                json!({"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":answer}}),
+                json!({"type":"turn.completed","usage":{"input_tokens":input,"cached_input_tokens":0,"output_tokens":output}}),
+            ]),
+            String::new(),
+            0,
+        ),
+        ("codex", Some((status, msg))) => {
+            let m = format!("unexpected status {status}: {msg}");
+            (
+                lines(&[
+                    json!({"type":"thread.started","thread_id":"t"}),
+                    json!({"type":"error","message":format!("Reconnecting... 1/1 ({m})")}),
+                    json!({"type":"turn.failed","error":{"message":m}}),
+                ]),
+                String::new(),
+                1,
+            )
+        }
+        ("gemini", None) => (
+            serde_json::to_string_pretty(&json!({"session_id":"s","response":answer,
+                "stats":{"models":{model:{"api":{"totalRequests":1,"totalLatencyMs":3},
+                "tokens":{"input":input,"prompt":input,"candidates":output,"cached":0},
+                "roles":{"main":{"totalRequests":1}}}}}}))
+            .unwrap()
+                + "\n",
+            String::new(),
+            0,
+        ),
+        ("gemini", Some((status, msg))) => (
+            String::new(),
+            format!(
+                "Error when talking to Gemini API\n    at fake (fake.js:1:1)\n{}\n",
+                serde_json::to_string_pretty(&json!({"session_id":"s","error":{"type":"Error",
+                    "message":json!({"error":{"code":status,"message":msg}}).to_string(),
+                    "code":status}}))
+                .unwrap()
+            ),
+            (status & 0xff) as i32,
+        ),
+        ("opencode", None) => (
+            lines(&[
+                json!({"type":"step_start","sessionID":"s","part":{"type":"step-start"}}),
+                json!({"type":"text","sessionID":"s","part":{"type":"text","text":answer}}),
+                json!({"type":"step_finish","sessionID":"s","part":{"type":"step-finish","reason":"stop",
+                    "tokens":{"input":input,"output":output,"reasoning":0,"cache":{"write":0,"read":0}},"cost":0}}),
+            ]),
+            String::new(),
+            0,
+        ),
+        ("opencode", Some((status, msg))) => (
+            lines(&[
+                json!({"type":"error","sessionID":"s","error":{"name":"APIError",
+                "data":{"message":msg,"statusCode":status,"isRetryable":false}}}),
+            ]),
+            String::new(),
+            1,
+        ),
+        ("copilot", None) => (
+            lines(&[
+                json!({"type":"assistant.message","data":{"model":model,"content":answer,"toolRequests":[]}}),
+                json!({"type":"result","sessionId":"s","exitCode":0,"usage":{"totalApiDurationMs":3}}),
+            ]),
+            String::new(),
+            0,
+        ),
+        ("copilot", Some((status, msg))) => (
+            lines(&[
+                json!({"type":"session.error","data":{"errorType":"query","message":msg,"statusCode":status}}),
+                json!({"type":"result","sessionId":"s","exitCode":1}),
+            ]),
+            String::new(),
+            1,
+        ),
+        ("qwen", error) => {
+            let (result, usage) = match &error {
+                None => (
+                    answer.to_string(),
+                    json!({"input_tokens":input,"output_tokens":output}),
+                ),
+                // qwen reports API failures as a successful result, exit 0.
+                Some((status, msg)) => (format!("[API Error: {status} {msg}]"), json!({})),
+            };
+            (
+                json!([
+                    {"type":"system","subtype":"init","model":model},
+                    {"type":"result","subtype":"success","is_error":false,"result":result,"usage":usage,"duration_api_ms":3},
+                ])
+                .to_string(),
+                String::new(),
+                0,
+            )
+        }
+        (_, None) => (format!("{answer}\n"), String::new(), 0),
+        (_, Some((status, msg))) => (String::new(), format!("error {status}: {msg}\n"), 1),
+    }
+}

@@ -1,0 +1,81 @@
+//! `git debate ask --backend B`: standard input to one backend, its answer and usage out.
+//!
+//! Small on purpose: it proves one adapter end to end (command line, environment, parser, errors,
+//! timeouts) without the review loop, for users debugging their setup and for our tests.
+
+use std::io::{Read, Write};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+
+use crate::backend::{registry, Request};
+use crate::cli::{AskArgs, ListFormat, ReviewArgs};
+use crate::config::{Layers, Settings};
+use crate::error::Outcome;
+
+pub fn run(args: &AskArgs) -> Result<Outcome> {
+    let repo = crate::repo::discover()?;
+    let settings = Settings::resolve(
+        Layers::load(repo.as_ref())?,
+        &ReviewArgs {
+            model_reviewer: args.model.clone(),
+            effort: args.effort,
+            backend_timeout_seconds: args.backend_timeout_seconds,
+            backend_idle_seconds: args.backend_idle_seconds,
+            ..Default::default()
+        },
+    )?;
+    for w in &settings.warnings {
+        eprintln!("{w}");
+    }
+    let backend = registry::build(&args.backend, Some(registry::Role::Reviewer), &settings)?;
+    let mut prompt = String::new();
+    std::io::stdin()
+        .read_to_string(&mut prompt)
+        .context("cannot read the prompt from standard input (it must be UTF-8)")?;
+    if prompt.trim().is_empty() {
+        crate::usage!("no prompt: pipe one on standard input, e.g. `echo 'Is 2+2=4?' | git debate ask --backend {}`", args.backend);
+    }
+    let cwd = match repo.as_ref().and_then(|r| r.workdir()) {
+        Some(w) => w.to_path_buf(),
+        None => std::env::current_dir().context("cannot read the current directory")?,
+    };
+    let answer = backend.ask(&Request {
+        prompt: &prompt,
+        cwd: Some(cwd),
+        timeout: Duration::from_secs(settings.backend_timeout_seconds),
+        idle_timeout: Duration::from_secs(settings.backend_idle_seconds),
+    })?;
+    let mut out = std::io::stdout().lock();
+    match args.format {
+        ListFormat::Json => {
+            serde_json::to_writer_pretty(&mut out, &answer)?;
+            writeln!(out)?;
+        }
+        ListFormat::Text => {
+            writeln!(out, "{}", answer.text)?;
+            eprintln!("{}", usage_line(&answer));
+        }
+    }
+    Ok(Outcome::Success)
+}
+
+/// `claude · claude-sonnet-4-5 · 8573 in / 14 out tokens · $0.0259 · 0.7 s`
+pub fn usage_line(a: &crate::backend::Answer) -> String {
+    let mut parts = vec![a.backend.clone()];
+    if let Some(m) = &a.model {
+        parts.push(m.clone());
+    }
+    let u = &a.usage;
+    match (u.input_tokens, u.output_tokens) {
+        (Some(i), Some(o)) => parts.push(format!("{i} in / {o} out tokens")),
+        (Some(i), None) => parts.push(format!("{i} in tokens")),
+        (None, Some(o)) => parts.push(format!("{o} out tokens")),
+        (None, None) => {}
+    }
+    if let Some(c) = u.cost_usd {
+        parts.push(format!("${c:.4}"));
+    }
+    parts.push(format!("{:.1} s", a.duration_ms as f64 / 1000.0));
+    parts.join(" · ")
+}
