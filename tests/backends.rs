@@ -38,6 +38,8 @@ fn every_cli_format_round_trips_through_its_adapter() {
         let a: Value = serde_json::from_str(&run.stdout).unwrap();
         assert_eq!(a["text"], answer.as_str(), "{name}");
         assert_eq!(a["backend"], name);
+        // The model the CLI reported (where its format carries one) and its version.
+        assert_eq!(a["cli_version"], "9.8.7", "{name}");
         let calls = env.fake_calls(name);
         assert_eq!(calls.len(), 1, "{name}");
         // The prompt arrives on stdin exactly, and never in argv.

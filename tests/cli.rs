@@ -7,6 +7,7 @@ mod backends;
 mod config;
 mod edge_cases;
 mod manual;
+mod real_clis;
 mod scopes;
 mod store;
 

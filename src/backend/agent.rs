@@ -76,6 +76,8 @@ pub struct AgentBackend {
     pub program: PathBuf,
     pub family: Family,
     pub options: CallOptions,
+    /// `--version`, asked once per backend (alongside its first call).
+    version: std::sync::OnceLock<Option<String>>,
 }
 
 impl AgentBackend {
@@ -85,6 +87,7 @@ impl AgentBackend {
             spec,
             program,
             options,
+            version: std::sync::OnceLock::new(),
         }
     }
 
@@ -127,8 +130,17 @@ impl Backend for AgentBackend {
 
     fn ask(&self, req: &Request) -> Result<Answer, BackendError> {
         let inv = self.invocation(req);
-        let (finished, changes) =
-            run_checked(self.spec.name, &inv, req).map_err(|f| self.error(f, req.timeout))?;
+        // The version is read next to the first call, not before it: no added latency.
+        let (result, version) = std::thread::scope(|s| {
+            let version = s.spawn(|| {
+                self.version
+                    .get_or_init(|| super::registry::version(&self.program))
+                    .clone()
+            });
+            let result = run_checked(self.spec.name, &inv, req);
+            (result, version.join().ok().flatten())
+        });
+        let (finished, changes) = result.map_err(|f| self.error(f, req.timeout))?;
         let reply =
             interpret(&finished, self.spec.parse, req).map_err(|f| self.error(f, req.timeout))?;
         Ok(Answer {
@@ -137,6 +149,7 @@ impl Backend for AgentBackend {
             usage: reply.usage,
             model: reply.model.or_else(|| self.options.model.clone()),
             duration_ms: finished.duration.as_millis() as u64,
+            cli_version: version,
             tree_changes: changes,
         })
     }

@@ -1,24 +1,188 @@
-//! copilot adapter (in progress).
+//! GitHub Copilot CLI (`copilot`), as recorded in `harness/REAL-CLIS.md`.
+//!
+//! Non-interactive use needs `--allow-all-tools`; `--available-tools=view,rg,glob` is what keeps it
+//! read-only (only those tools exist for the model). `--output-format json` prints JSONL events:
+//! the answer is the last `assistant.message` with content, which also names the model that
+//! answered; failures are a `session.error` event (type, message, HTTP status) and a `result` with
+//! `exitCode: 1`. No token counts are reported, only API time. Its family is that of its model
+//! (`--model`, config or `COPILOT_MODEL`); without one, copilot's default model is a Claude Sonnet
+//! model, so anthropic.
+
+use serde_json::Value;
 
 use super::agent::{AgentSpec, CallOptions};
-use super::{Captured, Failure, Family, Reply};
+use super::parse::{json_lines, str_at, u64_at};
+use super::{Captured, Failure, Family, Reply, Usage};
 
 pub static SPEC: AgentSpec = AgentSpec {
     name: "copilot",
-    family: |_| Family::unknown(),
-    install: "",
-    login: "",
+    family: |model| {
+        model
+            .map(str::to_string)
+            .or_else(|| {
+                std::env::var("COPILOT_MODEL")
+                    .ok()
+                    .filter(|m| !m.is_empty())
+            })
+            .map_or_else(Family::anthropic, |m| Family::of_model(&m))
+    },
+    install: "npm install -g @github/copilot",
+    login: "run `copilot` once and /login with GitHub, or set COPILOT_GITHUB_TOKEN",
     args,
     env_defaults: &[],
     env_remove: &[],
-    launched_by: &[],
+    // Copilot sets COPILOT_CLI=1 for the processes it starts.
+    launched_by: &["COPILOT_CLI"],
     parse,
 };
 
-fn args(_o: &CallOptions) -> Vec<String> {
-    Vec::new()
+fn args(o: &CallOptions) -> Vec<String> {
+    let mut a: Vec<String> = [
+        "--output-format",
+        "json",
+        // Required without a terminal; the tool list below is what limits it to reading.
+        "--allow-all-tools",
+        "--no-auto-update",
+        "--disable-client-telemetry",
+        "--available-tools=view,rg,glob",
+    ]
+    .map(String::from)
+    .to_vec();
+    if let Some(m) = &o.model {
+        a.extend(["--model".into(), m.clone()]);
+    }
+    a.extend(o.extra_args.iter().cloned());
+    a
+}
+
+fn kind(v: &Value) -> &str {
+    v.get("type").and_then(Value::as_str).unwrap_or("")
 }
 
 fn parse(c: &Captured) -> Result<Reply, Failure> {
-    Err(Failure::parse("unimplemented", c.code))
+    let events: Vec<Value> = json_lines(c.stdout).collect();
+    if let Some(err) = events.iter().rev().find(|e| kind(e) == "session.error") {
+        let msg = str_at(err, &["data", "message"]).unwrap_or("copilot failed");
+        let status = u64_at(err, &["data", "statusCode"]).and_then(|s| u16::try_from(s).ok());
+        let status = status.or(match str_at(err, &["data", "errorType"]) {
+            Some("authentication") => Some(401),
+            Some("rate_limit") => Some(429),
+            _ => None,
+        });
+        return Err(Failure::classified(msg, status, c.code));
+    }
+    let message = events.iter().rev().find(|e| {
+        kind(e) == "assistant.message"
+            && str_at(e, &["data", "content"]).is_some_and(|t| !t.trim().is_empty())
+    });
+    let result = events.iter().rev().find(|e| kind(e) == "result");
+    let exit = result.and_then(|r| u64_at(r, &["exitCode"]));
+    match message {
+        Some(m) if c.code == Some(0) && exit.unwrap_or(0) == 0 => Ok(Reply {
+            text: str_at(m, &["data", "content"]).unwrap_or("").to_string(),
+            usage: Usage {
+                api_duration_ms: result.and_then(|r| u64_at(r, &["usage", "totalApiDurationMs"])),
+                ..Usage::default()
+            },
+            model: str_at(m, &["data", "model"]).map(str::to_string),
+        }),
+        _ if c.code != Some(0) || exit.is_some_and(|e| e != 0) => {
+            match super::parse::last_line(c.stderr) {
+                Some(line) => Err(Failure::classified(line, None, c.code)),
+                None => Err(Failure::parse("no-assistant-message", c.code)),
+            }
+        }
+        _ => Err(Failure::parse(
+            if events.is_empty() {
+                "no-json-events"
+            } else {
+                "no-assistant-message"
+            },
+            c.code,
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::parse::fixtures::{read, replay, scenarios, OK_ANSWER};
+    use crate::backend::ErrorKind;
+
+    #[test]
+    fn every_recorded_scenario() {
+        use ErrorKind::*;
+        for s in scenarios("copilot") {
+            let want = match s.as_str() {
+                "ok" => None,
+                "401" => Some(NotAuthenticated),
+                "429" => Some(RateLimited),
+                // "non-streaming response body was not valid JSON": the provider's fault.
+                "500" | "malformed" => Some(ServerError),
+                "hang" => Some(Timeout),
+                other => panic!("unexpected scenario {other}"),
+            };
+            match (want, replay("copilot", &s, parse)) {
+                (None, Ok(r)) => {
+                    assert_eq!(r.text, OK_ANSWER);
+                    assert_eq!(r.model.as_deref(), Some("gpt-5.5"));
+                    assert_eq!(r.usage.api_duration_ms, Some(26));
+                }
+                (Some(kind), Err(f)) => assert_eq!(f.kind, kind, "{s}: {f:?}"),
+                (want, got) => panic!("{s}: wanted {want:?}, got {got:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn other_providers_and_wire_apis_parse_the_same() {
+        for (file, model) in [
+            ("ok-anthropic.stdout", "claude-sonnet-4.5"),
+            ("ok-responses.stdout", "gpt-5.5"),
+        ] {
+            let out = read("copilot", file);
+            let r = parse(&Captured {
+                stdout: &out,
+                stderr: "",
+                code: Some(0),
+            })
+            .unwrap();
+            assert_eq!(r.text, OK_ANSWER, "{file}");
+            assert_eq!(r.model.as_deref(), Some(model), "{file}");
+        }
+        let out = read("copilot", "ok-text.stdout");
+        let f = parse(&Captured {
+            stdout: &out,
+            stderr: "",
+            code: Some(0),
+        })
+        .unwrap_err();
+        assert_eq!(f.kind, ErrorKind::ParseError);
+    }
+
+    #[test]
+    fn family_follows_the_model() {
+        assert_eq!((SPEC.family)(Some("gpt-5.5")), Family::openai());
+        assert_eq!(
+            (SPEC.family)(Some("claude-sonnet-4.5")),
+            Family::anthropic()
+        );
+        assert_eq!((SPEC.family)(Some("gemini-3-pro")), Family::google());
+    }
+
+    #[test]
+    fn read_only_command_line() {
+        let a = args(&CallOptions {
+            model: Some("gpt-5.5".into()),
+            ..Default::default()
+        });
+        assert_eq!(
+            a.join(" "),
+            "--output-format json --allow-all-tools --no-auto-update --disable-client-telemetry \
+             --available-tools=view,rg,glob --model gpt-5.5"
+        );
+        for bad in ["--allow-all-paths", "--yolo", "--allow-all-urls"] {
+            assert!(!a.iter().any(|w| w == bad), "{bad}");
+        }
+    }
 }

@@ -203,6 +203,10 @@ pub fn classify(message: &str, status: Option<u16>, code: Option<i32>) -> ErrorK
         "bad gateway",
     ]) {
         ErrorKind::ServerError
+    } else if code == Some(0) {
+        // The CLI said it failed while exiting 0 (qwen does): the provider side, as far as we can
+        // tell; "exited(0)" would read as success.
+        ErrorKind::ServerError
     } else {
         ErrorKind::Exited(code.unwrap_or(1))
     }

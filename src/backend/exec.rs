@@ -90,6 +90,7 @@ impl Backend for ExecBackend {
             usage: reply.usage,
             model: None,
             duration_ms: finished.duration.as_millis() as u64,
+            cli_version: None,
             tree_changes: changes,
         })
     }

@@ -208,6 +208,9 @@ pub struct Answer {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     pub duration_ms: u64,
+    /// The CLI's version (`--version`), so a record says which build answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cli_version: Option<String>,
     /// What the call changed in the repository although it should not have (empty when nothing).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tree_changes: Vec<String>,

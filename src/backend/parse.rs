@@ -12,6 +12,16 @@ pub fn json_lines(text: &str) -> impl Iterator<Item = Value> + '_ {
         .filter_map(|l| serde_json::from_str(l).ok())
 }
 
+/// The last meaningful line of a CLI's stderr: not blank, not a warning banner. That is where
+/// the CLIs put the reason they stopped before printing any structured output.
+pub fn last_line(text: &str) -> Option<&str> {
+    text.lines().map(str::trim).rev().find(|l| {
+        !l.is_empty()
+            && !l.starts_with("WARNING:")
+            && !l.to_ascii_lowercase().starts_with("warning:")
+    })
+}
+
 /// The whole of `text` as one JSON value, if it is one.
 pub fn whole_json(text: &str) -> Option<Value> {
     serde_json::from_str(text.trim()).ok()

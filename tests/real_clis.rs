@@ -1,0 +1,231 @@
+//! Opt-in: the six real agent CLIs, driven through `git debate ask` against the fake model server
+//! of the harness (no network, no account).
+//!
+//! Skipped unless `GIT_DEBATE_REAL_CLIS=1` and `GIT_DEBATE_HARNESS` names a harness directory
+//! with `fake_llm.py` and the CLIs installed (`npm install` there puts them in
+//! `node_modules/.bin`). Each CLI answers once and fails once with a 401, which must come back
+//! as `not-authenticated` quickly (our retry bounds work on the real programs).
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::common::TestEnv;
+
+const ANSWER: &str = "FAKE-ANSWER: No, add() subtracts; it should return a + b.";
+
+fn harness() -> Option<PathBuf> {
+    if std::env::var("GIT_DEBATE_REAL_CLIS").ok().as_deref() != Some("1") {
+        return None;
+    }
+    let dir = PathBuf::from(std::env::var_os("GIT_DEBATE_HARNESS")?);
+    (dir.join("fake_llm.py").is_file() && dir.join("node_modules/.bin").is_dir()).then_some(dir)
+}
+
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn server(harness: &Path, dir: &Path, fail: Option<&str>) -> Server {
+    let rules = dir.join("rules.json");
+    std::fs::write(
+        &rules,
+        format!(r#"{{"default": "FAKE-DEFAULT-REPLY", "rules": [{{"match": "Review this change", "reply": "{ANSWER}"}}]}}"#),
+    )
+    .unwrap();
+    let port_file = dir.join("port");
+    let _ = std::fs::remove_file(&port_file);
+    let mut cmd = Command::new("python3");
+    cmd.arg(harness.join("fake_llm.py"))
+        .args(["--port", "0", "--port-file"])
+        .arg(&port_file)
+        .arg("--rules")
+        .arg(&rules)
+        .args(["--lifetime", "600"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    if let Some(f) = fail {
+        cmd.args(["--fail", f]);
+    }
+    let child = cmd.spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let port = loop {
+        if let Some(p) = std::fs::read_to_string(&port_file)
+            .ok()
+            .filter(|s| !s.trim().is_empty())
+        {
+            break p.trim().to_string();
+        }
+        assert!(Instant::now() < deadline, "fake_llm.py did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    Server {
+        child,
+        url: format!("http://127.0.0.1:{port}"),
+    }
+}
+
+/// The environment and git config that point `cli` at the fake server, as in REAL-CLIS.md.
+fn setup(env: &TestEnv, cli: &str, url: &str) -> Vec<(String, String)> {
+    let kv = |k: &str, v: &str| (k.to_string(), v.to_string());
+    match cli {
+        "claude" => {
+            env.git(&["config", "debate.claude.model", "claude-sonnet-4-5"]);
+            vec![kv("ANTHROPIC_BASE_URL", url), kv("ANTHROPIC_API_KEY", "x")]
+        }
+        "codex" => {
+            env.git(&["config", "debate.codex.model", "gpt-5.5"]);
+            let p = "model_providers.fakellm";
+            env.git(&[
+                "config",
+                "debate.codex.args",
+                &format!(
+                    "-c model_provider=fakellm -c {p}.name=fake_llm -c {p}.base_url={url}/v1 \
+                     -c {p}.wire_api=responses -c {p}.env_key=FAKE_LLM_API_KEY \
+                     -c {p}.request_max_retries=1 -c {p}.stream_max_retries=1"
+                ),
+            ]);
+            vec![kv("FAKE_LLM_API_KEY", "x")]
+        }
+        "gemini" => {
+            let settings = env.home.join(".gemini/settings.json");
+            std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+            std::fs::write(
+                settings,
+                r#"{"security":{"auth":{"selectedType":"gemini-api-key"}},"general":{"maxAttempts":1}}"#,
+            )
+            .unwrap();
+            env.git(&["config", "debate.gemini.model", "gemini-2.5-pro"]);
+            vec![kv("GOOGLE_GEMINI_BASE_URL", url), kv("GEMINI_API_KEY", "x")]
+        }
+        "opencode" => {
+            env.git(&["config", "debate.opencode.model", "fakellm/fake-model"]);
+            let config = format!(
+                r#"{{"provider":{{"fakellm":{{"npm":"@ai-sdk/openai-compatible","options":{{"baseURL":"{url}/v1","apiKey":"x"}},"models":{{"fake-model":{{}}}}}}}},"model":"fakellm/fake-model","share":"disabled"}}"#
+            );
+            vec![kv("OPENCODE_CONFIG_CONTENT", &config)]
+        }
+        "copilot" => vec![
+            kv("COPILOT_OFFLINE", "true"),
+            kv("COPILOT_PROVIDER_BASE_URL", &format!("{url}/v1")),
+            kv("COPILOT_PROVIDER_API_KEY", "x"),
+            kv("COPILOT_MODEL", "gpt-5.5"),
+        ],
+        "qwen" => {
+            env.git(&["config", "debate.qwen.args", "--auth-type openai"]);
+            vec![
+                kv("OPENAI_API_KEY", "x"),
+                kv("OPENAI_BASE_URL", &format!("{url}/v1")),
+                kv("OPENAI_MODEL", "qwen3-coder-plus"),
+            ]
+        }
+        other => panic!("{other}"),
+    }
+}
+
+fn ask_real(
+    env: &TestEnv,
+    harness: &Path,
+    cli: &str,
+    vars: &[(String, String)],
+) -> (i32, Value, String) {
+    let mut cmd = env.cmd_in(&env.repo);
+    let path = format!(
+        "{}:{}",
+        harness.join("node_modules/.bin").display(),
+        env.path()
+    );
+    cmd.env("PATH", path)
+        .env("TMPDIR", env.home.join("tmp"))
+        .env("TERM", "dumb")
+        .env("NO_COLOR", "1")
+        .args([
+            "ask",
+            "--format",
+            "json",
+            "--backend",
+            cli,
+            "--backend-timeout-seconds",
+            "60",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    std::fs::create_dir_all(env.home.join("tmp")).unwrap();
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(b"Review this change: add() returns a - b. Is it right?\n")
+            .unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (
+        out.status.code().unwrap_or(-1),
+        serde_json::from_str(&stdout).unwrap_or(Value::Null),
+        stderr,
+    )
+}
+
+#[test]
+fn the_real_clis_answer_and_fail_as_recorded() {
+    let Some(harness) = harness() else {
+        eprintln!("skipped: set GIT_DEBATE_REAL_CLIS=1 and GIT_DEBATE_HARNESS=<harness dir>");
+        return;
+    };
+    let only = std::env::var("GIT_DEBATE_REAL_CLIS_ONLY").ok();
+    let mut failures = Vec::new();
+    for cli in ["claude", "codex", "gemini", "qwen", "copilot", "opencode"] {
+        if only
+            .as_deref()
+            .is_some_and(|o| !o.split(',').any(|x| x == cli))
+        {
+            continue;
+        }
+        for fail in [None, Some("401")] {
+            let env = TestEnv::with_repo();
+            let srv = server(&harness, &env.root, fail);
+            let vars = setup(&env, cli, &srv.url);
+            let started = Instant::now();
+            let (code, answer, stderr) = ask_real(&env, &harness, cli, &vars);
+            let took = started.elapsed();
+            let ok = match fail {
+                None => code == 0 && answer["text"] == ANSWER,
+                Some(_) => {
+                    code == 3 && stderr.contains(&format!("{cli} failed (not-authenticated)"))
+                }
+            };
+            eprintln!(
+                "{cli} {fail:?}: exit {code} in {took:.1?}: {}",
+                stderr.trim()
+            );
+            if !ok {
+                failures.push(format!(
+                    "{cli} {fail:?}: exit {code}, answer {answer}, stderr {stderr}"
+                ));
+            }
+            // Nothing a read-only reviewer should leave behind.
+            assert!(
+                !stderr.contains("changed the repository"),
+                "{cli}: {stderr}"
+            );
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
