@@ -463,6 +463,34 @@ fn backends_lists_every_cli_and_the_route_with_reasons() {
 }
 
 #[test]
+fn configured_sides_say_where_they_were_configured() {
+    let env = TestEnv::with_repo();
+    env.fake("claude", json!({}));
+    env.fake("codex", json!({}));
+    env.fake("gemini", json!({}));
+    env.git(&["config", "debate.reviewer", "gemini"]);
+    env.git(&["config", "debate.author", "codex"]);
+    let v = backends_json(&env, &[]);
+    assert_eq!(v["route"]["reviewer"]["backend"], "gemini");
+    let why = v["route"]["reviewer"]["why"].as_str().unwrap();
+    assert!(
+        why.starts_with("debate.reviewer is set in ") && why.ends_with(".git/config"),
+        "{why}"
+    );
+    // A flag beats config, and says so.
+    let run = env
+        .run_full(
+            &["backends", "--format", "json", "--reviewer", "claude"],
+            "",
+            &[],
+        )
+        .ok();
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["route"]["reviewer"]["backend"], "claude");
+    assert_eq!(v["route"]["reviewer"]["why"], "--reviewer was given");
+}
+
+#[test]
 fn backends_without_any_cli_explains_what_to_install() {
     let env = TestEnv::with_repo();
     let v = backends_json(&env, &[]);
@@ -553,4 +581,73 @@ fn a_dry_run_records_who_would_review() {
         .as_str()
         .unwrap()
         .contains("no model backend"));
+}
+
+#[test]
+fn openai_compatible_servers_are_reached_through_config_or_environment() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}/v1", listener.local_addr().unwrap());
+    let server = std::thread::spawn(move || {
+        let mut models = Vec::new();
+        for _ in 0..2 {
+            let (stream, _) = listener.accept().unwrap();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut len = 0;
+            loop {
+                let mut line = String::new();
+                reader.read_line(&mut line).unwrap();
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    len = v.trim().parse().unwrap();
+                }
+                if line == "\r\n" {
+                    break;
+                }
+            }
+            let mut body = vec![0; len];
+            reader.read_exact(&mut body).unwrap();
+            let req: Value = serde_json::from_slice(&body).unwrap();
+            models.push(req["model"].as_str().unwrap().to_string());
+            let reply =
+                json!({"model": req["model"], "choices": [{"message": {"content": "served"}}],
+                "usage": {"prompt_tokens": 5, "completion_tokens": 1}})
+                .to_string();
+            let mut stream = stream;
+            write!(
+                stream,
+                "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{reply}",
+                reply.len()
+            )
+            .unwrap();
+        }
+        models
+    });
+    let env = TestEnv::with_repo();
+    env.git(&["config", "debate.openai.baseUrl", &base]);
+    let run = env
+        .run_full(&["ask", "--backend", "openai:llama3.1"], "hi", &[])
+        .ok();
+    assert_eq!(run.stdout, "served\n");
+    assert!(
+        run.stderr
+            .contains("openai:llama3.1 · llama3.1 · 5 in / 1 out tokens"),
+        "{}",
+        run.stderr
+    );
+    env.git(&["config", "--unset", "debate.openai.baseUrl"]);
+    let run = env
+        .run_full(
+            &[
+                "ask",
+                "--backend",
+                "openai:qwen2.5-coder",
+                "--model",
+                "override",
+            ],
+            "hi",
+            &[("OPENAI_BASE_URL", Some(&base))],
+        )
+        .ok();
+    assert_eq!(run.stdout, "served\n");
+    assert_eq!(server.join().unwrap(), ["llama3.1", "override"]);
 }

@@ -227,3 +227,52 @@ pub trait Backend: Send + Sync {
     fn describe(&self) -> String;
     fn ask(&self, req: &Request) -> Result<Answer, BackendError>;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usage_sums_what_was_reported() {
+        let mut total = Usage::default();
+        total.add(&Usage {
+            input_tokens: Some(100),
+            output_tokens: Some(10),
+            cost_usd: Some(0.5),
+            ..Usage::default()
+        });
+        // copilot reports only API time: tokens stay as reported by the others.
+        total.add(&Usage {
+            api_duration_ms: Some(30),
+            ..Usage::default()
+        });
+        total.add(&Usage {
+            input_tokens: Some(1),
+            output_tokens: Some(2),
+            ..Usage::default()
+        });
+        assert_eq!(total.input_tokens, Some(101));
+        assert_eq!(total.output_tokens, Some(12));
+        assert_eq!(total.cost_usd, Some(0.5));
+        assert_eq!(total.api_duration_ms, Some(30));
+        assert_eq!(total.cached_input_tokens, None);
+    }
+
+    #[test]
+    fn families_of_model_names() {
+        for (model, family) in [
+            ("claude-sonnet-4-5", "anthropic"),
+            ("anthropic/claude-opus-4", "anthropic"),
+            ("gpt-5.5", "openai"),
+            ("openai/gpt-4o", "openai"),
+            ("o3-mini", "openai"),
+            ("gemini-3-flash-preview", "google"),
+            ("qwen2.5-coder:7b", "qwen"),
+            ("llama3.1", "meta"),
+            ("deepseek-coder", "deepseek"),
+            ("mystery", "unknown"),
+        ] {
+            assert_eq!(Family::of_model(model).0, family, "{model}");
+        }
+    }
+}
