@@ -55,6 +55,11 @@ pub enum Outcome {
 
 impl Outcome {
     pub fn exit_code(self) -> ExitCode {
+        // Ctrl-C stopped a model call but the command finished anyway (e.g. `backends` with a
+        // version probe killed): still an interruption.
+        if crate::backend::signals::interrupted() {
+            return ExitCode::from(EXIT_INTERRUPTED);
+        }
         match self {
             Outcome::Success => ExitCode::SUCCESS,
         }

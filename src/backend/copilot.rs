@@ -11,7 +11,7 @@
 use serde_json::Value;
 
 use super::agent::{AgentSpec, CallOptions};
-use super::parse::{json_lines, str_at, u64_at};
+use super::parse::{json_lines, str_at, u64_at, unstructured};
 use super::{Captured, Failure, Family, Reply, Usage};
 
 pub static SPEC: AgentSpec = AgentSpec {
@@ -86,19 +86,13 @@ fn parse(c: &Captured) -> Result<Reply, Failure> {
             },
             model: str_at(m, &["data", "model"]).map(str::to_string),
         }),
-        _ if c.code != Some(0) || exit.is_some_and(|e| e != 0) => {
-            match super::parse::last_line(c.stderr) {
-                Some(line) => Err(Failure::classified(line, None, c.code)),
-                None => Err(Failure::parse("no-assistant-message", c.code)),
-            }
-        }
-        _ => Err(Failure::parse(
+        _ => Err(unstructured(
+            c,
             if events.is_empty() {
                 "no-json-events"
             } else {
                 "no-assistant-message"
             },
-            c.code,
         )),
     }
 }
@@ -106,14 +100,16 @@ fn parse(c: &Captured) -> Result<Reply, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::parse::fixtures::{read, replay, scenarios, OK_ANSWER};
+    use crate::backend::parse::fixtures::{check_all, parse_file, OK_ANSWER};
     use crate::backend::ErrorKind;
 
     #[test]
     fn every_recorded_scenario() {
         use ErrorKind::*;
-        for s in scenarios("copilot") {
-            let want = match s.as_str() {
+        check_all(
+            "copilot",
+            parse,
+            |s| match s {
                 "ok" => None,
                 "401" => Some(NotAuthenticated),
                 "429" => Some(RateLimited),
@@ -121,17 +117,12 @@ mod tests {
                 "500" | "malformed" => Some(ServerError),
                 "hang" => Some(Timeout),
                 other => panic!("unexpected scenario {other}"),
-            };
-            match (want, replay("copilot", &s, parse)) {
-                (None, Ok(r)) => {
-                    assert_eq!(r.text, OK_ANSWER);
-                    assert_eq!(r.model.as_deref(), Some("gpt-5.5"));
-                    assert_eq!(r.usage.api_duration_ms, Some(26));
-                }
-                (Some(kind), Err(f)) => assert_eq!(f.kind, kind, "{s}: {f:?}"),
-                (want, got) => panic!("{s}: wanted {want:?}, got {got:?}"),
-            }
-        }
+            },
+            |r| {
+                assert_eq!(r.model.as_deref(), Some("gpt-5.5"));
+                assert_eq!(r.usage.api_duration_ms, Some(26));
+            },
+        );
     }
 
     #[test]
@@ -140,23 +131,11 @@ mod tests {
             ("ok-anthropic.stdout", "claude-sonnet-4.5"),
             ("ok-responses.stdout", "gpt-5.5"),
         ] {
-            let out = read("copilot", file);
-            let r = parse(&Captured {
-                stdout: &out,
-                stderr: "",
-                code: Some(0),
-            })
-            .unwrap();
+            let r = parse_file("copilot", file, parse).unwrap();
             assert_eq!(r.text, OK_ANSWER, "{file}");
             assert_eq!(r.model.as_deref(), Some(model), "{file}");
         }
-        let out = read("copilot", "ok-text.stdout");
-        let f = parse(&Captured {
-            stdout: &out,
-            stderr: "",
-            code: Some(0),
-        })
-        .unwrap_err();
+        let f = parse_file("copilot", "ok-text.stdout", parse).unwrap_err();
         assert_eq!(f.kind, ErrorKind::ParseError);
     }
 

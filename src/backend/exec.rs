@@ -64,11 +64,7 @@ impl Backend for ExecBackend {
             args: self.args.clone(),
             env: Vec::new(),
             // Claude Code's markers would stop a `claude` started through exec: too.
-            env_remove: super::claude::SPEC
-                .env_remove
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+            env_remove: super::claude::session_markers(),
             cwd: req.cwd.clone(),
             stdin: req.prompt.as_bytes().to_vec(),
             timeout: req.timeout,

@@ -61,13 +61,8 @@ fn parse(c: &Captured) -> Result<Reply, Failure> {
             .unwrap_or(message);
         return Err(Failure::classified(text, status, c.code));
     }
-    if c.code != Some(0) {
-        // Startup failures (bad settings, empty input) print a line, no JSON.
-        if let Some(line) = super::parse::last_line(c.stderr) {
-            return Err(Failure::classified(line, None, c.code));
-        }
-    }
-    Err(Failure::parse("no-response-object", c.code))
+    // Startup failures (bad settings, empty input) print a line, no JSON.
+    Err(super::parse::unstructured(c, "no-response-object"))
 }
 
 /// Tokens summed over every model the call used (the router may add a small one).
@@ -105,14 +100,16 @@ fn main_model(obj: &Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::parse::fixtures::{read, replay, scenarios, OK_ANSWER};
+    use crate::backend::parse::fixtures::{check_all, parse_file, read, replay};
     use crate::backend::ErrorKind;
 
     #[test]
     fn every_recorded_scenario() {
         use ErrorKind::*;
-        for s in scenarios("gemini") {
-            let want = match s.as_str() {
+        check_all(
+            "gemini",
+            parse,
+            |s| match s {
                 "ok" => None,
                 "401" => Some(NotAuthenticated),
                 "500-model-attempts1" | "malformed" => Some(ServerError),
@@ -124,22 +121,17 @@ mod tests {
                 | "hang"
                 | "stall-model-attempts1" => Some(Timeout),
                 other => panic!("unexpected scenario {other}"),
-            };
-            match (want, replay("gemini", &s, parse)) {
-                (None, Ok(r)) => {
-                    assert_eq!(r.text, OK_ANSWER);
-                    assert_eq!(
-                        r.model.as_deref(),
-                        Some("gemini-3.1-pro-preview-customtools")
-                    );
-                    assert_eq!(r.usage.input_tokens, Some(10507));
-                    assert_eq!(r.usage.output_tokens, Some(14));
-                    assert_eq!(r.usage.api_duration_ms, Some(55));
-                }
-                (Some(kind), Err(f)) => assert_eq!(f.kind, kind, "{s}: {f:?}"),
-                (want, got) => panic!("{s}: wanted {want:?}, got {got:?}"),
-            }
-        }
+            },
+            |r| {
+                assert_eq!(
+                    r.model.as_deref(),
+                    Some("gemini-3.1-pro-preview-customtools")
+                );
+                assert_eq!(r.usage.input_tokens, Some(10507));
+                assert_eq!(r.usage.output_tokens, Some(14));
+                assert_eq!(r.usage.api_duration_ms, Some(55));
+            },
+        );
     }
 
     #[test]
@@ -163,13 +155,7 @@ mod tests {
     #[test]
     fn other_output_formats_are_not_mistaken_for_an_answer() {
         for file in ["ok-text.stdout", "ok-stream-json.stdout"] {
-            let out = read("gemini", file);
-            let f = parse(&Captured {
-                stdout: &out,
-                stderr: "",
-                code: Some(0),
-            })
-            .unwrap_err();
+            let f = parse_file("gemini", file, parse).unwrap_err();
             assert_eq!(f.kind, ErrorKind::ParseError, "{file}");
         }
     }

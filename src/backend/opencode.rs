@@ -13,7 +13,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::agent::{AgentSpec, CallOptions};
-use super::parse::{at, f64_at, json_lines, str_at, u64_at};
+use super::parse::{at, f64_at, json_lines, str_at, u64_at, unstructured};
 use super::{Captured, Failure, Family, Reply, Usage};
 
 pub static SPEC: AgentSpec = AgentSpec {
@@ -167,17 +167,13 @@ fn parse(c: &Captured) -> Result<Reply, Failure> {
             usage,
             model: None,
         }),
-        _ if c.code != Some(0) => match super::parse::last_line(c.stderr) {
-            Some(line) => Err(Failure::classified(line, None, c.code)),
-            None => Err(Failure::parse("no-text-event", c.code)),
-        },
-        _ => Err(Failure::parse(
+        _ => Err(unstructured(
+            c,
             if events.is_empty() {
                 "no-json-events"
             } else {
                 "no-text-event"
             },
-            c.code,
         )),
     }
 }
@@ -185,14 +181,16 @@ fn parse(c: &Captured) -> Result<Reply, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::parse::fixtures::{read, replay, scenarios, OK_ANSWER};
+    use crate::backend::parse::fixtures::{check_all, parse_file};
     use crate::backend::ErrorKind;
 
     #[test]
     fn every_recorded_scenario() {
         use ErrorKind::*;
-        for s in scenarios("opencode") {
-            let want = match s.as_str() {
+        check_all(
+            "opencode",
+            parse,
+            |s| match s {
                 "ok" => None,
                 "401" => Some(NotAuthenticated),
                 "429" => Some(RateLimited),
@@ -200,18 +198,13 @@ mod tests {
                 // The endless loop on a malformed response, and the silent server: our timeout.
                 "malformed" | "hang" => Some(Timeout),
                 other => panic!("unexpected scenario {other}"),
-            };
-            match (want, replay("opencode", &s, parse)) {
-                (None, Ok(r)) => {
-                    assert_eq!(r.text, OK_ANSWER);
-                    assert_eq!(r.usage.input_tokens, Some(5658));
-                    assert_eq!(r.usage.output_tokens, Some(14));
-                    assert_eq!(r.usage.cost_usd, Some(0.0));
-                }
-                (Some(kind), Err(f)) => assert_eq!(f.kind, kind, "{s}: {f:?}"),
-                (want, got) => panic!("{s}: wanted {want:?}, got {got:?}"),
-            }
-        }
+            },
+            |r| {
+                assert_eq!(r.usage.input_tokens, Some(5658));
+                assert_eq!(r.usage.output_tokens, Some(14));
+                assert_eq!(r.usage.cost_usd, Some(0.0));
+            },
+        );
     }
 
     #[test]
@@ -236,13 +229,7 @@ mod tests {
 
     #[test]
     fn default_format_output_is_not_mistaken_for_an_answer() {
-        let out = read("opencode", "ok-default.stdout");
-        let f = parse(&Captured {
-            stdout: &out,
-            stderr: "",
-            code: Some(0),
-        })
-        .unwrap_err();
+        let f = parse_file("opencode", "ok-default.stdout", parse).unwrap_err();
         assert_eq!(f.kind, ErrorKind::ParseError);
     }
 

@@ -4,6 +4,8 @@
 
 use serde_json::Value;
 
+use super::{Captured, Failure};
+
 /// Every line of `text` that is a JSON value; other lines (warnings, banners) are skipped.
 pub fn json_lines(text: &str) -> impl Iterator<Item = Value> + '_ {
     text.lines()
@@ -20,6 +22,16 @@ pub fn last_line(text: &str) -> Option<&str> {
             && !l.starts_with("WARNING:")
             && !l.to_ascii_lowercase().starts_with("warning:")
     })
+}
+
+/// The failure for output without the structure a parser looks for: a CLI that exited non-zero
+/// said why on stderr (usage errors, bad config); anything else is a parse error named `what`,
+/// never the raw output.
+pub fn unstructured(c: &Captured, what: &str) -> Failure {
+    match last_line(c.stderr) {
+        Some(line) if c.code != Some(0) => Failure::classified(line, None, c.code),
+        _ => Failure::parse(what, c.code),
+    }
 }
 
 /// The whole of `text` as one JSON value, if it is one.
@@ -129,6 +141,43 @@ pub mod fixtures {
             idle_timeout: Duration::from_secs(30),
         };
         agent::interpret(&finished, parse, &req)
+    }
+
+    /// Replays every recorded scenario of `cli`: `expect` names the failure kind each one must end
+    /// in (`None` for a success, checked by `ok`) and panics on a scenario it does not know, so a
+    /// new recording forces a decision.
+    pub fn check_all(
+        cli: &str,
+        parse: fn(&Captured) -> Result<Reply, Failure>,
+        expect: fn(&str) -> Option<crate::backend::ErrorKind>,
+        ok: impl Fn(&Reply),
+    ) {
+        let all = scenarios(cli);
+        assert!(all.len() >= 5, "{cli}: {all:?}");
+        for s in all {
+            match (expect(&s), replay(cli, &s, parse)) {
+                (None, Ok(r)) => {
+                    assert_eq!(r.text, OK_ANSWER, "{cli} {s}");
+                    ok(&r);
+                }
+                (Some(kind), Err(f)) => assert_eq!(f.kind, kind, "{cli} {s}: {f:?}"),
+                (want, got) => panic!("{cli} {s}: wanted {want:?}, got {got:?}"),
+            }
+        }
+    }
+
+    /// Parses a recorded output file of another format (text, stream-json) as if it exited 0.
+    pub fn parse_file(
+        cli: &str,
+        file: &str,
+        parse: fn(&Captured) -> Result<Reply, Failure>,
+    ) -> Result<Reply, Failure> {
+        let out = read(cli, file);
+        parse(&Captured {
+            stdout: &out,
+            stderr: "",
+            code: Some(0),
+        })
     }
 
     /// The answer every `ok` recording carries.

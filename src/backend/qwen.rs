@@ -60,12 +60,7 @@ fn parse(c: &Captured) -> Result<Reply, Failure> {
                 return Err(Failure::classified(msg, None, c.code));
             }
         }
-        if c.code != Some(0) {
-            if let Some(line) = super::parse::last_line(c.stderr) {
-                return Err(Failure::classified(line, None, c.code));
-            }
-        }
-        return Err(Failure::parse("no-result-message", c.code));
+        return Err(super::parse::unstructured(c, "no-result-message"));
     };
     let text = result.get("result").and_then(Value::as_str).unwrap_or("");
     let api_error = text.trim_start().strip_prefix("[API Error");
@@ -99,14 +94,16 @@ fn parse(c: &Captured) -> Result<Reply, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::parse::fixtures::{read, replay, scenarios, OK_ANSWER};
+    use crate::backend::parse::fixtures::{check_all, parse_file, replay, OK_ANSWER};
     use crate::backend::ErrorKind;
 
     #[test]
     fn every_recorded_scenario() {
         use ErrorKind::*;
-        for s in scenarios("qwen") {
-            let want = match s.as_str() {
+        check_all(
+            "qwen",
+            parse,
+            |s| match s {
                 "ok" => None,
                 // Exit 0 with "[API Error: 401 …]": a failure all the same.
                 "401" => Some(NotAuthenticated),
@@ -115,19 +112,14 @@ mod tests {
                 // Retrying or silent until the harness killed them.
                 "429" | "500" | "hang" => Some(Timeout),
                 other => panic!("unexpected scenario {other}"),
-            };
-            match (want, replay("qwen", &s, parse)) {
-                (None, Ok(r)) => {
-                    assert_eq!(r.text, OK_ANSWER);
-                    assert_eq!(r.model.as_deref(), Some("qwen3-coder-plus"));
-                    assert_eq!(r.usage.input_tokens, Some(25060));
-                    assert_eq!(r.usage.output_tokens, Some(18));
-                    assert_eq!(r.usage.api_duration_ms, Some(99));
-                }
-                (Some(kind), Err(f)) => assert_eq!(f.kind, kind, "{s}: {f:?}"),
-                (want, got) => panic!("{s}: wanted {want:?}, got {got:?}"),
-            }
-        }
+            },
+            |r| {
+                assert_eq!(r.model.as_deref(), Some("qwen3-coder-plus"));
+                assert_eq!(r.usage.input_tokens, Some(25060));
+                assert_eq!(r.usage.output_tokens, Some(18));
+                assert_eq!(r.usage.api_duration_ms, Some(99));
+            },
+        );
     }
 
     #[test]
@@ -138,21 +130,9 @@ mod tests {
 
     #[test]
     fn stream_json_gives_the_same_answer_and_text_does_not_parse() {
-        let out = read("qwen", "ok-stream-json.stdout");
-        let r = parse(&Captured {
-            stdout: &out,
-            stderr: "",
-            code: Some(0),
-        })
-        .unwrap();
+        let r = parse_file("qwen", "ok-stream-json.stdout", parse).unwrap();
         assert_eq!(r.text, OK_ANSWER);
-        let out = read("qwen", "ok-text.stdout");
-        let f = parse(&Captured {
-            stdout: &out,
-            stderr: "",
-            code: Some(0),
-        })
-        .unwrap_err();
+        let f = parse_file("qwen", "ok-text.stdout", parse).unwrap_err();
         assert_eq!(f.kind, ErrorKind::ParseError);
     }
 

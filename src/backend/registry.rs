@@ -177,11 +177,7 @@ pub fn version(program: &Path) -> Option<String> {
         program: program.to_path_buf(),
         args: vec!["--version".into()],
         env: Vec::new(),
-        env_remove: super::claude::SPEC
-            .env_remove
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
+        env_remove: super::claude::session_markers(),
         cwd: None,
         stdin: Vec::new(),
         timeout: Duration::from_secs(20),
