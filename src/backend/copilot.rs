@@ -6,7 +6,8 @@
 //! answered; failures are a `session.error` event (type, message, HTTP status) and a `result` with
 //! `exitCode: 1`. No token counts are reported, only API time. Its family is that of its model
 //! (`--model`, config or `COPILOT_MODEL`); without one, copilot's default model is a Claude Sonnet
-//! model, so anthropic.
+//! model, so anthropic. It retries failed model calls itself (5 times, up to a minute of waits in
+//! the 429 recording) and 1.0.102 offers no flag or variable to bound that: our timeouts do.
 
 use serde_json::Value;
 

@@ -6,7 +6,8 @@
 //! it loops forever (962 calls in 90 s in the recording), which only our timeout stops; it makes a
 //! second (title) request per run. Its family is that of its model, `provider/model`, which comes
 //! from `--model`/config or else from the user's opencode configuration. We do not set
-//! `OPENCODE_DISABLE_MODELS_FETCH`: real users need the model list to resolve their models.
+//! `OPENCODE_DISABLE_MODELS_FETCH`: real users need the model list to resolve their models. It
+//! retries 429/500 for over a minute and 1.18.33 has no setting for that: our timeouts bound it.
 
 use std::path::Path;
 
