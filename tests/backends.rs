@@ -561,6 +561,15 @@ fn same_family_is_refused_unless_allowed() {
         "{}",
         run.stderr
     );
+    // A misspelled backend is bad input, said before any call.
+    let run = env
+        .run(&["--author", "claude", "--reviewer", "gemnii"])
+        .fails(2);
+    assert!(
+        run.stderr.contains("unknown backend \"gemnii\""),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

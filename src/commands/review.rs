@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use serde_json::json;
 
 use crate::artifact::{self, Artifact, TextInput};
+use crate::backend::registry::{self, Role};
 use crate::backend::routing::{self, Route, World};
 use crate::cli::ReviewArgs;
 use crate::config::{Layers, Settings};
@@ -73,6 +74,9 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         for n in &route.notes {
             eprintln!("{n}");
         }
+        // A misspelled backend is a usage error now, not a failed call later.
+        registry::build(&route.author.backend, Some(Role::Author), &settings)?;
+        registry::build(&route.reviewer.backend, Some(Role::Reviewer), &settings)?;
         anyhow::bail!(
             "this build of git debate cannot run the review loop yet (author {}, reviewer {}); \
              run with --dry-run to build and inspect the artifact, or `git debate ask --backend \
