@@ -9,6 +9,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod error;
+pub mod protocol;
 pub mod redact;
 pub mod repo;
 pub mod scope;

@@ -1,0 +1,145 @@
+//! The review protocols: prompt templates (`references/templates/`, embedded in the binary), the
+//! parser that turns a reviewer's answer into findings, and the judge with its rubric.
+//!
+//! The texts live in `references/` as markdown so they can be read and reviewed as documents;
+//! `include_str!` puts them in the binary, so an installed `git debate` needs no files. A user can
+//! replace any template with a file of the same name in `<session store>/templates/`.
+
+pub mod findings;
+pub mod judge;
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+/// The protocol documents, for `--help`-style display and for the judge's context.
+pub const PROTOCOLS: &str = include_str!("../../references/protocols.md");
+pub const JUDGE_ANALYSIS: &str = include_str!("../../references/judge-analysis.md");
+pub const CODE_SNIPPETS: &str = include_str!("../../references/code-snippet-handling.md");
+
+/// A prompt template.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Template {
+    Cr,
+    PeerReview,
+    Judge,
+    Compromise,
+    Materialize,
+    Rebuttal,
+    Summarize,
+}
+
+impl Template {
+    pub const ALL: [Template; 7] = [
+        Template::Cr,
+        Template::PeerReview,
+        Template::Judge,
+        Template::Compromise,
+        Template::Materialize,
+        Template::Rebuttal,
+        Template::Summarize,
+    ];
+
+    /// The file name, in `references/templates/` and in the override folder.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            Template::Cr => "cr.md",
+            Template::PeerReview => "peer-review.md",
+            Template::Judge => "judge.md",
+            Template::Compromise => "compromise.md",
+            Template::Materialize => "materialize.md",
+            Template::Rebuttal => "rebuttal.md",
+            Template::Summarize => "summarize.md",
+        }
+    }
+
+    fn builtin(self) -> &'static str {
+        match self {
+            Template::Cr => include_str!("../../references/templates/cr.md"),
+            Template::PeerReview => include_str!("../../references/templates/peer-review.md"),
+            Template::Judge => include_str!("../../references/templates/judge.md"),
+            Template::Compromise => include_str!("../../references/templates/compromise.md"),
+            Template::Materialize => include_str!("../../references/templates/materialize.md"),
+            Template::Rebuttal => include_str!("../../references/templates/rebuttal.md"),
+            Template::Summarize => include_str!("../../references/templates/summarize.md"),
+        }
+    }
+
+    /// The template text: the user's override in `dir` if there is one, else the built-in.
+    pub fn text(self, overrides: Option<&Path>) -> Result<String> {
+        if let Some(dir) = overrides {
+            let p = dir.join(self.file_name());
+            if p.is_file() {
+                return std::fs::read_to_string(&p)
+                    .with_context(|| format!("cannot read template {}", p.display()));
+            }
+        }
+        Ok(self.builtin().to_string())
+    }
+
+    /// The template with `{{name}}` replaced by each value, in one pass (a value containing
+    /// `{{...}}`, such as a diff of a template, is not expanded again). Unknown names are kept.
+    pub fn render(self, overrides: Option<&Path>, vars: &[(&str, &str)]) -> Result<String> {
+        Ok(fill(&self.text(overrides)?, vars))
+    }
+}
+
+fn fill(template: &str, vars: &[(&str, &str)]) -> String {
+    let mut out =
+        String::with_capacity(template.len() + vars.iter().map(|(_, v)| v.len()).sum::<usize>());
+    let mut rest = template;
+    while let Some(start) = rest.find("{{") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        match after.find("}}") {
+            Some(end) => {
+                let name = after[..end].trim();
+                match vars.iter().find(|(k, _)| *k == name) {
+                    Some((_, v)) => out.push_str(v),
+                    None => out.push_str(&rest[start..start + 2 + end + 2]),
+                }
+                rest = &after[end + 2..];
+            }
+            None => {
+                out.push_str(&rest[start..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_is_one_pass_and_keeps_unknown_names() {
+        let out = fill(
+            "a {{x}} b {{ y }} c {{unknown}} d {{",
+            &[("x", "{{y}}"), ("y", "Y")],
+        );
+        assert_eq!(out, "a {{y}} b Y c {{unknown}} d {{");
+    }
+
+    #[test]
+    fn every_template_has_its_placeholders_and_overrides_win() {
+        for t in Template::ALL {
+            let text = t.text(None).unwrap();
+            assert!(text.contains("{{"), "{t:?}");
+        }
+        assert!(Template::Cr.text(None).unwrap().contains("{{artifact}}"));
+        assert!(Template::Judge.text(None).unwrap().contains("{{findings}}"));
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("cr.md"), "mine: {{artifact}}").unwrap();
+        let out = Template::Cr
+            .render(Some(tmp.path()), &[("artifact", "DIFF")])
+            .unwrap();
+        assert_eq!(out, "mine: DIFF");
+        assert!(Template::Judge
+            .render(Some(tmp.path()), &[])
+            .unwrap()
+            .contains("Judge each"));
+    }
+}
