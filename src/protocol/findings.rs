@@ -215,28 +215,30 @@ pub(crate) fn finding_from_json(v: &Value) -> Option<Finding> {
 /// Every JSON value in fenced ```json (or plain ```) blocks, then the whole text if it is JSON.
 pub(crate) fn json_blocks(text: &str) -> Vec<Value> {
     let mut out = Vec::new();
-    let mut in_block = false;
+    // `Some(collect)` inside a fence; only ```json and bare ``` fences are collected.
+    let mut fence: Option<bool> = None;
     let mut block = String::new();
     for line in text.lines() {
         let t = line.trim_start();
         if t.starts_with("```") {
-            if in_block {
-                if let Ok(v) = serde_json::from_str::<Value>(&block) {
-                    out.push(v);
+            match fence {
+                Some(collect) => {
+                    if collect {
+                        if let Ok(v) = serde_json::from_str::<Value>(&block) {
+                            out.push(v);
+                        }
+                    }
+                    block.clear();
+                    fence = None;
                 }
-                block.clear();
-                in_block = false;
-            } else {
-                let lang = t.trim_start_matches('`').trim().to_ascii_lowercase();
-                in_block = true;
-                if !(lang.is_empty() || lang == "json") {
-                    // Not JSON: read through it without collecting.
-                    block.push_str("\u{0}");
+                None => {
+                    let lang = t.trim_start_matches('`').trim().to_ascii_lowercase();
+                    fence = Some(lang.is_empty() || lang == "json");
                 }
             }
             continue;
         }
-        if in_block && !block.starts_with('\u{0}') {
+        if fence == Some(true) {
             block.push_str(line);
             block.push('\n');
         }
