@@ -51,6 +51,12 @@ macro_rules! usage {
 pub enum Outcome {
     /// 0: done (including "nothing to review" and `--dry-run`).
     Success,
+    /// 1: unresolved findings at or above `--fail-on`.
+    GateFailed,
+    /// 3: not evaluated (the reviewer never answered).
+    Unavailable,
+    /// 130: interrupted; what was done is saved.
+    Interrupted,
 }
 
 impl Outcome {
@@ -62,6 +68,9 @@ impl Outcome {
         }
         match self {
             Outcome::Success => ExitCode::SUCCESS,
+            Outcome::GateFailed => ExitCode::from(1),
+            Outcome::Unavailable => ExitCode::from(EXIT_UNAVAILABLE),
+            Outcome::Interrupted => ExitCode::from(EXIT_INTERRUPTED),
         }
     }
 }

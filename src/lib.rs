@@ -12,6 +12,8 @@ pub mod error;
 pub mod protocol;
 pub mod redact;
 pub mod repo;
+pub mod report;
+pub mod review;
 pub mod scope;
 pub mod session;
 

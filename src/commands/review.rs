@@ -13,6 +13,8 @@ use crate::backend::routing::{self, Route, World};
 use crate::cli::ReviewArgs;
 use crate::config::{Layers, Settings};
 use crate::error::{Outcome, UsageError};
+use crate::report;
+use crate::review::{PatchBase, Review};
 use crate::scope::{self, Change, Scope};
 use crate::session::{self, Session};
 
@@ -66,26 +68,22 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         ),
     };
 
-    // Who would play which side. A dry run records the decision (or why there is none) and goes
-    // on; a real run cannot start without both sides.
+    // Who plays which side. A dry run records the decision (or why there is none) and goes on;
+    // a real run cannot start without both sides, and checks their names before any call.
     let route = World::with(&settings, |w| routing::route(&settings, w));
-    if !settings.dry_run {
-        let route = route?;
-        for n in &route.notes {
-            eprintln!("{n}");
+    let sides = match (&route, settings.dry_run) {
+        (_, true) => None,
+        (Err(_), false) => return Err(route.expect_err("an error")),
+        (Ok(r), false) => {
+            for n in &r.notes {
+                eprintln!("{n}");
+            }
+            Some((
+                registry::build(&r.author.backend, Some(Role::Author), &settings)?,
+                registry::build(&r.reviewer.backend, Some(Role::Reviewer), &settings)?,
+            ))
         }
-        // A misspelled backend is a usage error now, not a failed call later.
-        registry::build(&route.author.backend, Some(Role::Author), &settings)?;
-        registry::build(&route.reviewer.backend, Some(Role::Reviewer), &settings)?;
-        anyhow::bail!(
-            "this build of git debate cannot run the review loop yet (author {}, reviewer {}); \
-             run with --dry-run to build and inspect the artifact, or `git debate ask --backend \
-             {}` to try the reviewer",
-            route.author.backend,
-            route.reviewer.backend,
-            route.reviewer.backend
-        );
-    }
+    };
 
     let base = session::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
     let session = Session::create(&base)?;
@@ -94,12 +92,87 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         .as_ref()
         .and_then(|r| r.workdir().map(Path::to_path_buf))
         .unwrap_or_else(|| cwd.clone());
-    session.write_json(
-        "metadata.json",
-        &metadata(&session, &source, &artifact, &settings, &workspace, &route),
-    )?;
-    print!("{}", summary(&session, &source, &artifact, &artifact_path));
-    Ok(Outcome::Success)
+    let meta = metadata(&session, &source, &artifact, &settings, &workspace, &route);
+    session.write_json("metadata.json", &meta)?;
+    let templates = base.join("templates");
+    let snippet = matches!(source, Source::Text(_));
+    // The round-1 prompts, so a dry run shows exactly what would be sent.
+    let (_, input) =
+        crate::review::prompts(&artifact, &artifact.text, "", Some(&templates), snippet)?;
+    session.write("round-1-input.md", input.as_bytes())?;
+    let Some((author, reviewer)) = sides else {
+        print!("{}", summary(&session, &source, &artifact, &artifact_path));
+        return Ok(Outcome::Success);
+    };
+    let route = route?;
+    let patch_base = match &source {
+        Source::Change { change, .. } => match &change.head {
+            Some(sha) => PatchBase::Commit(sha.clone()),
+            None => PatchBase::WorkTree,
+        },
+        Source::Text(_) => PatchBase::None,
+    };
+    let outcome = Review {
+        session: &session,
+        settings: &settings,
+        author,
+        reviewer,
+        artifact: &artifact,
+        workspace: workspace.clone(),
+        repo_dir: repo.as_ref().map(|r| r.path().to_path_buf()),
+        patch_base,
+        templates: Some(templates),
+        snippet,
+        metadata: meta,
+    }
+    .run()?;
+    let report = report::build(
+        &outcome,
+        &report::Context {
+            session: &session.id,
+            session_dir: session.dir.clone(),
+            target: serde_json::to_value(artifact.target)?
+                .as_str()
+                .unwrap_or("code")
+                .to_string(),
+            author: route.author.backend.clone(),
+            reviewer: route.reviewer.backend.clone(),
+            fail_on: &settings.fail_on,
+            code: artifact.target != crate::artifact::markdown::Target::Proposal,
+        },
+    );
+    session.write("summary.md", report::markdown(&report).as_bytes())?;
+    session.write_json("summary.json", &report)?;
+    emit(&settings, &report)?;
+    Ok(match report.status {
+        "interrupted" => Outcome::Interrupted,
+        "unavailable" => Outcome::Unavailable,
+        _ if report.gate.failed => Outcome::GateFailed,
+        _ => Outcome::Success,
+    })
+}
+
+/// The report in the chosen format, on standard output or in `--output`.
+fn emit(settings: &Settings, report: &report::Report) -> Result<()> {
+    use std::io::IsTerminal;
+    let to_file = settings.output.is_some();
+    let text = match settings.format.as_str() {
+        "json" => serde_json::to_string_pretty(report)? + "\n",
+        "markdown" => report::markdown(report),
+        _ => report::text(
+            report,
+            !to_file && report::use_color(std::io::stdout().is_terminal()),
+        ),
+    };
+    match &settings.output {
+        Some(path) => session::write_atomic(path, text.as_bytes())
+            .with_context(|| format!("cannot write the report to {}", path.display())),
+        None => {
+            use std::io::Write;
+            std::io::stdout().lock().write_all(text.as_bytes())?;
+            Ok(())
+        }
+    }
 }
 
 /// CONTENT or `--artifact-file`; `-` in either reads standard input.
@@ -253,7 +326,7 @@ fn metadata(
     json!({
         "version": session::METADATA_VERSION,
         "id": session.id,
-        "status": "dry-run",
+        "status": if settings.dry_run { "dry-run" } else { "running" },
         "created_at": now,
         "updated_at": now,
         "tool_version": env!("CARGO_PKG_VERSION"),

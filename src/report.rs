@@ -1,0 +1,471 @@
+//! The final report of a review, as text (coloured on a terminal), markdown or JSON, and the gate
+//! that turns it into an exit code.
+//!
+//! All three formats are rendered from one [`Report`] value built from the session record, so
+//! they cannot disagree. The JSON has a `schema` version; fields are only ever added.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::protocol::judge::Judged;
+use crate::review::record::{usage_by_backend, BackendUsage};
+use crate::review::Outcome;
+
+pub const SCHEMA: u32 = 1;
+
+/// One finding as reported: its latest state.
+#[derive(Debug, Clone, Serialize)]
+pub struct Item {
+    pub id: String,
+    pub severity: &'static str,
+    pub title: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<String>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub body: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub segment: Option<String>,
+    /// valid, invalid, missing-context or not ruled.
+    pub judged: &'static str,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    /// The round it was last raised in.
+    pub round: u32,
+    pub from_judge: bool,
+    #[serde(skip)]
+    rank: u8,
+    #[serde(skip)]
+    stands: bool,
+}
+
+impl Item {
+    fn of(j: &Judged, round: u32) -> Item {
+        Item {
+            id: j.finding.id.clone(),
+            severity: j.severity().label(),
+            title: j.finding.title.clone(),
+            evidence: j.finding.evidence.clone(),
+            body: j.finding.body.clone(),
+            action: j.finding.action.clone(),
+            segment: j.finding.segment.clone(),
+            judged: j.verdict_label(),
+            reason: j
+                .ruling
+                .as_ref()
+                .map(|r| r.reason.clone())
+                .unwrap_or_default(),
+            round,
+            from_judge: j.from_judge,
+            rank: j.severity().rank(),
+            stands: j.stands(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct JudgeLine {
+    pub round: u32,
+    pub choice: char,
+    pub decided_by: &'static str,
+    pub rubric: char,
+    pub reason: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judge: Option<char>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub judge_reason: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Gate {
+    pub fail_on: String,
+    pub failed: bool,
+    /// Unresolved findings at or above the threshold.
+    pub blocking: Vec<String>,
+}
+
+/// Everything a report says.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub schema: u32,
+    pub session: String,
+    pub session_dir: PathBuf,
+    pub target: String,
+    pub author: String,
+    pub reviewer: String,
+    pub status: &'static str,
+    pub rounds: usize,
+    pub converged: bool,
+    pub stop_reason: String,
+    pub final_decision: String,
+    pub final_artifact: PathBuf,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub final_patch: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub patch_check: Option<String>,
+    pub findings: Vec<Item>,
+    pub judge_history: Vec<JudgeLine>,
+    pub unresolved: Vec<Item>,
+    pub notes: Vec<String>,
+    pub next_actions: Vec<String>,
+    pub usage: BTreeMap<String, BackendUsage>,
+    pub duration_ms: u64,
+    pub gate: Gate,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Inputs a report needs besides the outcome.
+pub struct Context<'a> {
+    pub session: &'a str,
+    pub session_dir: PathBuf,
+    pub target: String,
+    pub author: String,
+    pub reviewer: String,
+    pub fail_on: &'a str,
+    pub code: bool,
+}
+
+pub fn build(o: &Outcome, cx: &Context) -> Report {
+    // Every finding's latest state, in order of first appearance.
+    let mut findings: Vec<Item> = Vec::new();
+    for r in &o.rounds {
+        for j in &r.findings {
+            let item = Item::of(j, r.round);
+            match findings
+                .iter_mut()
+                .find(|i| i.id == item.id && !item.id.is_empty())
+            {
+                Some(old) => *old = item,
+                None => findings.push(item),
+            }
+        }
+    }
+    // The reviewer's latest view: what stands in the last completed round.
+    let unresolved: Vec<Item> = o
+        .rounds
+        .last()
+        .map(|r| {
+            r.findings
+                .iter()
+                .filter(|j| j.stands())
+                .map(|j| Item::of(j, r.round))
+                .collect()
+        })
+        .unwrap_or_default();
+    let threshold = match cx.fail_on {
+        "p1" => Some(1),
+        "p2" => Some(2),
+        "p3" => Some(3),
+        _ => None,
+    };
+    let blocking: Vec<String> = threshold
+        .map(|t| {
+            unresolved
+                .iter()
+                .filter(|i| i.rank <= t)
+                .map(|i| i.id.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    let judge_history = o
+        .rounds
+        .iter()
+        .map(|r| JudgeLine {
+            round: r.round,
+            choice: r.choice,
+            decided_by: r.decided_by,
+            rubric: r.rubric,
+            reason: r.rubric_reason.clone(),
+            judge: r.judge_choice,
+            judge_reason: r.judge_reason.clone(),
+        })
+        .collect();
+    let notes = o
+        .rounds
+        .iter()
+        .flat_map(|r| {
+            r.notes
+                .iter()
+                .map(move |n| format!("round {}: {n}", r.round))
+        })
+        .collect();
+    let mut report = Report {
+        schema: SCHEMA,
+        session: cx.session.to_string(),
+        session_dir: cx.session_dir.clone(),
+        target: cx.target.clone(),
+        author: cx.author.clone(),
+        reviewer: cx.reviewer.clone(),
+        status: o.status,
+        rounds: o.rounds.len(),
+        converged: o.converged,
+        stop_reason: o.stop_reason.clone(),
+        final_decision: o.final_decision.clone(),
+        final_artifact: o.final_artifact.clone(),
+        final_patch: o.final_patch.clone(),
+        patch_check: o.patch_check.clone(),
+        findings,
+        judge_history,
+        unresolved,
+        notes,
+        next_actions: Vec::new(),
+        usage: usage_by_backend(&o.rounds, &o.extra_calls),
+        duration_ms: o.duration_ms,
+        gate: Gate {
+            fail_on: cx.fail_on.to_string(),
+            failed: !blocking.is_empty(),
+            blocking,
+        },
+        error: o.error.as_ref().map(|e| e.to_string()),
+    };
+    report.next_actions = next_actions(&report, cx.code);
+    report
+}
+
+fn next_actions(r: &Report, code: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    if r.status == "unavailable" {
+        out.push(format!(
+            "Fix the reviewer ({}) and run again: {}",
+            r.reviewer,
+            r.error.as_deref().unwrap_or("it did not answer")
+        ));
+        return out;
+    }
+    if let Some(p) = &r.final_patch {
+        out.push(format!(
+            "Review the accepted changes in {} ({}), then `git apply` it",
+            p.display(),
+            r.patch_check.as_deref().unwrap_or("not checked")
+        ));
+    }
+    if r.final_decision.starts_with("Compromise")
+        || (r.final_decision.starts_with("Accept") && r.final_patch.is_none())
+    {
+        out.push(format!(
+            "Compare the final version with the original: {}",
+            r.final_artifact.display()
+        ));
+    }
+    for i in r.unresolved.iter().filter(|i| i.rank <= 2) {
+        let at = i
+            .evidence
+            .as_deref()
+            .map(|e| format!(" ({e})"))
+            .unwrap_or_default();
+        out.push(format!("Address [{}] {} {}{at}", i.id, i.severity, i.title));
+    }
+    if out.is_empty() && r.unresolved.is_empty() {
+        out.push("Nothing to address from this review".into());
+    }
+    if code {
+        out.push("Run the tests".into());
+    }
+    out
+}
+
+/// Whether text output may use colour: a terminal, and `NO_COLOR` unset.
+pub fn use_color(is_terminal: bool) -> bool {
+    is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+fn paint(s: &str, code: &str, color: bool) -> String {
+    if color {
+        format!("\x1b[{code}m{s}\x1b[0m")
+    } else {
+        s.to_string()
+    }
+}
+
+fn sev_color(sev: &str) -> &'static str {
+    match sev {
+        "P0" | "P1" => "1;31",
+        "P2" | "unclassified" => "33",
+        _ => "2",
+    }
+}
+
+fn item_line(i: &Item, color: bool) -> String {
+    let mut s = format!(
+        "{} [{}] {}",
+        paint(i.severity, sev_color(i.severity), color),
+        i.id,
+        i.title
+    );
+    if let Some(e) = &i.evidence {
+        let _ = write!(s, " — {e}");
+    }
+    let _ = write!(s, " ({})", i.judged);
+    if !i.reason.is_empty() {
+        let _ = write!(s, ": {}", i.reason);
+    }
+    s
+}
+
+pub fn text(r: &Report, color: bool) -> String {
+    let mut s = String::new();
+    let h = |t: &str| paint(t, "1", color);
+    let _ = writeln!(s, "{} {}", h("Debate summary"), r.session);
+    let _ = writeln!(
+        s,
+        "target {} · {} round{} · converged {} · decision {}",
+        r.target,
+        r.rounds,
+        if r.rounds == 1 { "" } else { "s" },
+        if r.converged { "yes" } else { "no" },
+        paint(&r.final_decision, "1", color)
+    );
+    let _ = writeln!(s, "author {} · reviewer {}", r.author, r.reviewer);
+    let _ = writeln!(s, "stopped: {}", r.stop_reason);
+    if let Some(e) = &r.error {
+        let _ = writeln!(s, "{} {e}", paint("error:", "1;31", color));
+    }
+    if !r.findings.is_empty() {
+        let _ = writeln!(s, "\n{}", h("Findings"));
+        for i in &r.findings {
+            let _ = writeln!(s, "  {}", item_line(i, color));
+        }
+    }
+    if !r.judge_history.is_empty() {
+        let _ = writeln!(s, "\n{}", h("Judge recommendations"));
+        for j in &r.judge_history {
+            let _ = writeln!(s, "  round {}: {}", j.round, judge_line(j));
+        }
+    }
+    let _ = writeln!(s, "\n{}", h("Unresolved"));
+    if r.unresolved.is_empty() {
+        let _ = writeln!(s, "  none");
+    }
+    for i in &r.unresolved {
+        let _ = writeln!(s, "  {}", item_line(i, color));
+    }
+    for n in &r.notes {
+        let _ = writeln!(s, "note: {n}");
+    }
+    let _ = writeln!(s, "\n{}", h("Next actions"));
+    for (k, a) in r.next_actions.iter().enumerate() {
+        let _ = writeln!(s, "  {}. [ ] {a}", k + 1);
+    }
+    if !r.usage.is_empty() {
+        let _ = writeln!(s, "\n{}", h("Usage"));
+        for (b, u) in &r.usage {
+            let _ = writeln!(s, "  {b}: {}", usage_text(u));
+        }
+    }
+    let _ = writeln!(s, "\nfinal artifact: {}", r.final_artifact.display());
+    if let Some(p) = &r.final_patch {
+        let _ = writeln!(
+            s,
+            "final patch: {} ({})",
+            p.display(),
+            r.patch_check.as_deref().unwrap_or("")
+        );
+    }
+    let _ = writeln!(s, "session: {}", r.session_dir.display());
+    if r.gate.failed {
+        let _ = writeln!(
+            s,
+            "{} {} unresolved finding(s) at or above {}: {}",
+            paint("gate failed:", "1;31", color),
+            r.gate.blocking.len(),
+            r.gate.fail_on.to_uppercase(),
+            r.gate.blocking.join(", ")
+        );
+    }
+    s
+}
+
+fn judge_line(j: &JudgeLine) -> String {
+    let mut s = format!("{} ({}; {})", j.choice, j.decided_by, j.reason);
+    if let Some(l) = j.judge.filter(|l| *l != j.rubric) {
+        let _ = write!(s, "; the judge recommended {l}");
+        if !j.judge_reason.is_empty() {
+            let _ = write!(s, ": {}", j.judge_reason);
+        }
+    }
+    s
+}
+
+fn usage_text(u: &BackendUsage) -> String {
+    let mut parts = vec![format!(
+        "{} call{}",
+        u.calls,
+        if u.calls == 1 { "" } else { "s" }
+    )];
+    if u.failed_calls > 0 {
+        parts.push(format!("{} failed", u.failed_calls));
+    }
+    if let (Some(i), Some(o)) = (u.usage.input_tokens, u.usage.output_tokens) {
+        parts.push(format!("{i} in / {o} out tokens"));
+    }
+    if let Some(c) = u.usage.cost_usd {
+        parts.push(format!("${c:.4}"));
+    }
+    parts.push(format!("{:.1} s", u.duration_ms as f64 / 1000.0));
+    parts.join(", ")
+}
+
+/// The seed's final output contract, as markdown.
+pub fn markdown(r: &Report) -> String {
+    let mut s = String::from("## Debate Summary\n\n");
+    let _ = writeln!(s, "Session: {}", r.session);
+    let _ = writeln!(s, "Target: {}", r.target);
+    let _ = writeln!(s, "Rounds: {}", r.rounds);
+    let _ = writeln!(s, "Converged: {}", if r.converged { "yes" } else { "no" });
+    let _ = writeln!(s, "Status: {} ({})", r.status, r.stop_reason);
+    let _ = writeln!(s, "\n### Final Decision\n- {}", r.final_decision);
+    let _ = writeln!(s, "\n### Final Artifact\n- {}", r.final_artifact.display());
+    if let Some(p) = &r.final_patch {
+        let _ = writeln!(
+            s,
+            "- patch: {} ({})",
+            p.display(),
+            r.patch_check.as_deref().unwrap_or("")
+        );
+    }
+    let _ = writeln!(s, "\n### Key Findings");
+    for (label, ranks) in [("P1", [0u8, 1]), ("P2", [2, 2]), ("P3", [3, 3])] {
+        let items: Vec<String> = r
+            .findings
+            .iter()
+            .filter(|i| i.rank >= ranks[0] && i.rank <= ranks[1] && i.stands)
+            .map(|i| item_line(i, false))
+            .collect();
+        let _ = writeln!(
+            s,
+            "- {label}: {}",
+            if items.is_empty() {
+                "none".to_string()
+            } else {
+                items.join("; ")
+            }
+        );
+    }
+    let _ = writeln!(s, "\n### Judge Recommendation History");
+    for j in &r.judge_history {
+        let _ = writeln!(s, "- Round {}: {}", j.round, judge_line(j));
+    }
+    let _ = writeln!(s, "\n### Unresolved");
+    if r.unresolved.is_empty() {
+        let _ = writeln!(s, "- none");
+    }
+    for i in &r.unresolved {
+        let _ = writeln!(s, "- {}", item_line(i, false));
+    }
+    let _ = writeln!(s, "\n### Next Actions");
+    for (k, a) in r.next_actions.iter().enumerate() {
+        let _ = writeln!(s, "{}. [ ] {a}", k + 1);
+    }
+    if !r.usage.is_empty() {
+        let _ = writeln!(s, "\n### Usage");
+        for (b, u) in &r.usage {
+            let _ = writeln!(s, "- {b}: {}", usage_text(u));
+        }
+    }
+    s
+}

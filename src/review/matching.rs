@@ -1,0 +1,203 @@
+//! Finding identity across rounds: is this round's "off-by-one in the loop" the same finding as
+//! round 1's, or a new one?
+//!
+//! The convergence guard stops after two rounds without *new* P1/P2 findings, so "new" must
+//! survive rewording and moved lines. A finding's anchor is its file plus a hash of the code around
+//! the cited line (read from the work tree), so it keeps its anchor when lines above it shift; two
+//! findings are the same when their anchors agree and their texts are at least loosely similar, or
+//! when their titles and bodies are clearly similar (`similar`'s ratio), never by string equality.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use similar::TextDiff;
+
+use crate::protocol::findings::Finding;
+
+/// Text similarity above which two findings are the same without an anchor.
+const SAME_TEXT: f32 = 0.6;
+/// Text similarity enough when the anchors agree.
+const SAME_ANCHORED: f32 = 0.3;
+
+/// The findings seen so far, by id.
+#[derive(Debug, Default, Clone)]
+pub struct Ledger {
+    known: BTreeMap<String, Known>,
+    next: usize,
+}
+
+#[derive(Debug, Clone)]
+struct Known {
+    anchor: Option<String>,
+    text: String,
+    round: u32,
+}
+
+impl Ledger {
+    /// Gives each finding of `round` an id: an earlier finding's when it matches one, else a new
+    /// `F<n>`. Returns, per finding, whether it is new.
+    pub fn assign(
+        &mut self,
+        round: u32,
+        findings: &mut [Finding],
+        workspace: Option<&Path>,
+    ) -> Vec<bool> {
+        let mut taken = Vec::new();
+        findings
+            .iter_mut()
+            .map(|f| {
+                let anchor = anchor(f, workspace);
+                let text = comparable(f);
+                let best = self
+                    .known
+                    .iter()
+                    .filter(|(id, k)| !taken.contains(*id) && k.round < round)
+                    .map(|(id, k)| {
+                        let sim = similarity(&text, &k.text);
+                        let anchored = anchor.is_some() && anchor == k.anchor;
+                        let same = sim >= SAME_TEXT || (anchored && sim >= SAME_ANCHORED);
+                        (id.clone(), same, sim + if anchored { 1.0 } else { 0.0 })
+                    })
+                    .filter(|(_, same, _)| *same)
+                    .max_by(|a, b| a.2.total_cmp(&b.2));
+                let (id, new) = match best {
+                    Some((id, _, _)) => (id, false),
+                    None => {
+                        self.next += 1;
+                        (format!("F{}", self.next), true)
+                    }
+                };
+                self.known.insert(
+                    id.clone(),
+                    Known {
+                        anchor,
+                        text,
+                        round,
+                    },
+                );
+                taken.push(id.clone());
+                f.id = id;
+                new
+            })
+            .collect()
+    }
+}
+
+fn comparable(f: &Finding) -> String {
+    format!("{} {}", f.title, f.body).to_lowercase()
+}
+
+fn similarity(a: &str, b: &str) -> f32 {
+    TextDiff::from_words(a, b).ratio()
+}
+
+/// `path#hash-of-the-lines-around-it`, or `path:line` when the file cannot be read, or `None`
+/// without a location.
+fn anchor(f: &Finding, workspace: Option<&Path>) -> Option<String> {
+    let loc = f
+        .evidence
+        .as_deref()
+        .and_then(crate::protocol::findings::location_in)?;
+    let (path, lines) = loc.rsplit_once(':')?;
+    let line: usize = lines.split('-').next()?.parse().ok()?;
+    let content = workspace.and_then(|w| std::fs::read_to_string(w.join(path)).ok());
+    match content {
+        Some(text) => {
+            let all: Vec<&str> = text.lines().collect();
+            let from = line.saturating_sub(3);
+            let to = (line + 2).min(all.len());
+            if from >= to {
+                return Some(format!("{path}:{line}"));
+            }
+            let window: String = all[from..to]
+                .iter()
+                .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+                .collect::<Vec<_>>()
+                .join("\n");
+            Some(format!(
+                "{path}#{}",
+                &sha1_smol::Sha1::from(window).digest().to_string()[..12]
+            ))
+        }
+        None => Some(format!("{path}:{line}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::findings::Severity;
+
+    fn f(title: &str, body: &str, evidence: Option<&str>) -> Finding {
+        Finding {
+            id: String::new(),
+            severity: Severity::P1,
+            title: title.into(),
+            evidence: evidence.map(str::to_string),
+            body: body.into(),
+            action: None,
+            segment: None,
+        }
+    }
+
+    #[test]
+    fn reworded_findings_keep_their_id_and_new_ones_get_one() {
+        let mut l = Ledger::default();
+        let mut r1 = vec![
+            f(
+                "Off-by-one in the retry loop",
+                "the last attempt is skipped",
+                None,
+            ),
+            f("Secret logged at debug level", "the token is printed", None),
+        ];
+        assert_eq!(l.assign(1, &mut r1, None), [true, true]);
+        let mut r2 = vec![
+            f(
+                "Secret is logged at debug level",
+                "the API token gets printed",
+                None,
+            ),
+            f("Unbounded cache growth", "entries are never evicted", None),
+        ];
+        assert_eq!(l.assign(2, &mut r2, None), [false, true]);
+        assert_eq!(r2[0].id, r1[1].id);
+        assert_eq!(r2[1].id, "F3");
+    }
+
+    #[test]
+    fn a_finding_that_moved_lines_keeps_its_anchor() {
+        let tmp = tempfile::tempdir().unwrap();
+        let body = "fn a() {}\nfn b() {\n    let x = v[i + 1];\n}\n";
+        std::fs::write(tmp.path().join("lib.rs"), body).unwrap();
+        let mut l = Ledger::default();
+        let mut r1 = vec![f(
+            "index may overflow",
+            "v[i+1] at the end",
+            Some("lib.rs:3"),
+        )];
+        l.assign(1, &mut r1, Some(tmp.path()));
+        // Two lines inserted above; the reviewer now cites line 5 and words it differently.
+        std::fs::write(tmp.path().join("lib.rs"), format!("// a\n// b\n{body}")).unwrap();
+        let mut r2 = vec![f(
+            "possible out-of-bounds index",
+            "v[i + 1] overflows at the end",
+            Some("lib.rs:5"),
+        )];
+        assert_eq!(l.assign(2, &mut r2, Some(tmp.path())), [false]);
+        assert_eq!(r2[0].id, r1[0].id);
+    }
+
+    #[test]
+    fn two_findings_of_one_round_never_share_an_id() {
+        let mut l = Ledger::default();
+        let mut r1 = vec![f("missing timeout", "http call", None)];
+        l.assign(1, &mut r1, None);
+        let mut r2 = vec![
+            f("missing timeout", "http call", None),
+            f("missing timeout", "http call again", None),
+        ];
+        l.assign(2, &mut r2, None);
+        assert_ne!(r2[0].id, r2[1].id);
+    }
+}

@@ -1,0 +1,459 @@
+//! The review loop: critique -> judge -> decision, round after round, until a guard stops it.
+//!
+//! Each round sends the current version of the artifact to the reviewer (cr for code,
+//! peer-review for proposals, both concurrently for mixed), parses the findings, gives them
+//! stable ids across rounds, asks the author model to judge them, and applies the rubric. The
+//! loop stops on the first of: max rounds, the time budget, two consecutive rounds without new
+//! P1/P2 findings, the reviewer's agreement, or decision A, B or E. Every step is written to the
+//! session folder as it happens, so an interrupted or failed session stays readable.
+
+pub mod matching;
+pub mod record;
+mod steps;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::artifact::markdown::{SegmentKind, Target};
+use crate::artifact::Artifact;
+use crate::backend::{signals, Answer, Backend, BackendError, Request};
+use crate::config::Settings;
+use crate::protocol::findings::{self, Finding};
+use crate::protocol::judge;
+use crate::protocol::Template;
+use crate::session::Session;
+use matching::Ledger;
+use record::{Call, Round};
+
+/// Where a code patch would apply, to check the author's rewritten version.
+#[derive(Debug, Clone)]
+pub enum PatchBase {
+    /// The work tree (uncommitted and staged scopes).
+    WorkTree,
+    /// A commit's tree.
+    Commit(String),
+    /// No repository state to check against (explicit content, file scopes).
+    None,
+}
+
+/// Everything the loop needs.
+pub struct Review<'a> {
+    pub session: &'a Session,
+    pub settings: &'a Settings,
+    pub author: Box<dyn Backend>,
+    pub reviewer: Box<dyn Backend>,
+    pub artifact: &'a Artifact,
+    /// Where the models run (the work tree), and where finding anchors are read.
+    pub workspace: PathBuf,
+    /// The repository, for checking patches.
+    pub repo_dir: Option<PathBuf>,
+    pub patch_base: PatchBase,
+    /// `<store>/templates`, where users override prompt templates.
+    pub templates: Option<PathBuf>,
+    /// The artifact has no git context (explicit content, a file).
+    pub snippet: bool,
+    /// metadata.json as written by the caller; the loop updates it.
+    pub metadata: Value,
+}
+
+/// How a review ended.
+#[derive(Debug, Clone, Serialize)]
+pub struct Outcome {
+    /// `completed`, `unavailable` (the reviewer never answered) or `interrupted`.
+    pub status: &'static str,
+    pub stop_reason: String,
+    pub converged: bool,
+    pub final_decision: String,
+    /// The final version's file in the session folder.
+    pub final_artifact: PathBuf,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub final_patch: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub patch_check: Option<String>,
+    pub rounds: Vec<Round>,
+    /// Calls outside rounds (summaries).
+    pub extra_calls: Vec<Call>,
+    /// The error that made the review unavailable, or a mid-loop failure.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<BackendError>,
+    pub duration_ms: u64,
+}
+
+/// The loop's state between rounds.
+struct State {
+    text: String,
+    version: u32,
+    rebuttal: Option<String>,
+    summary: Option<String>,
+    rounds: Vec<Round>,
+    extra_calls: Vec<Call>,
+    ledger: Ledger,
+    final_decision: Option<String>,
+    stop_reason: Option<String>,
+    converged: bool,
+    final_patch: Option<(String, Option<String>)>,
+}
+
+impl Review<'_> {
+    pub fn run(mut self) -> Result<Outcome> {
+        let started = Instant::now();
+        let mut st = State {
+            text: self.artifact.text.clone(),
+            version: 1,
+            rebuttal: None,
+            summary: None,
+            rounds: Vec::new(),
+            extra_calls: Vec::new(),
+            ledger: Ledger::default(),
+            final_decision: None,
+            stop_reason: None,
+            converged: false,
+            final_patch: None,
+        };
+        let mut error = None;
+        self.status("running", None)?;
+        for n in 1..=self.settings.max_rounds {
+            if signals::interrupted() {
+                break;
+            }
+            if self.remaining(started).is_zero() {
+                st.stop_reason = Some(format!(
+                    "budget exceeded ({} min) before round {n}",
+                    self.settings.budget_minutes
+                ));
+                break;
+            }
+            if n >= 3 {
+                self.summarize(&mut st, started);
+            }
+            match self.round(n, &mut st, started)? {
+                Ok(()) => {}
+                Err(e) => {
+                    if signals::interrupted() {
+                        break;
+                    }
+                    st.stop_reason = Some(if st.rounds.is_empty() {
+                        format!("the reviewer never answered: {e}")
+                    } else {
+                        format!(
+                            "the reviewer failed in round {n} (synthesized from rounds 1-{}): {e}",
+                            n - 1
+                        )
+                    });
+                    error = Some(e);
+                    break;
+                }
+            }
+            self.status("running", st.rounds.last())?;
+            if st.stop_reason.is_some() {
+                break;
+            }
+            if n == self.settings.max_rounds {
+                st.stop_reason = Some(format!("max rounds ({n}) reached"));
+            }
+        }
+        let interrupted = signals::interrupted();
+        let status = if interrupted {
+            "interrupted"
+        } else if st.rounds.is_empty() && error.is_some() {
+            "unavailable"
+        } else {
+            "completed"
+        };
+        if interrupted {
+            st.stop_reason = Some("interrupted (Ctrl-C)".into());
+        }
+        let final_artifact = self
+            .session
+            .write("final-artifact.md", st.text.as_bytes())?;
+        let (final_patch, patch_check) = match &st.final_patch {
+            Some((patch, check)) => (
+                Some(self.session.write("final.patch", patch.as_bytes())?),
+                check.clone(),
+            ),
+            None => (None, None),
+        };
+        let final_decision =
+            st.final_decision
+                .clone()
+                .unwrap_or_else(|| match st.rounds.last().map(|r| r.choice) {
+                    Some('C') => "Compromise".into(),
+                    _ => "Stopped".into(),
+                });
+        let outcome = Outcome {
+            status,
+            stop_reason: st.stop_reason.clone().unwrap_or_else(|| "stopped".into()),
+            converged: st.converged,
+            final_decision,
+            final_artifact,
+            final_patch,
+            patch_check,
+            rounds: st.rounds,
+            extra_calls: st.extra_calls,
+            error,
+            duration_ms: started.elapsed().as_millis() as u64,
+        };
+        self.metadata["status"] = status.into();
+        self.metadata["stop_reason"] = outcome.stop_reason.clone().into();
+        self.metadata["final_decision"] = outcome.final_decision.clone().into();
+        self.metadata["converged"] = outcome.converged.into();
+        self.metadata["rounds"] = outcome.rounds.len().into();
+        self.metadata["updated_at"] = crate::session::rfc3339(crate::session::now_utc()).into();
+        self.session.write_json("metadata.json", &self.metadata)?;
+        Ok(outcome)
+    }
+
+    /// Time left in the session budget.
+    fn remaining(&self, started: Instant) -> Duration {
+        Duration::from_secs(self.settings.budget_minutes * 60).saturating_sub(started.elapsed())
+    }
+
+    /// A request for one call: its timeout is the smaller of the per-call timeout and the budget.
+    fn request<'p>(&self, prompt: &'p str, started: Instant) -> Request<'p> {
+        Request {
+            prompt,
+            cwd: Some(self.workspace.clone()),
+            timeout: Duration::from_secs(self.settings.backend_timeout_seconds)
+                .min(self.remaining(started))
+                .max(Duration::from_secs(1)),
+            idle_timeout: Duration::from_secs(self.settings.backend_idle_seconds),
+        }
+    }
+
+    fn status(&mut self, status: &str, last: Option<&Round>) -> Result<()> {
+        self.metadata["status"] = status.into();
+        if let Some(r) = last {
+            self.metadata["rounds"] = r.round.into();
+        }
+        self.metadata["updated_at"] = crate::session::rfc3339(crate::session::now_utc()).into();
+        self.session.write_json("metadata.json", &self.metadata)?;
+        Ok(())
+    }
+
+    /// One round. The outer `Result` is an I/O failure; the inner error a reviewer that did not
+    /// answer (nothing of the round is kept then).
+    fn round(
+        &self,
+        n: u32,
+        st: &mut State,
+        started: Instant,
+    ) -> Result<std::result::Result<(), BackendError>> {
+        let round_started = Instant::now();
+        let context = steps::context(
+            n,
+            st.summary.as_deref(),
+            st.rounds.last(),
+            st.rebuttal.as_deref(),
+            st.version,
+        );
+        let (prompts, input) = prompts(
+            self.artifact,
+            &st.text,
+            &context,
+            self.templates.as_deref(),
+            self.snippet,
+        )?;
+        self.session
+            .write(&format!("round-{n}-input.md"), input.as_bytes())?;
+
+        // Mixed: both reviews at once, so a round takes as long as the slower one.
+        let results: Vec<(Option<&'static str>, Result<Answer, BackendError>, u64)> =
+            std::thread::scope(|s| {
+                let handles: Vec<_> = prompts
+                    .iter()
+                    .map(|(seg, prompt)| {
+                        let req = self.request(prompt, started);
+                        let reviewer = &self.reviewer;
+                        s.spawn(move || {
+                            let t = Instant::now();
+                            let r = steps::with_progress(reviewer.name(), n, "review", || {
+                                reviewer.ask(&req)
+                            });
+                            (*seg, r, t.elapsed().as_millis() as u64)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("review thread"))
+                    .collect()
+            });
+        let mut calls = Vec::new();
+        let mut critique_text = String::new();
+        let mut findings: Vec<Finding> = Vec::new();
+        let mut missing = Vec::new();
+        let mut agreement = true;
+        let mut notes = Vec::new();
+        let mut first_error = None;
+        for (seg, result, ms) in &results {
+            calls.push(Call::of("review", self.reviewer.name(), *seg, result, *ms));
+            match result {
+                Ok(a) => {
+                    if let Some(s) = seg {
+                        critique_text.push_str(&format!("<!-- {s} review -->\n"));
+                    }
+                    critique_text.push_str(&a.text);
+                    critique_text.push('\n');
+                    let c = findings::parse(&a.text);
+                    agreement &= c.agreement;
+                    missing.extend(c.missing_alternatives);
+                    findings.extend(c.findings.into_iter().map(|mut f| {
+                        f.segment = seg.map(str::to_string);
+                        f
+                    }));
+                }
+                Err(e) => {
+                    notes.push(format!("the {} review failed: {e}", seg.unwrap_or("whole")));
+                    first_error.get_or_insert_with(|| e.clone());
+                }
+            }
+        }
+        if results.iter().all(|(_, r, _)| r.is_err()) {
+            let e = first_error.expect("at least one call");
+            self.session.write(
+                &format!("round-{n}-critique.md"),
+                format!("<!-- the reviewer failed -->\n{e}\n").as_bytes(),
+            )?;
+            return Ok(Err(e));
+        }
+        agreement &= first_error.is_none();
+        self.session
+            .write(&format!("round-{n}-critique.md"), critique_text.as_bytes())?;
+        let new = st.ledger.assign(n, &mut findings, Some(&self.workspace));
+        let new_ids: Vec<String> = findings
+            .iter()
+            .zip(&new)
+            .filter(|(_, new)| **new)
+            .map(|(f, _)| f.id.clone())
+            .collect();
+
+        // Agreement ends the round without a judge: there is nothing serious to rule on.
+        let (judged, judgement) = if agreement {
+            (judge::apply(&findings, &Default::default()), None)
+        } else {
+            let (j, call, note) = self.judge(n, &st.text, &findings, started)?;
+            calls.push(call);
+            notes.extend(note);
+            (judge::apply(&findings, &j), Some(j))
+        };
+        let (rubric, rubric_reason) = judge::rubric(&judged);
+        let mut round = Round {
+            round: n,
+            version: st.version,
+            findings: judged,
+            new_ids,
+            missing_alternatives: missing,
+            agreement,
+            rubric,
+            rubric_reason,
+            judge_choice: judgement.as_ref().and_then(|j| j.recommendation),
+            judge_reason: judgement.map(|j| j.reason).unwrap_or_default(),
+            choice: rubric,
+            decided_by: if agreement { "guard" } else { "auto" },
+            notes,
+            calls,
+            duration_ms: 0,
+        };
+        if agreement {
+            round.choice = 'A';
+            st.stop_reason = Some(format!("the reviewer agreed in round {n}"));
+            st.final_decision = Some("Keep Original".into());
+            st.converged = true;
+        } else {
+            self.decide(&mut round, st, started)?;
+        }
+        round.duration_ms = round_started.elapsed().as_millis() as u64;
+        self.session
+            .write_json(&format!("round-{n}.json"), &round)?;
+        st.rounds.push(round);
+        Ok(Ok(()))
+    }
+}
+
+/// One reviewer prompt: the segment it covers (`code`/`proposal` for mixed) and its text.
+pub type Prompt = (Option<&'static str>, String);
+
+/// The reviewer prompts for `text` (one, or two for a mixed artifact) and the same as one
+/// document for `round-<n>-input.md`.
+pub fn prompts(
+    artifact: &Artifact,
+    text: &str,
+    context: &str,
+    templates: Option<&std::path::Path>,
+    snippet: bool,
+) -> Result<(Vec<Prompt>, String)> {
+    let prompts: Vec<Prompt> = parts(artifact, text)
+        .iter()
+        .map(|(segment, template, text)| {
+            let snippet_note = if snippet && *template == Template::Cr {
+                "This is code without git history: cite lines as `snippet:<line>`."
+            } else {
+                ""
+            };
+            template
+                .render(
+                    templates,
+                    &[
+                        ("artifact", text.as_str()),
+                        ("context", context),
+                        ("snippet_note", snippet_note),
+                    ],
+                )
+                .map(|p| (*segment, p))
+        })
+        .collect::<Result<_>>()?;
+    let input = prompts
+        .iter()
+        .map(|(seg, p)| match seg {
+            Some(s) => format!("<!-- {s} review -->\n{p}\n"),
+            None => p.clone(),
+        })
+        .collect();
+    Ok((prompts, input))
+}
+
+/// The review parts of the current text: the whole of it under one protocol, or for mixed
+/// artifacts its code and proposal segments under cr and peer-review.
+fn parts(artifact: &Artifact, text: &str) -> Vec<(Option<&'static str>, Template, String)> {
+    match artifact.target {
+        Target::Code => vec![(None, Template::Cr, text.to_string())],
+        Target::Proposal => vec![(None, Template::PeerReview, text.to_string())],
+        Target::Mixed => {
+            // Segments index the original text; a revised version is reviewed as a whole
+            // under both protocols.
+            let segs = if text == artifact.text {
+                crate::artifact::markdown::split(text)
+            } else {
+                Vec::new()
+            };
+            let join = |kind: SegmentKind| -> String {
+                segs.iter()
+                    .filter(|s| s.kind == kind)
+                    .map(|s| {
+                        let path = s.heading_path.join(" > ");
+                        let head = if path.is_empty() {
+                            String::new()
+                        } else {
+                            format!("<!-- {path} -->\n")
+                        };
+                        format!("{head}{}", &text[s.start..s.end])
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            let (code, prose) = if segs.is_empty() {
+                (text.to_string(), text.to_string())
+            } else {
+                (join(SegmentKind::Code), join(SegmentKind::Proposal))
+            };
+            vec![
+                (Some("code"), Template::Cr, code),
+                (Some("proposal"), Template::PeerReview, prose),
+            ]
+        }
+    }
+}

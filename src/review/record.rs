@@ -1,0 +1,128 @@
+//! What a review leaves behind: one record per model call and per round, and the final summary.
+//!
+//! These are the machine-readable files of a session (`round-<n>.json`, `summary.json`) and the
+//! input of every report format, so the report can never say more than the record holds.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::backend::{Answer, BackendError, Usage};
+use crate::protocol::judge::Judged;
+
+/// One model call.
+#[derive(Debug, Clone, Serialize)]
+pub struct Call {
+    /// `review`, `judge`, `materialize`, `compromise`, `rebuttal` or `summarize`.
+    pub purpose: &'static str,
+    pub backend: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub segment: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cli_version: Option<String>,
+    pub duration_ms: u64,
+    pub usage: Usage,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<BackendError>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tree_changes: Vec<String>,
+}
+
+impl Call {
+    pub fn of(
+        purpose: &'static str,
+        backend: &str,
+        segment: Option<&'static str>,
+        result: &Result<Answer, BackendError>,
+        elapsed_ms: u64,
+    ) -> Call {
+        match result {
+            Ok(a) => Call {
+                purpose,
+                backend: backend.to_string(),
+                segment,
+                model: a.model.clone(),
+                cli_version: a.cli_version.clone(),
+                duration_ms: a.duration_ms,
+                usage: a.usage.clone(),
+                error: None,
+                tree_changes: a.tree_changes.clone(),
+            },
+            Err(e) => Call {
+                purpose,
+                backend: backend.to_string(),
+                segment,
+                model: None,
+                cli_version: None,
+                duration_ms: elapsed_ms,
+                usage: Usage::default(),
+                error: Some(e.clone()),
+                tree_changes: Vec::new(),
+            },
+        }
+    }
+}
+
+/// One round.
+#[derive(Debug, Clone, Serialize)]
+pub struct Round {
+    pub round: u32,
+    /// The artifact version reviewed (1 = the original).
+    pub version: u32,
+    pub findings: Vec<Judged>,
+    /// Ids first raised in this round.
+    pub new_ids: Vec<String>,
+    pub missing_alternatives: Vec<String>,
+    pub agreement: bool,
+    /// The rubric's choice and why; the judge's own letter when it gave one.
+    pub rubric: char,
+    pub rubric_reason: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judge_choice: Option<char>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub judge_reason: String,
+    /// The choice taken and by whom: `auto`, `user`, or `guard` (agreement ended the round).
+    pub choice: char,
+    pub decided_by: &'static str,
+    /// What went wrong but did not stop the round (judge failed, one mixed side failed, ...).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    pub calls: Vec<Call>,
+    pub duration_ms: u64,
+}
+
+impl Round {
+    /// P0/P1/P2 findings that stand (valid or not ruled on) and are new this round.
+    pub fn new_serious(&self) -> usize {
+        self.findings
+            .iter()
+            .filter(|j| {
+                j.stands() && j.severity().rank() <= 2 && self.new_ids.contains(&j.finding.id)
+            })
+            .count()
+    }
+}
+
+/// Calls, tokens, cost and time per backend.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct BackendUsage {
+    pub calls: u32,
+    pub failed_calls: u32,
+    pub duration_ms: u64,
+    #[serde(flatten)]
+    pub usage: Usage,
+}
+
+pub fn usage_by_backend(rounds: &[Round], extra: &[Call]) -> BTreeMap<String, BackendUsage> {
+    let mut out: BTreeMap<String, BackendUsage> = BTreeMap::new();
+    for c in rounds.iter().flat_map(|r| r.calls.iter()).chain(extra) {
+        let e = out.entry(c.backend.clone()).or_default();
+        e.calls += 1;
+        e.failed_calls += u32::from(c.error.is_some());
+        e.duration_ms += c.duration_ms;
+        e.usage.add(&c.usage);
+    }
+    out
+}

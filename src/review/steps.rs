@@ -1,0 +1,443 @@
+//! The author's side of a round: judging the critique, applying the decision (materialise the
+//! reviewer's version, write a compromise, write a rebuttal), and summarising old rounds so the
+//! prompt stays bounded.
+//!
+//! A failed author call never loses the round: the judge falls back to the rubric on unruled
+//! findings, a failed compromise keeps the current version, a failed rebuttal uses a fixed
+//! request for evidence, and each of these is noted in the round record.
+
+use std::io::IsTerminal;
+use std::time::Instant;
+
+use anyhow::Result;
+
+use super::record::{Call, Round};
+use super::{PatchBase, Review, State};
+use crate::artifact::markdown::Target;
+use crate::backend::{Answer, BackendError};
+use crate::protocol::findings::Finding;
+use crate::protocol::judge::{self, Judged, Judgement};
+use crate::protocol::Template;
+
+/// Said for the author when it could not write a rebuttal.
+const FALLBACK_REBUTTAL: &str = "The author asks the reviewer to re-examine the remaining \
+findings with concrete evidence (path:line, a reproducing input or a measurement) and to say \
+which of them the current version resolves.";
+
+/// Earlier rounds as the reviewer sees them from round 2 on: the summary of everything before
+/// the last round, the last round in full (findings with the author's rulings), the rebuttal, and
+/// which version is under review.
+pub(super) fn context(
+    n: u32,
+    summary: Option<&str>,
+    last: Option<&Round>,
+    rebuttal: Option<&str>,
+    version: u32,
+) -> String {
+    let Some(last) = last else {
+        return String::new();
+    };
+    let mut s = format!("\n=== EARLIER ROUNDS (this is round {n}) ===\n");
+    if let Some(sum) = summary {
+        s.push_str(&format!(
+            "Summary of rounds 1-{}:\n{sum}\n\n",
+            last.round - 1
+        ));
+    }
+    s.push_str(&format!(
+        "Round {}: your findings and the author's rulings:\n{}",
+        last.round,
+        judged_list(&last.findings)
+    ));
+    if let Some(r) = rebuttal {
+        s.push_str(&format!("\nThe author's rebuttal:\n{r}\n"));
+    }
+    if version > last.version {
+        s.push_str(&format!(
+            "\nThe artifact below is version {version}, revised by the author after round {}.\n",
+            last.round
+        ));
+    }
+    s.push_str(
+        "Say which earlier findings are resolved, raise new problems, and do not repeat findings \
+         the author has addressed.\n",
+    );
+    s
+}
+
+/// Findings with the judge's rulings, one per line.
+fn judged_list(judged: &[Judged]) -> String {
+    judged
+        .iter()
+        .map(|j| {
+            let reason = j
+                .ruling
+                .as_ref()
+                .map(|r| r.reason.as_str())
+                .filter(|r| !r.is_empty())
+                .map(|r| format!(": {r}"))
+                .unwrap_or_default();
+            format!(
+                "- [{}] {} {} — judged {}{reason}\n",
+                j.finding.id,
+                j.severity().label(),
+                one_line(&j.finding),
+                j.verdict_label()
+            )
+        })
+        .collect()
+}
+
+fn one_line(f: &Finding) -> String {
+    let mut s = f.title.clone();
+    if let Some(e) = &f.evidence {
+        s.push_str(&format!(" ({e})"));
+    }
+    if !f.body.is_empty() {
+        s.push_str(&format!(" — {}", f.body));
+    }
+    if let Some(a) = &f.action {
+        s.push_str(&format!(" — action: {a}"));
+    }
+    s
+}
+
+/// Runs `f` while a one-line progress indicator ticks on stderr (only on a terminal).
+pub(super) fn with_progress<T>(backend: &str, round: u32, what: &str, f: impl FnOnce() -> T) -> T {
+    if !std::io::stderr().is_terminal() {
+        return f();
+    }
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let started = Instant::now();
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                eprint!(
+                    "\r\x1b[2K  {backend} · round {round} · {what} · {}s",
+                    started.elapsed().as_secs()
+                );
+                std::thread::sleep(std::time::Duration::from_millis(500));
+            }
+            eprint!("\r\x1b[2K");
+        });
+        let out = f();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        out
+    })
+}
+
+impl Review<'_> {
+    /// One call to the author model.
+    fn author_call(
+        &self,
+        n: u32,
+        purpose: &'static str,
+        template: Template,
+        vars: &[(&str, &str)],
+        started: Instant,
+    ) -> Result<(std::result::Result<Answer, BackendError>, Call)> {
+        let prompt = template.render(self.templates.as_deref(), vars)?;
+        let req = self.request(&prompt, started);
+        let t = Instant::now();
+        let r = with_progress(self.author.name(), n, purpose, || self.author.ask(&req));
+        let call = Call::of(
+            purpose,
+            self.author.name(),
+            None,
+            &r,
+            t.elapsed().as_millis() as u64,
+        );
+        Ok((r, call))
+    }
+
+    /// Asks the author to rule on `findings`; a failure leaves them unruled (they then count as
+    /// valid) and says so.
+    pub(super) fn judge(
+        &self,
+        n: u32,
+        text: &str,
+        findings: &[Finding],
+        started: Instant,
+    ) -> Result<(Judgement, Call, Option<String>)> {
+        let list: String = findings
+            .iter()
+            .map(|f| format!("- [{}] {} {}\n", f.id, f.severity.label(), one_line(f)))
+            .collect();
+        let list = if list.is_empty() {
+            "(the reviewer raised no findings)\n".to_string()
+        } else {
+            list
+        };
+        let (r, call) = self.author_call(
+            n,
+            "judge",
+            Template::Judge,
+            &[("findings", &list), ("artifact", text)],
+            started,
+        )?;
+        Ok(match r {
+            Ok(a) => {
+                self.session
+                    .write(&format!("round-{n}-judge.md"), a.text.as_bytes())?;
+                (judge::parse(&a.text), call, None)
+            }
+            Err(e) => {
+                self.session.write(
+                    &format!("round-{n}-judge.md"),
+                    format!("<!-- the judge failed -->\n{e}\n").as_bytes(),
+                )?;
+                (
+                    Judgement::default(),
+                    call,
+                    Some(format!(
+                        "the judge failed ({e}); the rubric was applied to the unruled findings"
+                    )),
+                )
+            }
+        })
+    }
+
+    /// Applies the round's choice and the no-new-findings guard.
+    pub(super) fn decide(&self, round: &mut Round, st: &mut State, started: Instant) -> Result<()> {
+        let n = round.round;
+        let list = judged_list(&round.findings);
+        let format_note = match self.artifact.target {
+            Target::Code => {
+                "The artifact is a code change. Output the revised change as a unified \
+                             diff (as `git diff` prints it, paths relative to the repository root)."
+            }
+            _ => "Output the complete revised document in markdown.",
+        };
+        match round.choice {
+            'A' => {
+                st.final_decision = Some("Keep Original".into());
+                st.stop_reason = Some(format!("decision A in round {n}: keep the original"));
+                st.converged = true;
+            }
+            'B' => {
+                st.converged = true;
+                st.stop_reason = Some(format!(
+                    "decision B in round {n}: accept the reviewer's version"
+                ));
+                if self.settings.skip_materialize_opposite {
+                    st.final_decision = Some("Accept Opposite (materialization skipped)".into());
+                    return Ok(());
+                }
+                let (r, call) = self.author_call(
+                    n,
+                    "materialize",
+                    Template::Materialize,
+                    &[
+                        ("findings", &list),
+                        ("artifact", &st.text),
+                        ("format_note", format_note),
+                    ],
+                    started,
+                )?;
+                round.calls.push(call);
+                match r {
+                    Ok(a) if self.artifact.target == Target::Code => {
+                        let patch = extract_diff(&a.text);
+                        let check = self.check_patch(&patch);
+                        st.final_patch = Some((patch, Some(check)));
+                        st.final_decision = Some("Accept Opposite".into());
+                    }
+                    Ok(a) => {
+                        st.text = strip_fence(&a.text);
+                        st.version += 1;
+                        st.final_decision = Some("Accept Opposite".into());
+                    }
+                    Err(e) => {
+                        round
+                            .notes
+                            .push(format!("writing the reviewer's version failed: {e}"));
+                        st.final_decision = Some(
+                            "Accept Opposite (not materialized: the author call failed)".into(),
+                        );
+                    }
+                }
+            }
+            'C' => {
+                let (r, call) = self.author_call(
+                    n,
+                    "compromise",
+                    Template::Compromise,
+                    &[
+                        ("findings", &list),
+                        ("artifact", &st.text),
+                        ("format_note", format_note),
+                    ],
+                    started,
+                )?;
+                round.calls.push(call);
+                match r {
+                    Ok(a) => {
+                        st.text = strip_fence(&a.text);
+                        st.version += 1;
+                        self.session
+                            .write(&format!("artifact-v{}.md", st.version), st.text.as_bytes())?;
+                        st.rebuttal = None;
+                    }
+                    Err(e) => round.notes.push(format!(
+                        "the compromise failed ({e}); the current version is kept"
+                    )),
+                }
+            }
+            'D' => {
+                let (r, call) = self.author_call(
+                    n,
+                    "rebuttal",
+                    Template::Rebuttal,
+                    &[("findings", &list), ("artifact", &st.text)],
+                    started,
+                )?;
+                round.calls.push(call);
+                st.rebuttal = Some(match r {
+                    Ok(a) => a.text.trim().to_string(),
+                    Err(e) => {
+                        round.notes.push(format!(
+                            "the rebuttal failed ({e}); a request for evidence was sent instead"
+                        ));
+                        FALLBACK_REBUTTAL.to_string()
+                    }
+                });
+            }
+            _ => {
+                st.final_decision = Some("Stopped".into());
+                st.stop_reason = Some(format!("decision E in round {n}: stop"));
+            }
+        }
+        if matches!(round.choice, 'C' | 'D') && st.stop_reason.is_none() {
+            let quiet = round.new_serious() == 0
+                && st.rounds.last().is_some_and(|prev| prev.new_serious() == 0);
+            if quiet {
+                st.stop_reason = Some(format!("no new P1/P2 findings in rounds {} and {n}", n - 1));
+                st.converged = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// From round 3 on, the rounds before the last are replaced by a summary the author writes
+    /// (the previous summary plus the round that just left the window), so prompts stay bounded.
+    pub(super) fn summarize(&self, st: &mut State, started: Instant) {
+        let Some(leaving) = st.rounds.iter().rev().nth(1) else {
+            return;
+        };
+        let mut rounds = st
+            .summary
+            .clone()
+            .map(|s| format!("{s}\n\n"))
+            .unwrap_or_default();
+        rounds.push_str(&format!(
+            "Round {} (choice {}):\n{}",
+            leaving.round,
+            leaving.choice,
+            judged_list(&leaving.findings)
+        ));
+        let fallback = rounds.chars().take(4000).collect::<String>();
+        match self.author_call(
+            leaving.round + 2,
+            "summarize",
+            Template::Summarize,
+            &[("rounds", &rounds)],
+            started,
+        ) {
+            Ok((Ok(a), call)) => {
+                st.extra_calls.push(call);
+                st.summary = Some(a.text.trim().chars().take(4000).collect());
+            }
+            Ok((Err(_), call)) => {
+                st.extra_calls.push(call);
+                st.summary = Some(fallback);
+            }
+            Err(_) => st.summary = Some(fallback),
+        }
+    }
+
+    /// Whether `patch` applies to the reviewed state, in words for the report.
+    fn check_patch(&self, patch: &str) -> String {
+        let Some(dir) = &self.repo_dir else {
+            return "not checked (no repository)".into();
+        };
+        let result = (|| -> std::result::Result<(), git2::Error> {
+            let repo = git2::Repository::open(dir)?;
+            let diff = git2::Diff::from_buffer(patch.as_bytes())?;
+            match &self.patch_base {
+                PatchBase::WorkTree => {
+                    let mut opts = git2::ApplyOptions::new();
+                    opts.check(true);
+                    repo.apply(&diff, git2::ApplyLocation::WorkDir, Some(&mut opts))
+                }
+                PatchBase::Commit(sha) => {
+                    let tree = repo.find_commit(git2::Oid::from_str(sha)?)?.tree()?;
+                    repo.apply_to_tree(&tree, &diff, None).map(|_| ())
+                }
+                PatchBase::None => Err(git2::Error::from_str("no base to apply to")),
+            }
+        })();
+        match result {
+            Ok(()) => "applies cleanly; not applied".into(),
+            Err(e) => format!("does not apply: {}", e.message()),
+        }
+    }
+}
+
+/// The diff in an answer: its ```diff block if it has one, else the text from the first
+/// `diff --git` or `--- ` line.
+fn extract_diff(text: &str) -> String {
+    let mut in_block = false;
+    let mut block = String::new();
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("```") {
+            if in_block {
+                return block;
+            }
+            in_block = t.contains("diff") || t.contains("patch");
+            continue;
+        }
+        if in_block {
+            block.push_str(line);
+            block.push('\n');
+        }
+    }
+    let start = text
+        .find("diff --git")
+        .or_else(|| text.find("\n--- ").map(|i| i + 1))
+        .unwrap_or(0);
+    let mut out = text[start..].trim_end().to_string();
+    out.push('\n');
+    out
+}
+
+/// An answer wrapped whole in one code fence, unwrapped.
+fn strip_fence(text: &str) -> String {
+    let t = text.trim();
+    if let Some(rest) = t.strip_prefix("```") {
+        if let (Some(nl), true) = (rest.find('\n'), rest.ends_with("```")) {
+            return rest[nl + 1..rest.len() - 3].trim_end().to_string() + "\n";
+        }
+    }
+    let mut s = t.to_string();
+    s.push('\n');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diffs_are_found_in_answers() {
+        let fenced = "Here it is:\n```diff\ndiff --git a/x b/x\n--- a/x\n+++ b/x\n```\nDone.";
+        assert!(extract_diff(fenced).starts_with("diff --git a/x b/x\n--- a/x"));
+        let bare = "Sure.\ndiff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n";
+        assert!(extract_diff(bare).starts_with("diff --git"));
+        assert_eq!(
+            strip_fence("```markdown\n# Doc\nbody\n```"),
+            "# Doc\nbody\n"
+        );
+        assert_eq!(strip_fence("# Doc\n"), "# Doc\n");
+    }
+}
