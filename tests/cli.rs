@@ -8,6 +8,7 @@ mod config;
 mod edge_cases;
 mod manual;
 mod real_clis;
+mod review;
 mod scopes;
 mod store;
 

@@ -35,13 +35,14 @@ fn metadata_is_versioned_and_complete() {
         meta["scope"]["resolved"]["base"],
         env.git(&["rev-parse", "HEAD"])
     );
-    // Only the two files, no temp files left behind, and nothing staged by us.
+    // Only these files (the round-1 prompt shows what would be sent), no temp files left
+    // behind, and nothing staged by us.
     let mut names: Vec<_> = std::fs::read_dir(run.session_dir())
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     names.sort();
-    assert_eq!(names, ["artifact.md", "metadata.json"]);
+    assert_eq!(names, ["artifact.md", "metadata.json", "round-1-input.md"]);
     assert_eq!(env.git(&["status", "--porcelain"]), "?? a.txt");
 }
 

@@ -1,0 +1,429 @@
+//! The review loop end to end: the fake agent as reviewer (codex) and author (claude), scripted
+//! per test, in a real repository with an uncommitted change.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::common::{read_json, Run, TestEnv};
+
+/// A repository whose `lib.rs` has an uncommitted bug, with claude as the author (it "launched"
+/// us) and codex as the reviewer.
+fn setup() -> TestEnv {
+    let env = TestEnv::with_repo();
+    env.write("lib.rs", "fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n");
+    env.commit_all("add");
+    env.write("lib.rs", "fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n");
+    env
+}
+
+fn review(env: &TestEnv, args: &[&str]) -> Run {
+    env.run_full(args, "", &[("GIT_DEBATE_LAUNCHER", Some("claude"))])
+}
+
+/// A reviewer answer with a JSON findings block.
+fn critique(findings: Value) -> Value {
+    let verdict = if findings.as_array().unwrap().is_empty() {
+        "approve"
+    } else {
+        "revise"
+    };
+    json!({"answer": format!("Review.\n\n```json\n{}\n```\n", json!({"verdict": verdict, "findings": findings}))})
+}
+
+fn p(sev: &str, title: &str, action: Option<&str>) -> Value {
+    let mut f = json!({"severity": sev, "title": title, "evidence": "lib.rs:2", "body": format!("{title} because reasons")});
+    if let Some(a) = action {
+        f["action"] = a.into();
+    }
+    f
+}
+
+/// A judge answer ruling `rulings` (id, verdict).
+fn judge(rulings: &[(&str, &str)]) -> Value {
+    let list: Vec<Value> = rulings
+        .iter()
+        .map(|(id, v)| json!({"id": id, "verdict": v, "reason": format!("{id} is {v}")}))
+        .collect();
+    json!({"answer": format!("```json\n{}\n```", json!({"classifications": list, "recommendation": "D", "reason": "the judge's view"}))})
+}
+
+fn summary(run: &Run) -> Value {
+    let dir = run
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("session: "))
+        .unwrap_or_else(|| panic!("no session line:\n{}\n{}", run.stdout, run.stderr));
+    read_json(&std::path::Path::new(dir.trim()).join("summary.json"))
+}
+
+const PATCH: &str = "```diff\ndiff --git a/lib.rs b/lib.rs\n--- a/lib.rs\n+++ b/lib.rs\n@@ -1,3 +1,3 @@\n fn add(a: i32, b: i32) -> i32 {\n-    a - b\n+    a + b\n }\n```";
+
+#[test]
+fn a_valid_p1_with_an_action_accepts_the_reviewers_version_as_a_checked_patch() {
+    let env = setup();
+    env.fake(
+        "codex",
+        critique(json!([p("P1", "add() subtracts", Some("return a + b"))])),
+    );
+    env.fake(
+        "claude",
+        json!([judge(&[("F1", "valid")]), {"answer": PATCH}]),
+    );
+    let run = review(&env, &[]).ok();
+    let s = summary(&run);
+    assert_eq!(s["schema"], 1);
+    assert_eq!(s["status"], "completed");
+    assert_eq!(s["final_decision"], "Accept Opposite");
+    assert_eq!(s["converged"], true);
+    assert_eq!(s["judge_history"][0]["rubric"], "B");
+    assert_eq!(s["judge_history"][0]["judge"], "D");
+    assert_eq!(s["patch_check"], "applies cleanly; not applied");
+    let patch = std::fs::read_to_string(s["final_patch"].as_str().unwrap()).unwrap();
+    assert!(patch.starts_with("diff --git a/lib.rs b/lib.rs"), "{patch}");
+    // Never applied to the work tree by itself.
+    assert!(std::fs::read_to_string(env.repo.join("lib.rs"))
+        .unwrap()
+        .contains("a - b"));
+    assert!(run.stdout.contains("Next actions"), "{}", run.stdout);
+    // The round record and the prompts are kept.
+    let dir = std::path::PathBuf::from(s["session_dir"].as_str().unwrap());
+    for f in [
+        "round-1-input.md",
+        "round-1-critique.md",
+        "round-1-judge.md",
+        "round-1.json",
+        "summary.md",
+        "metadata.json",
+    ] {
+        assert!(dir.join(f).is_file(), "{f}");
+    }
+    let input = std::fs::read_to_string(dir.join("round-1-input.md")).unwrap();
+    assert!(
+        input.contains("+    a - b") && input.contains("P1 - Must Fix"),
+        "{input}"
+    );
+    let meta = read_json(&dir.join("metadata.json"));
+    assert_eq!(meta["status"], "completed");
+    assert_eq!(meta["final_decision"], "Accept Opposite");
+
+    // The same review as a gate: the P1 is unresolved in the work tree, so exit 1.
+    let run = review(&env, &["--fail-on", "p1"]).fails(1);
+    assert!(run.stdout.contains("gate failed"), "{}", run.stdout);
+}
+
+#[test]
+fn agreement_ends_the_review_without_a_judge() {
+    let env = setup();
+    env.fake("codex", json!({"answer": "LGTM — the change is fine."}));
+    env.fake("claude", json!({"answer": "unused"}));
+    let run = review(&env, &["--fail-on", "p3"]).ok();
+    let s = summary(&run);
+    assert_eq!(s["rounds"], 1);
+    assert_eq!(s["converged"], true);
+    assert_eq!(s["final_decision"], "Keep Original");
+    assert!(s["stop_reason"].as_str().unwrap().contains("agreed"));
+    assert!(env.fake_calls("claude").is_empty(), "the judge was asked");
+}
+
+#[test]
+fn findings_the_judge_rules_invalid_keep_the_original_and_do_not_gate() {
+    let env = setup();
+    env.fake(
+        "codex",
+        critique(json!([p("P1", "imaginary race", Some("add a lock"))])),
+    );
+    env.fake("claude", judge(&[("F1", "invalid")]));
+    let run = review(&env, &["--fail-on", "p1", "--format", "json"]).ok();
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(s["final_decision"], "Keep Original");
+    assert_eq!(s["findings"][0]["judged"], "invalid");
+    assert_eq!(s["unresolved"], json!([]));
+    assert_eq!(s["gate"]["failed"], false);
+}
+
+#[test]
+fn compromises_continue_until_two_rounds_bring_nothing_new() {
+    let env = setup();
+    // The same P2, worded differently each round.
+    env.fake(
+        "codex",
+        json!([
+            critique(json!([p(
+                "P2",
+                "Missing overflow check in add",
+                Some("use checked_add")
+            )])),
+            critique(json!([p(
+                "P2",
+                "add is missing an overflow check",
+                Some("use checked_add")
+            )])),
+            critique(json!([p(
+                "P2",
+                "overflow check missing in add()",
+                Some("checked_add")
+            )])),
+        ]),
+    );
+    env.fake(
+        "claude",
+        json!([
+            judge(&[("F1", "valid")]),
+            {"answer": "fn add(a: i32, b: i32) -> Option<i32> { a.checked_add(b) } // v2"},
+            judge(&[("F1", "valid")]),
+            {"answer": "v3 of the change"},
+            {"answer": "summary of round 1"},
+            judge(&[("F1", "valid")]),
+            {"answer": "v4 of the change"},
+        ]),
+    );
+    let run = review(&env, &["--max-rounds", "5", "--format", "json"]).ok();
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(s["rounds"], 3, "{s}");
+    assert_eq!(
+        s["findings"].as_array().unwrap().len(),
+        1,
+        "one finding across rounds: {s}"
+    );
+    assert_eq!(s["stop_reason"], "no new P1/P2 findings in rounds 2 and 3");
+    assert_eq!(s["final_decision"], "Compromise");
+    // The final artifact is the latest version, never silently the original.
+    let final_text = std::fs::read_to_string(s["final_artifact"].as_str().unwrap()).unwrap();
+    assert_eq!(final_text, "v4 of the change\n");
+    let dir = std::path::PathBuf::from(s["session_dir"].as_str().unwrap());
+    assert!(dir.join("artifact-v2.md").is_file() && dir.join("artifact-v3.md").is_file());
+    // Round 2 reviews version 2 and carries round 1's findings with the author's rulings.
+    let input2 = std::fs::read_to_string(dir.join("round-2-input.md")).unwrap();
+    assert!(input2.contains("checked_add(b) } // v2"), "{input2}");
+    assert!(
+        input2.contains("[F1] P2") && input2.contains("judged valid"),
+        "{input2}"
+    );
+    // Round 3 carries the summary of round 1 instead of its full text.
+    let input3 = std::fs::read_to_string(dir.join("round-3-input.md")).unwrap();
+    assert!(
+        input3.contains("Summary of rounds 1-1:\nsummary of round 1"),
+        "{input3}"
+    );
+}
+
+#[test]
+fn a_p1_without_an_action_gets_a_rebuttal_sent_to_the_next_round() {
+    let env = setup();
+    env.fake(
+        "codex",
+        json!([
+            critique(json!([p("P1", "this may be wrong", None)])),
+            critique(json!([])),
+        ]),
+    );
+    env.fake(
+        "claude",
+        json!([judge(&[("F1", "valid")]), {"answer": "REBUTTAL: subtraction is intended for deltas."}]),
+    );
+    let run = review(&env, &["--format", "json"]).ok();
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(s["judge_history"][0]["choice"], "D");
+    assert_eq!(s["rounds"], 2);
+    assert_eq!(s["final_decision"], "Keep Original");
+    let dir = std::path::PathBuf::from(s["session_dir"].as_str().unwrap());
+    let input2 = std::fs::read_to_string(dir.join("round-2-input.md")).unwrap();
+    assert!(
+        input2.contains("REBUTTAL: subtraction is intended"),
+        "{input2}"
+    );
+}
+
+#[test]
+fn a_reviewer_that_never_answers_is_unavailable_never_a_pass() {
+    let env = setup();
+    env.fake(
+        "codex",
+        json!({"error": {"status": 401, "message": "bad key"}}),
+    );
+    env.fake("claude", json!({}));
+    let run = review(&env, &["--fail-on", "never"]).fails(3);
+    let s = summary(&run);
+    assert_eq!(s["status"], "unavailable");
+    assert_eq!(s["rounds"], 0);
+    assert!(s["error"]
+        .as_str()
+        .unwrap()
+        .contains("codex failed (not-authenticated)"));
+    assert!(run.stdout.contains("Fix the reviewer"), "{}", run.stdout);
+}
+
+#[test]
+fn a_reviewer_failing_mid_loop_keeps_the_completed_rounds() {
+    let env = setup();
+    env.fake(
+        "codex",
+        json!([
+            critique(json!([p("P2", "naming", Some("rename"))])),
+            {"error": {"status": 500, "message": "overloaded"}},
+        ]),
+    );
+    env.fake(
+        "claude",
+        json!([judge(&[("F1", "valid")]), {"answer": "v2"}]),
+    );
+    let run = review(&env, &["--format", "json"]).ok();
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(s["status"], "completed");
+    assert_eq!(s["rounds"], 1);
+    assert!(
+        s["stop_reason"]
+            .as_str()
+            .unwrap()
+            .contains("failed in round 2"),
+        "{s}"
+    );
+}
+
+#[test]
+fn a_failed_judge_falls_back_to_the_rubric_and_says_so() {
+    let env = setup();
+    env.fake(
+        "codex",
+        critique(json!([p("P1", "add() subtracts", Some("return a + b"))])),
+    );
+    env.fake(
+        "claude",
+        json!([{"error": {"status": 429, "message": "slow down"}}, {"answer": PATCH}]),
+    );
+    let run = review(&env, &["--format", "json"]).ok();
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(s["findings"][0]["judged"], "not ruled");
+    assert_eq!(s["judge_history"][0]["rubric"], "B");
+    assert!(
+        s["notes"][0].as_str().unwrap().contains("the judge failed"),
+        "{s}"
+    );
+}
+
+#[test]
+fn mixed_documents_are_reviewed_by_both_protocols_at_once() {
+    let env = setup();
+    env.write(
+        "design.md",
+        "# Design\n\n## Proposal\nWe cache results in Redis with a 5 minute TTL, because the API is slow.\n\n## Decision\nAdopt it.\n\n```rust\nfn get(k: &str) -> Option<String> { cache.get(k) }\n```\n",
+    );
+    env.fake(
+        "codex",
+        json!({"delay_ms": 1000, "answer": "```json\n{\"verdict\":\"revise\",\"findings\":[{\"severity\":\"P3\",\"title\":\"nit\"}]}\n```"}),
+    );
+    env.fake("claude", judge(&[]));
+    let started = Instant::now();
+    let run = review(
+        &env,
+        &[
+            "--artifact-file",
+            "design.md",
+            "--target",
+            "mixed",
+            "--max-rounds",
+            "1",
+            "--format",
+            "json",
+        ],
+    )
+    .ok();
+    let elapsed = started.elapsed();
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    let calls = env.fake_calls("codex");
+    assert_eq!(calls.len(), 2);
+    let prompts: Vec<&str> = calls
+        .iter()
+        .map(|c| c["prompt"].as_str().unwrap())
+        .collect();
+    assert!(prompts
+        .iter()
+        .any(|p| p.contains("CHANGE UNDER REVIEW") && p.contains("cache.get(k)")));
+    assert!(prompts
+        .iter()
+        .any(|p| p.contains("DOCUMENT UNDER REVIEW") && p.contains("5 minute TTL")));
+    let segments: Vec<&str> = s["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["segment"].as_str().unwrap())
+        .collect();
+    assert_eq!(segments.len(), 2);
+    assert!(segments.contains(&"code") && segments.contains(&"proposal"));
+    // Two 1 s reviews side by side take about 1 s, not 2.
+    assert!(elapsed < Duration::from_millis(1900), "{elapsed:?}");
+}
+
+#[test]
+fn reports_in_markdown_and_to_a_file() {
+    let env = setup();
+    env.fake("codex", json!({"answer": "LGTM"}));
+    env.fake("claude", json!({}));
+    let out = env.root.join("report.md");
+    let run = review(
+        &env,
+        &["--format", "markdown", "--output", out.to_str().unwrap()],
+    )
+    .ok();
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    let md = std::fs::read_to_string(&out).unwrap();
+    for section in [
+        "## Debate Summary",
+        "### Final Decision",
+        "### Key Findings",
+        "### Judge Recommendation History",
+        "### Unresolved",
+        "### Next Actions",
+    ] {
+        assert!(md.contains(section), "{section} missing:\n{md}");
+    }
+}
+
+#[test]
+fn a_dry_run_writes_the_round_one_prompt_and_calls_nothing() {
+    let env = setup();
+    env.fake("codex", json!({}));
+    env.fake("claude", json!({}));
+    let run = review(&env, &["--dry-run"]).ok();
+    let input = std::fs::read_to_string(run.session_dir().join("round-1-input.md")).unwrap();
+    assert!(input.contains("+    a - b"), "{input}");
+    assert!(env.fake_calls("codex").is_empty() && env.fake_calls("claude").is_empty());
+}
+
+#[test]
+fn ctrl_c_during_a_round_saves_the_session_as_interrupted() {
+    use std::process::Stdio;
+    let env = setup();
+    env.fake("codex", json!({"hang": true}));
+    env.fake("claude", json!({}));
+    let child = env
+        .cmd_in(&env.repo)
+        .env("GIT_DEBATE_LAUNCHER", "claude")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while env.fake_file("codex.pid").is_none() {
+        assert!(Instant::now() < deadline, "the reviewer never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let store = env.store();
+    let dir = std::fs::read_dir(&store)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let meta = read_json(&dir.join("metadata.json"));
+    assert_eq!(meta["status"], "interrupted");
+}
