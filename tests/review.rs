@@ -427,3 +427,148 @@ fn ctrl_c_during_a_round_saves_the_session_as_interrupted() {
     let meta = read_json(&dir.join("metadata.json"));
     assert_eq!(meta["status"], "interrupted");
 }
+
+/// Runs `git debate` in a new session whose controlling terminal is a pseudo-terminal we hold
+/// (so `/dev/tty` is ours), typing `typed` into it; `None` runs it with no terminal at all.
+/// Returns the run and what was shown on the terminal.
+fn run_with_tty(env: &TestEnv, args: &[&str], stdin: &str, typed: Option<&str>) -> (Run, String) {
+    use std::io::{Read, Write};
+    use std::os::fd::FromRawFd;
+    use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+    let mut cmd = env.cmd_in(&env.repo);
+    cmd.args(args)
+        .env("GIT_DEBATE_LAUNCHER", "claude")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let Some(typed) = typed else {
+        // SAFETY: setsid is async-signal-safe; the child gets no controlling terminal.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::setsid();
+                Ok(())
+            })
+        };
+        return (crate::common::to_run(cmd.output().unwrap()), String::new());
+    };
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: plain openpty with no name, termios or window size.
+    let rc = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(rc, 0, "openpty");
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::setsid();
+            libc::ioctl(slave, libc::TIOCSCTTY as _, 0);
+            libc::close(master);
+            libc::close(slave);
+            Ok(())
+        })
+    };
+    cmd.stdin(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    // SAFETY: `master` is ours. The slave stays open here until the end, so what the child wrote
+    // is not discarded when it exits (Linux drops unread output once no slave is open).
+    let mut tty = unsafe { std::fs::File::from_raw_fd(master) };
+    tty.write_all(typed.as_bytes()).unwrap();
+    let mut reader = tty.try_clone().unwrap();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let finished = done.clone();
+    let shown = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let mut buf = [0u8; 4096];
+        loop {
+            let mut pfd = libc::pollfd {
+                fd: master,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd.
+            let ready = unsafe { libc::poll(&mut pfd, 1, 100) };
+            if ready > 0 {
+                match reader.read(&mut buf) {
+                    Ok(n) if n > 0 => out.extend_from_slice(&buf[..n]),
+                    _ => break,
+                }
+            } else if finished.load(std::sync::atomic::Ordering::SeqCst) {
+                break;
+            }
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    });
+    let out = child.wait_with_output().unwrap();
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    let shown = shown.join().unwrap();
+    drop(tty);
+    // SAFETY: our copy of the slave, no longer needed.
+    unsafe { libc::close(slave) };
+    (crate::common::to_run(out), shown)
+}
+
+#[test]
+fn manual_mode_asks_on_the_terminal_even_when_stdin_carried_the_artifact() {
+    let env = setup();
+    env.fake(
+        "codex",
+        critique(json!([p("P2", "naming is unclear", Some("rename it"))])),
+    );
+    env.fake("claude", judge(&[("F1", "valid")]));
+    // The rubric says C; the user stops instead.
+    let (run, shown) = run_with_tty(
+        &env,
+        &[
+            "-", "--target", "code", "--mode", "manual", "--format", "json",
+        ],
+        "fn add(a: i32, b: i32) -> i32 { a - b }\n",
+        Some("x\nE\n"),
+    );
+    let run = run.ok();
+    assert!(shown.contains("P2 [F1] naming is unclear"), "{shown}");
+    assert!(shown.contains("Choose [A/B/C/D/E] (default C)"), "{shown}");
+    assert!(shown.contains("Please answer A, B, C, D or E."), "{shown}");
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(s["final_decision"], "Stopped by user");
+    assert_eq!(s["judge_history"][0]["choice"], "E");
+    assert_eq!(s["judge_history"][0]["decided_by"], "user");
+    assert_eq!(s["judge_history"][0]["rubric"], "C");
+
+    // An empty answer takes the recommendation (C: a compromise is written).
+    env.fake("claude", json!([judge(&[("F1", "valid")]), {"answer": "v2"}, judge(&[("F1", "valid")]), {"answer": "v3"}]));
+    let (run, _) = run_with_tty(
+        &env,
+        &["--mode", "manual", "--max-rounds", "1", "--format", "json"],
+        "",
+        Some("\n"),
+    );
+    let s: Value = serde_json::from_str(&run.ok().stdout).unwrap();
+    assert_eq!(s["judge_history"][0]["choice"], "C");
+}
+
+#[test]
+fn manual_mode_without_a_terminal_is_a_usage_error_not_a_hang() {
+    let env = setup();
+    env.fake("codex", json!({}));
+    env.fake("claude", json!({}));
+    let (run, _) = run_with_tty(&env, &["--mode", "manual"], "", None);
+    let run = run.fails(2);
+    assert!(
+        run.stderr.contains("--mode manual needs a terminal"),
+        "{}",
+        run.stderr
+    );
+    assert!(env.fake_calls("codex").is_empty(), "a model was called");
+}

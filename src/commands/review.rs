@@ -68,6 +68,11 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         ),
     };
 
+    // Manual mode must be able to ask before anything is spent.
+    let terminal = (settings.mode == "manual" && !settings.dry_run)
+        .then(crate::review::manual::Terminal::open)
+        .transpose()?;
+
     // Who plays which side. A dry run records the decision (or why there is none) and goes on;
     // a real run cannot start without both sides, and checks their names before any call.
     let route = World::with(&settings, |w| routing::route(&settings, w));
@@ -124,6 +129,7 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         templates: Some(templates),
         snippet,
         metadata: meta,
+        terminal: terminal.map(std::sync::Mutex::new),
     }
     .run()?;
     let report = report::build(

@@ -7,6 +7,7 @@
 //! P1/P2 findings, the reviewer's agreement, or decision A, B or E. Every step is written to the
 //! session folder as it happens, so an interrupted or failed session stays readable.
 
+pub mod manual;
 pub mod matching;
 pub mod record;
 mod steps;
@@ -58,6 +59,8 @@ pub struct Review<'a> {
     pub snippet: bool,
     /// metadata.json as written by the caller; the loop updates it.
     pub metadata: Value,
+    /// `--mode manual`: where the user is asked.
+    pub terminal: Option<std::sync::Mutex<manual::Terminal>>,
 }
 
 /// How a review ended.
@@ -358,6 +361,11 @@ impl Review<'_> {
             calls,
             duration_ms: 0,
         };
+        if let (false, Some(t)) = (agreement, &self.terminal) {
+            let mut t = t.lock().expect("terminal lock");
+            round.choice = t.choose(&round)?;
+            round.decided_by = "user";
+        }
         if agreement {
             round.choice = 'A';
             st.stop_reason = Some(format!("the reviewer agreed in round {n}"));

@@ -303,7 +303,11 @@ impl Review<'_> {
                 });
             }
             _ => {
-                st.final_decision = Some("Stopped".into());
+                st.final_decision = Some(if round.decided_by == "user" {
+                    "Stopped by user".into()
+                } else {
+                    "Stopped".into()
+                });
                 st.stop_reason = Some(format!("decision E in round {n}: stop"));
             }
         }

@@ -1,0 +1,91 @@
+//! `--mode manual`: after each judged round, the user picks A–E on the terminal.
+//!
+//! Choices are read from the terminal device (`/dev/tty`), not standard input, because standard
+//! input may have carried the artifact (`git debate - < proposal.md`) and is at its end; the seed
+//! read stdin and so silently became automatic. Without a terminal (hooks, CI) manual mode is a
+//! usage error before any model is called, never a hang.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+
+use anyhow::Result;
+
+use super::record::Round;
+use crate::error::UsageError;
+
+pub struct Terminal {
+    out: File,
+    input: BufReader<File>,
+}
+
+impl Terminal {
+    pub fn open() -> Result<Terminal> {
+        let tty = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open("/dev/tty")
+            .map_err(|e| {
+                UsageError::new(format!(
+                    "--mode manual needs a terminal to ask on, and /dev/tty cannot be opened ({e}); \
+                     use --mode auto in hooks and CI"
+                ))
+            })?;
+        Ok(Terminal {
+            input: BufReader::new(tty.try_clone()?),
+            out: tty,
+        })
+    }
+
+    /// Shows the round and asks for a choice; an empty answer (or the end of input) takes the
+    /// recommendation.
+    pub fn choose(&mut self, round: &Round) -> Result<char> {
+        let mut s = format!("\n=== Round {} ===\n", round.round);
+        for j in &round.findings {
+            s.push_str(&format!(
+                "  {} [{}] {}{} — {}\n",
+                j.severity().label(),
+                j.finding.id,
+                j.finding.title,
+                j.finding
+                    .evidence
+                    .as_deref()
+                    .map(|e| format!(" ({e})"))
+                    .unwrap_or_default(),
+                j.verdict_label()
+            ));
+        }
+        s.push_str(&format!(
+            "Recommendation: {} ({})",
+            round.rubric, round.rubric_reason
+        ));
+        if let Some(l) = round.judge_choice.filter(|l| *l != round.rubric) {
+            s.push_str(&format!("; the judge said {l}"));
+        }
+        s.push_str(
+            "\n  A keep the original   B accept the reviewer's version   C write a compromise\n  \
+             D rebut and continue   E stop\n",
+        );
+        self.out.write_all(s.as_bytes())?;
+        for _ in 0..3 {
+            write!(self.out, "Choose [A/B/C/D/E] (default {}): ", round.rubric)?;
+            self.out.flush()?;
+            let mut line = String::new();
+            if self.input.read_line(&mut line)? == 0 {
+                writeln!(self.out)?;
+                return Ok(round.rubric);
+            }
+            let t = line.trim().to_ascii_uppercase();
+            if t.is_empty() {
+                return Ok(round.rubric);
+            }
+            if let Some(c) = t.chars().next().filter(|c| ('A'..='E').contains(c)) {
+                if t.len() == 1 {
+                    return Ok(c);
+                }
+            }
+            writeln!(self.out, "Please answer A, B, C, D or E.")?;
+        }
+        writeln!(self.out, "Taking the recommendation, {}.", round.rubric)?;
+        Ok(round.rubric)
+    }
+}
