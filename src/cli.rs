@@ -91,6 +91,15 @@ pub struct ReviewArgs {
     #[arg(long, value_name = "MINUTES")]
     pub budget_minutes: Option<u64>,
 
+    /// Stop before a round once this many tokens were used, summed over all backends (estimated at
+    /// 4 characters per token where a CLI reports none).
+    #[arg(long, value_name = "TOKENS")]
+    pub budget_tokens: Option<u64>,
+
+    /// Stop before a round once the cost the CLIs report reaches this many US dollars.
+    #[arg(long, value_name = "USD")]
+    pub budget_usd: Option<f64>,
+
     /// Timeout for one model call, in seconds.
     #[arg(long, value_name = "SECONDS")]
     pub backend_timeout_seconds: Option<u64>,

@@ -572,3 +572,119 @@ fn manual_mode_without_a_terminal_is_a_usage_error_not_a_hang() {
     );
     assert!(env.fake_calls("codex").is_empty(), "a model was called");
 }
+
+#[test]
+fn token_and_cost_budgets_stop_before_the_next_round() {
+    let env = setup();
+    // Each review uses 100 + 10 tokens and the judge as much (the fake's usage); round 1 ends
+    // with a compromise, so only the budget can stop round 2.
+    env.fake(
+        "codex",
+        critique(json!([p("P2", "naming", Some("rename"))])),
+    );
+    env.fake(
+        "claude",
+        json!([judge(&[("F1", "valid")]), {"answer": "v2"}]),
+    );
+    let run = review(&env, &["--budget-tokens", "200", "--format", "json"]).ok();
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(s["rounds"], 1);
+    assert!(
+        s["stop_reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("token budget (200) used up"),
+        "{s}"
+    );
+    // claude reports a cost (0.001 per call in the fake); two calls reach $0.002.
+    let run = review(&env, &["--budget-usd", "0.002", "--format", "json"]).ok();
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert!(
+        s["stop_reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("cost budget ($0.002) used up"),
+        "{s}"
+    );
+    let run = review(&env, &["--budget-usd=0"]).fails(2);
+    assert!(run.stderr.contains("--budget-usd"), "{}", run.stderr);
+}
+
+#[test]
+fn prompts_stay_bounded_as_rounds_accumulate() {
+    let env = setup();
+    // Five different problems, each with a long body of its own words.
+    let words = |n: usize| {
+        (0..400)
+            .map(|i| format!("r{n}w{i}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let long = "x".repeat(3000);
+    let reviews: Vec<Value> = (1..=5)
+        .map(|n| {
+            let mut c = critique(json!([p(
+                "P1",
+                &format!("distinct problem number {n}"),
+                None
+            )]));
+            let a = c["answer"]
+                .as_str()
+                .unwrap()
+                .replace("because reasons", &words(n));
+            c["answer"] = a.into();
+            c
+        })
+        .collect();
+    env.fake("codex", json!(reviews));
+    let j = judge(&[]);
+    let rebut = json!({"answer": format!("rebuttal {long}")});
+    let sum = json!({"answer": "SUMMARY OF EARLIER ROUNDS"});
+    env.fake(
+        "claude",
+        json!([j, rebut, j, rebut, sum, j, rebut, sum, j, rebut, sum, j, rebut]),
+    );
+    let run = review(&env, &["--max-rounds", "5", "--format", "json"]).ok();
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(s["rounds"], 5, "{}", s["stop_reason"]);
+    let dir = std::path::PathBuf::from(s["session_dir"].as_str().unwrap());
+    let size = |n: u32| {
+        std::fs::metadata(dir.join(format!("round-{n}-input.md")))
+            .unwrap()
+            .len()
+    };
+    // Round 5 carries a bounded summary plus the last round, not four rounds in full.
+    assert!(
+        size(5) <= size(2) + 4200,
+        "round 2: {} bytes, round 5: {} bytes",
+        size(2),
+        size(5)
+    );
+    let input5 = std::fs::read_to_string(dir.join("round-5-input.md")).unwrap();
+    assert!(input5.contains("SUMMARY OF EARLIER ROUNDS"));
+    assert!(
+        !input5.contains("distinct problem number 1"),
+        "round 1 is in the summary only"
+    );
+    // The summaries are author calls outside rounds, counted in the usage.
+    assert_eq!(s["usage"]["claude"]["calls"], 13);
+}
+
+#[test]
+fn a_template_in_the_store_replaces_the_built_in_one() {
+    let env = setup();
+    let dir = env.store().join("templates");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("cr.md"), "HOUSE RULES. Review:\n{{artifact}}\n").unwrap();
+    env.fake("codex", json!({"answer": "LGTM"}));
+    env.fake("claude", json!({}));
+    review(&env, &[]).ok();
+    let prompt = env.fake_calls("codex")[0]["prompt"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        prompt.starts_with("HOUSE RULES. Review:\n# Change under review"),
+        "{prompt}"
+    );
+}

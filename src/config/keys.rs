@@ -11,6 +11,8 @@ pub enum Kind {
     Enum(&'static [&'static str]),
     /// An unsigned integer in an inclusive range.
     Int(u64, u64),
+    /// A positive decimal number (an amount of money).
+    Decimal,
     /// git's booleans: true/yes/on/1, false/no/off/0, or a key without a value (true).
     Bool,
     /// Free text.
@@ -91,6 +93,22 @@ pub const KEYS: &[Key] = &[
         kind: Kind::Int(1, 24 * 60),
         default: "20",
         doc: "Wall-clock budget of a session, in minutes.",
+        user_only: false,
+    },
+    Key {
+        name: "budgetTokens",
+        flag: "--budget-tokens",
+        kind: Kind::Int(1, 1 << 40),
+        default: "-",
+        doc: "Stop before a round once this many tokens were used (all backends; 4 chars per token where a CLI reports none).",
+        user_only: false,
+    },
+    Key {
+        name: "budgetUsd",
+        flag: "--budget-usd",
+        kind: Kind::Decimal,
+        default: "-",
+        doc: "Stop before a round once the reported cost reaches this many US dollars.",
         user_only: false,
     },
     Key {

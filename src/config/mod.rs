@@ -37,6 +37,8 @@ pub struct Settings {
     pub max_rounds: u32,
     pub mode: String,
     pub budget_minutes: u64,
+    pub budget_tokens: Option<u64>,
+    pub budget_usd: Option<f64>,
     pub backend_timeout_seconds: u64,
     pub backend_idle_seconds: u64,
     pub skip_materialize_opposite: bool,
@@ -159,6 +161,8 @@ impl Settings {
             max_rounds,
             mode: r.get("mode")?.unwrap_or_else(|| "auto".into()),
             budget_minutes,
+            budget_tokens: r.int("budgetTokens")?,
+            budget_usd: r.get("budgetUsd")?.map(|v| v.parse().expect("validated")),
             backend_timeout_seconds,
             backend_idle_seconds: r.int("backendIdleSeconds")?.unwrap_or(300),
             skip_materialize_opposite: r.bool("skipMaterializeOpposite")?.unwrap_or(false),
@@ -229,6 +233,8 @@ fn flag_values(a: &ReviewArgs) -> Vec<(&'static str, String)> {
     text("maxRounds", a.max_rounds.map(|v| v.to_string()));
     text("mode", a.mode.as_ref().map(word));
     text("budgetMinutes", a.budget_minutes.map(|v| v.to_string()));
+    text("budgetTokens", a.budget_tokens.map(|v| v.to_string()));
+    text("budgetUsd", a.budget_usd.map(|v| v.to_string()));
     text(
         "backendTimeoutSeconds",
         a.backend_timeout_seconds.map(|v| v.to_string()),
@@ -323,6 +329,10 @@ impl Resolver<'_> {
             Kind::Int(min, max) => match v.parse::<u64>() {
                 Ok(n) if (min..=max).contains(&n) => Ok(Some(n.to_string())),
                 _ => Err(bad(format!("a whole number from {min} to {max}"))),
+            },
+            Kind::Decimal => match v.parse::<f64>() {
+                Ok(x) if x.is_finite() && x > 0.0 => Ok(Some(v.to_string())),
+                _ => Err(bad("a positive number, e.g. 0.50".into())),
             },
             Kind::Bool => match parse_bool(v) {
                 Some(b) => Ok(Some(b.to_string())),

@@ -130,6 +130,10 @@ impl Review<'_> {
                 ));
                 break;
             }
+            if let Some(reason) = self.spent_budget(&st) {
+                st.stop_reason = Some(format!("{reason} before round {n}"));
+                break;
+            }
             if n >= 3 {
                 self.summarize(&mut st, started);
             }
@@ -139,7 +143,13 @@ impl Review<'_> {
                     if signals::interrupted() {
                         break;
                     }
-                    st.stop_reason = Some(if st.rounds.is_empty() {
+                    st.stop_reason = Some(if self.remaining(started).is_zero() {
+                        format!(
+                            "budget exceeded ({} min) during round {n}: the call was cancelled \
+                             and round {n} is incomplete",
+                            self.settings.budget_minutes
+                        )
+                    } else if st.rounds.is_empty() {
                         format!("the reviewer never answered: {e}")
                     } else {
                         format!(
@@ -208,6 +218,23 @@ impl Review<'_> {
         self.metadata["updated_at"] = crate::session::rfc3339(crate::session::now_utc()).into();
         self.session.write_json("metadata.json", &self.metadata)?;
         Ok(outcome)
+    }
+
+    /// The token or cost budget that is used up, if one is.
+    fn spent_budget(&self, st: &State) -> Option<String> {
+        let mut total = crate::backend::Usage::default();
+        for u in record::usage_by_backend(&st.rounds, &st.extra_calls).values() {
+            total.add(&u.usage);
+        }
+        let tokens = total.input_tokens.unwrap_or(0) + total.output_tokens.unwrap_or(0);
+        if let Some(limit) = self.settings.budget_tokens.filter(|l| tokens >= *l) {
+            return Some(format!("token budget ({limit}) used up: {tokens} tokens"));
+        }
+        let cost = total.cost_usd.unwrap_or(0.0);
+        if let Some(limit) = self.settings.budget_usd.filter(|l| cost >= *l) {
+            return Some(format!("cost budget (${limit}) used up: ${cost:.4}"));
+        }
+        None
     }
 
     /// Time left in the session budget.
@@ -293,7 +320,18 @@ impl Review<'_> {
         let mut notes = Vec::new();
         let mut first_error = None;
         for (seg, result, ms) in &results {
-            calls.push(Call::of("review", self.reviewer.name(), *seg, result, *ms));
+            let chars = prompts
+                .iter()
+                .find(|(s, _)| s == seg)
+                .map_or(0, |(_, p)| p.chars().count());
+            calls.push(Call::of(
+                "review",
+                self.reviewer.name(),
+                *seg,
+                chars,
+                result,
+                *ms,
+            ));
             match result {
                 Ok(a) => {
                     if let Some(s) = seg {

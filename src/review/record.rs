@@ -10,6 +10,9 @@ use serde::Serialize;
 use crate::backend::{Answer, BackendError, Usage};
 use crate::protocol::judge::Judged;
 
+/// The estimate used where a CLI reports no token counts.
+const CHARS_PER_TOKEN: usize = 4;
+
 /// One model call.
 #[derive(Debug, Clone, Serialize)]
 pub struct Call {
@@ -24,6 +27,9 @@ pub struct Call {
     pub cli_version: Option<String>,
     pub duration_ms: u64,
     pub usage: Usage,
+    /// Token counts were estimated (4 characters per token): the CLI reported none.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub tokens_estimated: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<BackendError>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -35,21 +41,33 @@ impl Call {
         purpose: &'static str,
         backend: &str,
         segment: Option<&'static str>,
+        prompt_chars: usize,
         result: &Result<Answer, BackendError>,
         elapsed_ms: u64,
     ) -> Call {
         match result {
-            Ok(a) => Call {
-                purpose,
-                backend: backend.to_string(),
-                segment,
-                model: a.model.clone(),
-                cli_version: a.cli_version.clone(),
-                duration_ms: a.duration_ms,
-                usage: a.usage.clone(),
-                error: None,
-                tree_changes: a.tree_changes.clone(),
-            },
+            Ok(a) => {
+                let mut usage = a.usage.clone();
+                let estimated = usage.input_tokens.is_none() || usage.output_tokens.is_none();
+                usage
+                    .input_tokens
+                    .get_or_insert((prompt_chars / CHARS_PER_TOKEN) as u64);
+                usage
+                    .output_tokens
+                    .get_or_insert((a.text.chars().count() / CHARS_PER_TOKEN) as u64);
+                Call {
+                    purpose,
+                    backend: backend.to_string(),
+                    segment,
+                    model: a.model.clone(),
+                    cli_version: a.cli_version.clone(),
+                    duration_ms: a.duration_ms,
+                    usage,
+                    tokens_estimated: estimated,
+                    error: None,
+                    tree_changes: a.tree_changes.clone(),
+                }
+            }
             Err(e) => Call {
                 purpose,
                 backend: backend.to_string(),
@@ -58,6 +76,7 @@ impl Call {
                 cli_version: None,
                 duration_ms: elapsed_ms,
                 usage: Usage::default(),
+                tokens_estimated: false,
                 error: Some(e.clone()),
                 tree_changes: Vec::new(),
             },

@@ -144,6 +144,7 @@ impl Review<'_> {
             purpose,
             self.author.name(),
             None,
+            prompt.chars().count(),
             &r,
             t.elapsed().as_millis() as u64,
         );
