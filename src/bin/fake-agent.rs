@@ -34,8 +34,13 @@ fn main() {
     std::io::stdin().read_to_end(&mut prompt).expect("stdin");
     let prompt = String::from_utf8_lossy(&prompt).into_owned();
 
+    // Concurrent runs (a mixed review) take turns, so each gets its own step and record line.
+    let lock = std::fs::File::create(dir.join(format!("{name}.lock"))).expect("lock file");
+    // SAFETY: flock on a descriptor we own.
+    unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) };
     let n = next_count(&dir, &name);
     record(&dir, &name, &argv, &prompt);
+    drop(lock);
     let step = load_step(&dir, &name, n);
     let get = |k: &str| step.get(k);
 
@@ -151,7 +156,7 @@ fn record(dir: &Path, name: &str, argv: &[String], prompt: &str) {
         .append(true)
         .open(dir.join(format!("{name}.calls.jsonl")))
         .expect("record");
-    writeln!(f, "{line}").expect("record");
+    f.write_all(format!("{line}\n").as_bytes()).expect("record");
 }
 
 /// stdout, stderr and exit code in the format of the CLI named `format`, shaped like the real
