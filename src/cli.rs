@@ -234,6 +234,9 @@ pub struct ShowArgs {
     /// Session id (or a unique prefix of one), or `last` for the newest.
     #[arg(value_name = "ID", default_value = "last")]
     pub id: String,
+    /// Show one round: its choice, the critique and the judgement.
+    #[arg(long, value_name = "N")]
+    pub round: Option<u32>,
     /// Where sessions are stored (default: <git common dir>/review-loop).
     #[arg(long, value_name = "DIR")]
     pub state_dir: Option<PathBuf>,

@@ -688,3 +688,43 @@ fn a_template_in_the_store_replaces_the_built_in_one() {
         "{prompt}"
     );
 }
+
+#[test]
+fn show_prints_the_summary_and_single_rounds() {
+    let env = setup();
+    env.fake(
+        "codex",
+        critique(json!([p("P2", "naming is unclear", Some("rename it"))])),
+    );
+    env.fake("claude", json!([judge(&[("F1", "invalid")])]));
+    review(&env, &[]).ok();
+    let run = env.run(&["show", "last"]).ok();
+    assert!(
+        run.stdout.contains("## Debate Summary") && run.stdout.contains("Keep Original"),
+        "{}",
+        run.stdout
+    );
+    let run = env.run(&["show", "last", "--round", "1"]).ok();
+    assert!(run.stdout.contains("choice: A (auto)"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("## Critique") && run.stdout.contains("naming is unclear"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("## Judge") && run.stdout.contains("F1 is invalid"),
+        "{}",
+        run.stdout
+    );
+    let run = env
+        .run(&["show", "last", "--round", "1", "--format", "json"])
+        .ok();
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["record"]["findings"][0]["id"], "F1");
+    let run = env.run(&["show", "last", "--round", "7"]).fails(2);
+    assert!(
+        run.stderr.contains("has no round 7 (it has 1)"),
+        "{}",
+        run.stderr
+    );
+}

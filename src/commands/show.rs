@@ -10,6 +10,13 @@ use crate::session;
 pub fn run(args: &ShowArgs) -> Result<Outcome> {
     let base = super::sessions::store_dir(args.state_dir.as_deref())?;
     let s = session::find(&base, &args.id)?;
+    if let Some(n) = args.round {
+        return show_round(&s, n, args.format);
+    }
+    let read = |name: &str| std::fs::read_to_string(s.dir.join(name)).ok();
+    let summary_md = read("summary.md");
+    let summary_json: Option<serde_json::Value> =
+        read("summary.json").and_then(|t| serde_json::from_str(&t).ok());
     let artifact = match std::fs::read(s.dir.join("artifact.md")) {
         Ok(b) => Ok(String::from_utf8_lossy(&b).into_owned()),
         Err(e) => Err(format!("artifact.md unreadable: {e}")),
@@ -24,6 +31,7 @@ pub fn run(args: &ShowArgs) -> Result<Outcome> {
                 "metadata_error": s.metadata.as_ref().err(),
                 "artifact": artifact.as_ref().ok(),
                 "artifact_error": artifact.as_ref().err(),
+                "summary": summary_json,
             });
             out.push_str(&serde_json::to_string_pretty(&v)?);
             out.push('\n');
@@ -43,9 +51,11 @@ pub fn run(args: &ShowArgs) -> Result<Outcome> {
                 }
                 Err(e) => out.push_str(&format!("metadata: {e}\n")),
             }
-            match &artifact {
-                Ok(text) => out.push_str(&format!("\n{text}")),
-                Err(e) => out.push_str(&format!("\nartifact: {e}\n")),
+            // A review shows its summary; a dry run its artifact.
+            match (&summary_md, &artifact) {
+                (Some(summary), _) => out.push_str(&format!("\n{summary}")),
+                (None, Ok(text)) => out.push_str(&format!("\n{text}")),
+                (None, Err(e)) => out.push_str(&format!("\nartifact: {e}\n")),
             }
         }
     }
@@ -55,5 +65,57 @@ pub fn run(args: &ShowArgs) -> Result<Outcome> {
     if let Err(e) = s.metadata.as_ref().and(artifact.as_ref().map(|_| ())) {
         anyhow::bail!("session {} is damaged: {e}", s.id);
     }
+    Ok(Outcome::Success)
+}
+
+/// `show ID --round N`: the round's record, critique and judgement.
+fn show_round(s: &session::Stored, n: u32, format: ListFormat) -> Result<Outcome> {
+    let read = |name: String| std::fs::read_to_string(s.dir.join(name)).ok();
+    let record: Option<serde_json::Value> =
+        read(format!("round-{n}.json")).and_then(|t| serde_json::from_str(&t).ok());
+    let critique = read(format!("round-{n}-critique.md"));
+    if record.is_none() && critique.is_none() {
+        let rounds = s
+            .metadata
+            .as_ref()
+            .ok()
+            .and_then(|m| m["rounds"].as_u64())
+            .unwrap_or(0);
+        crate::usage!(
+            "session {} has no round {n} (it has {rounds}); see `git debate show {}`",
+            s.id,
+            s.id
+        );
+    }
+    let input = read(format!("round-{n}-input.md"));
+    let judge = read(format!("round-{n}-judge.md"));
+    let mut out = String::new();
+    match format {
+        ListFormat::Json => {
+            let v = json!({"id": s.id, "round": n, "record": record, "input": input,
+                "critique": critique, "judge": judge});
+            out.push_str(&serde_json::to_string_pretty(&v)?);
+            out.push('\n');
+        }
+        ListFormat::Text => {
+            out.push_str(&format!("# Session {}, round {n}\n\n", s.id));
+            if let Some(r) = &record {
+                out.push_str(&format!(
+                    "choice: {} ({}); rubric: {} ({})\n",
+                    r["choice"].as_str().unwrap_or("-"),
+                    r["decided_by"].as_str().unwrap_or("-"),
+                    r["rubric"].as_str().unwrap_or("-"),
+                    r["rubric_reason"].as_str().unwrap_or("")
+                ));
+            }
+            for (title, text) in [("Critique", &critique), ("Judge", &judge)] {
+                if let Some(t) = text {
+                    out.push_str(&format!("\n## {title}\n\n{}\n", t.trim_end()));
+                }
+            }
+        }
+    }
+    use std::io::Write;
+    std::io::stdout().write_all(out.as_bytes())?;
     Ok(Outcome::Success)
 }
