@@ -39,6 +39,8 @@ pub enum Command {
     Sessions(SessionsArgs),
     /// Print a stored session: its artifact and metadata.
     Show(ShowArgs),
+    /// Continue a stopped, interrupted or failed review from its last complete round.
+    Resume(ResumeArgs),
     /// Show every model backend: installed or not, version, family, how it is run, and which are
     /// chosen as author and reviewer here, and why.
     Backends(BackendsArgs),
@@ -249,6 +251,37 @@ pub struct ShowArgs {
 pub enum ListFormat {
     Text,
     Json,
+}
+
+#[derive(Debug, Args)]
+pub struct ResumeArgs {
+    /// Session id (or a unique prefix of one), or `last` for the newest.
+    #[arg(value_name = "ID", default_value = "last")]
+    pub id: String,
+    /// Total rounds the session may have, counting the ones it already has (1..5).
+    #[arg(long, value_name = "N")]
+    pub max_rounds: Option<u32>,
+    /// Wall-clock budget for this continuation, in minutes.
+    #[arg(long, value_name = "MINUTES")]
+    pub budget_minutes: Option<u64>,
+    /// Timeout for one model call, in seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub backend_timeout_seconds: Option<u64>,
+    /// auto takes the judge's recommendation; manual asks you on the terminal.
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
+    /// Output format of the report.
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+    /// Write the report to FILE instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Exit 1 when unresolved findings at or above this severity remain.
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOnArg>,
+    /// Where sessions are stored (default: <git common dir>/review-loop).
+    #[arg(long, value_name = "DIR")]
+    pub state_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

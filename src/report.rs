@@ -71,7 +71,7 @@ impl Item {
 pub struct JudgeLine {
     pub round: u32,
     pub choice: char,
-    pub decided_by: &'static str,
+    pub decided_by: String,
     pub rubric: char,
     pub reason: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -97,7 +97,7 @@ pub struct Report {
     pub target: String,
     pub author: String,
     pub reviewer: String,
-    pub status: &'static str,
+    pub status: String,
     pub rounds: usize,
     pub converged: bool,
     pub stop_reason: String,
@@ -178,7 +178,7 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
         .map(|r| JudgeLine {
             round: r.round,
             choice: r.choice,
-            decided_by: r.decided_by,
+            decided_by: r.decided_by.clone(),
             rubric: r.rubric,
             reason: r.rubric_reason.clone(),
             judge: r.judge_choice,
@@ -201,7 +201,7 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
         target: cx.target.clone(),
         author: cx.author.clone(),
         reviewer: cx.reviewer.clone(),
-        status: o.status,
+        status: o.status.clone(),
         rounds: o.rounds.len(),
         converged: o.converged,
         stop_reason: o.stop_reason.clone(),

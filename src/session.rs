@@ -114,6 +114,14 @@ impl Session {
         anyhow::bail!("cannot claim a session folder under {}", base.display())
     }
 
+    /// An existing session, to continue writing to it (`resume`).
+    pub fn open(dir: &Path, id: &str) -> Session {
+        Session {
+            id: id.to_string(),
+            dir: dir.to_path_buf(),
+        }
+    }
+
     pub fn write(&self, name: &str, contents: &[u8]) -> Result<PathBuf> {
         let path = self.dir.join(name);
         write_atomic(&path, contents)?;

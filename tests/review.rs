@@ -728,3 +728,74 @@ fn show_prints_the_summary_and_single_rounds() {
         run.stderr
     );
 }
+
+#[test]
+fn resume_continues_after_max_rounds_with_the_latest_version() {
+    let env = setup();
+    env.fake("codex", json!([critique(json!([p("P2", "naming is unclear", Some("rename it"))])), {"answer": "LGTM now."}]));
+    env.fake(
+        "claude",
+        json!([judge(&[("F1", "valid")]), {"answer": "VERSION TWO"}]),
+    );
+    let run = review(&env, &["--max-rounds", "1", "--format", "json"]).ok();
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(s["stop_reason"], "max rounds (1) reached");
+    let id = s["session"].as_str().unwrap().to_string();
+
+    // Not without more rounds.
+    let run = env.run(&["resume", &id]).fails(2);
+    assert!(run.stderr.contains("pass --max-rounds 2"), "{}", run.stderr);
+
+    let run = env
+        .run(&["resume", &id, "--max-rounds", "2", "--format", "json"])
+        .ok();
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(s["session"], id.as_str());
+    assert_eq!(s["rounds"], 2);
+    assert_eq!(s["final_decision"], "Keep Original");
+    assert_eq!(s["judge_history"][0]["choice"], "C");
+    let dir = std::path::PathBuf::from(s["session_dir"].as_str().unwrap());
+    let input2 = std::fs::read_to_string(dir.join("round-2-input.md")).unwrap();
+    assert!(
+        input2.contains("VERSION TWO") && input2.contains("[F1] P2 naming is unclear"),
+        "{input2}"
+    );
+    let meta = read_json(&dir.join("metadata.json"));
+    assert_eq!(meta["resumed_at"].as_array().unwrap().len(), 1);
+
+    // A decided session is finished.
+    let run = env.run(&["resume", &id]).fails(2);
+    assert!(
+        run.stderr.contains("is finished (Keep Original)"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn resume_picks_up_an_interrupted_session() {
+    use std::process::Stdio;
+    let env = setup();
+    env.fake("codex", json!({"hang": true}));
+    env.fake("claude", json!({}));
+    let child = env
+        .cmd_in(&env.repo)
+        .env("GIT_DEBATE_LAUNCHER", "claude")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while env.fake_file("codex.pid").is_none() {
+        assert!(Instant::now() < deadline, "the reviewer never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(130));
+    env.fake("codex", json!({"answer": "LGTM"}));
+    let run = env.run(&["resume", "last", "--format", "json"]).ok();
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(s["status"], "completed");
+    assert_eq!(s["rounds"], 1);
+    assert!(run.stderr.contains("resuming debate-"), "{}", run.stderr);
+}

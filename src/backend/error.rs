@@ -8,13 +8,13 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The longest message kept from a backend, in characters.
 pub const MAX_MESSAGE: usize = 300;
 
 /// What kind of failure a model call ended in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind", content = "code")]
 pub enum ErrorKind {
     /// The program is not on PATH (or the configured command does not exist).
@@ -89,7 +89,7 @@ impl Failure {
 }
 
 /// A failed model call, ready to show: backend name, kind, sanitised message and what to do.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BackendError {
     pub backend: String,
     #[serde(flatten)]

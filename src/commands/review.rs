@@ -130,27 +130,48 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         snippet,
         metadata: meta,
         terminal: terminal.map(std::sync::Mutex::new),
+        resume: None,
     }
     .run()?;
-    let report = report::build(
+    conclude(
+        &session,
+        &settings,
         &outcome,
+        artifact.target,
+        &route.author.backend,
+        &route.reviewer.backend,
+    )
+}
+
+/// Writes `summary.md` and `summary.json`, prints the report, and picks the exit code. Shared
+/// with `resume`.
+pub(crate) fn conclude(
+    session: &Session,
+    settings: &Settings,
+    outcome: &crate::review::Outcome,
+    target: crate::artifact::markdown::Target,
+    author: &str,
+    reviewer: &str,
+) -> Result<Outcome> {
+    let report = report::build(
+        outcome,
         &report::Context {
             session: &session.id,
             session_dir: session.dir.clone(),
-            target: serde_json::to_value(artifact.target)?
+            target: serde_json::to_value(target)?
                 .as_str()
                 .unwrap_or("code")
                 .to_string(),
-            author: route.author.backend.clone(),
-            reviewer: route.reviewer.backend.clone(),
+            author: author.to_string(),
+            reviewer: reviewer.to_string(),
             fail_on: &settings.fail_on,
-            code: artifact.target != crate::artifact::markdown::Target::Proposal,
+            code: target != crate::artifact::markdown::Target::Proposal,
         },
     );
     session.write("summary.md", report::markdown(&report).as_bytes())?;
     session.write_json("summary.json", &report)?;
-    emit(&settings, &report)?;
-    Ok(match report.status {
+    emit(settings, &report)?;
+    Ok(match report.status.as_str() {
         "interrupted" => Outcome::Interrupted,
         "unavailable" => Outcome::Unavailable,
         _ if report.gate.failed => Outcome::GateFailed,

@@ -152,13 +152,15 @@ fn from_lines(text: &str) -> Judgement {
 }
 
 /// A finding with the judge's ruling on it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Judged {
     #[serde(flatten)]
     pub finding: Finding,
     /// `None`: the judge did not rule on it (it counts as valid).
+    #[serde(default)]
     pub ruling: Option<Ruling>,
     /// Added by the judge rather than raised by the reviewer.
+    #[serde(default)]
     pub from_judge: bool,
 }
 

@@ -34,6 +34,21 @@ struct Known {
 }
 
 impl Ledger {
+    /// Remembers a finding of an earlier round under its existing id (resuming a session).
+    pub fn remember(&mut self, round: u32, f: &Finding, workspace: Option<&Path>) {
+        if let Some(n) = f.id.strip_prefix('F').and_then(|n| n.parse::<usize>().ok()) {
+            self.next = self.next.max(n);
+        }
+        self.known.insert(
+            f.id.clone(),
+            Known {
+                anchor: anchor(f, workspace),
+                text: comparable(f),
+                round,
+            },
+        );
+    }
+
     /// Gives each finding of `round` an id: an earlier finding's when it matches one, else a new
     /// `F<n>`. Returns, per finding, whether it is new.
     pub fn assign(

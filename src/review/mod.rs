@@ -61,13 +61,25 @@ pub struct Review<'a> {
     pub metadata: Value,
     /// `--mode manual`: where the user is asked.
     pub terminal: Option<std::sync::Mutex<manual::Terminal>>,
+    /// Where a resumed session left off.
+    pub resume: Option<Resume>,
+}
+
+/// The state of a stopped session, read back from its folder by `git debate resume`.
+pub struct Resume {
+    pub rounds: Vec<Round>,
+    /// The current version's text and number.
+    pub text: String,
+    pub version: u32,
+    pub rebuttal: Option<String>,
+    pub summary: Option<String>,
 }
 
 /// How a review ended.
 #[derive(Debug, Clone, Serialize)]
 pub struct Outcome {
     /// `completed`, `unavailable` (the reviewer never answered) or `interrupted`.
-    pub status: &'static str,
+    pub status: String,
     pub stop_reason: String,
     pub converged: bool,
     pub final_decision: String,
@@ -104,14 +116,26 @@ struct State {
 impl Review<'_> {
     pub fn run(mut self) -> Result<Outcome> {
         let started = Instant::now();
+        let resume = self.resume.take();
+        let mut ledger = Ledger::default();
+        for r in resume.iter().flat_map(|r| r.rounds.iter()) {
+            for j in &r.findings {
+                ledger.remember(r.round, &j.finding, Some(&self.workspace));
+            }
+        }
+        let (text, version, rebuttal, summary, rounds) = match resume {
+            Some(r) => (r.text, r.version, r.rebuttal, r.summary, r.rounds),
+            None => (self.artifact.text.clone(), 1, None, None, Vec::new()),
+        };
+        let first = rounds.len() as u32 + 1;
         let mut st = State {
-            text: self.artifact.text.clone(),
-            version: 1,
-            rebuttal: None,
-            summary: None,
-            rounds: Vec::new(),
+            text,
+            version,
+            rebuttal,
+            summary,
+            rounds,
             extra_calls: Vec::new(),
-            ledger: Ledger::default(),
+            ledger,
             final_decision: None,
             stop_reason: None,
             converged: false,
@@ -119,7 +143,7 @@ impl Review<'_> {
         };
         let mut error = None;
         self.status("running", None)?;
-        for n in 1..=self.settings.max_rounds {
+        for n in first..=self.settings.max_rounds {
             if signals::interrupted() {
                 break;
             }
@@ -198,7 +222,7 @@ impl Review<'_> {
                     _ => "Stopped".into(),
                 });
         let outcome = Outcome {
-            status,
+            status: status.to_string(),
             stop_reason: st.stop_reason.clone().unwrap_or_else(|| "stopped".into()),
             converged: st.converged,
             final_decision,
@@ -394,7 +418,7 @@ impl Review<'_> {
             judge_choice: judgement.as_ref().and_then(|j| j.recommendation),
             judge_reason: judgement.map(|j| j.reason).unwrap_or_default(),
             choice: rubric,
-            decided_by: if agreement { "guard" } else { "auto" },
+            decided_by: if agreement { "guard" } else { "auto" }.to_string(),
             notes,
             calls,
             duration_ms: 0,
@@ -402,7 +426,7 @@ impl Review<'_> {
         if let (false, Some(t)) = (agreement, &self.terminal) {
             let mut t = t.lock().expect("terminal lock");
             round.choice = t.choose(&round)?;
-            round.decided_by = "user";
+            round.decided_by = "user".to_string();
         }
         if agreement {
             round.choice = 'A';

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::backend::{Answer, BackendError, Usage};
 use crate::protocol::judge::Judged;
@@ -14,25 +14,25 @@ use crate::protocol::judge::Judged;
 const CHARS_PER_TOKEN: usize = 4;
 
 /// One model call.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Call {
     /// `review`, `judge`, `materialize`, `compromise`, `rebuttal` or `summarize`.
-    pub purpose: &'static str,
+    pub purpose: String,
     pub backend: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub segment: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub segment: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cli_version: Option<String>,
     pub duration_ms: u64,
     pub usage: Usage,
     /// Token counts were estimated (4 characters per token): the CLI reported none.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub tokens_estimated: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<BackendError>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tree_changes: Vec<String>,
 }
 
@@ -56,9 +56,9 @@ impl Call {
                     .output_tokens
                     .get_or_insert((a.text.chars().count() / CHARS_PER_TOKEN) as u64);
                 Call {
-                    purpose,
+                    purpose: purpose.to_string(),
                     backend: backend.to_string(),
-                    segment,
+                    segment: segment.map(str::to_string),
                     model: a.model.clone(),
                     cli_version: a.cli_version.clone(),
                     duration_ms: a.duration_ms,
@@ -69,9 +69,9 @@ impl Call {
                 }
             }
             Err(e) => Call {
-                purpose,
+                purpose: purpose.to_string(),
                 backend: backend.to_string(),
-                segment,
+                segment: segment.map(str::to_string),
                 model: None,
                 cli_version: None,
                 duration_ms: elapsed_ms,
@@ -85,7 +85,7 @@ impl Call {
 }
 
 /// One round.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Round {
     pub round: u32,
     /// The artifact version reviewed (1 = the original).
@@ -98,15 +98,15 @@ pub struct Round {
     /// The rubric's choice and why; the judge's own letter when it gave one.
     pub rubric: char,
     pub rubric_reason: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judge_choice: Option<char>,
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub judge_reason: String,
     /// The choice taken and by whom: `auto`, `user`, or `guard` (agreement ended the round).
     pub choice: char,
-    pub decided_by: &'static str,
+    pub decided_by: String,
     /// What went wrong but did not stop the round (judge failed, one mixed side failed, ...).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     pub calls: Vec<Call>,
     pub duration_ms: u64,

@@ -302,6 +302,11 @@ impl Review<'_> {
                         FALLBACK_REBUTTAL.to_string()
                     }
                 });
+                // Kept so a resumed session sends it with the next round.
+                self.session.write(
+                    &format!("round-{n}-rebuttal.md"),
+                    st.rebuttal.as_deref().unwrap_or("").as_bytes(),
+                )?;
             }
             _ => {
                 st.final_decision = Some(if round.decided_by == "user" {
@@ -326,6 +331,14 @@ impl Review<'_> {
     /// From round 3 on, the rounds before the last are replaced by a summary the author writes
     /// (the previous summary plus the round that just left the window), so prompts stay bounded.
     pub(super) fn summarize(&self, st: &mut State, started: Instant) {
+        self.summarize_inner(st, started);
+        if let Some(s) = &st.summary {
+            // Kept so a resumed session starts from the same context.
+            let _ = self.session.write("context-summary.md", s.as_bytes());
+        }
+    }
+
+    fn summarize_inner(&self, st: &mut State, started: Instant) {
         let Some(leaving) = st.rounds.iter().rev().nth(1) else {
             return;
         };
