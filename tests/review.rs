@@ -799,3 +799,45 @@ fn resume_picks_up_an_interrupted_session() {
     assert_eq!(s["rounds"], 1);
     assert!(run.stderr.contains("resuming debate-"), "{}", run.stderr);
 }
+
+#[test]
+fn ctrl_c_while_the_judge_works_discards_the_unfinished_round() {
+    use std::process::Stdio;
+    let env = setup();
+    env.fake(
+        "codex",
+        critique(json!([p("P2", "naming", Some("rename"))])),
+    );
+    env.fake("claude", json!({"hang": true}));
+    let child = env
+        .cmd_in(&env.repo)
+        .env("GIT_DEBATE_LAUNCHER", "claude")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while env.fake_file("claude.pid").is_none() {
+        assert!(Instant::now() < deadline, "the judge never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let dir = std::fs::read_dir(env.store())
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    assert_eq!(
+        read_json(&dir.join("metadata.json"))["status"],
+        "interrupted"
+    );
+    assert!(
+        !dir.join("round-1.json").exists(),
+        "a half round was recorded"
+    );
+    let s = read_json(&dir.join("summary.json"));
+    assert_eq!(s["rounds"], 0);
+}

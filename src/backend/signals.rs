@@ -6,7 +6,8 @@
 //! SIGTERM to every registered group and raises a flag; the runner sees its child end, and the
 //! caller turns the flag into an `interrupted` error (exit 130) after saving what it has. When no
 //! child is running the handler restores the default action and re-raises, so Ctrl-C in any other
-//! phase stops us as it always did.
+//! phase stops us as it always did, unless a caller that checks the flag itself (the review loop,
+//! between its steps) asked for [`graceful`] handling. A second Ctrl-C always stops us at once.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Once;
@@ -15,11 +16,19 @@ const SLOTS: usize = 64;
 
 static GROUPS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+static GRACEFUL: AtomicBool = AtomicBool::new(false);
 static INSTALL: Once = Once::new();
 
 /// True once SIGINT, SIGTERM or SIGHUP arrived while a model call ran.
 pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// From now on an interrupt only raises the flag (and kills running children); the caller checks
+/// [`interrupted`] between its steps and saves its state before exiting.
+pub fn graceful() {
+    install();
+    GRACEFUL.store(true, Ordering::SeqCst);
 }
 
 /// A registered process group; unregistered when dropped.
@@ -69,8 +78,8 @@ extern "C" fn handler(sig: libc::c_int) {
             unsafe { libc::kill(-pgid, libc::SIGTERM) };
         }
     }
-    INTERRUPTED.store(true, Ordering::SeqCst);
-    if !any {
+    let again = INTERRUPTED.swap(true, Ordering::SeqCst);
+    if again || (!any && !GRACEFUL.load(Ordering::SeqCst)) {
         unsafe {
             libc::signal(sig, libc::SIG_DFL);
             libc::raise(sig);

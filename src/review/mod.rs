@@ -142,6 +142,8 @@ impl Review<'_> {
             final_patch: None,
         };
         let mut error = None;
+        // Ctrl-C between model calls must also leave the session saved as interrupted.
+        signals::graceful();
         self.status("running", None)?;
         for n in first..=self.settings.max_rounds {
             if signals::interrupted() {
@@ -405,6 +407,10 @@ impl Review<'_> {
             notes.extend(note);
             (judge::apply(&findings, &j), Some(j))
         };
+        if signals::interrupted() {
+            // A round cut short is not recorded: resuming runs it again.
+            return Ok(Err(interrupted(self.author.name())));
+        }
         let (rubric, rubric_reason) = judge::rubric(&judged);
         let mut round = Round {
             round: n,
@@ -526,4 +532,12 @@ fn parts(artifact: &Artifact, text: &str) -> Vec<(Option<&'static str>, Template
             ]
         }
     }
+}
+
+fn interrupted(backend: &str) -> BackendError {
+    BackendError::new(
+        backend,
+        crate::backend::Failure::new(crate::backend::ErrorKind::Interrupted, "interrupted"),
+        &|_| String::new(),
+    )
 }

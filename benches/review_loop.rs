@@ -1,0 +1,174 @@
+//! The review loop's own overhead per round, with instant in-process backends.
+//!
+//! Why: a round is dominated by model calls (seconds to minutes), so what `git debate` adds around
+//! them — rendering prompts, parsing critiques, matching findings across rounds, applying the
+//! rubric, writing the session files atomically — must stay negligible. This benchmark replaces
+//! both models with backends that answer instantly and measures everything else.
+//!
+//! Each run reviews a 400-line generated diff for 5 rounds (`--max-rounds 5`): the reviewer returns
+//! 12 findings per round in JSON (a new one every round, so the loop never converges early), the
+//! author judges them all valid and writes a compromise (decision C), and from round 3 it also
+//! summarises. Per run: 5 rounds, 5 reviews, 5 judgements, 5 compromises, 3 summaries, all files
+//! written. `BENCH_ITERS` runs (default 20); min / median / max per round are printed.
+//!
+//! ```text
+//! cargo bench --bench review_loop
+//! ```
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use git_debate::artifact::{self, TextInput};
+use git_debate::backend::{Answer, Backend, BackendError, Family, Request, Usage};
+use git_debate::cli::ReviewArgs;
+use git_debate::config::{Layers, Settings, TargetSetting};
+use git_debate::review::{PatchBase, Review};
+use git_debate::session::Session;
+
+/// Answers instantly: critiques when reviewing, rulings when judging, text otherwise.
+struct Instant_ {
+    name: &'static str,
+    family: Family,
+    calls: AtomicUsize,
+}
+
+impl Backend for Instant_ {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn family(&self) -> &Family {
+        &self.family
+    }
+    fn model(&self) -> Option<&str> {
+        None
+    }
+    fn describe(&self) -> String {
+        "in-process".into()
+    }
+    fn ask(&self, req: &Request) -> Result<Answer, BackendError> {
+        let n = self.calls.fetch_add(1, Ordering::Relaxed);
+        let text = if req.prompt.contains("=== CHANGE UNDER REVIEW ===") {
+            let findings: Vec<String> = (0..12)
+                .map(|i| {
+                    let title = if i == 0 {
+                        // Words of their own each round, so it is a new finding every time.
+                        const W: [&str; 12] = ["overflow", "deadlock", "leak", "injection", "race",
+                            "panic", "truncation", "encoding", "timeout", "retry", "cache", "quota"];
+                        format!("{} {} {}", W[n % 12], W[(n + 5) % 12], W[(n + 7) % 12])
+                    } else {
+                        format!("recurring issue number {i} about naming and error handling")
+                    };
+                    let body = if i == 0 { title.clone() } else { format!("because of reason {i}") };
+                    format!(
+                        r#"{{"severity":"P{}","title":"{title}","evidence":"src/f{i}.rs:{}","body":"{body}","action":"change {i}"}}"#,
+                        1 + i % 3,
+                        if i == 0 { 100 + n } else { 10 + i }
+                    )
+                })
+                .collect();
+            format!(
+                "## Review\n\n```json\n{{\"verdict\":\"revise\",\"findings\":[{}]}}\n```\n",
+                findings.join(",")
+            )
+        } else if req.prompt.contains("=== FINDINGS ===") {
+            let rulings: Vec<String> = (1..=40)
+                .map(|i| {
+                    format!(r#"{{"id":"F{i}","verdict":"valid","severity":"P2","reason":"ok"}}"#)
+                })
+                .collect();
+            format!(
+                "```json\n{{\"classifications\":[{}],\"recommendation\":\"C\"}}\n```",
+                rulings.join(",")
+            )
+        } else {
+            format!("revised text {n}\n")
+        };
+        Ok(Answer {
+            backend: self.name.into(),
+            text,
+            usage: Usage::default(),
+            model: None,
+            duration_ms: 0,
+            cli_version: None,
+            tree_changes: Vec::new(),
+        })
+    }
+}
+
+fn diff(lines: usize) -> String {
+    let mut s =
+        String::from("diff --git a/src/lib.rs b/src/lib.rs\n--- a/src/lib.rs\n+++ b/src/lib.rs\n");
+    s.push_str(&format!("@@ -1,{lines} +1,{lines} @@\n"));
+    for i in 0..lines {
+        s.push_str(&format!(
+            "-    let v{i} = compute({i});\n+    let v{i} = compute_checked({i})?;\n"
+        ));
+    }
+    s
+}
+
+fn main() {
+    let iters: usize = std::env::var("BENCH_ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20);
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let settings = Settings::resolve(
+        Layers::default(),
+        &ReviewArgs {
+            max_rounds: Some(5),
+            ..Default::default()
+        },
+    )
+    .expect("settings");
+    let input = TextInput {
+        text: diff(200),
+        origin: "bench".into(),
+        path_hint: None,
+        lossy: false,
+    };
+    let art = artifact::from_text(&input, TargetSetting::Code, 1 << 20);
+    let mut per_round = Vec::new();
+    for _ in 0..iters {
+        let session = Session::create(tmp.path()).expect("session");
+        session.write("artifact.md", art.text.as_bytes()).unwrap();
+        let started = Instant::now();
+        let outcome = Review {
+            session: &session,
+            settings: &settings,
+            author: Box::new(Instant_ {
+                name: "author",
+                family: Family::anthropic(),
+                calls: AtomicUsize::new(0),
+            }),
+            reviewer: Box::new(Instant_ {
+                name: "reviewer",
+                family: Family::openai(),
+                calls: AtomicUsize::new(0),
+            }),
+            artifact: &art,
+            workspace: tmp.path().to_path_buf(),
+            repo_dir: None,
+            patch_base: PatchBase::None,
+            templates: None,
+            snippet: false,
+            metadata: serde_json::json!({}),
+            terminal: None,
+            resume: None,
+        }
+        .run()
+        .expect("review");
+        assert_eq!(outcome.rounds.len(), 5, "{}", outcome.stop_reason);
+        per_round.push(started.elapsed() / 5);
+    }
+    per_round.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!("| operation | min (ms) | median (ms) | max (ms) |");
+    println!("|---|---:|---:|---:|");
+    println!(
+        "| review loop, one round (12 findings, judge, compromise, files) | {:.2} | {:.2} | {:.2} |",
+        ms(per_round[0]),
+        ms(per_round[per_round.len() / 2]),
+        ms(per_round[per_round.len() - 1])
+    );
+}
