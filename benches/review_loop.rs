@@ -155,6 +155,7 @@ fn main() {
             metadata: serde_json::json!({}),
             terminal: None,
             resume: None,
+            budget_override: None,
         }
         .run()
         .expect("review");

@@ -469,3 +469,15 @@ pub fn markdown(r: &Report) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_only_on_a_terminal_without_no_color() {
+        assert!(!use_color(false));
+        assert_eq!(paint("x", "1", false), "x");
+        assert_eq!(paint("x", "1", true), "\x1b[1mx\x1b[0m");
+    }
+}

@@ -73,6 +73,36 @@ fn a_valid_p1_with_an_action_accepts_the_reviewers_version_as_a_checked_patch() 
     let run = review(&env, &[]).ok();
     let s = summary(&run);
     assert_eq!(s["schema"], 1);
+    // The documented top-level fields of schema 1.
+    let mut keys: Vec<&str> = s.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "author",
+            "converged",
+            "duration_ms",
+            "final_artifact",
+            "final_decision",
+            "final_patch",
+            "findings",
+            "gate",
+            "judge_history",
+            "next_actions",
+            "notes",
+            "patch_check",
+            "reviewer",
+            "rounds",
+            "schema",
+            "session",
+            "session_dir",
+            "status",
+            "stop_reason",
+            "target",
+            "unresolved",
+            "usage"
+        ]
+    );
     assert_eq!(s["status"], "completed");
     assert_eq!(s["final_decision"], "Accept Opposite");
     assert_eq!(s["converged"], true);
@@ -300,6 +330,12 @@ fn a_failed_judge_falls_back_to_the_rubric_and_says_so() {
         s["notes"][0].as_str().unwrap().contains("the judge failed"),
         "{s}"
     );
+    // Findings nobody ruled on still count for the gate.
+    env.fake(
+        "claude",
+        json!([{"error": {"status": 429, "message": "slow down"}}, {"answer": PATCH}]),
+    );
+    review(&env, &["--fail-on", "p1"]).fails(1);
 }
 
 #[test]

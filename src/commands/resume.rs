@@ -147,6 +147,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         snippet: meta["source"]["kind"].as_str() != Some("scope"),
         metadata,
         terminal: terminal.map(std::sync::Mutex::new),
+        budget_override: None,
         resume: Some(Resume {
             rounds,
             text,

@@ -131,6 +131,7 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         metadata: meta,
         terminal: terminal.map(std::sync::Mutex::new),
         resume: None,
+        budget_override: None,
     }
     .run()?;
     conclude(

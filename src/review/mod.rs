@@ -63,6 +63,8 @@ pub struct Review<'a> {
     pub terminal: Option<std::sync::Mutex<manual::Terminal>>,
     /// Where a resumed session left off.
     pub resume: Option<Resume>,
+    /// A budget shorter than a minute, for tests of the budget guard.
+    pub budget_override: Option<Duration>,
 }
 
 /// The state of a stopped session, read back from its folder by `git debate resume`.
@@ -151,8 +153,8 @@ impl Review<'_> {
             }
             if self.remaining(started).is_zero() {
                 st.stop_reason = Some(format!(
-                    "budget exceeded ({} min) before round {n}",
-                    self.settings.budget_minutes
+                    "budget exceeded ({}) before round {n}",
+                    minutes(self.budget())
                 ));
                 break;
             }
@@ -171,9 +173,9 @@ impl Review<'_> {
                     }
                     st.stop_reason = Some(if self.remaining(started).is_zero() {
                         format!(
-                            "budget exceeded ({} min) during round {n}: the call was cancelled \
-                             and round {n} is incomplete",
-                            self.settings.budget_minutes
+                            "budget exceeded ({}) during round {n}: the call was cancelled and \
+                             round {n} is incomplete",
+                            minutes(self.budget())
                         )
                     } else if st.rounds.is_empty() {
                         format!("the reviewer never answered: {e}")
@@ -263,9 +265,15 @@ impl Review<'_> {
         None
     }
 
+    /// The wall-clock budget of this run (`--budget-minutes`; tests shorten it).
+    fn budget(&self) -> Duration {
+        self.budget_override
+            .unwrap_or(Duration::from_secs(self.settings.budget_minutes * 60))
+    }
+
     /// Time left in the session budget.
     fn remaining(&self, started: Instant) -> Duration {
-        Duration::from_secs(self.settings.budget_minutes * 60).saturating_sub(started.elapsed())
+        self.budget().saturating_sub(started.elapsed())
     }
 
     /// A request for one call: its timeout is the smaller of the per-call timeout and the budget.
@@ -540,4 +548,132 @@ fn interrupted(backend: &str) -> BackendError {
         crate::backend::Failure::new(crate::backend::ErrorKind::Interrupted, "interrupted"),
         &|_| String::new(),
     )
+}
+
+fn minutes(d: Duration) -> String {
+    if d.as_secs() % 60 == 0 && d.as_secs() > 0 {
+        format!("{} min", d.as_secs() / 60)
+    } else {
+        format!("{:.1} s", d.as_secs_f64())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::{ErrorKind, Failure, Family, Usage};
+    use crate::cli::ReviewArgs;
+    use crate::config::{Layers, TargetSetting};
+
+    /// A model that takes `delay` to answer, or fails with a timeout when the call's timeout is
+    /// shorter (as a killed CLI would).
+    struct Slow {
+        name: &'static str,
+        family: Family,
+        delay: Duration,
+        answer: &'static str,
+    }
+
+    impl Backend for Slow {
+        fn name(&self) -> &str {
+            self.name
+        }
+        fn family(&self) -> &Family {
+            &self.family
+        }
+        fn model(&self) -> Option<&str> {
+            None
+        }
+        fn describe(&self) -> String {
+            String::new()
+        }
+        fn ask(&self, req: &Request) -> std::result::Result<Answer, BackendError> {
+            std::thread::sleep(self.delay.min(req.timeout));
+            if req.timeout < self.delay {
+                return Err(BackendError::new(
+                    self.name,
+                    Failure::new(ErrorKind::Timeout, "killed"),
+                    &|_| String::new(),
+                ));
+            }
+            Ok(Answer {
+                backend: self.name.into(),
+                text: self.answer.into(),
+                usage: Usage::default(),
+                model: None,
+                duration_ms: 0,
+                cli_version: None,
+                tree_changes: Vec::new(),
+            })
+        }
+    }
+
+    const CRITIQUE: &str = "```json\n{\"verdict\":\"revise\",\"findings\":[{\"severity\":\"P2\",\"title\":\"naming\",\"action\":\"rename\"}]}\n```";
+
+    fn run(reviewer_delay_ms: u64, author_delay_ms: u64, budget_ms: u64) -> Outcome {
+        let tmp = tempfile::tempdir().unwrap();
+        let settings = Settings::resolve(Layers::default(), &ReviewArgs::default()).unwrap();
+        let input = crate::artifact::TextInput {
+            text: "fn f() {}\n".into(),
+            origin: "test".into(),
+            path_hint: None,
+            lossy: false,
+        };
+        let art = crate::artifact::from_text(&input, TargetSetting::Code, 1 << 20);
+        let session = Session::create(tmp.path()).unwrap();
+        Review {
+            session: &session,
+            settings: &settings,
+            author: Box::new(Slow {
+                name: "author",
+                family: Family::anthropic(),
+                delay: Duration::from_millis(author_delay_ms),
+                answer: "v2",
+            }),
+            reviewer: Box::new(Slow {
+                name: "reviewer",
+                family: Family::openai(),
+                delay: Duration::from_millis(reviewer_delay_ms),
+                answer: CRITIQUE,
+            }),
+            artifact: &art,
+            workspace: tmp.path().to_path_buf(),
+            repo_dir: None,
+            patch_base: PatchBase::None,
+            templates: None,
+            snippet: true,
+            metadata: serde_json::json!({}),
+            terminal: None,
+            resume: None,
+            budget_override: Some(Duration::from_millis(budget_ms)),
+        }
+        .run()
+        .unwrap()
+    }
+
+    #[test]
+    fn a_call_running_when_the_budget_ends_is_cancelled_and_said_so() {
+        let o = run(3000, 0, 800);
+        assert_eq!(o.status, "unavailable");
+        assert!(
+            o.stop_reason
+                .starts_with("budget exceeded (0.8 s) during round 1: the call was cancelled"),
+            "{}",
+            o.stop_reason
+        );
+        assert!(o.duration_ms < 2500, "{}", o.duration_ms);
+    }
+
+    #[test]
+    fn the_budget_is_checked_before_each_round() {
+        // Round 1 fits; its compromise uses up the rest; round 2 does not start.
+        let o = run(0, 600, 1000);
+        assert_eq!(o.rounds.len(), 1, "{}", o.stop_reason);
+        assert!(
+            o.stop_reason
+                .starts_with("budget exceeded (1.0 s) before round 2"),
+            "{}",
+            o.stop_reason
+        );
+    }
 }
