@@ -468,6 +468,17 @@ fn ctrl_c_during_a_round_saves_the_session_as_interrupted() {
 /// (so `/dev/tty` is ours), typing `typed` into it; `None` runs it with no terminal at all.
 /// Returns the run and what was shown on the terminal.
 fn run_with_tty(env: &TestEnv, args: &[&str], stdin: &str, typed: Option<&str>) -> (Run, String) {
+    run_on_tty(env, args, stdin, typed, false)
+}
+
+/// As [`run_with_tty`]; with `stderr_on_tty` the child's standard error is the terminal too.
+fn run_on_tty(
+    env: &TestEnv,
+    args: &[&str],
+    stdin: &str,
+    typed: Option<&str>,
+    stderr_on_tty: bool,
+) -> (Run, String) {
     use std::io::{Read, Write};
     use std::os::fd::FromRawFd;
     use std::os::unix::process::CommandExt;
@@ -510,6 +521,10 @@ fn run_with_tty(env: &TestEnv, args: &[&str], stdin: &str, typed: Option<&str>) 
         })
     };
     cmd.stdin(Stdio::piped());
+    if stderr_on_tty {
+        // SAFETY: a duplicate of our slave descriptor, owned by the Stdio from here on.
+        cmd.stderr(unsafe { Stdio::from_raw_fd(libc::dup(slave)) });
+    }
     let mut child = cmd.spawn().unwrap();
     child
         .stdin
@@ -876,4 +891,17 @@ fn ctrl_c_while_the_judge_works_discards_the_unfinished_round() {
     );
     let s = read_json(&dir.join("summary.json"));
     assert_eq!(s["rounds"], 0);
+}
+
+#[test]
+fn a_progress_line_shows_on_a_terminal_only() {
+    let env = setup();
+    env.fake("codex", json!({"delay_ms": 700, "answer": "LGTM"}));
+    env.fake("claude", json!({}));
+    let (run, shown) = run_on_tty(&env, &[], "", Some(""), true);
+    run.ok();
+    assert!(shown.contains("codex · round 1 · review · 0s"), "{shown:?}");
+    // Not when standard error is a pipe.
+    let run = review(&env, &[]).ok();
+    assert!(!run.stderr.contains("round 1 · review"), "{}", run.stderr);
 }
