@@ -1,3 +1,5 @@
+//! The `git-debate` binary: parse the command line, run it, turn the outcome into an exit code.
+
 use clap::Parser;
 
 fn main() -> std::process::ExitCode {
