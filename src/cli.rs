@@ -41,6 +41,8 @@ pub enum Command {
     Show(ShowArgs),
     /// Continue a stopped, interrupted or failed review from its last complete round.
     Resume(ResumeArgs),
+    /// Install, remove or run the pre-commit hook that reviews the staged change.
+    Hook(HookArgs),
     /// Show every model backend: installed or not, version, family, how it is run, and which are
     /// chosen as author and reviewer here, and why.
     Backends(BackendsArgs),
@@ -251,6 +253,45 @@ pub struct ShowArgs {
 pub enum ListFormat {
     Text,
     Json,
+}
+
+#[derive(Debug, Args)]
+pub struct HookArgs {
+    #[command(subcommand)]
+    pub action: HookAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HookAction {
+    /// Install the pre-commit hook (in core.hooksPath if set). An existing hook is kept and
+    /// still runs first; installing again is harmless.
+    Install(HookInstallArgs),
+    /// Remove the hook and put back the one that was there before.
+    Uninstall,
+    /// What the hook runs: review the staged change, exit 1 to block the commit. Returns at once
+    /// when nothing (or only whitespace) is staged, reuses the verdict for a tree it reviewed
+    /// before, and lets the commit through with a warning when no model answers (unless
+    /// debate.hook.strict is true). GIT_DEBATE_SKIP=1 skips it.
+    Run(HookRunArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct HookInstallArgs {
+    #[command(flatten)]
+    pub run: HookRunArgs,
+    /// Replace a hook kept from an earlier install instead of refusing.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct HookRunArgs {
+    /// Block the commit on unresolved findings at or above this severity [default: p1].
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOnArg>,
+    /// Critique rounds before the verdict [default: 1].
+    #[arg(long, value_name = "N")]
+    pub max_rounds: Option<u32>,
 }
 
 #[derive(Debug, Args)]

@@ -26,6 +26,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         None => commands::review::run(&cli.review),
         Some(Command::Sessions(args)) => commands::sessions::run(&args),
         Some(Command::Show(args)) => commands::show::run(&args),
+        Some(Command::Hook(args)) => commands::hook::run(&args),
         Some(Command::Resume(args)) => commands::resume::run(&args),
         Some(Command::Backends(args)) => commands::backends::run(&args),
         Some(Command::Ask(args)) => commands::ask::run(&args),

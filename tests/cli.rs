@@ -6,6 +6,7 @@ mod artifact;
 mod backends;
 mod config;
 mod edge_cases;
+mod hook;
 mod manual;
 mod real_clis;
 mod review;

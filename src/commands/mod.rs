@@ -3,6 +3,7 @@
 pub mod ask;
 pub mod backends;
 pub mod completions;
+pub mod hook;
 pub mod resume;
 pub mod review;
 pub mod sessions;

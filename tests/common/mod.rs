@@ -193,6 +193,24 @@ impl TestEnv {
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
+    /// Runs real git in the repository and returns how it ended (for commands expected to fail,
+    /// such as a commit a hook blocks).
+    pub fn git_run(&self, args: &[&str]) -> Run {
+        let mut cmd = Command::new("git");
+        self.base_env(&mut cmd);
+        to_run(cmd.args(args).current_dir(&self.repo).output().unwrap())
+    }
+
+    /// [`Self::git_run`] with extra environment variables.
+    pub fn git_run_env(&self, args: &[&str], vars: &[(&str, &str)]) -> Run {
+        let mut cmd = Command::new("git");
+        self.base_env(&mut cmd);
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        to_run(cmd.args(args).current_dir(&self.repo).output().unwrap())
+    }
+
     pub fn git(&self, args: &[&str]) -> String {
         self.git_in(&self.repo, args)
     }
