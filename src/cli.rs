@@ -210,9 +210,18 @@ pub enum EffortArg {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
+    /// For people at a terminal (coloured there).
     Text,
+    /// The seed's summary contract; fits a pull-request comment.
     Markdown,
+    /// Everything, versioned (`"schema": 1`).
     Json,
+    /// SARIF 2.1.0, one result per unresolved finding (code scanning).
+    Sarif,
+    /// reviewdog's diagnostic format, for `reviewdog -f=rdjson`.
+    Rdjson,
+    /// GitHub Actions annotations, plus the markdown summary in $GITHUB_STEP_SUMMARY.
+    Github,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

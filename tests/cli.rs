@@ -4,6 +4,7 @@ mod common;
 
 mod artifact;
 mod backends;
+mod ci;
 mod config;
 mod edge_cases;
 mod hook;

@@ -26,7 +26,7 @@ enum Source {
 
 pub fn run(args: &ReviewArgs) -> Result<Outcome> {
     let repo = crate::repo::discover()?;
-    let settings = Settings::resolve(Layers::load(repo.as_ref())?, args)?;
+    let mut settings = Settings::resolve(Layers::load(repo.as_ref())?, args)?;
     for w in &settings.warnings {
         eprintln!("{w}");
     }
@@ -68,6 +68,11 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         ),
     };
 
+    // In CI nobody can answer: manual mode (e.g. from a global config) becomes auto.
+    if settings.mode == "manual" && !settings.dry_run && in_ci() {
+        eprintln!("note: CI detected and no terminal: --mode manual runs as --mode auto");
+        settings.mode = "auto".into();
+    }
     // Manual mode must be able to ask before anything is spent.
     let terminal = (settings.mode == "manual" && !settings.dry_run)
         .then(crate::review::manual::Terminal::open)
@@ -180,6 +185,13 @@ pub(crate) fn conclude(
     })
 }
 
+/// `CI` is set (every major CI system sets it) and standard input is not a terminal.
+fn in_ci() -> bool {
+    use std::io::IsTerminal;
+    std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0")
+        && !std::io::stdin().is_terminal()
+}
+
 /// The report in the chosen format, on standard output or in `--output`.
 fn emit(settings: &Settings, report: &report::Report) -> Result<()> {
     use std::io::IsTerminal;
@@ -187,6 +199,25 @@ fn emit(settings: &Settings, report: &report::Report) -> Result<()> {
     let text = match settings.format.as_str() {
         "json" => serde_json::to_string_pretty(report)? + "\n",
         "markdown" => report::markdown(report),
+        "sarif" => serde_json::to_string_pretty(&report::ci::sarif(report))? + "\n",
+        "rdjson" => serde_json::to_string_pretty(&report::ci::rdjson(report))? + "\n",
+        "github" => {
+            if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY") {
+                use std::io::Write;
+                let mut f = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&path)
+                    .with_context(|| {
+                        format!(
+                            "cannot write the job summary {}",
+                            Path::new(&path).display()
+                        )
+                    })?;
+                f.write_all(report::markdown(report).as_bytes())?;
+            }
+            report::ci::github(report)
+        }
         _ => report::text(
             report,
             !to_file && report::use_color(std::io::stdout().is_terminal()),

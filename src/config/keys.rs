@@ -42,7 +42,7 @@ pub const TARGETS: &[&str] = &["auto", "code", "proposal", "mixed"];
 pub const MODES: &[&str] = &["auto", "manual"];
 pub const INTENSITIES: &[&str] = &["quick", "standard", "extensive"];
 pub const EFFORTS: &[&str] = &["low", "medium", "high", "max"];
-pub const FORMATS: &[&str] = &["text", "markdown", "json"];
+pub const FORMATS: &[&str] = &["text", "markdown", "json", "sarif", "rdjson", "github"];
 pub const FAIL_ON: &[&str] = &["p1", "p2", "p3", "never"];
 
 /// Every review option. Order is the order of the man page.
@@ -196,7 +196,7 @@ pub const KEYS: &[Key] = &[
         flag: "--format",
         kind: Kind::Enum(FORMATS),
         default: "text",
-        doc: "Report format: text, markdown or json.",
+        doc: "Report format: text, markdown, json, sarif, rdjson (reviewdog) or github (annotations).",
         user_only: false,
     },
     Key {
@@ -314,6 +314,18 @@ GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT  set by `git -c key=value debate`; honou
 GIT_DIR, GIT_WORK_TREE  select the repository as for git.\n  \
 GIT_DEBATE_LAUNCHER  the agent that launched us (claude, codex, ...), or none: overrides detection\n  \
 OPENAI_API_KEY, OPENAI_BASE_URL  used by openai:<model>\n",
+    );
+    s.push_str(
+        "\nEXAMPLES:\n  \
+git debate                                  review your uncommitted work\n  \
+git debate --scope commit:HEAD              review the last commit\n  \
+git debate --scope base:main --fail-on p1   a pre-merge gate: exit 1 on an unresolved P1\n  \
+git debate --format sarif --scope base:main > review.sarif   for code scanning\n  \
+git debate --mode manual design.md          review a design document, choosing A-E yourself\n  \
+git debate hook install                     a second opinion before every commit\n  \
+git debate backends                         which models would review, and why\n  \
+echo 'Is this safe?' | git debate ask --backend codex   one question to one backend\n  \
+git debate resume last --max-rounds 5       continue an unfinished review\n",
     );
     s.push_str(
         "\nEXIT STATUS:\n  0  done; nothing at or above --fail-on (also: nothing to review, --dry-run)\n  \

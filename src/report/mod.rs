@@ -4,6 +4,8 @@
 //! All three formats are rendered from one [`Report`] value built from the session record, so
 //! they cannot disagree. The JSON has a `schema` version; fields are only ever added.
 
+pub mod ci;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
