@@ -39,6 +39,8 @@ pub enum Command {
     Sessions(SessionsArgs),
     /// Print a stored session: its artifact and metadata.
     Show(ShowArgs),
+    /// Debate a question between two models of different families, grounded in this repository.
+    Topic(TopicArgs),
     /// Continue a stopped, interrupted or failed review from its last complete round.
     Resume(ResumeArgs),
     /// Install, remove or run the pre-commit hook that reviews the staged change.
@@ -262,6 +264,49 @@ pub struct ShowArgs {
 pub enum ListFormat {
     Text,
     Json,
+}
+
+#[derive(Debug, Args)]
+pub struct TopicArgs {
+    /// The question, e.g. "should we replace Redis with Postgres LISTEN/NOTIFY here?"
+    #[arg(value_name = "TOPIC")]
+    pub topic: String,
+    /// Who argues for a position (default: the author, as for reviews).
+    #[arg(long, value_name = "BACKEND")]
+    pub proposer: Option<String>,
+    /// Who challenges it (default: a backend of another family).
+    #[arg(long, value_name = "BACKEND")]
+    pub challenger: Option<String>,
+    /// Rounds of proposer and challenger turns (1..5).
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub rounds: u32,
+    /// Reasoning effort, mapped to each provider's model and settings.
+    #[arg(long, value_enum)]
+    pub effort: Option<EffortArg>,
+    /// Model for the proposer.
+    #[arg(long, value_name = "MODEL")]
+    pub model_proposer: Option<String>,
+    /// Model for the challenger.
+    #[arg(long, value_name = "MODEL")]
+    pub model_challenger: Option<String>,
+    /// Ground the debate in a change (any review scope); it is shared with both sides.
+    #[arg(long, value_name = "SCOPE")]
+    pub scope: Option<String>,
+    /// Timeout for one model call, in seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub backend_timeout_seconds: Option<u64>,
+    /// Wall-clock budget for the whole debate, in minutes.
+    #[arg(long, value_name = "MINUTES")]
+    pub budget_minutes: Option<u64>,
+    /// Output format (text and markdown print the summary; json everything).
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+    /// Write the result to FILE instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Where sessions are stored (default: <git common dir>/review-loop).
+    #[arg(long, value_name = "DIR")]
+    pub state_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -8,6 +8,7 @@ pub mod backend;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod debate;
 pub mod error;
 pub mod protocol;
 pub mod redact;
@@ -26,6 +27,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         None => commands::review::run(&cli.review),
         Some(Command::Sessions(args)) => commands::sessions::run(&args),
         Some(Command::Show(args)) => commands::show::run(&args),
+        Some(Command::Topic(args)) => commands::topic::run(&args),
         Some(Command::Hook(args)) => commands::hook::run(&args),
         Some(Command::Resume(args)) => commands::resume::run(&args),
         Some(Command::Backends(args)) => commands::backends::run(&args),

@@ -13,6 +13,7 @@ mod real_clis;
 mod review;
 mod scopes;
 mod store;
+mod topic;
 
 /// Every test module file must be listed above, or its tests silently never run.
 #[test]

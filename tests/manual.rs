@@ -31,7 +31,13 @@ fn man_page_is_up_to_date() {
 fn man_page_documents_every_key_and_exit_code() {
     // roff escapes hyphens.
     let page = render().replace("\\-", "-");
-    for section in ["CONFIGURATION", "FILES", "ENVIRONMENT", "EXAMPLES", "EXIT STATUS"] {
+    for section in [
+        "CONFIGURATION",
+        "FILES",
+        "ENVIRONMENT",
+        "EXAMPLES",
+        "EXIT STATUS",
+    ] {
         assert!(page.contains(section), "{section} missing");
     }
     for key in git_debate::config::keys::KEYS {

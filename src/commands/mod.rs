@@ -8,3 +8,4 @@ pub mod resume;
 pub mod review;
 pub mod sessions;
 pub mod show;
+pub mod topic;

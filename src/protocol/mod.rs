@@ -27,10 +27,15 @@ pub enum Template {
     Materialize,
     Rebuttal,
     Summarize,
+    DebateOpening,
+    DebateChallenge,
+    DebateDefense,
+    DebateFollowup,
+    DebateSynthesis,
 }
 
 impl Template {
-    pub const ALL: [Template; 7] = [
+    pub const ALL: [Template; 12] = [
         Template::Cr,
         Template::PeerReview,
         Template::Judge,
@@ -38,6 +43,11 @@ impl Template {
         Template::Materialize,
         Template::Rebuttal,
         Template::Summarize,
+        Template::DebateOpening,
+        Template::DebateChallenge,
+        Template::DebateDefense,
+        Template::DebateFollowup,
+        Template::DebateSynthesis,
     ];
 
     /// The file name, in `references/templates/` and in the override folder.
@@ -50,6 +60,11 @@ impl Template {
             Template::Materialize => "materialize.md",
             Template::Rebuttal => "rebuttal.md",
             Template::Summarize => "summarize.md",
+            Template::DebateOpening => "debate-opening.md",
+            Template::DebateChallenge => "debate-challenge.md",
+            Template::DebateDefense => "debate-defense.md",
+            Template::DebateFollowup => "debate-followup.md",
+            Template::DebateSynthesis => "debate-synthesis.md",
         }
     }
 
@@ -62,6 +77,21 @@ impl Template {
             Template::Materialize => include_str!("../../references/templates/materialize.md"),
             Template::Rebuttal => include_str!("../../references/templates/rebuttal.md"),
             Template::Summarize => include_str!("../../references/templates/summarize.md"),
+            Template::DebateOpening => {
+                include_str!("../../references/templates/debate-opening.md")
+            }
+            Template::DebateChallenge => {
+                include_str!("../../references/templates/debate-challenge.md")
+            }
+            Template::DebateDefense => {
+                include_str!("../../references/templates/debate-defense.md")
+            }
+            Template::DebateFollowup => {
+                include_str!("../../references/templates/debate-followup.md")
+            }
+            Template::DebateSynthesis => {
+                include_str!("../../references/templates/debate-synthesis.md")
+            }
         }
     }
 
