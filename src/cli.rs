@@ -289,6 +289,22 @@ pub struct TopicArgs {
     /// Model for the challenger.
     #[arg(long, value_name = "MODEL")]
     pub model_challenger: Option<String>,
+    /// A panel debater: NAME=BACKEND[:persona text] (repeat, 2 or more, for a chaired panel
+    /// instead of a proposer/challenger duel).
+    #[arg(long = "debater", value_name = "NAME=BACKEND[:PERSONA]")]
+    pub debaters: Vec<String>,
+    /// A panel lineup as a JSON file: [{"name", "backend", "persona", "position", "incentives"}].
+    #[arg(long, value_name = "FILE", conflicts_with = "debaters")]
+    pub panel: Option<PathBuf>,
+    /// Panel: rebuttal rounds before the chair may close.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub min_rounds: u32,
+    /// Panel: rebuttal rounds at most.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub max_rounds: u32,
+    /// Panel: accept the lineup the chair proposes without asking.
+    #[arg(long)]
+    pub yes: bool,
     /// Ground the debate in a change (any review scope); it is shared with both sides.
     #[arg(long, value_name = "SCOPE")]
     pub scope: Option<String>,

@@ -9,6 +9,7 @@ mod config;
 mod edge_cases;
 mod hook;
 mod manual;
+mod panel;
 mod real_clis;
 mod review;
 mod scopes;

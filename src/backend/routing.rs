@@ -132,7 +132,8 @@ fn from_settings(settings: &Settings, key: &'static str) -> Option<(String, Stri
     Some((value, why))
 }
 
-fn pick_author(settings: &Settings, world: &World) -> Result<Pick> {
+/// The author side alone (also the chair of a panel debate).
+pub fn pick_author(settings: &Settings, world: &World) -> Result<Pick> {
     let pick = |backend: String, why: String| Pick {
         family: (world.family)(&backend, Role::Author),
         backend,

@@ -4,6 +4,7 @@ pub mod ask;
 pub mod backends;
 pub mod completions;
 pub mod hook;
+pub mod panel;
 pub mod resume;
 pub mod review;
 pub mod sessions;

@@ -37,6 +37,41 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
     for w in &settings.warnings {
         eprintln!("{w}");
     }
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let context = shared_context(args, repo.as_ref(), &settings)?;
+    let topic = crate::redact::redact(args.topic.trim(), None).text;
+    let base = session::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
+    let workspace = repo
+        .as_ref()
+        .and_then(|r| r.workdir().map(|p| p.to_path_buf()))
+        .unwrap_or_else(|| cwd.clone());
+    let checker = || {
+        Checker::new(
+            repo.as_ref()
+                .and_then(|r| git2::Repository::open(r.path()).ok()),
+        )
+    };
+    if !args.debaters.is_empty() || args.panel.is_some() {
+        // Seed 002's time budget is 30 minutes unless one is given.
+        let mut settings = settings;
+        if args.budget_minutes.is_none() && !settings.sources.contains_key("budgetMinutes") {
+            settings.budget_minutes = 30;
+        }
+        // The chair is the author a review would have; it needs no opposite.
+        let chair = World::with(&settings, |w| routing::pick_author(&settings, w))?.backend;
+        return super::panel::run(
+            args,
+            super::panel::Setup {
+                settings: &settings,
+                topic: &topic,
+                chair: &chair,
+                base: &base,
+                workspace,
+                context,
+                checker: checker(),
+            },
+        );
+    }
     // The sides: proposer and challenger route like author and reviewer; the orchestrator (the
     // judge) is the author a review would have.
     let sides = Settings::resolve(
@@ -66,30 +101,8 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
     let challenger = registry::build(&route.reviewer.backend, Some(Role::Reviewer), &sides)?;
     let orchestrator = registry::build(&orchestrator_name, Some(Role::Author), &settings)?;
 
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let context = match (&args.scope, repo.as_ref()) {
-        (None, _) => None,
-        (Some(_), None) => crate::usage!("--scope needs a git repository"),
-        (Some(s), Some(r)) => {
-            let scope = Scope::parse(s)?;
-            let change = scope::resolve(r, &scope, settings.context_lines)?;
-            let a = crate::artifact::from_change(
-                &change,
-                &scope.to_string(),
-                crate::config::TargetSetting::Code,
-                settings.max_artifact_bytes,
-            );
-            Some(a.text)
-        }
-    };
-    let base = session::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
     let s = Session::create(&base)?;
-    let topic = crate::redact::redact(args.topic.trim(), None).text;
     s.write("artifact.md", format!("# Topic\n\n{topic}\n").as_bytes())?;
-    let workspace = repo
-        .as_ref()
-        .and_then(|r| r.workdir().map(|p| p.to_path_buf()))
-        .unwrap_or(cwd);
     let now = session::rfc3339(session::now_utc());
     let mut meta = json!({
         "version": session::METADATA_VERSION, "id": s.id, "kind": "topic", "status": "running",
@@ -99,10 +112,7 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
         "rounds": args.rounds, "scope": args.scope, "settings": settings,
     });
     s.write_json("metadata.json", &meta)?;
-    let checker = Checker::new(
-        repo.as_ref()
-            .and_then(|r| git2::Repository::open(r.path()).ok()),
-    );
+    let checker = checker();
     let outcome = Duel {
         session: &s,
         settings: &settings,
@@ -174,4 +184,27 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
         "aborted" => Outcome::Unavailable,
         _ => Outcome::Success,
     })
+}
+
+/// `--scope`: the change both sides (or the whole panel) are given as shared context.
+fn shared_context(
+    args: &TopicArgs,
+    repo: Option<&git2::Repository>,
+    settings: &Settings,
+) -> Result<Option<String>> {
+    match (&args.scope, repo) {
+        (None, _) => Ok(None),
+        (Some(_), None) => crate::usage!("--scope needs a git repository"),
+        (Some(s), Some(r)) => {
+            let scope = Scope::parse(s)?;
+            let change = scope::resolve(r, &scope, settings.context_lines)?;
+            let a = crate::artifact::from_change(
+                &change,
+                &scope.to_string(),
+                crate::config::TargetSetting::Code,
+                settings.max_artifact_bytes,
+            );
+            Ok(Some(a.text))
+        }
+    }
 }

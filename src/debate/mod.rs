@@ -9,6 +9,7 @@
 //! stay bounded.
 
 pub mod citations;
+pub mod panel;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
