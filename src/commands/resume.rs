@@ -35,7 +35,10 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         .metadata
         .clone()
         .map_err(|e| anyhow::anyhow!("session {} cannot be resumed: {e}", stored.id))?;
-    check_resumable(&stored.id, &meta)?;
+    let debate = meta["kind"] == "topic" || meta["kind"] == "panel";
+    if !debate {
+        check_resumable(&stored.id, &meta)?;
+    }
     // The session's own limits and gate, unless a flag changes them.
     let was = &meta["settings"];
     let settings = Settings::resolve(
@@ -62,6 +65,15 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
     )?;
     for w in &settings.warnings {
         eprintln!("{w}");
+    }
+    if meta["kind"] == "panel" {
+        crate::usage!(
+            "panel debate {} cannot be resumed; start a new one with `git debate topic`",
+            stored.id
+        );
+    }
+    if meta["kind"] == "topic" {
+        return super::topic::resume(&stored, meta, &settings, &base, args.max_rounds);
     }
     let dir = &stored.dir;
 

@@ -125,21 +125,37 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
         context,
         templates: Some(base.join("templates")),
         checker,
+        resume: Vec::new(),
     }
     .run()?;
+    conclude(&s, &settings, &base, &mut meta, &outcome)
+}
 
+/// Writes the transcript, summary, report and `last-debate.json`, prints the result and picks
+/// the exit code. Shared with `resume`.
+fn conclude(
+    s: &Session,
+    settings: &Settings,
+    base: &std::path::Path,
+    meta: &mut serde_json::Value,
+    outcome: &debate::Outcome,
+) -> Result<Outcome> {
+    let topic = meta["topic"].as_str().unwrap_or("").to_string();
+    let rounds = meta["rounds"].as_u64().unwrap_or(2) as u32;
+    let name = |k: &str| meta[k]["backend"].as_str().unwrap_or("").to_string();
+    let (proposer, challenger) = (name("proposer"), name("challenger"));
     s.write(
         "transcript.md",
         debate::transcript(&topic, &outcome.exchanges, &outcome.notes).as_bytes(),
     )?;
-    let summary = debate::summary_markdown(&s.id, &topic, &outcome, args.rounds);
+    let summary = debate::summary_markdown(&s.id, &topic, outcome, rounds);
     s.write("summary.md", summary.as_bytes())?;
     let report = json!({
         "schema": 1, "kind": "topic", "session": s.id, "session_dir": s.dir, "topic": topic,
         "status": outcome.status, "rounds_completed": outcome.rounds_completed,
-        "max_rounds": args.rounds, "proposer": route.author.backend,
-        "challenger": route.reviewer.backend, "orchestrator": orchestrator_name,
-        "verdict": outcome.verdict, "notes": outcome.notes, "exchanges": outcome.exchanges,
+        "max_rounds": rounds, "proposer": proposer, "challenger": challenger,
+        "orchestrator": meta["orchestrator"], "verdict": outcome.verdict,
+        "notes": outcome.notes, "exchanges": outcome.exchanges,
         "duration_ms": outcome.duration_ms,
     });
     s.write_json("summary.json", &report)?;
@@ -154,13 +170,10 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
     let state = debate::state_record(
         &s.id,
         &topic,
-        &outcome,
-        args.rounds,
+        outcome,
+        rounds,
         settings.effort.as_deref(),
-        [
-            (&route.author.backend, pm.as_deref()),
-            (&route.reviewer.backend, cm.as_deref()),
-        ],
+        [(&proposer, pm.as_deref()), (&challenger, cm.as_deref())],
     );
     session::write_atomic(
         &base.join("last-debate.json"),
@@ -169,8 +182,7 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
     meta["status"] = outcome.status.clone().into();
     meta["rounds_completed"] = outcome.rounds_completed.into();
     meta["updated_at"] = session::rfc3339(session::now_utc()).into();
-    s.write_json("metadata.json", &meta)?;
-
+    s.write_json("metadata.json", meta)?;
     let text = match settings.format.as_str() {
         "json" => serde_json::to_string_pretty(&report)? + "\n",
         _ => format!("{summary}\nsession: {}\n", s.dir.display()),
@@ -184,6 +196,70 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
         "aborted" => Outcome::Unavailable,
         _ => Outcome::Success,
     })
+}
+
+/// `git debate resume` of a duel: the logged exchanges are kept and the debate goes on from the
+/// next turn with the same sides.
+pub fn resume(
+    stored: &session::Stored,
+    mut meta: serde_json::Value,
+    settings: &Settings,
+    base: &std::path::Path,
+    max_rounds: Option<u32>,
+) -> Result<Outcome> {
+    if meta["status"] == "completed" {
+        crate::usage!(
+            "debate {} is finished; start a new one with `git debate topic`",
+            stored.id
+        );
+    }
+    let exchanges: Vec<debate::Exchange> =
+        std::fs::read_to_string(stored.dir.join("debate-log.jsonl"))
+            .unwrap_or_default()
+            .lines()
+            .map(serde_json::from_str)
+            .collect::<std::result::Result<_, _>>()
+            .with_context(|| format!("the debate log of {} is damaged", stored.id))?;
+    if let Some(r) = max_rounds {
+        meta["rounds"] = r.into();
+    }
+    let rounds = meta["rounds"].as_u64().unwrap_or(2) as u32;
+    let name = |k: &str| -> Result<String> {
+        meta[k]["backend"]
+            .as_str()
+            .or_else(|| meta[k].as_str())
+            .map(str::to_string)
+            .with_context(|| format!("debate {} does not record its {k}", stored.id))
+    };
+    let proposer = registry::build(&name("proposer")?, Some(Role::Author), settings)?;
+    let challenger = registry::build(&name("challenger")?, Some(Role::Reviewer), settings)?;
+    let orchestrator = registry::build(&name("orchestrator")?, Some(Role::Author), settings)?;
+    let repo = crate::repo::discover()?;
+    let workspace = meta["workspace"]
+        .as_str()
+        .map(std::path::PathBuf::from)
+        .unwrap_or(std::env::current_dir()?);
+    let s = Session::open(&stored.dir, &stored.id);
+    eprintln!("resuming {} after {} turn(s)", stored.id, exchanges.len());
+    let outcome = Duel {
+        session: &s,
+        settings,
+        topic: meta["topic"].as_str().unwrap_or("").to_string(),
+        proposer,
+        challenger,
+        orchestrator,
+        rounds,
+        workspace,
+        context: None,
+        templates: Some(base.join("templates")),
+        checker: Checker::new(
+            repo.as_ref()
+                .and_then(|r| git2::Repository::open(r.path()).ok()),
+        ),
+        resume: exchanges,
+    }
+    .run()?;
+    conclude(&s, settings, base, &mut meta, &outcome)
 }
 
 /// `--scope`: the change both sides (or the whole panel) are given as shared context.

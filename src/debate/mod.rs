@@ -81,13 +81,16 @@ pub struct Duel<'a> {
     pub context: Option<String>,
     pub templates: Option<PathBuf>,
     pub checker: Checker,
+    /// Turns already taken (a resumed debate goes on from the next one).
+    pub resume: Vec<Exchange>,
 }
 
 impl Duel<'_> {
-    pub fn run(self) -> Result<Outcome> {
+    pub fn run(mut self) -> Result<Outcome> {
         let started = Instant::now();
         signals::graceful();
-        let mut ex: Vec<Exchange> = Vec::new();
+        let mut ex: Vec<Exchange> = std::mem::take(&mut self.resume);
+        let done = ex.len();
         let mut notes = Vec::new();
         let mut failures: Vec<BackendError> = Vec::new();
         let mut summary: Option<String> = None;
@@ -102,7 +105,10 @@ impl Duel<'_> {
             if n >= 3 {
                 summary = Some(self.summarize(&ex, n, started));
             }
-            for role in ["proposer", "challenger"] {
+            for (turn, role) in ["proposer", "challenger"].into_iter().enumerate() {
+                if ((n - 1) * 2) as usize + turn < done {
+                    continue;
+                }
                 if signals::interrupted() {
                     break 'rounds;
                 }
