@@ -244,3 +244,104 @@ fn a_proposed_lineup_needs_yes_or_a_terminal_and_bad_specs_are_usage_errors() {
         .fails(2);
     assert!(run.stderr.contains("bad --debater"), "{}", run.stderr);
 }
+
+#[test]
+fn an_interrupted_panel_resumes_where_it_stopped() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let env = setup();
+    let lineup = env.root.join("lineup.json");
+    std::fs::write(
+        &lineup,
+        json!([
+            {"name": "alice", "backend": "claude", "persona": "purist", "position": "switch", "incentives": "x"},
+            {"name": "bob", "backend": "codex", "persona": "sre", "position": "keep", "incentives": "y"},
+            {"name": "carol", "backend": "gemini", "persona": "pm", "position": "both", "incentives": "z"}
+        ])
+        .to_string(),
+    )
+    .unwrap();
+    env.fake(
+        "qwen",
+        json!([
+            block(json!({"questions": [], "continue": false})),
+            a("1. cost"),
+            block(json!({"outcome": "draw", "reason": "balanced"})),
+            a("Adequate."),
+        ]),
+    );
+    env.fake(
+        "claude",
+        json!([a("OPENING alice"), a("R1 alice"), a("CLOSING alice")]),
+    );
+    env.fake(
+        "codex",
+        json!([a("OPENING bob"), {"hang": true}, a("R1 bob"), a("CLOSING bob")]),
+    );
+    env.fake(
+        "gemini",
+        json!([a("OPENING carol"), a("R1 carol"), a("CLOSING carol")]),
+    );
+    let child = env
+        .cmd_in(&env.repo)
+        .args([
+            "topic",
+            "Redis?",
+            "--panel",
+            lineup.to_str().unwrap(),
+            "--min-rounds",
+            "1",
+            "--max-rounds",
+            "2",
+        ])
+        .env("GIT_DEBATE_LAUNCHER", "qwen")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while env.fake_file("codex.pid").is_none() {
+        assert!(Instant::now() < deadline, "bob never hung");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(130));
+
+    let run = env
+        .run_full(&["resume", "last", "--format", "json"], "", &[])
+        .ok();
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(s["status"], "completed", "{s}");
+    assert_eq!(s["outcome"], "draw");
+    let said: Vec<String> = s["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| {
+            ["opening_statement", "rebuttal", "closing_statement"]
+                .contains(&e["type"].as_str().unwrap())
+        })
+        .map(|e| e["content"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "OPENING alice",
+            "OPENING bob",
+            "OPENING carol",
+            "R1 alice",
+            "R1 bob",
+            "R1 carol",
+            "CLOSING carol",
+            "CLOSING bob",
+            "CLOSING alice"
+        ]
+    );
+    let announcements = s["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["content"] == "Round 1 of 2 beginning.")
+        .count();
+    assert_eq!(announcements, 1, "round 1 was announced again");
+}

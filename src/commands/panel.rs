@@ -157,13 +157,26 @@ pub fn run(args: &TopicArgs, setup: Setup) -> Result<Outcome> {
         workspace,
         context,
         checker,
+        resume: Vec::new(),
     }
     .run()?;
+    finish(&s, settings, &mut meta, &debaters, &outcome)
+}
+
+/// Writes the transcript, summary and report, prints the result and picks the exit code.
+fn finish(
+    s: &Session,
+    settings: &Settings,
+    meta: &mut serde_json::Value,
+    debaters: &[Debater],
+    outcome: &panel::PanelOutcome,
+) -> Result<Outcome> {
+    let topic = meta["topic"].as_str().unwrap_or("").to_string();
     s.write(
         "transcript.md",
-        panel::transcript(topic, &outcome).as_bytes(),
+        panel::transcript(&topic, outcome).as_bytes(),
     )?;
-    let summary = panel::summary(&s.id, topic, &debaters, &outcome);
+    let summary = panel::summary(&s.id, &topic, debaters, outcome);
     s.write("summary.md", summary.as_bytes())?;
     let report = json!({
         "schema": 1, "kind": "panel", "session": s.id, "session_dir": s.dir, "topic": topic,
@@ -175,7 +188,7 @@ pub fn run(args: &TopicArgs, setup: Setup) -> Result<Outcome> {
     meta["status"] = outcome.status.clone().into();
     meta["outcome"] = outcome.outcome.clone().into();
     meta["updated_at"] = session::rfc3339(session::now_utc()).into();
-    s.write_json("metadata.json", &meta)?;
+    s.write_json("metadata.json", meta)?;
     let text = match settings.format.as_str() {
         "json" => serde_json::to_string_pretty(&report)? + "\n",
         _ => format!("{summary}\nsession: {}\n", s.dir.display()),
@@ -189,6 +202,59 @@ pub fn run(args: &TopicArgs, setup: Setup) -> Result<Outcome> {
         "aborted" => Outcome::Unavailable,
         _ => Outcome::Success,
     })
+}
+
+/// `git debate resume` of a panel: its log is replayed and the debate goes on from the first
+/// step not taken, with the same lineup and chair.
+pub fn resume(
+    stored: &session::Stored,
+    mut meta: serde_json::Value,
+    settings: &Settings,
+) -> Result<Outcome> {
+    if meta["status"] == "completed" {
+        crate::usage!(
+            "panel debate {} is finished; start a new one with `git debate topic`",
+            stored.id
+        );
+    }
+    let debaters: Vec<Debater> = serde_json::from_value(meta["debaters"].clone())
+        .with_context(|| format!("panel {} does not record its lineup", stored.id))?;
+    let log: Vec<panel::Entry> = std::fs::read_to_string(stored.dir.join("debate-log.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .map(serde_json::from_str)
+        .collect::<std::result::Result<_, _>>()
+        .with_context(|| format!("the debate log of {} is damaged", stored.id))?;
+    let chair_name = meta["chair"].as_str().unwrap_or("").to_string();
+    let chair = registry::build(&chair_name, Some(Role::Author), settings)?;
+    let backends: Vec<Box<dyn Backend>> = debaters
+        .iter()
+        .map(|d| registry::build(&d.backend, Some(Role::Reviewer), settings))
+        .collect::<Result<_>>()?;
+    let repo = crate::repo::discover()?;
+    let s = Session::open(&stored.dir, &stored.id);
+    eprintln!("resuming {} after {} log entries", stored.id, log.len());
+    let outcome = Panel {
+        session: &s,
+        settings,
+        topic: meta["topic"].as_str().unwrap_or("").to_string(),
+        debaters: debaters.iter().cloned().zip(backends).collect(),
+        chair,
+        min_rounds: meta["min_rounds"].as_u64().unwrap_or(3) as u32,
+        max_rounds: meta["max_rounds"].as_u64().unwrap_or(8) as u32,
+        workspace: meta["workspace"]
+            .as_str()
+            .map(std::path::PathBuf::from)
+            .unwrap_or(std::env::current_dir()?),
+        context: None,
+        checker: Checker::new(
+            repo.as_ref()
+                .and_then(|r| git2::Repository::open(r.path()).ok()),
+        ),
+        resume: log,
+    }
+    .run()?;
+    finish(&s, settings, &mut meta, &debaters, &outcome)
 }
 
 /// The chair fills in personas, positions and incentives the lineup left out.

@@ -67,10 +67,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         eprintln!("{w}");
     }
     if meta["kind"] == "panel" {
-        crate::usage!(
-            "panel debate {} cannot be resumed; start a new one with `git debate topic`",
-            stored.id
-        );
+        return super::panel::resume(&stored, meta, &settings);
     }
     if meta["kind"] == "topic" {
         return super::topic::resume(&stored, meta, &settings, &base, args.max_rounds);

@@ -62,6 +62,8 @@ pub struct Panel<'a> {
     pub workspace: PathBuf,
     pub context: Option<String>,
     pub checker: Checker,
+    /// The log of an interrupted panel: finished steps are skipped.
+    pub resume: Vec<Entry>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -77,11 +79,23 @@ pub struct PanelOutcome {
 }
 
 impl Panel<'_> {
-    pub fn run(self) -> Result<PanelOutcome> {
+    pub fn run(mut self) -> Result<PanelOutcome> {
         let started = Instant::now();
         signals::graceful();
-        let mut log: Vec<Entry> = Vec::new();
+        let mut log: Vec<Entry> = std::mem::take(&mut self.resume);
+        let resumed = !log.is_empty();
         let mut notes = Vec::new();
+        let did = |log: &[Entry], speaker: &str, kind: &str, after: u32| {
+            log.iter()
+                .any(|e| e.speaker == speaker && e.kind == kind && e.seq >= after)
+        };
+        let announcements = |log: &[Entry]| -> Vec<u32> {
+            log.iter()
+                .filter(|e| e.kind == "announcement" && e.phase == "rebuttal")
+                .map(|e| e.seq)
+                .collect()
+        };
+        let started_rounds = announcements(&log).len() as u32;
         let lineup: Vec<String> = self
             .debaters
             .iter()
@@ -95,17 +109,22 @@ impl Panel<'_> {
                 )
             })
             .collect();
-        self.push(
-            &mut log,
-            "system",
-            "chair",
-            "setup",
-            &format!("Topic: {}\nLineup:\n{}", self.topic, lineup.join("\n")),
-            None,
-        )?;
+        if !resumed {
+            self.push(
+                &mut log,
+                "system",
+                "chair",
+                "setup",
+                &format!("Topic: {}\nLineup:\n{}", self.topic, lineup.join("\n")),
+                None,
+            )?;
+        }
 
         // Openings, in lineup order.
         for (d, b) in &self.debaters {
+            if did(&log, &d.name, "opening_statement", 0) {
+                continue;
+            }
             let cue = self.cue(d, "opening", &log, "Give your opening statement.", started);
             if !self.speak(
                 &mut log,
@@ -121,22 +140,50 @@ impl Panel<'_> {
             }
         }
         // Rebuttal rounds.
-        let mut rounds = 0;
+        let mut rounds = started_rounds;
         let mut questions: Vec<(String, String)> = Vec::new();
+        let closing_started = log.iter().any(|e| {
+            e.kind == "announcement" && e.content.starts_with("Unresolved before closings")
+        });
         for r in 1..=self.max_rounds {
-            if signals::interrupted() || self.spoken(&log) == 0 {
+            if signals::interrupted() || self.spoken(&log) == 0 || closing_started {
                 break;
             }
             rounds = r;
-            self.push(
-                &mut log,
-                "rebuttal",
-                "chair",
-                "announcement",
-                &format!("Round {r} of {} beginning.", self.max_rounds),
-                None,
-            )?;
+            if r < started_rounds {
+                continue;
+            }
+            let round_start = if r == started_rounds {
+                // Resuming inside this round: the questions asked for it, and who already spoke.
+                let marks = announcements(&log);
+                let from = (r as usize)
+                    .checked_sub(2)
+                    .and_then(|i| marks.get(i).copied())
+                    .unwrap_or(0);
+                let to = marks[r as usize - 1];
+                questions = log
+                    .iter()
+                    .filter(|e| e.kind == "audience_question" && e.seq > from && e.seq < to)
+                    .filter_map(|e| {
+                        let (to, q) = e.content.strip_prefix("Q: ")?.split_once(": ")?;
+                        Some((to.to_string(), q.to_string()))
+                    })
+                    .collect();
+                to
+            } else {
+                self.push(
+                    &mut log,
+                    "rebuttal",
+                    "chair",
+                    "announcement",
+                    &format!("Round {r} of {} beginning.", self.max_rounds),
+                    None,
+                )?
+            };
             for (d, b) in &self.debaters {
+                if did(&log, &d.name, "rebuttal", round_start) {
+                    continue;
+                }
                 let asked: Vec<&str> = questions
                     .iter()
                     .filter(|(to, _)| *to == d.name)
@@ -179,20 +226,36 @@ impl Panel<'_> {
         }
         // Unresolved points, then closings in reverse order.
         if self.spoken(&log) > 0 && !signals::interrupted() {
-            let points = self.chair_text(
-                &format!("{}\n\nList 1 to 3 unresolved points of this debate, one per line, with [seq N] references. No preamble.", self.digest(&log)),
-                started,
-            )
-            .unwrap_or_else(|| "The points still disputed in the rebuttals.".into());
-            self.push(
-                &mut log,
-                "system",
-                "chair",
-                "announcement",
-                &format!("Unresolved before closings:\n{points}"),
-                None,
-            )?;
+            let earlier = log.iter().find_map(|e| {
+                (e.kind == "announcement")
+                    .then(|| e.content.strip_prefix("Unresolved before closings:\n"))
+                    .flatten()
+                    .map(str::to_string)
+            });
+            let points = match earlier {
+                Some(p) => p,
+                None => {
+                    let points = self
+                        .chair_text(
+                            &format!("{}\n\nList 1 to 3 unresolved points of this debate, one per line, with [seq N] references. No preamble.", self.digest(&log)),
+                            started,
+                        )
+                        .unwrap_or_else(|| "The points still disputed in the rebuttals.".into());
+                    self.push(
+                        &mut log,
+                        "system",
+                        "chair",
+                        "announcement",
+                        &format!("Unresolved before closings:\n{points}"),
+                        None,
+                    )?;
+                    points
+                }
+            };
             for (d, b) in self.debaters.iter().rev() {
+                if did(&log, &d.name, "closing_statement", 0) {
+                    continue;
+                }
                 let cue = self.cue(d, "closing", &log, &format!("Give your closing statement. No new claims or statistics. Address these unresolved points:\n{points}"), started);
                 self.speak(
                     &mut log,
