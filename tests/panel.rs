@@ -158,7 +158,7 @@ fn a_three_debater_panel_through_every_phase() {
     assert!(env.fake_calls("claude")[1]["prompt"]
         .as_str()
         .unwrap()
-        .contains("`src/ghost.rs` was not found"));
+        .contains("[REDACTED — `src/ghost.rs` cited in seq 1 does not exist"));
     // Closings see the unresolved points.
     assert!(env.fake_calls("gemini")[3]["prompt"]
         .as_str()

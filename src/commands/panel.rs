@@ -247,10 +247,7 @@ pub fn resume(
             .map(std::path::PathBuf::from)
             .unwrap_or(std::env::current_dir()?),
         context: None,
-        checker: Checker::new(
-            repo.as_ref()
-                .and_then(|r| git2::Repository::open(r.path()).ok()),
-        ),
+        checker: Checker::new(repo.as_ref()),
         resume: log,
     }
     .run()?;

@@ -45,12 +45,7 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
         .as_ref()
         .and_then(|r| r.workdir().map(|p| p.to_path_buf()))
         .unwrap_or_else(|| cwd.clone());
-    let checker = || {
-        Checker::new(
-            repo.as_ref()
-                .and_then(|r| git2::Repository::open(r.path()).ok()),
-        )
-    };
+    let checker = || Checker::new(repo.as_ref());
     if !args.debaters.is_empty() || args.panel.is_some() {
         // Seed 002's time budget is 30 minutes unless one is given.
         let mut settings = settings;
@@ -252,10 +247,7 @@ pub fn resume(
         workspace,
         context: None,
         templates: Some(base.join("templates")),
-        checker: Checker::new(
-            repo.as_ref()
-                .and_then(|r| git2::Repository::open(r.path()).ok()),
-        ),
+        checker: Checker::new(repo.as_ref()),
         resume: exchanges,
     }
     .run()?;

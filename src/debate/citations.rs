@@ -23,6 +23,8 @@ pub enum Status {
     Verified,
     NotFound,
     Unverifiable,
+    /// Cited, and being checked (a panel entry's own list; its results follow in the log).
+    Unchecked,
 }
 
 impl Status {
@@ -31,6 +33,7 @@ impl Status {
             Status::Verified => "verified",
             Status::NotFound => "NOT FOUND",
             Status::Unverifiable => "unverifiable offline",
+            Status::Unchecked => "being checked",
         }
     }
 }
@@ -96,21 +99,29 @@ pub fn extract(text: &str) -> Vec<(String, &'static str)> {
     out
 }
 
-/// HEAD of a repository, to check citations against.
+/// HEAD of a repository, to check citations against. It holds the repository's path, not an
+/// open handle, so checks can run on their own threads (while the next speaker speaks).
+#[derive(Debug, Clone)]
 pub struct Checker {
-    repo: Option<git2::Repository>,
+    git_dir: Option<std::path::PathBuf>,
 }
 
 impl Checker {
-    pub fn new(repo: Option<git2::Repository>) -> Checker {
-        Checker { repo }
+    pub fn new(repo: Option<&git2::Repository>) -> Checker {
+        Checker {
+            git_dir: repo.map(|r| r.path().to_path_buf()),
+        }
     }
 
     pub fn check(&self, text: &str) -> Vec<Citation> {
+        let repo = self
+            .git_dir
+            .as_deref()
+            .and_then(|d| git2::Repository::open(d).ok());
         extract(text)
             .into_iter()
             .map(|(cited, kind)| {
-                let (status, detail) = self.status(&cited, kind);
+                let (status, detail) = status(repo.as_ref(), &cited, kind);
                 Citation {
                     cited,
                     kind: kind.to_string(),
@@ -120,93 +131,97 @@ impl Checker {
             })
             .collect()
     }
+}
 
-    fn status(&self, cited: &str, kind: &str) -> (Status, String) {
-        if kind == "url" {
-            return (Status::Unverifiable, String::new());
-        }
-        let Some(tree) = self
-            .repo
-            .as_ref()
-            .and_then(|r| r.head().ok()?.peel_to_tree().ok())
-        else {
-            return (Status::Unverifiable, "no repository HEAD".into());
-        };
-        let repo = self.repo.as_ref().expect("checked above");
-        let blob_text = |path: &str| -> Option<String> {
-            let entry = tree
-                .get_path(std::path::Path::new(path.trim_start_matches("./")))
-                .ok()?;
-            let blob = repo.find_blob(entry.id()).ok()?;
-            Some(String::from_utf8_lossy(blob.content()).into_owned())
-        };
-        match kind {
-            "location" => {
-                let (path, lines) = cited.rsplit_once(':').expect("location has a colon");
-                let mut range = lines.split('-').filter_map(|n| n.parse::<usize>().ok());
-                let start = range.next().unwrap_or(0);
-                let end = range.next().unwrap_or(start);
-                match blob_text(path) {
-                    None => (Status::NotFound, format!("{path} does not exist at HEAD")),
-                    Some(t) => {
-                        let n = t.lines().count();
-                        if start >= 1 && start <= end && end <= n {
-                            (Status::Verified, String::new())
-                        } else {
-                            (Status::NotFound, format!("{path} has {n} lines"))
-                        }
+fn status(repo: Option<&git2::Repository>, cited: &str, kind: &str) -> (Status, String) {
+    if kind == "url" {
+        return (Status::Unverifiable, String::new());
+    }
+    let Some(tree) = repo.and_then(|r| r.head().ok()?.peel_to_tree().ok()) else {
+        return (Status::Unverifiable, "no repository HEAD".into());
+    };
+    let repo = repo.expect("checked above");
+    let blob_text = |path: &str| -> Option<String> {
+        let entry = tree
+            .get_path(std::path::Path::new(path.trim_start_matches("./")))
+            .ok()?;
+        let blob = repo.find_blob(entry.id()).ok()?;
+        Some(String::from_utf8_lossy(blob.content()).into_owned())
+    };
+    match kind {
+        "location" => {
+            let (path, lines) = cited.rsplit_once(':').expect("location has a colon");
+            let mut range = lines.split('-').filter_map(|n| n.parse::<usize>().ok());
+            let start = range.next().unwrap_or(0);
+            let end = range.next().unwrap_or(start);
+            match blob_text(path) {
+                None => (Status::NotFound, format!("{path} does not exist at HEAD")),
+                Some(t) => {
+                    let n = t.lines().count();
+                    if start >= 1 && start <= end && end <= n {
+                        (Status::Verified, String::new())
+                    } else {
+                        (Status::NotFound, format!("{path} has {n} lines"))
                     }
                 }
             }
-            "path" => {
-                let p = cited.trim_start_matches("./").trim_end_matches('/');
-                if tree.get_path(std::path::Path::new(p)).is_ok() {
-                    (Status::Verified, String::new())
-                } else {
-                    (Status::NotFound, "no such path at HEAD".into())
-                }
-            }
-            _ => self.search(repo, &tree, cited),
         }
+        "path" => {
+            let p = cited.trim_start_matches("./").trim_end_matches('/');
+            if tree.get_path(std::path::Path::new(p)).is_ok() {
+                (Status::Verified, String::new())
+            } else {
+                (Status::NotFound, "no such path at HEAD".into())
+            }
+        }
+        _ => search(repo, &tree, cited),
     }
+}
 
-    /// Whether `pattern` occurs in any file at HEAD (bounded).
-    fn search(
-        &self,
-        repo: &git2::Repository,
-        tree: &git2::Tree,
-        pattern: &str,
-    ) -> (Status, String) {
-        let mut found: Option<String> = None;
-        let mut read = 0u64;
-        let _ = tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
-            if found.is_some() || read > MAX_SEARCH_BYTES {
-                return git2::TreeWalkResult::Abort;
-            }
-            if entry.kind() != Some(git2::ObjectType::Blob) {
-                return git2::TreeWalkResult::Ok;
-            }
-            if let Ok(blob) = repo.find_blob(entry.id()) {
-                let content = blob.content();
-                if content.len() <= MAX_BLOB && !blob.is_binary() {
-                    read += content.len() as u64;
-                    if String::from_utf8_lossy(content).contains(pattern) {
-                        found = Some(format!("{dir}{}", entry.name().unwrap_or("")));
-                        return git2::TreeWalkResult::Abort;
-                    }
+/// Whether `pattern` occurs in any file at HEAD (bounded).
+fn search(repo: &git2::Repository, tree: &git2::Tree, pattern: &str) -> (Status, String) {
+    let mut found: Option<String> = None;
+    let mut read = 0u64;
+    let _ = tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
+        if found.is_some() || read > MAX_SEARCH_BYTES {
+            return git2::TreeWalkResult::Abort;
+        }
+        if entry.kind() != Some(git2::ObjectType::Blob) {
+            return git2::TreeWalkResult::Ok;
+        }
+        if let Ok(blob) = repo.find_blob(entry.id()) {
+            let content = blob.content();
+            if content.len() <= MAX_BLOB && !blob.is_binary() {
+                read += content.len() as u64;
+                if String::from_utf8_lossy(content).contains(pattern) {
+                    found = Some(format!("{dir}{}", entry.name().unwrap_or("")));
+                    return git2::TreeWalkResult::Abort;
                 }
             }
-            git2::TreeWalkResult::Ok
-        });
-        match found {
-            Some(path) => (Status::Verified, format!("in {path}")),
-            None if read > MAX_SEARCH_BYTES => (
-                Status::Unverifiable,
-                "the repository is too large to search fully".into(),
-            ),
-            None => (Status::NotFound, "occurs in no file at HEAD".into()),
         }
+        git2::TreeWalkResult::Ok
+    });
+    match found {
+        Some(path) => (Status::Verified, format!("in {path}")),
+        None if read > MAX_SEARCH_BYTES => (
+            Status::Unverifiable,
+            "the repository is too large to search fully".into(),
+        ),
+        None => (Status::NotFound, "occurs in no file at HEAD".into()),
     }
+}
+
+/// The citations of `text`, not yet checked.
+pub fn unchecked(text: &str) -> Vec<Citation> {
+    extract(text)
+        .into_iter()
+        .map(|(cited, kind)| Citation {
+            cited,
+            kind: kind.to_string(),
+            status: Status::Unchecked,
+            detail: String::new(),
+        })
+        .collect()
 }
 
 /// The marks as a block for the transcript and the next prompt.

@@ -20,6 +20,9 @@ use crate::config::Settings;
 use crate::protocol::findings::json_blocks;
 use crate::session::{self, Session};
 
+/// A verification running on its own thread: the entry's seq and its checked citations.
+type Pending = std::thread::JoinHandle<(u32, Vec<citations::Citation>)>;
+
 /// One panellist.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Debater {
@@ -85,6 +88,7 @@ impl Panel<'_> {
         let mut log: Vec<Entry> = std::mem::take(&mut self.resume);
         let resumed = !log.is_empty();
         let mut notes = Vec::new();
+        let mut pending: Vec<Pending> = Vec::new();
         let did = |log: &[Entry], speaker: &str, kind: &str, after: u32| {
             log.iter()
                 .any(|e| e.speaker == speaker && e.kind == kind && e.seq >= after)
@@ -135,6 +139,7 @@ impl Panel<'_> {
                 &cue,
                 started,
                 &mut notes,
+                &mut pending,
             )? {
                 break;
             }
@@ -203,8 +208,10 @@ impl Panel<'_> {
                     &cue,
                     started,
                     &mut notes,
+                    &mut pending,
                 )?;
             }
+            self.drain(&mut log, &mut pending)?;
             // The audience (relayed by the chair) and the finish test.
             let (qs, go_on) = self.audience(&log, started);
             questions = qs;
@@ -224,6 +231,7 @@ impl Panel<'_> {
                 break;
             }
         }
+        self.drain(&mut log, &mut pending)?;
         // Unresolved points, then closings in reverse order.
         if self.spoken(&log) > 0 && !signals::interrupted() {
             let earlier = log.iter().find_map(|e| {
@@ -266,9 +274,11 @@ impl Panel<'_> {
                     &cue,
                     started,
                     &mut notes,
+                    &mut pending,
                 )?;
             }
         }
+        self.drain(&mut log, &mut pending)?;
         // Conclusion.
         let redactions = log.iter().filter(|e| e.kind == "redaction").count() as u32;
         let (outcome, reason) = if signals::interrupted() {
@@ -421,16 +431,16 @@ impl Panel<'_> {
                 body.trim()
             ));
         }
-        let flags: Vec<String> = log
+        // The chair's redactions of this debater's entries.
+        let mine: Vec<u32> = log
             .iter()
             .filter(|e| e.speaker == d.name)
-            .flat_map(|e| {
-                e.sources
-                    .iter()
-                    .flatten()
-                    .filter(|c| c.status == Status::NotFound)
-                    .map(move |c| format!("[seq {}] `{}` was not found", e.seq, c.cited))
-            })
+            .map(|e| e.seq)
+            .collect();
+        let flags: Vec<String> = log
+            .iter()
+            .filter(|e| e.kind == "redaction" && e.target_seq.is_some_and(|t| mine.contains(&t)))
+            .map(|e| e.content.clone())
             .collect();
         if !flags.is_empty() {
             s.push_str(&format!(
@@ -454,43 +464,25 @@ impl Panel<'_> {
         cue: &str,
         started: Instant,
         notes: &mut Vec<String>,
+        pending: &mut Vec<Pending>,
     ) -> Result<bool> {
-        match b.ask(&self.request(cue, started)) {
+        // Earlier entries are being verified on their own threads meanwhile.
+        let result = b.ask(&self.request(cue, started));
+        self.drain(log, pending)?;
+        match result {
             Ok(a) => {
-                let sources = self.checker.check(&a.text);
+                let text = a.text.trim().to_string();
                 let seq = self.push_entry(
                     log,
                     phase,
                     &d.name,
                     kind,
-                    a.text.trim(),
-                    Some(sources.clone()),
+                    &text,
+                    Some(citations::unchecked(&text)),
                     None,
                 )?;
-                for c in &sources {
-                    let result = json!({"verified_seq": seq, "source": c.cited, "status": c.status, "explanation": c.detail});
-                    self.push(
-                        log,
-                        "system",
-                        "verifier",
-                        "verification_result",
-                        &result.to_string(),
-                        Some(seq),
-                    )?;
-                    if c.status == Status::NotFound {
-                        self.push(
-                            log,
-                            "system",
-                            "chair",
-                            "redaction",
-                            &format!(
-                                "[REDACTED — `{}` cited in seq {seq} does not exist: {}]",
-                                c.cited, c.detail
-                            ),
-                            Some(seq),
-                        )?;
-                    }
-                }
+                let checker = self.checker.clone();
+                pending.push(std::thread::spawn(move || (seq, checker.check(&text))));
                 Ok(true)
             }
             Err(e) => {
@@ -514,6 +506,41 @@ impl Panel<'_> {
                 Ok(false)
             }
         }
+    }
+
+    /// Logs the results of every verification still running: one `verification_result` per
+    /// cited source, and a chair redaction for each that does not exist.
+    fn drain(&self, log: &mut Vec<Entry>, pending: &mut Vec<Pending>) -> Result<()> {
+        for h in pending.drain(..) {
+            let Ok((seq, sources)) = h.join() else {
+                continue;
+            };
+            for c in &sources {
+                let result = json!({"verified_seq": seq, "source": c.cited, "status": c.status, "explanation": c.detail});
+                self.push(
+                    log,
+                    "system",
+                    "verifier",
+                    "verification_result",
+                    &result.to_string(),
+                    Some(seq),
+                )?;
+                if c.status == Status::NotFound {
+                    self.push(
+                        log,
+                        "system",
+                        "chair",
+                        "redaction",
+                        &format!(
+                            "[REDACTED — `{}` cited in seq {seq} does not exist: {}]",
+                            c.cited, c.detail
+                        ),
+                        Some(seq),
+                    )?;
+                }
+            }
+        }
+        Ok(())
     }
 
     fn chair_text(&self, prompt: &str, started: Instant) -> Option<String> {
