@@ -247,8 +247,6 @@ fn a_proposed_lineup_needs_yes_or_a_terminal_and_bad_specs_are_usage_errors() {
 
 #[test]
 fn an_interrupted_panel_resumes_where_it_stopped() {
-    use std::process::Stdio;
-    use std::time::{Duration, Instant};
     let env = setup();
     let lineup = env.root.join("lineup.json");
     std::fs::write(
@@ -282,9 +280,8 @@ fn an_interrupted_panel_resumes_where_it_stopped() {
         "gemini",
         json!([a("OPENING carol"), a("R1 carol"), a("CLOSING carol")]),
     );
-    let child = env
-        .cmd_in(&env.repo)
-        .args([
+    env.interrupt_when(
+        &[
             "topic",
             "Redis?",
             "--panel",
@@ -293,19 +290,11 @@ fn an_interrupted_panel_resumes_where_it_stopped() {
             "1",
             "--max-rounds",
             "2",
-        ])
-        .env("GIT_DEBATE_LAUNCHER", "qwen")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while env.fake_file("codex.pid").is_none() {
-        assert!(Instant::now() < deadline, "bob never hung");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(130));
+        ],
+        "qwen",
+        "codex.pid",
+    )
+    .fails(130);
 
     let run = env
         .run_full(&["resume", "last", "--format", "json"], "", &[])

@@ -1,6 +1,7 @@
 //! The review loop end to end: the fake agent as reviewer (codex) and author (claude), scripted
 //! per test, in a real repository with an uncommitted change.
 
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -429,30 +430,10 @@ fn a_dry_run_writes_the_round_one_prompt_and_calls_nothing() {
 
 #[test]
 fn ctrl_c_during_a_round_saves_the_session_as_interrupted() {
-    use std::process::Stdio;
     let env = setup();
     env.fake("codex", json!({"hang": true}));
     env.fake("claude", json!({}));
-    let child = env
-        .cmd_in(&env.repo)
-        .env("GIT_DEBATE_LAUNCHER", "claude")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while env.fake_file("codex.pid").is_none() {
-        assert!(Instant::now() < deadline, "the reviewer never started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(130),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    env.interrupt_when(&[], "claude", "codex.pid").fails(130);
     let store = env.store();
     let dir = std::fs::read_dir(&store)
         .unwrap()
@@ -482,7 +463,6 @@ fn run_on_tty(
     use std::io::{Read, Write};
     use std::os::fd::FromRawFd;
     use std::os::unix::process::CommandExt;
-    use std::process::Stdio;
     let mut cmd = env.cmd_in(&env.repo);
     cmd.args(args)
         .env("GIT_DEBATE_LAUNCHER", "claude")
@@ -825,24 +805,10 @@ fn resume_continues_after_max_rounds_with_the_latest_version() {
 
 #[test]
 fn resume_picks_up_an_interrupted_session() {
-    use std::process::Stdio;
     let env = setup();
     env.fake("codex", json!({"hang": true}));
     env.fake("claude", json!({}));
-    let child = env
-        .cmd_in(&env.repo)
-        .env("GIT_DEBATE_LAUNCHER", "claude")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while env.fake_file("codex.pid").is_none() {
-        assert!(Instant::now() < deadline, "the reviewer never started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(130));
+    env.interrupt_when(&[], "claude", "codex.pid").fails(130);
     env.fake("codex", json!({"answer": "LGTM"}));
     let run = env.run(&["resume", "last", "--format", "json"]).ok();
     let s: Value = serde_json::from_str(&run.stdout).unwrap();
@@ -853,28 +819,13 @@ fn resume_picks_up_an_interrupted_session() {
 
 #[test]
 fn ctrl_c_while_the_judge_works_discards_the_unfinished_round() {
-    use std::process::Stdio;
     let env = setup();
     env.fake(
         "codex",
         critique(json!([p("P2", "naming", Some("rename"))])),
     );
     env.fake("claude", json!({"hang": true}));
-    let child = env
-        .cmd_in(&env.repo)
-        .env("GIT_DEBATE_LAUNCHER", "claude")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while env.fake_file("claude.pid").is_none() {
-        assert!(Instant::now() < deadline, "the judge never started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130));
+    env.interrupt_when(&[], "claude", "claude.pid").fails(130);
     let dir = std::fs::read_dir(env.store())
         .unwrap()
         .next()

@@ -321,36 +321,25 @@ fn a_topic_grounded_in_a_change_shares_it_with_both_sides() {
 
 #[test]
 fn an_interrupted_duel_resumes_from_the_next_turn() {
-    use std::process::Stdio;
-    use std::time::{Duration, Instant};
     let env = setup();
     env.fake("claude", json!([a("OPENING"), a("DEFENSE-2"), a(VERDICT)]));
     env.fake(
         "codex",
         json!([a("CRITIQUE-1"), {"hang": true}, a("FOLLOWUP-2")]),
     );
-    let child = env
-        .cmd_in(&env.repo)
-        .args([
+    env.interrupt_when(
+        &[
             "topic",
             "Saturate?",
             "--proposer",
             "claude",
             "--challenger",
             "codex",
-        ])
-        .env("GIT_DEBATE_LAUNCHER", "claude")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while env.fake_file("codex.pid").is_none() {
-        assert!(Instant::now() < deadline, "the challenger never hung");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(130));
+        ],
+        "claude",
+        "codex.pid",
+    )
+    .fails(130);
 
     let run = env
         .run_full(&["resume", "last", "--format", "json"], "", &[])

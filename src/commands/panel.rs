@@ -189,19 +189,7 @@ fn finish(
     meta["outcome"] = outcome.outcome.clone().into();
     meta["updated_at"] = session::rfc3339(session::now_utc()).into();
     s.write_json("metadata.json", meta)?;
-    let text = match settings.format.as_str() {
-        "json" => serde_json::to_string_pretty(&report)? + "\n",
-        _ => format!("{summary}\nsession: {}\n", s.dir.display()),
-    };
-    match &settings.output {
-        Some(p) => session::write_atomic(p, text.as_bytes())?,
-        None => std::io::stdout().lock().write_all(text.as_bytes())?,
-    }
-    Ok(match outcome.status.as_str() {
-        "interrupted" => Outcome::Interrupted,
-        "aborted" => Outcome::Unavailable,
-        _ => Outcome::Success,
-    })
+    super::topic::emit(settings, &report, &summary, s, &outcome.status)
 }
 
 /// `git debate resume` of a panel: its log is replayed and the debate goes on from the first

@@ -178,15 +178,27 @@ fn conclude(
     meta["rounds_completed"] = outcome.rounds_completed.into();
     meta["updated_at"] = session::rfc3339(session::now_utc()).into();
     s.write_json("metadata.json", meta)?;
+    emit(settings, &report, &summary, s, &outcome.status)
+}
+
+/// Prints a debate's result (the JSON report, or the summary) and picks the exit code: aborted
+/// debates are "not evaluated" (3). Shared with panels.
+pub(crate) fn emit(
+    settings: &Settings,
+    report: &serde_json::Value,
+    summary: &str,
+    s: &Session,
+    status: &str,
+) -> Result<Outcome> {
     let text = match settings.format.as_str() {
-        "json" => serde_json::to_string_pretty(&report)? + "\n",
+        "json" => serde_json::to_string_pretty(report)? + "\n",
         _ => format!("{summary}\nsession: {}\n", s.dir.display()),
     };
     match &settings.output {
         Some(p) => session::write_atomic(p, text.as_bytes())?,
         None => std::io::stdout().lock().write_all(text.as_bytes())?,
     }
-    Ok(match outcome.status.as_str() {
+    Ok(match status {
         "interrupted" => Outcome::Interrupted,
         "aborted" => Outcome::Unavailable,
         _ => Outcome::Success,

@@ -194,16 +194,7 @@ impl Duel<'_> {
     }
 
     fn request<'p>(&self, prompt: &'p str, started: Instant) -> Request<'p> {
-        let left = Duration::from_secs(self.settings.budget_minutes * 60)
-            .saturating_sub(started.elapsed());
-        Request {
-            prompt,
-            cwd: Some(self.workspace.clone()),
-            timeout: Duration::from_secs(self.settings.backend_timeout_seconds)
-                .min(left)
-                .max(Duration::from_secs(1)),
-            idle_timeout: Duration::from_secs(self.settings.backend_idle_seconds),
-        }
+        request(self.settings, &self.workspace, prompt, started)
     }
 
     fn log(&self, e: &Exchange) -> Result<()> {
@@ -340,6 +331,24 @@ impl Duel<'_> {
                 None
             }
         }
+    }
+}
+
+/// A debate call: the per-call timeout, never beyond what is left of the debate's budget.
+pub fn request<'p>(
+    settings: &Settings,
+    workspace: &std::path::Path,
+    prompt: &'p str,
+    started: Instant,
+) -> Request<'p> {
+    let left = Duration::from_secs(settings.budget_minutes * 60).saturating_sub(started.elapsed());
+    Request {
+        prompt,
+        cwd: Some(workspace.to_path_buf()),
+        timeout: Duration::from_secs(settings.backend_timeout_seconds)
+            .min(left)
+            .max(Duration::from_secs(1)),
+        idle_timeout: Duration::from_secs(settings.backend_idle_seconds),
     }
 }
 

@@ -333,16 +333,7 @@ impl Panel<'_> {
     }
 
     fn request<'p>(&self, prompt: &'p str, started: Instant) -> Request<'p> {
-        let left = Duration::from_secs(self.settings.budget_minutes * 60)
-            .saturating_sub(started.elapsed());
-        Request {
-            prompt,
-            cwd: Some(self.workspace.clone()),
-            timeout: Duration::from_secs(self.settings.backend_timeout_seconds)
-                .min(left)
-                .max(Duration::from_secs(1)),
-            idle_timeout: Duration::from_secs(self.settings.backend_idle_seconds),
-        }
+        super::request(self.settings, &self.workspace, prompt, started)
     }
 
     fn push(

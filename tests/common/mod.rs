@@ -167,6 +167,31 @@ impl TestEnv {
         to_run(out)
     }
 
+    /// Starts `git debate args` with `launcher` as the launching agent, waits until the fake
+    /// writes `pid_file` (a step with `"hang": true` is running), presses Ctrl-C, and returns how
+    /// it ended.
+    pub fn interrupt_when(&self, args: &[&str], launcher: &str, pid_file: &str) -> Run {
+        let child = self
+            .cmd_in(&self.repo)
+            .args(args)
+            .env("GIT_DEBATE_LAUNCHER", launcher)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while self.fake_file(pid_file).is_none() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{pid_file} never appeared"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        // SAFETY: a plain kill(2) of our own child.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        to_run(child.wait_with_output().unwrap())
+    }
+
     /// PATH for every run: the test's own `bin/` (fake agents go there), then only the system
     /// directories git lives in, so agent CLIs installed on the machine are never found.
     pub fn path(&self) -> String {
