@@ -1,12 +1,25 @@
 //! OpenAI Codex CLI (`codex exec`, family openai), as recorded in `harness/REAL-CLIS.md`.
 //!
 //! `--json` prints JSONL events; the answer is the text of the last `item.completed` whose item is
-//! an `agent_message`. Quirks handled here: retry notices ("Reconnecting... 2/5 (…)") arrive as
-//! `type:"error"` events although the call may still succeed, so only `turn.failed` (or a non-zero
-//! exit) is a failure; an `item.completed` of type `error` (e.g. missing model metadata) is a
-//! warning, not a failure. Retries: codex bounds them per provider (`request_max_retries`), and
-//! the built-in `openai` provider cannot be overridden (codex 0.169 refuses to start with "Built-in
-//! providers cannot be overridden"), so we leave them alone; our own timeouts bound the call.
+//! an `agent_message`, and usage is `turn.completed.usage` (no cost, no duration, and no model
+//! name: the events never say which model answered). Quirks handled here: retry notices
+//! ("Reconnecting... 2/5 (…)", "Reconnecting... waiting for network") arrive as `type:"error"`
+//! events although the call may still succeed, so only `turn.failed` (or a non-zero exit) is a
+//! failure; an `item.completed` of type `error` (missing model metadata, falling back from
+//! WebSockets) is a warning, not a failure. Failures before any turn (empty stdin, a config error)
+//! are plain text on stderr, after a `WARNING: proceeding, even though we could not create PATH
+//! aliases` line and sometimes tracing lines; a config error spans two lines, so the whole of
+//! stderr (warnings dropped) is the message, not its last line.
+//!
+//! Retries: codex bounds them per provider (`model_providers.<id>.request_max_retries` /
+//! `stream_max_retries`), which the recordings could set only because they used a custom provider.
+//! The built-in `openai` provider cannot be overridden: codex 0.169 refuses to start with
+//! "model_providers contains reserved built-in provider IDs: `openai`. Built-in providers cannot be
+//! overridden" (checked with the real binary), and we cannot know the id of a user's own provider.
+//! So no `-c` retry overrides: with its defaults codex made 6 calls against a 401 and 30 calls in
+//! 25 s against a 500, and with no network at all it keeps "waiting for network" until killed;
+//! our wall-clock and idle timeouts bound the call. `-o/--output-last-message` is not used: on
+//! failure it leaves an empty file, and the event stream already carries the answer and usage.
 
 use serde_json::Value;
 
@@ -62,10 +75,33 @@ fn kind(v: &Value) -> &str {
     v.get("type").and_then(Value::as_str).unwrap_or("")
 }
 
+/// The last `type:"error"` event that is a real error, not a "Reconnecting..." retry notice.
+fn last_error(events: &[Value]) -> Option<&str> {
+    events
+        .iter()
+        .rev()
+        .filter(|e| kind(e) == "error")
+        .filter_map(|e| str_at(e, &["message"]))
+        .find(|m| !m.trim_start().starts_with("Reconnecting"))
+}
+
+/// What codex said on stderr before any event: every line but the warnings (a config error is
+/// "Error loading config.toml: …" with its key path on the next line).
+fn stderr_reason(stderr: &str) -> Option<String> {
+    let lines: Vec<&str> = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.to_ascii_lowercase().starts_with("warning:"))
+        .collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
 fn parse(c: &Captured) -> Result<Reply, Failure> {
     let events: Vec<Value> = json_lines(c.stdout).collect();
     if let Some(failed) = events.iter().rev().find(|e| kind(e) == "turn.failed") {
-        let msg = str_at(failed, &["error", "message"]).unwrap_or("turn failed");
+        let msg = str_at(failed, &["error", "message"])
+            .or_else(|| last_error(&events))
+            .unwrap_or("turn failed");
         return Err(Failure::classified(msg, None, c.code));
     }
     let answer = events.iter().rev().find_map(|e| {
@@ -73,30 +109,22 @@ fn parse(c: &Captured) -> Result<Reply, Failure> {
             .then(|| str_at(e, &["item", "text"]))
             .flatten()
     });
-    if c.code != Some(0) {
-        // Failures before any turn (no prompt, bad config) are plain text on stderr, after
-        // warnings about PATH aliases and sandboxes.
-        let said = super::parse::last_line(c.stderr).or_else(|| {
-            events
-                .iter()
-                .rev()
-                .find(|e| kind(e) == "error")
-                .and_then(|e| str_at(e, &["message"]))
-        });
-        return Err(match said {
-            Some(msg) => Failure::classified(msg, None, c.code),
-            None => Failure::parse("no-turn-result", c.code),
-        });
-    }
-    let Some(text) = answer else {
-        return Err(Failure::parse(
-            if events.is_empty() {
-                "no-json-events"
-            } else {
-                "no-agent-message"
-            },
-            c.code,
-        ));
+    let text = match answer {
+        Some(text) if c.code == Some(0) => text,
+        _ => {
+            // No turn result, or a non-zero exit all the same: a structured error first, then
+            // what it said on stderr (only a non-zero exit makes stderr text a failure).
+            let said = last_error(&events).map(str::to_string).or_else(|| {
+                (c.code != Some(0))
+                    .then(|| stderr_reason(c.stderr))
+                    .flatten()
+            });
+            return Err(match said {
+                Some(msg) => Failure::classified(msg, None, c.code),
+                None if events.is_empty() => Failure::parse("no-json-events", c.code),
+                None => Failure::parse("no-agent-message", c.code),
+            });
+        }
     };
     let usage = events
         .iter()
@@ -120,8 +148,16 @@ fn parse(c: &Captured) -> Result<Reply, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::parse::fixtures::{check_all, parse_file};
+    use crate::backend::parse::fixtures::{check_all, parse_file, OK_ANSWER};
     use crate::backend::ErrorKind;
+
+    fn run(stdout: &str, stderr: &str, code: i32) -> Result<Reply, Failure> {
+        parse(&Captured {
+            stdout,
+            stderr,
+            code: Some(code),
+        })
+    }
 
     #[test]
     fn every_recorded_scenario() {
@@ -131,57 +167,113 @@ mod tests {
             parse,
             |s| match s {
                 "ok" => None,
+                // "unexpected status 401 Unauthorized: …" after 5 (or 1) retries.
                 "401" | "401-retries1-idle5s" => Some(NotAuthenticated),
+                // "exceeded retry limit, last status: 429 Too Many Requests".
                 "429" | "429-retries1-idle5s" => Some(RateLimited),
+                // A 500 reads "We're currently experiencing high demand…" (the server's own
+                // message is not shown); malformed is "stream disconnected before completion".
                 "500" | "500-retries1-idle5s" | "malformed" | "malformed-retries1-idle5s" => {
                     Some(ServerError)
                 }
-                // codex's own stream idle timeout, and ours (the harness killed the hangs).
-                "stall-retries1-idle5s" | "hang" | "hang-retries1-idle5s" => Some(Timeout),
+                // codex's own stream idle timeout ("idle timeout waiting for SSE").
+                "stall-retries1-idle5s" => Some(Timeout),
+                // Killed by the harness: our own timeout.
+                "hang" | "hang-retries1-idle5s" => Some(Timeout),
                 other => panic!("unexpected scenario {other}"),
             },
             |r| {
+                assert_eq!(r.model, None);
                 assert_eq!(r.usage.input_tokens, Some(9542));
                 assert_eq!(r.usage.output_tokens, Some(14));
                 assert_eq!(r.usage.cached_input_tokens, Some(0));
+                assert_eq!(r.usage.cost_usd, None);
+                assert_eq!(r.usage.api_duration_ms, None);
             },
+        );
+    }
+
+    #[test]
+    fn turn_failed_message_is_the_error() {
+        let f = crate::backend::parse::fixtures::replay("codex", "401", parse).unwrap_err();
+        assert!(
+            f.message
+                .starts_with("unexpected status 401 Unauthorized: fake_llm simulated 401"),
+            "{}",
+            f.message
         );
     }
 
     #[test]
     fn retry_notices_before_a_good_turn_are_not_failures() {
         let out = r#"{"type":"thread.started","thread_id":"t"}
-{"type":"error","message":"Reconnecting... 1/5 (stream disconnected before completion)"}
-{"type":"item.completed","item":{"id":"i","type":"error","message":"Model metadata for `x` not found"}}
-{"type":"item.completed","item":{"id":"a","type":"agent_message","text":"first"}}
-{"type":"item.completed","item":{"id":"b","type":"agent_message","text":"final answer"}}
-{"type":"turn.completed","usage":{"input_tokens":1,"output_tokens":2}}
+{"type":"turn.started"}
+{"type":"error","message":"Reconnecting... 1/5 (stream disconnected before completion: stream closed before response.completed)"}
+{"type":"error","message":"Reconnecting... 2/5 (unexpected status 500 Internal Server Error)"}
+{"type":"item.completed","item":{"id":"item_0","type":"error","message":"Model metadata for `fake-model` not found. Defaulting to fallback metadata; this can degrade performance and cause issues."}}
+{"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"first thoughts"}}
+{"type":"item.completed","item":{"id":"item_2","type":"agent_message","text":"final answer"}}
+{"type":"turn.completed","usage":{"input_tokens":120,"cached_input_tokens":100,"output_tokens":7}}
 "#;
-        let r = parse(&Captured {
-            stdout: out,
-            stderr: "",
-            code: Some(0),
-        })
-        .unwrap();
+        let r = run(out, "", 0).unwrap();
         assert_eq!(r.text, "final answer");
+        assert_eq!(r.usage.input_tokens, Some(120));
+        assert_eq!(r.usage.cached_input_tokens, Some(100));
+        assert_eq!(r.usage.output_tokens, Some(7));
     }
 
     #[test]
-    fn plain_text_output_is_not_mistaken_for_json() {
-        let f = parse_file("codex", "ok-plain.stdout", parse).unwrap_err();
-        assert_eq!(f.kind, ErrorKind::ParseError);
+    fn a_non_zero_exit_fails_even_after_an_answer() {
+        let out = r#"{"type":"item.completed","item":{"id":"a","type":"agent_message","text":"partial"}}
+{"type":"error","message":"Reconnecting... 1/5 (stream disconnected before completion: x)"}
+{"type":"error","message":"stream disconnected before completion: x"}
+"#;
+        let f = run(out, "", 1).unwrap_err();
+        assert_eq!(f.kind, ErrorKind::ServerError);
+        assert_eq!(f.message, "stream disconnected before completion: x");
+        // Only retry notices, a silent stderr and a non-zero exit: nothing to say but a parse error.
+        let only_notices = r#"{"type":"error","message":"Reconnecting... waiting for network (Connection failed)"}"#;
+        assert_eq!(
+            run(only_notices, "", 1).unwrap_err().kind,
+            ErrorKind::ParseError
+        );
+    }
+
+    #[test]
+    fn other_output_formats_are_not_mistaken_for_an_answer() {
+        // Without `--json` stdout is the bare answer; `-o FILE` writes the same. Neither is the
+        // format we ask for, and plain text cannot be told apart from an error.
+        for file in ["ok-plain.stdout", "ok-last-message.txt"] {
+            let out = crate::backend::parse::fixtures::read("codex", file);
+            assert!(out.contains(OK_ANSWER));
+            let f = parse_file("codex", file, parse).unwrap_err();
+            assert_eq!(f.kind, ErrorKind::ParseError, "{file}");
+            assert!(!f.message.contains("FAKE-ANSWER"), "{}", f.message);
+        }
     }
 
     #[test]
     fn startup_errors_on_stderr_are_classified_past_the_warnings() {
-        let f = parse(&Captured {
-            stdout: "",
-            stderr: "WARNING: proceeding, even though we could not create PATH aliases\nNo prompt provided via stdin.\n",
-            code: Some(1),
-        })
-        .unwrap_err();
+        let warn =
+            "WARNING: proceeding, even though we could not create PATH aliases: Refusing to \
+                    create helper binaries under temporary dir \"/tmp\"\n";
+        let f = run("", &format!("{warn}No prompt provided via stdin.\n"), 1).unwrap_err();
         assert_eq!(f.kind, ErrorKind::Exited(1));
         assert_eq!(f.message, "No prompt provided via stdin.");
+        // What codex 0.169 printed for a `-c` override of the built-in provider: two lines.
+        let config = "Error loading config.toml: model_providers contains reserved built-in \
+                      provider IDs: `openai`. Built-in providers cannot be overridden.\n\
+                      in `model_providers`\n\n";
+        let f = run("", &format!("{warn}{config}"), 1).unwrap_err();
+        assert_eq!(f.kind, ErrorKind::Exited(1));
+        assert!(
+            f.message.starts_with("Error loading config.toml"),
+            "{}",
+            f.message
+        );
+        assert!(f.message.ends_with("in `model_providers`"), "{}", f.message);
+        // Warnings alone with a non-zero exit: nothing to say but a parse error.
+        assert_eq!(run("", warn, 1).unwrap_err().kind, ErrorKind::ParseError);
     }
 
     #[test]
@@ -196,8 +288,25 @@ mod tests {
             "exec --skip-git-repo-check --ephemeral --sandbox read-only --color never \
              -m gpt-5.3-codex -c model_reasoning_effort=\"high\" --json --profile work -"
         );
-        for bad in ["--full-auto", "--yolo", "danger-full-access", "bypass"] {
-            assert!(!a.iter().any(|w| w.contains(bad)), "{bad}");
+        assert_eq!(a.last().map(String::as_str), Some("-"));
+        assert_eq!(
+            args(&CallOptions::default()).join(" "),
+            "exec --skip-git-repo-check --ephemeral --sandbox read-only --color never --json -"
+        );
+        let prompt = "Review this change: the function add(a, b) returns a - b.";
+        for w in &a {
+            assert!(!w.contains(prompt), "{w}");
+            for bad in [
+                "--full-auto",
+                "--yolo",
+                "--dangerously",
+                "danger-full-access",
+                "bypass",
+                "workspace-write",
+                "approve-for-me",
+            ] {
+                assert!(!w.contains(bad), "{w}");
+            }
         }
     }
 }

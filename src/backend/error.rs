@@ -175,6 +175,10 @@ pub fn classify(message: &str, status: Option<u16>, code: Option<i32>) -> ErrorK
         "please log in",
         "login required",
         "permission denied by provider",
+        // No credentials configured at all: gemini's "Please set an Auth method", qwen's "No auth
+        // type is selected".
+        "auth method",
+        "auth type",
     ]) {
         ErrorKind::NotAuthenticated
     } else if any(&[
@@ -312,6 +316,8 @@ mod tests {
             ("[API Error: Request timeout after 10s. Try reducing input length", ErrorKind::Timeout),
             ("stream disconnected before completion: idle timeout waiting for SSE", ErrorKind::Timeout),
             ("stream disconnected before completion: stream closed before response.completed", ErrorKind::ServerError),
+            ("Please set an Auth method in your /home/u/.gemini/settings.json or specify one of the following environment variables before running: GEMINI_API_KEY", ErrorKind::NotAuthenticated),
+            ("No auth type is selected. Please configure an auth type (e.g. via settings or `--auth-type`) before running in non-interactive mode.", ErrorKind::NotAuthenticated),
             ("something odd", ErrorKind::Exited(3)),
         ];
         for (msg, want) in cases {
