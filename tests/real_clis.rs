@@ -51,7 +51,9 @@ fn server(harness: &Path, dir: &Path, fail: Option<&str>) -> Server {
         .arg(&port_file)
         .arg("--rules")
         .arg(&rules)
-        .args(["--lifetime", "600"])
+        .args(["--lifetime", "600", "--log"])
+        // Its default log is `logs/requests.jsonl` under the current directory: our checkout.
+        .arg(dir.join("requests.jsonl"))
         .stdout(Stdio::null())
         .stderr(Stdio::null());
     if let Some(f) = fail {
