@@ -122,6 +122,20 @@ impl Session {
         }
     }
 
+    /// Appends `value` as one line of the JSON-lines file `name` (a debate log), in one write so a
+    /// crash cannot leave half a line.
+    pub fn append_json_line(&self, name: &str, value: &impl serde::Serialize) -> Result<()> {
+        use std::io::Write;
+        let path = self.dir.join(name);
+        let line = format!("{}\n", serde_json::to_string(value)?);
+        fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .and_then(|mut f| f.write_all(line.as_bytes()))
+            .with_context(|| format!("cannot append to {}", path.display()))
+    }
+
     pub fn write(&self, name: &str, contents: &[u8]) -> Result<PathBuf> {
         let path = self.dir.join(name);
         write_atomic(&path, contents)?;

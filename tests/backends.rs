@@ -656,3 +656,25 @@ fn openai_compatible_servers_are_reached_through_config_or_environment() {
     assert_eq!(run.stdout, "served\n");
     assert_eq!(server.join().unwrap(), ["llama3.1", "override"]);
 }
+
+#[test]
+fn a_configured_family_changes_routing() {
+    let env = TestEnv::with_repo();
+    for cli in ["claude", "codex", "gemini"] {
+        env.fake(cli, json!({}));
+    }
+    // Say codex is served by an Anthropic model: it can no longer review claude's work.
+    env.git(&["config", "debate.codex.family", "anthropic"]);
+    let v = backends_json(&env, &[("GIT_DEBATE_LAUNCHER", Some("claude"))]);
+    let row = |n: &str| {
+        v["backends"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == n)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(row("codex")["family"], "anthropic");
+    assert_eq!(v["route"]["reviewer"]["backend"], "gemini");
+}

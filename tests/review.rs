@@ -129,6 +129,15 @@ fn a_valid_p1_with_an_action_accepts_the_reviewers_version_as_a_checked_patch() 
     ] {
         assert!(dir.join(f).is_file(), "{f}");
     }
+    // The judge is shown the rubric its rulings go through.
+    let judge_prompt = env.fake_calls("claude")[0]["prompt"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        judge_prompt.contains("| **B** accept the reviewer's version |"),
+        "{judge_prompt}"
+    );
     let input = std::fs::read_to_string(dir.join("round-1-input.md")).unwrap();
     assert!(
         input.contains("+    a - b") && input.contains("P1 - Must Fix"),

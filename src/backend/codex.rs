@@ -152,11 +152,7 @@ mod tests {
     use crate::backend::ErrorKind;
 
     fn run(stdout: &str, stderr: &str, code: i32) -> Result<Reply, Failure> {
-        parse(&Captured {
-            stdout,
-            stderr,
-            code: Some(code),
-        })
+        crate::backend::parse::fixtures::parse_text(parse, stdout, stderr, code)
     }
 
     #[test]

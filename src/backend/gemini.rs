@@ -239,11 +239,7 @@ mod tests {
     use crate::backend::parse::fixtures::{check_all, parse_file, read, replay, OK_ANSWER};
 
     fn run(stdout: &str, stderr: &str, code: i32) -> Result<Reply, Failure> {
-        parse(&Captured {
-            stdout,
-            stderr,
-            code: Some(code),
-        })
+        crate::backend::parse::fixtures::parse_text(parse, stdout, stderr, code)
     }
 
     #[test]

@@ -154,6 +154,21 @@ pub struct Usage {
 }
 
 impl Usage {
+    /// The parts worth showing, in words: `["8573 in / 14 out tokens", "$0.0259"]`.
+    pub fn describe(&self) -> Vec<String> {
+        let mut parts = Vec::new();
+        match (self.input_tokens, self.output_tokens) {
+            (Some(i), Some(o)) => parts.push(format!("{i} in / {o} out tokens")),
+            (Some(i), None) => parts.push(format!("{i} in tokens")),
+            (None, Some(o)) => parts.push(format!("{o} out tokens")),
+            (None, None) => {}
+        }
+        if let Some(c) = self.cost_usd {
+            parts.push(format!("${c:.4}"));
+        }
+        parts
+    }
+
     /// Adds `other` into `self`: a field stays `None` only when neither side reported it.
     pub fn add(&mut self, other: &Usage) {
         fn sum<T: Copy + std::ops::Add<Output = T>>(a: Option<T>, b: Option<T>) -> Option<T> {

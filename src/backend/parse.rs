@@ -166,6 +166,20 @@ pub mod fixtures {
         }
     }
 
+    /// Parses hand-written output as if the CLI exited with `code`.
+    pub fn parse_text(
+        parse: fn(&Captured) -> Result<Reply, Failure>,
+        stdout: &str,
+        stderr: &str,
+        code: i32,
+    ) -> Result<Reply, Failure> {
+        parse(&Captured {
+            stdout,
+            stderr,
+            code: Some(code),
+        })
+    }
+
     /// Parses a recorded output file of another format (text, stream-json) as if it exited 0.
     pub fn parse_file(
         cli: &str,

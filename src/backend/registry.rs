@@ -127,7 +127,7 @@ pub fn build(name: &str, role: Option<Role>, settings: &Settings) -> Result<Box<
 /// The program of an agent: `debate.<name>.command`, else its name on PATH (else the bare name,
 /// which fails as not-installed when run).
 pub fn program_of(spec: &AgentSpec, settings: &Settings) -> PathBuf {
-    let configured = var(settings, spec.name, "command").map(expand_home);
+    let configured = var(settings, spec.name, "command").map(crate::config::expand_home);
     let name = configured.unwrap_or_else(|| PathBuf::from(spec.name));
     which(&name.to_string_lossy()).unwrap_or(name)
 }
@@ -144,13 +144,6 @@ pub fn installed(name: &str, settings: &Settings) -> Option<PathBuf> {
     let spec = agent(name)?;
     let p = program_of(spec, settings);
     p.is_file().then_some(p)
-}
-
-fn expand_home(p: &str) -> PathBuf {
-    match (p.strip_prefix("~/"), std::env::var_os("HOME")) {
-        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
-        _ => PathBuf::from(p),
-    }
 }
 
 /// `name` as a path if it has a `/`, else the first executable file of that name on PATH.

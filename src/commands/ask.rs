@@ -66,16 +66,7 @@ pub fn usage_line(a: &crate::backend::Answer) -> String {
     if let Some(m) = &a.model {
         parts.push(m.clone());
     }
-    let u = &a.usage;
-    match (u.input_tokens, u.output_tokens) {
-        (Some(i), Some(o)) => parts.push(format!("{i} in / {o} out tokens")),
-        (Some(i), None) => parts.push(format!("{i} in tokens")),
-        (None, Some(o)) => parts.push(format!("{o} out tokens")),
-        (None, None) => {}
-    }
-    if let Some(c) = u.cost_usd {
-        parts.push(format!("${c:.4}"));
-    }
+    parts.extend(a.usage.describe());
     parts.push(format!("{:.1} s", a.duration_ms as f64 / 1000.0));
     parts.join(" · ")
 }

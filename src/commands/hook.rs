@@ -47,10 +47,7 @@ fn hooks_dir(repo: &git2::Repository) -> Result<PathBuf> {
         .filter(|p| !p.is_empty());
     Ok(match configured {
         Some(p) => {
-            let p = match (p.strip_prefix("~/"), std::env::var_os("HOME")) {
-                (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
-                _ => PathBuf::from(p),
-            };
+            let p = crate::config::expand_home(&p);
             if p.is_absolute() {
                 p
             } else {

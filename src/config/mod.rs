@@ -365,7 +365,8 @@ pub fn parse_bool(v: &str) -> Option<bool> {
     }
 }
 
-fn expand_home(p: &str) -> PathBuf {
+/// `~/x` as `$HOME/x`, as git does for path values.
+pub fn expand_home(p: &str) -> PathBuf {
     match (p.strip_prefix("~/"), std::env::var_os("HOME")) {
         (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
         _ => PathBuf::from(p),

@@ -198,13 +198,7 @@ impl Duel<'_> {
     }
 
     fn log(&self, e: &Exchange) -> Result<()> {
-        use std::io::Write;
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(self.session.dir.join("debate-log.jsonl"))?;
-        f.write_all(format!("{}\n", serde_json::to_string(e)?).as_bytes())?;
-        Ok(())
+        self.session.append_json_line("debate-log.jsonl", e)
     }
 
     /// The prompt for `role` in round `n`: the last opposing turn in full with its checked

@@ -359,7 +359,6 @@ impl Panel<'_> {
         sources: Option<Vec<citations::Citation>>,
         target: Option<u32>,
     ) -> Result<u32> {
-        use std::io::Write;
         let e = Entry {
             seq: log.len() as u32,
             timestamp: session::rfc3339(session::now_utc()),
@@ -370,11 +369,7 @@ impl Panel<'_> {
             sources,
             target_seq: target,
         };
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(self.session.dir.join("debate-log.jsonl"))?;
-        f.write_all(format!("{}\n", serde_json::to_string(&e)?).as_bytes())?;
+        self.session.append_json_line("debate-log.jsonl", &e)?;
         let seq = e.seq;
         log.push(e);
         Ok(seq)

@@ -12,10 +12,9 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-/// The protocol documents, for `--help`-style display and for the judge's context.
-pub const PROTOCOLS: &str = include_str!("../../references/protocols.md");
+/// The rubric the judge's rulings are turned into a decision by; the judge reads it too, so its
+/// own recommendation and severities follow the same rules.
 pub const JUDGE_ANALYSIS: &str = include_str!("../../references/judge-analysis.md");
-pub const CODE_SNIPPETS: &str = include_str!("../../references/code-snippet-handling.md");
 
 /// A prompt template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -402,12 +402,7 @@ fn usage_text(u: &BackendUsage) -> String {
     if u.failed_calls > 0 {
         parts.push(format!("{} failed", u.failed_calls));
     }
-    if let (Some(i), Some(o)) = (u.usage.input_tokens, u.usage.output_tokens) {
-        parts.push(format!("{i} in / {o} out tokens"));
-    }
-    if let Some(c) = u.usage.cost_usd {
-        parts.push(format!("${c:.4}"));
-    }
+    parts.extend(u.usage.describe());
     parts.push(format!("{:.1} s", u.duration_ms as f64 / 1000.0));
     parts.join(", ")
 }

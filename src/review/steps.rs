@@ -173,7 +173,11 @@ impl Review<'_> {
             n,
             "judge",
             Template::Judge,
-            &[("findings", &list), ("artifact", text)],
+            &[
+                ("findings", &list),
+                ("artifact", text),
+                ("rubric", crate::protocol::JUDGE_ANALYSIS),
+            ],
             started,
         )?;
         Ok(match r {
