@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use git_debate::artifact::{self, TextInput};
-use git_debate::backend::{Answer, Backend, BackendError, Family, Request, Usage};
+use git_debate::backend::{Answer, Backend, BackendError, Family, Request};
 use git_debate::cli::ReviewArgs;
 use git_debate::config::{Layers, Settings, TargetSetting};
 use git_debate::review::{PatchBase, Review};
@@ -83,15 +83,7 @@ impl Backend for Instant_ {
         } else {
             format!("revised text {n}\n")
         };
-        Ok(Answer {
-            backend: self.name.into(),
-            text,
-            usage: Usage::default(),
-            model: None,
-            duration_ms: 0,
-            cli_version: None,
-            tree_changes: Vec::new(),
-        })
+        Ok(Answer::plain(self.name, text))
     }
 }
 
@@ -156,6 +148,8 @@ fn main() {
             terminal: None,
             resume: None,
             budget_override: None,
+            normalizer: None,
+            locations: None,
         }
         .run()
         .expect("review");

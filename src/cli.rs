@@ -133,6 +133,11 @@ pub struct ReviewArgs {
     #[arg(long, value_name = "BACKEND")]
     pub reviewer: Option<String>,
 
+    /// Who restates an answer that cannot be read (`author`, `reviewer` or a backend name)
+    /// [default: author].
+    #[arg(long, value_name = "BACKEND")]
+    pub normalizer: Option<String>,
+
     /// Allow an author and a reviewer of the same model family (normally refused: it would not be
     /// a second opinion).
     #[arg(long, overrides_with = "no_allow_same_family")]

@@ -32,33 +32,123 @@ fn two_findings() -> Value {
     ])
 }
 
+/// Checks SARIF against the OASIS 2.1.0 schema (vendored in `tests/fixtures/sarif/`) and
+/// GitHub's upload rules: every result has a location with a start line and a fingerprint.
+pub fn valid_sarif(v: &Value) {
+    let schema: Value =
+        serde_json::from_str(include_str!("fixtures/sarif/sarif-schema-2.1.0.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(v)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "SARIF schema: {errors:#?}\n{v:#}");
+    for r in v["runs"][0]["results"].as_array().unwrap() {
+        let loc = &r["locations"][0]["physicalLocation"];
+        assert!(loc["artifactLocation"]["uri"].is_string(), "{r}");
+        assert!(loc["region"]["startLine"].as_u64().unwrap() >= 1, "{r}");
+        assert!(
+            r["partialFingerprints"]
+                .as_object()
+                .is_some_and(|o| !o.is_empty()),
+            "{r}"
+        );
+    }
+}
+
 #[test]
 fn sarif_has_the_required_fields_and_locations() {
     let env = setup(two_findings());
     let run = review(&env, &["--format", "sarif", "--max-rounds", "1"], &[]).ok();
     let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    valid_sarif(&v);
     assert_eq!(v["version"], "2.1.0");
     let run0 = &v["runs"][0];
     assert_eq!(run0["tool"]["driver"]["name"], "git-debate");
+    assert_eq!(run0["invocations"][0]["executionSuccessful"], true);
     let results = run0["results"].as_array().unwrap();
     assert_eq!(results.len(), 2);
     for r in results {
         assert!(["error", "warning", "note", "none"].contains(&r["level"].as_str().unwrap()));
         assert!(!r["message"]["text"].as_str().unwrap().is_empty());
         let rule = r["ruleId"].as_str().unwrap();
-        assert!(run0["tool"]["driver"]["rules"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|x| x["id"] == rule));
+        let rules = run0["tool"]["driver"]["rules"].as_array().unwrap();
+        let described = rules.iter().find(|x| x["id"] == rule).unwrap();
+        assert!(described["fullDescription"]["text"].is_string());
     }
     assert_eq!(results[0]["level"], "error");
     let loc = &results[0]["locations"][0]["physicalLocation"];
     assert_eq!(loc["artifactLocation"]["uri"], "a.txt");
     assert_eq!(loc["region"]["startLine"], 2);
     assert_eq!(loc["region"]["endLine"], 3);
+    assert_eq!(results[0]["properties"]["location"], "verified");
+    // The review was of one file: a finding without a place is attached to it, at line 1.
     assert_eq!(results[1]["level"], "note");
-    assert!(results[1].get("locations").is_none());
+    let loc = &results[1]["locations"][0]["physicalLocation"];
+    assert_eq!(loc["artifactLocation"]["uri"], "a.txt");
+    assert_eq!(loc["region"]["startLine"], 1);
+    // Fingerprints are the finding's, not the session's: the same review again gives the same.
+    let again = review(&env, &["--format", "sarif", "--max-rounds", "1"], &[]).ok();
+    let w: Value = serde_json::from_str(&again.stdout).unwrap();
+    assert_eq!(
+        results[0]["partialFingerprints"],
+        w["runs"][0]["results"][0]["partialFingerprints"]
+    );
+    assert!(!results[0]["partialFingerprints"]
+        .to_string()
+        .contains("\"F1\""));
+}
+
+#[test]
+fn sarif_never_places_a_finding_where_the_reviewer_did_not_say_or_could_not_be_right() {
+    let env = setup(json!([
+        {"severity": "P1", "title": "no place given", "body": "somewhere"},
+        {"severity": "P2", "title": "invented file", "evidence": "src/nowhere.rs:10"},
+        {"severity": "P2", "title": "past the end", "evidence": "a.txt:99"},
+        {"severity": "P3", "title": "real", "evidence": "a.txt:1"}
+    ]));
+    // A second changed file: the review is not of one file any more.
+    env.write("b.txt", "b\n");
+    let run = review(&env, &["--format", "sarif", "--max-rounds", "1"], &[]).ok();
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    valid_sarif(&v);
+    let results = v["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{v:#}");
+    assert_eq!(
+        results[0]["locations"][0]["physicalLocation"]["region"]["startLine"],
+        1
+    );
+    let notes = v["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+        .as_array()
+        .unwrap();
+    let texts: Vec<&str> = notes
+        .iter()
+        .map(|n| n["message"]["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts.len(), 3, "{texts:?}");
+    assert!(texts.iter().any(|t| t.contains("no place given")));
+    assert!(texts
+        .iter()
+        .any(|t| t.contains("src/nowhere.rs:10 (not found in the reviewed change)")));
+    assert!(texts.iter().any(|t| t.contains("a.txt:99 (not found")));
+    // The JSON report keeps every location as the reviewer gave it, with the check.
+    let json = review(&env, &["--format", "json", "--max-rounds", "1"], &[]).ok();
+    let r: Value = serde_json::from_str(&json.stdout).unwrap();
+    let checks: Vec<&Value> = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| &f["location"]["check"])
+        .collect();
+    assert_eq!(
+        checks,
+        [
+            &Value::Null,
+            &json!("not-found"),
+            &json!("not-found"),
+            &json!("verified")
+        ]
+    );
 }
 
 #[test]
@@ -77,7 +167,7 @@ fn rdjson_for_reviewdog() {
 #[test]
 fn github_annotations_are_capped_and_the_summary_is_written() {
     let many: Vec<Value> = (0..12)
-        .map(|i| json!({"severity": "P2", "title": format!("issue {i}: details, here"), "evidence": format!("a.txt:{}", i + 1)}))
+        .map(|i| json!({"severity": "P2", "title": format!("issue {i}: details, here"), "evidence": format!("a.txt:{}", i % 3 + 1)}))
         .chain([json!({"severity": "P1", "title": "worst", "evidence": "a.txt:1", "body": "line one\nline two"})])
         .collect();
     let env = setup(json!(many));
@@ -89,6 +179,8 @@ fn github_annotations_are_capped_and_the_summary_is_written() {
     )
     .fails(1);
     let lines: Vec<&str> = run.stdout.lines().collect();
+    // Every annotation with a file names a real line of the change.
+    assert!(!run.stdout.contains("line=0"));
     // The P1 error comes first, then at most 10 warnings, then the count of the rest.
     assert!(
         lines[0].starts_with("::error file=a.txt,line=1,endLine=1,title=git debate P1 "),

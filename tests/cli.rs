@@ -2,6 +2,7 @@
 
 mod common;
 
+mod answers;
 mod artifact;
 mod backends;
 mod ci;
@@ -10,6 +11,7 @@ mod edge_cases;
 mod hook;
 mod manual;
 mod panel;
+mod reading;
 mod real_clis;
 mod review;
 mod scopes;

@@ -83,6 +83,7 @@ fn a_valid_p1_with_an_action_accepts_the_reviewers_version_as_a_checked_patch() 
             "author",
             "converged",
             "duration_ms",
+            "evaluated",
             "final_artifact",
             "final_decision",
             "final_patch",

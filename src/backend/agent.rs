@@ -6,12 +6,29 @@
 //! Ctrl-C, read-only verification, error hints, empty answers) is written once here.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use super::error::generic_hint;
 use super::runner::{self, Ending, Invocation};
 use super::{readonly, signals};
-use super::{Answer, Backend, BackendError, Captured, ErrorKind, Failure, Family, Reply, Request};
+use super::{
+    Answer, Backend, BackendError, Captured, ErrorKind, Failure, Family, OutputMode, Reply, Request,
+};
+use crate::protocol::read::{schema, Protocol};
+
+/// How a CLI takes the JSON Schema its final answer must follow.
+#[derive(Debug, Clone, Copy)]
+pub struct SchemaFlag {
+    /// `--json-schema`, `--output-schema`.
+    pub flag: &'static str,
+    /// The flag takes a file path (codex) rather than the schema's JSON text (claude, qwen).
+    /// Such a CLI also has no separate field for the object: its final message is the JSON.
+    pub file: bool,
+    /// Words of its error when the model answered in text instead of the schema (qwen fails the
+    /// call then; the text is lost, so the call is made again without the schema).
+    pub refused: &'static [&'static str],
+}
 
 /// What a CLI's adapter needs to build its command line.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -42,6 +59,8 @@ pub struct AgentSpec {
     pub env_remove: &'static [&'static str],
     /// Variables this CLI sets in the shells it starts: finding one means it launched us.
     pub launched_by: &'static [&'static str],
+    /// Its structured-output flag, when it has one.
+    pub schema: Option<SchemaFlag>,
     /// Turns captured output into the answer or a classified failure. Only called when the CLI
     /// exited by itself (timeouts are decided before).
     pub parse: fn(&Captured) -> Result<Reply, Failure>,
@@ -78,6 +97,79 @@ pub struct AgentBackend {
     pub options: CallOptions,
     /// `--version`, asked once per backend (alongside its first call).
     version: std::sync::OnceLock<Option<String>>,
+    /// This build rejected the schema flag: ask in the prompt only from now on.
+    schema_unsupported: AtomicBool,
+}
+
+/// Why a call with a schema is made again without one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Retry {
+    /// The CLI does not know the flag (an older version).
+    FlagRejected,
+    /// The model answered in text and the CLI failed the call for it.
+    Refused,
+}
+
+/// A schema written for a CLI that takes a file, removed when the call is over.
+struct SchemaFile(PathBuf);
+
+impl SchemaFile {
+    fn write(protocol: Protocol) -> std::io::Result<SchemaFile> {
+        use std::io::Write;
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let path = std::env::temp_dir().join(format!(
+            "git-debate-{}-{}-{nanos}.json",
+            std::process::id(),
+            protocol.name()
+        ));
+        // `create_new`: never through a link someone planted in a shared temp folder.
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)?;
+        f.write_all(protocol.schema_for_cli().to_string().as_bytes())?;
+        Ok(SchemaFile(path))
+    }
+}
+
+impl Drop for SchemaFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Said once per CLI and process: the schema flag is not there, the prompt asks instead.
+fn say_once(name: &str, what: &str) {
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut said = SAID.lock().unwrap_or_else(|e| e.into_inner());
+    let key = format!("{name}:{what}");
+    if !said.contains(&key) {
+        eprintln!("note: {what}");
+        said.push(key);
+    }
+}
+
+/// Does the output say the flag is unknown (`unknown option '--json-schema'`, `Unknown
+/// arguments: json-schema`, `unexpected argument '--output-schema'`)?
+fn rejects_flag(stdout: &str, stderr: &str, flag: &str) -> bool {
+    let stem = flag.trim_start_matches('-').to_ascii_lowercase();
+    [stderr, stdout].iter().any(|out| {
+        out.lines().take(5).any(|l| {
+            let l = l.to_ascii_lowercase();
+            l.contains(&stem)
+                && [
+                    "unknown option",
+                    "unknown argument",
+                    "unexpected argument",
+                    "unrecognized",
+                    "no such option",
+                ]
+                .iter()
+                .any(|w| l.contains(w))
+        })
+    })
 }
 
 impl AgentBackend {
@@ -88,13 +180,28 @@ impl AgentBackend {
             program,
             options,
             version: std::sync::OnceLock::new(),
+            schema_unsupported: AtomicBool::new(false),
         }
     }
 
-    fn invocation(&self, req: &Request) -> Invocation {
+    /// The command line, with the schema flag (and its value) before a trailing `-` if any.
+    fn args(&self, schema_arg: Option<&str>) -> Vec<String> {
+        let mut a = (self.spec.args)(&self.options);
+        if let (Some(flag), Some(value)) = (self.spec.schema, schema_arg) {
+            let at = if a.last().map(String::as_str) == Some("-") {
+                a.len() - 1
+            } else {
+                a.len()
+            };
+            a.splice(at..at, [flag.flag.to_string(), value.to_string()]);
+        }
+        a
+    }
+
+    fn invocation(&self, req: &Request, schema_arg: Option<&str>) -> Invocation {
         Invocation {
             program: self.program.clone(),
-            args: (self.spec.args)(&self.options),
+            args: self.args(schema_arg),
             env: self.spec.child_env(&|k| std::env::var(k).ok()),
             env_remove: self.spec.env_remove.iter().map(|s| s.to_string()).collect(),
             cwd: req.cwd.clone(),
@@ -124,12 +231,80 @@ impl Backend for AgentBackend {
     fn describe(&self) -> String {
         let mut words = vec![self.program.display().to_string()];
         words.extend((self.spec.args)(&self.options));
+        if let Some(f) = self.spec.schema {
+            words.push(format!("[{} <schema>]", f.flag));
+        }
         words.push("< prompt".into());
         words.join(" ")
     }
 
     fn ask(&self, req: &Request) -> Result<Answer, BackendError> {
-        let inv = self.invocation(req);
+        let wanted = req.schema.filter(|_| {
+            self.spec.schema.is_some() && !self.schema_unsupported.load(Ordering::Relaxed)
+        });
+        let Some(protocol) = wanted else {
+            return self.ask_once(req, None).map_err(|(e, _)| e);
+        };
+        let flag = self.spec.schema.expect("checked").flag;
+        match self.ask_once(req, Some(protocol)) {
+            Err((_, Some(Retry::FlagRejected))) => {
+                self.schema_unsupported.store(true, Ordering::Relaxed);
+                let note = format!(
+                    "{} does not accept {flag} (an older version?): the answer format is asked \
+                     for in the prompt only",
+                    self.spec.name
+                );
+                say_once(self.spec.name, &note);
+                self.retry_plain(req, note)
+            }
+            Err((_, Some(Retry::Refused))) => self.retry_plain(
+                req,
+                format!(
+                    "{} answered in text instead of the schema; asked again without {flag}",
+                    self.spec.name
+                ),
+            ),
+            other => other.map_err(|(e, _)| e),
+        }
+    }
+}
+
+impl AgentBackend {
+    fn retry_plain(&self, req: &Request, note: String) -> Result<Answer, BackendError> {
+        let mut a = self.ask_once(req, None).map_err(|(e, _)| e)?;
+        a.output = OutputMode::fallback(note);
+        Ok(a)
+    }
+
+    /// One call, with the schema flag when `protocol` is set. The error says whether a call
+    /// without the schema should follow.
+    fn ask_once(
+        &self,
+        req: &Request,
+        protocol: Option<Protocol>,
+    ) -> Result<Answer, (BackendError, Option<Retry>)> {
+        let flag = self.spec.schema.filter(|_| protocol.is_some());
+        let file = match (flag, protocol) {
+            (Some(f), Some(p)) if f.file => Some(SchemaFile::write(p).map_err(|e| {
+                (
+                    self.error(
+                        Failure::new(
+                            ErrorKind::Exited(-1),
+                            format!("cannot write the schema file: {e}"),
+                        ),
+                        req.timeout,
+                    ),
+                    None,
+                )
+            })?),
+            _ => None,
+        };
+        let value = match (&file, protocol) {
+            (Some(f), _) => Some(f.0.display().to_string()),
+            (None, Some(p)) if flag.is_some() => Some(p.schema_for_cli().to_string()),
+            _ => None,
+        };
+        let inv = self.invocation(req, value.as_deref());
         // The version is read next to the first call, not before it: no added latency.
         let (result, version) = std::thread::scope(|s| {
             let version = s.spawn(|| {
@@ -140,18 +315,100 @@ impl Backend for AgentBackend {
             let result = run_checked(self.spec.name, &inv, req);
             (result, version.join().ok().flatten())
         });
-        let (finished, changes) = result.map_err(|f| self.error(f, req.timeout))?;
-        let reply =
-            interpret(&finished, self.spec.parse, req).map_err(|f| self.error(f, req.timeout))?;
+        drop(file);
+        let (finished, changes) = result.map_err(|f| (self.error(f, req.timeout), None))?;
+        let mut answer = self.conclude(&finished, req, protocol)?;
+        answer.cli_version = version;
+        answer.tree_changes = changes;
+        Ok(answer)
+    }
+
+    /// A finished call read: the answer, or the failure and whether to ask again without the
+    /// schema (the flag is unknown to this build, or the model answered in text and the CLI
+    /// failed the call for it).
+    fn conclude(
+        &self,
+        finished: &runner::Finished,
+        req: &Request,
+        protocol: Option<Protocol>,
+    ) -> Result<Answer, (BackendError, Option<Retry>)> {
+        let flag = self.spec.schema.filter(|_| protocol.is_some());
+        let reply = match (interpret(finished, self.spec.parse, req), flag) {
+            (Ok(r), _) => r,
+            (Err(f), Some(flag)) => {
+                let out = String::from_utf8_lossy(&finished.stdout);
+                let err = String::from_utf8_lossy(&finished.stderr);
+                let retry = if rejects_flag(&out, &err, flag.flag) {
+                    Some(Retry::FlagRejected)
+                } else if flag
+                    .refused
+                    .iter()
+                    .any(|w| f.message.contains(w) || out.contains(w))
+                {
+                    Some(Retry::Refused)
+                } else {
+                    None
+                };
+                return Err((self.error(f, req.timeout), retry));
+            }
+            (Err(f), None) => return Err((self.error(f, req.timeout), None)),
+        };
+        let mut reply = reply;
+        if self.spec.schema.is_some_and(|f| !f.file) && reply.structured.is_none() {
+            // claude and qwen report the object apart from the text; without it, the JSON in
+            // the text was not enforced, whatever it looks like.
+            reply.text_is_not_the_object = true;
+        }
+        let (structured, output) = structured_answer(&reply, protocol, self.spec.name);
         Ok(Answer {
             backend: self.spec.name.to_string(),
             text: reply.text,
             usage: reply.usage,
             model: reply.model.or_else(|| self.options.model.clone()),
             duration_ms: finished.duration.as_millis() as u64,
-            cli_version: version,
-            tree_changes: changes,
+            cli_version: None,
+            tree_changes: Vec::new(),
+            structured,
+            output,
         })
+    }
+}
+
+/// The schema object of a reply — the CLI's structured field, or the whole text when that is
+/// the JSON (codex) — kept only when it conforms to the protocol's schema.
+pub fn structured_answer(
+    reply: &Reply,
+    protocol: Option<Protocol>,
+    name: &str,
+) -> (Option<serde_json::Value>, OutputMode) {
+    let Some(p) = protocol else {
+        return (None, OutputMode::prompt(None));
+    };
+    let candidate = reply.structured.clone().or_else(|| {
+        if reply.text_is_not_the_object {
+            return None;
+        }
+        let t = reply.text.trim();
+        t.starts_with('{')
+            .then(|| serde_json::from_str::<serde_json::Value>(t).ok())
+            .flatten()
+    });
+    match candidate {
+        Some(v) => match schema::validate(&v, p.schema()) {
+            Ok(()) => (Some(v), OutputMode::schema(None)),
+            Err(why) => (
+                None,
+                OutputMode::prompt(Some(format!(
+                    "{name} returned JSON that does not match the schema ({why}); its text was read"
+                ))),
+            ),
+        },
+        None => (
+            None,
+            OutputMode::prompt(Some(format!(
+                "{name} returned no schema object; its text was read"
+            ))),
+        ),
     }
 }
 
@@ -251,4 +508,110 @@ pub fn interpret(
         ));
     }
     Ok(reply)
+}
+
+#[cfg(test)]
+mod schema_tests {
+    //! The structured-output recordings of the real CLIs (`tests/fixtures/STRUCTURED-OUTPUT.md`)
+    //! replayed through the adapter: where the object is, what happens when the model answers in
+    //! text or breaks the schema, and what an older CLI without the flag says.
+    use super::*;
+    use crate::backend::parse::fixtures::recorded;
+    use crate::protocol::read::Protocol;
+
+    fn backend(cli: &str) -> AgentBackend {
+        let spec = match cli {
+            "claude" => &super::super::claude::SPEC,
+            "codex" => &super::super::codex::SPEC,
+            "qwen" => &super::super::qwen::SPEC,
+            "gemini" => &super::super::gemini::SPEC,
+            "opencode" => &super::super::opencode::SPEC,
+            _ => &super::super::copilot::SPEC,
+        };
+        AgentBackend::new(spec, PathBuf::from(cli), CallOptions::default())
+    }
+
+    fn replay(
+        cli: &str,
+        scenario: &str,
+        p: Protocol,
+    ) -> Result<Answer, (BackendError, Option<Retry>)> {
+        let req = Request {
+            prompt: "",
+            cwd: None,
+            timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(30),
+            schema: Some(p),
+        };
+        backend(cli).conclude(&recorded(cli, scenario), &req, Some(p))
+    }
+
+    #[test]
+    fn the_schema_object_is_read_where_each_cli_puts_it() {
+        for cli in ["claude", "codex", "qwen"] {
+            let a = replay(cli, "schema-ok", Protocol::Cr).unwrap();
+            assert_eq!(a.output.mode, "schema", "{cli}: {:?}", a.output);
+            assert!(!a.output.fell_back);
+            let v = a.structured.expect("object");
+            assert_eq!(v["findings"].as_array().map(Vec::len), Some(2), "{cli}");
+            let j = replay(cli, "schema-judge-ok", Protocol::Judge).unwrap();
+            assert_eq!(j.output.mode, "schema", "{cli}");
+            assert!(
+                j.structured.unwrap().get("classifications").is_some(),
+                "{cli}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_text_answer_under_a_schema_is_read_as_text_or_asked_again() {
+        // claude exits 0 without `structured_output`; codex passes the text through.
+        for cli in ["claude", "codex"] {
+            for scenario in ["schema-nonconforming", "schema-mismatch"] {
+                let a = replay(cli, scenario, Protocol::Cr).unwrap();
+                assert_eq!(a.output.mode, "prompt", "{cli} {scenario}");
+                assert!(a.structured.is_none(), "{cli} {scenario}");
+                assert!(a.output.note.is_some(), "{cli} {scenario}");
+            }
+        }
+        // claude ignores a draft 2020-12 `$schema` silently: the same, and why we strip it.
+        let a = replay("claude", "schema-2020-12-ignored", Protocol::Cr).unwrap();
+        assert_eq!(a.output.mode, "prompt");
+        assert!(!Protocol::Cr
+            .schema_for_cli()
+            .to_string()
+            .contains("$schema"));
+        // qwen fails the call and drops the text: asked again without the schema.
+        for scenario in ["schema-nonconforming", "schema-mismatch"] {
+            let (_, retry) = replay("qwen", scenario, Protocol::Cr).unwrap_err();
+            assert_eq!(retry, Some(Retry::Refused), "qwen {scenario}");
+        }
+    }
+
+    #[test]
+    fn an_older_cli_without_the_flag_is_recognised() {
+        for cli in ["claude", "codex", "qwen"] {
+            let (_, retry) = replay(cli, "schema-flag-rejected", Protocol::Cr).unwrap_err();
+            assert_eq!(retry, Some(Retry::FlagRejected), "{cli}");
+        }
+        // Real failures are not mistaken for a rejected flag.
+        let (e, retry) = replay("claude", "schema-401", Protocol::Cr).unwrap_err();
+        assert_eq!((e.kind, retry), (ErrorKind::NotAuthenticated, None));
+        let (_, retry) = replay("codex", "schema-file-missing", Protocol::Cr).unwrap_err();
+        assert_eq!(retry, None);
+    }
+
+    #[test]
+    fn the_flag_goes_before_the_stdin_marker() {
+        let b = backend("codex");
+        let a = b.args(Some("/tmp/s.json"));
+        let n = a.len();
+        assert_eq!(&a[n - 3..], ["--output-schema", "/tmp/s.json", "-"]);
+        let c = backend("claude").args(Some("{}"));
+        assert_eq!(&c[c.len() - 2..], ["--json-schema", "{}"]);
+        assert_eq!(
+            backend("gemini").args(Some("{}")),
+            backend("gemini").args(None)
+        );
+    }
 }

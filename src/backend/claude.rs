@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use super::agent::{AgentSpec, CallOptions};
+use super::agent::{AgentSpec, CallOptions, SchemaFlag};
 use super::parse::{f64_at, json_lines, u64_at, whole_json};
 use super::{Captured, Failure, Family, Reply, Usage};
 
@@ -38,6 +38,11 @@ pub static SPEC: AgentSpec = AgentSpec {
         "AI_AGENT",
     ],
     launched_by: &["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT"],
+    schema: Some(SchemaFlag {
+        flag: "--json-schema",
+        file: false,
+        refused: &[],
+    }),
     parse,
 };
 
@@ -121,6 +126,13 @@ fn parse(c: &Captured) -> Result<Reply, Failure> {
         text: text.to_string(),
         usage,
         model,
+        // With `--json-schema`: the validated object. Its absence is the only sign that the
+        // model answered in text (claude still exits 0).
+        structured: obj
+            .get("structured_output")
+            .filter(|v| v.is_object())
+            .cloned(),
+        ..Default::default()
     })
 }
 

@@ -23,7 +23,7 @@
 
 use serde_json::Value;
 
-use super::agent::{AgentSpec, CallOptions};
+use super::agent::{AgentSpec, CallOptions, SchemaFlag};
 use super::parse::{json_lines, str_at, u64_at};
 use super::{Captured, Failure, Family, Reply, Usage};
 
@@ -42,6 +42,11 @@ pub static SPEC: AgentSpec = AgentSpec {
         "CODEX_SANDBOX_NETWORK_DISABLED",
         "CODEX_SANDBOX_ID",
     ],
+    schema: Some(SchemaFlag {
+        flag: "--output-schema",
+        file: true,
+        refused: &[],
+    }),
     parse,
 };
 
@@ -142,6 +147,7 @@ fn parse(c: &Captured) -> Result<Reply, Failure> {
         usage,
         // codex's events do not say which model answered.
         model: None,
+        ..Default::default()
     })
 }
 

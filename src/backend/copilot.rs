@@ -34,6 +34,7 @@ pub static SPEC: AgentSpec = AgentSpec {
     env_remove: &[],
     // Copilot sets COPILOT_CLI=1 for the processes it starts.
     launched_by: &["COPILOT_CLI"],
+    schema: None,
     parse,
 };
 
@@ -86,6 +87,7 @@ fn parse(c: &Captured) -> Result<Reply, Failure> {
                 ..Usage::default()
             },
             model: str_at(m, &["data", "model"]).map(str::to_string),
+            ..Default::default()
         }),
         _ => Err(unstructured(
             c,

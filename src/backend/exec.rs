@@ -88,6 +88,8 @@ impl Backend for ExecBackend {
             duration_ms: finished.duration.as_millis() as u64,
             cli_version: None,
             tree_changes: changes,
+            structured: None,
+            output: super::OutputMode::prompt(None),
         })
     }
 }

@@ -37,6 +37,7 @@ pub static SPEC: AgentSpec = AgentSpec {
     env_remove: &[],
     // gemini sets GEMINI_CLI=1 in the shells it starts.
     launched_by: &["GEMINI_CLI"],
+    schema: None,
     parse,
 };
 
@@ -67,6 +68,7 @@ fn parse(c: &Captured) -> Result<Reply, Failure> {
             text: text.to_string(),
             usage: usage(&obj),
             model: main_model(&obj),
+            ..Default::default()
         });
     }
     if let Some(reply) = stream_json(c) {
@@ -163,6 +165,7 @@ fn stream_json(c: &Captured) -> Option<Result<Reply, Failure>> {
             api_duration_ms: None,
         },
         model,
+        ..Default::default()
     }))
 }
 

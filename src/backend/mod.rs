@@ -28,6 +28,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use serde::Serialize;
+use serde_json::Value;
+
+use crate::protocol::read::Protocol;
 
 pub use error::{BackendError, ErrorKind, Failure};
 
@@ -192,6 +195,12 @@ pub struct Reply {
     pub usage: Usage,
     /// The model the CLI says answered (it may route elsewhere than asked).
     pub model: Option<String>,
+    /// The schema-enforced object, when the CLI reports one apart from the text (claude's
+    /// `structured_output`, qwen's `structured_result`).
+    pub structured: Option<Value>,
+    /// The CLI reports its object apart from the text and did not: JSON in the text was not
+    /// enforced by the CLI.
+    pub text_is_not_the_object: bool,
 }
 
 /// A CLI's captured output, as a parser sees it.
@@ -211,6 +220,47 @@ pub struct Request<'a> {
     pub cwd: Option<PathBuf>,
     pub timeout: Duration,
     pub idle_timeout: Duration,
+    /// Ask for an answer conforming to this protocol's JSON Schema, where the backend can
+    /// enforce one (the prompt's own format request stays the fallback).
+    pub schema: Option<Protocol>,
+}
+
+/// How an answer's format was obtained, for the record: `schema` (the backend enforced the
+/// protocol's JSON Schema and returned its object) or `prompt` (the prompt's format request),
+/// with why when a schema was asked for and not used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct OutputMode {
+    pub mode: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// A schema was asked for and the backend could not take it (an older CLI without the
+    /// flag, a server that refused `response_format`): worth telling the user.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fell_back: bool,
+}
+
+impl OutputMode {
+    pub fn schema(note: Option<String>) -> OutputMode {
+        OutputMode {
+            mode: "schema".into(),
+            note,
+            fell_back: false,
+        }
+    }
+    pub fn prompt(note: Option<String>) -> OutputMode {
+        OutputMode {
+            mode: "prompt".into(),
+            note,
+            fell_back: false,
+        }
+    }
+    pub fn fallback(note: String) -> OutputMode {
+        OutputMode {
+            mode: "prompt".into(),
+            note: Some(note),
+            fell_back: true,
+        }
+    }
 }
 
 /// A successful call.
@@ -229,6 +279,27 @@ pub struct Answer {
     /// What the call changed in the repository although it should not have (empty when nothing).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tree_changes: Vec<String>,
+    /// The schema-enforced object, when the backend enforced the schema.
+    #[serde(skip)]
+    pub structured: Option<Value>,
+    pub output: OutputMode,
+}
+
+impl Answer {
+    /// An answer read from text alone (no schema asked for or none enforced).
+    pub fn plain(backend: &str, text: String) -> Answer {
+        Answer {
+            backend: backend.to_string(),
+            text,
+            usage: Usage::default(),
+            model: None,
+            duration_ms: 0,
+            cli_version: None,
+            tree_changes: Vec::new(),
+            structured: None,
+            output: OutputMode::prompt(None),
+        }
+    }
 }
 
 /// Anything that answers a prompt.

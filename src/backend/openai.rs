@@ -5,14 +5,25 @@
 //! backends: a wall-clock timeout for the whole call, an idle timeout per read, a bounded response
 //! body, and the same error kinds (an unreachable server is `not-installed`: nothing answers
 //! there). The key is sent only when `OPENAI_API_KEY` is set, and never shown.
+//!
+//! Structured output: a call with a protocol asks for `response_format: {type: "json_schema"}`
+//! (strict). Servers differ — OpenAI and vLLM enforce it, some Ollama and llama.cpp builds
+//! reject it with a 400, others ignore it and answer in text — so a refusal is retried once
+//! without it (and not asked again of this server), and an answer that is not the schema's object
+//! is read as text; the record says which happened.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use super::agent::structured_answer;
 use super::error::{classify, generic_hint};
 use super::parse::{str_at, u64_at};
-use super::{Answer, Backend, BackendError, ErrorKind, Failure, Family, Request, Usage};
+use super::{
+    Answer, Backend, BackendError, ErrorKind, Failure, Family, OutputMode, Reply, Request, Usage,
+};
+use crate::protocol::read::Protocol;
 
 /// Larger responses are refused: an answer is far smaller, and a runaway server must not take
 /// our memory with it.
@@ -28,6 +39,8 @@ pub struct OpenAiBackend {
     base_url: String,
     api_key: Option<String>,
     family: Family,
+    /// The server refused `response_format: json_schema` once: not asked again.
+    schema_refused: AtomicBool,
 }
 
 impl OpenAiBackend {
@@ -38,6 +51,7 @@ impl OpenAiBackend {
             model,
             api_key,
             family,
+            schema_refused: AtomicBool::new(false),
         }
     }
 
@@ -60,18 +74,24 @@ impl OpenAiBackend {
     }
 
     /// The call itself: the response (or a failure) and how long it took.
-    fn call(&self, req: &Request) -> Result<(Value, Duration), Failure> {
+    fn call(&self, req: &Request, schema: Option<Protocol>) -> Result<(Value, Duration), Failure> {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .timeout_global(Some(req.timeout))
             .timeout_per_read(Some(req.idle_timeout))
             .http_status_as_error(false)
             .build()
             .into();
-        let body = json!({
+        let mut body = json!({
             "model": self.model,
             "messages": [{"role": "user", "content": req.prompt}],
             "stream": false,
         });
+        if let Some(p) = schema {
+            body["response_format"] = json!({
+                "type": "json_schema",
+                "json_schema": {"name": p.name(), "strict": true, "schema": p.schema_for_cli()},
+            });
+        }
         let mut request = agent
             .post(self.url())
             .header("Content-Type", "application/json");
@@ -149,6 +169,16 @@ impl OpenAiBackend {
     }
 }
 
+/// Did the server refuse the `response_format` (rather than fail for another reason)?
+fn refuses_schema(f: &Failure) -> bool {
+    let m = f.message.to_ascii_lowercase();
+    ["http 400", "http 422", "http 501"]
+        .iter()
+        .any(|s| m.starts_with(s))
+        || m.contains("response_format")
+        || m.contains("json_schema")
+}
+
 /// `choices[0].message.content`, a string or a list of text parts.
 fn answer_text(v: &Value) -> Option<String> {
     let content = v.get("choices")?.get(0)?.get("message")?.get("content")?;
@@ -188,7 +218,20 @@ impl Backend for OpenAiBackend {
     fn ask(&self, req: &Request) -> Result<Answer, BackendError> {
         let err =
             |f: Failure| BackendError::new(&self.name, f, &|k| self.hint(k, req.timeout.as_secs()));
-        let (v, elapsed) = self.call(req).map_err(err)?;
+        let wanted = req
+            .schema
+            .filter(|_| !self.schema_refused.load(Ordering::Relaxed));
+        let (result, refused) = match wanted {
+            Some(p) => match self.call(req, Some(p)) {
+                Err(f) if refuses_schema(&f) => {
+                    self.schema_refused.store(true, Ordering::Relaxed);
+                    (self.call(req, None), Some(f.message))
+                }
+                r => (r, None),
+            },
+            None => (self.call(req, None), None),
+        };
+        let (v, elapsed) = result.map_err(err)?;
         if super::signals::interrupted() {
             return Err(err(Failure::new(ErrorKind::Interrupted, "interrupted")));
         }
@@ -200,9 +243,32 @@ impl Backend for OpenAiBackend {
                 "the server returned no text",
             )));
         }
+        let (structured, output) = match refused {
+            Some(why) => (
+                None,
+                OutputMode::fallback(format!(
+                    "{} refused response_format json_schema ({why}): the format is asked for in \
+                     the prompt only",
+                    self.base_url
+                )),
+            ),
+            None => {
+                let reply = Reply {
+                    text: text.clone(),
+                    ..Reply::default()
+                };
+                let (s, mut o) = structured_answer(&reply, wanted, &self.name);
+                if let (Some(_), "schema") = (wanted, o.mode.as_str()) {
+                    o.note = Some("response_format json_schema".into());
+                }
+                (s, o)
+            }
+        };
         Ok(Answer {
             backend: self.name.clone(),
             text,
+            structured,
+            output,
             usage: Usage {
                 input_tokens: u64_at(&v, &["usage", "prompt_tokens"]),
                 output_tokens: u64_at(&v, &["usage", "completion_tokens"]),
@@ -285,6 +351,7 @@ mod tests {
             cwd: None,
             timeout: Duration::from_secs(timeout),
             idle_timeout: Duration::from_secs(timeout),
+            schema: None,
         })
     }
 

@@ -32,6 +32,7 @@ pub static SPEC: AgentSpec = AgentSpec {
     env_remove: &[],
     // opencode sets OPENCODE=1 (and AGENT=1, OPENCODE_PID) in the shells it starts.
     launched_by: &["OPENCODE"],
+    schema: None,
     parse,
 };
 
@@ -167,6 +168,7 @@ fn parse(c: &Captured) -> Result<Reply, Failure> {
             text,
             usage,
             model: None,
+            ..Default::default()
         }),
         _ => Err(unstructured(
             c,

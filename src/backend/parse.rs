@@ -112,13 +112,9 @@ pub mod fixtures {
         v
     }
 
-    /// Runs the recorded `scenario` through [`agent::interpret`] as a live call would: a run the
-    /// harness had to kill (exit 124, `timed_out`) is our wall-clock timeout.
-    pub fn replay(
-        cli: &str,
-        scenario: &str,
-        parse: fn(&Captured) -> Result<Reply, Failure>,
-    ) -> Result<Reply, Failure> {
+    /// A recorded run as the process runner would have returned it: a run the harness had to
+    /// kill (exit 124, `timed_out`) is our wall-clock timeout.
+    pub fn recorded(cli: &str, scenario: &str) -> Finished {
         let meta: serde_json::Value =
             serde_json::from_str(&read(cli, &format!("{scenario}.meta.json"))).unwrap();
         let code = meta["exit_code"].as_i64().expect("exit_code") as i32;
@@ -127,18 +123,28 @@ pub mod fixtures {
         } else {
             Ending::Exited(ExitStatus::from_raw(code << 8))
         };
-        let finished = Finished {
+        Finished {
             ending,
             stdout: read(cli, &format!("{scenario}.stdout")).into_bytes(),
             stderr: read(cli, &format!("{scenario}.stderr")).into_bytes(),
             dropped: 0,
             duration: Duration::from_secs(1),
-        };
+        }
+    }
+
+    /// Runs the recorded `scenario` through [`agent::interpret`] as a live call would.
+    pub fn replay(
+        cli: &str,
+        scenario: &str,
+        parse: fn(&Captured) -> Result<Reply, Failure>,
+    ) -> Result<Reply, Failure> {
+        let finished = recorded(cli, scenario);
         let req = Request {
             prompt: "",
             cwd: None,
             timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(30),
+            schema: None,
         };
         agent::interpret(&finished, parse, &req)
     }
@@ -152,7 +158,11 @@ pub mod fixtures {
         expect: fn(&str) -> Option<crate::backend::ErrorKind>,
         ok: impl Fn(&Reply),
     ) {
-        let all = scenarios(cli);
+        // `schema-*` runs are checked by the structured-output tests in `agent.rs`.
+        let all: Vec<String> = scenarios(cli)
+            .into_iter()
+            .filter(|s| !s.starts_with("schema-"))
+            .collect();
         assert!(all.len() >= 5, "{cli}: {all:?}");
         for s in all {
             match (expect(&s), replay(cli, &s, parse)) {

@@ -23,7 +23,7 @@
 
 use serde_json::Value;
 
-use super::agent::{AgentSpec, CallOptions};
+use super::agent::{AgentSpec, CallOptions, SchemaFlag};
 use super::error::classify;
 use super::parse::{json_lines, str_at, trailing_json_object, u64_at, unstructured, whole_json};
 use super::{Captured, ErrorKind, Failure, Family, Reply, Usage};
@@ -39,6 +39,11 @@ pub static SPEC: AgentSpec = AgentSpec {
     env_remove: &[],
     // Qwen Code sets QWEN_CODE=1 in the shells it starts.
     launched_by: &["QWEN_CODE"],
+    schema: Some(SchemaFlag {
+        flag: "--json-schema",
+        file: false,
+        refused: &["instead of calling the structured_output tool"],
+    }),
     parse,
 };
 
@@ -150,6 +155,12 @@ fn parse(c: &Captured) -> Result<Reply, Failure> {
         text: text.to_string(),
         usage,
         model,
+        // With `--json-schema`: the object the `structured_output` tool accepted.
+        structured: result
+            .get("structured_result")
+            .filter(|v| v.is_object())
+            .cloned(),
+        ..Default::default()
     })
 }
 

@@ -10,7 +10,11 @@
 //! forever), `sleeper` (also start a child that sleeps, to prove the group is killed), `huge`
 //! (bytes of filler on stdout), `touch` (write this file in the cwd: a "read-only" violation),
 //! `exec` (run this argv and print its stdout: to be a parent process of git-debate), `format`
-//! (`raw` or a CLI name; default: the name it runs as).
+//! (`raw` or a CLI name; default: the name it runs as), `structured` (the object a model gives
+//! when the CLI was run with its schema flag: claude's `structured_output`, qwen's
+//! `structured_result`, codex's final message), `no_schema_flag` (answer like an older CLI that
+//! does not know `--json-schema`/`--output-schema`: a usage error). Given `--output-schema FILE`,
+//! it records the file's content as `schema_file` (the file exists only during the call).
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -43,6 +47,14 @@ fn main() {
     drop(lock);
     let step = load_step(&dir, &name, n);
     let get = |k: &str| step.get(k);
+    let schema_flag = argv
+        .iter()
+        .position(|a| a == "--json-schema" || a == "--output-schema");
+    if let (Some(i), Some(true)) = (schema_flag, get("no_schema_flag").and_then(Value::as_bool)) {
+        // What an older claude says (recorded: tests/fixtures/claude/schema-flag-rejected).
+        eprintln!("error: unknown option '{}'", argv[i]);
+        std::process::exit(1);
+    }
 
     if let Some(ms) = get("delay_ms").and_then(Value::as_u64) {
         std::thread::sleep(Duration::from_millis(ms));
@@ -100,7 +112,8 @@ fn main() {
         .and_then(Value::as_str)
         .unwrap_or(&name)
         .to_string();
-    let (stdout, stderr, code) = render(&format, &step);
+    let structured = schema_flag.and(get("structured")).cloned();
+    let (stdout, stderr, code) = render(&format, &step, structured.as_ref());
     let stdout = get("stdout")
         .and_then(Value::as_str)
         .map_or(stdout, str::to_string);
@@ -145,11 +158,17 @@ fn record(dir: &Path, name: &str, argv: &[String], prompt: &str) {
     let env: serde_json::Map<String, Value> = std::env::vars()
         .map(|(k, v)| (k, Value::String(v)))
         .collect();
+    let schema_file = argv
+        .iter()
+        .position(|a| a == "--output-schema")
+        .and_then(|i| argv.get(i + 1))
+        .and_then(|f| std::fs::read_to_string(f).ok());
     let line = json!({
         "argv": argv,
         "prompt": prompt,
         "cwd": std::env::current_dir().ok(),
         "env": env,
+        "schema_file": schema_file,
     });
     let mut f = std::fs::OpenOptions::new()
         .create(true)
@@ -161,11 +180,13 @@ fn record(dir: &Path, name: &str, argv: &[String], prompt: &str) {
 
 /// stdout, stderr and exit code in the format of the CLI named `format`, shaped like the real
 /// CLIs' recorded outputs (`tests/fixtures/<cli>/`).
-fn render(format: &str, step: &Value) -> (String, String, i32) {
-    let answer = step
-        .get("answer")
-        .and_then(Value::as_str)
-        .unwrap_or("FAKE-ANSWER");
+fn render(format: &str, step: &Value, structured: Option<&Value>) -> (String, String, i32) {
+    let compact = structured.map(Value::to_string);
+    let answer = compact.as_deref().unwrap_or_else(|| {
+        step.get("answer")
+            .and_then(Value::as_str)
+            .unwrap_or("FAKE-ANSWER")
+    });
     let model = step
         .get("model")
         .and_then(Value::as_str)
@@ -189,15 +210,16 @@ fn render(format: &str, step: &Value) -> (String, String, i32) {
     });
     let lines = |v: &[Value]| v.iter().map(|v| format!("{v}\n")).collect::<String>();
     match (format, error) {
-        ("claude", None) => (
-            json!({"type":"result","subtype":"success","is_error":false,"api_error_status":null,
+        ("claude", None) => {
+            let mut v = json!({"type":"result","subtype":"success","is_error":false,"api_error_status":null,
                 "duration_ms":5,"duration_api_ms":3,"result":answer,"total_cost_usd":0.001,
                 "usage":{"input_tokens":input,"output_tokens":output,"cache_read_input_tokens":0},
-                "modelUsage":{model:{"inputTokens":input,"outputTokens":output}}})
-            .to_string(),
-            String::new(),
-            0,
-        ),
+                "modelUsage":{model:{"inputTokens":input,"outputTokens":output}}});
+            if let Some(s) = structured {
+                v["structured_output"] = s.clone();
+            }
+            (v.to_string(), String::new(), 0)
+        }
         ("claude", Some((status, msg))) => (
             json!({"type":"result","subtype":"success","is_error":true,"api_error_status":status,
                 "result":format!("API Error: {status} {msg}")})
@@ -291,15 +313,14 @@ fn render(format: &str, step: &Value) -> (String, String, i32) {
                 // qwen reports API failures as a successful result, exit 0.
                 Some((status, msg)) => (format!("[API Error: {status} {msg}]"), json!({})),
             };
-            (
-                json!([
-                    {"type":"system","subtype":"init","model":model},
-                    {"type":"result","subtype":"success","is_error":false,"result":result,"usage":usage,"duration_api_ms":3},
-                ])
-                .to_string(),
-                String::new(),
-                0,
-            )
+            let mut v = json!([
+                {"type":"system","subtype":"init","model":model},
+                {"type":"result","subtype":"success","is_error":false,"result":result,"usage":usage,"duration_api_ms":3},
+            ]);
+            if let (Some(s), None) = (structured, &error) {
+                v[1]["structured_result"] = s.clone();
+            }
+            (v.to_string(), String::new(), 0)
         }
         (_, None) => (format!("{answer}\n"), String::new(), 0),
         (_, Some((status, msg))) => (String::new(), format!("error {status}: {msg}\n"), 1),

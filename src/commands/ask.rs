@@ -45,6 +45,7 @@ pub fn run(args: &AskArgs) -> Result<Outcome> {
         cwd: Some(cwd),
         timeout: Duration::from_secs(settings.backend_timeout_seconds),
         idle_timeout: Duration::from_secs(settings.backend_idle_seconds),
+        schema: None,
     })?;
     let mut out = std::io::stdout().lock();
     match args.format {

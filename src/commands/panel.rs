@@ -277,9 +277,10 @@ fn propose_lineup(
             cwd: Some(workspace.to_path_buf()),
             timeout: std::time::Duration::from_secs(settings.backend_timeout_seconds),
             idle_timeout: std::time::Duration::from_secs(settings.backend_idle_seconds),
+            schema: None,
         })
         .context("the chair could not propose the lineup")?;
-    let proposed = crate::protocol::findings::json_blocks(&answer.text)
+    let proposed = crate::protocol::read::json::json_blocks(&answer.text)
         .into_iter()
         .rev()
         .find_map(|v| v.as_array().cloned())

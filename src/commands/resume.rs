@@ -143,9 +143,14 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         stored.id,
         rounds.len()
     );
+    let locations = std::fs::read(session.dir.join("locations.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok());
     let outcome = Review {
         session: &session,
         settings: &settings,
+        normalizer: super::review::normalizer(&settings, author.name(), reviewer.name())?,
+        locations,
         author,
         reviewer,
         artifact: &artifact,

@@ -10,10 +10,12 @@ use serde_json::json;
 use crate::artifact::{self, Artifact, TextInput};
 use crate::backend::registry::{self, Role};
 use crate::backend::routing::{self, Route, World};
+use crate::backend::Backend;
 use crate::cli::ReviewArgs;
 use crate::config::{Layers, Settings};
 use crate::error::{Outcome, UsageError};
 use crate::report;
+use crate::review::locations::{LocationIndex, Revision};
 use crate::review::{PatchBase, Review};
 use crate::scope::{self, Change, Scope};
 use crate::session::{self, Session};
@@ -122,9 +124,28 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         },
         Source::Text(_) => PatchBase::None,
     };
+    let locations = match &source {
+        Source::Change { change, .. } => Some(LocationIndex::from_change(
+            change,
+            match (&change.head, &change.index_tree) {
+                (Some(sha), _) => Revision::Commit(sha.clone()),
+                (None, Some(tree)) => Revision::Tree(tree.clone()),
+                (None, None) => Revision::WorkTree,
+            },
+        )),
+        Source::Text(input) => input
+            .path_hint
+            .as_deref()
+            .filter(|_| input.origin.starts_with("file:"))
+            .map(|p| LocationIndex::whole_file(p, &input.text)),
+    };
+    if let Some(idx) = &locations {
+        session.write_json("locations.json", idx)?;
+    }
     let outcome = Review {
         session: &session,
         settings: &settings,
+        normalizer: normalizer(&settings, &route.author.backend, &route.reviewer.backend)?,
         author,
         reviewer,
         artifact: &artifact,
@@ -137,6 +158,7 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         terminal: terminal.map(std::sync::Mutex::new),
         resume: None,
         budget_override: None,
+        locations,
     }
     .run()?;
     conclude(
@@ -147,6 +169,21 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         &route.author.backend,
         &route.reviewer.backend,
     )
+}
+
+/// The backend that restates unreadable answers: `None` for the author (the default), or the
+/// reviewer or a named backend (`debate.normalizer`). Shared with `resume`.
+pub(crate) fn normalizer(
+    settings: &Settings,
+    author: &str,
+    reviewer: &str,
+) -> Result<Option<Box<dyn Backend>>> {
+    Ok(match settings.normalizer.as_deref().map(str::trim) {
+        None | Some("") | Some("author") => None,
+        Some("reviewer") => Some(registry::build(reviewer, Some(Role::Reviewer), settings)?),
+        Some(name) if name == author => None,
+        Some(name) => Some(registry::build(name, None, settings)?),
+    })
 }
 
 /// Writes `summary.md` and `summary.json`, prints the report, and picks the exit code. Shared
@@ -172,6 +209,10 @@ pub(crate) fn conclude(
             reviewer: reviewer.to_string(),
             fail_on: &settings.fail_on,
             code: target != crate::artifact::markdown::Target::Proposal,
+            single_file: std::fs::read(session.dir.join("locations.json"))
+                .ok()
+                .and_then(|b| serde_json::from_slice::<LocationIndex>(&b).ok())
+                .and_then(|i| i.single_file),
         },
     );
     session.write("summary.md", report::markdown(&report).as_bytes())?;
@@ -223,6 +264,17 @@ fn emit(settings: &Settings, report: &report::Report) -> Result<()> {
             !to_file && report::use_color(std::io::stdout().is_terminal()),
         ),
     };
+    // A machine format piped into another tool (reviewdog, an upload) must not make "not
+    // evaluated" look like "nothing found": say it where a person sees it too.
+    if !report.evaluated && (settings.format != "text" || to_file) {
+        eprintln!(
+            "git debate: the review was not evaluated (exit 3): {}",
+            report
+                .error
+                .as_deref()
+                .unwrap_or("the reviewer never answered")
+        );
+    }
     match &settings.output {
         Some(path) => session::write_atomic(path, text.as_bytes())
             .with_context(|| format!("cannot write the report to {}", path.display())),

@@ -160,6 +160,14 @@ pub const KEYS: &[Key] = &[
         user_only: false,
     },
     Key {
+        name: "normalizer",
+        flag: "--normalizer",
+        kind: Kind::Text,
+        default: "the author",
+        doc: "Backend that restates an answer the reader cannot structure (`reviewer`, `author` or a backend name).",
+        user_only: false,
+    },
+    Key {
         name: "allowSameFamily",
         flag: "--allow-same-family",
         kind: Kind::Bool,

@@ -45,6 +45,8 @@ pub struct Settings {
     pub state_dir: Option<PathBuf>,
     pub author: Option<String>,
     pub reviewer: Option<String>,
+    /// Who restates unreadable answers: `author` (default), `reviewer` or a backend name.
+    pub normalizer: Option<String>,
     pub effort: Option<String>,
     pub model_author: Option<String>,
     pub model_reviewer: Option<String>,
@@ -169,6 +171,7 @@ impl Settings {
             state_dir: r.get("stateDir")?.map(|p| expand_home(&p)),
             author: r.get("author")?,
             reviewer: r.get("reviewer")?,
+            normalizer: r.get("normalizer")?,
             effort: r.get("effort")?,
             model_author: r.get("modelAuthor")?,
             model_reviewer: r.get("modelReviewer")?,
@@ -194,7 +197,9 @@ fn drop_untrusted(layers: &mut Layers) -> Vec<String> {
     for (key, values) in layers.iter() {
         for v in values.iter().filter(|v| !v.layer.user_controlled()) {
             let names_program = keys::is_user_only(key)
-                || ((key == "debate.author" || key == "debate.reviewer")
+                || ((key == "debate.author"
+                    || key == "debate.reviewer"
+                    || key == "debate.normalizer")
                     && v.value.trim_start().starts_with("exec:"));
             if names_program {
                 drop.push((key.clone(), v.origin.clone()));
@@ -249,6 +254,7 @@ fn flag_values(a: &ReviewArgs) -> Vec<(&'static str, String)> {
     );
     text("author", a.author.clone());
     text("reviewer", a.reviewer.clone());
+    text("normalizer", a.normalizer.clone());
     text("effort", a.effort.as_ref().map(word));
     text("modelAuthor", a.model_author.clone());
     text("modelReviewer", a.model_reviewer.clone());

@@ -343,6 +343,7 @@ pub fn request<'p>(
             .min(left)
             .max(Duration::from_secs(1)),
         idle_timeout: Duration::from_secs(settings.backend_idle_seconds),
+        schema: None,
     }
 }
 
@@ -356,7 +357,7 @@ fn title(role: &str) -> &'static str {
 
 /// Reads the synthesis: its JSON block, else the markdown as the reasoning.
 pub fn parse_verdict(text: &str) -> Verdict {
-    let block = crate::protocol::findings::json_blocks(text)
+    let block = crate::protocol::read::json::json_blocks(text)
         .into_iter()
         .rev()
         .find(|v| v.get("winner").is_some() || v.get("reasoning").is_some());

@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 use super::citations::{self, Checker, Status};
 use crate::backend::{signals, Backend, Request};
 use crate::config::Settings;
-use crate::protocol::findings::json_blocks;
+use crate::protocol::read::json::json_blocks;
 use crate::session::{self, Session};
 
 /// A verification running on its own thread: the entry's seq and its checked citations.

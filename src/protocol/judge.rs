@@ -9,7 +9,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::findings::{finding_from_json, json_blocks, Finding, Severity};
+use super::findings::{Finding, Severity, Source};
+use super::read::{self, Roots};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -53,21 +54,25 @@ pub struct Judgement {
     /// The judge's own letter, if it gave one.
     pub recommendation: Option<char>,
     pub reason: String,
+    /// Something in the answer could be read as rulings or a recommendation.
+    pub readable: bool,
 }
 
-/// Reads the judge's answer: its JSON block, else `F1: valid — reason` lines.
-pub fn parse(text: &str) -> Judgement {
-    if let Some(v) = json_blocks(text)
-        .into_iter()
-        .rev()
-        .find(|v| v.get("classifications").is_some() || v.get("rulings").is_some())
-    {
-        return from_json(&v);
+/// Reads the judge's answer: the schema-enforced object when the CLI gave one, else its JSON
+/// block (the last one with rulings), else `F1: valid — reason` lines.
+pub fn parse(text: &str, structured: Option<&Value>, roots: &Roots) -> Judgement {
+    let has_rulings = |v: &&Value| v.get("classifications").is_some() || v.get("rulings").is_some();
+    if let Some(v) = structured.filter(has_rulings) {
+        return from_json(v, roots);
+    }
+    let blocks = read::json::json_blocks(text);
+    if let Some(v) = blocks.iter().rev().find(has_rulings) {
+        return from_json(v, roots);
     }
     from_lines(text)
 }
 
-fn from_json(v: &Value) -> Judgement {
+fn from_json(v: &Value, roots: &Roots) -> Judgement {
     let list = v
         .get("classifications")
         .or_else(|| v.get("rulings"))
@@ -100,9 +105,18 @@ fn from_json(v: &Value) -> Judgement {
     let added = v
         .get("added")
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(finding_from_json).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| read::json::finding(x, None, roots))
+                .map(|mut f| {
+                    f.source = Source::Judge;
+                    f
+                })
+                .collect()
+        })
         .unwrap_or_default();
     Judgement {
+        readable: true,
         rulings,
         added,
         recommendation: v
@@ -133,6 +147,7 @@ fn from_lines(text: &str) -> Judgement {
     let mut j = Judgement::default();
     for line in text.lines() {
         if let Some(c) = ruling.captures(line) {
+            j.readable = true;
             if let Some(verdict) = Verdict::parse(&c[2]) {
                 j.rulings.push(Ruling {
                     id: c[1].to_ascii_uppercase(),
@@ -145,6 +160,7 @@ fn from_lines(text: &str) -> Judgement {
         if j.recommendation.is_none() {
             if let Some(c) = recommend.captures(line) {
                 j.recommendation = letter(&c[1]);
+                j.readable |= j.recommendation.is_some();
             }
         }
     }
@@ -222,6 +238,9 @@ pub fn rubric(judged: &[Judged]) -> (char, String) {
     };
     let p1 = standing(1);
     let p2 = standing(2);
+    // Severity unknown: it may be a blocker, so it is never accepted (B) or compromised away
+    // (C) unread; the reviewer is asked to classify it.
+    let unknown = standing(0);
     let unclear = judged
         .iter()
         .filter(|j| {
@@ -231,7 +250,7 @@ pub fn rubric(judged: &[Judged]) -> (char, String) {
                 && j.severity().rank() <= 2
         })
         .count();
-    if !p1.is_empty() {
+    if !p1.is_empty() && unknown.is_empty() {
         let without_action = p1.iter().filter(|j| j.finding.action.is_none()).count();
         if without_action == 0 {
             return (
@@ -248,6 +267,20 @@ pub fn rubric(judged: &[Judged]) -> (char, String) {
                 "{} valid P1 finding(s), {without_action} without a concrete action: the reviewer \
                  must say what to change",
                 p1.len()
+            ),
+        );
+    }
+    if !unknown.is_empty() {
+        return (
+            'D',
+            format!(
+                "{} finding(s) of unknown severity{}: the reviewer must classify them",
+                unknown.len(),
+                if p1.is_empty() {
+                    String::new()
+                } else {
+                    format!(" beside {} valid P1 finding(s)", p1.len())
+                }
             ),
         );
     }
@@ -279,20 +312,19 @@ mod tests {
     use super::*;
 
     fn finding(id: &str, sev: Severity, action: bool) -> Finding {
-        Finding {
-            id: id.into(),
-            severity: sev,
-            title: format!("{id} title"),
-            evidence: None,
-            body: String::new(),
-            action: action.then(|| "do this".to_string()),
-            segment: None,
-        }
+        let mut f = Finding::new(sev, &format!("{id} title"));
+        f.id = id.into();
+        f.action = action.then(|| "do this".to_string());
+        f
+    }
+
+    fn parse_text(text: &str) -> Judgement {
+        parse(text, None, &Roots::default())
     }
 
     #[test]
     fn json_rulings_added_findings_and_letter() {
-        let j = parse("Analysis...\n```json\n{\"classifications\":[{\"id\":\"F1\",\"verdict\":\"valid\",\"severity\":\"P2\",\"reason\":\"true\"},{\"id\":\"F2\",\"verdict\":\"invalid\",\"reason\":\"misread\"}],\"added\":[{\"severity\":\"P3\",\"title\":\"also this\"}],\"recommendation\":\"C\",\"reason\":\"partly right\"}\n```");
+        let j = parse_text("Analysis...\n```json\n{\"classifications\":[{\"id\":\"F1\",\"verdict\":\"valid\",\"severity\":\"P2\",\"reason\":\"true\"},{\"id\":\"F2\",\"verdict\":\"invalid\",\"reason\":\"misread\"}],\"added\":[{\"severity\":\"P3\",\"title\":\"also this\"}],\"recommendation\":\"C\",\"reason\":\"partly right\"}\n```");
         assert_eq!(j.rulings.len(), 2);
         assert_eq!(j.rulings[0].severity, Some(Severity::P2));
         assert_eq!(j.rulings[1].verdict, Verdict::Invalid);
@@ -302,7 +334,7 @@ mod tests {
 
     #[test]
     fn plain_lines_when_there_is_no_json() {
-        let j = parse("- F1: valid — real bug\n- **F2** invalid: the lock is released\n- F3 missing context\n\nRecommendation: **D**");
+        let j = parse_text("- F1: valid — real bug\n- **F2** invalid: the lock is released\n- F3 missing context\n\nRecommendation: **D**");
         let v: Vec<_> = j
             .rulings
             .iter()
@@ -365,10 +397,28 @@ mod tests {
         );
         assert_eq!(judge(vec![finding("F1", Severity::P3, true)], vec![]), 'A');
         assert_eq!(judge(vec![], vec![]), 'A');
-        // Unclassified counts as P2.
+        // Unknown severity is never waved through or compromised away: the reviewer must
+        // classify it; once the judge classifies it, its level counts.
         assert_eq!(
-            judge(vec![finding("F1", Severity::Unclassified, false)], vec![]),
-            'C'
+            judge(vec![finding("F1", Severity::Unclassified, true)], vec![]),
+            'D'
+        );
+        assert_eq!(
+            judge(
+                vec![
+                    finding("F1", Severity::Unclassified, true),
+                    finding("F2", Severity::P1, true)
+                ],
+                vec![]
+            ),
+            'D'
+        );
+        assert_eq!(
+            judge(
+                vec![finding("F1", Severity::Unclassified, true)],
+                vec![rule("F1", Verdict::Valid, Some(Severity::P3))]
+            ),
+            'A'
         );
     }
 }

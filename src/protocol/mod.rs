@@ -1,5 +1,6 @@
 //! The review protocols: prompt templates (`references/templates/`, embedded in the binary), the
-//! parser that turns a reviewer's answer into findings, and the judge with its rubric.
+//! JSON Schemas of their answers (`references/schemas/`), the reader that turns an answer into
+//! findings ([`read`]), and the judge with its rubric.
 //!
 //! The texts live in `references/` as markdown so they can be read and reviewed as documents;
 //! `include_str!` puts them in the binary, so an installed `git debate` needs no files. A user can
@@ -7,6 +8,7 @@
 
 pub mod findings;
 pub mod judge;
+pub mod read;
 
 use std::path::Path;
 
@@ -31,10 +33,11 @@ pub enum Template {
     DebateDefense,
     DebateFollowup,
     DebateSynthesis,
+    Normalize,
 }
 
 impl Template {
-    pub const ALL: [Template; 12] = [
+    pub const ALL: [Template; 13] = [
         Template::Cr,
         Template::PeerReview,
         Template::Judge,
@@ -47,6 +50,7 @@ impl Template {
         Template::DebateDefense,
         Template::DebateFollowup,
         Template::DebateSynthesis,
+        Template::Normalize,
     ];
 
     /// The file name, in `references/templates/` and in the override folder.
@@ -64,6 +68,7 @@ impl Template {
             Template::DebateDefense => "debate-defense.md",
             Template::DebateFollowup => "debate-followup.md",
             Template::DebateSynthesis => "debate-synthesis.md",
+            Template::Normalize => "normalize.md",
         }
     }
 
@@ -91,6 +96,7 @@ impl Template {
             Template::DebateSynthesis => {
                 include_str!("../../references/templates/debate-synthesis.md")
             }
+            Template::Normalize => include_str!("../../references/templates/normalize.md"),
         }
     }
 

@@ -2,35 +2,50 @@
 //! reviewdog's rdjson (reviewdog posts it anywhere), and GitHub workflow-command annotations plus
 //! a job summary.
 //!
-//! Each lists the *unresolved* findings of the review (the ones that stand in its last round),
-//! with a physical location when the finding cites `path:line`. Severity maps to levels the same
-//! way everywhere: P0/P1 error, P2 and unclassified warning, P3 note.
+//! Each lists the *unresolved* findings of the review (the ones that stand in its last round).
+//! A finding is placed at a file and line only when its location was found in the reviewed
+//! change (`verified` or `outside-change`); a location the reviewer invented is never sent as a
+//! position. Severity maps to levels the same way everywhere: P0/P1 and unknown severity error
+//! (unknown may be a blocker), P2 warning, P3 note.
+//!
+//! Findings without a usable location: GitHub rejects SARIF results without one, so SARIF
+//! attaches them to the reviewed file (line 1) when the review was of one file, and otherwise
+//! lists them as the run's tool notifications (and the markdown job summary lists every
+//! finding); rdjson keeps them without a location (reviewdog's diff filters drop such
+//! diagnostics unless run with `-filter-mode=nofilter`); GitHub annotations show them without
+//! a file.
 
 use serde_json::{json, Value};
 
 use super::{Item, Report};
 
-/// Where a finding points: a path and a line range, from `path:12` or `path:12-20`.
+/// A position a code host may be given: a path in the repository and a line range.
 fn location(i: &Item) -> Option<(String, u64, u64)> {
-    let loc = crate::protocol::findings::location_in(i.evidence.as_deref()?)?;
-    let (path, lines) = loc.rsplit_once(':')?;
-    let mut range = lines.split('-').filter_map(|n| n.parse::<u64>().ok());
-    let start = range.next()?.max(1);
-    let end = range.next().unwrap_or(start).max(start);
-    Some((path.to_string(), start, end))
+    let l = i.location.as_ref().filter(|l| l.is_positional())?;
+    let start = u64::from(l.start_line.unwrap_or(1));
+    let end = u64::from(l.end_line.unwrap_or(l.start_line.unwrap_or(1))).max(start);
+    Some((l.path.clone(), start, end))
 }
 
 fn level(i: &Item) -> &'static str {
     match i.severity {
-        "P0" | "P1" => "error",
+        "P0" | "P1" | "unclassified" => "error",
         "P3" => "note",
         _ => "warning",
     }
 }
 
-/// One line of text for a finding: title, why, and what to do.
+/// One line of text for a finding: title, where the reviewer said, why, and what to do.
 fn message(i: &Item) -> String {
     let mut m = format!("[{}] {}", i.id, i.title);
+    if i.severity == "unclassified" {
+        m.push_str(" (severity unknown)");
+    }
+    if location(i).is_none() {
+        if let Some(w) = i.where_() {
+            m.push_str(&format!(" [at {w}]"));
+        }
+    }
     if !i.body.is_empty() {
         m.push_str(&format!(": {}", i.body));
     }
@@ -40,40 +55,102 @@ fn message(i: &Item) -> String {
     m
 }
 
+/// A fingerprint that survives re-runs and moved lines: the file, the normalised title and
+/// the code around the location (never the per-session `F1`).
+fn fingerprint(i: &Item) -> String {
+    let path = i.location.as_ref().map_or("", |l| l.path.as_str());
+    let title = crate::protocol::read::vocab::normalise(&i.title);
+    let anchor = i.anchor.as_deref().unwrap_or("");
+    let text = format!("{path}\0{title}\0{anchor}");
+    sha1_smol::Sha1::from(text).digest().to_string()
+}
+
+const RULES: &[(&str, &str, &str)] = &[
+    (
+        "P0",
+        "Critical: exploitable or destroys data",
+        "A P0 finding: the reviewer found an exploitable or data-destroying problem. Fix it before merging.",
+    ),
+    (
+        "P1",
+        "Must fix: correctness, security or reliability",
+        "A P1 finding: a correctness, security or reliability problem that must be fixed before merging.",
+    ),
+    (
+        "P2",
+        "Should fix: maintainability, performance or compatibility",
+        "A P2 finding: a maintainability, performance or compatibility problem worth fixing.",
+    ),
+    ("P3", "Nice to have", "A P3 finding: optional; style and polish."),
+    (
+        "unclassified",
+        "Severity unknown: the reviewer did not classify it",
+        "The reviewer raised this without a severity and nobody classified it. It may be a \
+         blocker, so it fails every --fail-on level until the judge or a later round gives it one.",
+    ),
+];
+
 pub fn sarif(r: &Report) -> Value {
-    let rules: Vec<Value> = [
-        ("P0", "Critical: exploitable or destroys data"),
-        ("P1", "Must fix: correctness, security or reliability"),
-        (
-            "P2",
-            "Should fix: maintainability, performance or compatibility",
-        ),
-        ("P3", "Nice to have"),
-        ("unclassified", "A critique the reviewer did not classify"),
-    ]
-    .iter()
-    .map(|(id, text)| json!({"id": id, "shortDescription": {"text": text}}))
-    .collect();
-    let results: Vec<Value> = r
-        .unresolved
+    let rules: Vec<Value> = RULES
         .iter()
-        .map(|i| {
-            let mut res = json!({
-                "ruleId": i.severity,
-                "level": level(i),
-                "message": {"text": message(i)},
-                "partialFingerprints": {"gitDebateFinding": i.id},
-                "properties": {"judged": i.judged, "round": i.round},
-            });
-            if let Some((path, start, end)) = location(i) {
-                res["locations"] = json!([{"physicalLocation": {
-                    "artifactLocation": {"uri": path},
-                    "region": {"startLine": start, "endLine": end},
-                }}]);
-            }
-            res
+        .map(|(id, short, full)| {
+            json!({
+                "id": id,
+                "name": format!("GitDebate{}", if *id == "unclassified" { "Unclassified" } else { id }),
+                "shortDescription": {"text": short},
+                "fullDescription": {"text": full},
+                "help": {"text": full},
+                "defaultConfiguration": {"level": match *id {
+                    "P0" | "P1" | "unclassified" => "error", "P3" => "note", _ => "warning" }},
+            })
         })
         .collect();
+    let mut results = Vec::new();
+    let mut notifications = Vec::new();
+    for i in &r.unresolved {
+        let rule_index = RULES
+            .iter()
+            .position(|(id, _, _)| *id == i.severity)
+            .unwrap_or(4);
+        let place = location(i).or_else(|| r.single_file.as_ref().map(|f| (f.clone(), 1, 1)));
+        let Some((path, start, end)) = place else {
+            notifications.push(json!({
+                "level": level(i),
+                "message": {"text": message(i)},
+                "descriptor": {"id": i.severity},
+            }));
+            continue;
+        };
+        results.push(json!({
+            "ruleId": i.severity,
+            "ruleIndex": rule_index,
+            "level": level(i),
+            "message": {"text": message(i)},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": start, "endLine": end},
+            }}],
+            "partialFingerprints": {"gitDebateFinding/v1": fingerprint(i)},
+            "properties": {
+                "judged": i.judged, "round": i.round, "finding": i.id,
+                "source": i.source,
+                "location": i.location.as_ref().and_then(|l| l.check),
+            },
+        }));
+    }
+    if !r.evaluated {
+        notifications.push(json!({
+            "level": "error",
+            "message": {"text": format!(
+                "The review was not evaluated: {}",
+                r.error.as_deref().unwrap_or("the reviewer never answered")
+            )},
+        }));
+    }
+    let mut invocation = json!({"executionSuccessful": r.evaluated});
+    if !notifications.is_empty() {
+        invocation["toolExecutionNotifications"] = Value::Array(notifications);
+    }
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -84,11 +161,12 @@ pub fn sarif(r: &Report) -> Value {
                 "informationUri": "https://github.com/git-debate/git-debate",
                 "rules": rules,
             }},
+            "invocations": [invocation],
             "automationDetails": {"id": format!("git-debate/{}", r.session)},
             "results": results,
             "properties": {
                 "status": r.status, "finalDecision": r.final_decision,
-                "reviewer": r.reviewer, "author": r.author,
+                "reviewer": r.reviewer, "author": r.author, "evaluated": r.evaluated,
             },
         }],
     })
@@ -131,6 +209,15 @@ pub fn github(r: &Report) -> String {
         _ => 2,
     });
     let mut out = String::new();
+    if !r.evaluated {
+        out.push_str(&format!(
+            "::error title=git debate: not evaluated::{}\n",
+            escape_data(&format!(
+                "The review was not evaluated (exit 3): {}",
+                r.error.as_deref().unwrap_or("the reviewer never answered")
+            ))
+        ));
+    }
     let mut shown = std::collections::BTreeMap::<&str, usize>::new();
     let mut hidden = 0;
     for i in items {
@@ -152,7 +239,12 @@ pub fn github(r: &Report) -> String {
         }
         props.push(format!(
             "title={}",
-            escape_property(&format!("git debate {} [{}] {}", i.severity, i.id, i.title))
+            escape_property(&format!(
+                "git debate {} [{}] {}",
+                i.severity_text(),
+                i.id,
+                i.title
+            ))
         ));
         out.push_str(&format!(
             "::{kind} {}::{}\n",

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+use crate::protocol::findings::{Location, Source};
 use crate::protocol::judge::Judged;
 use crate::review::record::{usage_by_backend, BackendUsage};
 use crate::review::Outcome;
@@ -24,8 +25,14 @@ pub struct Item {
     pub id: String,
     pub severity: &'static str,
     pub title: String,
+    /// The reviewer's evidence text, as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evidence: Option<String>,
+    /// Where it points, and whether that was found in the reviewed change.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+    /// Which reading stage produced it: schema, reader, normaliser, raw or judge.
+    pub source: Source,
     #[serde(skip_serializing_if = "String::is_empty")]
     pub body: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -39,6 +46,9 @@ pub struct Item {
     /// The round it was last raised in.
     pub round: u32,
     pub from_judge: bool,
+    /// The code around its location (a hash), for fingerprints that survive moved lines.
+    #[serde(skip)]
+    anchor: Option<String>,
     #[serde(skip)]
     rank: u8,
     #[serde(skip)]
@@ -52,6 +62,8 @@ impl Item {
             severity: j.severity().label(),
             title: j.finding.title.clone(),
             evidence: j.finding.evidence.clone(),
+            location: j.finding.location.clone(),
+            source: j.finding.source,
             body: j.finding.body.clone(),
             action: j.finding.action.clone(),
             segment: j.finding.segment.clone(),
@@ -63,8 +75,33 @@ impl Item {
                 .unwrap_or_default(),
             round,
             from_judge: j.from_judge,
+            anchor: j.finding.anchor.clone(),
             rank: j.severity().rank(),
             stands: j.stands(),
+        }
+    }
+
+    /// `P1`, or `severity unknown` for an unclassified finding.
+    pub fn severity_text(&self) -> &'static str {
+        if self.severity == "unclassified" {
+            "severity unknown"
+        } else {
+            self.severity
+        }
+    }
+
+    /// Where it points, for people: `path:line` (with the check when it failed), else the
+    /// reviewer's own evidence text.
+    pub fn where_(&self) -> Option<String> {
+        match &self.location {
+            Some(l) => Some(match l.check {
+                Some(crate::protocol::findings::LocationCheck::NotFound) => {
+                    format!("{} (not found in the reviewed change)", l.display())
+                }
+                _ if l.outside => format!("{} (outside the repository)", l.display()),
+                _ => l.display(),
+            }),
+            None => self.evidence.clone(),
         }
     }
 }
@@ -94,6 +131,8 @@ pub struct Gate {
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub schema: u32,
+    /// `false` when the reviewer never answered (exit 3): nothing was reviewed, nothing passed.
+    pub evaluated: bool,
     pub session: String,
     pub session_dir: PathBuf,
     pub target: String,
@@ -119,6 +158,8 @@ pub struct Report {
     pub gate: Gate,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    #[serde(skip)]
+    pub single_file: Option<String>,
 }
 
 /// Inputs a report needs besides the outcome.
@@ -130,6 +171,9 @@ pub struct Context<'a> {
     pub reviewer: String,
     pub fail_on: &'a str,
     pub code: bool,
+    /// The one file reviewed, when the artifact is one file (SARIF attaches location-less
+    /// findings to it).
+    pub single_file: Option<String>,
 }
 
 pub fn build(o: &Outcome, cx: &Context) -> Report {
@@ -198,6 +242,7 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
         .collect();
     let mut report = Report {
         schema: SCHEMA,
+        evaluated: o.status != "unavailable",
         session: cx.session.to_string(),
         session_dir: cx.session_dir.clone(),
         target: cx.target.clone(),
@@ -224,6 +269,7 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
             blocking,
         },
         error: o.error.as_ref().map(|e| e.to_string()),
+        single_file: cx.single_file.clone(),
     };
     report.next_actions = next_actions(&report, cx.code);
     report
@@ -255,12 +301,13 @@ fn next_actions(r: &Report, code: bool) -> Vec<String> {
         ));
     }
     for i in r.unresolved.iter().filter(|i| i.rank <= 2) {
-        let at = i
-            .evidence
-            .as_deref()
-            .map(|e| format!(" ({e})"))
-            .unwrap_or_default();
-        out.push(format!("Address [{}] {} {}{at}", i.id, i.severity, i.title));
+        let at = i.where_().map(|e| format!(" ({e})")).unwrap_or_default();
+        out.push(format!(
+            "Address [{}] {} {}{at}",
+            i.id,
+            i.severity_text(),
+            i.title
+        ));
     }
     if out.is_empty() && r.unresolved.is_empty() {
         out.push("Nothing to address from this review".into());
@@ -286,8 +333,8 @@ fn paint(s: &str, code: &str, color: bool) -> String {
 
 fn sev_color(sev: &str) -> &'static str {
     match sev {
-        "P0" | "P1" => "1;31",
-        "P2" | "unclassified" => "33",
+        "P0" | "P1" | "unclassified" => "1;31",
+        "P2" => "33",
         _ => "2",
     }
 }
@@ -295,11 +342,11 @@ fn sev_color(sev: &str) -> &'static str {
 fn item_line(i: &Item, color: bool) -> String {
     let mut s = format!(
         "{} [{}] {}",
-        paint(i.severity, sev_color(i.severity), color),
+        paint(i.severity_text(), sev_color(i.severity), color),
         i.id,
         i.title
     );
-    if let Some(e) = &i.evidence {
+    if let Some(e) = i.where_() {
         let _ = write!(s, " — {e}");
     }
     let _ = write!(s, " ({})", i.judged);
@@ -426,13 +473,21 @@ pub fn markdown(r: &Report) -> String {
         );
     }
     let _ = writeln!(s, "\n### Key Findings");
-    for (label, ranks) in [("P1", [0u8, 1]), ("P2", [2, 2]), ("P3", [3, 3])] {
+    for (label, ranks) in [
+        ("Severity unknown", [0u8, 0]),
+        ("P1", [1, 1]),
+        ("P2", [2, 2]),
+        ("P3", [3, 3]),
+    ] {
         let items: Vec<String> = r
             .findings
             .iter()
             .filter(|i| i.rank >= ranks[0] && i.rank <= ranks[1] && i.stands)
             .map(|i| item_line(i, false))
             .collect();
+        if label == "Severity unknown" && items.is_empty() {
+            continue;
+        }
         let _ = writeln!(
             s,
             "- {label}: {}",

@@ -92,6 +92,7 @@ impl Ledger {
                 );
                 taken.push(id.clone());
                 f.id = id;
+                f.anchor = self.known.get(&f.id).and_then(|k| k.anchor.clone());
                 new
             })
             .collect()
@@ -117,12 +118,16 @@ fn similarity(a: &str, b: &str) -> f32 {
 /// `path#hash-of-the-lines-around-it`, or `path:line` when the file cannot be read, or `None`
 /// without a location.
 fn anchor(f: &Finding, workspace: Option<&Path>) -> Option<String> {
-    let loc = f
-        .evidence
-        .as_deref()
-        .and_then(crate::protocol::findings::location_in)?;
-    let (path, lines) = loc.rsplit_once(':')?;
-    let line: usize = lines.split('-').next()?.parse().ok()?;
+    let loc = f.location.as_ref().filter(|l| !l.outside)?;
+    let path = loc.path.as_str();
+    let line = loc.start_line? as usize;
+    // Only repository paths: a model's answer never picks a local file to read.
+    if !Path::new(path)
+        .components()
+        .all(|c| matches!(c, std::path::Component::Normal(_)))
+    {
+        return Some(format!("{path}:{line}"));
+    }
     let content = workspace.and_then(|w| std::fs::read_to_string(w.join(path)).ok());
     match content {
         Some(text) => {
@@ -151,16 +156,14 @@ mod tests {
     use super::*;
     use crate::protocol::findings::Severity;
 
-    fn f(title: &str, body: &str, evidence: Option<&str>) -> Finding {
-        Finding {
-            id: String::new(),
-            severity: Severity::P1,
-            title: title.into(),
-            evidence: evidence.map(str::to_string),
-            body: body.into(),
-            action: None,
-            segment: None,
-        }
+    fn f(title: &str, body: &str, at: Option<&str>) -> Finding {
+        let mut f = Finding::new(Severity::P1, title);
+        f.body = body.into();
+        f.location = at.map(|a| {
+            let (p, l) = a.rsplit_once(':').unwrap();
+            crate::protocol::findings::Location::new(p, l.parse().ok(), None)
+        });
+        f
     }
 
     #[test]

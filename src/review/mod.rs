@@ -7,8 +7,10 @@
 //! P1/P2 findings, the reviewer's agreement, or decision A, B or E. Every step is written to the
 //! session folder as it happens, so an interrupted or failed session stays readable.
 
+pub mod locations;
 pub mod manual;
 pub mod matching;
+mod reading;
 pub mod record;
 mod steps;
 
@@ -23,8 +25,9 @@ use crate::artifact::markdown::{SegmentKind, Target};
 use crate::artifact::Artifact;
 use crate::backend::{signals, Answer, Backend, BackendError, Request};
 use crate::config::Settings;
-use crate::protocol::findings::{self, Finding};
+use crate::protocol::findings::Finding;
 use crate::protocol::judge;
+use crate::protocol::read::Protocol;
 use crate::protocol::Template;
 use crate::session::Session;
 use matching::Ledger;
@@ -65,6 +68,10 @@ pub struct Review<'a> {
     pub resume: Option<Resume>,
     /// A budget shorter than a minute, for tests of the budget guard.
     pub budget_override: Option<Duration>,
+    /// Who restates unreadable answers (`None`: the author).
+    pub normalizer: Option<Box<dyn Backend>>,
+    /// The reviewed change's files and hunks, to check finding locations against.
+    pub locations: Option<locations::LocationIndex>,
 }
 
 /// The state of a stopped session, read back from its folder by `git debate resume`.
@@ -277,8 +284,14 @@ impl Review<'_> {
     }
 
     /// A request for one call: its timeout is the smaller of the per-call timeout and the budget.
-    fn request<'p>(&self, prompt: &'p str, started: Instant) -> Request<'p> {
+    fn request<'p>(
+        &self,
+        prompt: &'p str,
+        started: Instant,
+        schema: Option<Protocol>,
+    ) -> Request<'p> {
         Request {
+            schema,
             prompt,
             cwd: Some(self.workspace.clone()),
             timeout: Duration::from_secs(self.settings.backend_timeout_seconds)
@@ -330,7 +343,8 @@ impl Review<'_> {
                 let handles: Vec<_> = prompts
                     .iter()
                     .map(|(seg, prompt)| {
-                        let req = self.request(prompt, started);
+                        let protocol = reading::protocol_of(*seg, self.artifact.target);
+                        let req = self.request(prompt, started, Some(protocol));
                         let reviewer = &self.reviewer;
                         s.spawn(move || {
                             let t = Instant::now();
@@ -352,6 +366,7 @@ impl Review<'_> {
         let mut missing = Vec::new();
         let mut agreement = true;
         let mut notes = Vec::new();
+        let mut normaliser_calls = Vec::new();
         let mut first_error = None;
         for (seg, result, ms) in &results {
             let chars = prompts
@@ -373,7 +388,19 @@ impl Review<'_> {
                     }
                     critique_text.push_str(&a.text);
                     critique_text.push('\n');
-                    let c = findings::parse(&a.text);
+                    if let Some(v) = &a.structured {
+                        // What the CLI returned as the schema object, as it was read.
+                        critique_text.push_str(&format!(
+                            "\n<!-- the schema object -->\n```json\n{}\n```\n",
+                            serde_json::to_string_pretty(v)?
+                        ));
+                    }
+                    let (c, call, read_notes) = self.read_answer(n, *seg, a, started)?;
+                    if let Some(last) = calls.last_mut() {
+                        last.read = Some(c.format.to_string());
+                    }
+                    normaliser_calls.extend(call);
+                    notes.extend(read_notes);
                     agreement &= c.agreement;
                     missing.extend(c.missing_alternatives);
                     findings.extend(c.findings.into_iter().map(|mut f| {
@@ -387,6 +414,7 @@ impl Review<'_> {
                 }
             }
         }
+        calls.extend(normaliser_calls);
         if results.iter().all(|(_, r, _)| r.is_err()) {
             let e = first_error.expect("at least one call");
             self.session.write(
@@ -398,6 +426,9 @@ impl Review<'_> {
         agreement &= first_error.is_none();
         self.session
             .write(&format!("round-{n}-critique.md"), critique_text.as_bytes())?;
+        if let Some(idx) = &self.locations {
+            idx.check_all(&mut findings, self.repo_dir.as_deref());
+        }
         let new = st.ledger.assign(n, &mut findings, Some(&self.workspace));
         let new_ids: Vec<String> = findings
             .iter()
@@ -406,8 +437,8 @@ impl Review<'_> {
             .map(|(f, _)| f.id.clone())
             .collect();
 
-        // Agreement ends the round without a judge: there is nothing serious to rule on.
-        let (judged, judgement) = if agreement {
+        // Agreement (or nothing raised) ends the round without a judge: nothing to rule on.
+        let (judged, judgement) = if agreement || findings.is_empty() {
             (judge::apply(&findings, &Default::default()), None)
         } else {
             let (j, call, note) = self.judge(n, &st.text, &findings, started)?;
@@ -561,7 +592,7 @@ fn minutes(d: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::{ErrorKind, Failure, Family, Usage};
+    use crate::backend::{ErrorKind, Failure, Family};
     use crate::cli::ReviewArgs;
     use crate::config::{Layers, TargetSetting};
 
@@ -596,15 +627,7 @@ mod tests {
                     &|_| String::new(),
                 ));
             }
-            Ok(Answer {
-                backend: self.name.into(),
-                text: self.answer.into(),
-                usage: Usage::default(),
-                model: None,
-                duration_ms: 0,
-                cli_version: None,
-                tree_changes: Vec::new(),
-            })
+            Ok(Answer::plain(self.name, self.answer.into()))
         }
     }
 
@@ -646,6 +669,8 @@ mod tests {
             terminal: None,
             resume: None,
             budget_override: Some(Duration::from_millis(budget_ms)),
+            normalizer: None,
+            locations: None,
         }
         .run()
         .unwrap()

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::backend::{Answer, BackendError, Usage};
+use crate::backend::{Answer, BackendError, OutputMode, Usage};
 use crate::protocol::judge::Judged;
 
 /// The estimate used where a CLI reports no token counts.
@@ -34,6 +34,12 @@ pub struct Call {
     pub error: Option<BackendError>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tree_changes: Vec<String>,
+    /// How the answer's format was obtained: the backend's schema or the prompt's request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<OutputMode>,
+    /// How a review answer was read: `schema`, `json`, `markdown`, `normaliser` or `raw`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read: Option<String>,
 }
 
 impl Call {
@@ -66,6 +72,8 @@ impl Call {
                     tokens_estimated: estimated,
                     error: None,
                     tree_changes: a.tree_changes.clone(),
+                    output: Some(a.output.clone()),
+                    read: None,
                 }
             }
             Err(e) => Call {
@@ -79,6 +87,8 @@ impl Call {
                 tokens_estimated: false,
                 error: Some(e.clone()),
                 tree_changes: Vec::new(),
+                output: None,
+                read: None,
             },
         }
     }

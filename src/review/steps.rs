@@ -17,6 +17,7 @@ use crate::artifact::markdown::Target;
 use crate::backend::{Answer, BackendError};
 use crate::protocol::findings::Finding;
 use crate::protocol::judge::{self, Judged, Judgement};
+use crate::protocol::read::Protocol;
 use crate::protocol::Template;
 
 /// Said for the author when it could not write a rebuttal.
@@ -90,8 +91,8 @@ fn judged_list(judged: &[Judged]) -> String {
 
 fn one_line(f: &Finding) -> String {
     let mut s = f.title.clone();
-    if let Some(e) = &f.evidence {
-        s.push_str(&format!(" ({e})"));
+    if let Some(w) = f.where_() {
+        s.push_str(&format!(" ({w})"));
     }
     if !f.body.is_empty() {
         s.push_str(&format!(" — {}", f.body));
@@ -137,7 +138,8 @@ impl Review<'_> {
         started: Instant,
     ) -> Result<(std::result::Result<Answer, BackendError>, Call)> {
         let prompt = template.render(self.templates.as_deref(), vars)?;
-        let req = self.request(&prompt, started);
+        let schema = (template == Template::Judge).then_some(Protocol::Judge);
+        let req = self.request(&prompt, started, schema);
         let t = Instant::now();
         let r = with_progress(self.author.name(), n, purpose, || self.author.ask(&req));
         let call = Call::of(
@@ -162,7 +164,7 @@ impl Review<'_> {
     ) -> Result<(Judgement, Call, Option<String>)> {
         let list: String = findings
             .iter()
-            .map(|f| format!("- [{}] {} {}\n", f.id, f.severity.label(), one_line(f)))
+            .map(|f| format!("- [{}] {} {}\n", f.id, f.severity.describe(), one_line(f)))
             .collect();
         let list = if list.is_empty() {
             "(the reviewer raised no findings)\n".to_string()
@@ -184,7 +186,14 @@ impl Review<'_> {
             Ok(a) => {
                 self.session
                     .write(&format!("round-{n}-judge.md"), a.text.as_bytes())?;
-                (judge::parse(&a.text), call, None)
+                let j = judge::parse(&a.text, a.structured.as_ref(), &self.roots());
+                // Unread rulings are no rulings: said exactly like a failed judge.
+                let note = (!j.readable && !findings.is_empty()).then(|| {
+                    "the judge's answer could not be read; the rubric was applied to the unruled \
+                     findings"
+                        .to_string()
+                });
+                (j, call, note)
             }
             Err(e) => {
                 self.session.write(

@@ -1,0 +1,513 @@
+//! An answer's markdown (and the HTML reviewers mix into it) as a flat list of block lines:
+//! headings, `<summary>` titles, list items, table rows, paragraphs' lines, fenced code, hidden
+//! comments. The structure reader ([`super::markdown`]) walks this list.
+//!
+//! Real reviews nest markdown inside HTML (`<details><summary>…</summary><blockquote>`), put
+//! several paragraphs in one table cell with `<br>`, quote whole comments with `>`, and hide
+//! machine data in `<!-- … -->`. Those are flattened here, so the reader sees one shape.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Block {
+    Blank,
+    Heading {
+        level: u8,
+        text: String,
+    },
+    /// `<summary>text</summary>`: the title of a `<details>` section.
+    Summary {
+        text: String,
+    },
+    DetailsOpen,
+    DetailsClose,
+    Rule,
+    Item {
+        indent: usize,
+        text: String,
+    },
+    Row {
+        cells: Vec<String>,
+    },
+    TableSeparator,
+    Text {
+        indent: usize,
+        text: String,
+    },
+    Code {
+        info: String,
+        body: String,
+        indent: usize,
+    },
+    /// The content of an HTML comment (not shown to readers, but it may carry locations).
+    Hidden {
+        text: String,
+    },
+}
+
+fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(pattern).expect("valid regex"))
+}
+
+/// GitHub shortcodes (`:warning:`, `:hammer_and_wrench:`) as the emoji they stand for, or
+/// gone: their underscores would otherwise read as emphasis.
+fn shortcodes(line: &str) -> std::borrow::Cow<'_, str> {
+    const KNOWN: &[(&str, &str)] = &[
+        ("warning", "⚠️"),
+        ("hammer_and_wrench", "🛠️"),
+        ("bulb", "💡"),
+        ("broom", "🧹"),
+        ("red_circle", "🔴"),
+        ("orange_circle", "🟠"),
+        ("yellow_circle", "🟡"),
+        ("large_blue_circle", "🔵"),
+        ("blue_circle", "🔵"),
+        ("green_circle", "🟢"),
+        ("white_circle", "⚪"),
+    ];
+    static CODE: OnceLock<Regex> = OnceLock::new();
+    let code = re(&CODE, r"(^|[\s_*(|]):([a-z0-9_+-]{2,40}):");
+    if !line.contains(':') {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    code.replace_all(line, |c: &regex::Captures| {
+        let emoji = KNOWN
+            .iter()
+            .find(|(k, _)| *k == &c[2])
+            .map_or("", |(_, e)| e);
+        format!("{}{emoji}", &c[1])
+    })
+}
+
+/// `&nbsp;` and friends, as text.
+fn entities(s: &str) -> String {
+    if !s.contains('&') {
+        return s.to_string();
+    }
+    s.replace("&nbsp;", " ")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&amp;", "&")
+}
+
+/// A `<summary>` spread over several lines (pr-agent puts a link title and a paragraph in one)
+/// becomes a one-line summary of its first line, followed by the rest as ordinary lines.
+fn join_summaries(text: &str) -> std::borrow::Cow<'_, str> {
+    static SUMMARY: OnceLock<Regex> = OnceLock::new();
+    let summary = re(&SUMMARY, r"(?is)<summary\b[^>]*>(.*?)</summary>");
+    static HEADING_TAG: OnceLock<Regex> = OnceLock::new();
+    let heading_tag = re(&HEADING_TAG, r"(?i)</?h[1-6]\b[^>]*>");
+    summary.replace_all(text, |c: &regex::Captures| {
+        let inner = heading_tag.replace_all(&c[1], "");
+        let inner = inner.trim();
+        if !inner.contains('\n') {
+            return format!("<summary>{inner}</summary>");
+        }
+        let (first, rest) = inner.split_once('\n').unwrap_or((inner, ""));
+        format!("<summary>{}</summary>\n{}\n", first.trim(), rest)
+    })
+}
+
+/// HTML tables (pr-agent's suggestions, its reviewer guide) as records the block reader knows:
+/// with a header row, each data row becomes a rule, one `Header: value` line per short cell
+/// (`Impact: High`, `Category: Possible issue`) and then its longest cell as ordinary text;
+/// without one, the cells follow each other as paragraphs. `rowspan` cells repeat in the rows
+/// they span.
+fn tables(text: &str) -> std::borrow::Cow<'_, str> {
+    static TABLE: OnceLock<Regex> = OnceLock::new();
+    static ROW: OnceLock<Regex> = OnceLock::new();
+    static CELL: OnceLock<Regex> = OnceLock::new();
+    static SPAN: OnceLock<Regex> = OnceLock::new();
+    let table = re(&TABLE, r"(?is)<table\b[^>]*>(.*?)</table>");
+    let row = re(&ROW, r"(?is)<tr\b[^>]*>(.*?)(?:</tr>|$)");
+    let cell = re(&CELL, r"(?is)<t[dh]\b([^>]*)>(.*?)(?:</t[dh]>|$)");
+    let span = re(&SPAN, r#"(?i)rowspan\s*=\s*["']?(\d+)"#);
+    table.replace_all(text, |c: &regex::Captures| {
+        let inner = &c[1];
+        let header_in_thead = inner.to_ascii_lowercase().contains("<thead");
+        let mut rows: Vec<Vec<String>> = Vec::new();
+        // Cells carried down by rowspan: (column, text, rows left).
+        let mut carried: Vec<(usize, String, usize)> = Vec::new();
+        for r in row.captures_iter(inner) {
+            let mut cells: Vec<String> = Vec::new();
+            let mut own = cell.captures_iter(&r[1]).peekable();
+            let mut col = 0;
+            while own.peek().is_some() || carried.iter().any(|(c, _, n)| *c == col && *n > 0) {
+                if let Some(k) = carried.iter_mut().find(|(c, _, n)| *c == col && *n > 0) {
+                    cells.push(k.1.clone());
+                    k.2 -= 1;
+                } else if let Some(x) = own.next() {
+                    let text = x[2].trim().to_string();
+                    if let Some(n) = span
+                        .captures(&x[1])
+                        .and_then(|m| m[1].parse::<usize>().ok())
+                    {
+                        carried.push((col, text.clone(), n.saturating_sub(1)));
+                    }
+                    cells.push(text);
+                }
+                col += 1;
+            }
+            if !cells.is_empty() {
+                rows.push(cells);
+            }
+        }
+        static TAGS: OnceLock<Regex> = OnceLock::new();
+        let plain = |s: &str| -> String {
+            let t = re(&TAGS, r"(?is)<[^>]+>").replace_all(s, " ");
+            t.split_whitespace().collect::<Vec<_>>().join(" ")
+        };
+        let header = rows.first().filter(|h| {
+            header_in_thead || (h.len() > 1 && h.iter().all(|c| plain(c).split(' ').count() <= 4))
+        });
+        let mut out = String::from("\n");
+        match header {
+            Some(h) => {
+                let names: Vec<String> = h.iter().map(|x| plain(x)).collect();
+                for r in rows.iter().skip(1) {
+                    let main = (0..r.len()).max_by_key(|i| r[*i].len()).unwrap_or(0);
+                    out.push_str("\n---\n\n");
+                    for (i, x) in r.iter().enumerate() {
+                        let v = plain(x);
+                        if i != main && !v.is_empty() {
+                            let name = names.get(i).map_or("Column", String::as_str);
+                            out.push_str(&format!("{name}: {v}\n"));
+                        }
+                    }
+                    out.push('\n');
+                    out.push_str(&r[main]);
+                    out.push_str("\n\n");
+                }
+            }
+            None => {
+                for x in rows.iter().flatten() {
+                    out.push_str(x);
+                    out.push_str("\n\n");
+                }
+            }
+        }
+        out
+    })
+}
+
+/// HTML that structures a review, turned into line breaks and markers the block reader knows.
+fn flatten_html(line: &str) -> String {
+    static BREAKS: OnceLock<Regex> = OnceLock::new();
+    static DETAILS: OnceLock<Regex> = OnceLock::new();
+    static HEADING: OnceLock<Regex> = OnceLock::new();
+    let line = re(&HEADING, r"(?i)<h([1-6])\b[^>]*>(.*?)</h[1-6]>").replace_all(
+        line,
+        |c: &regex::Captures| {
+            let level: usize = c[1].parse().unwrap_or(3);
+            format!("\n{} {}\n", "#".repeat(level), &c[2])
+        },
+    );
+    let line = line.as_ref();
+    let s = re(
+        &BREAKS,
+        r"(?i)<br\s*/?>|</?(?:table|tbody|thead|tr|td|th|p|div|blockquote|ul|ol)\b[^>]*>|<li\b[^>]*>|</li>|<hr\s*/?>",
+    )
+    .replace_all(line, |c: &regex::Captures| {
+        let tag = c[0].to_ascii_lowercase();
+        if tag.starts_with("<li") {
+            "\n- ".to_string()
+        } else if tag.starts_with("<hr") {
+            "\n---\n".to_string()
+        } else {
+            "\n".to_string()
+        }
+    });
+    re(
+        &DETAILS,
+        r"(?i)<details\b[^>]*>|</details>|<summary\b[^>]*>.*?</summary>",
+    )
+    .replace_all(&s, |c: &regex::Captures| format!("\n{}\n", &c[0]))
+    .into_owned()
+}
+
+/// `>` quoting removed (a quoted review is still a review).
+fn unquote(line: &str) -> &str {
+    let mut l = line;
+    loop {
+        let t = l.trim_start();
+        match t.strip_prefix('>') {
+            Some(rest) if !rest.starts_with('=') => l = rest.strip_prefix(' ').unwrap_or(rest),
+            _ => return l,
+        }
+    }
+}
+
+pub fn blocks(text: &str) -> Vec<Block> {
+    static HEADING: OnceLock<Regex> = OnceLock::new();
+    static ITEM: OnceLock<Regex> = OnceLock::new();
+    static SEP: OnceLock<Regex> = OnceLock::new();
+    static RULE: OnceLock<Regex> = OnceLock::new();
+    static SUMMARY: OnceLock<Regex> = OnceLock::new();
+    let heading = re(&HEADING, r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$");
+    let item = re(&ITEM, r"^(\s*)(?:[-*+•]|\d{1,3}[.)])\s+(.*)$");
+    let sep = re(&SEP, r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$");
+    let rule = re(
+        &RULE,
+        r"^\s{0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$",
+    );
+    let summary = re(&SUMMARY, r"(?is)^\s*<summary\b[^>]*>(.*?)</summary>\s*$");
+
+    let mut out = Vec::new();
+    let mut fence: Option<(String, String, String, usize)> = None; // (marker, info, body, indent)
+    let mut comment: Option<String> = None;
+    let tabled = tables(text);
+    let joined = join_summaries(&tabled);
+    for raw in joined.lines() {
+        let line = unquote(raw);
+        if let Some((marker, info, body, indent)) = &mut fence {
+            let t = line.trim_start();
+            if t.starts_with(marker.as_str())
+                && t.trim_start_matches(marker.chars().next().unwrap_or('`'))
+                    .trim()
+                    .is_empty()
+            {
+                out.push(Block::Code {
+                    info: std::mem::take(info),
+                    body: std::mem::take(body),
+                    indent: *indent,
+                });
+                fence = None;
+            } else {
+                body.push_str(line);
+                body.push('\n');
+            }
+            continue;
+        }
+        if let Some(c) = &mut comment {
+            match line.find("-->") {
+                Some(end) => {
+                    c.push_str(&line[..end]);
+                    out.push(Block::Hidden {
+                        text: std::mem::take(c),
+                    });
+                    comment = None;
+                }
+                None => {
+                    c.push_str(line);
+                    c.push('\n');
+                }
+            }
+            continue;
+        }
+        let t = line.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            let ch = t.chars().next().unwrap_or('`');
+            let n = t.chars().take_while(|c| *c == ch).count();
+            let info = t[n..].trim().to_ascii_lowercase();
+            fence = Some((
+                ch.to_string().repeat(n),
+                info,
+                String::new(),
+                line.len() - t.len(),
+            ));
+            continue;
+        }
+        // Comments: whole-line or inline; what is outside them stays.
+        let mut rest = line.to_string();
+        while let Some(start) = rest.find("<!--") {
+            let after = &rest[start + 4..];
+            match after.find("-->") {
+                Some(end) => {
+                    out.push(Block::Hidden {
+                        text: after[..end].to_string(),
+                    });
+                    rest = format!("{}{}", &rest[..start], &after[end + 3..]);
+                }
+                None => {
+                    comment = Some(format!("{after}\n"));
+                    rest.truncate(start);
+                    break;
+                }
+            }
+        }
+        if rest.trim().is_empty() && rest.len() != line.len() {
+            continue;
+        }
+        for part in flatten_html(&entities(&shortcodes(&rest))).split('\n') {
+            push_line(part, &mut out, heading, item, sep, rule, summary);
+        }
+    }
+    if let Some((_, info, body, indent)) = fence {
+        out.push(Block::Code { info, body, indent });
+    }
+    if let Some(c) = comment {
+        out.push(Block::Hidden { text: c });
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn push_line(
+    line: &str,
+    out: &mut Vec<Block>,
+    heading: &Regex,
+    item: &Regex,
+    sep: &Regex,
+    rule: &Regex,
+    summary: &Regex,
+) {
+    let t = line.trim();
+    if t.is_empty() {
+        if out.last() != Some(&Block::Blank) {
+            out.push(Block::Blank);
+        }
+        return;
+    }
+    // GitHub alert markers (`> [!CAUTION]`) only style the quote around them.
+    if t.starts_with("[!") && t.ends_with(']') && !t.contains(' ') {
+        return;
+    }
+    let lower = t.to_ascii_lowercase();
+    if lower.starts_with("<details") {
+        out.push(Block::DetailsOpen);
+        return;
+    }
+    if lower == "</details>" {
+        out.push(Block::DetailsClose);
+        return;
+    }
+    if let Some(c) = summary.captures(t) {
+        let text = c[1].trim().trim_start_matches('#').trim().to_string();
+        out.push(Block::Summary { text });
+        return;
+    }
+    if let Some(c) = heading.captures(line) {
+        out.push(Block::Heading {
+            level: c[1].len() as u8,
+            text: c[2].to_string(),
+        });
+        return;
+    }
+    if rule.is_match(line) {
+        // `---` under a paragraph line is a setext heading.
+        if t.starts_with('-') || t.starts_with('=') {
+            if let Some(Block::Text { text, .. }) = out.last().cloned() {
+                out.pop();
+                out.push(Block::Heading { level: 2, text });
+                return;
+            }
+        }
+        out.push(Block::Rule);
+        return;
+    }
+    if t.chars().all(|c| c == '=') && t.len() >= 3 {
+        if let Some(Block::Text { text, .. }) = out.last().cloned() {
+            out.pop();
+            out.push(Block::Heading { level: 1, text });
+        }
+        return;
+    }
+    if t.starts_with('|') || (t.contains(" | ") && t.matches('|').count() >= 2 && sep.is_match(t)) {
+        if sep.is_match(t) {
+            out.push(Block::TableSeparator);
+        } else {
+            let inner = t.trim_start_matches('|').trim_end_matches('|');
+            out.push(Block::Row {
+                cells: split_cells(inner),
+            });
+        }
+        return;
+    }
+    if let Some(c) = item.captures(line) {
+        out.push(Block::Item {
+            indent: c[1].chars().count(),
+            text: c[2].to_string(),
+        });
+        return;
+    }
+    let indent = line.len() - line.trim_start().len();
+    // Indented four or more after a blank line, outside a list: a code block (a copied page's
+    // diff context), kept with what it belongs to.
+    if indent >= 4 && matches!(out.last(), Some(Block::Blank | Block::Code { .. }) | None) {
+        out.push(Block::Code {
+            info: String::new(),
+            body: format!("{t}\n"),
+            indent,
+        });
+        return;
+    }
+    if indent >= 4 {
+        if let Some(Block::Code { body, .. }) = out.last_mut() {
+            body.push_str(t);
+            body.push('\n');
+            return;
+        }
+    }
+    out.push(Block::Text {
+        indent,
+        text: t.to_string(),
+    });
+}
+
+/// Table cells, keeping `|` inside backticks and escaped `\|`.
+fn split_cells(row: &str) -> Vec<String> {
+    let mut cells = Vec::new();
+    let mut cur = String::new();
+    let mut in_code = false;
+    let mut prev = '\0';
+    for c in row.chars() {
+        match c {
+            '`' => {
+                in_code = !in_code;
+                cur.push(c);
+            }
+            '|' if !in_code && prev != '\\' => {
+                cells.push(std::mem::take(&mut cur).trim().to_string())
+            }
+            _ => cur.push(c),
+        }
+        prev = c;
+    }
+    cells.push(cur.trim().to_string());
+    cells
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn html_and_markdown_flatten_to_blocks() {
+        let b = blocks(
+            "## Review\n<details><summary>src/a.ts (1)</summary><blockquote>\n\n`3-4`: **Fix it**\n\n</blockquote></details>\n<!-- hidden\nsrc/b.rs#L1 -->\n> - quoted item\n| a | b |\n|---|---|\n| `x|y` | 2 |\n```diff\n- a\n```\n",
+        );
+        assert!(b.contains(&Block::Heading {
+            level: 2,
+            text: "Review".into()
+        }));
+        assert!(b.contains(&Block::DetailsOpen));
+        assert!(b.contains(&Block::Summary {
+            text: "src/a.ts (1)".into()
+        }));
+        assert!(b.contains(&Block::Text {
+            indent: 0,
+            text: "`3-4`: **Fix it**".into()
+        }));
+        assert!(b.contains(&Block::DetailsClose));
+        assert!(b.contains(&Block::Hidden {
+            text: " hidden\nsrc/b.rs#L1 ".into()
+        }));
+        assert!(b.contains(&Block::Item {
+            indent: 0,
+            text: "quoted item".into()
+        }));
+        assert!(b.contains(&Block::Row {
+            cells: vec!["`x|y`".into(), "2".into()]
+        }));
+        assert!(b.contains(&Block::Code {
+            info: "diff".into(),
+            body: "- a\n".into(),
+            indent: 0
+        }));
+    }
+}

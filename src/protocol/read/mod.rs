@@ -1,0 +1,226 @@
+//! Reading what a model said (DESIGN §7): one pipeline from an answer to findings, where every
+//! finding records the stage that produced it.
+//!
+//! 1. **schema** — the CLI enforced the protocol's JSON Schema: its structured field is the answer;
+//! 2. **reader** — otherwise the answer's JSON (the one that validates and is not an echo of the
+//!    template) or, failing that, its markdown structure, read by the vocabularies in [`vocab`];
+//! 3. **normaliser** — an answer with no recognisable shape is restated in the schema by a model
+//!    call, accepted only when every restated finding is grounded in the raw text
+//!    ([`normalise`]; the call itself is the review loop's);
+//! 4. **raw** — what is still left becomes unclassified findings, one per block, in full.
+//!
+//! Agreement is decided here too, as a verdict of the whole answer ([`verdict`]).
+
+pub mod blocks;
+pub mod json;
+pub mod location;
+pub mod markdown;
+pub mod markers;
+pub mod normalise;
+pub mod schema;
+pub mod unit;
+pub mod verdict;
+pub mod vocab;
+
+use serde_json::Value;
+
+pub use location::Roots;
+pub use schema::Protocol;
+
+use crate::protocol::findings::{Critique, Finding, Severity, Source};
+use vocab::Stance;
+
+/// What the reader made of an answer.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    pub critique: Critique,
+    /// The answer had a recognisable shape (findings, a verdict, severity sections, placeholders).
+    /// When it did not, and it is not empty, a normaliser call is due.
+    pub structured: bool,
+}
+
+/// Reads one answer: `structured` is the CLI's schema-enforced object when there is one.
+pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &Roots) -> Reading {
+    if let Some(r) = structured.and_then(|v| json::review(v, protocol, roots)) {
+        let mut c = from_json(r, "schema");
+        for f in &mut c.findings {
+            f.source = Source::Schema;
+        }
+        return Reading {
+            critique: c,
+            structured: true,
+        };
+    }
+    let values = json::json_blocks(text);
+    let from_json_block = json::best_review(&values, protocol, roots);
+    let mut md = markdown::read(text, roots);
+    let prose = without_code(text);
+    let stated = verdict::stated(&prose);
+    let use_json = match &from_json_block {
+        Some(j) if j.conforms || j.findings.len() >= md.findings.len() => true,
+        Some(_) => false,
+        None => false,
+    };
+    let mut c = if use_json {
+        let j = from_json_block.clone().expect("checked");
+        let mut c = from_json(j, "json");
+        if c.missing_alternatives.is_empty() {
+            c.missing_alternatives = md.missing_alternatives.clone();
+        }
+        c
+    } else {
+        let stance = from_json_block.as_ref().and_then(|j| j.stance).or(stated);
+        Critique {
+            findings: std::mem::take(&mut md.findings),
+            missing_alternatives: std::mem::take(&mut md.missing_alternatives),
+            verdict: from_json_block.as_ref().and_then(|j| j.verdict.clone()),
+            recommendation: md.recommendation.take(),
+            agreement: stance == Some(Stance::Approve),
+            format: "markdown",
+        }
+    };
+    if !use_json {
+        // A JSON list is the reviewer's own enumeration; markdown often says a finding twice
+        // (a summary table and its detail section).
+        c.findings = merge_duplicates(std::mem::take(&mut c.findings));
+    }
+    let objects = c.verdict.as_deref().is_some_and(|v| {
+        vocab::VERDICT_WORDS
+            .iter()
+            .any(|(w, s)| *s == Stance::Object && vocab::normalise(w) == vocab::normalise(v))
+    }) || stated == Some(Stance::Object);
+    // Prose outside any finding that raises a problem ("otherwise fine, but it will crash")
+    // keeps an approval word from being the answer's verdict.
+    let loose = md.loose_text.join("\n");
+    let loose_concern = !use_json && verdict::raises_concern(&loose);
+    c.agreement = c.findings.is_empty()
+        && !objects
+        && !loose_concern
+        && (c.agreement || verdict::approves(&prose));
+    // An answer that is all summary (a walkthrough, a changelog) with nothing in it that raises
+    // a problem has a shape too: it raised nothing.
+    let summary_only = c.findings.is_empty()
+        && md.loose_text.iter().all(|t| t.trim().is_empty())
+        && !md.quiet_text.is_empty()
+        && !verdict::raises_concern(&md.quiet_text.join("\n"));
+    let structured = !c.findings.is_empty()
+        || md.structured
+        || from_json_block.is_some()
+        || stated.is_some()
+        || c.agreement
+        || summary_only;
+    Reading {
+        critique: c,
+        structured,
+    }
+}
+
+fn from_json(j: json::JsonReview, format: &'static str) -> Critique {
+    Critique {
+        agreement: j.findings.is_empty() && j.stance == Some(Stance::Approve),
+        findings: j.findings,
+        missing_alternatives: j.missing_alternatives,
+        verdict: j.verdict,
+        recommendation: j.recommendation,
+        format,
+    }
+}
+
+/// The answer without fenced code and HTML comments (an echoed template's `"approve"` or a
+/// code comment's "LGTM" is not the reviewer's verdict).
+fn without_code(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut fence = false;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fence = !fence;
+            continue;
+        }
+        if !fence {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    let mut s = out;
+    while let Some(start) = s.find("<!--") {
+        let end = s[start..].find("-->").map_or(s.len(), |e| start + e + 3);
+        s.replace_range(start..end, " ");
+    }
+    s
+}
+
+/// One finding said twice in one answer (a summary table and a detailed section, a heading
+/// and its restatement) becomes one, keeping the most of what was said.
+fn merge_duplicates(findings: Vec<Finding>) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for f in findings {
+        let dup = out.iter_mut().find(|g| same(g, &f));
+        match dup {
+            Some(g) => {
+                if g.severity == Severity::Unclassified {
+                    g.severity = f.severity;
+                }
+                let unplaced = g.location.as_ref().is_none_or(|l| l.start_line.is_none());
+                if unplaced && f.location.is_some() {
+                    g.location = f.location;
+                }
+                if f.body.len() > g.body.len() {
+                    g.body = f.body;
+                }
+                if g.action.is_none() {
+                    g.action = f.action;
+                }
+            }
+            None => out.push(f),
+        }
+    }
+    out
+}
+
+fn same(a: &Finding, b: &Finding) -> bool {
+    let words = |s: &str| -> std::collections::BTreeSet<String> {
+        vocab::normalise(s)
+            .split(' ')
+            .filter(|w| w.len() > 2)
+            .map(str::to_string)
+            .collect()
+    };
+    let (wa, wb) = (words(&a.title), words(&b.title));
+    if wa.is_empty() || wb.is_empty() {
+        return false;
+    }
+    let common = wa.intersection(&wb).count() as f32;
+    let jaccard = common / wa.union(&wb).count() as f32;
+    let same_place = match (&a.location, &b.location) {
+        (Some(x), Some(y)) => {
+            x.path == y.path
+                && (x.start_line == y.start_line
+                    || x.start_line.is_none()
+                    || y.start_line.is_none())
+        }
+        _ => false,
+    };
+    let different_place = match (&a.location, &b.location) {
+        (Some(x), Some(y)) => {
+            x.path != y.path
+                || (x.start_line.is_some()
+                    && y.start_line.is_some()
+                    && x.start_line != y.start_line)
+        }
+        _ => false,
+    };
+    // The same exact place and a shared word: a summary table row and its detailed section.
+    let exact_place = match (&a.location, &b.location) {
+        (Some(x), Some(y)) => {
+            x.path == y.path && x.start_line.is_some() && x.start_line == y.start_line
+        }
+        _ => false,
+    };
+    (exact_place && common >= 1.0)
+        || (same_place && jaccard >= 0.5)
+        || (!different_place && jaccard >= 0.85)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,265 @@
+//! The last two stages for an answer the reader cannot structure: a normaliser call's restated
+//! answer, accepted only when it is grounded in what the reviewer wrote, and otherwise the raw
+//! answer split into unclassified findings by block, in full.
+//!
+//! The normaliser is a model too, and often the author's: it may "helpfully" add a finding, pick
+//! a mild severity or invent a line. So every restated finding must use the answer's own words
+//! (most of its title's content words appear in the raw text), name only files and lines the raw
+//! text names, and keep a severity only when the raw text states one somewhere; a restatement
+//! that drops everything the answer said is not accepted either.
+
+use serde_json::Value;
+
+use super::json;
+use super::location::{self, Roots};
+use super::unit::{clean, plain};
+use super::vocab;
+use super::Protocol;
+use crate::protocol::findings::{Critique, Finding, Severity, Source};
+
+/// Share of a restated title's content words that must appear in the raw answer.
+const GROUNDED_WORDS: f32 = 0.6;
+
+fn content_words(s: &str) -> Vec<String> {
+    vocab::normalise(s)
+        .split(' ')
+        .filter(|w| w.chars().count() >= 4 && w.chars().any(char::is_alphabetic))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Why a restated finding is not grounded in `raw`, if it is not.
+fn ungrounded(f: &Finding, raw_norm: &str, raw: &str) -> Option<String> {
+    let words = content_words(&f.title);
+    if !words.is_empty() {
+        let present = words
+            .iter()
+            .filter(|w| raw_norm.contains(w.as_str()))
+            .count();
+        if (present as f32) < GROUNDED_WORDS * words.len() as f32 {
+            return Some("a restated finding is not in the answer's own words".into());
+        }
+    }
+    if let Some(l) = &f.location {
+        let name = l.path.rsplit('/').next().unwrap_or(&l.path);
+        if !raw.contains(name) {
+            return Some("a restated finding names a file the answer does not".into());
+        }
+        if let Some(s) = l.start_line {
+            if !raw.contains(&s.to_string()) {
+                return Some("a restated finding names a line the answer does not".into());
+            }
+        }
+    }
+    None
+}
+
+/// Does the raw answer state any severity (a marker the vocabulary knows)?
+fn states_severity(raw: &str) -> bool {
+    raw.split(|c: char| !c.is_alphanumeric() && c != '-' && !is_marker_emoji(c))
+        .filter(|w| !w.is_empty())
+        .any(|w| vocab::severity_of(w).is_some_and(|s| s.1 == vocab::Strength::Level))
+}
+
+fn is_marker_emoji(c: char) -> bool {
+    vocab::SEVERITY_EMOJI
+        .iter()
+        .any(|(e, _, _)| e.starts_with(c))
+}
+
+/// The normaliser's answer, if it restates `raw` faithfully: its findings, marked as the
+/// normaliser's; `Err` says why not.
+pub fn grounded(
+    raw: &str,
+    answer_text: &str,
+    structured: Option<&Value>,
+    protocol: Protocol,
+    roots: &Roots,
+) -> Result<Critique, String> {
+    let review = structured
+        .and_then(|v| json::review(v, protocol, roots))
+        .or_else(|| json::best_review(&json::json_blocks(answer_text), protocol, roots))
+        .ok_or_else(|| "its answer had no JSON review in it".to_string())?;
+    if review.findings.is_empty() {
+        return Err("it restated the answer with no findings".into());
+    }
+    let raw_norm = vocab::normalise(raw);
+    let keep_severity = states_severity(raw);
+    let mut findings = Vec::new();
+    for mut f in review.findings {
+        if let Some(why) = ungrounded(&f, &raw_norm, raw) {
+            return Err(why);
+        }
+        if !keep_severity {
+            f.severity = Severity::Unclassified;
+        }
+        f.source = Source::Normaliser;
+        findings.push(f);
+    }
+    Ok(Critique {
+        findings,
+        missing_alternatives: review.missing_alternatives,
+        verdict: review.verdict,
+        recommendation: review.recommendation,
+        agreement: false,
+        format: "normaliser",
+    })
+}
+
+/// The raw answer as unclassified findings, one per block (a paragraph or a list, with a code
+/// block kept with the text before it, a heading with the text after it), in full.
+pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
+    let mut blocks: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let mut fence = false;
+    let mut heading_pending = String::new();
+    for line in raw.lines() {
+        let t = line.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fence = !fence;
+        }
+        if !fence && t.is_empty() && !t.starts_with("```") {
+            if !cur.trim().is_empty() {
+                blocks.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        if !fence && t.starts_with('#') && cur.trim().is_empty() {
+            heading_pending.push_str(line);
+            heading_pending.push('\n');
+            continue;
+        }
+        if !heading_pending.is_empty() {
+            cur.push_str(&std::mem::take(&mut heading_pending));
+        }
+        cur.push_str(line);
+        cur.push('\n');
+    }
+    if !cur.trim().is_empty() {
+        blocks.push(cur);
+    }
+    if !heading_pending.trim().is_empty() {
+        blocks.push(heading_pending);
+    }
+    // A code block alone belongs with the text before it.
+    let mut merged: Vec<String> = Vec::new();
+    for b in blocks {
+        let code_only = b.trim_start().starts_with("```");
+        match merged.last_mut() {
+            Some(prev) if code_only => {
+                prev.push('\n');
+                prev.push_str(&b);
+            }
+            _ => merged.push(b),
+        }
+    }
+    // A block that only gives a verdict ("Everything else looks good.", "Approve once the
+    // migration is reversible.") raises nothing of its own; the raw answer keeps it anyway.
+    let findings = merged
+        .iter()
+        .filter(|b| !verdict_only(b, roots))
+        .map(|b| {
+            let first = b.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+            let mut title: String = plain(first.trim_start_matches(['#', ' ', '-', '*']));
+            if title.chars().count() > 120 {
+                title = title.chars().take(120).collect::<String>() + "…";
+            }
+            let mut f = Finding::new(Severity::Unclassified, &clean(&title));
+            f.body = clean(b);
+            f.location = location::find_all(b, roots).into_iter().next();
+            f.source = Source::Raw;
+            f
+        })
+        .collect();
+    Critique {
+        findings,
+        ..Critique::empty("raw")
+    }
+}
+
+/// Every sentence of `block` is an approval or verdict sentence, with no concern and no place.
+fn verdict_only(block: &str, roots: &Roots) -> bool {
+    let sentences: Vec<&str> = block
+        .split(['.', '!', '?', '\n'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    !sentences.is_empty()
+        && location::find_all(block, roots).is_empty()
+        && !super::verdict::raises_concern(block)
+        && sentences
+            .iter()
+            .all(|s| super::verdict::mentions_approval(s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RAW: &str = "Overall the structure is fine, but the new parser in src/parse.rs will \
+crash on empty input at line 42 because it indexes the first byte.\n\nAlso the retry loop never \
+gives up when the server keeps failing.\n";
+
+    fn restated(findings: serde_json::Value) -> String {
+        format!(
+            "```json\n{}\n```",
+            serde_json::json!({"verdict": "revise", "summary": "s", "findings": findings})
+        )
+    }
+
+    #[test]
+    fn a_faithful_restatement_is_accepted_without_an_invented_severity() {
+        let answer = restated(serde_json::json!([
+            {"severity": "P2", "title": "Parser will crash on empty input", "file": "src/parse.rs",
+             "start_line": 42, "end_line": null, "body": "indexes the first byte", "action": ""},
+            {"severity": "P3", "title": "Retry loop never gives up", "file": null,
+             "start_line": null, "end_line": null, "body": "", "action": ""}
+        ]));
+        let c = grounded(RAW, &answer, None, Protocol::Cr, &Roots::default()).unwrap();
+        assert_eq!(c.findings.len(), 2);
+        // The raw answer stated no severity: the normaliser's guesses are not kept.
+        assert!(c
+            .findings
+            .iter()
+            .all(|f| f.severity == Severity::Unclassified));
+        assert!(c.findings.iter().all(|f| f.source == Source::Normaliser));
+        assert_eq!(
+            c.findings[0].location.as_ref().unwrap().start_line,
+            Some(42)
+        );
+    }
+
+    #[test]
+    fn invented_findings_files_lines_and_empty_restatements_are_refused() {
+        let invented = restated(serde_json::json!([{"severity": "P1",
+            "title": "SQL injection through the search endpoint", "file": null, "start_line": null,
+            "end_line": null, "body": "", "action": ""}]));
+        assert!(grounded(RAW, &invented, None, Protocol::Cr, &Roots::default()).is_err());
+        let wrong_line = restated(serde_json::json!([{"severity": "P1",
+            "title": "Parser will crash on empty input", "file": "src/parse.rs", "start_line": 77,
+            "end_line": null, "body": "", "action": ""}]));
+        assert!(
+            grounded(RAW, &wrong_line, None, Protocol::Cr, &Roots::default())
+                .unwrap_err()
+                .contains("a line the answer does not")
+        );
+        let empty = restated(serde_json::json!([]));
+        assert!(grounded(RAW, &empty, None, Protocol::Cr, &Roots::default()).is_err());
+    }
+
+    #[test]
+    fn raw_blocks_keep_everything() {
+        let c = raw_blocks(
+            "# Thoughts\nFirst point.\n\nSecond point:\n```rust\nlet x = 1;\n\nlet y = 2;\n```\n",
+            &Roots::default(),
+        );
+        assert_eq!(c.findings.len(), 2);
+        assert_eq!(c.findings[0].title, "Thoughts");
+        assert!(c.findings[0].body.contains("First point."));
+        assert!(c.findings[1].body.contains("let y = 2;"));
+        assert!(c
+            .findings
+            .iter()
+            .all(|f| f.severity == Severity::Unclassified && f.source == Source::Raw));
+    }
+}

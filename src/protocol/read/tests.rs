@@ -1,0 +1,111 @@
+//! The pipeline as a whole: which stage reads what, and when an answer agrees.
+
+use super::*;
+use crate::protocol::findings::{Severity, Source};
+
+fn read_cr(text: &str) -> Reading {
+    read(text, None, Protocol::Cr, &Roots::default())
+}
+
+fn sevs(r: &Reading) -> Vec<Severity> {
+    r.critique.findings.iter().map(|f| f.severity).collect()
+}
+
+#[test]
+fn the_schema_object_wins_and_is_marked() {
+    let v = serde_json::json!({"verdict": "revise", "summary": "", "findings": [
+        {"severity": "P1", "title": "Off by one", "file": "src/a.rs", "start_line": 12,
+         "end_line": null, "body": "skips the last", "action": "use ..="}]});
+    let r = read(
+        "ignored prose: LGTM",
+        Some(&v),
+        Protocol::Cr,
+        &Roots::default(),
+    );
+    assert_eq!(r.critique.format, "schema");
+    assert_eq!(r.critique.findings[0].source, Source::Schema);
+    assert_eq!(
+        r.critique.findings[0].location.as_ref().unwrap().display(),
+        "src/a.rs:12"
+    );
+    assert!(!r.critique.agreement);
+}
+
+#[test]
+fn our_own_format_reads_from_its_json_block() {
+    let text = "## P1 - Must Fix\n- Off by one — src/a.rs:12 — skips last — use ..=\n\n```json\n{\"verdict\":\"revise\",\"summary\":\"s\",\"findings\":[{\"severity\":\"P1\",\"title\":\"Off by one\",\"file\":\"src/a.rs\",\"start_line\":12,\"end_line\":null,\"body\":\"skips last\",\"action\":\"use ..=\"},{\"severity\":\"P3\",\"title\":\"naming\",\"file\":null,\"start_line\":null,\"end_line\":null,\"body\":\"\",\"action\":\"\"}]}\n```\n";
+    let r = read_cr(text);
+    assert_eq!(r.critique.format, "json");
+    assert_eq!(sevs(&r), [Severity::P1, Severity::P3]);
+    assert_eq!(r.critique.findings[0].action.as_deref(), Some("use ..="));
+}
+
+#[test]
+fn agreement_is_a_verdict_of_the_whole_answer() {
+    assert!(read_cr("LGTM, nice work.").critique.agreement);
+    assert!(
+        read_cr("```json\n{\"verdict\":\"approve\",\"findings\":[]}\n```")
+            .critique
+            .agreement
+    );
+    for text in [
+        "LGTM: this part is fine.\n\n## P2\n- Missing timeout in `src/net.rs:40`",
+        "Approve once the migration is reversible.",
+        "Looks good overall, but `parse` in src/parse.rs will crash on empty input.",
+        "Mostly LGTM.\n\n## P1\n- leaks the key — a.rs:3",
+        "LGTM.\n\n## P3\n- typo in comment",
+        "This is not approved until the race is fixed.",
+    ] {
+        assert!(!read_cr(text).critique.agreement, "{text}");
+    }
+}
+
+#[test]
+fn severity_headings_items_and_details_stay_together() {
+    let text = "# Review\n\nSummary bullets are not findings:\n- the change adds a cache\n\n## P0\n- **SQL injection** in `db/query.rs:40` — user input concatenated — use bind parameters\n\n## P2 - Should Fix\n1. Missing timeout on HTTP call (net/client.rs:88)\n   - Fix: set a 10 s timeout\n2. None\n\n**P3 - Nice to Have**\n* Rename `x`\n\n## Missing Alternatives\n- Use a queue\n\n## Recommended Decision\nRevise\n";
+    let r = read_cr(text);
+    assert_eq!(r.critique.format, "markdown");
+    assert_eq!(sevs(&r), [Severity::P0, Severity::P2, Severity::P3]);
+    let f = &r.critique.findings;
+    assert_eq!(f[0].location.as_ref().unwrap().display(), "db/query.rs:40");
+    assert_eq!(f[0].action.as_deref(), Some("use bind parameters"));
+    assert_eq!(
+        f[1].location.as_ref().unwrap().display(),
+        "net/client.rs:88"
+    );
+    assert_eq!(f[1].action.as_deref(), Some("set a 10 s timeout"));
+    assert_eq!(r.critique.missing_alternatives, ["Use a queue"]);
+    assert_eq!(r.critique.recommendation.as_deref(), Some("Revise"));
+}
+
+#[test]
+fn codex_native_lines() {
+    let text = "The change introduces a regression in error handling.\n\nFull review comments:\n\n- [P1] Propagate the parse error instead of unwrapping — src/config.rs:120-128\n  Unwrapping here panics on a malformed config file, which users will hit.\n\n- [P2] Avoid cloning the whole map per request — src/server.rs:54-60\n  This allocates on every call.\n";
+    let r = read_cr(text);
+    assert_eq!(sevs(&r), [Severity::P1, Severity::P2]);
+    let f = &r.critique.findings[0];
+    assert_eq!(
+        f.location.as_ref().unwrap().display(),
+        "src/config.rs:120-128"
+    );
+    assert!(f.body.contains("panics on a malformed config"));
+    assert_eq!(f.title, "Propagate the parse error instead of unwrapping");
+}
+
+#[test]
+fn code_in_an_answer_is_not_findings_and_prose_is_not_structure() {
+    let r = read_cr("## P2\n- prefer iterators\n```rust\n- not a bullet\n## P1\n```\n");
+    assert_eq!(sevs(&r), [Severity::P2]);
+    let prose = read_cr("I think the approach is risky because the lock is held across await.");
+    assert!(!prose.structured);
+    assert!(prose.critique.findings.is_empty());
+    assert!(read_cr("## P1 - Must Fix\nNone.\n## P2\n- (none)\n").structured);
+}
+
+#[test]
+fn a_finding_said_twice_is_one() {
+    let text = "| Severity | File | Issue |\n|---|---|---|\n| High | `src/a.rs:10` | Unchecked index in parse |\n\n### Unchecked index in parse (src/a.rs:10)\n**Severity:** High\n\nThe index is never checked against the length.\n";
+    let r = read_cr(text);
+    assert_eq!(r.critique.findings.len(), 1, "{:#?}", r.critique.findings);
+    assert!(r.critique.findings[0].body.contains("never checked"));
+}

@@ -1,0 +1,533 @@
+//! One candidate finding of a markdown answer (a [`Unit`]) turned into a [`Finding`]: its
+//! severity from the strongest place that states one, its location from the most specific place
+//! that gives one, its title, and its body and suggested fix kept together and in full.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::location::{self, Roots};
+use super::markers::{self, Lead};
+use super::vocab::{self, Strength};
+use crate::protocol::findings::{Finding, Location, Severity};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnitKind {
+    Heading,
+    Item,
+    Paragraph,
+    Row,
+    /// A CodeRabbit-style `` `36-41`: `` paragraph under a file's `<summary>`.
+    Range,
+}
+
+#[derive(Debug, Clone)]
+pub struct Unit {
+    pub kind: UnitKind,
+    pub lead: String,
+    pub read: Lead,
+    pub indent: usize,
+    /// The lines that belong to it (continuations, sub-bullets, following paragraphs).
+    pub lines: Vec<String>,
+    pub code: Vec<(String, String)>,
+    pub hidden: Vec<String>,
+    /// Named cells of a table row.
+    pub fields: Vec<(String, String)>,
+    pub section_severity: Option<(Severity, Strength)>,
+    pub section_path: Option<Location>,
+    pub quiet: bool,
+    pub in_findings: bool,
+    pub placeholder: bool,
+    /// A container item (`- **High**`, `- src/a.rs:`) whose nested items are findings.
+    pub children_are_findings: bool,
+    /// The list it is an item of.
+    pub list: Option<usize>,
+}
+
+fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(pattern).expect("valid regex"))
+}
+
+/// What a field line is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Field {
+    Severity,
+    Category,
+    File,
+    Line,
+    Action,
+    Evidence,
+    Body,
+    Title,
+}
+
+const FIELD_NAMES: &[(&str, Field)] = &[
+    ("severity", Field::Severity),
+    ("priority", Field::Severity),
+    ("level", Field::Severity),
+    ("criticality", Field::Severity),
+    ("impact", Field::Severity),
+    ("importance", Field::Severity),
+    ("category", Field::Category),
+    ("type", Field::Category),
+    ("file", Field::File),
+    ("files", Field::File),
+    ("path", Field::File),
+    ("location", Field::File),
+    ("where", Field::File),
+    ("line", Field::Line),
+    ("lines", Field::Line),
+    ("fix", Field::Action),
+    ("suggested fix", Field::Action),
+    ("proposed fix", Field::Action),
+    ("suggestion", Field::Action),
+    ("suggested change", Field::Action),
+    ("recommendation", Field::Action),
+    ("recommended fix", Field::Action),
+    ("action", Field::Action),
+    ("suggested action", Field::Action),
+    ("remediation", Field::Action),
+    ("how to fix", Field::Action),
+    ("solution", Field::Action),
+    ("evidence", Field::Evidence),
+    ("problem", Field::Body),
+    ("issue", Field::Body),
+    ("description", Field::Body),
+    ("details", Field::Body),
+    ("why", Field::Body),
+    ("why it matters", Field::Body),
+    ("explanation", Field::Body),
+    ("rationale", Field::Body),
+    ("reason", Field::Body),
+    ("risk", Field::Body),
+    ("title", Field::Title),
+    ("summary", Field::Title),
+];
+
+fn field(line: &str) -> Option<(Field, String)> {
+    static FIELD: OnceLock<Regex> = OnceLock::new();
+    let c = re(
+        &FIELD,
+        r"^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?([A-Za-z][A-Za-z ]{0,22}?)\s*(?::(?:\*\*|__|\*|_)|(?:\*\*|__|\*|_)\s*:|:)\s*(.*)$",
+    )
+    .captures(line)?;
+    let name = c[1].trim().to_ascii_lowercase();
+    let kind = FIELD_NAMES.iter().find(|(n, _)| *n == name)?.1;
+    Some((kind, c[2].trim().to_string()))
+}
+
+/// `Severity: High`, `**File:** src/a.rs`, `- Fix: …`: a detail of a finding, never a finding.
+pub fn is_field(line: &str) -> bool {
+    field(line).is_some()
+}
+
+/// Markdown emphasis, code ticks and tags removed.
+pub fn plain(s: &str) -> String {
+    markers::strip_tags(s)
+        .replace("**", "")
+        .replace("__", "")
+        .replace('`', "")
+        .trim()
+        .to_string()
+}
+
+/// Control characters (escape sequences included) out of model text before anyone prints it.
+pub fn clean(s: &str) -> String {
+    s.chars()
+        .filter(|c| !c.is_control() || *c == '\n' || *c == '\t')
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+/// The finding a unit is, or `None` when nothing says it is one.
+pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
+    if u.placeholder {
+        return None;
+    }
+    let mut field_severity = None;
+    let mut category = None;
+    let mut file: Option<String> = None;
+    let mut line: Option<(u32, Option<u32>)> = None;
+    let mut action: Vec<String> = Vec::new();
+    let mut evidence = None;
+    let mut title_field = None;
+    let mut body: Vec<String> = Vec::new();
+    let mut detail_marker = None;
+    let mut last_was_action = false;
+    let table_fields = u.fields.iter().map(|(k, v)| (format!("{k}: {v}"), true));
+    let detail_lines = u.lines.iter().map(|l| (l.clone(), false));
+    for (text, from_table) in table_fields.chain(detail_lines) {
+        match field(&text) {
+            Some((Field::Severity, v)) => {
+                match vocab::severity_of(&format!("severity {v}")) {
+                    Some(s) => field_severity = field_severity.or(Some(s)),
+                    None if !from_table => body.push(text.clone()),
+                    None => {}
+                }
+                last_was_action = false;
+            }
+            Some((Field::Category, v)) => {
+                category = category.or(vocab::severity_of(&v));
+                last_was_action = false;
+            }
+            Some((Field::File, v)) if !v.is_empty() => {
+                if let Some(l) = location::find_all(&format!("`{}`", plain(&v)), roots)
+                    .into_iter()
+                    .next()
+                    .or_else(|| location::find_all(&v, roots).into_iter().next())
+                {
+                    file.get_or_insert(l.path.clone());
+                    if let Some(s) = l.start_line {
+                        line.get_or_insert((s, l.end_line));
+                    }
+                } else if !from_table {
+                    body.push(text.clone());
+                }
+                last_was_action = false;
+            }
+            Some((Field::Line, v)) => {
+                if let Some(l) = location::lines_in(&format!("line {}", plain(&v))) {
+                    line.get_or_insert(l);
+                }
+                last_was_action = false;
+            }
+            Some((Field::Action, v)) => {
+                if !v.is_empty() && !vocab::is_placeholder(&v) {
+                    action.push(plain(&v));
+                }
+                last_was_action = true;
+            }
+            Some((Field::Evidence, v)) => {
+                evidence = Some(plain(&v));
+                body.push(text.clone());
+                last_was_action = false;
+            }
+            Some((Field::Title, v)) => {
+                title_field.get_or_insert(plain(&v));
+                last_was_action = false;
+            }
+            Some((Field::Body, v)) => {
+                body.push(v);
+                last_was_action = false;
+            }
+            _ if from_table => {}
+            _ => {
+                let lead = markers::read_lead(&text);
+                if (lead.title.is_empty() || markers::labels_only(&text)) && lead.severity.is_some()
+                {
+                    // A marker alone on its line (`**Medium Severity**`) under a finding.
+                    detail_marker = detail_marker.or(lead.severity);
+                } else if last_was_action && text.starts_with(char::is_whitespace) {
+                    action.push(text.trim().to_string());
+                } else {
+                    body.push(text.clone());
+                    last_was_action = false;
+                }
+            }
+        }
+    }
+    for (info, code) in &u.code {
+        let fenced = format!("```{info}\n{code}```");
+        let is_fix = ["suggestion", "diff", "patch"]
+            .iter()
+            .any(|k| info.starts_with(k));
+        if is_fix || (last_was_action && action.len() <= 1) {
+            action.push(fenced);
+        } else {
+            body.push(fenced);
+        }
+    }
+    // A level hidden in a comment (`<!-- **High Severity** -->`, Bugbot's older format).
+    for h in &u.hidden {
+        let lead = markers::read_lead(h.trim());
+        if lead.title.is_empty() && lead.severity.is_some() {
+            detail_marker = detail_marker.or(lead.severity);
+        }
+    }
+
+    // Severity: the unit's own level, then a field, then its section's level, then categories.
+    let lead_sev = u.read.severity;
+    let level = |s: Option<(Severity, Strength)>| s.filter(|s| s.1 == Strength::Level);
+    let severity = level(lead_sev)
+        .or(level(field_severity))
+        .or(level(detail_marker))
+        .or(level(u.section_severity))
+        .or(lead_sev)
+        .or(field_severity)
+        .or(category)
+        .or(u.section_severity)
+        .map(|s| s.0);
+
+    let loc = locate(u, roots, file.as_deref(), line, &body);
+
+    let text = format!("{}\n{}", u.lead, body.join("\n"));
+    let concern = super::verdict::raises_concern(&text);
+    let own_level = level(lead_sev)
+        .or(level(field_severity))
+        .or(level(detail_marker))
+        .is_some();
+    let qualifies = severity.is_some()
+        || u.in_findings
+        || u.read.labelled
+        || matches!(u.kind, UnitKind::Heading | UnitKind::Range | UnitKind::Row)
+        || concern
+        || (loc.is_some() && u.section_path.is_some());
+    if !qualifies || (u.quiet && !own_level) {
+        return None;
+    }
+    if vocab::is_placeholder(&u.read.title) && !u.read.title.is_empty() {
+        return None;
+    }
+    // "Here are some suggestions:": a lead-in to what follows, not a finding.
+    if u.kind == UnitKind::Paragraph
+        && u.lead.trim_end().ends_with(':')
+        && u.lines.is_empty()
+        && u.code.is_empty()
+        && !own_level
+        && loc.is_none()
+    {
+        return None;
+    }
+    let normal_title = vocab::normalise(&u.read.title);
+    let praise = vocab::PRAISE_TITLES
+        .iter()
+        .any(|p| normal_title == *p || normal_title.starts_with(&format!("{p} ")));
+    if praise && !own_level && !concern {
+        return None;
+    }
+
+    let (mut title, mut extra) = split_title(&u.read.title, roots);
+    // `**Title** (src/a.rs:3), so …`: the bold span is the title, the rest is body.
+    if let Some((bold, rest)) = bold_span_title(&u.lead) {
+        if extra.body.is_empty()
+            && extra.action.is_none()
+            && title.starts_with(&bold)
+            && title != bold
+        {
+            let rest = plain(&rest);
+            let rest = rest.trim_start_matches(['—', '–', '-', ':', ',', ' ']);
+            extra.body = rest.to_string();
+            title = bold;
+        }
+    }
+    if title.is_empty() {
+        title = title_field.unwrap_or_default();
+    }
+    let mut body_text = extra.body;
+    if let Some(a) = extra.action {
+        action.insert(0, a);
+    }
+    if title.is_empty() {
+        // A marker-only lead: the first line of the body is the title.
+        if !body.is_empty() {
+            title = plain(&body.remove(0));
+        }
+    }
+    if title.is_empty() {
+        return None;
+    }
+    if title.chars().count() > 200 {
+        let (short, rest) = shorten(&title);
+        body.insert(0, rest);
+        title = short;
+    }
+    for b in body {
+        if !body_text.is_empty() {
+            body_text.push('\n');
+        }
+        body_text.push_str(&b);
+    }
+    let mut f = Finding::new(severity.unwrap_or(Severity::Unclassified), &clean(&title));
+    f.location = loc;
+    f.evidence = evidence.map(|e| clean(&e));
+    f.body = clean(&body_text);
+    f.action = (!action.is_empty()).then(|| clean(&action.join("\n")));
+    Some(f)
+}
+
+/// Where a unit points: its lead, then its fields, then a range under a file's heading, then
+/// the file it is filed under (with a line), then hidden data, then its body, then the file
+/// alone. A location with a line but no file (`#diff-…R61`) takes the file from the next source
+/// that has one.
+fn locate(
+    u: &Unit,
+    roots: &Roots,
+    file: Option<&str>,
+    line: Option<(u32, Option<u32>)>,
+    body: &[String],
+) -> Option<Location> {
+    let section_with_line = u.section_path.clone().filter(|p| p.start_line.is_some());
+    let range = match (location::leading_range(&u.lead), &u.section_path) {
+        (Some((s, e)), Some(p)) => Some(Location {
+            start_line: Some(s),
+            end_line: e,
+            ..p.clone()
+        }),
+        _ => None,
+    };
+    let mut candidates: Vec<Location> = Vec::new();
+    // A place with a line in the lead wins; a file the title merely mentions comes after the
+    // place the comment was filed under.
+    let (lead_lined, lead_bare): (Vec<Location>, Vec<Location>) =
+        location::find_all(&u.lead, roots)
+            .into_iter()
+            .partition(|l| l.start_line.is_some());
+    candidates.extend(lead_lined);
+    candidates.extend(section_with_line.clone());
+    candidates.extend(lead_bare);
+    candidates.extend(file.map(|f| {
+        let mut l = Location::new(f, None, None);
+        if let Some((s, e)) = line {
+            l.start_line = Some(s);
+            l.end_line = e.filter(|e| *e >= s);
+        }
+        l
+    }));
+    candidates.extend(range);
+    candidates.extend(section_with_line);
+    candidates.extend(u.hidden.iter().flat_map(|h| location::find_all(h, roots)));
+    candidates.extend(body.iter().flat_map(|b| location::find_all(b, roots)));
+    candidates.extend(u.section_path.clone());
+    let mut loc = candidates.first().cloned()?;
+    if loc.path.is_empty() {
+        if let Some(named) = candidates.iter().find(|c| !c.path.is_empty()) {
+            loc.path.clone_from(&named.path);
+            loc.outside = named.outside;
+        }
+    }
+    if loc.start_line.is_none() {
+        let found = line
+            .or_else(|| location::lines_in(&u.lead))
+            .or_else(|| body.iter().find_map(|b| location::lines_in(b)));
+        if let Some((s, e)) = found {
+            loc.start_line = Some(s);
+            loc.end_line = e.filter(|e| *e >= s);
+        }
+    }
+    Some(loc)
+}
+
+/// The bold span that opens a lead (after list markers and a task box), as the title, and the
+/// text after it; `None` when the bold span is only a severity marker.
+fn bold_span_title(lead: &str) -> Option<(String, String)> {
+    static BOLD: OnceLock<Regex> = OnceLock::new();
+    let c = re(
+        &BOLD,
+        r"^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?(?:\[[ xX]\]\s+)?\*\*(.+?)\*\*(.*)$",
+    )
+    .captures(lead)?;
+    let inner = markers::read_lead(&c[1]);
+    if inner.title.is_empty() {
+        return None;
+    }
+    let (title, _) = split_title(&inner.title, &Roots::default());
+    Some((title, c[2].to_string()))
+}
+
+struct Extra {
+    body: String,
+    action: Option<String>,
+}
+
+/// `title — path:line — why — what to do` (the format our own prompt asks for): the title, and
+/// the rest as body and action; a trailing location in parentheses is dropped from the title.
+fn split_title(title: &str, roots: &Roots) -> (String, Extra) {
+    static TRAILING_LOC: OnceLock<Regex> = OnceLock::new();
+    let parts: Vec<&str> = title
+        .split(" — ")
+        .flat_map(|p| p.split(" -- "))
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let is_loc = |p: &str| {
+        let ls = location::find_all(p, roots);
+        ls.len() == 1 && plain(p).split_whitespace().count() <= 3
+    };
+    let mut title = parts.first().map(|s| s.to_string()).unwrap_or_default();
+    let rest: Vec<&str> = parts
+        .iter()
+        .skip(1)
+        .filter(|p| !is_loc(p))
+        .copied()
+        .collect();
+    let extra = match rest.as_slice() {
+        [] => Extra {
+            body: String::new(),
+            action: None,
+        },
+        [body] => Extra {
+            body: plain(body),
+            action: None,
+        },
+        [body @ .., action] => Extra {
+            body: body
+                .iter()
+                .map(|b| plain(b))
+                .collect::<Vec<_>>()
+                .join(" — "),
+            action: Some(plain(action)),
+        },
+    };
+    if let Some(m) = re(
+        &TRAILING_LOC,
+        r"\s*(?:\(([^()]*)\)|\bin\s+(`[^`]+`))\s*[.:]?$",
+    )
+    .captures(&title)
+    {
+        let inner = m.get(1).or(m.get(2)).map_or("", |x| x.as_str());
+        if is_loc(inner) && m.get(0).is_some_and(|x| x.start() > 0) {
+            let at = m.get(0).expect("match").start();
+            title.truncate(at);
+        }
+    }
+    (plain(&title), extra)
+}
+
+/// A long title cut at its first sentence (or 120 characters), and the whole text for the body.
+fn shorten(title: &str) -> (String, String) {
+    let cut = title
+        .char_indices()
+        .take(200)
+        .find(|(i, c)| matches!(c, '.' | '!' | '?') && title[i + 1..].starts_with(' ') && *i > 20)
+        .map(|(i, _)| title[..i].to_string())
+        .unwrap_or_else(|| title.chars().take(120).collect::<String>() + "…");
+    (cut, title.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields() {
+        assert_eq!(
+            field("- **Severity:** High").map(|f| f.0),
+            Some(Field::Severity)
+        );
+        assert_eq!(
+            field("**File**: src/a.rs").map(|f| f.1),
+            Some("src/a.rs".into())
+        );
+        assert_eq!(
+            field("Suggested fix: bound it").map(|f| f.0),
+            Some(Field::Action)
+        );
+        assert_eq!(field("The fix is easy: do it"), None);
+        assert!(!is_field("Race: two callers"));
+    }
+
+    #[test]
+    fn titles() {
+        let roots = Roots::default();
+        let (t, e) = split_title("Off by one — src/a.rs:3 — skips the last — use ..=", &roots);
+        assert_eq!(t, "Off by one");
+        assert_eq!(e.body, "skips the last");
+        assert_eq!(e.action.as_deref(), Some("use ..="));
+        assert_eq!(
+            split_title("Race in refill (`src/cache.rs:40`)", &roots).0,
+            "Race in refill"
+        );
+        assert_eq!(split_title("Leak in `src/a.rs:3`", &roots).0, "Leak");
+    }
+}

@@ -1,0 +1,160 @@
+//! Agreement is a verdict of the whole answer, never a word in it.
+//!
+//! An answer agrees when it approves as a whole — a schema `verdict: approve`, or an overall
+//! approval phrase ("LGTM", "No issues found", "safe to merge") that nothing negates or
+//! qualifies — and nothing in it was read as a finding. "Not approved", "approve once…",
+//! "looks good, but…", "LGTM: this part is fine" and any objection ("request changes") never
+//! agree; a finding always wins over an approval word.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::vocab::{self, Stance};
+
+fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(pattern).expect("valid regex"))
+}
+
+fn phrase() -> &'static Regex {
+    static PHRASE: OnceLock<Regex> = OnceLock::new();
+    re(
+        &PHRASE,
+        &format!(r"(?i)\b(?:{})\b", vocab::APPROVAL_PHRASES.join("|")),
+    )
+}
+
+/// Does `s` use an approval phrase at all (qualified, negated or not)?
+pub fn mentions_approval(s: &str) -> bool {
+    phrase().is_match(s)
+}
+
+/// Does the text, as a whole, approve? (Findings are checked by the caller.)
+pub fn approves(text: &str) -> bool {
+    static NEGATION: OnceLock<Regex> = OnceLock::new();
+    static QUALIFIER: OnceLock<Regex> = OnceLock::new();
+    static OBJECTION: OnceLock<Regex> = OnceLock::new();
+    let phrase = phrase();
+    let negation = re(&NEGATION, vocab::NEGATIONS);
+    let qualifier = re(&QUALIFIER, vocab::QUALIFIERS);
+    let objection = re(&OBJECTION, vocab::OBJECTIONS);
+    if objection
+        .find_iter(text)
+        .any(|m| !negated(text, m.start(), negation))
+    {
+        return false;
+    }
+    let mut approved = false;
+    for m in phrase.find_iter(text) {
+        if negated(text, m.start(), negation) {
+            // "Not approved" anywhere: the answer does not approve, whatever else it says.
+            return false;
+        }
+        if qualifier.is_match(&text[m.end()..]) {
+            return false;
+        }
+        approved = true;
+    }
+    approved
+}
+
+/// Does `text` raise a problem in words ("will crash", "leaks", "should use", "one nit")? A cue
+/// after "no", "not" or "without" ("found no bugs") does not count.
+pub fn raises_concern(text: &str) -> bool {
+    static CUE: OnceLock<Regex> = OnceLock::new();
+    static NEGATED: OnceLock<Regex> = OnceLock::new();
+    let cue = re(&CUE, vocab::CONCERN_CUES);
+    let negated = re(
+        &NEGATED,
+        r"(?i)\b(?:no|not|without|never|zero|any|free of|nothing)\W+(?:\w+\W+){0,2}$",
+    );
+    cue.find_iter(text).any(|m| {
+        let before = &text[..m.start()];
+        let start = before
+            .rfind(['.', '!', '?', '\n', ';'])
+            .map_or(0, |i| i + 1);
+        !negated.is_match(&before[start..])
+    })
+}
+
+/// Is the phrase at `at` negated earlier in its sentence?
+fn negated(text: &str, at: usize, negation: &Regex) -> bool {
+    let before = &text[..at];
+    let start = before.rfind(['.', '!', '?', '\n']).map_or(0, |i| i + 1);
+    negation.is_match(&before[start..])
+}
+
+/// A `Verdict: approve` / `**Decision:** Request changes` line in prose.
+pub fn stated(text: &str) -> Option<Stance> {
+    static LINE: OnceLock<Regex> = OnceLock::new();
+    let c = re(
+        &LINE,
+        r"(?im)^\W*(?:overall\s+)?(?:verdict|decision|recommendation|review status|status|assessment)\W*:\W*([a-z _-]{2,30}?)\W*$",
+    )
+    .captures(text)?;
+    let n = vocab::normalise(&c[1]);
+    vocab::VERDICT_WORDS
+        .iter()
+        .find(|(w, _)| vocab::normalise(w) == n)
+        .map(|(_, s)| *s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overall_approvals() {
+        for t in [
+            "LGTM, nice work.",
+            "No issues found.",
+            "Didn't find any major issues. 👍",
+            "No actionable comments were generated in the recent review.",
+            "This is safe to merge.",
+            "I have no concerns with this change.",
+            "Looks good overall.",
+        ] {
+            assert!(approves(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn words_that_do_not_approve() {
+        for t in [
+            "This is not approved until the race is fixed.",
+            "Far from LGTM.",
+            "Approve once the migration is reversible.",
+            "Looks good overall, but the loop will crash on empty input.",
+            "LGTM except for the missing timeout.",
+            "Looks good to me if you add a test.",
+            "LGTM: this part is fine.",
+            "Request changes: the token is logged.",
+            "The approach is sound.",
+            "Mostly LGTM.",
+        ] {
+            assert!(!approves(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn concerns_in_words() {
+        assert!(raises_concern("The loop will crash on empty input."));
+        assert!(raises_concern("One minor thing: it prints NaN."));
+        assert!(!raises_concern(
+            "Bugbot reviewed your changes and found no bugs!"
+        ));
+        assert!(!raises_concern(
+            "The rename is mechanical and the tests pass."
+        ));
+    }
+
+    #[test]
+    fn verdict_lines() {
+        assert_eq!(
+            stated("## Verdict\n**Verdict:** Request changes\n"),
+            Some(Stance::Object)
+        );
+        assert_eq!(stated("Decision: approve"), Some(Stance::Approve));
+        assert_eq!(stated("The decision: we should think"), None);
+    }
+}
