@@ -50,6 +50,10 @@ pub enum Command {
     Backends(BackendsArgs),
     /// Send standard input to one backend and print its answer and usage (tests one adapter).
     Ask(AskArgs),
+    /// Print the JSON Schema of a protocol's answer: what the CLIs that enforce one are given
+    /// (claude and qwen `--json-schema`, codex `--output-schema`, OpenAI `response_format`), and
+    /// what an `exec:` reviewer may print to be read exactly.
+    Schema(SchemaArgs),
     /// Print a shell completion script.
     ///
     /// For bash, git's own completion calls `_git_debate` for `git debate <TAB>`; the script printed
@@ -437,6 +441,21 @@ pub struct AskArgs {
     /// text prints the answer (usage on stderr); json prints answer, usage and timing as one object.
     #[arg(long, value_enum, default_value_t = ListFormat::Text)]
     pub format: ListFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// The protocol: cr (code review findings), peer-review (a proposal's concerns) or judge
+    /// (rulings on findings).
+    #[arg(value_enum, default_value = "cr")]
+    pub protocol: ProtocolArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProtocolArg {
+    Cr,
+    PeerReview,
+    Judge,
 }
 
 #[derive(Debug, Args)]

@@ -32,6 +32,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Some(Command::Resume(args)) => commands::resume::run(&args),
         Some(Command::Backends(args)) => commands::backends::run(&args),
         Some(Command::Ask(args)) => commands::ask::run(&args),
+        Some(Command::Schema(args)) => commands::schema::run(&args),
         Some(Command::Completions(args)) => commands::completions::run(&args),
     }
 }

@@ -9,7 +9,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use git_debate::protocol::findings::Severity;
 use git_debate::protocol::read::{self, normalise, Protocol, Roots};
 use serde_json::Value;
 
@@ -36,8 +35,13 @@ fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers")
 }
 
-/// What the pipeline makes of an answer without a model: schema/reader, else raw blocks (the
-/// normaliser needs a model and is tested in the review loop).
+fn holdout_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers-holdout")
+}
+
+/// What the pipeline makes of an answer without a model: schema/reader, else raw blocks — or
+/// nothing, for an answer that raises nothing (what the normaliser's empty restatement is
+/// accepted for; the call itself needs a model and is tested in the review loop).
 fn read_answer(text: &str) -> (Vec<Seen>, bool) {
     let roots = Roots {
         roots: vec!["/home/dev/project/".into(), "C:/Users/dev/project/".into()],
@@ -45,6 +49,8 @@ fn read_answer(text: &str) -> (Vec<Seen>, bool) {
     let r = read::read(text, None, Protocol::Cr, &roots);
     let c = if r.structured || text.trim().is_empty() {
         r.critique
+    } else if normalise::raises_nothing(text, &roots) {
+        git_debate::protocol::findings::Critique::empty("normaliser")
     } else {
         normalise::raw_blocks(text, &roots)
     };
@@ -100,12 +106,12 @@ fn pair(want: &[Seen], got: &[Seen]) -> Vec<(usize, usize)> {
     pairs
 }
 
-#[test]
-fn the_reader_understands_real_review_formats() {
+/// Scores every fixture under `root`: per family, and all together.
+fn scorecard(root: &Path) -> (BTreeMap<String, Score>, Score) {
     let mut families: BTreeMap<String, Score> = BTreeMap::new();
     let mut misses = Vec::new();
     let mut fixtures: Vec<PathBuf> = Vec::new();
-    for fam in std::fs::read_dir(dir()).unwrap() {
+    for fam in std::fs::read_dir(root).unwrap() {
         let fam = fam.unwrap().path();
         if fam.is_dir() {
             for f in std::fs::read_dir(&fam).unwrap() {
@@ -169,7 +175,6 @@ fn the_reader_understands_real_review_formats() {
             ));
         }
     }
-    let ratio = |a: usize, b: usize| if b == 0 { 1.0 } else { a as f64 / b as f64 };
     let mut total = Score::default();
     println!(
         "{:<20} {:>4} {:>7} {:>9} {:>8} {:>8} {:>7}",
@@ -195,43 +200,71 @@ fn the_reader_understands_real_review_formats() {
         total.blockers += s.blockers;
         total.blockers_caught += s.blockers_caught;
     }
-    let (recall, precision, severity) = (
-        ratio(total.matched, total.expected),
-        ratio(total.matched, total.predicted),
-        ratio(total.severity_right, total.matched),
-    );
     println!(
         "{:<20} {:>4} {:>7.2} {:>9.2} {:>8.2} {:>8.2} {:>7}",
         "all",
         total.answers,
-        recall,
-        precision,
-        severity,
+        ratio(total.matched, total.expected),
+        ratio(total.matched, total.predicted),
+        ratio(total.severity_right, total.matched),
         ratio(total.approval_right, total.answers),
         format!("{}/{}", total.blockers_caught, total.blockers)
     );
     for m in &misses {
         println!("{m}");
     }
-    assert!(
-        total.answers >= 40 && families.len() >= 8,
-        "the corpus shrank"
+    (families, total)
+}
+
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 {
+        1.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+/// The bars. A blocker is never waved through and approval is never misread; findings,
+/// severities and locations are held to high bars overall, and per family to lower ones (a
+/// family has a handful of answers: one miss moves it a lot).
+fn assert_bars(families: &BTreeMap<String, Score>, total: &Score, overall: f64, family: f64) {
+    let (recall, precision, severity) = (
+        ratio(total.matched, total.expected),
+        ratio(total.matched, total.predicted),
+        ratio(total.severity_right, total.matched),
     );
-    // The bars. A blocker is never waved through and approval is never misread; findings,
-    // severities and locations are held to high bars overall and per family.
     assert_eq!(
         total.blockers_caught, total.blockers,
         "a blocker passed the gate"
     );
     assert_eq!(total.approval_right, total.answers, "approval misread");
-    assert!(recall >= 0.95, "recall {recall:.2}");
-    assert!(precision >= 0.95, "precision {precision:.2}");
-    assert!(severity >= 0.95, "severity {severity:.2}");
-    for (fam, s) in &families {
-        assert!(ratio(s.matched, s.expected) >= 0.8, "{fam} recall");
-        assert!(ratio(s.matched, s.predicted) >= 0.75, "{fam} precision");
+    assert!(recall >= overall, "recall {recall:.2}");
+    assert!(precision >= overall, "precision {precision:.2}");
+    assert!(severity >= overall, "severity {severity:.2}");
+    for (fam, s) in families {
+        assert!(ratio(s.matched, s.expected) >= family, "{fam} recall");
+        assert!(ratio(s.matched, s.predicted) >= family, "{fam} precision");
     }
-    let _ = Severity::P1;
+}
+
+#[test]
+fn the_reader_understands_real_review_formats() {
+    let (families, total) = scorecard(&dir());
+    assert!(
+        total.answers >= 40 && families.len() >= 8,
+        "the corpus shrank"
+    );
+    assert_bars(&families, &total, 0.95, 0.75);
+}
+
+/// The held-out corpus (`tests/fixtures/answers-holdout/`, written apart from the reader and
+/// measured before any change made for it): the same bars, so a regression on formats the
+/// reader was not shaped by shows up too.
+#[test]
+fn the_reader_understands_answers_it_was_not_shaped_by() {
+    let (families, total) = scorecard(&holdout_dir());
+    assert!(total.answers >= 30, "the held-out corpus shrank");
+    assert_bars(&families, &total, 0.9, 0.6);
 }
 
 /// `DUMP=family/name cargo test --test cli answers::dump -- --nocapture`: what the reader made
@@ -241,7 +274,13 @@ fn dump() {
     let Ok(which) = std::env::var("DUMP") else {
         return;
     };
-    let text = std::fs::read_to_string(dir().join(format!("{which}.md"))).unwrap();
+    let root = if which.starts_with("holdout/") {
+        holdout_dir()
+    } else {
+        dir()
+    };
+    let which = which.trim_start_matches("holdout/");
+    let text = std::fs::read_to_string(root.join(format!("{which}.md"))).unwrap();
     let roots = Roots {
         roots: vec!["/home/dev/project/".into(), "C:/Users/dev/project/".into()],
     };

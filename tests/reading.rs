@@ -395,3 +395,65 @@ fn not_evaluated_is_visible_in_every_format() {
         );
     }
 }
+
+#[test]
+fn the_schemas_are_printed_as_shipped() {
+    let env = TestEnv::new();
+    for (name, file) in [
+        ("cr", "cr.json"),
+        ("peer-review", "peer-review.json"),
+        ("judge", "judge.json"),
+    ] {
+        let run = env.run(&["schema", name]).ok();
+        let shipped = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("references/schemas")
+                .join(file),
+        )
+        .unwrap();
+        assert_eq!(run.stdout, shipped);
+        let v: Value = serde_json::from_str(&run.stdout).unwrap();
+        assert_eq!(v["type"], "object");
+    }
+    env.run(&["schema", "nonsense"]).fails(2);
+}
+
+#[test]
+fn the_normaliser_can_be_the_reviewer_and_a_clone_cannot_make_it_a_program() {
+    let env = setup();
+    let restated = json!({"verdict": "revise", "summary": "s", "findings": [
+        {"severity": "P1", "title": "The helper subtracts its second argument", "file": "lib.rs",
+         "start_line": 2, "end_line": null, "body": "", "action": ""}]});
+    env.fake(
+        "codex",
+        json!([{"answer": PROSE}, {"answer": format!("```json\n{restated}\n```")}]),
+    );
+    env.fake("claude", json!({"answer": QUIET_JUDGE}));
+    let run = review(
+        &env,
+        &[
+            "--max-rounds",
+            "1",
+            "--normalizer",
+            "reviewer",
+            "--format",
+            "json",
+        ],
+    )
+    .ok();
+    let r: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(r["findings"][0]["source"], "normaliser");
+    assert_eq!(
+        env.fake_calls("codex").len(),
+        2,
+        "the reviewer restated its own answer"
+    );
+    // A committed .gitdebate naming a program as normaliser is ignored, with a warning.
+    env.write(".gitdebate", "[debate]\n\tnormalizer = exec:./evil.sh\n");
+    let run = review(&env, &["--dry-run"]).ok();
+    assert!(
+        run.stderr.contains("ignoring debate.normalizer from"),
+        "{}",
+        run.stderr
+    );
+}

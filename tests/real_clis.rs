@@ -4,7 +4,9 @@
 //! Skipped unless `GIT_DEBATE_REAL_CLIS=1` and `GIT_DEBATE_HARNESS` names a harness directory
 //! with `fake_llm.py` and the CLIs installed (`npm install` there puts them in
 //! `node_modules/.bin`). Each CLI answers once and fails once with a 401, which must come back
-//! as `not-authenticated` quickly (our retry bounds work on the real programs).
+//! as `not-authenticated` quickly (our retry bounds work on the real programs); and claude, codex
+//! and qwen review a change with their structured-output flag, the server answering with the
+//! schema's object as a real model would (a tool call for claude and qwen, the message for codex).
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -37,12 +39,19 @@ impl Drop for Server {
 }
 
 fn server(harness: &Path, dir: &Path, fail: Option<&str>) -> Server {
+    let rules = serde_json::json!({"default": "FAKE-DEFAULT-REPLY", "rules": [
+        {"match": "Review this change", "reply": ANSWER},
+        {"match": "CHANGE UNDER REVIEW", "reply": STRUCTURED.to_string()},
+    ]});
+    serve_rules(harness, dir, fail, &rules)
+}
+
+/// The schema object the server gives a review prompt: one P1 at `lib.rs:2`.
+const STRUCTURED: &str = r#"{"verdict":"revise","summary":"The sign is wrong.","findings":[{"severity":"P1","title":"add() subtracts its second argument","file":"lib.rs","start_line":2,"end_line":2,"body":"a - b where a + b is meant","action":"return a + b"}]}"#;
+
+fn serve_rules(harness: &Path, dir: &Path, fail: Option<&str>, rules_json: &Value) -> Server {
     let rules = dir.join("rules.json");
-    std::fs::write(
-        &rules,
-        format!(r#"{{"default": "FAKE-DEFAULT-REPLY", "rules": [{{"match": "Review this change", "reply": "{ANSWER}"}}]}}"#),
-    )
-    .unwrap();
+    std::fs::write(&rules, rules_json.to_string()).unwrap();
     let port_file = dir.join("port");
     let _ = std::fs::remove_file(&port_file);
     let mut cmd = Command::new("python3");
@@ -227,6 +236,90 @@ fn the_real_clis_answer_and_fail_as_recorded() {
                 !stderr.contains("changed the repository"),
                 "{cli}: {stderr}"
             );
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn the_real_clis_give_the_schema_object_of_a_review() {
+    let Some(harness) = harness() else {
+        eprintln!("skipped: set GIT_DEBATE_REAL_CLIS=1 and GIT_DEBATE_HARNESS=<harness dir>");
+        return;
+    };
+    let only = std::env::var("GIT_DEBATE_REAL_CLIS_ONLY").ok();
+    let mut failures = Vec::new();
+    for cli in ["claude", "codex", "qwen"] {
+        if only
+            .as_deref()
+            .is_some_and(|o| !o.split(',').any(|x| x == cli))
+        {
+            continue;
+        }
+        let env = TestEnv::with_repo();
+        env.write("lib.rs", "fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n");
+        env.commit_all("add");
+        env.write("lib.rs", "fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n");
+        let srv = server(&harness, &env.root, None);
+        let vars = setup(&env, cli, &srv.url);
+        // The author (judge) is the fake agent posing as gemini; the reviewer is the real CLI.
+        env.fake(
+            "gemini",
+            serde_json::json!({"answer": "```json\n{\"classifications\": [], \"added\": [], \"recommendation\": \"D\", \"reason\": \"\"}\n```"}),
+        );
+        let mut cmd = env.cmd_in(&env.repo);
+        let path = format!(
+            "{}:{}",
+            env.root.join("bin").display(),
+            harness.join("node_modules/.bin").display()
+        );
+        std::fs::create_dir_all(env.home.join("tmp")).unwrap();
+        cmd.env("PATH", format!("{path}:{}", env.path()))
+            .env("TMPDIR", env.home.join("tmp"))
+            .env("TERM", "dumb")
+            .env("NO_COLOR", "1")
+            .args([
+                "--author",
+                "gemini",
+                "--reviewer",
+                cli,
+                "--max-rounds",
+                "1",
+                "--fail-on",
+                "p1",
+                "--format",
+                "json",
+                "--backend-timeout-seconds",
+                "90",
+            ])
+            .stdin(Stdio::null());
+        for (k, v) in &vars {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let report: Value = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+        let dir = PathBuf::from(report["session_dir"].as_str().unwrap_or(""));
+        let round: Value = std::fs::read(dir.join("round-1.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or(Value::Null);
+        let f = &report["findings"][0];
+        let ok = out.status.code() == Some(1)
+            && f["source"] == "schema"
+            && f["severity"] == "P1"
+            && f["location"]["check"] == "verified"
+            && round["calls"][0]["output"]["mode"] == "schema";
+        eprintln!(
+            "{cli} schema review: exit {:?}, finding {f}",
+            out.status.code()
+        );
+        if !ok {
+            failures.push(format!(
+                "{cli}: exit {:?}\n{stdout}\n{stderr}\n{round}",
+                out.status.code()
+            ));
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");

@@ -355,6 +355,112 @@ mod tests {
         })
     }
 
+    /// A server that answers one request per entry of `replies`, in order, and hands back the
+    /// request bodies.
+    fn serve_each(replies: Vec<(u16, String)>) -> (String, mpsc::Receiver<Value>) {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/v1", listener.local_addr().unwrap());
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for (status, body) in replies {
+                let (stream, _) = listener.accept().unwrap();
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut len = 0usize;
+                loop {
+                    let mut line = String::new();
+                    reader.read_line(&mut line).unwrap();
+                    if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                        len = v.trim().parse().unwrap();
+                    }
+                    if line == "\r\n" || line.is_empty() {
+                        break;
+                    }
+                }
+                let mut req = vec![0; len];
+                reader.read_exact(&mut req).unwrap();
+                tx.send(serde_json::from_slice(&req).unwrap()).unwrap();
+                let mut stream = stream;
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            }
+        });
+        (url, rx)
+    }
+
+    fn ask_cr(b: &OpenAiBackend) -> Result<Answer, BackendError> {
+        b.ask(&Request {
+            prompt: "Review this",
+            cwd: None,
+            timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(10),
+            schema: Some(Protocol::Cr),
+        })
+    }
+
+    fn completion(content: &str) -> String {
+        json!({"choices": [{"message": {"content": content}}]}).to_string()
+    }
+
+    const CONFORMING: &str = r#"{"verdict":"approve","summary":"fine","findings":[]}"#;
+
+    #[test]
+    fn the_schema_is_asked_as_response_format_and_its_object_read() {
+        let (url, rx) = serve_each(vec![(200, completion(CONFORMING))]);
+        let a = ask_cr(&backend(&url, None)).unwrap();
+        assert_eq!(a.output.mode, "schema");
+        assert_eq!(a.structured.unwrap()["verdict"], "approve");
+        let body = rx.recv().unwrap();
+        let rf = &body["response_format"];
+        assert_eq!(rf["type"], "json_schema");
+        assert_eq!(rf["json_schema"]["strict"], true);
+        assert_eq!(rf["json_schema"]["name"], "git_debate_cr");
+        assert!(rf["json_schema"]["schema"]["properties"]["findings"].is_object());
+        assert!(rf["json_schema"]["schema"].get("$schema").is_none());
+    }
+
+    #[test]
+    fn a_server_that_refuses_response_format_is_asked_again_without_it_and_not_again() {
+        // llama.cpp and older Ollama builds answer 400 to an unknown response_format.
+        let refusal =
+            json!({"error": {"message": "response_format type json_schema is not supported"}})
+                .to_string();
+        let (url, rx) = serve_each(vec![
+            (400, refusal),
+            (200, completion("## P2\n- a finding")),
+            (200, completion("second call")),
+        ]);
+        let b = backend(&url, None);
+        let a = ask_cr(&b).unwrap();
+        assert_eq!(a.output.mode, "prompt");
+        assert!(a.output.fell_back);
+        assert!(a
+            .output
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("refused response_format"));
+        assert!(a.structured.is_none());
+        assert!(rx.recv().unwrap().get("response_format").is_some());
+        assert!(rx.recv().unwrap().get("response_format").is_none());
+        // Remembered for this server: the next call does not ask again.
+        let again = ask_cr(&b).unwrap();
+        assert_eq!(again.text, "second call");
+        assert!(rx.recv().unwrap().get("response_format").is_none());
+    }
+
+    #[test]
+    fn a_server_that_ignores_response_format_is_read_as_text() {
+        let (url, _rx) = serve_each(vec![(200, completion("LGTM, no findings."))]);
+        let a = ask_cr(&backend(&url, None)).unwrap();
+        assert_eq!(a.output.mode, "prompt");
+        assert!(!a.output.fell_back);
+        assert!(a.structured.is_none());
+        assert_eq!(a.text, "LGTM, no findings.");
+    }
+
     #[test]
     fn a_completion_with_usage_and_model() {
         let (url, rx) = serve(

@@ -7,6 +7,7 @@ pub mod hook;
 pub mod panel;
 pub mod resume;
 pub mod review;
+pub mod schema;
 pub mod sessions;
 pub mod show;
 pub mod topic;

@@ -261,6 +261,16 @@ pub fn blocks(text: &str) -> Vec<Block> {
     let mut fence: Option<(String, String, String, usize)> = None; // (marker, info, body, indent)
     let mut comment: Option<String> = None;
     let tabled = tables(text);
+    // Sourcery quotes code in `<code_context>` tags: a code block like any other.
+    let tabled = if tabled.contains("<code_context>") {
+        std::borrow::Cow::Owned(
+            tabled
+                .replace("<code_context>", "\n```\n")
+                .replace("</code_context>", "\n```\n"),
+        )
+    } else {
+        tabled
+    };
     let joined = join_summaries(&tabled);
     for raw in joined.lines() {
         let line = unquote(raw);
@@ -303,7 +313,13 @@ pub fn blocks(text: &str) -> Vec<Block> {
         if t.starts_with("```") || t.starts_with("~~~") {
             let ch = t.chars().next().unwrap_or('`');
             let n = t.chars().take_while(|c| *c == ch).count();
-            let info = t[n..].trim().to_ascii_lowercase();
+            // Lower case for languages; a citation (`12:15:src/App.tsx`) keeps its path's case.
+            let raw_info = t[n..].trim();
+            let info = if raw_info.contains(':') {
+                raw_info.to_string()
+            } else {
+                raw_info.to_ascii_lowercase()
+            };
             fence = Some((
                 ch.to_string().repeat(n),
                 info,
@@ -425,7 +441,12 @@ fn push_line(
         });
         return;
     }
-    let indent = line.len() - line.trim_start().len();
+    // A tab is four columns (copied pages indent code with tabs).
+    let indent: usize = line
+        .chars()
+        .take_while(|c| c.is_whitespace())
+        .map(|c| if c == '\t' { 4 } else { 1 })
+        .sum();
     // Indented four or more after a blank line, outside a list: a code block (a copied page's
     // diff context), kept with what it belongs to.
     if indent >= 4 && matches!(out.last(), Some(Block::Blank | Block::Code { .. }) | None) {

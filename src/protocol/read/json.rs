@@ -55,6 +55,20 @@ pub fn json_blocks(text: &str) -> Vec<Value> {
             fence = Some(("`".repeat(n), lang));
         }
     }
+    // Machine-readable findings hidden in a comment (`<!-- code-review-findings {…} -->`).
+    let mut rest = text;
+    while let Some(start) = rest.find("<!--") {
+        let after = &rest[start + 4..];
+        let Some(end) = after.find("-->") else { break };
+        let inner = &after[..end];
+        if let Some(brace) = inner.find('{') {
+            let mut s = serde_json::Deserializer::from_str(&inner[brace..]).into_iter::<Value>();
+            if let Some(Ok(v)) = s.next() {
+                out.push(v);
+            }
+        }
+        rest = &after[end + 3..];
+    }
     let whole = text.trim();
     if whole.starts_with('{') || whole.starts_with('[') {
         out.extend(parse_lenient(whole));
@@ -378,8 +392,16 @@ fn collect<'a>(v: &'a Value, inh: &Inherited, depth: u8, out: &mut Items<'a>) ->
             if keyed {
                 return true;
             }
-            // One level down: `{"review": {...}}`, `{"files": [...]}`, `{"runs": [...]}`.
-            for x in o.values().filter(|x| x.is_object() || x.is_array()) {
+            // One level down: `{"review": {...}}`, `{"files": [...]}`, `{"runs": [...]}` — never
+            // into praise or summaries, and into arrays only of objects.
+            let candidates = o.iter().filter(|(k, x)| {
+                let k = k.to_ascii_lowercase();
+                let quiet = vocab::JSON_QUIET_KEYS.contains(&k.as_str()) && k != "files";
+                !quiet
+                    && (x.is_object()
+                        || x.as_array().is_some_and(|a| a.iter().any(Value::is_object)))
+            });
+            for (_, x) in candidates {
                 let before = out.len();
                 if collect(x, inh, depth + 1, out) && out.len() > before {
                     return true;
@@ -464,10 +486,25 @@ fn lines_value(v: &Value) -> Option<(u32, Option<u32>)> {
 fn location_of(o: &Map<String, Value>, roots: &Roots) -> Option<Location> {
     let file = get_ci(o, vocab::JSON_FILE_KEYS)
         .and_then(|(_, v)| v.as_str().map(|s| s.trim().to_string()));
-    let lines = get_ci(o, vocab::JSON_LINE_KEYS).and_then(|(_, v)| lines_value(v));
+    // The first line key that holds a line (`"line": null` beside `"original_line": 57`).
+    let lines = vocab::JSON_LINE_KEYS
+        .iter()
+        .find_map(|k| get_ci(o, &[k]).and_then(|(_, v)| lines_value(v)));
     let end = get_ci(o, vocab::JSON_END_KEYS)
         .and_then(|(_, v)| lines_value(v))
         .map(|e| e.0);
+    // SonarQube: `component` is `projectKey:path/to/File.java`.
+    let file = file.map(|f| match f.split_once(':') {
+        Some((key, path))
+            if key.len() > 1
+                && !key.contains('/')
+                && path.contains('/')
+                && !path.starts_with("//") =>
+        {
+            path.to_string()
+        }
+        _ => f,
+    });
     if let Some(f) = file.filter(|f| !f.trim().is_empty()) {
         // The file value may carry its own line (`"src/a.rs:12"`).
         let parsed = location::find_all(&format!("`{f}`"), roots)
@@ -608,6 +645,7 @@ pub fn finding(v: &Value, default: Option<(Severity, Strength)>, roots: &Roots) 
         .map(|a| clean(&a));
     f.evidence = o
         .get("evidence")
+        .or_else(|| o.get("section"))
         .and_then(Value::as_str)
         .map(clean)
         .filter(|e| !e.is_empty());

@@ -124,7 +124,7 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
               | \((?P<c1>\d+)(?:,\d+)?(?:\s*[-–—]\s*(?P<c2>\d+))?\)       # path(10) (MSVC)
               | \s*\(\s*(?:lines?\s+|L)?(?P<d1>\d+)(?:\s*[-–—]\s*L?(?P<d2>\d+))?\s*\)   # path (10-20), path (line 10)
               | ,?\s+(?:at\s+|on\s+)?(?:lines?|L)\s*(?P<e1>\d+)(?:\s*(?:[-–—]|to|through)\s*L?(?P<e2>\d+))?  # path, line 10
-              | \s*\[(?P<f1>\d+)(?:\s*[-–]\s*(?P<f2>\d+))?\]                  # path [30-36] (pr-agent)
+              | \s*\[R?(?P<f1>\d+)(?:\s*[-–]\s*R?(?P<f2>\d+))?\]               # path [30-36] (pr-agent), path[R41-48] (Qodo)
             )"
         ),
     );
@@ -143,6 +143,27 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
     let overlaps = |covered: &[(usize, usize)], s: usize, e: usize| {
         covered.iter().any(|(a, b)| s < *b && e > *a)
     };
+    // Sourcery: `<location path="api/jobs.py" line_range="88-97" />`.
+    static TAG: OnceLock<Regex> = OnceLock::new();
+    for c in re(
+        &TAG,
+        r#"<location\s+path="([^"]+)"(?:\s+line_range="(\d+)(?:-(\d+))?")?"#,
+    )
+    .captures_iter(text)
+    {
+        let m = c.get(0).expect("match");
+        if !overlaps(&covered, m.start(), m.end()) {
+            let (rel, outside) = roots.relative(&c[1]);
+            let mut l = Location::new(
+                &rel,
+                c.get(2).and_then(|x| x.as_str().parse().ok()),
+                c.get(3).and_then(|x| x.as_str().parse().ok()),
+            );
+            l.outside = outside;
+            found.push((m.start(), l));
+            covered.push((m.start(), m.end()));
+        }
+    }
     for c in with_line.captures_iter(text) {
         let m = c.get(0).expect("match");
         if overlaps(&covered, m.start(), m.end()) {
@@ -208,6 +229,16 @@ fn after_url(text: &str, at: usize) -> bool {
     let end = text[at..].find(stop).map_or(text.len(), |i| at + i);
     let token = &text[start..end];
     (token.contains("://") && !token.starts_with("file://")) || text[start..at].ends_with('@')
+}
+
+/// A code citation's fence info (Cursor): `42:47:src/hooks/useCart.ts`.
+pub fn citation(info: &str, roots: &Roots) -> Option<Location> {
+    static CITE: OnceLock<Regex> = OnceLock::new();
+    let c = re(&CITE, r"^(\d+):(\d+):(\S+)$").captures(info.trim())?;
+    let (rel, outside) = roots.relative(&c[3]);
+    let mut l = Location::new(&rel, c[1].parse().ok(), c[2].parse().ok());
+    l.outside = outside;
+    Some(l)
 }
 
 /// A line number written apart from the path: "line 10", "lines 10-20", "L10-L20", "Line: 42".
@@ -396,6 +427,14 @@ mod tests {
                 "web/src/api/client.ts:30-36",
             ),
             ("file:///home/dev/project/cmd/main.go:52", "cmd/main.go:52"),
+            (
+                "`[src/sync/merge.ts[R41-48]](https://x/pull/1/files#diff-ab)`",
+                "src/sync/merge.ts:41-48",
+            ),
+            (
+                "<location path=\"api/jobs.py\" line_range=\"88-97\" />",
+                "api/jobs.py:88-97",
+            ),
             (
                 "<a href='https://x/pull/2/files#diff-aa5eb45c1e5a7e1d260ad22fR61-R78'>",
                 "line 61-78",

@@ -28,6 +28,8 @@ enum Kind {
     Recommendation,
     /// The section under a heading that is itself a finding (its content is the finding's).
     Finding(usize),
+    /// A finding's "Prompt for AI agents" restatement: not its text, but it may say where.
+    Prompt(usize),
 }
 
 #[derive(Debug, Clone)]
@@ -79,6 +81,11 @@ struct Reader<'a> {
     after_blank: bool,
     /// The last line was a place line: the next one starts a paragraph.
     after_location: bool,
+    /// Something was said since the last heading (a marker line right under a title promotes
+    /// the title to a finding only when it comes first).
+    heading_content: bool,
+    /// The last unit made, for a `<details>` that follows it (its fix, its agent prompt).
+    recent: Option<usize>,
     /// `Impact: High` lines of a table record, for the finding the record goes on to give.
     pending: Vec<String>,
     /// The list being read (its items are alike: findings or not), and the next list's number.
@@ -101,6 +108,8 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
         list: None,
         lists: 0,
         pending: Vec::new(),
+        heading_content: false,
+        recent: None,
         out: Markdown::default(),
     };
     let bs = blocks(text);
@@ -144,6 +153,38 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
     }
     out.findings.extend(found.into_iter().flatten());
     out
+}
+
+/// The file an item stands for when it is only a file: `src/a.rs`, `src/a.rs:`,
+/// `internal/cache/lru.go - **2**` (a file and its count of comments).
+fn container_path(lead: &str, roots: &Roots) -> Option<Location> {
+    let lead = unit::plain(lead);
+    let lead = lead.trim().trim_end_matches(':');
+    let lead = lead
+        .rsplit_once(" - ")
+        .filter(|(_, n)| n.trim().chars().all(|c| c.is_ascii_digit()))
+        .map_or(lead, |(p, _)| p);
+    (!lead.contains(' '))
+        .then(|| location::path_only(lead, roots))
+        .flatten()
+}
+
+/// A short plain line used as a heading: `Blocking issues:`, `Overall Comments:`, `Here's what I
+/// looked at during the review` (a section name, checked by the caller).
+fn plain_heading(text: &str) -> Option<String> {
+    let t = text.trim();
+    let words = t.split_whitespace().count();
+    let sentence = t
+        .trim_end_matches(':')
+        .contains(['.', '!', '?', ';', '`', '(', '_', '*', '<', '[']);
+    let name = t.trim_end_matches(':');
+    let normal = vocab::normalise(name);
+    // Ending in a colon, or naming a summary or findings section outright.
+    let titled = t.ends_with(':')
+        || section_named(&normal, vocab::QUIET_SECTIONS)
+        || section_named(&normal, vocab::FINDING_SECTIONS);
+    (words <= 9 && !sentence && titled && !t.starts_with(['-', '#', '>', '|']))
+        .then(|| name.to_string())
 }
 
 /// A line that is bold and nothing else (`**High priority**`, `**Summary:**`): a heading.
@@ -286,6 +327,7 @@ impl Reader<'_> {
             list: None,
         });
         let i = self.units.len() - 1;
+        self.recent = Some(i);
         self.units[i].lines.append(&mut self.pending);
         if markers::labels_only(lead) {
             // `` `54-61`: _🎯 Correctness_ | _🟠 Major_ ``: the title is the next paragraph.
@@ -298,6 +340,14 @@ impl Reader<'_> {
     /// Where detail lines go now: the open unit, else the finding whose heading we are under.
     fn target(&self) -> Option<usize> {
         self.open.or(self.enclosing_finding())
+    }
+
+    /// The finding whose agent prompt we are in.
+    fn prompt(&self) -> Option<usize> {
+        match self.kind() {
+            Kind::Prompt(u) => Some(u),
+            _ => None,
+        }
     }
 
     /// The heading-finding we are inside, through neutral sub-sections (`<summary>Proposed
@@ -326,6 +376,14 @@ impl Reader<'_> {
             _ => {}
         }
         match b {
+            Block::Code { body, .. } if self.prompt().is_some() => {
+                let u = self.prompt().expect("checked");
+                self.units[u].hidden.push(body.clone());
+            }
+            Block::Text { text, .. } | Block::Item { text, .. } if self.prompt().is_some() => {
+                let u = self.prompt().expect("checked");
+                self.units[u].hidden.push(text.clone());
+            }
             Block::Blank => {}
             Block::Heading { level, text } => self.heading(*level, text),
             Block::Summary { text } => self.heading(SUMMARY_LEVEL + self.details_depth, text),
@@ -338,13 +396,12 @@ impl Reader<'_> {
                 // A rule ends a comment and the summary above it (Copilot, Greptile and the codex
                 // connector put their findings after a rule), but not a finding's own section.
                 self.open = None;
+                self.recent = None;
                 self.pending.clear();
                 self.containers.clear();
-                while self
-                    .sections
-                    .last()
-                    .is_some_and(|s| s.kind == Kind::Quiet || s.bold)
-                {
+                while self.sections.last().is_some_and(|s| {
+                    s.kind == Kind::Quiet || (s.bold && !matches!(s.kind, Kind::Severity(..)))
+                }) {
                     self.sections.pop();
                 }
             }
@@ -366,18 +423,53 @@ impl Reader<'_> {
         if !matches!(b, Block::Row { .. } | Block::TableSeparator) {
             self.table = None;
         }
+        match b {
+            Block::Heading { .. } | Block::Summary { .. } => self.heading_content = false,
+            Block::Blank | Block::DetailsOpen | Block::DetailsClose | Block::Hidden { .. } => {}
+            _ => self.heading_content = true,
+        }
         self.after_blank = matches!(b, Block::Blank);
     }
 
     fn heading(&mut self, level: u8, text: &str) {
-        let was_open = self.open.take();
+        let mut was_open = self.open.take();
         self.containers.clear();
+        // A marker alone (`[![Action required](…)](…)`, `**High**`) followed by a heading rather
+        // than text is the level of what follows, until the next marker.
+        if let Some(o) = was_open {
+            let u = &self.units[o];
+            if u.kind == UnitKind::Paragraph
+                && u.read.title.is_empty()
+                && u.lines.is_empty()
+                && u.code.is_empty()
+                && u.read.severity.is_some_and(|s| s.1 == Strength::Level)
+            {
+                let sev = u.read.severity.expect("checked");
+                self.units[o].placeholder = true;
+                self.open_section(BOLD, Kind::Severity(sev.0, sev.1), None);
+                self.out.structured = true;
+                was_open = None;
+                self.recent = None;
+            }
+        }
+        let summary_level = (SUMMARY_LEVEL..BOLD).contains(&level);
+        // A `<details>` right after a finding's own details is still about that finding.
+        let was_open = was_open.or(self.recent.filter(|_| summary_level));
+        if !summary_level {
+            self.recent = None;
+        }
         let plain = markers::strip_tags(text);
         let normal = vocab::normalise(&plain);
         let lead = markers::read_lead(text);
         let starts = |list: &[&str]| section_named(&normal, list);
         let summary = (SUMMARY_LEVEL..BOLD).contains(&level);
-        let path = location::path_only_in(&plain, self.roots, summary);
+        // `## File: services/importer/handler.go` (Gemini CLI): a file's section.
+        let bare = plain
+            .trim()
+            .strip_prefix("File:")
+            .or_else(|| plain.trim().strip_prefix("Path:"))
+            .unwrap_or(&plain);
+        let path = location::path_only_in(bare, self.roots, summary);
         // A heading inside a heading-finding's section is part of that finding's text, unless
         // it starts a new section of its own kind (checked below).
         let (_, quiet, in_findings, _) = {
@@ -419,7 +511,12 @@ impl Reader<'_> {
                 && !starts(vocab::QUIET_SECTIONS)
                 && !starts(vocab::FINDING_SECTIONS)
         });
-        let kind = if let Some(o) = part_of_open {
+        // Only a `<details>` prompt has an end; a prompt named by a plain line is just quiet.
+        let prompt = was_open
+            .filter(|_| summary && starts(vocab::QUIET_SECTIONS) && normal.contains("prompt"));
+        let kind = if let Some(o) = prompt {
+            Kind::Prompt(o)
+        } else if let Some(o) = part_of_open {
             // `<details>` right after a finding (its proposed fix, a committable suggestion,
             // its importance) is part of it.
             Kind::Finding(o)
@@ -558,7 +655,7 @@ impl Reader<'_> {
     fn child_unit(&mut self, parent: usize, indent: usize, text: &str) {
         let p = &self.units[parent];
         let sev = p.read.severity.or(p.section_severity);
-        let path = location::path_only(&p.read.title, self.roots).or(p.section_path.clone());
+        let path = container_path(&p.lead, self.roots).or(p.section_path.clone());
         let quiet = p.quiet;
         let u = self.new_unit(UnitKind::Item, text, indent);
         self.units[u].section_severity = sev;
@@ -571,8 +668,7 @@ impl Reader<'_> {
     fn mark_container(&mut self, u: usize) {
         let unit = &self.units[u];
         let only_marker = unit.read.severity.is_some() && unit::plain(&unit.read.title).is_empty();
-        let only_path = location::path_only(&unit.lead, self.roots).is_some()
-            && !unit::plain(&unit.lead).trim_end_matches(':').contains(' ');
+        let only_path = container_path(&unit.lead, self.roots).is_some();
         if (only_marker && unit.kind == UnitKind::Item) || only_path {
             self.units[u].children_are_findings = true;
             self.units[u].placeholder = false;
@@ -722,15 +818,26 @@ impl Reader<'_> {
             if let Some(place) = location::place_line(text, self.roots) {
                 // Right after a finding that says nowhere where it is (pr-agent's title, then
                 // its `[path [30-36]](…)` link), the place is that finding's.
-                let link = text.trim_start().starts_with('[');
-                if let (Some(o), location::Place::File(l), true) = (self.target(), &place, link) {
+                // Or a permalink under a list item that named the file without a line (claude
+                // code's review: `1. … in src/flush.rs` then the blob link).
+                let link = text.trim_start().trim_start_matches('`').starts_with('[');
+                if let (Some(o), location::Place::File(l)) = (self.target(), &place) {
                     let u = &self.units[o];
-                    let placed = u.section_path.is_some()
-                        || !location::find_all(&u.lead, self.roots).is_empty()
-                        || u.lines
-                            .iter()
-                            .any(|x| !location::find_all(x, self.roots).is_empty());
-                    if !placed {
+                    let named: Vec<Location> = location::find_all(&u.lead, self.roots)
+                        .into_iter()
+                        .chain(
+                            u.lines
+                                .iter()
+                                .flat_map(|x| location::find_all(x, self.roots)),
+                        )
+                        .collect();
+                    let placed = u.section_path.is_some() || !named.is_empty();
+                    let same_file = u.kind == UnitKind::Item
+                        && text.trim_start().starts_with("http")
+                        && l.start_line.is_some()
+                        && named.iter().all(|n| n.start_line.is_none())
+                        && (named.is_empty() || named.iter().any(|n| n.path == l.path));
+                    if (link && !placed) || same_file {
                         self.units[o]
                             .lines
                             .push(format!("Location: {}", l.display()));
@@ -760,6 +867,17 @@ impl Reader<'_> {
                         .is_some_and(|l| {
                             location::find_all(&self.units[u].lead, self.roots).first() != Some(l)
                         });
+                // `### Comment 4` then `**nitpick (typo):** "recieve" …`: the heading was only a
+                // number; that lead is its title and level.
+                if own
+                    && generic_title(&self.units[u].read.title)
+                    && self.units[u].read.severity.is_none()
+                {
+                    self.units[u].read.severity = lead.severity;
+                    self.units[u].read.title = lead.title;
+                    self.units[u].lines.push(text.to_string());
+                    return;
+                }
                 if !own && !elsewhere && location::leading_range(text).is_none() {
                     self.units[u].lines.push(text.to_string());
                     return;
@@ -767,8 +885,15 @@ impl Reader<'_> {
             }
             let under_titled_heading = matches!(&kind,
                 Kind::Neutral(t) if vocab::normalise(t).split(' ').count() >= 3)
-                && self.open.is_none();
-            if let Some(h) = bold_heading(text) {
+                && self.open.is_none()
+                && !self.heading_content;
+            let in_finding = self.open.is_some() || self.enclosing_finding().is_some();
+            let plain = if in_finding {
+                None
+            } else {
+                plain_heading(text)
+            };
+            if let Some(h) = bold_heading(text).or(plain) {
                 let marker = vocab::severity_of(&h).is_some();
                 if self.heading_like(&h) && !(marker && under_titled_heading) {
                     self.heading(BOLD, text);
@@ -818,7 +943,9 @@ impl Reader<'_> {
             Kind::Neutral(title)
                 if !title.is_empty()
                     && (unit::is_field(text)
-                        || (marker_only() && vocab::normalise(&title).split(' ').count() >= 3)) =>
+                        || (marker_only()
+                            && !self.heading_content
+                            && vocab::normalise(&title).split(' ').count() >= 3)) =>
             {
                 self.promote(title, text)
             }
@@ -890,6 +1017,13 @@ fn section_named(normal: &str, list: &[&str]) -> bool {
             || (normal.starts_with(&format!("{p} ")) && words <= n + 5)
             || (padded.contains(&format!(" {p} ")) && words <= n + 1)
     })
+}
+
+/// "Comment 4", "Issue 2", "Finding #3": a heading that only numbers a finding.
+fn generic_title(title: &str) -> bool {
+    let n = vocab::normalise(title);
+    let words: Vec<&str> = n.split(' ').collect();
+    matches!(words.as_slice(), [w, d] if ["comment", "issue", "finding", "suggestion", "note", "problem", "bug", "item"].contains(w) && d.chars().all(|c| c.is_ascii_digit()))
 }
 
 fn is_task(text: &str) -> bool {

@@ -82,7 +82,13 @@ fn candidates(line: &str) -> Vec<Candidate> {
     }
     for c in re(&PAREN, r"\(([^()]{1,30})\)").captures_iter(line) {
         let m = c.get(0).expect("match");
-        push(m.start(), m.end(), c[1].to_string());
+        // `Bug (important)`: a label word in parentheses names a level too.
+        let word = vocab::normalise(&c[1]);
+        let text = match vocab::LABEL_PHRASES.iter().find(|(w, _)| *w == word) {
+            Some((_, s)) => s.label().to_string(),
+            None => c[1].to_string(),
+        };
+        push(m.start(), m.end(), text);
     }
     for c in re(
         &EMPH,
@@ -150,6 +156,23 @@ fn candidates(line: &str) -> Vec<Candidate> {
         let start = line.find(lead.trim()).unwrap_or(0);
         push(start, start + lead.trim().len(), lead);
     }
+    // `nitpick (typo):` — Sourcery's kind with its category: the kind alone is a candidate too.
+    static KIND: OnceLock<Regex> = OnceLock::new();
+    let kind = re(
+        &KIND,
+        r"^\s*([A-Za-z][\w ]{0,20}?)\s*\([\w\s-]{1,30}\)\s*:?\s*$",
+    );
+    let kinds: Vec<Candidate> = out
+        .iter()
+        .filter_map(|c| {
+            kind.captures(&c.text).map(|k| Candidate {
+                start: c.start,
+                end: c.end,
+                text: k[1].to_string(),
+            })
+        })
+        .collect();
+    out.extend(kinds);
     out
 }
 
@@ -267,7 +290,10 @@ fn clean_title(s: &str) -> (String, bool) {
     static IMAGE: OnceLock<Regex> = OnceLock::new();
     static NUMBER: OnceLock<Regex> = OnceLock::new();
     static LABEL: OnceLock<Regex> = OnceLock::new();
+    static LINK: OnceLock<Regex> = OnceLock::new();
     let s = re(&IMAGE, r"!\[[^\]]*\]\([^)]*\)").replace_all(s, " ");
+    // `[text](url)` reads as its text (an image's link leaves nothing).
+    let s = re(&LINK, r"\[([^\]]*)\]\([^)\s]*\)").replace_all(&s, "$1");
     let s = strip_tags(&s);
     let s = s.replace("**", "").replace("__", "");
     let s = s

@@ -80,10 +80,30 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         }
     };
     if !use_json {
+        // Sourcery and others restate the review for coding agents in a ```markdown block,
+        // sometimes with comments the visible part only summarised: its findings that point at
+        // a line are added (one said twice is merged below).
+        let visible = c.findings.len();
+        let places: Vec<(String, Option<u32>)> = c
+            .findings
+            .iter()
+            .filter_map(|f| f.location.as_ref().map(|l| (l.path.clone(), l.start_line)))
+            .collect();
+        for block in markdown_fences(text) {
+            let inner = markdown::read(&block, roots);
+            c.findings.extend(inner.findings.into_iter().filter(|f| {
+                let lined = f.location.as_ref().filter(|l| l.start_line.is_some());
+                visible == 0
+                    || lined.is_some_and(|l| !places.contains(&(l.path.clone(), l.start_line)))
+            }));
+        }
+    }
+    if !use_json {
         // A JSON list is the reviewer's own enumeration; markdown often says a finding twice
         // (a summary table and its detail section).
         c.findings = merge_duplicates(std::mem::take(&mut c.findings));
     }
+    default_file(text, roots, &mut c.findings);
     let objects = c.verdict.as_deref().is_some_and(|v| {
         vocab::VERDICT_WORDS
             .iter()
@@ -92,7 +112,14 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
     // Prose outside any finding that raises a problem ("otherwise fine, but it will crash")
     // keeps an approval word from being the answer's verdict.
     let loose = md.loose_text.join("\n");
-    let loose_concern = !use_json && verdict::raises_concern(&loose);
+    // Prose outside any finding that points at a line of code is about a problem there, not
+    // part of an approval ("Happy with the rest" after two paragraphs on `pool.rs` line 64).
+    let points_at_code = {
+        let places = location::find_all(&loose, roots);
+        places.iter().any(|l| l.start_line.is_some())
+            || (!places.is_empty() && location::lines_in(&loose).is_some())
+    };
+    let loose_concern = !use_json && (verdict::raises_concern(&loose) || points_at_code);
     c.agreement = c.findings.is_empty()
         && !objects
         && !loose_concern
@@ -123,6 +150,64 @@ fn from_json(j: json::JsonReview, format: &'static str) -> Critique {
         verdict: j.verdict,
         recommendation: j.recommendation,
         format,
+    }
+}
+
+/// The contents of ```markdown / ~~~md fences.
+fn markdown_fences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur: Option<(String, String)> = None;
+    for line in text.lines() {
+        let t = line.trim_start();
+        let t = t.strip_prefix("> ").unwrap_or(t);
+        match &mut cur {
+            Some((marker, body)) => {
+                if t.starts_with(marker.as_str())
+                    && t.trim_start_matches(['`', '~']).trim().is_empty()
+                {
+                    out.push(std::mem::take(body));
+                    cur = None;
+                } else {
+                    body.push_str(t);
+                    body.push('\n');
+                }
+            }
+            None => {
+                let ch = t.chars().next().filter(|c| *c == '`' || *c == '~');
+                if let Some(ch) = ch {
+                    let n = t.chars().take_while(|c| *c == ch).count();
+                    let info = t[n..].trim().to_ascii_lowercase();
+                    if n >= 3 && (info == "markdown" || info == "md") {
+                        cur = Some((ch.to_string().repeat(n), String::new()));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// An answer about one file ("Here's a review of `src/cart/totals.ts`", a single permalink)
+/// whose findings give only a line: that file's lines.
+fn default_file(text: &str, roots: &Roots, findings: &mut [Finding]) {
+    let mut paths: Vec<String> = location::find_all(text, roots)
+        .into_iter()
+        .filter(|l| !l.path.is_empty() && !l.outside)
+        .map(|l| l.path)
+        .collect();
+    paths.sort();
+    paths.dedup();
+    let [only] = paths.as_slice() else {
+        return;
+    };
+    for f in findings.iter_mut() {
+        // (A `#diff-<hash>R61` line stays without a file: the hash names some other file.)
+        if f.location.is_none() {
+            let said = format!("{}\n{}", f.title, f.body);
+            if let Some((s, e)) = location::lines_in(&said) {
+                f.location = Some(crate::protocol::findings::Location::new(only, Some(s), e));
+            }
+        }
     }
 }
 

@@ -54,6 +54,14 @@ fn ungrounded(f: &Finding, raw_norm: &str, raw: &str) -> Option<String> {
     None
 }
 
+/// Does an answer raise nothing: no words of a problem, no line of code pointed at?
+pub fn raises_nothing(raw: &str, roots: &Roots) -> bool {
+    let places = location::find_all(raw, roots);
+    !super::verdict::raises_concern(raw)
+        && !places.iter().any(|l| l.start_line.is_some())
+        && (location::lines_in(raw).is_none() || places.is_empty())
+}
+
 /// Does the raw answer state any severity (a marker the vocabulary knows)?
 fn states_severity(raw: &str) -> bool {
     raw.split(|c: char| !c.is_alphanumeric() && c != '-' && !is_marker_emoji(c))
@@ -81,7 +89,14 @@ pub fn grounded(
         .or_else(|| json::best_review(&json::json_blocks(answer_text), protocol, roots))
         .ok_or_else(|| "its answer had no JSON review in it".to_string())?;
     if review.findings.is_empty() {
-        return Err("it restated the answer with no findings".into());
+        // "Nothing was raised" is believed only of an answer that raises nothing in words
+        // either: no problem language, no line of code pointed at.
+        if raises_nothing(raw, roots) {
+            return Ok(Critique::empty("normaliser"));
+        }
+        return Err(
+            "it restated the answer with no findings, but the answer raises something".into(),
+        );
     }
     let raw_norm = vocab::normalise(raw);
     let keep_severity = states_severity(raw);
@@ -157,7 +172,7 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
     // migration is reversible.") raises nothing of its own; the raw answer keeps it anyway.
     let findings = merged
         .iter()
-        .filter(|b| !verdict_only(b, roots))
+        .filter(|b| !verdict_only(b, roots) && !praise_only(b, roots))
         .map(|b| {
             let first = b.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
             let mut title: String = plain(first.trim_start_matches(['#', ' ', '-', '*']));
@@ -167,6 +182,14 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
             let mut f = Finding::new(Severity::Unclassified, &clean(&title));
             f.body = clean(b);
             f.location = location::find_all(b, roots).into_iter().next();
+            if let Some(l) = &mut f.location {
+                if l.start_line.is_none() {
+                    if let Some((s, e)) = location::lines_in(b) {
+                        l.start_line = Some(s);
+                        l.end_line = e.filter(|e| *e >= s);
+                    }
+                }
+            }
             f.source = Source::Raw;
             f
         })
@@ -177,15 +200,36 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
     }
 }
 
+/// A block that only praises ("Nice work overall. The new tests are thorough.").
+fn praise_only(block: &str, roots: &Roots) -> bool {
+    static PRAISE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let praise = PRAISE.get_or_init(|| {
+        regex::Regex::new(r"(?i)\b(nice|great|good|thorough|clean|clear|well|happy|thanks|thank you|solid|excellent|neat|easier)\b")
+            .expect("valid regex")
+    });
+    praise.is_match(block)
+        && !super::verdict::raises_concern(block)
+        && !location::find_all(block, roots)
+            .iter()
+            .any(|l| l.start_line.is_some())
+        && location::lines_in(block).is_none()
+}
+
 /// Every sentence of `block` is an approval or verdict sentence, with no concern and no place.
 fn verdict_only(block: &str, roots: &Roots) -> bool {
+    // Sentences end at `. `, `! `, `? ` or a line break (not at the dot of `README.md`).
     let sentences: Vec<&str> = block
-        .split(['.', '!', '?', '\n'])
+        .split(". ")
+        .flat_map(|s| s.split("! "))
+        .flat_map(|s| s.split("? "))
+        .flat_map(|s| s.split('\n'))
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .collect();
     !sentences.is_empty()
-        && location::find_all(block, roots).is_empty()
+        && !location::find_all(block, roots)
+            .iter()
+            .any(|l| l.start_line.is_some())
         && !super::verdict::raises_concern(block)
         && sentences
             .iter()
@@ -245,6 +289,10 @@ gives up when the server keeps failing.\n";
         );
         let empty = restated(serde_json::json!([]));
         assert!(grounded(RAW, &empty, None, Protocol::Cr, &Roots::default()).is_err());
+        // An answer that raises nothing may be restated as nothing.
+        let summary = "The change moves the loader to pydantic settings and adds tests.";
+        let c = grounded(summary, &empty, None, Protocol::Cr, &Roots::default()).unwrap();
+        assert!(c.findings.is_empty());
     }
 
     #[test]

@@ -63,6 +63,7 @@ enum Field {
 
 const FIELD_NAMES: &[(&str, Field)] = &[
     ("severity", Field::Severity),
+    ("severity level", Field::Severity),
     ("priority", Field::Severity),
     ("level", Field::Severity),
     ("criticality", Field::Severity),
@@ -106,6 +107,7 @@ const FIELD_NAMES: &[(&str, Field)] = &[
 
 fn field(line: &str) -> Option<(Field, String)> {
     static FIELD: OnceLock<Regex> = OnceLock::new();
+    let line = &markers::strip_tags(line);
     let c = re(
         &FIELD,
         r"^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?([A-Za-z][A-Za-z ]{0,22}?)\s*(?::(?:\*\*|__|\*|_)|(?:\*\*|__|\*|_)\s*:|:)\s*(.*)$",
@@ -160,6 +162,13 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
     for (text, from_table) in table_fields.chain(detail_lines) {
         match field(&text) {
             Some((Field::Severity, v)) => {
+                // `Severity: HIGH | Confidence: 0.81`: the value ends at the next field.
+                let v = v
+                    .split(['|', ';', ','])
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_string();
                 match vocab::severity_of(&format!("severity {v}")) {
                     Some(s) => field_severity = field_severity.or(Some(s)),
                     None if !from_table => body.push(text.clone()),
@@ -239,7 +248,7 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
         }
     }
     // A level hidden in a comment (`<!-- **High Severity** -->`, Bugbot's older format).
-    for h in &u.hidden {
+    for h in u.hidden.iter().filter(|h| h.lines().count() <= 2) {
         let lead = markers::read_lead(h.trim());
         if lead.title.is_empty() && lead.severity.is_some() {
             detail_marker = detail_marker.or(lead.severity);
@@ -272,6 +281,9 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
         || u.read.labelled
         || matches!(u.kind, UnitKind::Heading | UnitKind::Range | UnitKind::Row)
         || concern
+        || loc
+            .as_ref()
+            .is_some_and(|l| l.start_line.is_some() && !l.path.is_empty())
         || (loc.is_some() && u.section_path.is_some());
     if !qualifies || (u.quiet && !own_level) {
         return None;
@@ -292,8 +304,11 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
     let normal_title = vocab::normalise(&u.read.title);
     let praise = vocab::PRAISE_TITLES
         .iter()
-        .any(|p| normal_title == *p || normal_title.starts_with(&format!("{p} ")));
-    if praise && !own_level && !concern {
+        .any(|p| normal_title == *p || normal_title.starts_with(&format!("{p} ")))
+        || super::verdict::approves(&plain(&u.read.title));
+    // "Security: all looks good" (a category's rating), "LGTM!": praise, even with a marker.
+    let rated = super::verdict::approves(&plain(&u.read.title));
+    if (praise && !own_level && !concern) || (rated && !concern) || counts_only(&normal_title) {
         return None;
     }
 
@@ -386,6 +401,12 @@ fn locate(
     }));
     candidates.extend(range);
     candidates.extend(section_with_line);
+    // A code citation's header (```42:47:src/a.ts) says exactly where.
+    candidates.extend(
+        u.code
+            .iter()
+            .filter_map(|(info, _)| location::citation(info, roots)),
+    );
     candidates.extend(u.hidden.iter().flat_map(|h| location::find_all(h, roots)));
     candidates.extend(body.iter().flat_map(|b| location::find_all(b, roots)));
     candidates.extend(u.section_path.clone());
@@ -423,6 +444,16 @@ fn bold_span_title(lead: &str) -> Option<(String, String)> {
     }
     let (title, _) = split_title(&inner.title, &Roots::default());
     Some((title, c[2].to_string()))
+}
+
+/// "General issues: 2 issues found", "Security: 1 blocking issue": a count, not a finding.
+fn counts_only(normal_title: &str) -> bool {
+    static COUNT: OnceLock<Regex> = OnceLock::new();
+    re(
+        &COUNT,
+        r"^(?:[a-z]+ ){0,3}(?:\d+|no|zero) (?:blocking |new |open |major |minor )?(?:issues?|findings?|problems?|comments?)(?: found| raised| posted)?$",
+    )
+    .is_match(normal_title)
 }
 
 struct Extra {

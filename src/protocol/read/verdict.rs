@@ -66,7 +66,7 @@ pub fn raises_concern(text: &str) -> bool {
     let cue = re(&CUE, vocab::CONCERN_CUES);
     let negated = re(
         &NEGATED,
-        r"(?i)\b(?:no|not|without|never|zero|any|free of|nothing)\W+(?:\w+\W+){0,2}$",
+        r"(?i)\b(?:no|not|without|never|zero|any|free of|nothing|checked for|looked for|scanned for|checking for|looking for|check for)\W+(?:\w+\W+){0,2}$",
     );
     cue.find_iter(text).any(|m| {
         let before = &text[..m.start()];

@@ -1,0 +1,70 @@
+//! Whole-answer phrases: verdict words, approvals, what negates or qualifies an approval, what
+//! objects, and the words of a sentence that raises a problem.
+
+/// How an answer's overall verdict word reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stance {
+    Approve,
+    Object,
+}
+
+/// Verdict values (JSON or a `Verdict:` line), normalised.
+pub const VERDICT_WORDS: &[(&str, Stance)] = &[
+    ("approve", Stance::Approve),
+    ("approved", Stance::Approve),
+    ("lgtm", Stance::Approve),
+    ("accept", Stance::Approve),
+    ("pass", Stance::Approve),
+    ("passed", Stance::Approve),
+    ("ok", Stance::Approve),
+    ("patch is correct", Stance::Approve),
+    ("correct", Stance::Approve),
+    ("keep", Stance::Approve),
+    ("revise", Stance::Object),
+    ("reject", Stance::Object),
+    ("rejected", Stance::Object),
+    ("request changes", Stance::Object),
+    ("request_changes", Stance::Object),
+    ("changes requested", Stance::Object),
+    ("needs changes", Stance::Object),
+    ("needs work", Stance::Object),
+    ("fail", Stance::Object),
+    ("failed", Stance::Object),
+    ("block", Stance::Object),
+    ("patch is incorrect", Stance::Object),
+    ("incorrect", Stance::Object),
+];
+
+/// Phrases that approve the whole change when nothing qualifies them (a regex alternation,
+/// matched case-insensitively on word boundaries).
+pub const APPROVAL_PHRASES: &[&str] = &[
+    r"lgtm",
+    r"looks good(?: to me)?",
+    r"looks great",
+    r"looks correct",
+    r"looks fine",
+    r"no (?:further |significant |major |real |remaining |blocking |obvious )?(?:issues|problems|concerns|bugs|findings)(?: (?:found|identified|detected|spotted))?",
+    r"(?:did not|didn't|did n't) (?:find|spot|see|identify) any(?: (?:major|significant|real|obvious|blocking))? (?:issues|problems|concerns|bugs)",
+    r"found no (?:issues|problems|concerns|bugs)",
+    r"no actionable comments",
+    r"nothing (?:to (?:fix|change|flag|report|add)|blocking)",
+    r"(?:safe|ready|good) to (?:merge|ship|land)",
+    r"ship it",
+    r"approved?",
+    r"approving",
+    r"patch is correct",
+    r"i have no (?:further )?(?:comments|feedback|suggestions|objections)",
+    r"(?:generated|left|posted|made) no (?:new )?comments",
+    r"no (?:new )?comments",
+];
+
+/// Words that turn an approval into something else when they come before it in its sentence
+/// ("not approved", "far from LGTM").
+pub const NEGATIONS: &str = r"(?i)(\bnot|n't|\bnever|\bhardly|\bwithout|\bcannot|\bno longer|\bfar from|\bcan't|\bwon't|\bbefore|\bmostly|\blargely|\bpartially|\bnearly|\balmost|\bsomewhat)\W+(?:\w+\W+){0,3}$";
+
+/// Words that make an approval conditional or partial when they follow it in its sentence
+/// ("approve once…", "looks good, but…", "LGTM except…").
+pub const QUALIFIERS: &str = r"(?i)^[^.!?\n]*?\b(but|however|though|although|except|once|after|until|unless|if|provided|pending|as long as|as soon as|apart from|aside from|other than|besides|only when|assuming|with one|with a few|with some|with the exception|conditionally|mostly|partially|for the most part|this part|that part)\b";
+
+/// Phrases anywhere in an answer that mean it does not approve.
+pub const OBJECTIONS: &str = r"(?i)\b(request(?:ing)? changes|changes requested|do not merge|don't merge|not (?:yet )?(?:ready|safe) to (?:merge|ship|land)|needs (?:more )?work|patch is incorrect|must be (?:fixed|addressed) before)\b";
