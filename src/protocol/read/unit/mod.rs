@@ -2,13 +2,23 @@
 //! severity from the strongest place that states one, its location from the most specific place
 //! that gives one, its title, and its body and suggested fix kept together and in full.
 
+mod fields;
+mod title;
+
+use fields::*;
+pub use fields::{clean, is_field, plain};
+use title::*;
+
 use std::sync::OnceLock;
 
 use regex::Regex;
 
 use super::location::{self, Roots};
+
 use super::markers::{self, Lead};
+
 use super::vocab::{self, Strength};
+
 use crate::protocol::findings::{Finding, Location, Severity};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,100 +56,6 @@ pub struct Unit {
 
 fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pattern).expect("valid regex"))
-}
-
-/// What a field line is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Field {
-    Severity,
-    Category,
-    File,
-    Line,
-    Action,
-    Evidence,
-    Body,
-    Title,
-}
-
-const FIELD_NAMES: &[(&str, Field)] = &[
-    ("severity", Field::Severity),
-    ("severity level", Field::Severity),
-    ("priority", Field::Severity),
-    ("level", Field::Severity),
-    ("criticality", Field::Severity),
-    ("impact", Field::Severity),
-    ("importance", Field::Severity),
-    ("category", Field::Category),
-    ("type", Field::Category),
-    ("file", Field::File),
-    ("files", Field::File),
-    ("path", Field::File),
-    ("location", Field::File),
-    ("where", Field::File),
-    ("line", Field::Line),
-    ("lines", Field::Line),
-    ("fix", Field::Action),
-    ("suggested fix", Field::Action),
-    ("proposed fix", Field::Action),
-    ("suggestion", Field::Action),
-    ("suggested change", Field::Action),
-    ("recommendation", Field::Action),
-    ("recommended fix", Field::Action),
-    ("action", Field::Action),
-    ("suggested action", Field::Action),
-    ("remediation", Field::Action),
-    ("how to fix", Field::Action),
-    ("solution", Field::Action),
-    ("evidence", Field::Evidence),
-    ("problem", Field::Body),
-    ("issue", Field::Body),
-    ("description", Field::Body),
-    ("details", Field::Body),
-    ("why", Field::Body),
-    ("why it matters", Field::Body),
-    ("explanation", Field::Body),
-    ("rationale", Field::Body),
-    ("reason", Field::Body),
-    ("risk", Field::Body),
-    ("title", Field::Title),
-    ("summary", Field::Title),
-];
-
-fn field(line: &str) -> Option<(Field, String)> {
-    static FIELD: OnceLock<Regex> = OnceLock::new();
-    let line = &markers::strip_tags(line);
-    let c = re(
-        &FIELD,
-        r"^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?([A-Za-z][A-Za-z ]{0,22}?)\s*(?::(?:\*\*|__|\*|_)|(?:\*\*|__|\*|_)\s*:|:)\s*(.*)$",
-    )
-    .captures(line)?;
-    let name = c[1].trim().to_ascii_lowercase();
-    let kind = FIELD_NAMES.iter().find(|(n, _)| *n == name)?.1;
-    Some((kind, c[2].trim().to_string()))
-}
-
-/// `Severity: High`, `**File:** src/a.rs`, `- Fix: …`: a detail of a finding, never a finding.
-pub fn is_field(line: &str) -> bool {
-    field(line).is_some()
-}
-
-/// Markdown emphasis, code ticks and tags removed.
-pub fn plain(s: &str) -> String {
-    markers::strip_tags(s)
-        .replace("**", "")
-        .replace("__", "")
-        .replace('`', "")
-        .trim()
-        .to_string()
-}
-
-/// Control characters (escape sequences included) out of model text before anyone prints it.
-pub fn clean(s: &str) -> String {
-    s.chars()
-        .filter(|c| !c.is_control() || *c == '\n' || *c == '\t')
-        .collect::<String>()
-        .trim()
-        .to_string()
 }
 
 /// The finding a unit is, or `None` when nothing says it is one.
@@ -427,103 +343,6 @@ fn locate(
         }
     }
     Some(loc)
-}
-
-/// The bold span that opens a lead (after list markers and a task box), as the title, and the
-/// text after it; `None` when the bold span is only a severity marker.
-fn bold_span_title(lead: &str) -> Option<(String, String)> {
-    static BOLD: OnceLock<Regex> = OnceLock::new();
-    let c = re(
-        &BOLD,
-        r"^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?(?:\[[ xX]\]\s+)?\*\*(.+?)\*\*(.*)$",
-    )
-    .captures(lead)?;
-    let inner = markers::read_lead(&c[1]);
-    if inner.title.is_empty() {
-        return None;
-    }
-    let (title, _) = split_title(&inner.title, &Roots::default());
-    Some((title, c[2].to_string()))
-}
-
-/// "General issues: 2 issues found", "Security: 1 blocking issue": a count, not a finding.
-fn counts_only(normal_title: &str) -> bool {
-    static COUNT: OnceLock<Regex> = OnceLock::new();
-    re(
-        &COUNT,
-        r"^(?:[a-z]+ ){0,3}(?:\d+|no|zero) (?:blocking |new |open |major |minor )?(?:issues?|findings?|problems?|comments?)(?: found| raised| posted)?$",
-    )
-    .is_match(normal_title)
-}
-
-struct Extra {
-    body: String,
-    action: Option<String>,
-}
-
-/// `title — path:line — why — what to do` (the format our own prompt asks for): the title, and
-/// the rest as body and action; a trailing location in parentheses is dropped from the title.
-fn split_title(title: &str, roots: &Roots) -> (String, Extra) {
-    static TRAILING_LOC: OnceLock<Regex> = OnceLock::new();
-    let parts: Vec<&str> = title
-        .split(" — ")
-        .flat_map(|p| p.split(" -- "))
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .collect();
-    let is_loc = |p: &str| {
-        let ls = location::find_all(p, roots);
-        ls.len() == 1 && plain(p).split_whitespace().count() <= 3
-    };
-    let mut title = parts.first().map(|s| s.to_string()).unwrap_or_default();
-    let rest: Vec<&str> = parts
-        .iter()
-        .skip(1)
-        .filter(|p| !is_loc(p))
-        .copied()
-        .collect();
-    let extra = match rest.as_slice() {
-        [] => Extra {
-            body: String::new(),
-            action: None,
-        },
-        [body] => Extra {
-            body: plain(body),
-            action: None,
-        },
-        [body @ .., action] => Extra {
-            body: body
-                .iter()
-                .map(|b| plain(b))
-                .collect::<Vec<_>>()
-                .join(" — "),
-            action: Some(plain(action)),
-        },
-    };
-    if let Some(m) = re(
-        &TRAILING_LOC,
-        r"\s*(?:\(([^()]*)\)|\bin\s+(`[^`]+`))\s*[.:]?$",
-    )
-    .captures(&title)
-    {
-        let inner = m.get(1).or(m.get(2)).map_or("", |x| x.as_str());
-        if is_loc(inner) && m.get(0).is_some_and(|x| x.start() > 0) {
-            let at = m.get(0).expect("match").start();
-            title.truncate(at);
-        }
-    }
-    (plain(&title), extra)
-}
-
-/// A long title cut at its first sentence (or 120 characters), and the whole text for the body.
-fn shorten(title: &str) -> (String, String) {
-    let cut = title
-        .char_indices()
-        .take(200)
-        .find(|(i, c)| matches!(c, '.' | '!' | '?') && title[i + 1..].starts_with(' ') && *i > 20)
-        .map(|(i, _)| title[..i].to_string())
-        .unwrap_or_else(|| title.chars().take(120).collect::<String>() + "…");
-    (cut, title.to_string())
 }
 
 #[cfg(test)]

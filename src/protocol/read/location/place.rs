@@ -1,0 +1,110 @@
+//! Strings that are only a place: a line that says where the next comment is, a `<summary>` or
+//! heading that is a file, a JSON value, a code citation's `12:15:path`.
+
+use super::*;
+
+/// A code citation's fence info (Cursor): `42:47:src/hooks/useCart.ts`.
+pub fn citation(info: &str, roots: &Roots) -> Option<Location> {
+    static CITE: OnceLock<Regex> = OnceLock::new();
+    let c = re(&CITE, r"^(\d+):(\d+):(\S+)$").captures(info.trim())?;
+    let (rel, outside) = roots.relative(&c[3]);
+    let mut l = Location::new(&rel, c[1].parse().ok(), c[2].parse().ok());
+    l.outside = outside;
+    Some(l)
+}
+
+/// A line that is nothing but a place.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Place {
+    /// `src/a.rs`, `**src/a.rs:27**`, a permalink, `` **`src/a.rs`** — line 212 ``.
+    File(Location),
+    /// `Line 33`, `Lines 58-60`, `Comment on lines +112 to +118`: in the file named before.
+    Lines(u32, Option<u32>),
+}
+
+/// Is `text` a line that only says where the next comment is? (Code hosts' copied pages, the
+/// codex connector's permalink above its badge, Copilot's `**path:line**`, Greptile's.)
+pub fn place_line(text: &str, roots: &Roots) -> Option<Place> {
+    const GLUE: &[&str] = &[
+        "comment", "comments", "on", "at", "in", "line", "lines", "file", "to", "through", "of",
+        "see", "outside", "diff", "range",
+    ];
+    let plain = text
+        .replace("**", "")
+        .replace("__", "")
+        .replace('`', "")
+        .trim()
+        .trim_end_matches(':')
+        .to_string();
+    let words: Vec<&str> = plain.split_whitespace().collect();
+    if words.is_empty() || words.len() > 8 {
+        return None;
+    }
+    let residue = words.iter().any(|w| {
+        let t = w.trim_matches(|c: char| {
+            matches!(c, ',' | ':' | '(' | ')' | '[' | ']' | '.' | '—' | '–' | '-')
+        });
+        let lower = t.to_ascii_lowercase();
+        !(t.is_empty()
+            || GLUE.contains(&lower.as_str())
+            || t.contains('/')
+            || t.contains('\\')
+            || t.contains('#')
+            || t.trim_start_matches(['+', 'L', 'l'])
+                .chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '-' | '–' | ':' | ',' | 'L' | '+'))
+            || plausible_path(t, true, false))
+    });
+    if residue {
+        return None;
+    }
+    if let Some(mut l) = find_all(text, roots)
+        .into_iter()
+        .find(|l| !l.path.is_empty())
+    {
+        if l.start_line.is_none() {
+            if let Some((s, e)) = lines_in(&plain) {
+                l.start_line = Some(s);
+                l.end_line = e.filter(|e| *e >= s);
+            }
+        }
+        return Some(Place::File(l));
+    }
+    lines_in(&plain).map(|(s, e)| Place::Lines(s, e))
+}
+
+/// A string that is only a path (a JSON `file` value, a `<summary>`, a table cell), with
+/// an optional line suffix. In a `<summary>` (CodeRabbit) `path (2)` counts comments; in a
+/// heading (Gemini's fallback review) `path (14)` is a line: `counted` says which.
+pub fn path_only(text: &str, roots: &Roots) -> Option<Location> {
+    path_only_in(text, roots, true)
+}
+
+pub fn path_only_in(text: &str, roots: &Roots, counted: bool) -> Option<Location> {
+    let t = text
+        .trim()
+        .trim_matches(|c| matches!(c, '`' | '*' | '_' | '"' | '\''))
+        .trim();
+    // "src/a.ts (2)": CodeRabbit's count of comments on the file.
+    let t = if counted { strip_count(t) } else { t };
+    static SUFFIXED: OnceLock<Regex> = OnceLock::new();
+    // `path`, `path:10-20`, `path (164-165)`, `path, lines 3-4`: nothing but a place.
+    let only_place = !t.contains(char::is_whitespace)
+        || re(
+            &SUFFIXED,
+            r"(?i)^\S+(?:\s*\((?:lines?\s*)?\d+(?:\s*[-–]\s*\d+)?\)|,?\s+lines?\s+\d+(?:\s*[-–]\s*\d+)?)$",
+        )
+        .is_match(t);
+    if t.is_empty() || !only_place {
+        return None;
+    }
+    find_all(&format!("`{t}`"), roots).into_iter().next()
+}
+
+pub(super) fn strip_count(t: &str) -> &str {
+    static COUNT: OnceLock<Regex> = OnceLock::new();
+    match re(&COUNT, r"\s*\(\d+\)\s*$").find(t) {
+        Some(m) => &t[..m.start()],
+        None => t,
+    }
+}

@@ -1,0 +1,215 @@
+//! Headings and what they open: severity sections, summaries, findings sections, files'
+//! sections, and headings that are findings themselves (`### [P1] …`, `### Bug: …`).
+
+use super::*;
+
+impl Reader<'_> {
+    pub(super) fn heading(&mut self, level: u8, text: &str) {
+        let mut was_open = self.open.take();
+        self.containers.clear();
+        // A marker alone (`[![Action required](…)](…)`, `**High**`) followed by a heading rather
+        // than text is the level of what follows, until the next marker.
+        if let Some(o) = was_open {
+            let u = &self.units[o];
+            if u.kind == UnitKind::Paragraph
+                && u.read.title.is_empty()
+                && u.lines.is_empty()
+                && u.code.is_empty()
+                && u.read.severity.is_some_and(|s| s.1 == Strength::Level)
+            {
+                let sev = u.read.severity.expect("checked");
+                self.units[o].placeholder = true;
+                self.open_section(BOLD, Kind::Severity(sev.0, sev.1), None);
+                self.out.structured = true;
+                was_open = None;
+                self.recent = None;
+            }
+        }
+        let summary_level = (SUMMARY_LEVEL..BOLD).contains(&level);
+        // A `<details>` right after a finding's own details is still about that finding.
+        let was_open = was_open.or(self.recent.filter(|_| summary_level));
+        if !summary_level {
+            self.recent = None;
+        }
+        let plain = markers::strip_tags(text);
+        let normal = vocab::normalise(&plain);
+        let lead = markers::read_lead(text);
+        let starts = |list: &[&str]| section_named(&normal, list);
+        let summary = (SUMMARY_LEVEL..BOLD).contains(&level);
+        // `## File: services/importer/handler.go` (Gemini CLI): a file's section.
+        let bare = plain
+            .trim()
+            .strip_prefix("File:")
+            .or_else(|| plain.trim().strip_prefix("Path:"))
+            .unwrap_or(&plain);
+        let path = location::path_only_in(bare, self.roots, summary);
+        // A heading inside a heading-finding's section is part of that finding's text, unless
+        // it starts a new section of its own kind (checked below).
+        let (_, quiet, in_findings, _) = {
+            let saved = self.sections.clone();
+            self.close_to(level);
+            let c = self.context();
+            self.sections = saved;
+            c
+        };
+        let severity_section = vocab::severity_of(&plain);
+        let under_severity = {
+            let saved = self.sections.clone();
+            self.close_to(level);
+            let any = self
+                .sections
+                .iter()
+                .any(|s| matches!(s.kind, Kind::Severity(..)));
+            self.sections = saved;
+            any
+        };
+        let lead_title = vocab::normalise(&unit::plain(&lead.title));
+        let grouping = lead_title.is_empty()
+            || vocab::FINDING_SECTIONS
+                .iter()
+                .any(|p| lead_title == *p || lead_title.starts_with(&format!("{p} ")));
+        let inside_finding = {
+            let saved = self.sections.clone();
+            self.close_to(level);
+            let f = self.enclosing_finding();
+            self.sections = saved;
+            f
+        };
+        let own_place = !location::find_all(text, self.roots).is_empty();
+        let part_of_open = was_open.filter(|_| {
+            summary
+                && severity_section.is_none()
+                && lead.severity.is_none()
+                && !own_place
+                && !starts(vocab::QUIET_SECTIONS)
+                && !starts(vocab::FINDING_SECTIONS)
+        });
+        // Only a `<details>` prompt has an end; a prompt named by a plain line is just quiet.
+        let prompt = was_open
+            .filter(|_| summary && starts(vocab::QUIET_SECTIONS) && normal.contains("prompt"));
+        let kind = if let Some(o) = prompt {
+            Kind::Prompt(o)
+        } else if let Some(o) = part_of_open {
+            // `<details>` right after a finding (its proposed fix, a committable suggestion,
+            // its importance) is part of it.
+            Kind::Finding(o)
+        } else if inside_finding.is_some()
+            && severity_section.is_none()
+            && lead.severity.is_none_or(|s| s.1 != Strength::Level)
+            && !own_place
+        {
+            // `<summary>Suggestion importance[1-10]: 8</summary>`, `Proposed fix`: part of the
+            // finding it sits in.
+            Kind::Neutral(String::new())
+        } else if let Some(sev) =
+            severity_section.or(lead.severity.filter(|s| grouping && s.1 == Strength::Level))
+        {
+            self.out.structured = true;
+            Kind::Severity(sev.0, sev.1)
+        } else if lead.severity.is_some() && grouping {
+            // `⚠️ Outside diff range comments`: a category, not a level.
+            self.out.structured = true;
+            Kind::Findings
+        } else if starts(vocab::MISSING_SECTIONS) {
+            Kind::Missing
+        } else if lead.severity.is_none() && starts(vocab::RECOMMENDATION_SECTIONS) {
+            Kind::Recommendation
+        } else if path.is_some() {
+            Kind::Neutral(String::new())
+        } else if lead.severity.is_none() && starts(vocab::FINDING_SECTIONS) {
+            self.out.structured = true;
+            Kind::Findings
+        } else if lead.severity.is_none() && starts(vocab::QUIET_SECTIONS) {
+            Kind::Quiet
+        } else if lead.severity.is_some()
+            || lead.labelled
+            || !location::find_all(text, self.roots).is_empty()
+            || ((in_findings || under_severity) && !quiet)
+        {
+            self.close_to(level);
+            let u = self.new_unit(UnitKind::Heading, text, 0);
+            self.open = None;
+            Kind::Finding(u)
+        } else {
+            Kind::Neutral(text.to_string())
+        };
+        self.open_section(level, kind, path);
+    }
+
+    /// Is a bold line a section title (a severity, a summary, a findings list, a file) rather
+    /// than the title of one finding?
+    pub(super) fn heading_like(&self, h: &str) -> bool {
+        let normal = vocab::normalise(h);
+        let starts = |list: &[&str]| section_named(&normal, list);
+        vocab::severity_of(h).is_some()
+            || starts(vocab::QUIET_SECTIONS)
+            || starts(vocab::FINDING_SECTIONS)
+            || starts(vocab::MISSING_SECTIONS)
+            || starts(vocab::RECOMMENDATION_SECTIONS)
+            || location::path_only(h, self.roots).is_some()
+    }
+}
+
+/// A short plain line used as a heading: `Blocking issues:`, `Overall Comments:`, `Here's what I
+/// looked at during the review` (a section name, checked by the caller).
+pub(super) fn plain_heading(text: &str) -> Option<String> {
+    let t = text.trim();
+    let words = t.split_whitespace().count();
+    let sentence = t
+        .trim_end_matches(':')
+        .contains(['.', '!', '?', ';', '`', '(', '_', '*', '<', '[']);
+    let name = t.trim_end_matches(':');
+    let normal = vocab::normalise(name);
+    // Ending in a colon, or naming a summary or findings section outright.
+    let titled = t.ends_with(':')
+        || section_named(&normal, vocab::QUIET_SECTIONS)
+        || section_named(&normal, vocab::FINDING_SECTIONS);
+    (words <= 9 && !sentence && titled && !t.starts_with(['-', '#', '>', '|']))
+        .then(|| name.to_string())
+}
+
+/// A line that is bold and nothing else (`**High priority**`, `**Summary:**`): a heading.
+pub(super) fn bold_heading(text: &str) -> Option<String> {
+    let t = text
+        .trim()
+        .trim_start_matches(|c: char| !c.is_alphanumeric() && !matches!(c, '*' | '_' | '<'))
+        .trim_end_matches(':')
+        .trim();
+    let lower = t.to_ascii_lowercase();
+    let inner = if let Some(x) = t.strip_prefix("**").and_then(|x| x.strip_suffix("**")) {
+        x
+    } else if let Some(x) = t.strip_prefix("__").and_then(|x| x.strip_suffix("__")) {
+        x
+    } else if lower.starts_with("<strong>") && lower.ends_with("</strong>") {
+        &t[8..t.len() - 9]
+    } else {
+        return None;
+    };
+    let inner = inner.trim().trim_end_matches(':');
+    (!inner.contains("**") && !inner.is_empty() && inner.chars().count() <= 80)
+        .then(|| inner.to_string())
+}
+
+/// Does a heading name one of `list`'s sections: the phrase as whole words, with a few more
+/// words around it at most ("PR Code Suggestions ✨", "Comments suppressed due to low
+/// confidence (2)", "Critical issues found")?
+pub(super) fn section_named(normal: &str, list: &[&str]) -> bool {
+    let padded = format!(" {normal} ");
+    let words = normal
+        .split(' ')
+        .filter(|w| !w.chars().all(|c| c.is_ascii_digit()))
+        .count();
+    list.iter().any(|p| {
+        let n = p.split(' ').count();
+        normal == *p
+            || (normal.starts_with(&format!("{p} ")) && words <= n + 5)
+            || (padded.contains(&format!(" {p} ")) && words <= n + 1)
+    })
+}
+
+/// "Comment 4", "Issue 2", "Finding #3": a heading that only numbers a finding.
+pub(super) fn generic_title(title: &str) -> bool {
+    let n = vocab::normalise(title);
+    let words: Vec<&str> = n.split(' ').collect();
+    matches!(words.as_slice(), [w, d] if ["comment", "issue", "finding", "suggestion", "note", "problem", "bug", "item"].contains(w) && d.chars().all(|c| c.is_ascii_digit()))
+}

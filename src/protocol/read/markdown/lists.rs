@@ -1,0 +1,196 @@
+//! List items (findings, their nested details, containers such as `- **High**` or `- src/a.rs:`)
+//! and table rows.
+
+use super::*;
+
+impl Reader<'_> {
+    pub(super) fn item(&mut self, indent: usize, text: &str) {
+        // Nested under a container: a finding that inherits the container's severity or path.
+        while let Some(&c) = self.containers.last() {
+            if self.units[c].indent >= indent {
+                self.containers.pop();
+            } else {
+                break;
+            }
+        }
+        if let Some(&c) = self.containers.last() {
+            if self
+                .open
+                .is_none_or(|o| o == c || self.units[o].indent >= indent)
+            {
+                self.child_unit(c, indent, text);
+                return;
+            }
+        }
+        if let Some(o) = self.open {
+            let u = &self.units[o];
+            let nested = indent > u.indent;
+            let belongs = match u.kind {
+                UnitKind::Item => nested,
+                // Items after a finding paragraph are its details, unless they carry their own
+                // severity or the paragraph was only a bold title with nothing to show for it.
+                UnitKind::Paragraph | UnitKind::Range => nested || (strong(u) && !own_level(text)),
+                _ => false,
+            };
+            if belongs {
+                self.units[o].lines.push(text.to_string());
+                return;
+            }
+        }
+        match self.kind() {
+            Kind::Missing => {
+                if !vocab::is_placeholder(text) {
+                    self.out.missing_alternatives.push(unit::plain(text));
+                }
+                self.open = None;
+            }
+            Kind::Recommendation => {
+                self.out
+                    .recommendation
+                    .get_or_insert_with(|| unit::plain(text));
+                self.open = None;
+            }
+            Kind::Finding(u) if !own_level(text) || unit::is_field(text) => {
+                self.units[u].lines.push(text.to_string());
+                self.open = None;
+            }
+            Kind::Neutral(title) if unit::is_field(text) && !title.is_empty() => {
+                self.promote(title, text)
+            }
+            // A task list (`- [x] Read the changed files`) is the reviewer's checklist, not its
+            // findings, unless an item carries a level (codex's `- [ ] [P3] …`).
+            _ if is_task(text) && markers::read_lead(text).severity.is_none() => {
+                self.open = None;
+            }
+            _ => {
+                let list = *self.list.get_or_insert_with(|| {
+                    self.lists += 1;
+                    self.lists
+                });
+                let u = self.new_unit(UnitKind::Item, text, indent);
+                self.units[u].list = Some(list);
+                self.mark_container(u);
+            }
+        }
+    }
+
+    pub(super) fn child_unit(&mut self, parent: usize, indent: usize, text: &str) {
+        let p = &self.units[parent];
+        let sev = p.read.severity.or(p.section_severity);
+        let path = container_path(&p.lead, self.roots).or(p.section_path.clone());
+        let quiet = p.quiet;
+        let u = self.new_unit(UnitKind::Item, text, indent);
+        self.units[u].section_severity = sev;
+        self.units[u].section_path = path;
+        self.units[u].in_findings = !quiet;
+        self.units[u].quiet = quiet;
+    }
+
+    /// An item or paragraph that is only a severity or only a path groups what is nested in it.
+    pub(super) fn mark_container(&mut self, u: usize) {
+        let unit = &self.units[u];
+        let only_marker = unit.read.severity.is_some() && unit::plain(&unit.read.title).is_empty();
+        let only_path = container_path(&unit.lead, self.roots).is_some();
+        if (only_marker && unit.kind == UnitKind::Item) || only_path {
+            self.units[u].children_are_findings = true;
+            self.units[u].placeholder = false;
+            self.containers.push(u);
+            self.open = Some(u);
+        }
+    }
+
+    pub(super) fn row(&mut self, cells: &[String], next_is_separator: bool) {
+        if next_is_separator {
+            self.table = Some(cells.iter().map(|c| vocab::normalise(c)).collect());
+            self.open = None;
+            return;
+        }
+        let Some(header) = self.table.clone() else {
+            return;
+        };
+        let col = |names: &[&str]| {
+            header.iter().position(|h| {
+                names.iter().any(|n| {
+                    h == n || h.starts_with(&format!("{n} ")) || h.ends_with(&format!(" {n}"))
+                })
+            })
+        };
+        let strong_issue = col(&[
+            "issue",
+            "issues",
+            "finding",
+            "problem",
+            "concern",
+            "bug",
+            "title",
+            "comment",
+            "suggestion",
+        ]);
+        let issue = strong_issue.or(col(&["description", "details", "summary", "what"]));
+        let sev = col(&[
+            "severity",
+            "priority",
+            "level",
+            "impact",
+            "importance",
+            "sev",
+        ]);
+        if sev.is_none() && strong_issue.is_none() {
+            return;
+        }
+        let Some(issue) = issue else {
+            return;
+        };
+        let get = |i: usize| cells.get(i).cloned().unwrap_or_default();
+        let lead = get(issue);
+        if lead.trim().is_empty() || lead.trim().chars().all(|c| c == '-') {
+            return;
+        }
+        let u = self.new_unit(UnitKind::Row, &lead, 0);
+        let mut fields = Vec::new();
+        for (name, idx) in [
+            ("severity", sev),
+            ("category", col(&["category", "type", "kind"])),
+            (
+                "file",
+                col(&["file", "path", "location", "where", "filename"]),
+            ),
+            ("line", col(&["line", "lines"])),
+            (
+                "fix",
+                col(&[
+                    "fix",
+                    "action",
+                    "recommendation",
+                    "suggested fix",
+                    "remediation",
+                ]),
+            ),
+        ] {
+            if let Some(i) = idx.filter(|i| *i != issue) {
+                fields.push((name.to_string(), get(i)));
+            }
+        }
+        self.units[u].fields = fields;
+        self.open = None;
+    }
+}
+
+/// The file an item stands for when it is only a file: `src/a.rs`, `src/a.rs:`,
+/// `internal/cache/lru.go - **2**` (a file and its count of comments).
+pub(super) fn container_path(lead: &str, roots: &Roots) -> Option<Location> {
+    let lead = unit::plain(lead);
+    let lead = lead.trim().trim_end_matches(':');
+    let lead = lead
+        .rsplit_once(" - ")
+        .filter(|(_, n)| n.trim().chars().all(|c| c.is_ascii_digit()))
+        .map_or(lead, |(p, _)| p);
+    (!lead.contains(' '))
+        .then(|| location::path_only(lead, roots))
+        .flatten()
+}
+
+pub(super) fn is_task(text: &str) -> bool {
+    let t = text.trim_start();
+    t.starts_with("[ ]") || t.starts_with("[x]") || t.starts_with("[X]")
+}

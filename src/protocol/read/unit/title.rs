@@ -1,0 +1,101 @@
+//! A finding's title: the bold span or the part before ` — `, a trailing location taken out,
+//! a long one cut at its first sentence; and lines that are counts rather than findings.
+
+use super::*;
+
+/// The bold span that opens a lead (after list markers and a task box), as the title, and the
+/// text after it; `None` when the bold span is only a severity marker.
+pub(super) fn bold_span_title(lead: &str) -> Option<(String, String)> {
+    static BOLD: OnceLock<Regex> = OnceLock::new();
+    let c = re(
+        &BOLD,
+        r"^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?(?:\[[ xX]\]\s+)?\*\*(.+?)\*\*(.*)$",
+    )
+    .captures(lead)?;
+    let inner = markers::read_lead(&c[1]);
+    if inner.title.is_empty() {
+        return None;
+    }
+    let (title, _) = split_title(&inner.title, &Roots::default());
+    Some((title, c[2].to_string()))
+}
+
+/// "General issues: 2 issues found", "Security: 1 blocking issue": a count, not a finding.
+pub(super) fn counts_only(normal_title: &str) -> bool {
+    static COUNT: OnceLock<Regex> = OnceLock::new();
+    re(
+        &COUNT,
+        r"^(?:[a-z]+ ){0,3}(?:\d+|no|zero) (?:blocking |new |open |major |minor )?(?:issues?|findings?|problems?|comments?)(?: found| raised| posted)?$",
+    )
+    .is_match(normal_title)
+}
+
+pub(super) struct Extra {
+    pub(super) body: String,
+    pub(super) action: Option<String>,
+}
+
+/// `title — path:line — why — what to do` (the format our own prompt asks for): the title, and
+/// the rest as body and action; a trailing location in parentheses is dropped from the title.
+pub(super) fn split_title(title: &str, roots: &Roots) -> (String, Extra) {
+    static TRAILING_LOC: OnceLock<Regex> = OnceLock::new();
+    let parts: Vec<&str> = title
+        .split(" — ")
+        .flat_map(|p| p.split(" -- "))
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let is_loc = |p: &str| {
+        let ls = location::find_all(p, roots);
+        ls.len() == 1 && plain(p).split_whitespace().count() <= 3
+    };
+    let mut title = parts.first().map(|s| s.to_string()).unwrap_or_default();
+    let rest: Vec<&str> = parts
+        .iter()
+        .skip(1)
+        .filter(|p| !is_loc(p))
+        .copied()
+        .collect();
+    let extra = match rest.as_slice() {
+        [] => Extra {
+            body: String::new(),
+            action: None,
+        },
+        [body] => Extra {
+            body: plain(body),
+            action: None,
+        },
+        [body @ .., action] => Extra {
+            body: body
+                .iter()
+                .map(|b| plain(b))
+                .collect::<Vec<_>>()
+                .join(" — "),
+            action: Some(plain(action)),
+        },
+    };
+    if let Some(m) = re(
+        &TRAILING_LOC,
+        r"\s*(?:\(([^()]*)\)|\bin\s+(`[^`]+`))\s*[.:]?$",
+    )
+    .captures(&title)
+    {
+        let inner = m.get(1).or(m.get(2)).map_or("", |x| x.as_str());
+        if is_loc(inner) && m.get(0).is_some_and(|x| x.start() > 0) {
+            let at = m.get(0).expect("match").start();
+            title.truncate(at);
+        }
+    }
+    (plain(&title), extra)
+}
+
+/// A long title cut at its first sentence (or 120 characters), and the whole text for the body.
+pub(super) fn shorten(title: &str) -> (String, String) {
+    let cut = title
+        .char_indices()
+        .take(200)
+        .find(|(i, c)| matches!(c, '.' | '!' | '?') && title[i + 1..].starts_with(' ') && *i > 20)
+        .map(|(i, _)| title[..i].to_string())
+        .unwrap_or_else(|| title.chars().take(120).collect::<String>() + "…");
+    (cut, title.to_string())
+}
