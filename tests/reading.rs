@@ -7,17 +7,12 @@ use serde_json::{json, Value};
 
 use crate::common::{read_json, Run, TestEnv};
 
-/// `lib.rs` changed (uncommitted); claude is the author (it launched us), codex the reviewer.
 fn setup() -> TestEnv {
-    let env = TestEnv::with_repo();
-    env.write("lib.rs", "fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n");
-    env.commit_all("add");
-    env.write("lib.rs", "fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n");
-    env
+    TestEnv::with_subtraction_bug()
 }
 
 fn review(env: &TestEnv, args: &[&str]) -> Run {
-    env.run_full(args, "", &[("GIT_DEBATE_LAUNCHER", Some("claude"))])
+    env.run_from_claude(args)
 }
 
 fn session(run: &Run) -> std::path::PathBuf {
@@ -253,6 +248,22 @@ fn an_approval_word_next_to_a_problem_is_not_agreement() {
 /// A prose answer with no structure: the normaliser (the author, claude) restates it.
 const PROSE: &str = "I read the change to the arithmetic helper. The helper in lib.rs now subtracts its second argument at line 2, so totals computed with it come out wrong. Separately, nothing guards against overflow when both numbers are large.";
 
+/// A review whose author (claude) restates the reviewer's answer as `restated` when asked, then
+/// judges quietly; gated at P3, so any finding fails it.
+fn normalised(env: &TestEnv, restated: &Value) -> (Run, Value) {
+    env.fake(
+        "claude",
+        json!([{"answer": format!("```json\n{restated}\n```")}, {"answer": QUIET_JUDGE}]),
+    );
+    let run = review(
+        env,
+        &["--max-rounds", "1", "--fail-on", "p3", "--format", "json"],
+    )
+    .fails(1);
+    let r: Value = serde_json::from_str(&run.stdout).unwrap();
+    (run, r)
+}
+
 #[test]
 fn an_unstructured_answer_is_restated_by_the_normaliser_when_grounded() {
     let env = setup();
@@ -262,16 +273,7 @@ fn an_unstructured_answer_is_restated_by_the_normaliser_when_grounded() {
          "start_line": 2, "end_line": null, "body": "totals come out wrong", "action": ""},
         {"severity": "P2", "title": "Nothing guards against overflow", "file": null,
          "start_line": null, "end_line": null, "body": "large numbers", "action": ""}]});
-    env.fake(
-        "claude",
-        json!([{"answer": format!("```json\n{restated}\n```")}, {"answer": QUIET_JUDGE}]),
-    );
-    let run = review(
-        &env,
-        &["--max-rounds", "1", "--fail-on", "p3", "--format", "json"],
-    )
-    .fails(1);
-    let r: Value = serde_json::from_str(&run.stdout).unwrap();
+    let (run, r) = normalised(&env, &restated);
     let findings = r["findings"].as_array().unwrap();
     assert_eq!(findings.len(), 2, "{r:#}");
     assert!(findings.iter().all(|f| f["source"] == "normaliser"));
@@ -300,16 +302,7 @@ fn an_ungrounded_restatement_is_refused_and_the_raw_answer_kept_in_full() {
     let invented = json!({"verdict": "revise", "summary": "s", "findings": [
         {"severity": "P3", "title": "SQL injection in the login handler", "file": "src/login.rs",
          "start_line": 9, "end_line": null, "body": "", "action": ""}]});
-    env.fake(
-        "claude",
-        json!([{"answer": format!("```json\n{invented}\n```")}, {"answer": QUIET_JUDGE}]),
-    );
-    let run = review(
-        &env,
-        &["--max-rounds", "1", "--fail-on", "p3", "--format", "json"],
-    )
-    .fails(1);
-    let r: Value = serde_json::from_str(&run.stdout).unwrap();
+    let (_, r) = normalised(&env, &invented);
     let findings = r["findings"].as_array().unwrap();
     assert_eq!(findings.len(), 2, "{r:#}");
     assert!(findings

@@ -8,18 +8,12 @@ use serde_json::{json, Value};
 
 use crate::common::{read_json, Run, TestEnv};
 
-/// A repository whose `lib.rs` has an uncommitted bug, with claude as the author (it "launched"
-/// us) and codex as the reviewer.
 fn setup() -> TestEnv {
-    let env = TestEnv::with_repo();
-    env.write("lib.rs", "fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n");
-    env.commit_all("add");
-    env.write("lib.rs", "fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n");
-    env
+    TestEnv::with_subtraction_bug()
 }
 
 fn review(env: &TestEnv, args: &[&str]) -> Run {
-    env.run_full(args, "", &[("GIT_DEBATE_LAUNCHER", Some("claude"))])
+    env.run_from_claude(args)
 }
 
 /// A reviewer answer with a JSON findings block.

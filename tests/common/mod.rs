@@ -82,6 +82,20 @@ impl TestEnv {
         }
     }
 
+    /// A repository whose `lib.rs` has an uncommitted bug: `add` subtracts (line 2).
+    pub fn with_subtraction_bug() -> TestEnv {
+        let env = TestEnv::with_repo();
+        env.write("lib.rs", "fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n");
+        env.commit_all("add");
+        env.write("lib.rs", "fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n");
+        env
+    }
+
+    /// `git debate args` as launched by claude (so claude is the author).
+    pub fn run_from_claude(&self, args: &[&str]) -> Run {
+        self.run_full(args, "", &[("GIT_DEBATE_LAUNCHER", Some("claude"))])
+    }
+
     /// A repository with one commit of `README.md`.
     pub fn with_repo() -> TestEnv {
         let env = TestEnv::new();

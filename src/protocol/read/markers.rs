@@ -135,6 +135,21 @@ fn candidates(line: &str) -> Vec<Candidate> {
         };
         push(m.start(), c.get(0).expect("match").end(), text);
     }
+    // `src/a.c:14:2: error: …`: the compiler's level word after the place.
+    static COMPILER: OnceLock<Regex> = OnceLock::new();
+    if let Some(c) = re(
+        &COMPILER,
+        r"^\s*\S+:\d+(?::\d+)?(?:-\d+)?:\s+(fatal error|error|warning|note|info|hint)\s*:",
+    )
+    .captures(line)
+    {
+        let m = c.get(1).expect("level");
+        push(
+            m.start(),
+            c.get(0).expect("match").end(),
+            m.as_str().to_string(),
+        );
+    }
     // `P1 Badge Title` (a connector badge copied as text), `P2 Title`.
     static PTOKEN: OnceLock<Regex> = OnceLock::new();
     if let Some(c) = re(

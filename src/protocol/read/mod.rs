@@ -9,7 +9,9 @@
 //!    ([`normalise`]; the call itself is the review loop's);
 //! 4. **raw** — what is still left becomes unclassified findings, one per block, in full.
 //!
-//! Agreement is decided here too, as a verdict of the whole answer ([`verdict`]).
+//! Agreement is decided here too, as a verdict of the whole answer ([`verdict`]). Before any of
+//! it, [`prepare`] takes out a model's thinking, opens a raw API response and applies the
+//! answer's own emoji legend.
 
 pub mod blocks;
 pub mod json;
@@ -17,7 +19,10 @@ pub mod location;
 pub mod markdown;
 pub mod markers;
 pub mod normalise;
+pub mod prepare;
+pub mod prose;
 pub mod schema;
+pub mod transcript;
 pub mod unit;
 pub mod verdict;
 pub mod vocab;
@@ -51,6 +56,8 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
             structured: true,
         };
     }
+    let prepared = prepare::prepare(text);
+    let text = prepared.as_ref();
     let values = json::json_blocks(text);
     let from_json_block = json::best_review(&values, protocol, roots);
     let mut md = markdown::read(text, roots);
@@ -104,11 +111,9 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         c.findings = merge_duplicates(std::mem::take(&mut c.findings));
     }
     default_file(text, roots, &mut c.findings);
-    let objects = c.verdict.as_deref().is_some_and(|v| {
-        vocab::VERDICT_WORDS
-            .iter()
-            .any(|(w, s)| *s == Stance::Object && vocab::normalise(w) == vocab::normalise(v))
-    }) || stated == Some(Stance::Object);
+    rate_from_prose(&mut c.findings);
+    let objects = c.verdict.as_deref().and_then(vocab::stance_of) == Some(Stance::Object)
+        || stated == Some(Stance::Object);
     // Prose outside any finding that raises a problem ("otherwise fine, but it will crash")
     // keeps an approval word from being the answer's verdict.
     let loose = md.loose_text.join("\n");
@@ -139,6 +144,19 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
     Reading {
         critique: c,
         structured,
+    }
+}
+
+/// A finding with no marker that rates itself in a sentence ("I'd treat this as a blocker")
+/// takes that level.
+pub fn rate_from_prose(findings: &mut [Finding]) {
+    for f in findings.iter_mut() {
+        if f.severity == Severity::Unclassified {
+            let text = format!("{}\n{}", f.title, f.body);
+            if let Some(s) = prose::severity_in(&text) {
+                f.severity = s;
+            }
+        }
     }
 }
 
@@ -271,6 +289,12 @@ fn same(a: &Finding, b: &Finding) -> bool {
             .map(str::to_string)
             .collect()
     };
+    // Two levels stated for one place are two findings ("should fix" and "optional" on line
+    // 78); a summary row and its detail state the same level, or one of them none.
+    let unclassified = |f: &Finding| f.severity == Severity::Unclassified;
+    if !unclassified(a) && !unclassified(b) && a.severity != b.severity {
+        return false;
+    }
     let (wa, wb) = (words(&a.title), words(&b.title));
     if wa.is_empty() || wb.is_empty() {
         return false;

@@ -62,11 +62,13 @@ pub fn raises_nothing(raw: &str, roots: &Roots) -> bool {
         && (location::lines_in(raw).is_none() || places.is_empty())
 }
 
-/// Does the raw answer state any severity (a marker the vocabulary knows)?
+/// Does the raw answer state any severity (a marker the vocabulary knows, or a rating in a
+/// sentence)? A normaliser's levels are believed only then.
 fn states_severity(raw: &str) -> bool {
     raw.split(|c: char| !c.is_alphanumeric() && c != '-' && !is_marker_emoji(c))
         .filter(|w| !w.is_empty())
         .any(|w| vocab::severity_of(w).is_some_and(|s| s.1 == vocab::Strength::Level))
+        || !super::prose::ratings(raw).is_empty()
 }
 
 fn is_marker_emoji(c: char) -> bool {
@@ -179,7 +181,10 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
             if title.chars().count() > 120 {
                 title = title.chars().take(120).collect::<String>() + "…";
             }
-            let mut f = Finding::new(Severity::Unclassified, &clean(&title));
+            let mut f = Finding::new(
+                super::prose::severity_in(b).unwrap_or(Severity::Unclassified),
+                &clean(&title),
+            );
             f.body = clean(b);
             f.location = location::find_all(b, roots).into_iter().next();
             if let Some(l) = &mut f.location {
@@ -309,5 +314,21 @@ gives up when the server keeps failing.\n";
             .findings
             .iter()
             .all(|f| f.severity == Severity::Unclassified && f.source == Source::Raw));
+    }
+
+    #[test]
+    fn a_level_a_block_states_in_a_sentence_is_kept() {
+        let raw = "The cache in src/theme.ts is read before it is loaded at line 88; I'd treat \
+this as a blocker.\n\nThe helper name mixes spellings, a minor point.\n";
+        let c = raw_blocks(raw, &Roots::default());
+        let levels: Vec<Severity> = c.findings.iter().map(|f| f.severity).collect();
+        assert_eq!(levels, [Severity::P0, Severity::P2]);
+        // The raw answer rates its points in words, so the normaliser's levels stand.
+        let answer = restated(serde_json::json!([
+            {"severity": "P0", "title": "Cache read before it is loaded", "file": "src/theme.ts",
+             "start_line": 88, "end_line": null, "body": "", "action": ""}
+        ]));
+        let c = grounded(raw, &answer, None, Protocol::Cr, &Roots::default()).unwrap();
+        assert_eq!(c.findings[0].severity, Severity::P0);
     }
 }

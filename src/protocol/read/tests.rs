@@ -109,3 +109,28 @@ fn a_finding_said_twice_is_one() {
     assert_eq!(r.critique.findings.len(), 1, "{:#?}", r.critique.findings);
     assert!(r.critique.findings[0].body.contains("never checked"));
 }
+
+#[test]
+fn one_place_with_two_levels_is_two_findings_and_a_restatement_is_one() {
+    let text = "## Should fix\n- src/a.ts:78 — the max age is in seconds where milliseconds are \
+expected\n\n## Optional\n- src/a.ts:78 — the literal repeats the TTL constant\n";
+    assert_eq!(sevs(&read_cr(text)), [Severity::P2, Severity::P3]);
+    let text = "| Severity | File | Issue |\n|---|---|---|\n| High | src/a.ts:78 | Max age in \
+seconds |\n\n### 🟠 High — Max age in seconds\n`src/a.ts:78`: the cookie library expects \
+milliseconds.\n";
+    assert_eq!(sevs(&read_cr(text)), [Severity::P1]);
+}
+
+#[test]
+fn tallies_and_closing_words_after_a_rule_are_not_findings() {
+    let text = "**Counts:** 🔴 0 | 🟠 1 | 🟡 1\n\n#### `src/a.rs`\n\n- 🟠 **Line 4** — unwrap on \
+a missing key panics\n- 🟡 **Line 9** — the loop clones every item\n\n---\n\nThe first one is \
+what I would fix before merging.\n";
+    let r = read_cr(text);
+    assert_eq!(
+        sevs(&r),
+        [Severity::P1, Severity::P2],
+        "{:#?}",
+        r.critique.findings
+    );
+}

@@ -92,11 +92,7 @@ pub fn stated(text: &str) -> Option<Stance> {
         r"(?im)^\W*(?:overall\s+)?(?:verdict|decision|recommendation|review status|status|assessment)\W*:\W*([a-z _-]{2,30}?)\W*$",
     )
     .captures(text)?;
-    let n = vocab::normalise(&c[1]);
-    vocab::VERDICT_WORDS
-        .iter()
-        .find(|(w, _)| vocab::normalise(w) == n)
-        .map(|(_, s)| *s)
+    vocab::stance_of(&c[1])
 }
 
 #[cfg(test)]

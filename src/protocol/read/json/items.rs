@@ -192,7 +192,7 @@ pub(super) fn severity_value(v: &Value) -> Option<(Severity, Strength)> {
             3 => Some((Severity::P3, Strength::Level)),
             _ => None,
         },
-        Value::String(s) => vocab::severity_of(s),
+        Value::String(s) => vocab::field_severity(s),
         _ => None,
     }
 }

@@ -65,6 +65,10 @@ pub fn json_blocks(text: &str) -> Vec<Value> {
             fence = Some(("`".repeat(n), lang));
         }
     }
+    // An answer cut off inside its JSON fence: what is there.
+    if let Some((_, Lang::Json)) = &fence {
+        out.extend(parse_lenient(&block));
+    }
     // Machine-readable findings hidden in a comment (`<!-- code-review-findings {…} -->`).
     let mut rest = text;
     while let Some(start) = rest.find("<!--") {
@@ -106,11 +110,20 @@ enum Lang {
     Other,
 }
 
-/// JSON as models write it: strict first, then without trailing commas and `//` comments.
+/// JSON as models write it: strict first, then without comments (`//`, `/* */`) and trailing
+/// commas, then — for an answer cut off mid-object — up to its last complete element.
 fn parse_lenient(s: &str) -> Option<Value> {
     if let Ok(v) = serde_json::from_str(s) {
         return Some(v);
     }
+    let cleaned = clean_json(s);
+    if let Ok(v) = serde_json::from_str(&cleaned) {
+        return Some(v);
+    }
+    repair_truncated(&cleaned)
+}
+
+fn clean_json(s: &str) -> String {
     let mut cleaned = String::with_capacity(s.len());
     let mut in_str = false;
     let mut escaped = false;
@@ -135,9 +148,15 @@ fn parse_lenient(s: &str) -> Option<Value> {
                 i += 1;
             }
             continue;
+        } else if c == '/' && chars.get(i + 1) == Some(&'*') {
+            i += 2;
+            while i + 1 < chars.len() && !(chars[i] == '*' && chars[i + 1] == '/') {
+                i += 1;
+            }
+            i += 2;
+            continue;
         } else if c == ',' {
-            let next = chars[i + 1..].iter().find(|c| !c.is_whitespace());
-            if !matches!(next, Some('}') | Some(']')) {
+            if !matches!(next_significant(&chars, i + 1), Some('}') | Some(']')) {
                 cleaned.push(c);
             }
         } else {
@@ -145,7 +164,75 @@ fn parse_lenient(s: &str) -> Option<Value> {
         }
         i += 1;
     }
-    serde_json::from_str(&cleaned).ok()
+    cleaned
+}
+
+/// The next character from `i` that is not whitespace or inside a comment (a comma before
+/// `// note` and then `]` is still trailing).
+fn next_significant(chars: &[char], mut i: usize) -> Option<char> {
+    while i < chars.len() {
+        match (chars[i], chars.get(i + 1)) {
+            (c, _) if c.is_whitespace() => i += 1,
+            ('/', Some('/')) => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            ('/', Some('*')) => {
+                i += 2;
+                while i + 1 < chars.len() && !(chars[i] == '*' && chars[i + 1] == '/') {
+                    i += 1;
+                }
+                i += 2;
+            }
+            (c, _) => return Some(c),
+        }
+    }
+    None
+}
+
+/// An object cut off mid-way (a local model's length limit): the longest prefix that ends after a
+/// complete element, closed with the brackets still open.
+fn repair_truncated(s: &str) -> Option<Value> {
+    let bytes = s.as_bytes();
+    let mut stack: Vec<u8> = Vec::new();
+    let mut in_str = false;
+    let mut escaped = false;
+    // Positions just after a complete element, with the brackets open there.
+    let mut cuts: Vec<(usize, Vec<u8>)> = Vec::new();
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_str {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_str = true,
+            b'{' => stack.push(b'}'),
+            b'[' => stack.push(b']'),
+            b'}' | b']' => {
+                stack.pop();
+                cuts.push((i + 1, stack.clone()));
+            }
+            b',' => cuts.push((i, stack.clone())),
+            _ => {}
+        }
+    }
+    if stack.is_empty() || bytes.first() != Some(&b'{') {
+        return None;
+    }
+    for (at, open) in cuts.iter().rev().take(200) {
+        let mut candidate = s[..*at].to_string();
+        candidate.extend(open.iter().rev().map(|c| *c as char));
+        if let Ok(v) = serde_json::from_str::<Value>(&candidate) {
+            return Some(v);
+        }
+    }
+    None
 }
 
 /// A review read from JSON.
@@ -210,7 +297,7 @@ pub fn review(v: &Value, protocol: Protocol, roots: &Roots) -> Option<JsonReview
     let verdict = obj
         .and_then(|o| get_ci(o, vocab::JSON_VERDICT_KEYS))
         .and_then(|(_, v)| v.as_str().map(str::to_string));
-    let stance = verdict.as_deref().and_then(stance_of).or_else(|| {
+    let stance = verdict.as_deref().and_then(vocab::stance_of).or_else(|| {
         obj.and_then(|o| get_ci(o, &["approved", "lgtm"]))
             .and_then(|(_, v)| v.as_bool())
             .map(|b| if b { Stance::Approve } else { Stance::Object })
@@ -268,14 +355,6 @@ pub fn review(v: &Value, protocol: Protocol, roots: &Roots) -> Option<JsonReview
 fn has_list_key(v: &Value) -> bool {
     v.as_object()
         .is_some_and(|o| get_ci(o, vocab::JSON_LIST_KEYS).is_some_and(|(_, x)| x.is_array()))
-}
-
-fn stance_of(s: &str) -> Option<Stance> {
-    let n = vocab::normalise(s);
-    vocab::VERDICT_WORDS
-        .iter()
-        .find(|(w, _)| vocab::normalise(w) == n)
-        .map(|(_, st)| *st)
 }
 
 #[cfg(test)]
@@ -336,5 +415,9 @@ mod tests {
         assert_eq!(values.len(), 2);
         let r = best_review(&values, Protocol::Cr, &Roots::default()).unwrap();
         assert_eq!(r.findings[0].title, "real");
+        // JSONC: a comma before a comment and the closing bracket is trailing too.
+        let jsonc = "```jsonc\n{\n  // overall\n  \"issues\": [\n    {\"title\": \"a\", \"severity\": \"nit\"}, // x\n    // b.py: fine\n  ],\n}\n```";
+        let values = json_blocks(jsonc);
+        assert_eq!(values.len(), 1, "{jsonc}");
     }
 }

@@ -128,7 +128,7 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
               | :L?(?P<b1>\d+)(?::\d+)?(?:\s*[-–—]\s*L?(?P<b2>\d+))?       # path:10-20, path:L10
               | \((?P<c1>\d+)(?:,\d+)?(?:\s*[-–—]\s*(?P<c2>\d+))?\)       # path(10) (MSVC)
               | \s*\(\s*(?:lines?\s+|L)?(?P<d1>\d+)(?:\s*[-–—]\s*L?(?P<d2>\d+))?\s*\)   # path (10-20), path (line 10)
-              | ,?\s+(?:at\s+|on\s+)?(?:lines?|L)\s*(?P<e1>\d+)(?:\s*(?:[-–—]|to|through)\s*L?(?P<e2>\d+))?  # path, line 10
+              | ,?\s+(?:at\s+|on\s+)?(?:lines?|ln|L)\s*(?P<e1>\d+)(?:\s*(?:[-–—]|to|through)\s*L?(?P<e2>\d+))?  # path, line 10
               | \s*\[R?(?P<f1>\d+)(?:\s*[-–]\s*R?(?P<f2>\d+))?\]               # path [30-36] (pr-agent), path[R41-48] (Qodo)
             )"
         ),
@@ -251,14 +251,16 @@ pub fn lines_in(text: &str) -> Option<(u32, Option<u32>)> {
 /// A range written alone: `` `36-41`: `` (CodeRabbit) or `` `12`: ``.
 pub fn leading_range(text: &str) -> Option<(u32, Option<u32>)> {
     static RANGE: OnceLock<Regex> = OnceLock::new();
+    // `` `36-41`: `` (CodeRabbit) or `[14-16]:` after a marker (`🛑 [14-16]: …`).
     let c = re(
         &RANGE,
-        r"^\s*(?:\*\*)?`(\d+)(?:\s*[-–]\s*(\d+))?`(?:\*\*)?\s*:",
+        r"^(?:[^\w`\[]{0,12}|\s*\[[^\]\d]{1,20}\]\s*)(?:\*\*)?(?:`(\d+)(?:\s*[-–]\s*(\d+))?`|\[(\d+)(?:\s*[-–]\s*(\d+))?\])(?:\*\*)?\s*:",
     )
     .captures(text)?;
+    let (a, b) = if c.get(1).is_some() { (1, 2) } else { (3, 4) };
     Some((
-        c[1].parse().ok()?,
-        c.get(2).and_then(|m| m.as_str().parse().ok()),
+        c[a].parse().ok()?,
+        c.get(b).and_then(|m| m.as_str().parse().ok()),
     ))
 }
 

@@ -3,6 +3,31 @@
 
 use super::*;
 
+/// A compiler-style line: `src/net/conn.c:142:9: error: …`, `app/models/order.py:57: …` —
+/// the place, and the level word after it if any.
+pub fn compiler_line(text: &str, roots: &Roots) -> Option<(Location, Option<String>)> {
+    static LINE: OnceLock<Regex> = OnceLock::new();
+    let c = re(
+        &LINE,
+        &format!(
+            r"^\s*(?P<path>{PATH}):(?P<s>\d+)(?::\d+)?(?:-(?P<e>\d+))?:\s+(?:(?P<lvl>fatal error|error|warning|note|info|hint)\s*:)?"
+        ),
+    )
+    .captures(text)?;
+    let path = c.name("path").expect("path").as_str();
+    if !plausible_path(path, true, true) {
+        return None;
+    }
+    let (rel, outside) = roots.relative(path);
+    let mut l = Location::new(
+        &rel,
+        c.name("s").and_then(|x| x.as_str().parse().ok()),
+        c.name("e").and_then(|x| x.as_str().parse().ok()),
+    );
+    l.outside = outside;
+    Some((l, c.name("lvl").map(|x| x.as_str().to_string())))
+}
+
 /// A code citation's fence info (Cursor): `42:47:src/hooks/useCart.ts`.
 pub fn citation(info: &str, roots: &Roots) -> Option<Location> {
     static CITE: OnceLock<Regex> = OnceLock::new();
@@ -29,11 +54,15 @@ pub fn place_line(text: &str, roots: &Roots) -> Option<Place> {
         "comment", "comments", "on", "at", "in", "line", "lines", "file", "to", "through", "of",
         "see", "outside", "diff", "range",
     ];
+    // A folder or pin emoji before the path (`📁 src/a.ts`, `📍 src/a.ts:3`) is decoration.
     let plain = text
         .replace("**", "")
         .replace("__", "")
         .replace('`', "")
         .trim()
+        .trim_start_matches(|c: char| {
+            !c.is_alphanumeric() && !matches!(c, '/' | '.' | '~' | '[' | '<' | '_')
+        })
         .trim_end_matches(':')
         .to_string();
     let words: Vec<&str> = plain.split_whitespace().collect();

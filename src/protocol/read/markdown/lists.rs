@@ -153,7 +153,9 @@ impl Reader<'_> {
             ("category", col(&["category", "type", "kind"])),
             (
                 "file",
-                col(&["file", "path", "location", "where", "filename"]),
+                col(&[
+                    "file", "path", "location", "where", "filename", "loc", "spot", "place",
+                ]),
             ),
             ("line", col(&["line", "lines"])),
             (

@@ -130,6 +130,7 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
         let next_is_sep = matches!(bs.get(i + 1), Some(Block::TableSeparator));
         r.block(b, next_is_sep);
     }
+    r.flush_record();
     let mut out = r.out;
     let mut found: Vec<Option<Finding>> = r
         .units
@@ -254,6 +255,8 @@ impl Reader<'_> {
                         self.units[u].placeholder = true;
                         take_place = true;
                     }
+                    // Ranges under a file (`📁 src/a.ts` then `🛑 [14-16]: …`) all belong to it.
+                    Some(_) if location::leading_range(lead).is_some() => {}
                     Some(_) => {
                         self.sections.pop();
                     }
@@ -301,6 +304,41 @@ impl Reader<'_> {
         self.open.or(self.enclosing_finding())
     }
 
+    /// `File: …` / `Line: …` / `Issue: …` / `Severity: …` lines with nothing else around them (a
+    /// local model's record per finding): at the blank line that ends them, a finding.
+    fn flush_record(&mut self) {
+        if self.pending.len() < 2 || self.open.is_some() {
+            return;
+        }
+        let lines = std::mem::take(&mut self.pending);
+        let titled = lines.iter().find(|l| {
+            let lower = l.trim_start_matches(['-', '*', ' ']).to_ascii_lowercase();
+            [
+                "issue",
+                "problem",
+                "title",
+                "finding",
+                "description",
+                "summary",
+            ]
+            .iter()
+            .any(|k| lower.trim_start_matches('*').starts_with(k))
+        });
+        let Some(lead) = titled.map(|l| {
+            l.split_once(':')
+                .map_or(l.as_str(), |(_, v)| v.trim())
+                .trim_start_matches(['*', ' '])
+                .to_string()
+        }) else {
+            self.pending = lines;
+            return;
+        };
+        let u = self.new_unit(UnitKind::Paragraph, &lead, 0);
+        self.units[u].lines = lines;
+        self.units[u].in_findings = true;
+        self.open = None;
+    }
+
     /// The finding whose agent prompt we are in.
     fn prompt(&self) -> Option<usize> {
         match self.kind() {
@@ -343,7 +381,7 @@ impl Reader<'_> {
                 let u = self.prompt().expect("checked");
                 self.units[u].hidden.push(text.clone());
             }
-            Block::Blank => {}
+            Block::Blank => self.flush_record(),
             Block::Heading { level, text } => self.heading(*level, text),
             Block::Summary { text } => self.heading(SUMMARY_LEVEL + self.details_depth, text),
             Block::DetailsOpen => self.details_depth += 1,
@@ -353,13 +391,19 @@ impl Reader<'_> {
             }
             Block::Rule => {
                 // A rule ends a comment and the summary above it (Copilot, Greptile and the codex
-                // connector put their findings after a rule), but not a finding's own section.
+                // connector put their findings after a rule) and a file's heading section (the
+                // closing words after the last file are about the review), but not a finding's
+                // own section, a level's, or a file's `<details>` block (CodeRabbit separates
+                // the comments on one file with rules).
+                let in_details = self.details_depth > 0;
                 self.open = None;
                 self.recent = None;
                 self.pending.clear();
                 self.containers.clear();
                 while self.sections.last().is_some_and(|s| {
-                    s.kind == Kind::Quiet || (s.bold && !matches!(s.kind, Kind::Severity(..)))
+                    s.kind == Kind::Quiet
+                        || (s.bold && !matches!(s.kind, Kind::Severity(..)))
+                        || (!in_details && s.path.is_some() && matches!(s.kind, Kind::Neutral(_)))
                 }) {
                     self.sections.pop();
                 }

@@ -35,13 +35,23 @@ impl Reader<'_> {
             Kind::Missing => return,
             _ => {}
         }
+        // `Verdict: needs changes` after the last finding is the answer's verdict (read from
+        // the prose as a whole), not that finding's detail.
+        if self.after_blank && super::super::verdict::stated(text).is_some() {
+            self.open = None;
+            self.out.loose_text.push(text.to_string());
+            return;
+        }
         // A line that opens with a level marker (`P1 Badge …`, `[P2] …`) starts a finding even
         // without a blank line before it.
-        let strong_start = opens_unit(text)
-            && markers::read_lead(text)
-                .severity
-                .is_some_and(|s| s.1 == Strength::Level)
-            && !markers::read_lead(text).title.is_empty();
+        // So does a compiler-style `path:line: message` line, and a marker before a range
+        // (`⚠️ [33]: …` under a file).
+        let lead = markers::read_lead(text);
+        let ranged = location::leading_range(text).is_some() && lead.severity.is_some();
+        let strong_start = (opens_unit(text)
+            && (lead.severity.is_some_and(|s| s.1 == Strength::Level) || ranged)
+            && !lead.title.is_empty())
+            || location::compiler_line(text, self.roots).is_some();
         // A line that is only a file (a copied page's `src/index/mod.rs` above a comment)
         // starts what follows even inside a paragraph.
         let in_item = self
@@ -275,7 +285,9 @@ pub(super) fn own_level(text: &str) -> bool {
 /// Does a paragraph open a finding: a marker first, a bold title, a `36-41`: range, a label?
 pub(super) fn opens_unit(text: &str) -> bool {
     let t = text.trim_start();
-    if location::leading_range(t).is_some() {
+    if location::leading_range(t).is_some()
+        || location::compiler_line(t, &location::Roots::default()).is_some()
+    {
         return true;
     }
     let lead = markers::read_lead(t);

@@ -85,7 +85,7 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
                     .unwrap_or("")
                     .trim()
                     .to_string();
-                match vocab::severity_of(&format!("severity {v}")) {
+                match vocab::field_severity(&v) {
                     Some(s) => field_severity = field_severity.or(Some(s)),
                     None if !from_table => body.push(text.clone()),
                     None => {}
@@ -186,6 +186,14 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
 
     let loc = locate(u, roots, file.as_deref(), line, &body);
 
+    // A place written as `path:line` in the lead or a code citation: a comment on that line.
+    let lined_in_lead = std::iter::once(&u.lead)
+        .chain(u.lines.first())
+        .flat_map(|t| location::find_all(t, roots))
+        .any(|l| l.start_line.is_some() && !l.path.is_empty())
+        || u.code
+            .iter()
+            .any(|(info, _)| location::citation(info, roots).is_some());
     let text = format!("{}\n{}", u.lead, body.join("\n"));
     let concern = super::verdict::raises_concern(&text);
     let own_level = level(lead_sev)
@@ -197,9 +205,7 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
         || u.read.labelled
         || matches!(u.kind, UnitKind::Heading | UnitKind::Range | UnitKind::Row)
         || concern
-        || loc
-            .as_ref()
-            .is_some_and(|l| l.start_line.is_some() && !l.path.is_empty())
+        || lined_in_lead
         || (loc.is_some() && u.section_path.is_some());
     if !qualifies || (u.quiet && !own_level) {
         return None;
@@ -224,7 +230,11 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
         || super::verdict::approves(&plain(&u.read.title));
     // "Security: all looks good" (a category's rating), "LGTM!": praise, even with a marker.
     let rated = super::verdict::approves(&plain(&u.read.title));
-    if (praise && !own_level && !concern) || (rated && !concern) || counts_only(&normal_title) {
+    if (praise && !own_level && !concern)
+        || (rated && !concern)
+        || counts_only(&normal_title)
+        || tally(&u.lead)
+    {
         return None;
     }
 
@@ -379,5 +389,18 @@ mod tests {
             "Race in refill"
         );
         assert_eq!(split_title("Leak in `src/a.rs:3`", &roots).0, "Leak");
+        assert_eq!(
+            split_title("`src/a.rs:29`: the shift overflows", &roots).0,
+            "the shift overflows"
+        );
+        assert_eq!(
+            split_title("`src/a.rs:61` — evicts too early", &roots).0,
+            "evicts too early"
+        );
+        assert!(tally("**Counts:** [Critical] 0 | [High] 1 | [Medium] 2"));
+        assert!(tally("High: 1, Medium: 3"));
+        assert!(!tally("High: the pool leaks, 2 connections per request"));
+        // A title that is only about a file keeps it.
+        assert_eq!(split_title("Note: src/a.rs", &roots).0, "Note: src/a.rs");
     }
 }

@@ -1,5 +1,5 @@
-//! A finding's title: the bold span or the part before ` — `, a trailing location taken out,
-//! a long one cut at its first sentence; and lines that are counts rather than findings.
+//! A finding's title: the bold span or the part before ` — `, a leading or trailing location
+//! taken out, a long one cut at its first sentence; and lines that are counts rather than findings.
 
 use super::*;
 
@@ -30,6 +30,32 @@ pub(super) fn counts_only(normal_title: &str) -> bool {
     .is_match(normal_title)
 }
 
+/// `**Counts:** 🔴 0 | 🟠 1 | 🟡 2`, `High: 1, Medium: 3`: a tally of levels, not a finding.
+pub(super) fn tally(lead: &str) -> bool {
+    let text = plain(lead);
+    let text = match text.split_once(':') {
+        Some((label, rest)) if label.split_whitespace().count() <= 3 && !rest.trim().is_empty() => {
+            // `High: 1, Medium: 3` has no label: its first "label" is itself a level.
+            if vocab::severity_of(label).is_some() {
+                text.as_str()
+            } else {
+                rest
+            }
+        }
+        _ => text.as_str(),
+    };
+    let parts: Vec<&str> = text
+        .split(['|', ',', '·', ';', '/'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    parts.len() >= 2
+        && parts.iter().all(|p| {
+            let words: String = p.chars().filter(|c| !c.is_ascii_digit()).collect();
+            p.chars().any(|c| c.is_ascii_digit()) && vocab::severity_of(&words).is_some()
+        })
+}
+
 pub(super) struct Extra {
     pub(super) body: String,
     pub(super) action: Option<String>,
@@ -39,6 +65,7 @@ pub(super) struct Extra {
 /// the rest as body and action; a trailing location in parentheses is dropped from the title.
 pub(super) fn split_title(title: &str, roots: &Roots) -> (String, Extra) {
     static TRAILING_LOC: OnceLock<Regex> = OnceLock::new();
+    static LEADING_LOC: OnceLock<Regex> = OnceLock::new();
     let parts: Vec<&str> = title
         .split(" — ")
         .flat_map(|p| p.split(" -- "))
@@ -49,10 +76,12 @@ pub(super) fn split_title(title: &str, roots: &Roots) -> (String, Extra) {
         let ls = location::find_all(p, roots);
         ls.len() == 1 && plain(p).split_whitespace().count() <= 3
     };
-    let mut title = parts.first().map(|s| s.to_string()).unwrap_or_default();
+    // `src/a.rs:61 — what is wrong`: the place first, the title after it.
+    let skip = usize::from(parts.len() > 1 && is_loc(parts[0]));
+    let mut title = parts.get(skip).map(|s| s.to_string()).unwrap_or_default();
     let rest: Vec<&str> = parts
         .iter()
-        .skip(1)
+        .skip(skip + 1)
         .filter(|p| !is_loc(p))
         .copied()
         .collect();
@@ -74,6 +103,13 @@ pub(super) fn split_title(title: &str, roots: &Roots) -> (String, Extra) {
             action: Some(plain(action)),
         },
     };
+    // `path:29: message` (a compiler-style lead): the place is the finding's location, the
+    // message its title.
+    if let Some(m) = re(&LEADING_LOC, r"^\s*(`?[^\s`]+`?)\s*:\s+(\S.*)$").captures(&title) {
+        if is_loc(&m[1]) && m[2].split_whitespace().count() >= 2 {
+            title = m[2].to_string();
+        }
+    }
     if let Some(m) = re(
         &TRAILING_LOC,
         r"\s*(?:\(([^()]*)\)|\bin\s+(`[^`]+`))\s*[.:]?$",

@@ -21,6 +21,15 @@ pub use severity::*;
 use crate::protocol::findings::Severity;
 use Severity::*;
 
+/// The stance a verdict word takes (`approve`, `request_changes`, `patch is incorrect`).
+pub fn stance_of(s: &str) -> Option<Stance> {
+    let n = normalise(s);
+    VERDICT_WORDS
+        .iter()
+        .find(|(w, _)| normalise(w) == n)
+        .map(|(_, st)| *st)
+}
+
 /// Normalises a marker or heading: lower case, emoji and punctuation gone, words separated by
 /// one space (`"**P1 - Must Fix**"` → `"p1 must fix"`).
 pub fn normalise(s: &str) -> String {
@@ -89,6 +98,18 @@ pub fn severity_of(marker: &str) -> Option<(Severity, Strength)> {
     found
         .into_iter()
         .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+}
+
+/// The level a severity field's value names: a marker, or a value only a field gives a level
+/// ([`FIELD_SEVERITY_VALUES`]).
+pub fn field_severity(value: &str) -> Option<(Severity, Strength)> {
+    severity_of(&format!("severity {value}")).or_else(|| {
+        let v = normalise(value);
+        FIELD_SEVERITY_VALUES
+            .iter()
+            .find(|(w, _)| *w == v)
+            .map(|(_, s)| (*s, Strength::Level))
+    })
 }
 
 /// `priority 1`, `severity: 2`, `prio 0`: the number is the level (0 to 3; larger is unknown).
@@ -265,6 +286,16 @@ mod tests {
             severity_of("⚠️ Potential issue"),
             Some((P2, Strength::Category))
         );
+    }
+
+    #[test]
+    fn values_only_a_severity_field_gives_a_level() {
+        assert_eq!(field_severity("suggestion").map(|x| x.0), Some(P3));
+        assert_eq!(field_severity("failure").map(|x| x.0), Some(P1));
+        assert_eq!(field_severity("HIGH").map(|x| x.0), Some(P1));
+        assert_eq!(field_severity("2").map(|x| x.0), Some(P2));
+        // As a marker, "Suggestion" is a label, not a level.
+        assert_eq!(severity_of("Suggestion"), None);
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub enum Strength {
 pub const SEVERITY_PHRASES: &[(&str, Severity, Strength)] = &[
     ("p0", P0, Strength::Level),
     ("critical", P0, Strength::Level),
+    ("crit", P0, Strength::Level),
     ("blocker", P0, Strength::Level),
     ("blockers", P0, Strength::Level),
     ("blocking", P0, Strength::Level),
@@ -35,6 +36,7 @@ pub const SEVERITY_PHRASES: &[(&str, Severity, Strength)] = &[
     ("action required", P1, Strength::Level),
     ("p2", P2, Strength::Level),
     ("medium", P2, Strength::Level),
+    ("med", P2, Strength::Level),
     ("moderate", P2, Strength::Level),
     ("warning", P2, Strength::Level),
     ("warnings", P2, Strength::Level),
@@ -53,6 +55,8 @@ pub const SEVERITY_PHRASES: &[(&str, Severity, Strength)] = &[
     ("nitpicks", P3, Strength::Level),
     ("trivial", P3, Strength::Level),
     ("info", P3, Strength::Level),
+    ("hint", P3, Strength::Level),
+    ("fatal error", P0, Strength::Level),
     ("information", P3, Strength::Level),
     ("informational", P3, Strength::Level),
     ("note", P3, Strength::Level),
@@ -82,6 +86,9 @@ pub const SEVERITY_EMOJI: &[(&str, Severity, Strength)] = &[
     ("🔵", P3, Strength::Level),
     ("🟢", P3, Strength::Level),
     ("⚪", P3, Strength::Level),
+    ("🛑", P0, Strength::Level),
+    ("⛔", P0, Strength::Level),
+    ("❗", P1, Strength::Level),
     ("⚠", P2, Strength::Category),
     ("🧹", P3, Strength::Category),
     ("🛠", P3, Strength::Category),
@@ -133,4 +140,91 @@ pub const SEVERITY_FILLER: &[&str] = &[
     "the",
     "and",
     "a",
+];
+
+/// Values a severity *field* may hold that are not levels anywhere else (`"severity":
+/// "suggestion"` in a model's JSON, GitHub check annotations' `failure`): a `**Suggestion:**`
+/// lead is a label, but a severity that says "suggestion" is the lowest level.
+pub const FIELD_SEVERITY_VALUES: &[(&str, Severity)] = &[
+    ("suggestion", P3),
+    ("suggestions", P3),
+    ("improvement", P3),
+    ("recommendation", P3),
+    ("failure", P1),
+];
+
+/// Levels a sentence may state ("I'd treat this as a blocker", "a minor point", "this is
+/// low priority"). Narrower than [`SEVERITY_PHRASES`]: "error", "high" or "note" in a sentence
+/// are ordinary words. The flag says the word needs a severity noun after it ("high priority",
+/// never "the load is high").
+pub const PROSE_LEVELS: &[(&str, Severity, bool)] = &[
+    ("p0", P0, false),
+    ("p1", P1, false),
+    ("p2", P2, false),
+    ("p3", P3, false),
+    ("blocker", P0, false),
+    ("showstopper", P0, false),
+    ("merge blocker", P0, false),
+    ("critical", P0, false),
+    ("severe", P0, false),
+    ("major", P1, false),
+    ("high", P1, true),
+    ("moderate", P2, false),
+    ("medium", P2, true),
+    ("minor", P2, false),
+    ("low", P3, true),
+    ("nit", P3, false),
+    ("nitpick", P3, false),
+    ("trivial", P3, false),
+    ("cosmetic", P3, false),
+];
+
+/// Words before a level that make it a rating ("treat this **as a** blocker", "this **is**
+/// critical", "**a** minor point"), the last of them right before the level.
+pub const PROSE_FRAMES: &[&str] = &[
+    "as",
+    "as a",
+    "as an",
+    "is",
+    "is a",
+    "is an",
+    "s",
+    "s a",
+    "s an",
+    "a",
+    "an",
+    "one",
+    "more of a",
+];
+
+/// Nouns after a level that make it a rating ("a minor **point**", "high **priority**").
+pub const PROSE_NOUNS: &[&str] = &[
+    "issue",
+    "issues",
+    "point",
+    "points",
+    "concern",
+    "concerns",
+    "problem",
+    "problems",
+    "bug",
+    "bugs",
+    "finding",
+    "findings",
+    "severity",
+    "priority",
+    "one",
+    "thing",
+    "things",
+    "defect",
+    "regression",
+    "nit",
+    "nits",
+    "risk",
+];
+
+/// Words that undo a rating within the few before it ("**not** a blocker", "**nothing**
+/// critical", "**no** major issues").
+pub const PROSE_NEGATIONS: &[&str] = &[
+    "not", "no", "nothing", "never", "isn", "isnt", "aren", "arent", "non", "without", "hardly",
 ];
