@@ -31,6 +31,32 @@ struct Score {
     blockers_caught: usize,
 }
 
+impl Score {
+    fn add(&mut self, s: &Score) {
+        self.answers += s.answers;
+        self.expected += s.expected;
+        self.predicted += s.predicted;
+        self.matched += s.matched;
+        self.severity_right += s.severity_right;
+        self.approval_right += s.approval_right;
+        self.blockers += s.blockers;
+        self.blockers_caught += s.blockers_caught;
+    }
+}
+
+fn print_row(name: &str, s: &Score) {
+    println!(
+        "{:<20} {:>4} {:>7.2} {:>9.2} {:>8.2} {:>8.2} {:>7}",
+        name,
+        s.answers,
+        ratio(s.matched, s.expected),
+        ratio(s.matched, s.predicted),
+        ratio(s.severity_right, s.matched),
+        ratio(s.approval_right, s.answers),
+        format!("{}/{}", s.blockers_caught, s.blockers)
+    );
+}
+
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers")
 }
@@ -185,35 +211,10 @@ fn scorecard(root: &Path) -> (BTreeMap<String, Score>, Score) {
         "family", "n", "recall", "precision", "severity", "approval", "gate"
     );
     for (fam, s) in &families {
-        println!(
-            "{:<20} {:>4} {:>7.2} {:>9.2} {:>8.2} {:>8.2} {:>7}",
-            fam,
-            s.answers,
-            ratio(s.matched, s.expected),
-            ratio(s.matched, s.predicted),
-            ratio(s.severity_right, s.matched),
-            ratio(s.approval_right, s.answers),
-            format!("{}/{}", s.blockers_caught, s.blockers)
-        );
-        total.answers += s.answers;
-        total.expected += s.expected;
-        total.predicted += s.predicted;
-        total.matched += s.matched;
-        total.severity_right += s.severity_right;
-        total.approval_right += s.approval_right;
-        total.blockers += s.blockers;
-        total.blockers_caught += s.blockers_caught;
+        print_row(fam, s);
+        total.add(s);
     }
-    println!(
-        "{:<20} {:>4} {:>7.2} {:>9.2} {:>8.2} {:>8.2} {:>7}",
-        "all",
-        total.answers,
-        ratio(total.matched, total.expected),
-        ratio(total.matched, total.predicted),
-        ratio(total.severity_right, total.matched),
-        ratio(total.approval_right, total.answers),
-        format!("{}/{}", total.blockers_caught, total.blockers)
-    );
+    print_row("all", &total);
     for m in &misses {
         println!("{m}");
     }

@@ -9,39 +9,61 @@ use std::sync::mpsc;
 /// A one-shot HTTP server: answers the first request with `status` and `body` (or never, with
 /// `None`), and hands back the request it got (head and body).
 fn serve(status: u16, body: Option<String>) -> (String, mpsc::Receiver<(String, String)>) {
+    serve_with(vec![(status, body)])
+}
+
+/// A server that answers one request per entry of `replies`, in order, and hands back the
+/// request bodies.
+fn serve_each(replies: Vec<(u16, String)>) -> (String, mpsc::Receiver<Value>) {
+    let (url, raw) = serve_with(replies.into_iter().map(|(s, b)| (s, Some(b))).collect());
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for (_, body) in raw {
+            if tx.send(serde_json::from_str(&body).unwrap()).is_err() {
+                return;
+            }
+        }
+    });
+    (url, rx)
+}
+
+/// Answers one request per reply (a `None` reply never answers), handing back each request's
+/// head and body.
+fn serve_with(replies: Vec<(u16, Option<String>)>) -> (String, mpsc::Receiver<(String, String)>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}/v1", listener.local_addr().unwrap());
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
-        let (stream, _) = listener.accept().unwrap();
-        let mut reader = BufReader::new(stream.try_clone().unwrap());
-        let mut head = String::new();
-        let mut len = 0usize;
-        loop {
-            let mut line = String::new();
-            reader.read_line(&mut line).unwrap();
-            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                len = v.trim().parse().unwrap();
+        for (status, body) in replies {
+            let (stream, _) = listener.accept().unwrap();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut head = String::new();
+            let mut len = 0usize;
+            loop {
+                let mut line = String::new();
+                reader.read_line(&mut line).unwrap();
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    len = v.trim().parse().unwrap();
+                }
+                head.push_str(&line);
+                if line == "\r\n" || line.is_empty() {
+                    break;
+                }
             }
-            head.push_str(&line);
-            if line == "\r\n" || line.is_empty() {
-                break;
-            }
+            let mut req_body = vec![0; len];
+            reader.read_exact(&mut req_body).unwrap();
+            let _ = tx.send((head, String::from_utf8(req_body).unwrap()));
+            let Some(body) = body else {
+                std::thread::sleep(Duration::from_secs(30));
+                return;
+            };
+            let mut stream = stream;
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
         }
-        let mut req_body = vec![0; len];
-        reader.read_exact(&mut req_body).unwrap();
-        tx.send((head, String::from_utf8(req_body).unwrap()))
-            .unwrap();
-        let Some(body) = body else {
-            std::thread::sleep(Duration::from_secs(30));
-            return;
-        };
-        let mut stream = stream;
-        let _ = write!(
-            stream,
-            "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        );
     });
     (url, rx)
 }
@@ -63,41 +85,6 @@ fn ask(b: &OpenAiBackend, timeout: u64) -> Result<Answer, BackendError> {
         idle_timeout: Duration::from_secs(timeout),
         schema: None,
     })
-}
-
-/// A server that answers one request per entry of `replies`, in order, and hands back the
-/// request bodies.
-fn serve_each(replies: Vec<(u16, String)>) -> (String, mpsc::Receiver<Value>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/v1", listener.local_addr().unwrap());
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for (status, body) in replies {
-            let (stream, _) = listener.accept().unwrap();
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let mut len = 0usize;
-            loop {
-                let mut line = String::new();
-                reader.read_line(&mut line).unwrap();
-                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                    len = v.trim().parse().unwrap();
-                }
-                if line == "\r\n" || line.is_empty() {
-                    break;
-                }
-            }
-            let mut req = vec![0; len];
-            reader.read_exact(&mut req).unwrap();
-            tx.send(serde_json::from_slice(&req).unwrap()).unwrap();
-            let mut stream = stream;
-            let _ = write!(
-                stream,
-                "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-        }
-    });
-    (url, rx)
 }
 
 fn ask_cr(b: &OpenAiBackend) -> Result<Answer, BackendError> {
