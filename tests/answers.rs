@@ -65,6 +65,10 @@ fn fresh_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers-fresh")
 }
 
+fn blind_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers-blind")
+}
+
 fn holdout_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers-holdout")
 }
@@ -282,7 +286,16 @@ fn the_reader_on_a_corpus_written_after_it() {
     assert_bars(&families, &total, 0.85, 0.5);
 }
 
-/// `DUMP=[holdout/|fresh/]family/name cargo test --test cli answers::dump -- --nocapture`: what the reader made
+/// The blind corpus (`tests/fixtures/answers-blind/`), written last, by someone who read
+/// neither the reader nor the other corpora's answers.
+#[test]
+fn the_reader_on_a_blind_corpus() {
+    let (families, total) = scorecard(&blind_dir());
+    assert!(total.answers >= 30, "the blind corpus shrank");
+    assert_bars(&families, &total, 0.0, 0.0);
+}
+
+/// `DUMP=[holdout/|fresh/|blind/]family/name cargo test --test cli answers::dump -- --nocapture`: what the reader made
 /// of one fixture, finding by finding (for working on the reader).
 #[test]
 fn dump() {
@@ -292,6 +305,7 @@ fn dump() {
     let (root, which) = match which.split_once('/') {
         Some(("holdout", rest)) => (holdout_dir(), rest.to_string()),
         Some(("fresh", rest)) => (fresh_dir(), rest.to_string()),
+        Some(("blind", rest)) => (blind_dir(), rest.to_string()),
         _ => (dir(), which),
     };
     let text = std::fs::read_to_string(root.join(format!("{which}.md"))).unwrap();

@@ -58,6 +58,7 @@ fn ungrounded(f: &Finding, raw_norm: &str, raw: &str) -> Option<String> {
 pub fn raises_nothing(raw: &str, roots: &Roots) -> bool {
     let places = location::find_all(raw, roots);
     !super::verdict::raises_concern(raw)
+        && !super::verdict::conditional(raw)
         && !places.iter().any(|l| l.start_line.is_some())
         && (location::lines_in(raw).is_none() || places.is_empty())
 }
@@ -172,9 +173,20 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
     }
     // A block that only gives a verdict ("Everything else looks good.", "Approve once the
     // migration is reversible.") raises nothing of its own; the raw answer keeps it anyway.
-    let findings = merged
+    // Unless the condition is all the answer says ("I'd approve once `down()` is written"): then
+    // the condition is the finding.
+    let mut kept: Vec<&String> = merged
         .iter()
         .filter(|b| !verdict_only(b, roots) && !praise_only(b, roots))
+        .collect();
+    if kept.is_empty() {
+        kept = merged
+            .iter()
+            .filter(|b| super::verdict::conditional(b))
+            .collect();
+    }
+    let findings = kept
+        .into_iter()
         .map(|b| {
             let first = b.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
             let mut title: String = plain(first.trim_start_matches(['#', ' ', '-', '*']));
@@ -330,5 +342,19 @@ this as a blocker.\n\nThe helper name mixes spellings, a minor point.\n";
         ]));
         let c = grounded(raw, &answer, None, Protocol::Cr, &Roots::default()).unwrap();
         assert_eq!(c.findings[0].severity, Severity::P0);
+    }
+
+    #[test]
+    fn an_answer_that_is_only_a_condition_keeps_it() {
+        let raw = "I'd approve this once `db/0042.py` is reversible: `downgrade()` is just \
+`pass`. Everything else looks good.\n";
+        assert!(!raises_nothing(raw, &Roots::default()));
+        let c = raw_blocks(raw, &Roots::default());
+        assert_eq!(c.findings.len(), 1);
+        assert_eq!(c.findings[0].location.as_ref().unwrap().path, "db/0042.py");
+        // Beside a block that raises the problem, the condition alone is a verdict.
+        let raw = "Approve once the migration is reversible.\n\n`db/0042.py` drops the table \
+with no down step.\n";
+        assert_eq!(raw_blocks(raw, &Roots::default()).findings.len(), 1);
     }
 }

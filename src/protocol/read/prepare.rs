@@ -25,7 +25,7 @@ pub fn prepare(text: &str) -> Cow<'_, str> {
         .or_else(|| super::transcript::answer_in(text))
         .map_or(Cow::Borrowed(text), Cow::Owned);
     let text = without_thinking(&text).into_owned();
-    Cow::Owned(apply_legend(&text))
+    Cow::Owned(apply_legend(&without_bylines(&text)))
 }
 
 /// `<think>…</think>`, `<thinking>…</thinking>`, and Ollama's `Thinking...` … `...done
@@ -93,6 +93,24 @@ fn unwrap_envelope(text: &str) -> Option<String> {
         .or(from_ollama.map(str::to_string))
 }
 
+/// Lines that only say who wrote what follows (`qodo-merge-pro[bot] · review thread`,
+/// `@coderabbitai[bot] commented on this pull request.`, `**bot** commented`): a pasted
+/// thread's bylines are not part of any finding.
+fn without_bylines(text: &str) -> String {
+    static BYLINE: OnceLock<Regex> = OnceLock::new();
+    let byline = re(
+        &BYLINE,
+        r"(?i)^\s*(?:\*\*)?@?[\w.-]+(?:\[bot\])?(?:\*\*)?\s+(?:·\s+(?:review thread|comment|review)\b.*|commented(?: on this pull request)?\.?|left a comment\.?)\s*$",
+    );
+    if !text.lines().any(|l| byline.is_match(l)) {
+        return text.to_string();
+    }
+    text.lines()
+        .filter(|l| !byline.is_match(l))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// A legend line (`Legend: 🛑 must fix · ⚠️ should fix · 💡 optional`, or a line of several
 /// `🔴 Critical / 🟠 High` pairs) defines what its emoji mean in this answer: every other
 /// occurrence is replaced by the words, in brackets, so the markers read them.
@@ -150,6 +168,9 @@ mod tests {
         assert_eq!(prepare(anthropic).trim(), "LGTM");
         let legend = "Legend: 🛑 must fix · ⚠️ should fix · 💡 optional\n\n🛑 [14]: key is wrong";
         assert!(prepare(legend).contains("[must fix] [14]: key is wrong"));
+        let thread = "qodo-merge-pro[bot] · review thread\nsrc/a.js:27\n**Suggestion:** x";
+        assert!(!prepare(thread).contains("qodo"));
+        assert!(prepare("The bot commented on this line.").contains("commented"));
         // Not a legend: one emoji in prose.
         assert_eq!(prepare("🔴 the build is red").trim(), "🔴 the build is red");
     }

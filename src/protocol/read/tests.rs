@@ -134,3 +134,94 @@ what I would fix before merging.\n";
         r.critique.findings
     );
 }
+
+fn places(r: &Reading) -> Vec<String> {
+    r.critique
+        .findings
+        .iter()
+        .map(|f| f.location.as_ref().map_or(String::new(), |l| l.display()))
+        .collect()
+}
+
+#[test]
+fn lists_keyed_by_file_json_lines_and_a_scored_severity() {
+    let yaml = "```yaml\nfiles:\n  lib/a.rb:\n    - line: 23\n      level: crit\n      msg: Credit \
+uses the new price\n  spec/a_spec.rb:\n    - line: 5\n      level: info\n      msg: Title says full \
+month\n```\n";
+    let r = read_cr(yaml);
+    assert_eq!(sevs(&r), [Severity::P0, Severity::P3]);
+    assert_eq!(places(&r), ["lib/a.rb:23", "spec/a_spec.rb:5"]);
+    let jsonl = "{\"sev\":\"P2\",\"path\":\"src/q.ts\",\"start_line\":\"77\",\"msg\":\"ack before \
+settle\"}\n{\"sev\":\"P0\",\"path\":\"src/q.ts\",\"start_line\":\"102\",\"msg\":\"no retry limit\"}\n\
+{\"type\":\"verdict\",\"approve\":false}\n";
+    let r = read_cr(jsonl);
+    assert_eq!(sevs(&r), [Severity::P2, Severity::P0]);
+    assert_eq!(places(&r), ["src/q.ts:77", "src/q.ts:102"]);
+    let scored = "**A. SQL built by concatenation** — `q.py:33`\nSeverity: 9/10 · Confidence: \
+6/10\n\nThe region is injectable.\n";
+    assert_eq!(sevs(&read_cr(scored)), [Severity::P0]);
+}
+
+#[test]
+fn a_bold_title_keeps_its_bullets_and_a_group_title_does_not() {
+    let details =
+        "### ⚠️ Issues\n\n**1. Jobs replay after a crash** (`src/q.ts:88`)\n- The job is \
+sent again on start.\n- **Severity:** High — duplicate invoices.\n- **Fix:** send an idempotency \
+key.\n";
+    let r = read_cr(details);
+    assert_eq!(sevs(&r), [Severity::P1], "{:#?}", r.critique.findings);
+    let group =
+        "**Review of `src/a.py`**\n\n1. **Stock reserved before payment**\n   * **Severity:** \
+High\n   * **Line:** 74\n2. **Totals in floats**\n   * **Severity:** Medium\n   * **Line:** 19\n";
+    assert_eq!(sevs(&read_cr(group)), [Severity::P1, Severity::P2]);
+}
+
+#[test]
+fn a_summary_table_and_its_detail_sections_are_one_finding_each() {
+    let text = "| # | Severity | Where | Issue |\n|---|---|---|---|\n| 1 | High | `a.py` L64-L71 | \
+Dialect sniffing reads the whole upload |\n| 2 | Low | `cli.py` | `--dry-run` is never checked |\n\n\
+### 1. Sniffing reads the whole file (High)\n\n`f.read()` loads 2 GB to find a delimiter.\n\n\
+### 2. `--dry-run` ignored (Low)\n\n`cli.py`, around line 15: the flag never reaches the run.\n";
+    let r = read_cr(text);
+    assert_eq!(
+        sevs(&r),
+        [Severity::P1, Severity::P3],
+        "{:#?}",
+        r.critique.findings
+    );
+    assert_eq!(places(&r), ["a.py:64-71", "cli.py:15"]);
+}
+
+#[test]
+fn html_tables_notes_sections_bylines_and_pr_agent_scores() {
+    let html =
+        "<table><thead><tr><th>Severity</th><th>Location</th><th>Finding</th></tr></thead>\n\
+<tr><td>Medium</td><td><code>h.py</code> (lines 40&ndash;52)</td><td>Retried deliveries run \
+twice.</td></tr>\n<tr><td>Low</td><td><code>h.py:7</code></td><td>Unused import of \
+<code>datetime</code>.</td></tr></table>\n<h3>Notes</h3>\n<ul><li>The replay window is a good \
+addition.</li></ul>\n";
+    let r = read_cr(html);
+    assert_eq!(
+        sevs(&r),
+        [Severity::P2, Severity::P3],
+        "{:#?}",
+        r.critique.findings
+    );
+    assert_eq!(places(&r), ["h.py:40-52", "h.py:7"]);
+    assert_eq!(
+        r.critique.findings[1].title,
+        "Unused import of `datetime`.".replace('`', "")
+    );
+    let thread = "qodo-merge-pro[bot] · review thread\nsrc/up.js:27\n**Suggestion:** Check that \
+`req.file` exists before reading its size. [possible issue, importance: 9]\n\n\
+qodo-merge-pro[bot] · review thread\nsrc/st.js:10\n**Suggestion:** Read the bucket name once at \
+module load. [maintainability, importance: 5]\n";
+    let r = read_cr(thread);
+    assert_eq!(
+        sevs(&r),
+        [Severity::P1, Severity::P3],
+        "{:#?}",
+        r.critique.findings
+    );
+    assert_eq!(places(&r), ["src/up.js:27", "src/st.js:10"]);
+}

@@ -58,6 +58,16 @@ pub fn approves(text: &str) -> bool {
     approved
 }
 
+/// Does `text` approve only on a condition ("I'd approve once the migration is reversible",
+/// "looks good, but…")? The condition is a problem raised.
+pub fn conditional(text: &str) -> bool {
+    static QUALIFIER: OnceLock<Regex> = OnceLock::new();
+    let qualifier = re(&QUALIFIER, vocab::QUALIFIERS);
+    phrase()
+        .find_iter(text)
+        .any(|m| qualifier.is_match(&text[m.end()..]))
+}
+
 /// Does `text` raise a problem in words ("will crash", "leaks", "should use", "one nit")? A cue
 /// after "no", "not" or "without" ("found no bugs") does not count.
 pub fn raises_concern(text: &str) -> bool {
@@ -68,12 +78,19 @@ pub fn raises_concern(text: &str) -> bool {
         &NEGATED,
         r"(?i)\b(?:no|not|without|never|zero|any|free of|nothing|checked for|looked for|scanned for|checking for|looking for|check for)\W+(?:\w+\W+){0,2}$",
     );
+    // What a review looks for is not what it found ("I'm reviewing this pull request for
+    // security vulnerabilities and code quality issues").
+    static SOUGHT: OnceLock<Regex> = OnceLock::new();
+    let sought = re(
+        &SOUGHT,
+        r"(?i)\b(?:review|reviewing|reviewed|scan|scanning|scanned|audit|auditing|audited|analy[sz]ing|search|searching|searched|inspecting)\W+(?:\w+\W+){0,4}for\W+(?:\w+\W+){0,5}$",
+    );
     cue.find_iter(text).any(|m| {
         let before = &text[..m.start()];
         let start = before
             .rfind(['.', '!', '?', '\n', ';'])
             .map_or(0, |i| i + 1);
-        !negated.is_match(&before[start..])
+        !negated.is_match(&before[start..]) && !sought.is_match(&before[start..])
     })
 }
 
@@ -109,6 +126,7 @@ mod tests {
             "This is safe to merge.",
             "I have no concerns with this change.",
             "Looks good overall.",
+            "I finished the code review, and didn't find any security or code quality issues.",
         ] {
             assert!(approves(t), "{t}");
         }
@@ -142,6 +160,16 @@ mod tests {
         assert!(!raises_concern(
             "The rename is mechanical and the tests pass."
         ));
+        // What a review looks for is not what it found.
+        assert!(!raises_concern(
+            "I'm reviewing this pull request for security vulnerabilities."
+        ));
+        assert!(raises_concern(
+            "The parser is vulnerable to a crafted header."
+        ));
+        // An approval on a condition raises the condition.
+        assert!(conditional("I'd approve this once `down()` is written."));
+        assert!(!conditional("Approved. Nice work."));
     }
 
     #[test]

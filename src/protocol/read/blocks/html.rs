@@ -45,6 +45,9 @@ pub(super) fn entities(s: &str) -> String {
         .replace("&quot;", "\"")
         .replace("&#39;", "'")
         .replace("&#x27;", "'")
+        .replace("&ndash;", "–")
+        .replace("&mdash;", "—")
+        .replace("&hellip;", "…")
         .replace("&amp;", "&")
 }
 
@@ -111,14 +114,41 @@ pub(super) fn tables(text: &str) -> std::borrow::Cow<'_, str> {
             }
         }
         static TAGS: OnceLock<Regex> = OnceLock::new();
+        static CODE: OnceLock<Regex> = OnceLock::new();
+        static INLINE: OnceLock<Regex> = OnceLock::new();
         let plain = |s: &str| -> String {
-            let t = re(&TAGS, r"(?is)<[^>]+>").replace_all(s, " ");
+            // `<code>` keeps its backticks (paths are read from them); inline tags go without
+            // a gap ("<code>==</code>;" is "`==`;"), others leave one.
+            let t = re(&CODE, r"(?i)</?code\b[^>]*>").replace_all(s, "`");
+            let t = re(
+                &INLINE,
+                r"(?i)</?(?:strong|b|em|i|span|a|kbd|sup|sub)\b[^>]*>",
+            )
+            .replace_all(&t, "");
+            let t = re(&TAGS, r"(?is)<[^>]+>").replace_all(&t, " ");
             t.split_whitespace().collect::<Vec<_>>().join(" ")
         };
         let header = rows.first().filter(|h| {
             header_in_thead || (h.len() > 1 && h.iter().all(|c| plain(c).split(' ').count() <= 4))
         });
         let mut out = String::from("\n");
+        // A table of one-line cells is a markdown table (read row by row, by its header); one
+        // with paragraphs, code or details in its cells is a series of records.
+        let one_line = |x: &String| !x.trim().contains('\n') && !x.contains("<details");
+        if header.is_some() && rows.iter().flatten().all(one_line) {
+            for (i, r) in rows.iter().enumerate() {
+                let cells: Vec<String> = r
+                    .iter()
+                    .map(|x| entities(&plain(x)).replace('|', "/"))
+                    .collect();
+                out.push_str(&format!("| {} |\n", cells.join(" | ")));
+                if i == 0 {
+                    out.push_str(&format!("|{}\n", "---|".repeat(r.len())));
+                }
+            }
+            out.push('\n');
+            return out;
+        }
         match header {
             Some(h) => {
                 let names: Vec<String> = h.iter().map(|x| plain(x)).collect();

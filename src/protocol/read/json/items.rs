@@ -131,6 +131,17 @@ pub(super) fn collect<'a>(v: &'a Value, inh: &Inherited, depth: u8, out: &mut It
                     keyed |= collect(x, &inner, depth + 1, out);
                 }
             }
+            // {"src/a.rs": [...], "src/b.rs": [...]}: lists keyed by file.
+            for (k, x) in o {
+                let path = location::path_only(k, &Roots::default()).filter(|_| x.is_array());
+                if let Some(p) = path {
+                    let inner = Inherited {
+                        file: Some(p.path),
+                        ..inh.clone()
+                    };
+                    keyed |= collect(x, &inner, depth + 1, out);
+                }
+            }
             if keyed {
                 return true;
             }

@@ -1,4 +1,4 @@
-//! JSON (and YAML) in an answer: the protocol's own object, and the shapes other reviewers use (`issues`,
+//! JSON (and YAML, and XML-shaped tags) in an answer: the protocol's own object, and the shapes other reviewers use (`issues`,
 //! `comments`, codex's `findings` with `priority` and `code_location`, rdjson `diagnostics`, a
 //! bare array, lists keyed by severity), with the keys of [`vocab`] as data.
 //!
@@ -7,6 +7,7 @@
 //! protocol's schema and is not an echo; failing that, the last one shaped like a review.
 
 mod items;
+mod xml;
 
 pub use items::finding;
 use items::*;
@@ -42,6 +43,7 @@ pub fn json_blocks(text: &str) -> Vec<Value> {
                             .ok()
                             .filter(|v| v.is_object() || v.is_array()),
                     ),
+                    Lang::Xml => out.extend(xml::value(&block)),
                     Lang::Other => {}
                 }
                 block.clear();
@@ -59,6 +61,8 @@ pub fn json_blocks(text: &str) -> Vec<Value> {
                 Lang::Json
             } else if lang == "yaml" || lang == "yml" {
                 Lang::Yaml
+            } else if lang == "xml" {
+                Lang::Xml
             } else {
                 Lang::Other
             };
@@ -84,8 +88,12 @@ pub fn json_blocks(text: &str) -> Vec<Value> {
         rest = &after[end + 3..];
     }
     let whole = text.trim();
-    if whole.starts_with('{') || whole.starts_with('[') {
+    if let Some(lines) = json_lines(whole) {
+        out.push(lines);
+    } else if whole.starts_with('{') || whole.starts_with('[') {
         out.extend(parse_lenient(whole));
+    } else if whole.starts_with('<') {
+        out.extend(xml::value(whole));
     } else if out.is_empty() {
         // An object opening a line, with prose around it.
         let mut at = 0;
@@ -103,10 +111,29 @@ pub fn json_blocks(text: &str) -> Vec<Value> {
     out
 }
 
+/// JSON Lines (one finding per line, a verdict object last): every non-blank line an object,
+/// two at least, as one array.
+fn json_lines(text: &str) -> Option<Value> {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.len() < 2 {
+        return None;
+    }
+    let values: Option<Vec<Value>> = lines
+        .iter()
+        .map(|l| {
+            serde_json::from_str::<Value>(l.trim())
+                .ok()
+                .filter(Value::is_object)
+        })
+        .collect();
+    values.map(Value::Array)
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Lang {
     Json,
     Yaml,
+    Xml,
     Other,
 }
 

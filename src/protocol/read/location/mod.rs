@@ -256,7 +256,14 @@ pub fn leading_range(text: &str) -> Option<(u32, Option<u32>)> {
         &RANGE,
         r"^(?:[^\w`\[]{0,12}|\s*\[[^\]\d]{1,20}\]\s*)(?:\*\*)?(?:`(\d+)(?:\s*[-–]\s*(\d+))?`|\[(\d+)(?:\s*[-–]\s*(\d+))?\])(?:\*\*)?\s*:",
     )
-    .captures(text)?;
+    .captures(text);
+    let Some(c) = c else {
+        // The same range with its backticks lost (a review's plain-text e-mail copy):
+        // `64-70: …` at the start of the line, both ends given.
+        static BARE: OnceLock<Regex> = OnceLock::new();
+        let c = re(&BARE, r"^\s*(\d+)[-–](\d+):\s").captures(text)?;
+        return Some((c[1].parse().ok()?, c[2].parse().ok()));
+    };
     let (a, b) = if c.get(1).is_some() { (1, 2) } else { (3, 4) };
     Some((
         c[a].parse().ok()?,

@@ -153,7 +153,17 @@ impl Reader<'_> {
 /// A short plain line used as a heading: `Blocking issues:`, `Overall Comments:`, `Here's what I
 /// looked at during the review` (a section name, checked by the caller).
 pub(super) fn plain_heading(text: &str) -> Option<String> {
+    // A count after a section's name (`🧹 Nitpick comments (3)`, `Files selected (4)`) is not
+    // part of it.
     let t = text.trim();
+    let t = match t.rfind(" (") {
+        Some(i)
+            if t.ends_with(')') && t[i + 2..t.len() - 1].chars().all(|c| c.is_ascii_digit()) =>
+        {
+            &t[..i]
+        }
+        _ => t,
+    };
     let words = t.split_whitespace().count();
     let sentence = t
         .trim_end_matches(':')

@@ -29,7 +29,15 @@ impl Reader<'_> {
                 UnitKind::Item => nested,
                 // Items after a finding paragraph are its details, unless they carry their own
                 // severity or the paragraph was only a bold title with nothing to show for it.
-                UnitKind::Paragraph | UnitKind::Range => nested || (strong(u) && !own_level(text)),
+                // So are items after a bold title (`**1. Jobs replay after a crash** (`q.ts:88`)`
+                // then `- Severity: High`, `- Fix: …`), unless they have bold titles of their
+                // own (the bold line was a group's title).
+                UnitKind::Paragraph | UnitKind::Range => {
+                    let titled_item = bold_titled(text) && !unit::is_field(text);
+                    nested
+                        || (strong(u) && !own_level(text))
+                        || (bold_lead(u) && !own_level(text) && !titled_item)
+                }
                 _ => false,
             };
             if belongs {
@@ -190,6 +198,27 @@ pub(super) fn container_path(lead: &str, roots: &Roots) -> Option<Location> {
     (!lead.contains(' '))
         .then(|| location::path_only(lead, roots))
         .flatten()
+}
+
+/// A paragraph that opens with a bold title.
+fn bold_lead(u: &Unit) -> bool {
+    bold_titled(&u.lead)
+}
+
+/// Text (an item's, after its marker or number) that opens with a bold span.
+fn bold_titled(text: &str) -> bool {
+    let t = text.trim_start();
+    let t = ["- ", "* ", "+ "]
+        .iter()
+        .find_map(|m| t.strip_prefix(m))
+        .unwrap_or(t)
+        .trim_start();
+    let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let t = match t[digits..].strip_prefix(['.', ')']) {
+        Some(rest) if digits > 0 => rest.trim_start(),
+        _ => t,
+    };
+    t.starts_with("**") || t.starts_with("__")
 }
 
 pub(super) fn is_task(text: &str) -> bool {

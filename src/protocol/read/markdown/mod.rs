@@ -11,6 +11,7 @@
 
 mod headings;
 mod lists;
+mod pairing;
 mod paragraphs;
 
 use headings::*;
@@ -165,6 +166,7 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
             *f = unit::finding(&alike, roots);
         }
     }
+    pairing::pair_table_with_details(&r.units, &mut found);
     out.findings.extend(found.into_iter().flatten());
     out
 }

@@ -74,7 +74,17 @@ impl Reader<'_> {
             || self.after_location
             || strong_start
             || file_line;
-        self.after_location = false;
+        let after_place = std::mem::take(&mut self.after_location);
+        // Right under a place, `**Suggestion:** …` / `Issue: …` is the comment on it (a review
+        // thread's body), not a detail of nothing.
+        if after_place && self.pending.is_empty() && unit::is_field(text) {
+            let value = text.split_once(':').map_or(text, |(_, v)| v);
+            let value = value.trim_start_matches(['*', '_', ' ']);
+            if value.split_whitespace().count() >= 4 && !unit::is_field(value) {
+                self.new_unit(UnitKind::Paragraph, value, indent);
+                return;
+            }
+        }
         // A marker-only lead (`_⚠️ Potential issue_ | _🟠 Major_`, a priority image) takes the
         // next paragraph as its title.
         if let Some(o) = self.open {

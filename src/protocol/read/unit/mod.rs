@@ -58,6 +58,22 @@ fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pattern).expect("valid regex"))
 }
 
+/// pr-agent's `[possible issue, importance: 9]` / `Suggestion importance[1-10]: 7`: its score
+/// as the Impact pr-agent shows for it ([`vocab::IMPORTANCE_LEVELS`]).
+fn importance(text: &str) -> Option<Severity> {
+    static SCORE: OnceLock<Regex> = OnceLock::new();
+    let c = re(
+        &SCORE,
+        r"(?i)\bimportance(?:\s*\[1-10\])?\s*:\s*(\d{1,2})\b",
+    )
+    .captures(text)?;
+    let n: u32 = c[1].parse().ok().filter(|n| (1..=10).contains(n))?;
+    vocab::IMPORTANCE_LEVELS
+        .iter()
+        .find(|(min, _)| n >= *min)
+        .map(|(_, s)| *s)
+}
+
 /// The finding a unit is, or `None` when nothing says it is one.
 pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
     if u.placeholder {
@@ -80,7 +96,7 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
             Some((Field::Severity, v)) => {
                 // `Severity: HIGH | Confidence: 0.81`: the value ends at the next field.
                 let v = v
-                    .split(['|', ';', ','])
+                    .split(['|', ';', ',', '·', '—', '–'])
                     .next()
                     .unwrap_or("")
                     .trim()
@@ -182,7 +198,11 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
         .or(field_severity)
         .or(category)
         .or(u.section_severity)
-        .map(|s| s.0);
+        .map(|s| s.0)
+        .or_else(|| {
+            let all = std::iter::once(&u.lead).chain(&u.lines);
+            all.filter_map(|t| importance(t)).next()
+        });
 
     let loc = locate(u, roots, file.as_deref(), line, &body);
 

@@ -4,6 +4,7 @@
 /// Keys of JSON findings whose value is a severity; the first present wins.
 pub const JSON_SEVERITY_KEYS: &[&str] = &[
     "severity",
+    "sev",
     "priority",
     "level",
     "impact",
@@ -25,6 +26,7 @@ pub const JSON_TITLE_KEYS: &[&str] = &[
     "problem",
     "what",
     "message",
+    "msg",
     "description",
     "text",
     "comment",
@@ -42,6 +44,7 @@ pub const JSON_BODY_KEYS: &[&str] = &[
     "why",
     "issue_content",
     "message",
+    "msg",
     "content",
     "comment",
     "text",

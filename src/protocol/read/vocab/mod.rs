@@ -103,12 +103,37 @@ pub fn severity_of(marker: &str) -> Option<(Severity, Strength)> {
 /// The level a severity field's value names: a marker, or a value only a field gives a level
 /// ([`FIELD_SEVERITY_VALUES`]).
 pub fn field_severity(value: &str) -> Option<(Severity, Strength)> {
+    if let Some(s) = scored(value) {
+        return Some((s, Strength::Level));
+    }
     severity_of(&format!("severity {value}")).or_else(|| {
         let v = normalise(value);
         FIELD_SEVERITY_VALUES
             .iter()
             .find(|(w, _)| *w == v)
             .map(|(_, s)| (*s, Strength::Level))
+    })
+}
+
+/// A score out of a maximum (`9/10`, `4 / 5`), higher being worse, as a level by its share of
+/// the scale: the top tenth P0, then P1 from 70 %, P2 from 40 %, P3 below. (A scale's own
+/// legend — "9–10 = critical, 7–8 = high" — draws the same lines.)
+fn scored(value: &str) -> Option<Severity> {
+    let (n, max) = value.trim().split_once('/')?;
+    let n: f64 = n.trim().parse().ok()?;
+    let max: f64 = max.trim().parse().ok()?;
+    if !(2.0..=100.0).contains(&max) || !(0.0..=max).contains(&n) {
+        return None;
+    }
+    let share = n / max;
+    Some(if share >= 0.9 {
+        P0
+    } else if share >= 0.7 {
+        P1
+    } else if share >= 0.4 {
+        P2
+    } else {
+        P3
     })
 }
 
@@ -294,6 +319,17 @@ mod tests {
         assert_eq!(field_severity("failure").map(|x| x.0), Some(P1));
         assert_eq!(field_severity("HIGH").map(|x| x.0), Some(P1));
         assert_eq!(field_severity("2").map(|x| x.0), Some(P2));
+        let scores = ["9/10", "7 / 10", "5/10", "2/10", "5/5", "4/5", "3/5", "1/5"];
+        let levels: Vec<_> = scores
+            .iter()
+            .map(|v| field_severity(v).map(|x| x.0))
+            .collect();
+        assert_eq!(
+            levels,
+            [P0, P1, P2, P3, P0, P1, P2, P3].map(Some),
+            "scores {scores:?}"
+        );
+        assert_eq!(field_severity("11/10"), None);
         // As a marker, "Suggestion" is a label, not a level.
         assert_eq!(severity_of("Suggestion"), None);
     }

@@ -67,6 +67,8 @@ pub const QUIET_SECTIONS: &[&str] = &[
     "configuration used",
     "review profile",
     "files selected",
+    "additional context",
+    "commits",
     "files ignored",
     "files processed",
     "relevant ticket",
@@ -77,6 +79,7 @@ pub const QUIET_SECTIONS: &[&str] = &[
     "diagram",
     "questions",
     "open questions",
+    "notes",
 ];
 
 /// Headings of sections whose items are findings although they name no severity.

@@ -60,7 +60,6 @@ pub const SEVERITY_PHRASES: &[(&str, Severity, Strength)] = &[
     ("information", P3, Strength::Level),
     ("informational", P3, Strength::Level),
     ("note", P3, Strength::Level),
-    ("notes", P3, Strength::Level),
     ("notice", P3, Strength::Level),
     ("optional", P3, Strength::Level),
     ("nice to have", P3, Strength::Level),
@@ -152,6 +151,10 @@ pub const FIELD_SEVERITY_VALUES: &[(&str, Severity)] = &[
     ("recommendation", P3),
     ("failure", P1),
 ];
+
+/// pr-agent's importance score (1–10) as the Impact it shows beside it: 9 and up High, 7 and 8
+/// Medium, the rest Low. Used only when nothing else gives a level.
+pub const IMPORTANCE_LEVELS: &[(u32, Severity)] = &[(9, P1), (7, P2), (1, P3)];
 
 /// Levels a sentence may state ("I'd treat this as a blocker", "a minor point", "this is
 /// low priority"). Narrower than [`SEVERITY_PHRASES`]: "error", "high" or "note" in a sentence

@@ -1,0 +1,190 @@
+//! XML-shaped answers (`<review><issues><issue severity="major" file="…">…`), which models
+//! prompted with XML tags often give back, as the JSON value the review reader already knows:
+//! attributes and child elements become keys, a list wrapper (`<issues>` of `<issue>`s) an
+//! array, an element with only text a string. Tolerant, not validating: unclosed elements end
+//! with their parent, and HTML is left to the markdown reader.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde_json::{Map, Value};
+
+/// Tags that make a text HTML, not a review in XML.
+const HTML_TAGS: &[&str] = &[
+    "html",
+    "body",
+    "div",
+    "p",
+    "table",
+    "details",
+    "summary",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "ul",
+    "ol",
+    "li",
+    "br",
+    "img",
+    "a",
+    "span",
+    "code",
+    "pre",
+    "strong",
+    "em",
+    "b",
+    "i",
+    "sup",
+    "sub",
+    "hr",
+    "blockquote",
+    "tr",
+    "td",
+    "th",
+    "thead",
+    "tbody",
+];
+
+#[derive(Default)]
+struct Element {
+    name: String,
+    attrs: Vec<(String, String)>,
+    children: Vec<Element>,
+    text: String,
+}
+
+/// The review in an XML-shaped answer, if the text opens with a non-HTML element.
+pub fn value(text: &str) -> Option<Value> {
+    static TAG: OnceLock<Regex> = OnceLock::new();
+    static ATTR: OnceLock<Regex> = OnceLock::new();
+    let tag = TAG.get_or_init(|| {
+        Regex::new(r"<(/?)([A-Za-z][\w:.-]*)((?:\s+[^>]*?)?)(/?)>").expect("valid regex")
+    });
+    let attr = ATTR.get_or_init(|| {
+        Regex::new(r#"([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')"#).expect("valid regex")
+    });
+    let t = text.trim_start();
+    let first = tag
+        .captures(t)
+        .filter(|c| c.get(0).is_some_and(|m| m.start() == 0))?;
+    if HTML_TAGS.contains(&first[2].to_ascii_lowercase().as_str()) || !first[1].is_empty() {
+        return None;
+    }
+    let mut stack: Vec<Element> = vec![Element::default()];
+    let mut at = 0;
+    for c in tag.captures_iter(t) {
+        let m = c.get(0).expect("match");
+        push_text(stack.last_mut().expect("root"), &t[at..m.start()]);
+        at = m.end();
+        let name = c[2].to_string();
+        if !c[1].is_empty() {
+            // A closing tag closes up to its element (unclosed ones inside end with it).
+            if let Some(depth) = stack.iter().rposition(|e| e.name == name) {
+                while stack.len() > depth.max(1) {
+                    let done = stack.pop().expect("non-empty");
+                    stack.last_mut().expect("root").children.push(done);
+                }
+            }
+            continue;
+        }
+        let attrs = attr
+            .captures_iter(&c[3])
+            .map(|a| {
+                let v = a.get(2).or(a.get(3)).map_or("", |x| x.as_str());
+                (a[1].to_string(), unescape(v))
+            })
+            .collect();
+        let e = Element {
+            name,
+            attrs,
+            ..Element::default()
+        };
+        if c[4].is_empty() {
+            stack.push(e);
+        } else {
+            stack.last_mut().expect("root").children.push(e);
+        }
+    }
+    while stack.len() > 1 {
+        let done = stack.pop().expect("non-empty");
+        stack.last_mut().expect("root").children.push(done);
+    }
+    let root = stack.pop()?.children.into_iter().next()?;
+    let mut top = Map::new();
+    top.insert(root.name.clone(), to_value(&root));
+    Some(Value::Object(top))
+}
+
+fn push_text(e: &mut Element, s: &str) {
+    let s = s.trim();
+    if !s.is_empty() {
+        if !e.text.is_empty() {
+            e.text.push(' ');
+        }
+        e.text.push_str(&unescape(s));
+    }
+}
+
+fn to_value(e: &Element) -> Value {
+    if e.children.is_empty() && e.attrs.is_empty() {
+        return Value::String(e.text.clone());
+    }
+    // A list wrapper: `<issues>` holding only `<issue>`s.
+    let same = e.children.iter().all(|c| c.name == e.children[0].name);
+    if e.attrs.is_empty() && e.text.is_empty() && !e.children.is_empty() && same {
+        return Value::Array(e.children.iter().map(to_value).collect());
+    }
+    let mut o = Map::new();
+    for (k, v) in &e.attrs {
+        o.insert(k.clone(), Value::String(v.clone()));
+    }
+    for c in &e.children {
+        let v = to_value(c);
+        match o.get_mut(&c.name) {
+            Some(Value::Array(a)) if e.children.iter().filter(|x| x.name == c.name).count() > 1 => {
+                a.push(v)
+            }
+            Some(_) => {}
+            None => {
+                let many = e.children.iter().filter(|x| x.name == c.name).count() > 1;
+                o.insert(c.name.clone(), if many { Value::Array(vec![v]) } else { v });
+            }
+        }
+    }
+    if !e.text.is_empty() {
+        o.insert("text".into(), Value::String(e.text.clone()));
+    }
+    Value::Object(o)
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&amp;", "&")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_review_in_tags_is_a_value_and_html_is_not() {
+        let v = value(
+            "<review>\n<summary>ok</summary>\n<issues>\n<issue severity=\"major\" file=\"a.ts\" \
+lines=\"3-4\"><title>Stale</title><explanation>uses `a &amp; b`</explanation></issue>\n\
+<issue severity=\"nit\" file=\"b.ts\"><title>Name</title></issue>\n</issues>\n\
+<verdict>request_changes</verdict>\n</review>",
+        )
+        .unwrap();
+        let issues = &v["review"]["issues"];
+        assert_eq!(issues.as_array().unwrap().len(), 2);
+        assert_eq!(issues[0]["severity"], "major");
+        assert_eq!(issues[0]["explanation"], "uses `a & b`");
+        assert_eq!(v["review"]["verdict"], "request_changes");
+        assert_eq!(value("<h2>Review</h2><p>LGTM</p>"), None);
+        assert_eq!(value("Here is my review: <b>LGTM</b>"), None);
+    }
+}
