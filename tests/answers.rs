@@ -287,12 +287,14 @@ fn the_reader_on_a_corpus_written_after_it() {
 }
 
 /// The blind corpus (`tests/fixtures/answers-blind/`), written last, by someone who read
-/// neither the reader nor the other corpora's answers.
+/// neither the reader nor the other corpora's answers; first measured before any change for it
+/// (the README has both scores). Its pasted web pages and e-mails (CodeRabbit's e-mail copy, a
+/// GitLab page) stay weak per family, hence the low family bar.
 #[test]
 fn the_reader_on_a_blind_corpus() {
     let (families, total) = scorecard(&blind_dir());
     assert!(total.answers >= 30, "the blind corpus shrank");
-    assert_bars(&families, &total, 0.0, 0.0);
+    assert_bars(&families, &total, 0.75, 0.1);
 }
 
 /// `DUMP=[holdout/|fresh/|blind/]family/name cargo test --test cli answers::dump -- --nocapture`: what the reader made

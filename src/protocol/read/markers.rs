@@ -26,6 +26,9 @@ pub struct Lead {
     /// It opened with a finding label (`Bug:`, `Issue 3:`, `logic:`) or introduced one in prose
     /// ("Looks good, except one nit: …", "One minor thing: …").
     pub labelled: bool,
+    /// A comment that by its label raises nothing (Conventional Comments' `praise:`,
+    /// `question:`).
+    pub remark: bool,
 }
 
 /// "one nit:", "One minor thing:", "a small issue:", "two concerns:" — a finding introduced in
@@ -34,7 +37,7 @@ fn introducer(line: &str) -> Option<(usize, Option<(Severity, Strength)>)> {
     static INTRO: OnceLock<Regex> = OnceLock::new();
     let c = re(
         &INTRO,
-        r"(?i)\b(?:one|a|two|three|some|small|tiny|only|last|another|single)\s+(?:(minor|major|critical|blocking|small|tiny|important|serious)\s+)?(nit|nitpick|thing|issue|point|concern|problem|bug|suggestion|note|question|observation)s?\s*:",
+        r"(?i)\b(?:one|a|two|three|some|small|tiny|only|last|another|single)\s+(?:(minor|major|critical|blocking|small|tiny|important|serious|optional|non-blocking)\s+)?(nit|nitpick|thing|issue|point|concern|problem|bug|suggestion|note|question|observation|idea|remark|tweak)s?(?:\s*,?\s*(?:not blocking|non-blocking|optional))?\s*:",
     )
     .captures(line)?;
     let word = c.get(1).or(c.get(2)).map_or("", |m| m.as_str());
@@ -247,6 +250,9 @@ pub fn strip_tags(s: &str) -> String {
 
 /// Reads a lead line: its severity marker (the strongest, then the first) and its title.
 pub fn read_lead(line: &str) -> Lead {
+    if let Some(lead) = super::conventional::lead(line) {
+        return lead;
+    }
     if let Some((end, severity)) = introducer(line) {
         let (title, _) = clean_title(&line[end..]);
         let rest = read_lead_markers(&line[end..]);
@@ -258,6 +264,7 @@ pub fn read_lead(line: &str) -> Lead {
                 rest.title
             },
             labelled: true,
+            remark: false,
         };
     }
     read_lead_markers(line)
@@ -297,6 +304,7 @@ fn read_lead_markers(line: &str) -> Lead {
         severity: best.map(|(s, _)| s),
         title,
         labelled,
+        remark: false,
     }
 }
 

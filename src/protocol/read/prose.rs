@@ -44,7 +44,12 @@ fn rating_at(words: &[&str], i: usize) -> Option<Severity> {
             let framed = vocab::PROSE_FRAMES
                 .iter()
                 .any(|f| ends_with(&words[..i], f));
-            let rated = noun_after || (!needs_noun && framed && after.is_empty());
+            // "I'd call this high": a rating verb lets even a bare "high" or "low" end the clause.
+            let verb_framed = vocab::PROSE_RATING_VERBS
+                .iter()
+                .any(|f| ends_with(&words[..i], f));
+            let rated =
+                noun_after || ((verb_framed || (!needs_noun && framed)) && after.is_empty());
             let negated = words[i.saturating_sub(4)..i]
                 .iter()
                 .any(|w| vocab::PROSE_NEGATIONS.contains(w));
@@ -127,6 +132,10 @@ mod tests {
         );
         assert_eq!(severity_in("This is low priority; fix it later."), Some(P3));
         assert_eq!(severity_in("That's a major issue for callers."), Some(P1));
+        assert_eq!(
+            severity_in("Memory grows forever. I'd call this high."),
+            Some(P1)
+        );
     }
 
     #[test]

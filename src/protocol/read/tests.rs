@@ -225,3 +225,30 @@ module load. [maintainability, importance: 5]\n";
     );
     assert_eq!(places(&r), ["src/up.js:27", "src/st.js:10"]);
 }
+
+#[test]
+fn quoted_diff_lines_start_comments_and_ratings_are_not_findings() {
+    let text = "#### `src/lru.rs`\n\n> + if self.map.len() > self.cap {\n\nThe check runs before the \
+insert, so the cache holds one too many.\n\n> + pub fn get(&self, key: &K) -> Option<&V> {\n\n`get` \
+takes `&self`, so reads never refresh an entry.\n\n## Estimated code review effort\n\n🎯 3 \
+(Moderate) | ⏱️ ~20 minutes\n";
+    let r = read_cr(text);
+    assert_eq!(r.critique.findings.len(), 2, "{:#?}", r.critique.findings);
+    assert!(r.critique.findings[1].title.contains("refresh"));
+    assert!(sevs(&r).iter().all(|s| *s == Severity::Unclassified));
+}
+
+#[test]
+fn a_located_afterthought_and_an_optional_idea_are_findings() {
+    let text = "1. **Allow() is called twice** — `gw/handler.go:58`. (medium)\n2. **Log in the hot \
+path** — `gw/handler.go:95`. (low)\n\n---\n\nEdit: one more. `gw/limiter.go:40` keeps a limiter per \
+client forever, so memory grows without bound. I'd call this high.\n";
+    let r = read_cr(text);
+    assert_eq!(sevs(&r), [Severity::P2, Severity::P3, Severity::P1]);
+    assert_eq!(places(&r)[2], "gw/limiter.go:40");
+    let text = "Approved ✔️\n\nOne optional idea, not blocking: `release.sh:14` could start with \
+`set -euo pipefail`.\n";
+    let r = read_cr(text);
+    assert_eq!(sevs(&r), [Severity::P3]);
+    assert!(!r.critique.agreement);
+}

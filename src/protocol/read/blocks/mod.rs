@@ -67,6 +67,10 @@ fn unquote(line: &str) -> &str {
     }
 }
 
+/// The info string of a line of the diff quoted in a review (`> + let x = 1;`): what the
+/// comment after it is about.
+pub const QUOTED_DIFF_INFO: &str = "quoted-diff";
+
 pub fn blocks(text: &str) -> Vec<Block> {
     static HEADING: OnceLock<Regex> = OnceLock::new();
     static ITEM: OnceLock<Regex> = OnceLock::new();
@@ -97,8 +101,19 @@ pub fn blocks(text: &str) -> Vec<Block> {
         tabled
     };
     let joined = join_summaries(&tabled);
+    static QUOTED_DIFF: OnceLock<Regex> = OnceLock::new();
+    // `> +      this.$emit(…)`: a quoted line of the diff under its place, code (not a list item).
+    let quoted_diff = re(&QUOTED_DIFF, r"^\s*>\s?(?:\+|-\s{2,}|-\S)");
     for raw in joined.lines() {
         let line = unquote(raw);
+        if fence.is_none() && comment.is_none() && quoted_diff.is_match(raw) {
+            out.push(Block::Code {
+                info: QUOTED_DIFF_INFO.into(),
+                body: format!("{line}\n"),
+                indent: 0,
+            });
+            continue;
+        }
         if let Some((marker, info, body, indent)) = &mut fence {
             let t = line.trim_start();
             if t.starts_with(marker.as_str())

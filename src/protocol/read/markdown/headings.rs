@@ -119,6 +119,8 @@ impl Reader<'_> {
         } else if lead.severity.is_none() && starts(vocab::FINDING_SECTIONS) {
             self.out.structured = true;
             Kind::Findings
+        } else if starts(vocab::RATING_SECTIONS) {
+            Kind::Rating
         } else if lead.severity.is_none() && starts(vocab::QUIET_SECTIONS) {
             Kind::Quiet
         } else if lead.severity.is_some()

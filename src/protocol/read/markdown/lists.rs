@@ -46,6 +46,7 @@ impl Reader<'_> {
             }
         }
         match self.kind() {
+            Kind::Rating if location::find_all(text, self.roots).is_empty() => self.open = None,
             Kind::Missing => {
                 if !vocab::is_placeholder(text) {
                     self.out.missing_alternatives.push(unit::plain(text));

@@ -9,6 +9,7 @@
 //! section around it, a location, or a finding label ([`super::unit::finding`]). Summaries,
 //! praise and walkthrough tables never do, unless a unit in them carries its own severity.
 
+mod dispatch;
 mod headings;
 mod lists;
 mod pairing;
@@ -39,6 +40,9 @@ enum Kind {
     Severity(Severity, Strength),
     Missing,
     Recommendation,
+    /// A rating of the change, not of its problems (CodeRabbit's "Estimated code review
+    /// effort: 🎯 3 (Moderate)", a confidence score): nothing in it is a finding.
+    Rating,
     /// The section under a heading that is itself a finding (its content is the finding's).
     Finding(usize),
     /// A finding's "Prompt for AI agents" restatement: not its text, but it may say where.
@@ -197,7 +201,7 @@ impl Reader<'_> {
                     findings = quiet != Some(true);
                     quiet.get_or_insert(false);
                 }
-                Kind::Quiet | Kind::Missing | Kind::Recommendation => {
+                Kind::Quiet | Kind::Missing | Kind::Recommendation | Kind::Rating => {
                     quiet.get_or_insert(true);
                 }
                 _ => {}
@@ -306,41 +310,6 @@ impl Reader<'_> {
         self.open.or(self.enclosing_finding())
     }
 
-    /// `File: …` / `Line: …` / `Issue: …` / `Severity: …` lines with nothing else around them (a
-    /// local model's record per finding): at the blank line that ends them, a finding.
-    fn flush_record(&mut self) {
-        if self.pending.len() < 2 || self.open.is_some() {
-            return;
-        }
-        let lines = std::mem::take(&mut self.pending);
-        let titled = lines.iter().find(|l| {
-            let lower = l.trim_start_matches(['-', '*', ' ']).to_ascii_lowercase();
-            [
-                "issue",
-                "problem",
-                "title",
-                "finding",
-                "description",
-                "summary",
-            ]
-            .iter()
-            .any(|k| lower.trim_start_matches('*').starts_with(k))
-        });
-        let Some(lead) = titled.map(|l| {
-            l.split_once(':')
-                .map_or(l.as_str(), |(_, v)| v.trim())
-                .trim_start_matches(['*', ' '])
-                .to_string()
-        }) else {
-            self.pending = lines;
-            return;
-        };
-        let u = self.new_unit(UnitKind::Paragraph, &lead, 0);
-        self.units[u].lines = lines;
-        self.units[u].in_findings = true;
-        self.open = None;
-    }
-
     /// The finding whose agent prompt we are in.
     fn prompt(&self) -> Option<usize> {
         match self.kind() {
@@ -360,79 +329,5 @@ impl Reader<'_> {
             }
         }
         None
-    }
-
-    fn block(&mut self, b: &Block, next_is_separator: bool) {
-        // A list ends at a heading, a rule or a paragraph back at the margin.
-        match b {
-            Block::Heading { .. }
-            | Block::Summary { .. }
-            | Block::Rule
-            | Block::DetailsOpen
-            | Block::DetailsClose
-            | Block::Row { .. } => self.list = None,
-            Block::Text { indent: 0, .. } if self.after_blank => self.list = None,
-            _ => {}
-        }
-        match b {
-            Block::Code { body, .. } if self.prompt().is_some() => {
-                let u = self.prompt().expect("checked");
-                self.units[u].hidden.push(body.clone());
-            }
-            Block::Text { text, .. } | Block::Item { text, .. } if self.prompt().is_some() => {
-                let u = self.prompt().expect("checked");
-                self.units[u].hidden.push(text.clone());
-            }
-            Block::Blank => self.flush_record(),
-            Block::Heading { level, text } => self.heading(*level, text),
-            Block::Summary { text } => self.heading(SUMMARY_LEVEL + self.details_depth, text),
-            Block::DetailsOpen => self.details_depth += 1,
-            Block::DetailsClose => {
-                self.close_to(SUMMARY_LEVEL + self.details_depth);
-                self.details_depth = self.details_depth.saturating_sub(1);
-            }
-            Block::Rule => {
-                // A rule ends a comment and the summary above it (Copilot, Greptile and the codex
-                // connector put their findings after a rule) and a file's heading section (the
-                // closing words after the last file are about the review), but not a finding's
-                // own section, a level's, or a file's `<details>` block (CodeRabbit separates
-                // the comments on one file with rules).
-                let in_details = self.details_depth > 0;
-                self.open = None;
-                self.recent = None;
-                self.pending.clear();
-                self.containers.clear();
-                while self.sections.last().is_some_and(|s| {
-                    s.kind == Kind::Quiet
-                        || (s.bold && !matches!(s.kind, Kind::Severity(..)))
-                        || (!in_details && s.path.is_some() && matches!(s.kind, Kind::Neutral(_)))
-                }) {
-                    self.sections.pop();
-                }
-            }
-            Block::Item { indent, text } => self.item(*indent, text),
-            Block::Row { cells } => self.row(cells, next_is_separator),
-            Block::TableSeparator => {}
-            Block::Text { indent, text } => self.text(*indent, text),
-            Block::Code { info, body, .. } => {
-                if let Some(u) = self.target() {
-                    self.units[u].code.push((info.clone(), body.clone()));
-                }
-            }
-            Block::Hidden { text } => {
-                if let Some(u) = self.target() {
-                    self.units[u].hidden.push(text.clone());
-                }
-            }
-        }
-        if !matches!(b, Block::Row { .. } | Block::TableSeparator) {
-            self.table = None;
-        }
-        match b {
-            Block::Heading { .. } | Block::Summary { .. } => self.heading_content = false,
-            Block::Blank | Block::DetailsOpen | Block::DetailsClose | Block::Hidden { .. } => {}
-            _ => self.heading_content = true,
-        }
-        self.after_blank = matches!(b, Block::Blank);
     }
 }

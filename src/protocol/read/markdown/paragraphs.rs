@@ -33,6 +33,10 @@ impl Reader<'_> {
                 return;
             }
             Kind::Missing => return,
+            // A rating's own lines ("🎯 3 (Moderate) | ⏱️ ~20 minutes") are not findings; a
+            // comment that points at code under it (Greptile's findings after its confidence
+            // score) is read as under a summary.
+            Kind::Rating if location::find_all(text, self.roots).is_empty() => return,
             _ => {}
         }
         // `Verdict: needs changes` after the last finding is the answer's verdict (read from
@@ -249,8 +253,24 @@ impl Reader<'_> {
                 }
             }
             _ if quiet => self.out.quiet_text.push(text.to_string()),
+            // A paragraph on its own that points at a line and raises a problem there ("Edit:
+            // one more. `limiter.go:40` never evicts old keys") after findings is one more. (In
+            // an answer that is all prose, no paragraph is singled out: the answer as a whole
+            // goes to the normaliser.)
+            _ if para && !self.units.is_empty() && self.raises_at_a_line(text) => {
+                self.new_unit(UnitKind::Paragraph, text, indent);
+            }
             _ => self.out.loose_text.push(text.to_string()),
         }
+    }
+
+    fn raises_at_a_line(&self, text: &str) -> bool {
+        location::find_all(text, self.roots)
+            .iter()
+            .any(|l| l.start_line.is_some() && !l.path.is_empty())
+            && (super::super::verdict::raises_concern(text)
+                || !super::super::prose::ratings(text).is_empty())
+            && !super::super::verdict::mentions_approval(text)
     }
 
     /// A line that is only a place (`**src/a.rs:27**`, a permalink, `> Line 33`): the comments

@@ -58,11 +58,8 @@ pub const QUIET_SECTIONS: &[&str] = &[
     "prompt to fix with ai",
     "prompt for ai",
     "ai agent prompt",
-    "estimated effort",
-    "estimated code review effort",
     "poem",
     "tips",
-    "confidence score",
     "review details",
     "configuration used",
     "review profile",
@@ -80,6 +77,17 @@ pub const QUIET_SECTIONS: &[&str] = &[
     "questions",
     "open questions",
     "notes",
+];
+
+/// Headings of sections that rate the change rather than raise problems in it: effort and
+/// confidence scores, where "🎯 3 (Moderate)" is not a finding.
+pub const RATING_SECTIONS: &[&str] = &[
+    "estimated effort",
+    "estimated code review effort",
+    "estimated effort to review",
+    "review effort",
+    "confidence score",
+    "confidence",
 ];
 
 /// Headings of sections whose items are findings although they name no severity.

@@ -156,6 +156,36 @@ pub const FIELD_SEVERITY_VALUES: &[(&str, Severity)] = &[
 /// Medium, the rest Low. Used only when nothing else gives a level.
 pub const IMPORTANCE_LEVELS: &[(u32, Severity)] = &[(9, P1), (7, P2), (1, P3)];
 
+/// Conventional Comments labels: the level the label implies, and whether a comment with it
+/// raises anything (praise, questions and thoughts do not).
+pub const CONVENTIONAL_LABELS: &[(&str, Option<Severity>, bool)] = &[
+    ("praise", None, false),
+    ("question", None, false),
+    ("thought", None, false),
+    ("nitpick", Some(P3), true),
+    ("note", Some(P3), true),
+    ("typo", Some(P3), true),
+    ("polish", Some(P3), true),
+    ("quibble", Some(P3), true),
+    ("suggestion", None, true),
+    ("issue", None, true),
+    ("todo", None, true),
+    ("chore", None, true),
+];
+
+/// Labels that are ordinary words outside the format: read as Conventional Comments only with
+/// decorations (`issue (blocking):`); bare, the markers and fields read them as before.
+pub const CONVENTIONAL_LABELS_NEED_DECORATION: &[&str] = &["issue", "suggestion", "note"];
+
+/// Conventional Comments decorations that give a level.
+pub const CONVENTIONAL_DECORATIONS: &[(&str, Severity)] = &[
+    ("blocking", P0),
+    ("non-blocking", P3),
+    ("non blocking", P3),
+    ("nonblocking", P3),
+    ("if-minor", P3),
+];
+
 /// Levels a sentence may state ("I'd treat this as a blocker", "a minor point", "this is
 /// low priority"). Narrower than [`SEVERITY_PHRASES`]: "error", "high" or "note" in a sentence
 /// are ordinary words. The flag says the word needs a severity noun after it ("high priority",
@@ -198,6 +228,26 @@ pub const PROSE_FRAMES: &[&str] = &[
     "an",
     "one",
     "more of a",
+];
+
+/// Verbs of rating before a level ("I'd **call this** high", "**rate it as** low"): with one,
+/// even a level that otherwise needs a noun is a rating at the end of its clause.
+pub const PROSE_RATING_VERBS: &[&str] = &[
+    "call this",
+    "call it",
+    "call that",
+    "rate this",
+    "rate it",
+    "rate this as",
+    "rate it as",
+    "class this as",
+    "class it as",
+    "mark this as",
+    "mark it as",
+    "treat this as",
+    "treat it as",
+    "consider this",
+    "consider it",
 ];
 
 /// Nouns after a level that make it a rating ("a minor **point**", "high **priority**").

@@ -1,0 +1,88 @@
+//! Where a unit points and, when nothing else says, how much it matters by pr-agent's score:
+//! the two readings of a unit that look beyond its lead.
+
+use super::*;
+
+/// pr-agent's `[possible issue, importance: 9]` / `Suggestion importance[1-10]: 7`: its score
+/// as the Impact pr-agent shows for it ([`vocab::IMPORTANCE_LEVELS`]).
+pub(super) fn importance(text: &str) -> Option<Severity> {
+    static SCORE: OnceLock<Regex> = OnceLock::new();
+    let c = re(
+        &SCORE,
+        r"(?i)\bimportance(?:\s*\[1-10\])?\s*:\s*(\d{1,2})\b",
+    )
+    .captures(text)?;
+    let n: u32 = c[1].parse().ok().filter(|n| (1..=10).contains(n))?;
+    vocab::IMPORTANCE_LEVELS
+        .iter()
+        .find(|(min, _)| n >= *min)
+        .map(|(_, s)| *s)
+}
+
+/// Where a unit points: its lead, then its fields, then a range under a file's heading, then
+/// the file it is filed under (with a line), then hidden data, then its body, then the file
+/// alone. A location with a line but no file (`#diff-…R61`) takes the file from the next source
+/// that has one.
+pub(super) fn locate(
+    u: &Unit,
+    roots: &Roots,
+    file: Option<&str>,
+    line: Option<(u32, Option<u32>)>,
+    body: &[String],
+) -> Option<Location> {
+    let section_with_line = u.section_path.clone().filter(|p| p.start_line.is_some());
+    let range = match (location::leading_range(&u.lead), &u.section_path) {
+        (Some((s, e)), Some(p)) => Some(Location {
+            start_line: Some(s),
+            end_line: e,
+            ..p.clone()
+        }),
+        _ => None,
+    };
+    let mut candidates: Vec<Location> = Vec::new();
+    // A place with a line in the lead wins; a file the title merely mentions comes after the
+    // place the comment was filed under.
+    let (lead_lined, lead_bare): (Vec<Location>, Vec<Location>) =
+        location::find_all(&u.lead, roots)
+            .into_iter()
+            .partition(|l| l.start_line.is_some());
+    candidates.extend(lead_lined);
+    candidates.extend(section_with_line.clone());
+    candidates.extend(lead_bare);
+    candidates.extend(file.map(|f| {
+        let mut l = Location::new(f, None, None);
+        if let Some((s, e)) = line {
+            l.start_line = Some(s);
+            l.end_line = e.filter(|e| *e >= s);
+        }
+        l
+    }));
+    candidates.extend(range);
+    candidates.extend(section_with_line);
+    // A code citation's header (```42:47:src/a.ts) says exactly where.
+    candidates.extend(
+        u.code
+            .iter()
+            .filter_map(|(info, _)| location::citation(info, roots)),
+    );
+    candidates.extend(u.hidden.iter().flat_map(|h| location::find_all(h, roots)));
+    candidates.extend(body.iter().flat_map(|b| location::find_all(b, roots)));
+    candidates.extend(u.section_path.clone());
+    let mut loc = candidates.first().cloned()?;
+    if loc.path.is_empty() {
+        if let Some(named) = candidates.iter().find(|c| !c.path.is_empty()) {
+            loc.path.clone_from(&named.path);
+            loc.outside = named.outside;
+        }
+    }
+    if loc.start_line.is_none() {
+        let found = line
+            .or_else(|| location::lines_in(&u.lead))
+            .or_else(|| body.iter().find_map(|b| location::lines_in(b)));
+        if let Some((s, e)) = found {
+            loc.start_line = Some(s);
+            loc.end_line = e.filter(|e| *e >= s);
+        }
+    }
+    Some(loc)
+}
