@@ -189,6 +189,18 @@ const FOREIGN_BLOCKERS: &[(&str, &str)] = &[
         "plain JSON",
         "```json\n{\"issues\": [{\"severity\": \"critical\", \"file\": \"lib.rs\", \"line\": 2, \"message\": \"add subtracts\"}]}\n```\n",
     ),
+    (
+        "conventional comments",
+        "lib.rs:2\n> + a - b\n\n**issue (blocking):** `add` returns the difference of its arguments.\n",
+    ),
+    (
+        "XML tags",
+        "<review><issues><issue severity=\"major\" file=\"lib.rs\" line=\"2\"><title>add subtracts</title></issue></issues></review>\n",
+    ),
+    (
+        "JSON Lines",
+        "{\"sev\":\"P0\",\"path\":\"lib.rs\",\"start_line\":\"2\",\"msg\":\"add subtracts\"}\n{\"type\":\"verdict\",\"approve\":false}\n",
+    ),
 ];
 
 #[test]

@@ -59,10 +59,11 @@ pub fn approves(text: &str) -> bool {
 }
 
 /// Does `text` approve only on a condition ("I'd approve once the migration is reversible",
-/// "looks good, but…")? The condition is a problem raised.
+/// "LGTM if the test is added")? The condition is a problem raised. (A contrast — "LGTM,
+/// though I did not run it" — is not: it withholds agreement without raising anything.)
 pub fn conditional(text: &str) -> bool {
-    static QUALIFIER: OnceLock<Regex> = OnceLock::new();
-    let qualifier = re(&QUALIFIER, vocab::QUALIFIERS);
+    static CONDITION: OnceLock<Regex> = OnceLock::new();
+    let qualifier = re(&CONDITION, vocab::CONDITIONS);
     phrase()
         .find_iter(text)
         .any(|m| qualifier.is_match(&text[m.end()..]))
@@ -170,6 +171,7 @@ mod tests {
         // An approval on a condition raises the condition.
         assert!(conditional("I'd approve this once `down()` is written."));
         assert!(!conditional("Approved. Nice work."));
+        assert!(!conditional("Looks good, though I didn't run the tests."));
     }
 
     #[test]

@@ -130,9 +130,15 @@ fn to_value(e: &Element) -> Value {
     if e.children.is_empty() && e.attrs.is_empty() {
         return Value::String(e.text.clone());
     }
-    // A list wrapper: `<issues>` holding only `<issue>`s.
+    // A list wrapper: `<issues>` holding only `<issue>`s (one of them is still a list; one
+    // `<issues>` in a `<review>` is not).
     let same = e.children.iter().all(|c| c.name == e.children[0].name);
-    if e.attrs.is_empty() && e.text.is_empty() && !e.children.is_empty() && same {
+    let list = match e.children.as_slice() {
+        [] => false,
+        [one] => e.name != one.name && e.name.starts_with(&one.name),
+        _ => same,
+    };
+    if e.attrs.is_empty() && e.text.is_empty() && list {
         return Value::Array(e.children.iter().map(to_value).collect());
     }
     let mut o = Map::new();
@@ -184,6 +190,12 @@ lines=\"3-4\"><title>Stale</title><explanation>uses `a &amp; b`</explanation></i
         assert_eq!(issues[0]["severity"], "major");
         assert_eq!(issues[0]["explanation"], "uses `a & b`");
         assert_eq!(v["review"]["verdict"], "request_changes");
+        let one = value(
+            "<review><issues><issue severity=\"major\" file=\"a.rs\" line=\"2\">\
+<title>x</title></issue></issues></review>",
+        )
+        .unwrap();
+        assert_eq!(one["review"]["issues"][0]["line"], "2");
         assert_eq!(value("<h2>Review</h2><p>LGTM</p>"), None);
         assert_eq!(value("Here is my review: <b>LGTM</b>"), None);
     }

@@ -49,6 +49,14 @@ pub enum Place {
 
 /// Is `text` a line that only says where the next comment is? (Code hosts' copied pages, the
 /// codex connector's permalink above its badge, Copilot's `**path:line**`, Greptile's.)
+/// `lib.rs:2`, `lib.rs:2-4` → `lib.rs`: a place's path without its line.
+fn without_line(t: &str) -> &str {
+    match t.split_once(':') {
+        Some((p, n)) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit() || c == '-') => p,
+        _ => t,
+    }
+}
+
 pub fn place_line(text: &str, roots: &Roots) -> Option<Place> {
     const GLUE: &[&str] = &[
         "comment", "comments", "on", "at", "in", "line", "lines", "file", "to", "through", "of",
@@ -82,7 +90,7 @@ pub fn place_line(text: &str, roots: &Roots) -> Option<Place> {
             || t.trim_start_matches(['+', 'L', 'l'])
                 .chars()
                 .all(|c| c.is_ascii_digit() || matches!(c, '-' | '–' | ':' | ',' | 'L' | '+'))
-            || plausible_path(t, true, false))
+            || plausible_path(without_line(t), true, false))
     });
     if residue {
         return None;

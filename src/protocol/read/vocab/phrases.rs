@@ -66,5 +66,9 @@ pub const NEGATIONS: &str = r"(?i)(\bnot|n't|\bnever|\bhardly|\bwithout|\bcannot
 /// ("approve once…", "looks good, but…", "LGTM except…").
 pub const QUALIFIERS: &str = r"(?i)^[^.!?\n]*?\b(but|however|though|although|except|once|after|until|unless|if|provided|pending|as long as|as soon as|apart from|aside from|other than|besides|only when|assuming|with one|with a few|with some|with the exception|conditionally|mostly|partially|for the most part|this part|that part)\b";
 
+/// The qualifiers of [`QUALIFIERS`] that set a condition on an approval ("approve once…",
+/// "LGTM if…"), as opposed to a contrast ("…, though").
+pub const CONDITIONS: &str = r"(?i)^[^.!?\n]*?\b(once|after|until|unless|if|provided|pending|as long as|as soon as|only when|assuming)\b";
+
 /// Phrases anywhere in an answer that mean it does not approve.
 pub const OBJECTIONS: &str = r"(?i)\b(request(?:ing)? changes|changes requested|do not merge|don't merge|not (?:yet )?(?:ready|safe) to (?:merge|ship|land)|needs (?:more )?work|patch is incorrect|must be (?:fixed|addressed) before)\b";
