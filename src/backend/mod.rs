@@ -225,6 +225,21 @@ pub struct Request<'a> {
     pub schema: Option<Protocol>,
 }
 
+impl<'a> Request<'a> {
+    /// The same request with what is left of its time after `spent`: a second try (without the
+    /// schema) must not get the whole timeout again, or a call could run for twice the budget.
+    pub fn after(&self, spent: Duration) -> Request<'a> {
+        let left = |t: Duration| t.saturating_sub(spent).max(Duration::from_secs(1));
+        Request {
+            prompt: self.prompt,
+            cwd: self.cwd.clone(),
+            timeout: left(self.timeout),
+            idle_timeout: self.idle_timeout.min(left(self.timeout)),
+            schema: self.schema,
+        }
+    }
+}
+
 /// How an answer's format was obtained, for the record: `schema` (the backend enforced the
 /// protocol's JSON Schema and returned its object) or `prompt` (the prompt's format request),
 /// with why when a schema was asked for and not used.
@@ -316,6 +331,25 @@ pub trait Backend: Send + Sync {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_second_try_gets_only_the_time_left() {
+        let req = Request {
+            prompt: "p",
+            cwd: None,
+            timeout: Duration::from_secs(600),
+            idle_timeout: Duration::from_secs(300),
+            schema: None,
+        };
+        let again = req.after(Duration::from_secs(450));
+        assert_eq!(again.timeout, Duration::from_secs(150));
+        assert_eq!(again.idle_timeout, Duration::from_secs(150));
+        assert_eq!(
+            req.after(Duration::from_secs(900)).timeout,
+            Duration::from_secs(1)
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -189,10 +189,23 @@ impl Finding {
 
     /// Where it points, for people: the parsed location, else the reviewer's evidence text.
     pub fn where_(&self) -> Option<String> {
-        self.location
-            .as_ref()
-            .map(Location::display)
-            .or_else(|| self.evidence.clone())
+        where_of(self.location.as_ref(), self.evidence.as_deref())
+    }
+}
+
+/// Where a finding points, for people (reports, the judge's prompt): `path:line`, said to be
+/// unchecked when it was not found in the reviewed change or lies outside the repository; else
+/// the reviewer's own evidence text.
+pub fn where_of(location: Option<&Location>, evidence: Option<&str>) -> Option<String> {
+    match location {
+        Some(l) => Some(match l.check {
+            Some(LocationCheck::NotFound) => {
+                format!("{} (not found in the reviewed change)", l.display())
+            }
+            _ if l.outside => format!("{} (outside the repository)", l.display()),
+            _ => l.display(),
+        }),
+        None => evidence.map(str::to_string),
     }
 }
 

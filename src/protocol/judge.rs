@@ -65,6 +65,9 @@ pub fn parse(text: &str, structured: Option<&Value>, roots: &Roots) -> Judgement
     if let Some(v) = structured.filter(has_rulings) {
         return from_json(v, roots);
     }
+    // The judge may think aloud (`<think>…</think>`) or be wrapped like any answer.
+    let prepared = read::prepare::prepare(text);
+    let text = prepared.as_ref();
     let blocks = read::json::json_blocks(text);
     if let Some(v) = blocks.iter().rev().find(has_rulings) {
         return from_json(v, roots);
@@ -330,6 +333,14 @@ mod tests {
         assert_eq!(j.rulings[1].verdict, Verdict::Invalid);
         assert_eq!(j.added[0].title, "also this");
         assert_eq!(j.recommendation, Some('C'));
+        // A judge that thinks aloud first, then gives its rulings as an object in prose.
+        let j = parse_text(
+            "<think>F1 looks right; F2 is \"F2: invalid\"?</think>\nMy rulings:\n\
+{\"classifications\":[{\"id\":\"F1\",\"verdict\":\"valid\",\"reason\":\"r\"}],\
+\"recommendation\":\"D\"}\n",
+        );
+        assert_eq!(j.rulings.len(), 1);
+        assert_eq!(j.recommendation, Some('D'));
     }
 
     #[test]

@@ -93,16 +93,7 @@ impl Item {
     /// Where it points, for people: `path:line` (with the check when it failed), else the
     /// reviewer's own evidence text.
     pub fn where_(&self) -> Option<String> {
-        match &self.location {
-            Some(l) => Some(match l.check {
-                Some(crate::protocol::findings::LocationCheck::NotFound) => {
-                    format!("{} (not found in the reviewed change)", l.display())
-                }
-                _ if l.outside => format!("{} (outside the repository)", l.display()),
-                _ => l.display(),
-            }),
-            None => self.evidence.clone(),
-        }
+        crate::protocol::findings::where_of(self.location.as_ref(), self.evidence.as_deref())
     }
 }
 

@@ -53,7 +53,7 @@ fn hunk_ranges(header: &str) -> Option<((u32, u32), (u32, u32))> {
     let end = inner.find(" @@")?;
     let mut parts = inner[..end].split(' ');
     let side = |p: &str| -> Option<(u32, u32)> {
-        let p = &p[1..];
+        let p = p.get(1..)?;
         let (s, n) = p.split_once(',').unwrap_or((p, "1"));
         Some((s.parse().ok()?, n.parse().ok()?))
     };
@@ -192,10 +192,11 @@ impl LocationIndex {
                 .and_then(|o| repo.find_tree(o))
                 .ok(),
             Revision::WorkTree => {
-                let full = repo.workdir()?.join(path);
-                // Never through a symlink out of the work tree.
-                let meta = std::fs::symlink_metadata(&full).ok()?;
-                if !meta.is_file() {
+                // Never through a symlink (of the file or of a folder on its way) out of the
+                // work tree: a cloned repository does not choose which local file we read.
+                let root = repo.workdir()?.canonicalize().ok()?;
+                let full = root.join(path).canonicalize().ok()?;
+                if !full.starts_with(&root) || !full.is_file() {
                     return None;
                 }
                 return std::fs::read(&full).ok().map(|b| count(&b));
@@ -241,5 +242,34 @@ mod tests {
         let mut escape = Location::new("../../etc/passwd", Some(1), None);
         idx.check(&mut escape, None);
         assert_eq!(escape.check, Some(LocationCheck::NotFound));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_work_tree_is_read_only_inside_it() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret.txt"), "1\n2\n3\n").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let repo = git2::Repository::init(dir.path()).unwrap();
+        std::fs::write(dir.path().join("in.txt"), "a\nb\n").unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("out")).unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("secret.txt"),
+            dir.path().join("link.txt"),
+        )
+        .unwrap();
+        let idx = LocationIndex {
+            changed: BTreeMap::new(),
+            revision: Revision::WorkTree,
+            single_file: None,
+        };
+        let check = |p: &str| {
+            let mut l = Location::new(p, Some(1), None);
+            idx.check(&mut l, Some(&repo));
+            l.check
+        };
+        assert_eq!(check("in.txt"), Some(LocationCheck::OutsideChange));
+        assert_eq!(check("out/secret.txt"), Some(LocationCheck::NotFound));
+        assert_eq!(check("link.txt"), Some(LocationCheck::NotFound));
     }
 }

@@ -195,7 +195,10 @@ impl Backend for AgentBackend {
             return self.ask_once(req, None).map_err(|(e, _)| e);
         };
         let flag = self.spec.schema.expect("checked").flag;
-        match self.ask_once(req, Some(protocol)) {
+        let started = std::time::Instant::now();
+        let first = self.ask_once(req, Some(protocol));
+        let req = &req.after(started.elapsed());
+        match first {
             Err((_, Some(Retry::FlagRejected))) => {
                 self.schema_unsupported.store(true, Ordering::Relaxed);
                 let note = format!(

@@ -11,12 +11,17 @@ pub(super) struct SchemaFile(pub(super) PathBuf);
 impl SchemaFile {
     pub(super) fn write(protocol: Protocol) -> std::io::Result<SchemaFile> {
         use std::io::Write;
+        use std::sync::atomic::{AtomicU64, Ordering};
+        // Unique within the process (parallel segment reviews write at once), and the time
+        // against a stale file of an earlier process with the same id.
+        static NEXT: AtomicU64 = AtomicU64::new(0);
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.subsec_nanos());
         let path = std::env::temp_dir().join(format!(
-            "git-debate-{}-{}-{nanos}.json",
+            "git-debate-{}-{}-{}-{nanos}.json",
             std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed),
             protocol.name()
         ));
         // `create_new`: never through a link someone planted in a shared temp folder.
@@ -24,8 +29,10 @@ impl SchemaFile {
             .write(true)
             .create_new(true)
             .open(&path)?;
+        // Owned from here, so a failed write removes it too.
+        let file = SchemaFile(path);
         f.write_all(protocol.schema_for_cli().to_string().as_bytes())?;
-        Ok(SchemaFile(path))
+        Ok(file)
     }
 }
 
@@ -81,10 +88,7 @@ pub fn structured_answer(
         if reply.text_is_not_the_object {
             return None;
         }
-        let t = reply.text.trim();
-        t.starts_with('{')
-            .then(|| serde_json::from_str::<serde_json::Value>(t).ok())
-            .flatten()
+        crate::backend::parse::whole_json(&reply.text).filter(serde_json::Value::is_object)
     });
     match candidate {
         Some(v) => match schema::validate(&v, p.schema()) {

@@ -172,9 +172,18 @@ impl OpenAiBackend {
 /// Did the server refuse the `response_format` (rather than fail for another reason)?
 fn refuses_schema(f: &Failure) -> bool {
     let m = f.message.to_ascii_lowercase();
-    ["http 400", "http 422", "http 501"]
-        .iter()
-        .any(|s| m.starts_with(s))
+    let about_format = [
+        "response_format",
+        "json_schema",
+        "schema",
+        "structured",
+        "format",
+    ]
+    .iter()
+    .any(|w| m.contains(w));
+    // A 400 for another reason ("maximum context length exceeded") is not a refusal.
+    m.starts_with("http 501")
+        || (["http 400", "http 422"].iter().any(|s| m.starts_with(s)) && about_format)
         || m.contains("response_format")
         || m.contains("json_schema")
 }
@@ -221,11 +230,17 @@ impl Backend for OpenAiBackend {
         let wanted = req
             .schema
             .filter(|_| !self.schema_refused.load(Ordering::Relaxed));
+        let started = std::time::Instant::now();
         let (result, refused) = match wanted {
             Some(p) => match self.call(req, Some(p)) {
                 Err(f) if refuses_schema(&f) => {
-                    self.schema_refused.store(true, Ordering::Relaxed);
-                    (self.call(req, None), Some(f.message))
+                    let again = self.call(&req.after(started.elapsed()), None);
+                    // Remembered only when the call without it worked: the refusal was the
+                    // schema's, not the request's.
+                    if again.is_ok() {
+                        self.schema_refused.store(true, Ordering::Relaxed);
+                    }
+                    (again, Some(f.message))
                 }
                 r => (r, None),
             },

@@ -149,6 +149,20 @@ fn a_server_that_refuses_response_format_is_asked_again_without_it_and_not_again
 }
 
 #[test]
+fn a_400_for_another_reason_is_not_a_refusal_of_the_schema() {
+    let too_long =
+        json!({"error": {"message": "maximum context length is 8192 tokens"}}).to_string();
+    let (url, rx) = serve_each(vec![(400, too_long), (200, completion(CONFORMING))]);
+    let b = backend(&url, None);
+    assert!(ask_cr(&b).is_err());
+    assert!(rx.recv().unwrap().get("response_format").is_some());
+    // Not remembered as a refusal: the next call still asks for the schema.
+    let a = ask_cr(&b).unwrap();
+    assert_eq!(a.output.mode, "schema");
+    assert!(rx.recv().unwrap().get("response_format").is_some());
+}
+
+#[test]
 fn a_server_that_ignores_response_format_is_read_as_text() {
     let (url, _rx) = serve_each(vec![(200, completion("LGTM, no findings."))]);
     let a = ask_cr(&backend(&url, None)).unwrap();

@@ -105,8 +105,10 @@ fn check(value: &Value, schema: &Value, at: &str) -> Result<(), String> {
     }
     if let Some(options) = schema.get("enum").and_then(Value::as_array) {
         if !options.contains(value) {
+            // The model's value is untrusted and may be long: a short quote of it.
+            let shown: String = value.to_string().chars().take(60).collect();
             return Err(format!(
-                "{at}: {value} is not one of {}",
+                "{at}: {shown} is not one of {}",
                 Value::from(options.clone())
             ));
         }

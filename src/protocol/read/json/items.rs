@@ -6,40 +6,18 @@ use super::*;
 
 pub(super) fn get_ci<'a>(
     o: &'a Map<String, Value>,
-    keys: &[&str],
+    keys: &[&'static str],
 ) -> Option<(&'static str, &'a Value)> {
     for k in keys {
         for (key, v) in o {
             let norm = key.to_ascii_lowercase().replace(['-', ' '], "_");
             if norm == *k || norm.replace('_', "") == k.replace('_', "") {
-                // The static key name, so callers can tell which key matched.
-                let name: &'static str = vocab_key(k);
-                return Some((name, v));
+                // The vocabulary's spelling, so callers can tell which key matched.
+                return Some((k, v));
             }
         }
     }
     None
-}
-
-pub(super) fn vocab_key(k: &str) -> &'static str {
-    for list in [
-        vocab::JSON_TITLE_KEYS,
-        vocab::JSON_BODY_KEYS,
-        vocab::JSON_ACTION_KEYS,
-        vocab::JSON_FILE_KEYS,
-        vocab::JSON_LOCATION_KEYS,
-        vocab::JSON_LINE_KEYS,
-        vocab::JSON_END_KEYS,
-        vocab::JSON_LIST_KEYS,
-        vocab::JSON_VERDICT_KEYS,
-        vocab::JSON_SEVERITY_KEYS,
-        vocab::JSON_CATEGORY_KEYS,
-    ] {
-        if let Some(x) = list.iter().find(|x| **x == k) {
-            return x;
-        }
-    }
-    ""
 }
 
 pub(super) fn text_of(v: &Value) -> Option<String> {
@@ -68,16 +46,13 @@ pub(super) type Items<'a> = Vec<(&'a Value, Inherited)>;
 /// The finding items of a value: a list under a known key, lists keyed by severity, a bare
 /// array of finding-like objects, files that each carry their own list, or the same a few
 /// levels down (`{"review": {...}}`, SARIF's `runs[].results`).
-pub(super) fn finding_list(
-    v: &Value,
-    depth: u8,
-) -> Option<(Items<'_>, Option<(Severity, Strength)>)> {
+pub(super) fn finding_list(v: &Value) -> Option<Items<'_>> {
     let none = Inherited {
         severity: None,
         file: None,
     };
     let mut items = Vec::new();
-    collect(v, &none, depth, &mut items).then_some((items, None))
+    collect(v, &none, 0, &mut items).then_some(items)
 }
 
 /// Adds the findings under `v` to `out`; `true` when `v` had the shape of a review list (even
@@ -109,12 +84,12 @@ pub(super) fn collect<'a>(v: &'a Value, inh: &Inherited, depth: u8, out: &mut It
             shaped
         }
         Value::Object(o) => {
-            if let Some((key, Value::Array(a))) = get_ci(o, vocab::JSON_LIST_KEYS) {
+            if let Some((key, list @ Value::Array(a))) = get_ci(o, vocab::JSON_LIST_KEYS) {
                 // Generic keys (`items`, `results`) must hold finding-like objects.
                 let generic = matches!(key, "items" | "results" | "suggestions");
                 if !generic || a.iter().any(located_or_rated) || a.is_empty() {
                     let before = out.len();
-                    let shaped = collect(&o[key_of(o, key)], inh, depth + 1, out);
+                    let shaped = collect(list, inh, depth + 1, out);
                     if shaped || out.len() > before || a.is_empty() {
                         return true;
                     }
@@ -164,16 +139,6 @@ pub(super) fn collect<'a>(v: &'a Value, inh: &Inherited, depth: u8, out: &mut It
         }
         _ => false,
     }
-}
-
-/// The key as it is spelled in `o` (lists are found case-insensitively).
-pub(super) fn key_of<'a>(o: &'a Map<String, Value>, normal: &str) -> &'a str {
-    o.keys()
-        .find(|k| {
-            let n = k.to_ascii_lowercase().replace(['-', ' '], "_");
-            n == normal || n.replace('_', "") == normal.replace('_', "")
-        })
-        .map_or("", String::as_str)
 }
 
 pub(super) fn finding_like(v: &Value) -> bool {

@@ -102,16 +102,36 @@ fn next_significant(chars: &[char], mut i: usize) -> Option<char> {
     None
 }
 
+/// How many cut points, counted back from the end, a truncated answer is tried at.
+const REPAIR_TRIES: usize = 20;
+
 /// An object cut off mid-way (a local model's length limit): the longest prefix that ends after a
-/// complete element, closed with the brackets still open.
+/// complete element, closed with the brackets still open. Only the last few cut points before
+/// the first syntax error are tried, so a long broken answer costs a few parses, not hundreds.
 fn repair_truncated(s: &str) -> Option<Value> {
+    let s = s.trim_start();
+    if !s.starts_with('{') && !s.starts_with('[') {
+        return None;
+    }
+    // Past a syntax error that is not the cut-off end, no prefix parses.
+    let limit = match serde_json::from_str::<Value>(s) {
+        Ok(v) => return Some(v),
+        Err(e) if e.is_eof() => s.len(),
+        Err(e) => byte_offset(s, e.line(), e.column()),
+    };
     let bytes = s.as_bytes();
     let mut stack: Vec<u8> = Vec::new();
     let mut in_str = false;
     let mut escaped = false;
-    // Positions just after a complete element, with the brackets open there.
-    let mut cuts: Vec<(usize, Vec<u8>)> = Vec::new();
-    for (i, &b) in bytes.iter().enumerate() {
+    // Positions just after a complete element, with the brackets open there (the last few).
+    let mut cuts: std::collections::VecDeque<(usize, Vec<u8>)> = Default::default();
+    let mut cut = |at: usize, stack: &Vec<u8>| {
+        if cuts.len() == REPAIR_TRIES {
+            cuts.pop_front();
+        }
+        cuts.push_back((at, stack.clone()));
+    };
+    for (i, &b) in bytes.iter().enumerate().take(limit) {
         if in_str {
             match (escaped, b) {
                 (true, _) => escaped = false,
@@ -127,21 +147,47 @@ fn repair_truncated(s: &str) -> Option<Value> {
             b'[' => stack.push(b']'),
             b'}' | b']' => {
                 stack.pop();
-                cuts.push((i + 1, stack.clone()));
+                cut(i + 1, &stack);
             }
-            b',' => cuts.push((i, stack.clone())),
+            b',' => cut(i, &stack),
             _ => {}
         }
     }
-    if stack.is_empty() || bytes.first() != Some(&b'{') {
-        return None;
-    }
-    for (at, open) in cuts.iter().rev().take(200) {
+    cuts.iter().rev().find_map(|(at, open)| {
+        if open.is_empty() {
+            return None;
+        }
         let mut candidate = s[..*at].to_string();
         candidate.extend(open.iter().rev().map(|c| *c as char));
-        if let Ok(v) = serde_json::from_str::<Value>(&candidate) {
-            return Some(v);
-        }
+        serde_json::from_str::<Value>(&candidate).ok()
+    })
+}
+
+/// The byte offset of a 1-based line and column (serde_json's error position).
+fn byte_offset(s: &str, line: usize, column: usize) -> usize {
+    let start: usize = s
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    (start + column).min(s.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cut_off_answer_keeps_its_complete_elements() {
+        let cut = "\n  {\"findings\": [{\"title\": \"a\"}, {\"title\": \"b\"}, {\"title\": \"c";
+        let v = parse_lenient(cut).unwrap();
+        assert_eq!(v["findings"].as_array().unwrap().len(), 2);
+        // A syntax error in the middle: only cuts before it are tried, and one works.
+        let broken = format!(
+            "{{\"findings\": [{{\"title\": \"a\"}}, {{\"title\" \"b\"}}, {}",
+            "{\"title\": \"x\"}, ".repeat(50_000)
+        );
+        let v = parse_lenient(&broken).unwrap();
+        assert_eq!(v["findings"].as_array().unwrap().len(), 1);
     }
-    None
 }

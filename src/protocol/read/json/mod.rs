@@ -90,21 +90,32 @@ pub fn json_blocks(text: &str) -> Vec<Value> {
         rest = &after[end + 3..];
     }
     let whole = text.trim();
+    let before = out.len();
     if let Some(lines) = json_lines(whole) {
+        // Each line on its own too (a review line next to an echoed template line), and all
+        // of them as one list (a finding per line).
+        if let Value::Array(items) = &lines {
+            out.extend(items.iter().cloned());
+        }
         out.push(lines);
     } else if whole.starts_with('{') || whole.starts_with('[') {
         out.extend(parse_lenient(whole));
     } else if whole.starts_with('<') {
         out.extend(xml::value(whole));
-    } else if out.is_empty() {
-        // An object opening a line, with prose around it.
+    }
+    let whole_json = out.len() > before && !whole.starts_with('<');
+    if before == 0 && !whole_json {
+        // An object opening a line, with prose around it (each one once: lines inside an
+        // object already read are skipped).
         let mut at = 0;
+        let mut read_to = 0;
         for line in text.split_inclusive('\n') {
-            if line.trim_start().starts_with('{') {
-                let start = at + (line.len() - line.trim_start().len());
+            let start = at + (line.len() - line.trim_start().len());
+            if start >= read_to && line.trim_start().starts_with('{') {
                 let mut s = serde_json::Deserializer::from_str(&text[start..]).into_iter::<Value>();
                 if let Some(Ok(v)) = s.next() {
                     out.push(v);
+                    read_to = start + s.byte_offset();
                 }
             }
             at += line.len();
@@ -178,7 +189,7 @@ fn is_echo(v: &Value) -> bool {
 /// of findings or an overall verdict.
 pub fn review(v: &Value, protocol: Protocol, roots: &Roots) -> Option<JsonReview> {
     let conforms = schema::validate(v, protocol.schema()).is_ok();
-    let (items, default_sev) = finding_list(v, 0)?;
+    let items = finding_list(v)?;
     let obj = v.as_object();
     let verdict = obj
         .and_then(|o| get_ci(o, vocab::JSON_VERDICT_KEYS))
@@ -191,7 +202,7 @@ pub fn review(v: &Value, protocol: Protocol, roots: &Roots) -> Option<JsonReview
     let findings: Vec<Finding> = items
         .iter()
         .filter_map(|(item, inh)| {
-            let mut f = finding(item, inh.severity.or(default_sev), roots)?;
+            let mut f = finding(item, inh.severity, roots)?;
             if let Some(file) = &inh.file {
                 match &mut f.location {
                     Some(l) if l.path.is_empty() => l.path.clone_from(file),
@@ -305,5 +316,13 @@ mod tests {
         let jsonc = "```jsonc\n{\n  // overall\n  \"issues\": [\n    {\"title\": \"a\", \"severity\": \"nit\"}, // x\n    // b.py: fine\n  ],\n}\n```";
         let values = json_blocks(jsonc);
         assert_eq!(values.len(), 1, "{jsonc}");
+        assert_eq!(values[0]["issues"][0]["severity"], "nit", "{jsonc}");
+        // JSON Lines: each line is also a value of its own (a review line beside an echo).
+        let lines = "{\"findings\": [{\"severity\": \"P1\", \"title\": \"real\"}], \"verdict\": \
+\"revise\"}\n{\"verdict\": \"approve|revise|reject\", \"findings\": [{\"severity\": \
+\"P0|P1|P2|P3\", \"title\": \"...\"}]}\n";
+        let r = best_review(&json_blocks(lines), Protocol::Cr, &Roots::default()).unwrap();
+        assert_eq!(r.findings[0].title, "real");
+        assert_eq!(r.verdict.as_deref(), Some("revise"));
     }
 }

@@ -4,6 +4,7 @@
 //! array, an element with only text a string. Tolerant, not validating: unclosed elements end
 //! with their parent, and HTML is left to the markdown reader.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use regex::Regex;
@@ -46,6 +47,9 @@ const HTML_TAGS: &[&str] = &[
     "tbody",
 ];
 
+/// How deep elements nest at most; deeper tags are leaves.
+const MAX_DEPTH: usize = 64;
+
 #[derive(Default)]
 struct Element {
     name: String,
@@ -71,6 +75,14 @@ pub fn value(text: &str) -> Option<Value> {
     if HTML_TAGS.contains(&first[2].to_ascii_lowercase().as_str()) || !first[1].is_empty() {
         return None;
     }
+    // Only elements that are closed somewhere are opened (an unclosed `<T>` in prose, say
+    // `Vec<T>`, is a leaf), and no deeper than MAX_DEPTH: the tree stays shallow whatever a
+    // model writes.
+    let closed: HashSet<&str> = tag
+        .captures_iter(t)
+        .filter(|c| !c[1].is_empty())
+        .map(|c| c.get(2).expect("name").as_str())
+        .collect();
     let mut stack: Vec<Element> = vec![Element::default()];
     let mut at = 0;
     for c in tag.captures_iter(t) {
@@ -100,7 +112,7 @@ pub fn value(text: &str) -> Option<Value> {
             attrs,
             ..Element::default()
         };
-        if c[4].is_empty() {
+        if c[4].is_empty() && closed.contains(&c[2]) && stack.len() <= MAX_DEPTH {
             stack.push(e);
         } else {
             stack.last_mut().expect("root").children.push(e);
@@ -145,15 +157,17 @@ fn to_value(e: &Element) -> Value {
     for (k, v) in &e.attrs {
         o.insert(k.clone(), Value::String(v.clone()));
     }
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    for c in &e.children {
+        *count.entry(c.name.as_str()).or_default() += 1;
+    }
     for c in &e.children {
         let v = to_value(c);
+        let many = count[c.name.as_str()] > 1;
         match o.get_mut(&c.name) {
-            Some(Value::Array(a)) if e.children.iter().filter(|x| x.name == c.name).count() > 1 => {
-                a.push(v)
-            }
+            Some(Value::Array(a)) if many => a.push(v),
             Some(_) => {}
             None => {
-                let many = e.children.iter().filter(|x| x.name == c.name).count() > 1;
                 o.insert(c.name.clone(), if many { Value::Array(vec![v]) } else { v });
             }
         }
@@ -198,5 +212,25 @@ lines=\"3-4\"><title>Stale</title><explanation>uses `a &amp; b`</explanation></i
         assert_eq!(one["review"]["issues"][0]["line"], "2");
         assert_eq!(value("<h2>Review</h2><p>LGTM</p>"), None);
         assert_eq!(value("Here is my review: <b>LGTM</b>"), None);
+        // Unclosed tags in prose stay leaves, however many: no deep tree, no slow reading.
+        let many = format!("<review>{}</review>", "a Vec<T> and ".repeat(100_000));
+        let v = value(&many).unwrap();
+        assert!(v["review"].is_object());
+        let deep = format!(
+            "<review>{}</review>",
+            "<x>".repeat(10_000) + &"</x>".repeat(10_000)
+        );
+        assert!(value(&deep).is_some());
+        let wide = format!(
+            "<review><summary>s</summary>{}</review>",
+            "<issue><title>t</title></issue>".repeat(20_000)
+        );
+        assert_eq!(
+            value(&wide).unwrap()["review"]["issue"]
+                .as_array()
+                .unwrap()
+                .len(),
+            20_000
+        );
     }
 }
