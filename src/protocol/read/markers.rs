@@ -14,9 +14,7 @@ use regex::Regex;
 use super::vocab::{self, Strength, FINDING_LABELS};
 use crate::protocol::findings::Severity;
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).expect("valid regex"))
-}
+use super::re;
 
 /// What the lead line says about severity, and the title without markers.
 #[derive(Debug, Clone, PartialEq)]

@@ -28,6 +28,8 @@ pub mod unit;
 pub mod verdict;
 pub mod vocab;
 
+use std::collections::BTreeSet;
+
 use serde_json::Value;
 
 pub use location::Roots;
@@ -35,6 +37,11 @@ pub use schema::Protocol;
 
 use crate::protocol::findings::{Critique, Finding, Severity, Source};
 use vocab::Stance;
+
+/// A regex compiled once, in its own cell (the reader's patterns are constants).
+fn re(cell: &'static std::sync::OnceLock<regex::Regex>, pattern: &str) -> &'static regex::Regex {
+    cell.get_or_init(|| regex::Regex::new(pattern).expect("valid regex"))
+}
 
 /// What the reader made of an answer.
 #[derive(Debug, Clone)]
@@ -175,19 +182,23 @@ fn from_json(j: json::JsonReview, format: &'static str) -> Critique {
 /// The contents of ```markdown / ~~~md fences.
 fn markdown_fences(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut cur: Option<(String, String)> = None;
+    // (closing marker, the fence's own indent, body)
+    let mut cur: Option<(String, usize, String)> = None;
     for line in text.lines() {
+        // Inside a quote, the text after `> `; the body keeps its indentation relative to the
+        // fence, so nested bullets stay nested.
+        let line = line.trim_start().strip_prefix("> ").unwrap_or(line);
         let t = line.trim_start();
-        let t = t.strip_prefix("> ").unwrap_or(t);
+        let indent = line.len() - t.len();
         match &mut cur {
-            Some((marker, body)) => {
+            Some((marker, fence_indent, body)) => {
                 if t.starts_with(marker.as_str())
                     && t.trim_start_matches(['`', '~']).trim().is_empty()
                 {
                     out.push(std::mem::take(body));
                     cur = None;
                 } else {
-                    body.push_str(t);
+                    body.push_str(&line[indent.min(*fence_indent)..]);
                     body.push('\n');
                 }
             }
@@ -197,7 +208,7 @@ fn markdown_fences(text: &str) -> Vec<String> {
                     let n = t.chars().take_while(|c| *c == ch).count();
                     let info = t[n..].trim().to_ascii_lowercase();
                     if n >= 3 && (info == "markdown" || info == "md") {
-                        cur = Some((ch.to_string().repeat(n), String::new()));
+                        cur = Some((ch.to_string().repeat(n), indent, String::new()));
                     }
                 }
             }
@@ -234,34 +245,35 @@ fn default_file(text: &str, roots: &Roots, findings: &mut [Finding]) {
 /// code comment's "LGTM" is not the reviewer's verdict).
 fn without_code(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut fence = false;
-    for line in text.lines() {
-        let t = line.trim_start();
-        if t.starts_with("```") || t.starts_with("~~~") {
-            fence = !fence;
-            continue;
-        }
-        if !fence {
+    for (line, code) in blocks::fences::code_lines(text) {
+        if !code {
             out.push_str(line);
             out.push('\n');
         }
     }
-    let mut s = out;
-    while let Some(start) = s.find("<!--") {
-        let end = s[start..].find("-->").map_or(s.len(), |e| start + e + 3);
-        s.replace_range(start..end, " ");
+    // Comments out too, in one pass (an unclosed one runs to the end).
+    let mut s = String::with_capacity(out.len());
+    let mut rest = out.as_str();
+    while let Some(start) = rest.find("<!--") {
+        s.push_str(&rest[..start]);
+        s.push(' ');
+        rest = rest[start..]
+            .find("-->")
+            .map_or("", |e| &rest[start + e + 3..]);
     }
+    s.push_str(rest);
     s
 }
 
 /// One finding said twice in one answer (a summary table and a detailed section, a heading
 /// and its restatement) becomes one, keeping the most of what was said.
 fn merge_duplicates(findings: Vec<Finding>) -> Vec<Finding> {
-    let mut out: Vec<Finding> = Vec::new();
+    // Each kept finding with its title's words, computed once (a merge keeps the title).
+    let mut out: Vec<(Finding, BTreeSet<String>)> = Vec::new();
     for f in findings {
-        let dup = out.iter_mut().find(|g| same(g, &f));
-        match dup {
-            Some(g) => {
+        let words = title_words(&f.title);
+        match out.iter_mut().find(|(g, gw)| same(g, gw, &f, &words)) {
+            Some((g, _)) => {
                 if g.severity == Severity::Unclassified {
                     g.severity = f.severity;
                 }
@@ -276,57 +288,46 @@ fn merge_duplicates(findings: Vec<Finding>) -> Vec<Finding> {
                     g.action = f.action;
                 }
             }
-            None => out.push(f),
+            None => out.push((f, words)),
         }
     }
-    out
+    out.into_iter().map(|(f, _)| f).collect()
 }
 
-fn same(a: &Finding, b: &Finding) -> bool {
-    let words = |s: &str| -> std::collections::BTreeSet<String> {
-        vocab::normalise(s)
-            .split(' ')
-            .filter(|w| w.len() > 2)
-            .map(str::to_string)
-            .collect()
-    };
+fn title_words(title: &str) -> BTreeSet<String> {
+    vocab::normalise(title)
+        .split(' ')
+        .filter(|w| w.len() > 2)
+        .map(str::to_string)
+        .collect()
+}
+
+fn same(a: &Finding, wa: &BTreeSet<String>, b: &Finding, wb: &BTreeSet<String>) -> bool {
     // Two levels stated for one place are two findings ("should fix" and "optional" on line
     // 78); a summary row and its detail state the same level, or one of them none.
     let unclassified = |f: &Finding| f.severity == Severity::Unclassified;
     if !unclassified(a) && !unclassified(b) && a.severity != b.severity {
         return false;
     }
-    let (wa, wb) = (words(&a.title), words(&b.title));
     if wa.is_empty() || wb.is_empty() {
         return false;
     }
-    let common = wa.intersection(&wb).count() as f32;
-    let jaccard = common / wa.union(&wb).count() as f32;
-    let same_place = match (&a.location, &b.location) {
+    let common = wa.intersection(wb).count() as f32;
+    let jaccard = common / wa.union(wb).count() as f32;
+    let (same_place, exact_place, both_placed) = match (&a.location, &b.location) {
         (Some(x), Some(y)) => {
-            x.path == y.path
-                && (x.start_line == y.start_line
-                    || x.start_line.is_none()
-                    || y.start_line.is_none())
+            let lined = x.start_line.is_some() && y.start_line.is_some();
+            let same_path = x.path == y.path;
+            (
+                same_path && (x.start_line == y.start_line || !lined),
+                same_path && lined && x.start_line == y.start_line,
+                true,
+            )
         }
-        _ => false,
+        _ => (false, false, false),
     };
-    let different_place = match (&a.location, &b.location) {
-        (Some(x), Some(y)) => {
-            x.path != y.path
-                || (x.start_line.is_some()
-                    && y.start_line.is_some()
-                    && x.start_line != y.start_line)
-        }
-        _ => false,
-    };
+    let different_place = both_placed && !same_place;
     // The same exact place and a shared word: a summary table row and its detailed section.
-    let exact_place = match (&a.location, &b.location) {
-        (Some(x), Some(y)) => {
-            x.path == y.path && x.start_line.is_some() && x.start_line == y.start_line
-        }
-        _ => false,
-    };
     (exact_place && common >= 1.0)
         || (same_place && jaccard >= 0.5)
         || (!different_place && jaccard >= 0.85)

@@ -8,6 +8,8 @@
 //! text names, and keep a severity only when the raw text states one somewhere; a restatement
 //! that drops everything the answer said is not accepted either.
 
+use std::collections::HashSet;
+
 use serde_json::Value;
 
 use super::json;
@@ -28,25 +30,25 @@ fn content_words(s: &str) -> Vec<String> {
         .collect()
 }
 
-/// Why a restated finding is not grounded in `raw`, if it is not.
-fn ungrounded(f: &Finding, raw_norm: &str, raw: &str) -> Option<String> {
+/// Why a restated finding is not grounded in `raw`, if it is not. Words, file names and line
+/// numbers are compared whole ("race" is not in "trace", line 4 is not in "404").
+fn ungrounded(f: &Finding, raw: &str) -> Option<String> {
+    let raw_words: HashSet<String> = content_words(raw).into_iter().collect();
     let words = content_words(&f.title);
     if !words.is_empty() {
-        let present = words
-            .iter()
-            .filter(|w| raw_norm.contains(w.as_str()))
-            .count();
+        let present = words.iter().filter(|w| raw_words.contains(*w)).count();
         if (present as f32) < GROUNDED_WORDS * words.len() as f32 {
             return Some("a restated finding is not in the answer's own words".into());
         }
     }
     if let Some(l) = &f.location {
         let name = l.path.rsplit('/').next().unwrap_or(&l.path);
-        if !raw.contains(name) {
+        if !names(raw, name) {
             return Some("a restated finding names a file the answer does not".into());
         }
         if let Some(s) = l.start_line {
-            if !raw.contains(&s.to_string()) {
+            let s = s.to_string();
+            if !raw.split(|c: char| !c.is_ascii_digit()).any(|n| n == s) {
                 return Some("a restated finding names a line the answer does not".into());
             }
         }
@@ -54,8 +56,22 @@ fn ungrounded(f: &Finding, raw_norm: &str, raw: &str) -> Option<String> {
     None
 }
 
+/// Does `text` name the file `name` as a whole word (`src/a.rs`, `a.rs:3`), not as part of
+/// another (`data.rs` does not name `a.rs`)?
+fn names(text: &str, name: &str) -> bool {
+    let part = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.');
+    !name.is_empty()
+        && text.match_indices(name).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + name.len()..].chars().next();
+            !before.is_some_and(part) && !after.is_some_and(|c| part(c) && c != '.')
+        })
+}
+
 /// Does an answer raise nothing: no words of a problem, no line of code pointed at?
 pub fn raises_nothing(raw: &str, roots: &Roots) -> bool {
+    let prepared = super::prepare::prepare(raw);
+    let raw = prepared.as_ref();
     let places = location::find_all(raw, roots);
     !super::verdict::raises_concern(raw)
         && !super::verdict::conditional(raw)
@@ -63,19 +79,15 @@ pub fn raises_nothing(raw: &str, roots: &Roots) -> bool {
         && (location::lines_in(raw).is_none() || places.is_empty())
 }
 
-/// Does the raw answer state any severity (a marker the vocabulary knows, or a rating in a
-/// sentence)? A normaliser's levels are believed only then.
+/// Does the raw answer state any severity: a marker where reviewers put one (a line's lead, a
+/// tag, a `Severity:` field — read as the reader reads them), or a rating in a sentence? A
+/// normaliser's levels are believed only then; "the server returns an error" states none.
 fn states_severity(raw: &str) -> bool {
-    raw.split(|c: char| !c.is_alphanumeric() && c != '-' && !is_marker_emoji(c))
-        .filter(|w| !w.is_empty())
-        .any(|w| vocab::severity_of(w).is_some_and(|s| s.1 == vocab::Strength::Level))
-        || !super::prose::ratings(raw).is_empty()
-}
-
-fn is_marker_emoji(c: char) -> bool {
-    vocab::SEVERITY_EMOJI
-        .iter()
-        .any(|(e, _, _)| e.starts_with(c))
+    raw.lines().any(|l| {
+        super::markers::read_lead(l)
+            .severity
+            .is_some_and(|s| s.1 == vocab::Strength::Level)
+    }) || !super::prose::ratings(raw).is_empty()
 }
 
 /// The normaliser's answer, if it restates `raw` faithfully: its findings, marked as the
@@ -87,6 +99,8 @@ pub fn grounded(
     protocol: Protocol,
     roots: &Roots,
 ) -> Result<Critique, String> {
+    let prepared = super::prepare::prepare(raw);
+    let raw = prepared.as_ref();
     let review = structured
         .and_then(|v| json::review(v, protocol, roots))
         .or_else(|| json::best_review(&json::json_blocks(answer_text), protocol, roots))
@@ -101,11 +115,10 @@ pub fn grounded(
             "it restated the answer with no findings, but the answer raises something".into(),
         );
     }
-    let raw_norm = vocab::normalise(raw);
     let keep_severity = states_severity(raw);
     let mut findings = Vec::new();
     for mut f in review.findings {
-        if let Some(why) = ungrounded(&f, &raw_norm, raw) {
+        if let Some(why) = ungrounded(&f, raw) {
             return Err(why);
         }
         if !keep_severity {
@@ -127,16 +140,15 @@ pub fn grounded(
 /// The raw answer as unclassified findings, one per block (a paragraph or a list, with a code
 /// block kept with the text before it, a heading with the text after it), in full.
 pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
+    // Without the model's thinking or the wrapper around the answer.
+    let prepared = super::prepare::prepare(raw);
+    let raw = prepared.as_ref();
     let mut blocks: Vec<String> = Vec::new();
     let mut cur = String::new();
-    let mut fence = false;
     let mut heading_pending = String::new();
-    for line in raw.lines() {
+    for (line, fence) in super::blocks::fences::code_lines(raw) {
         let t = line.trim_start();
-        if t.starts_with("```") || t.starts_with("~~~") {
-            fence = !fence;
-        }
-        if !fence && t.is_empty() && !t.starts_with("```") {
+        if !fence && t.is_empty() {
             if !cur.trim().is_empty() {
                 blocks.push(std::mem::take(&mut cur));
             }
@@ -162,7 +174,10 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
     // A code block alone belongs with the text before it.
     let mut merged: Vec<String> = Vec::new();
     for b in blocks {
-        let code_only = b.trim_start().starts_with("```");
+        let code_only = super::blocks::fences::code_lines(&b)
+            .iter()
+            .find(|(l, _)| !l.trim().is_empty())
+            .is_some_and(|(_, code)| *code);
         match merged.last_mut() {
             Some(prev) if code_only => {
                 prev.push('\n');
@@ -224,7 +239,17 @@ fn praise_only(block: &str, roots: &Roots) -> bool {
         regex::Regex::new(r"(?i)\b(nice|great|good|thorough|clean|clear|well|happy|thanks|thank you|solid|excellent|neat|easier)\b")
             .expect("valid regex")
     });
+    // "This would be easier to read as a match", "the naming isn't clear": a suggestion or a
+    // negation next to the kind word is criticism.
+    static CRITIQUE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let critique = CRITIQUE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)\b(would|could|should|might|consider|instead|rather|not|n't|isn|too|but)\b",
+        )
+        .expect("valid regex")
+    });
     praise.is_match(block)
+        && !critique.is_match(block)
         && !super::verdict::raises_concern(block)
         && !location::find_all(block, roots)
             .iter()
@@ -356,5 +381,51 @@ this as a blocker.\n\nThe helper name mixes spellings, a minor point.\n";
         let raw = "Approve once the migration is reversible.\n\n`db/0042.py` drops the table \
 with no down step.\n";
         assert_eq!(raw_blocks(raw, &Roots::default()).findings.len(), 1);
+    }
+
+    #[test]
+    fn grounding_compares_whole_words_numbers_and_stated_levels() {
+        let raw = "The handler in src/api.rs returns an error page for 404 responses \
+instead of the JSON body the client expects.\n";
+        let restated = |sev: &str, line: u32| {
+            restated(
+                serde_json::json!([{"severity": sev, "title": "Handler returns an error \
+page instead of the JSON body", "file": "src/api.rs", "start_line": line, "end_line": null,
+                "body": "", "action": ""}]),
+            )
+        };
+        // "an error" is not a level: the normaliser's P0 is not kept.
+        let c = grounded(
+            raw,
+            &restated("P0", 404),
+            None,
+            Protocol::Cr,
+            &Roots::default(),
+        )
+        .unwrap();
+        assert_eq!(c.findings[0].severity, Severity::Unclassified);
+        // Line 4 is not in "404".
+        let e = grounded(
+            raw,
+            &restated("P2", 4),
+            None,
+            Protocol::Cr,
+            &Roots::default(),
+        );
+        assert!(e.unwrap_err().contains("a line the answer does not"));
+        // A file is named whole: "i.rs" is not in "src/api.rs".
+        let other = restated("P2", 404).replace("src/api.rs", "i.rs");
+        assert!(grounded(raw, &other, None, Protocol::Cr, &Roots::default()).is_err());
+    }
+
+    #[test]
+    fn raw_blocks_leave_out_the_models_thinking_and_keep_criticism() {
+        let raw = "<think>maybe the loop is fine</think>\nThe loop in src/a.rs never ends when \
+the queue is empty.\n\nThis would be easier to read as a match.\n\nNice work overall.\n";
+        let c = raw_blocks(raw, &Roots::default());
+        let titles: Vec<&str> = c.findings.iter().map(|f| f.title.as_str()).collect();
+        assert_eq!(titles.len(), 2, "{titles:?}");
+        assert!(titles[0].starts_with("The loop"));
+        assert!(titles[1].starts_with("This would be easier"));
     }
 }

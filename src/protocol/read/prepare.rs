@@ -15,9 +15,7 @@ use serde_json::Value;
 
 use super::vocab;
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).expect("valid regex"))
-}
+use super::re;
 
 /// The answer with reasoning removed, an API envelope opened and a legend applied.
 pub fn prepare(text: &str) -> Cow<'_, str> {

@@ -89,15 +89,9 @@ fn words(clause: &str) -> Vec<&str> {
 /// an identifier, not a rating.
 fn without_code(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut fenced = false;
-    for line in text.lines() {
-        let t = line.trim_start();
-        if t.starts_with("```") || t.starts_with("~~~") {
-            fenced = !fenced;
+    for (line, code) in super::blocks::fences::code_lines(text) {
+        if code {
             out.push('\n');
-            continue;
-        }
-        if fenced {
             continue;
         }
         let mut in_span = false;

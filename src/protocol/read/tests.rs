@@ -208,10 +208,7 @@ addition.</li></ul>\n";
         r.critique.findings
     );
     assert_eq!(places(&r), ["h.py:40-52", "h.py:7"]);
-    assert_eq!(
-        r.critique.findings[1].title,
-        "Unused import of `datetime`.".replace('`', "")
-    );
+    assert_eq!(r.critique.findings[1].title, "Unused import of datetime.");
     let thread = "qodo-merge-pro[bot] · review thread\nsrc/up.js:27\n**Suggestion:** Check that \
 `req.file` exists before reading its size. [possible issue, importance: 9]\n\n\
 qodo-merge-pro[bot] · review thread\nsrc/st.js:10\n**Suggestion:** Read the bucket name once at \
@@ -251,4 +248,58 @@ client forever, so memory grows without bound. I'd call this high.\n";
     let r = read_cr(text);
     assert_eq!(sevs(&r), [Severity::P3]);
     assert!(!r.critique.agreement);
+}
+
+#[test]
+fn hostile_nesting_and_fenced_restatements() {
+    // Hundreds of unclosed `<details>` do not overflow the reader's levels.
+    let many = "<details>\n<summary>x</summary>\n".repeat(400) + "- **Bug** — `a.rs:3`\n";
+    let _ = read_cr(&many);
+    // A ```markdown restatement keeps its nested bullets nested: one finding, not three.
+    let fenced = "Review done.\n\n```markdown\n- **Race in refill** — `src/pool.rs:64`\n  - two \
+callers take the same slot\n  - use a lock\n```\n";
+    assert_eq!(read_cr(fenced).critique.findings.len(), 1);
+}
+
+#[test]
+fn a_field_in_a_summary_does_not_rate_the_next_section() {
+    let text = "## Summary\n\nImpact: High\n\n## Issues\n\n- The cache is never invalidated \
+after a write, so readers see stale rows.\n";
+    assert_eq!(sevs(&read_cr(text)), [Severity::Unclassified]);
+}
+
+#[test]
+fn a_range_under_a_place_is_its_own_lines() {
+    let text =
+        "**src/a.rs:27**\n\n`36-41`: **Leaks the handle**\n\nThe file is never closed on the \
+error path.\n";
+    let r = read_cr(text);
+    assert_eq!(places(&r), ["src/a.rs:36-41"], "{:#?}", r.critique.findings);
+    assert_eq!(r.critique.findings[0].title, "Leaks the handle");
+}
+
+#[test]
+fn item_paragraphs_ratings_in_bold_and_quoted_votes() {
+    // An item's second paragraph, indented under it, is text of the item, not code.
+    let text = "- **Race in refill** — `src/pool.rs:64`\n\n    Two callers take the same slot.\n";
+    let r = read_cr(text);
+    assert!(
+        !r.critique.findings[0].body.contains("```"),
+        "{:#?}",
+        r.critique.findings
+    );
+    assert!(r.critique.findings[0].body.contains("Two callers"));
+    // A bold confidence score is a rating, not a finding.
+    let text = "**Confidence score: 2/5**\n\n- **Race in refill** — `src/pool.rs:64`\n";
+    assert_eq!(read_cr(text).critique.findings.len(), 1);
+    // A quoted "-1" is a vote, not a removed line of the diff: its text is read.
+    let text = "> -1 on this approach: the loop will crash on empty input in `src/a.rs:3`.\n";
+    assert!(matches!(
+        blocks::blocks(text).first(),
+        Some(blocks::Block::Text { .. })
+    ));
+    assert!(matches!(
+        blocks::blocks("> -    let x = 1;\n").first(),
+        Some(blocks::Block::Code { .. })
+    ));
 }

@@ -12,9 +12,7 @@ use regex::Regex;
 
 use super::vocab::{self, Stance};
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).expect("valid regex"))
-}
+use super::re;
 
 fn phrase() -> &'static Regex {
     static PHRASE: OnceLock<Regex> = OnceLock::new();
@@ -50,7 +48,7 @@ pub fn approves(text: &str) -> bool {
             // "Not approved" anywhere: the answer does not approve, whatever else it says.
             return false;
         }
-        if qualifier.is_match(&text[m.end()..]) {
+        if qualifier.is_match(after(text, m.end())) {
             return false;
         }
         approved = true;
@@ -66,7 +64,7 @@ pub fn conditional(text: &str) -> bool {
     let qualifier = re(&CONDITION, vocab::CONDITIONS);
     phrase()
         .find_iter(text)
-        .any(|m| qualifier.is_match(&text[m.end()..]))
+        .any(|m| qualifier.is_match(after(text, m.end())))
 }
 
 /// Does `text` raise a problem in words ("will crash", "leaks", "should use", "one nit")? A cue
@@ -87,30 +85,50 @@ pub fn raises_concern(text: &str) -> bool {
         r"(?i)\b(?:review|reviewing|reviewed|scan|scanning|scanned|audit|auditing|audited|analy[sz]ing|search|searching|searched|inspecting)\W+(?:\w+\W+){0,4}for\W+(?:\w+\W+){0,5}$",
     );
     cue.find_iter(text).any(|m| {
-        let before = &text[..m.start()];
-        let start = before
-            .rfind(['.', '!', '?', '\n', ';'])
-            .map_or(0, |i| i + 1);
-        !negated.is_match(&before[start..]) && !sought.is_match(&before[start..])
+        let before = sentence_before(text, m.start(), &['.', '!', '?', '\n', ';']);
+        !negated.is_match(before) && !sought.is_match(before)
     })
 }
 
 /// Is the phrase at `at` negated earlier in its sentence?
 fn negated(text: &str, at: usize, negation: &Regex) -> bool {
-    let before = &text[..at];
-    let start = before.rfind(['.', '!', '?', '\n']).map_or(0, |i| i + 1);
-    negation.is_match(&before[start..])
+    negation.is_match(sentence_before(text, at, &['.', '!', '?', '\n']))
+}
+
+/// How far around a phrase its sentence is read: what negates or qualifies it is a few words
+/// away, and a bound keeps a long answer without sentence breaks linear to read.
+const WINDOW: usize = 240;
+
+/// The part of the sentence before `at` (at most [`WINDOW`] bytes of it).
+fn sentence_before<'t>(text: &'t str, at: usize, breaks: &[char]) -> &'t str {
+    let mut from = at.saturating_sub(WINDOW);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let window = &text[from..at];
+    window.rfind(breaks).map_or(window, |i| &window[i + 1..])
+}
+
+/// The text after `at`, at most [`WINDOW`] bytes of it.
+fn after(text: &str, at: usize) -> &str {
+    let mut to = (at + WINDOW).min(text.len());
+    while !text.is_char_boundary(to) {
+        to -= 1;
+    }
+    &text[at..to]
 }
 
 /// A `Verdict: approve` / `**Decision:** Request changes` line in prose.
 pub fn stated(text: &str) -> Option<Stance> {
     static LINE: OnceLock<Regex> = OnceLock::new();
-    let c = re(
+    // The first such line that gives a stance (`Status: Draft` before `Verdict: Request
+    // changes` says none).
+    re(
         &LINE,
         r"(?im)^\W*(?:overall\s+)?(?:verdict|decision|recommendation|review status|status|assessment)\W*:\W*([a-z _-]{2,30}?)\W*$",
     )
-    .captures(text)?;
-    vocab::stance_of(&c[1])
+    .captures_iter(text)
+    .find_map(|c| vocab::stance_of(&c[1]))
 }
 
 #[cfg(test)]
@@ -172,6 +190,9 @@ mod tests {
         assert!(conditional("I'd approve this once `down()` is written."));
         assert!(!conditional("Approved. Nice work."));
         assert!(!conditional("Looks good, though I didn't run the tests."));
+        // Long text without sentence breaks: each cue is read in its window.
+        assert!(raises_concern(&"it leaks and ".repeat(50_000)));
+        assert!(!raises_concern(&"no leaks, ".repeat(50_000)));
     }
 
     #[test]
@@ -181,6 +202,10 @@ mod tests {
             Some(Stance::Object)
         );
         assert_eq!(stated("Decision: approve"), Some(Stance::Approve));
+        assert_eq!(
+            stated("**Status:** Draft\n**Verdict:** Request changes\n"),
+            Some(Stance::Object)
+        );
         assert_eq!(stated("The decision: we should think"), None);
     }
 }

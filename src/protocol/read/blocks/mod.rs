@@ -8,6 +8,7 @@
 
 use std::sync::OnceLock;
 
+pub mod fences;
 mod html;
 
 use html::*;
@@ -51,9 +52,7 @@ pub enum Block {
     },
 }
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).expect("valid regex"))
-}
+use super::re;
 
 /// `>` quoting removed (a quoted review is still a review).
 fn unquote(line: &str) -> &str {
@@ -103,7 +102,7 @@ pub fn blocks(text: &str) -> Vec<Block> {
     let joined = join_summaries(&tabled);
     static QUOTED_DIFF: OnceLock<Regex> = OnceLock::new();
     // `> +      this.$emit(…)`: a quoted line of the diff under its place, code (not a list item).
-    let quoted_diff = re(&QUOTED_DIFF, r"^\s*>\s?(?:\+|-\s{2,}|-\S)");
+    let quoted_diff = re(&QUOTED_DIFF, r"^\s*>\s?(?:\+|-\s{2,}|-[^\s\d])");
     for raw in joined.lines() {
         let line = unquote(raw);
         if fence.is_none() && comment.is_none() && quoted_diff.is_match(raw) {
@@ -289,7 +288,16 @@ fn push_line(
         .sum();
     // Indented four or more after a blank line, outside a list: a code block (a copied page's
     // diff context), kept with what it belongs to.
-    if indent >= 4 && matches!(out.last(), Some(Block::Blank | Block::Code { .. }) | None) {
+    // (After a list item, indented text is the item's next paragraph.)
+    let after_item = out
+        .iter()
+        .rev()
+        .find(|b| !matches!(b, Block::Blank))
+        .is_some_and(|b| matches!(b, Block::Item { .. }));
+    if indent >= 4
+        && !after_item
+        && matches!(out.last(), Some(Block::Blank | Block::Code { .. }) | None)
+    {
         out.push(Block::Code {
             info: String::new(),
             body: format!("{t}\n"),

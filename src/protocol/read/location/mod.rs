@@ -75,9 +75,7 @@ fn is_drive(p: &str) -> bool {
     b.len() > 2 && b[0].is_ascii_alphabetic() && b[1] == b':' && b[2] == b'/'
 }
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).expect("valid regex"))
-}
+use super::re;
 
 /// A path-like token: optional drive or root, segments, and a file name.
 const PATH: &str = r"(?:[A-Za-z]:[\\/]|~/|\.{1,2}/|/)?(?:[\w.@+~-]+[\\/])*[\w@+~-][\w.@+~-]*";
@@ -135,6 +133,9 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
     );
     let bare = re(&BARE, &format!(r"(`?)({PATH})(`?)"));
 
+    let urls = url_spans(text);
+    let in_url =
+        |at: usize| urls.iter().any(|(a, b)| *a <= at && at < *b) || text[..at].ends_with('@');
     let mut found: Vec<(usize, Location)> = Vec::new();
     let mut covered: Vec<(usize, usize)> = Vec::new();
     for c in linked.captures_iter(text) {
@@ -176,7 +177,7 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
         }
         let path = c.name("path").expect("path").as_str();
         let path = path.trim_end_matches(['.', ',']);
-        if !plausible_path(path, !c[1].is_empty(), true) || after_url(text, m.start()) {
+        if !plausible_path(path, !c[1].is_empty(), true) || in_url(m.start()) {
             continue;
         }
         let num = |a: &str| c.name(a).and_then(|x| x.as_str().parse::<u32>().ok());
@@ -192,12 +193,12 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
     }
     for c in bare.captures_iter(text) {
         let m = c.get(2).expect("path");
-        if overlaps(&covered, m.start(), m.end()) || after_url(text, m.start()) {
-            continue;
-        }
         let path = m.as_str().trim_end_matches(['.', ',']);
         let ticked = !c[1].is_empty() && !c[3].is_empty();
-        if !plausible_path(path, ticked, false) {
+        if !plausible_path(path, ticked, false)
+            || overlaps(&covered, m.start(), m.end())
+            || in_url(m.start())
+        {
             continue;
         }
         // Without a directory or backticks a known extension is still not enough in prose:
@@ -226,14 +227,15 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
     found.into_iter().map(|(_, l)| l).collect()
 }
 
-/// Is the match at `at` part of a URL (a link target is not a file of this repository)?
-fn after_url(text: &str, at: usize) -> bool {
-    let stop =
-        |c: char| c.is_whitespace() || matches!(c, '(' | '<' | '"' | '\'' | '[' | ']' | ')' | '>');
-    let start = text[..at].rfind(stop).map_or(0, |i| i + 1);
-    let end = text[at..].find(stop).map_or(text.len(), |i| at + i);
-    let token = &text[start..end];
-    (token.contains("://") && !token.starts_with("file://")) || text[start..at].ends_with('@')
+/// Where `text` has URLs (a link target is not a file of this repository), found once;
+/// `file://` ones are local paths.
+fn url_spans(text: &str) -> Vec<(usize, usize)> {
+    static URL: OnceLock<Regex> = OnceLock::new();
+    re(&URL, r#"[^\s(<"'\[\])>]*://[^\s(<"'\[\])>]*"#)
+        .find_iter(text)
+        .filter(|m| !m.as_str().starts_with("file://"))
+        .map(|m| (m.start(), m.end()))
+        .collect()
 }
 
 /// A line number written apart from the path: "line 10", "lines 10-20", "L10-L20", "Line: 42".
@@ -276,9 +278,10 @@ fn percent_decode(s: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let Ok(b) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
-                out.push(b);
+        let hex = |j: usize| bytes.get(j).and_then(|b| (*b as char).to_digit(16));
+        if bytes[i] == b'%' {
+            if let (Some(h), Some(l)) = (hex(i + 1), hex(i + 2)) {
+                out.push((h * 16 + l) as u8);
                 i += 3;
                 continue;
             }
@@ -363,6 +366,26 @@ mod tests {
         ] {
             assert_eq!(one(prose), None, "{prose}");
         }
+    }
+
+    #[test]
+    fn odd_text_never_panics_and_urls_are_not_paths() {
+        let roots = Roots::default();
+        // A non-breaking space before a path, a broken percent escape in a link.
+        assert_eq!(
+            one("Crash in\u{a0}`src/a.rs:10` panics"),
+            Some("src/a.rs:10".into())
+        );
+        let link = "https://github.com/o/r/blob/main/%aé.rs#L1 and /blob/main/%zz.rs#L2";
+        let _ = find_all(link, &roots);
+        assert_eq!(
+            one("https://github.com/o/r/blob/main/src/a%20b.rs#L3"),
+            Some("src/a b.rs:3".into())
+        );
+        // A file name inside a URL is not a file here.
+        assert_eq!(one("see https://example.com/docs/setup.md for more"), None);
+        // A long line without spaces is read (once per candidate, not once per word).
+        assert!(find_all(&"a;".repeat(20_000), &roots).is_empty());
     }
 
     #[test]

@@ -64,7 +64,13 @@ impl Reader<'_> {
             Block::Blank => self.flush_record(),
             Block::Heading { level, text } => self.heading(*level, text),
             Block::Summary { text } => self.heading(SUMMARY_LEVEL + self.details_depth, text),
-            Block::DetailsOpen => self.details_depth += 1,
+            // Nested `<details>` levels stay below the bold level, however many an answer opens.
+            Block::DetailsOpen => {
+                self.details_depth = self
+                    .details_depth
+                    .saturating_add(1)
+                    .min(BOLD - SUMMARY_LEVEL - 1)
+            }
             Block::DetailsClose => {
                 self.close_to(SUMMARY_LEVEL + self.details_depth);
                 self.details_depth = self.details_depth.saturating_sub(1);

@@ -5,6 +5,14 @@ use super::*;
 
 impl Reader<'_> {
     pub(super) fn heading(&mut self, level: u8, text: &str) {
+        // Field lines before a markdown heading are a record of their own or nothing: never the
+        // next section's (`Impact: High` in a summary does not rate the first issue below it).
+        // Before a `<summary>` they are its record's (pr-agent's table rows: `Impact: High`, then
+        // the suggestion's details).
+        if level < SUMMARY_LEVEL {
+            self.flush_record();
+            self.pending.clear();
+        }
         let mut was_open = self.open.take();
         self.containers.clear();
         // A marker alone (`[![Action required](…)](…)`, `**High**`) followed by a heading rather
@@ -148,6 +156,7 @@ impl Reader<'_> {
             || starts(vocab::FINDING_SECTIONS)
             || starts(vocab::MISSING_SECTIONS)
             || starts(vocab::RECOMMENDATION_SECTIONS)
+            || starts(vocab::RATING_SECTIONS)
             || location::path_only(h, self.roots).is_some()
     }
 }

@@ -5,6 +5,10 @@ use super::*;
 
 impl Reader<'_> {
     pub(super) fn item(&mut self, indent: usize, text: &str) {
+        if self.rating_line(text) {
+            self.open = None;
+            return;
+        }
         // Nested under a container: a finding that inherits the container's severity or path.
         while let Some(&c) = self.containers.last() {
             if self.units[c].indent >= indent {
@@ -46,7 +50,6 @@ impl Reader<'_> {
             }
         }
         match self.kind() {
-            Kind::Rating if location::find_all(text, self.roots).is_empty() => self.open = None,
             Kind::Missing => {
                 if !vocab::is_placeholder(text) {
                     self.out.missing_alternatives.push(unit::plain(text));

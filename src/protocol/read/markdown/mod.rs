@@ -151,11 +151,11 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
         .collect();
     // Items of one list are alike: when some are findings, the others are too (a reviewer's
     // list of problems where not every item names a file or a severity).
-    let lists_with_findings: Vec<usize> = r
+    let lists_with_findings: std::collections::HashSet<usize> = r
         .units
         .iter()
         .zip(&found)
-        .filter(|(u, f)| f.is_some() && u.list.is_some())
+        .filter(|(_, f)| f.is_some())
         .filter_map(|(u, _)| u.list)
         .collect();
     for (u, f) in r.units.iter().zip(found.iter_mut()) {
@@ -303,6 +303,22 @@ impl Reader<'_> {
         }
         self.open = Some(i);
         i
+    }
+
+    /// Is `text` a line of the rating section we are in ("🎯 3 (Moderate) | ⏱️ ~20 minutes"),
+    /// to be skipped? A line that points at code is not: it ends the rating (Greptile's
+    /// findings after its confidence score), and is read as what follows it.
+    fn rating_line(&mut self, text: &str) -> bool {
+        if self.kind() != Kind::Rating {
+            return false;
+        }
+        if location::find_all(text, self.roots).is_empty() {
+            return true;
+        }
+        while self.sections.last().is_some_and(|s| s.kind == Kind::Rating) {
+            self.sections.pop();
+        }
+        false
     }
 
     /// Where detail lines go now: the open unit, else the finding whose heading we are under.

@@ -24,6 +24,9 @@ impl Reader<'_> {
     }
 
     pub(super) fn text(&mut self, indent: usize, text: &str) {
+        if self.rating_line(text) {
+            return;
+        }
         let kind = self.kind();
         match kind {
             Kind::Recommendation => {
@@ -33,10 +36,6 @@ impl Reader<'_> {
                 return;
             }
             Kind::Missing => return,
-            // A rating's own lines ("🎯 3 (Moderate) | ⏱️ ~20 minutes") are not findings; a
-            // comment that points at code under it (Greptile's findings after its confidence
-            // score) is read as under a summary.
-            Kind::Rating if location::find_all(text, self.roots).is_empty() => return,
             _ => {}
         }
         // `Verdict: needs changes` after the last finding is the answer's verdict (read from

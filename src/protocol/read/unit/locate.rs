@@ -19,10 +19,11 @@ pub(super) fn importance(text: &str) -> Option<Severity> {
         .map(|(_, s)| *s)
 }
 
-/// Where a unit points: its lead, then its fields, then a range under a file's heading, then
-/// the file it is filed under (with a line), then hidden data, then its body, then the file
-/// alone. A location with a line but no file (`#diff-…R61`) takes the file from the next source
-/// that has one.
+/// Where a unit points: a place with a line in its lead, then its own range under a file's
+/// heading (`` `36-41`: ``), then the place it is filed under (with a line), then a file its
+/// lead merely names, then its fields, then a code citation, hidden data and its body, then the
+/// file alone. A location with a line but no file (`#diff-…R61`) takes the file from the next
+/// source that has one.
 pub(super) fn locate(
     u: &Unit,
     roots: &Roots,
@@ -47,7 +48,8 @@ pub(super) fn locate(
             .into_iter()
             .partition(|l| l.start_line.is_some());
     candidates.extend(lead_lined);
-    candidates.extend(section_with_line.clone());
+    candidates.extend(range);
+    candidates.extend(section_with_line);
     candidates.extend(lead_bare);
     candidates.extend(file.map(|f| {
         let mut l = Location::new(f, None, None);
@@ -57,8 +59,6 @@ pub(super) fn locate(
         }
         l
     }));
-    candidates.extend(range);
-    candidates.extend(section_with_line);
     // A code citation's header (```42:47:src/a.ts) says exactly where.
     candidates.extend(
         u.code

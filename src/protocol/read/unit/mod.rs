@@ -56,9 +56,7 @@ pub struct Unit {
     pub list: Option<usize>,
 }
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).expect("valid regex"))
-}
+use super::re;
 
 /// The finding a unit is, or `None` when nothing says it is one.
 pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
@@ -337,6 +335,10 @@ mod tests {
         assert_eq!(
             split_title("`src/a.rs:61` — evicts too early", &roots).0,
             "evicts too early"
+        );
+        assert_eq!(
+            split_title("36-41: Prefer pathlib over os.path", &roots).0,
+            "Prefer pathlib over os.path"
         );
         assert!(tally("**Counts:** [Critical] 0 | [High] 1 | [Medium] 2"));
         assert!(tally("High: 1, Medium: 3"));

@@ -106,7 +106,12 @@ pub(super) fn split_title(title: &str, roots: &Roots) -> (String, Extra) {
     // `path:29: message` (a compiler-style lead): the place is the finding's location, the
     // message its title.
     if let Some(m) = re(&LEADING_LOC, r"^\s*(`?[^\s`]+`?)\s*:\s+(\S.*)$").captures(&title) {
-        if is_loc(&m[1]) && m[2].split_whitespace().count() >= 2 {
+        // A place (`src/a.rs:29`) or a range alone (`36-41`, CodeRabbit's lead).
+        let range = m[1]
+            .trim_matches('`')
+            .split(['-', '–'])
+            .all(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        if (range || is_loc(&m[1])) && m[2].split_whitespace().count() >= 2 {
             title = m[2].to_string();
         }
     }

@@ -206,68 +206,126 @@ pub fn is_placeholder(s: &str) -> bool {
     }
     let rest = |skip: usize| words[skip..].join(" ");
     match words[0] {
+        // "Nothing else to report", "None found", "Nothing stood out" — but not "Nothing
+        // elsewhere checks the expiry" or "Nothing else handles the retry".
         "none" | "nothing" => {
             let r = rest(1);
-            r.is_empty()
-                || regex_lite_match(
-                    &r,
-                    &[
-                        "found",
-                        "identified",
-                        "noted",
-                        "here",
-                        "so far",
-                        "to report",
-                        "blocking",
-                        "to flag",
-                        "to fix",
-                        "to add",
-                        "to change",
-                        "at this level",
-                        "that i",
-                        "in this",
-                        "worth",
-                        "stood out",
-                        "stands out",
-                        "of note",
-                        "notable",
-                        "significant",
-                        "major",
-                        "else",
-                    ],
-                )
+            let r = r.strip_prefix("else").map_or(r.as_str(), str::trim_start);
+            placeholder_tail(r)
         }
+        // "No P1 issues.", "No blocking concerns found" — but not "No tests cover the new
+        // issues endpoint": only qualifiers before the noun, only a placeholder after it.
         "no" => {
-            // "No P1 issues.", "No blocking concerns found", "No security concerns identified".
-            let nouns = [
-                "issues",
-                "issue",
-                "findings",
-                "finding",
-                "concerns",
-                "concern",
-                "blockers",
-                "blocker",
-                "problems",
-                "problem",
-                "bugs",
-                "bug",
-                "comments",
-                "suggestions",
-                "nits",
-                "items",
-                "remarks",
-            ];
-            words.iter().skip(1).take(5).any(|w| nouns.contains(w))
+            let noun = words
+                .iter()
+                .skip(1)
+                .position(|w| PLACEHOLDER_NOUNS.contains(w))
+                .map(|i| i + 1);
+            noun.is_some_and(|k| {
+                words[1..k]
+                    .iter()
+                    .all(|w| PLACEHOLDER_QUALIFIERS.contains(w) || severity_of(w).is_some())
+                    && placeholder_tail(&rest(k + 1))
+            })
         }
         "n" if words.get(1) == Some(&"a") => true,
         _ => false,
     }
 }
 
-fn regex_lite_match(rest: &str, starts: &[&str]) -> bool {
-    starts.iter().any(|s| rest.starts_with(s))
+/// What may follow "none", "nothing" or "no issues" in a placeholder: nothing, or words that
+/// say nothing was found (matched as whole words at the start).
+fn placeholder_tail(rest: &str) -> bool {
+    const TAILS: &[&str] = &[
+        "found",
+        "identified",
+        "noted",
+        "here",
+        "so far",
+        "to report",
+        "blocking",
+        "to flag",
+        "to fix",
+        "to add",
+        "to change",
+        "at this level",
+        "that i",
+        "in this",
+        "worth",
+        "stood out",
+        "stands out",
+        "of note",
+        "notable",
+        "significant",
+        "major",
+        "raised",
+        "spotted",
+        "detected",
+        "remain",
+        "remaining",
+        "at this time",
+        "were found",
+        "was found",
+        "from me",
+        "on my side",
+    ];
+    rest.is_empty()
+        || TAILS
+            .iter()
+            .any(|t| rest == *t || rest.starts_with(&format!("{t} ")))
 }
+
+/// The nouns of "No … issues" placeholders.
+const PLACEHOLDER_NOUNS: &[&str] = &[
+    "issues",
+    "issue",
+    "findings",
+    "finding",
+    "concerns",
+    "concern",
+    "blockers",
+    "blocker",
+    "problems",
+    "problem",
+    "bugs",
+    "bug",
+    "comments",
+    "suggestions",
+    "nits",
+    "items",
+    "remarks",
+];
+
+/// Words that may stand between "No" and its noun ("No further blocking security issues").
+const PLACEHOLDER_QUALIFIERS: &[&str] = &[
+    "further",
+    "other",
+    "new",
+    "open",
+    "remaining",
+    "real",
+    "obvious",
+    "significant",
+    "major",
+    "minor",
+    "blocking",
+    "critical",
+    "security",
+    "performance",
+    "outstanding",
+    "additional",
+    "more",
+    "actionable",
+    "serious",
+    "notable",
+    "correctness",
+    "functional",
+    "p",
+    "priority",
+    "high",
+    "medium",
+    "low",
+];
 
 #[cfg(test)]
 mod tests {
@@ -345,6 +403,8 @@ mod tests {
             "No P1 issues.",
             "None found.",
             "No security concerns identified",
+            "Nothing else to report.",
+            "No further blocking issues from me.",
             "-",
         ] {
             assert!(is_placeholder(p), "{p}");
@@ -354,6 +414,10 @@ mod tests {
             "Nothing validates the header length",
             "Null deref in parse",
             "None of the callers check the result, so errors vanish",
+            "Nothing elsewhere checks the token's expiry",
+            "Nothing else handles the retry",
+            "No tests cover the new issues endpoint",
+            "No limit on items per request",
         ] {
             assert!(!is_placeholder(f), "{f}");
         }

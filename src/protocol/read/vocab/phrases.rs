@@ -24,7 +24,6 @@ pub const VERDICT_WORDS: &[(&str, Stance)] = &[
     ("reject", Stance::Object),
     ("rejected", Stance::Object),
     ("request changes", Stance::Object),
-    ("request_changes", Stance::Object),
     ("changes requested", Stance::Object),
     ("needs changes", Stance::Object),
     ("needs work", Stance::Object),

@@ -127,7 +127,6 @@ pub const FINDING_SECTIONS: &[&str] = &[
     "duplicate comments",
     "nitpick comments",
     "additional comments",
-    "potential issues",
 ];
 
 /// Titles that praise rather than raise ("LGTM!", "Good use of a guard"): a CodeRabbit

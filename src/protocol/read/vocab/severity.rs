@@ -212,23 +212,9 @@ pub const PROSE_LEVELS: &[(&str, Severity, bool)] = &[
     ("cosmetic", P3, false),
 ];
 
-/// Words before a level that make it a rating ("treat this **as a** blocker", "this **is**
-/// critical", "**a** minor point"), the last of them right before the level.
-pub const PROSE_FRAMES: &[&str] = &[
-    "as",
-    "as a",
-    "as an",
-    "is",
-    "is a",
-    "is an",
-    "s",
-    "s a",
-    "s an",
-    "a",
-    "an",
-    "one",
-    "more of a",
-];
+/// The word right before a level that makes it a rating ("treat this as **a** blocker", "this
+/// **is** critical", "that'**s** moderate", "**a** minor point").
+pub const PROSE_FRAMES: &[&str] = &["as", "is", "s", "a", "an", "one"];
 
 /// Verbs of rating before a level ("I'd **call this** high", "**rate it as** low"): with one,
 /// even a level that otherwise needs a noun is a rating at the end of its clause.
