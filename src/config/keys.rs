@@ -249,9 +249,24 @@ pub const KEYS: &[Key] = &[
     },
 ];
 
-/// Variables (after `debate.`) that name programs, arguments or templates, for any backend
-/// subsection: `debate.<backend>.command`, `debate.<backend>.args`, `debate.exec.*`,
-/// `debate.templatesDir`. They are never read from a committed `.gitdebate`.
+/// Last words of a variable name that decide where data or credentials go (`debate.openai.baseUrl`,
+/// a future `debate.<backend>.headers`, a proxy): a cloned repository must not point our requests,
+/// and the API key they carry, at its own server.
+const DESTINATION_SUFFIXES: &[&str] = &[
+    "url", "uri", "endpoint", "host", "header", "headers", "proxy", "apikey", "token",
+];
+
+/// Keys whose value is a backend name (`exec:<command>`, `openai:<model>` or an agent CLI).
+pub const BACKEND_VALUED: &[&str] = &["author", "reviewer", "normalizer", "fallbackreviewer"];
+
+/// Backend prefixes that run a program we do not know (`exec:`) or send the change to a server
+/// with the user's API key (`openai:`): never chosen by a committed `.gitdebate`.
+pub const UNTRUSTED_BACKEND_PREFIXES: &[&str] = &["exec:", "openai:"];
+
+/// Variables (after `debate.`) that name programs, arguments, templates, servers or credentials,
+/// for any backend subsection: `debate.<backend>.command`, `debate.<backend>.args`,
+/// `debate.exec.*`, `debate.templatesDir`, `debate.openai.baseUrl`. They are never read from a
+/// committed `.gitdebate`.
 pub fn is_user_only(full_key: &str) -> bool {
     let Some(rest) = full_key.strip_prefix("debate.") else {
         return false;
@@ -260,11 +275,41 @@ pub fn is_user_only(full_key: &str) -> bool {
         return key.user_only;
     }
     let lower = rest.to_ascii_lowercase();
+    let var = lower.rsplit('.').next().unwrap_or(&lower);
     lower == "templatesdir"
         || lower.starts_with("exec.")
         || lower.ends_with(".command")
         || lower.ends_with(".args")
         || lower.ends_with(".templatesdir")
+        || DESTINATION_SUFFIXES.iter().any(|s| var.ends_with(s))
+}
+
+/// Whether a `.gitdebate` value of `key` may stand. Besides [`is_user_only`] keys, a shared file
+/// may not name an `exec:`/`openai:` backend, nor a scope that reads a local file: `scope =
+/// file:.env` would send a gitignored secret along with the review. Scopes made of git's own
+/// objects (uncommitted, staged, commit:, base:, range:) only choose which change is reviewed.
+pub fn repo_may_set(full_key: &str, value: &str) -> bool {
+    if is_user_only(full_key) {
+        return false;
+    }
+    let Some(rest) = full_key.strip_prefix("debate.") else {
+        return true;
+    };
+    let rest = rest.to_ascii_lowercase();
+    let value = value.trim();
+    if BACKEND_VALUED.contains(&rest.as_str()) {
+        return !UNTRUSTED_BACKEND_PREFIXES
+            .iter()
+            .any(|p| value.len() >= p.len() && value[..p.len()].eq_ignore_ascii_case(p));
+    }
+    if rest == "scope" {
+        let lower = value.to_ascii_lowercase();
+        return ["uncommitted", "staged"].contains(&lower.as_str())
+            || ["commit:", "base:", "range:"]
+                .iter()
+                .any(|p| lower.starts_with(p));
+    }
+    true
 }
 
 /// `maxRounds` -> `GIT_DEBATE_MAX_ROUNDS`.
@@ -287,7 +332,9 @@ pub fn manual_sections() -> String {
         "  Every option has a git config key. Precedence, lowest first: built-in defaults < \
 system config < global config < the repository's committed .gitdebate file (git-config syntax) < \
 .git/config < git -c < GIT_DEBATE_* environment < flags. Keys that name programs, arguments or \
-paths we write to (marked *) are never read from .gitdebate.\n\n",
+paths we write to (marked *) are never read from .gitdebate; neither are servers, headers or \
+credentials (debate.openai.baseUrl, any *Url or *Headers key), exec: and openai: backends, nor a \
+file: scope.\n\n",
     );
     for k in KEYS {
         let star = if k.user_only { "*" } else { "" };
@@ -369,11 +416,41 @@ mod tests {
             "debate.stateDir",
             "debate.templatesDir",
             "debate.output",
+            "debate.openai.baseUrl",
+            "debate.openai.headers",
+            "debate.gemini.endpoint",
+            "debate.openai.apiKey",
+            "debate.proxy",
         ] {
             assert!(is_user_only(k), "{k}");
         }
         for k in ["debate.maxRounds", "debate.claude.model", "debate.target"] {
             assert!(!is_user_only(k), "{k}");
+        }
+    }
+
+    #[test]
+    fn a_shared_file_may_choose_the_change_but_not_programs_servers_or_files() {
+        for (k, v) in [
+            ("debate.reviewer", "openai:gpt-4o"),
+            ("debate.reviewer", " OpenAI:gpt-4o"),
+            ("debate.author", "exec:./x"),
+            ("debate.normalizer", "exec:x"),
+            ("debate.fallbackReviewer", "openai:qwen"),
+            ("debate.scope", "file:.env"),
+            ("debate.scope", "File:secrets"),
+            ("debate.openai.baseUrl", "http://example.invalid"),
+        ] {
+            assert!(!repo_may_set(k, v), "{k} = {v}");
+        }
+        for (k, v) in [
+            ("debate.reviewer", "codex"),
+            ("debate.scope", "base:main"),
+            ("debate.scope", "staged"),
+            ("debate.scope", "range:a..b"),
+            ("debate.maxRounds", "2"),
+        ] {
+            assert!(repo_may_set(k, v), "{k} = {v}");
         }
     }
 }

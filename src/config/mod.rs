@@ -190,18 +190,14 @@ impl Settings {
     }
 }
 
-/// Removes program-naming keys (and `exec:` backends) that came from the committed `.gitdebate`,
-/// returning one warning per ignored key.
+/// Removes what a committed `.gitdebate` may not decide (programs, servers, credentials, local
+/// files: [`keys::repo_may_set`]), returning one warning per ignored key. Values a `.gitdebate`
+/// pulls in through `include.path`/`includeIf` are read as part of it, so they are judged alike.
 fn drop_untrusted(layers: &mut Layers) -> Vec<String> {
     let mut drop = Vec::new();
     for (key, values) in layers.iter() {
         for v in values.iter().filter(|v| !v.layer.user_controlled()) {
-            let names_program = keys::is_user_only(key)
-                || ((key == "debate.author"
-                    || key == "debate.reviewer"
-                    || key == "debate.normalizer")
-                    && v.value.trim_start().starts_with("exec:"));
-            if names_program {
+            if !keys::repo_may_set(key, &v.value) {
                 drop.push((key.clone(), v.origin.clone()));
             }
         }
@@ -211,8 +207,8 @@ fn drop_untrusted(layers: &mut Layers) -> Vec<String> {
         .map(|(key, origin)| {
             layers.remove_layer(&key, Layer::Repo);
             format!(
-                "warning: ignoring {key} from {origin}: a committed .gitdebate may not choose programs \
-                 or paths; set it with `git config` if you trust it"
+                "warning: ignoring {key} from {origin}: a committed .gitdebate may not choose programs, \
+                 servers, credentials or local files; set it with `git config` if you trust it"
             )
         })
         .collect()
