@@ -9,6 +9,7 @@
 
 pub mod locations;
 pub mod manual;
+pub mod export;
 pub mod matching;
 mod reading;
 pub mod record;
