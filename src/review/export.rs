@@ -33,13 +33,15 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use anyhow::{Context, Result};
 use git2::{ObjectType, Oid, Repository, TreeWalkMode, TreeWalkResult};
 
+use crate::backend::confine::Sandbox;
+
 /// The prefix of every export directory, to find our own leftovers.
 const PREFIX: &str = "git-debate-";
 
 /// What to copy.
 #[derive(Debug, Clone)]
 pub enum Source {
-    /// A tree object (a commit's, or the one the index would commit).
+    /// A commit's tree, or a tree object (the one the index would commit).
     Tree(String),
     /// The index's paths read from the work tree, plus these untracked paths.
     WorkTree { untracked: Vec<String> },
@@ -102,9 +104,84 @@ pub fn create(repo: Option<&Repository>, source: &Source) -> Result<Export> {
     Ok(export)
 }
 
+impl Source {
+    /// The revision a change resolved to: its head commit, the index's tree, or the work tree
+    /// with the untracked files it adds.
+    pub fn of_change(change: &crate::scope::Change) -> Source {
+        match (&change.head, &change.index_tree) {
+            (Some(id), _) | (None, Some(id)) => Source::Tree(id.clone()),
+            (None, None) => Source::WorkTree {
+                untracked: change
+                    .files
+                    .iter()
+                    .filter(|f| f.status == crate::scope::Status::Untracked)
+                    .map(|f| f.path.clone())
+                    .collect(),
+            },
+        }
+    }
+
+    /// The same, from a session's `metadata.json` (for `resume`).
+    pub fn of_metadata(meta: &serde_json::Value) -> Source {
+        if meta["source"]["kind"].as_str() != Some("scope") {
+            return Source::Empty;
+        }
+        let resolved = &meta["scope"]["resolved"];
+        match resolved["head"]
+            .as_str()
+            .or(resolved["index_tree"].as_str())
+        {
+            Some(id) => Source::Tree(id.to_string()),
+            None => Source::WorkTree {
+                untracked: meta["files"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter(|f| f["status"] == "untracked")
+                    .filter_map(|f| f["path"].as_str().map(str::to_string))
+                    .collect(),
+            },
+        }
+    }
+}
+
+/// The export (kept alive by the caller for the whole review) and the confinement of its calls,
+/// as `debate.reviewerWorkspace` and `debate.reviewerTools` say.
+pub fn prepare(
+    repo: Option<&Repository>,
+    source: &Source,
+    settings: &crate::config::Settings,
+) -> Result<(Option<Export>, Sandbox)> {
+    let no_tools = settings.reviewer_tools == "none";
+    if settings.reviewer_workspace == "worktree" {
+        // A tool-less gemini still needs a private place for its policy file.
+        let scratch = no_tools.then(|| create(None, &Source::Empty)).transpose()?;
+        let sandbox = Sandbox {
+            scratch: scratch.as_ref().map(|e| e.scratch.clone()),
+            no_tools,
+            ..Default::default()
+        };
+        return Ok((scratch, sandbox));
+    }
+    let export = create(repo, source)?;
+    let mut guarded: Vec<&Path> = Vec::new();
+    if let Some(r) = repo {
+        guarded.extend(r.workdir());
+        guarded.push(r.commondir());
+    }
+    let sandbox = Sandbox {
+        dir: Some(export.tree.clone()),
+        scratch: Some(export.scratch.clone()),
+        deny: crate::backend::confine::deny_list(&guarded, &export.tree),
+        no_tools,
+    };
+    Ok((Some(export), sandbox))
+}
+
 fn from_tree(repo: &Repository, id: &str) -> Result<Vec<Item>> {
     let tree = repo
-        .find_tree(Oid::from_str(id)?)
+        .find_object(Oid::from_str(id)?, None)
+        .and_then(|o| o.peel_to_tree())
         .with_context(|| format!("cannot read tree {id} to export the reviewed revision"))?;
     let mut items = Vec::new();
     let mut failed = None;
@@ -234,9 +311,7 @@ fn write_all(root: &Path, items: Vec<Item>) -> Result<usize> {
 fn place(root: &Path, path: &str) -> Result<Option<PathBuf>> {
     let rel = Path::new(path);
     // A crafted tree may name a `.git`: the export has none, and must not get one.
-    let plain = |c: Component| {
-        matches!(c, Component::Normal(n) if !n.to_string_lossy().eq_ignore_ascii_case(".git"))
-    };
+    let plain = |c: Component| matches!(c, Component::Normal(n) if !n.to_string_lossy().eq_ignore_ascii_case(".git"));
     if path.is_empty() || !rel.components().all(plain) {
         return Ok(None);
     }

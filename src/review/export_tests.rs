@@ -30,7 +30,11 @@ fn repo(d: &Path) -> Repository {
     std::fs::write(d.join(".gitignore"), ".env\n").unwrap();
     std::fs::write(d.join(".env"), "IGNORED=ignored-secret\n").unwrap();
     std::fs::create_dir(d.join("src")).unwrap();
-    std::fs::write(d.join("src/lib.rs"), format!("const K: &str = \"{KEY}\";\n")).unwrap();
+    std::fs::write(
+        d.join("src/lib.rs"),
+        format!("const K: &str = \"{KEY}\";\n"),
+    )
+    .unwrap();
     std::fs::write(d.join("blob.bin"), b"\0\x01binary").unwrap();
     std::fs::write(d.join("run.sh"), "echo hi\n").unwrap();
     std::fs::set_permissions(d.join("run.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -67,16 +71,35 @@ fn a_commit_exports_tracked_files_redacted_without_ignored_untracked_or_git() {
     let ex = create(Some(&r), &Source::Tree(tree)).unwrap();
     assert_eq!(
         listing(&ex.tree),
-        [".gitignore", "blob.bin", "inside", "run.sh", "src", "src/lib.rs"]
+        [
+            ".gitignore",
+            "blob.bin",
+            "inside",
+            "run.sh",
+            "src",
+            "src/lib.rs"
+        ]
     );
     let lib = std::fs::read_to_string(ex.tree.join("src/lib.rs")).unwrap();
     assert!(!lib.contains(KEY) && lib.contains("[REDACTED:"), "{lib}");
-    assert_eq!(std::fs::read(ex.tree.join("blob.bin")).unwrap(), b"\0\x01binary");
-    let mode = std::fs::metadata(ex.tree.join("run.sh")).unwrap().permissions().mode();
+    assert_eq!(
+        std::fs::read(ex.tree.join("blob.bin")).unwrap(),
+        b"\0\x01binary"
+    );
+    let mode = std::fs::metadata(ex.tree.join("run.sh"))
+        .unwrap()
+        .permissions()
+        .mode();
     assert!(mode & 0o100 != 0, "{mode:o}");
     // The link inside the tree stays a link, and reads the redacted copy.
-    assert!(std::fs::symlink_metadata(ex.tree.join("inside")).unwrap().file_type().is_symlink());
-    assert_eq!(std::fs::read_to_string(ex.tree.join("inside")).unwrap(), lib);
+    assert!(std::fs::symlink_metadata(ex.tree.join("inside"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(
+        std::fs::read_to_string(ex.tree.join("inside")).unwrap(),
+        lib
+    );
     assert!(!ex.tree.starts_with(tmp.path()));
     assert_eq!(ex.tree.file_name(), tmp.path().file_name());
 }
@@ -99,8 +122,13 @@ fn the_work_tree_export_takes_edits_and_the_listed_untracked_files_only() {
     for absent in [".env", "other.txt", ".git", "escape", "absolute"] {
         assert!(!files.contains(&absent.to_string()), "{absent}: {files:?}");
     }
-    assert_eq!(std::fs::read_to_string(ex.tree.join("run.sh")).unwrap(), "echo edited\n");
-    assert!(!std::fs::read_to_string(ex.tree.join("src/lib.rs")).unwrap().contains(KEY));
+    assert_eq!(
+        std::fs::read_to_string(ex.tree.join("run.sh")).unwrap(),
+        "echo edited\n"
+    );
+    assert!(!std::fs::read_to_string(ex.tree.join("src/lib.rs"))
+        .unwrap()
+        .contains(KEY));
 }
 
 #[test]
@@ -112,7 +140,10 @@ fn the_index_export_ignores_unstaged_edits() {
     std::fs::write(tmp.path().join("run.sh"), "echo unstaged\n").unwrap();
     let tree = git(tmp.path(), &["write-tree"]);
     let ex = create(Some(&r), &Source::Tree(tree)).unwrap();
-    assert_eq!(std::fs::read_to_string(ex.tree.join("run.sh")).unwrap(), "echo staged\n");
+    assert_eq!(
+        std::fs::read_to_string(ex.tree.join("run.sh")).unwrap(),
+        "echo staged\n"
+    );
 }
 
 #[test]
