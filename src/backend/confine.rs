@@ -34,6 +34,9 @@ enum NoTools {
     /// Give this flag this value, replacing the value it already has (a second `--tools ""`
     /// after `--tools Read,Grep,Glob` left claude's tools on).
     Set(&'static str, &'static str),
+    /// Replace the argument that starts with the first word by the second (copilot's
+    /// `--available-tools=view,rg,glob` is one word).
+    Word(&'static str, &'static str),
     /// Write `content` to `file` in the scratch directory and pass it after `flag`.
     File {
         flag: &'static str,
@@ -74,7 +77,10 @@ const NO_TOOLS: &[(&str, NoTools)] = &[
              todo_write,task_stop,send_message",
         ]),
     ),
-    ("copilot", NoTools::Unsupported),
+    (
+        "copilot",
+        NoTools::Word("--available-tools=", "--available-tools=none"),
+    ),
     ("opencode", NoTools::Unsupported),
 ];
 
@@ -120,6 +126,12 @@ pub fn apply(cli: &str, args: &mut Vec<String>, sandbox: &Sandbox) -> Result<(),
                 Some(i) if i + 1 < args.len() => args[i + 1] = value.to_string(),
                 _ => extra.extend([flag.to_string(), value.to_string()]),
             },
+            Some(NoTools::Word(prefix, word)) => {
+                match args.iter().position(|a| a.starts_with(prefix)) {
+                    Some(i) => args[i] = word.to_string(),
+                    None => extra.push(word.to_string()),
+                }
+            }
             Some(NoTools::File {
                 flag,
                 file,
@@ -199,7 +211,10 @@ mod tests {
         let mut a = words("-o json");
         assert!(apply("opencode", &mut a, &off).is_err());
         assert_eq!(a, words("-o json"));
-        assert!(!can_disable_tools("copilot") && can_disable_tools("qwen"));
+        assert!(!can_disable_tools("opencode") && can_disable_tools("qwen"));
+        let mut a = words("--allow-all-tools --available-tools=view,rg,glob");
+        apply("copilot", &mut a, &off).unwrap();
+        assert_eq!(a, words("--allow-all-tools --available-tools=none"));
     }
 
     #[test]

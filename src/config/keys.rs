@@ -183,7 +183,7 @@ pub const KEYS: &[Key] = &[
         flag: "--reviewer-tools",
         kind: Kind::Enum(REVIEWER_TOOLS),
         default: "default",
-        doc: "none runs the reviewer with no tools at all (prompt only) where its CLI allows it (claude, codex, gemini, qwen).",
+        doc: "none runs the reviewer with no tools at all (prompt only) where its CLI allows it (all but opencode).",
         user_only: false,
     },
     Key {
