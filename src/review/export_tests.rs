@@ -179,3 +179,31 @@ fn links_may_not_climb_out() {
     assert!(!stays_inside("b", Path::new("/etc/passwd")));
     assert!(!stays_inside("a/b", Path::new("c/../../../x")));
 }
+
+/// `cargo test --release --lib export_speed -- --ignored --nocapture`: a 10,000-file repository
+/// exported from a commit and from the work tree (numbers in the README).
+#[test]
+#[ignore]
+fn export_speed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    git(d, &["init", "-q"]);
+    for i in 0..10_000 {
+        let dir = d.join(format!("m{}", i % 100));
+        std::fs::create_dir_all(&dir).unwrap();
+        let body = format!("pub fn f{i}() -> u32 {{\n    {i}\n}}\n").repeat(40);
+        std::fs::write(dir.join(format!("f{i}.rs")), body).unwrap();
+    }
+    git(d, &["add", "."]);
+    git(d, &["commit", "-qm", "big"]);
+    let r = Repository::open(d).unwrap();
+    let head = r.head().unwrap().target().unwrap().to_string();
+    for (what, source) in [
+        ("commit", Source::Tree(head)),
+        ("work tree", Source::WorkTree { untracked: vec![] }),
+    ] {
+        let t = std::time::Instant::now();
+        let ex = create(Some(&r), &source).unwrap();
+        println!("{what}: {} files in {:?}", ex.files, t.elapsed());
+    }
+}
