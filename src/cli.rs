@@ -142,6 +142,17 @@ pub struct ReviewArgs {
     #[arg(long, value_name = "BACKEND")]
     pub normalizer: Option<String>,
 
+    /// Where the models run: `export` (a redacted copy of the reviewed revision: tracked files
+    /// only, no ignored or untracked files, no .git) or `worktree` (the work tree itself)
+    /// [default: export].
+    #[arg(long, value_name = "WHERE", value_parser = ["export", "worktree"])]
+    pub reviewer_workspace: Option<String>,
+
+    /// `none` runs the reviewer with no tools at all (the prompt only), where its CLI allows it
+    /// [default: default].
+    #[arg(long, value_name = "TOOLS", value_parser = ["default", "none"])]
+    pub reviewer_tools: Option<String>,
+
     /// Allow an author and a reviewer of the same model family (normally refused: it would not be
     /// a second opinion).
     #[arg(long, overrides_with = "no_allow_same_family")]

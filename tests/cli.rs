@@ -14,6 +14,7 @@ mod panel;
 mod reading;
 mod real_clis;
 mod review;
+mod sandbox;
 mod scopes;
 mod store;
 mod topic;

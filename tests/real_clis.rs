@@ -324,3 +324,106 @@ fn the_real_clis_give_the_schema_object_of_a_review() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// The real claude and codex as reviewers whose model reads `.env` (gitignored), an untracked
+/// file and `../outside.txt` with the CLI's own tools (`tests/fixtures/real-clis/tool_llm.py`
+/// scripts the tool calls): nothing of those files reaches the model, because the CLI runs in the
+/// export of the reviewed revision.
+#[test]
+fn the_real_reviewers_read_no_ignored_untracked_or_outside_file() {
+    let Some(harness) = harness() else {
+        eprintln!("skipped: set GIT_DEBATE_REAL_CLIS=1 and GIT_DEBATE_HARNESS=<harness dir>");
+        return;
+    };
+    let secrets = ["envsecret-1111", "untracked-2222", "outside-3333"];
+    let mut failures = Vec::new();
+    for cli in ["claude", "codex"] {
+        let env = TestEnv::with_repo();
+        env.write(".gitignore", ".env\n");
+        env.write("lib.rs", "fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n");
+        env.commit_all("add");
+        env.write("lib.rs", "fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n");
+        env.git(&["add", "lib.rs"]);
+        env.write(".env", &format!("TOKEN={}\n", secrets[0]));
+        env.write("notes.txt", secrets[1]);
+        std::fs::write(env.root.join("outside.txt"), secrets[2]).unwrap();
+        // claude's Read takes absolute paths: the ones a model would guess from the repository.
+        let reads: Vec<String> = match cli {
+            "claude" => vec![
+                env.repo.join(".env").display().to_string(),
+                env.repo.join("notes.txt").display().to_string(),
+                env.root.join("outside.txt").display().to_string(),
+            ],
+            _ => vec![".env".into(), "notes.txt".into(), "../outside.txt".into()],
+        };
+        let rules = serde_json::json!({"default": "Looks fine.", "rules": [
+            {"match": "a - b", "reads": reads, "reply": "READ-RESULTS"},
+        ]});
+        std::fs::write(env.root.join("rules.json"), rules.to_string()).unwrap();
+        let port_file = env.root.join("port");
+        let tool_llm = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/real-clis/tool_llm.py"
+        );
+        let child = Command::new("python3")
+            .arg(tool_llm)
+            .arg(&harness)
+            .args(["--port", "0", "--port-file"])
+            .arg(&port_file)
+            .arg("--rules")
+            .arg(env.root.join("rules.json"))
+            .args(["--lifetime", "600", "--log"])
+            .arg(env.root.join("requests.jsonl"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::fs::read_to_string(&port_file).map_or(true, |p| p.trim().is_empty()) {
+            assert!(Instant::now() < deadline, "tool_llm.py did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let port = std::fs::read_to_string(&port_file).unwrap();
+        let srv = Server {
+            child,
+            url: format!("http://127.0.0.1:{}", port.trim()),
+        };
+        let vars = setup(&env, cli, &srv.url);
+        env.fake("gemini", serde_json::json!({"answer": "ok"}));
+        let mut cmd = env.cmd_in(&env.repo);
+        let path = format!(
+            "{}:{}",
+            env.root.join("bin").display(),
+            harness.join("node_modules/.bin").display()
+        );
+        std::fs::create_dir_all(env.home.join("tmp")).unwrap();
+        cmd.env("PATH", format!("{path}:{}", env.path()))
+            .env("TMPDIR", env.home.join("tmp"))
+            .env("TERM", "dumb")
+            .env("NO_COLOR", "1")
+            .args(["--scope", "staged", "--author", "gemini", "--reviewer", cli])
+            .args(["--max-rounds", "1", "--backend-timeout-seconds", "90"])
+            .stdin(Stdio::null());
+        for (k, v) in &vars {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        let log = std::fs::read_to_string(env.root.join("requests.jsonl")).unwrap_or_default();
+        let asked = log.matches("\"reads\": {").count();
+        let leaked: Vec<&str> = secrets
+            .iter()
+            .copied()
+            .filter(|s| log.contains(s))
+            .collect();
+        eprintln!("{cli}: {asked} reads asked, leaked {leaked:?}");
+        if asked == 0 || !leaked.is_empty() {
+            failures.push(format!(
+                "{cli}: {asked} reads, leaked {leaked:?}\n{}\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        drop(srv);
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}

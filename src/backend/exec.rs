@@ -65,7 +65,7 @@ impl Backend for ExecBackend {
             env: Vec::new(),
             // Claude Code's markers would stop a `claude` started through exec: too.
             env_remove: super::claude::session_markers(),
-            cwd: req.cwd.clone(),
+            cwd: req.run_dir(),
             stdin: req.prompt.as_bytes().to_vec(),
             timeout: req.timeout,
             idle_timeout: req.idle_timeout,

@@ -9,6 +9,7 @@
 pub mod agent;
 pub mod claude;
 pub mod codex;
+pub mod confine;
 pub mod copilot;
 pub mod effort;
 pub mod error;
@@ -223,9 +224,17 @@ pub struct Request<'a> {
     /// Ask for an answer conforming to this protocol's JSON Schema, where the backend can
     /// enforce one (the prompt's own format request stays the fallback).
     pub schema: Option<Protocol>,
+    /// Where the CLI runs instead of `cwd` and what it may read (`cwd` stays the repository
+    /// whose read-only state is verified).
+    pub sandbox: confine::Sandbox,
 }
 
 impl<'a> Request<'a> {
+    /// The directory the CLI process starts in.
+    pub fn run_dir(&self) -> Option<PathBuf> {
+        self.sandbox.dir.clone().or_else(|| self.cwd.clone())
+    }
+
     /// The same request with what is left of its time after `spent`: a second try (without the
     /// schema) must not get the whole timeout again, or a call could run for twice the budget.
     pub fn after(&self, spent: Duration) -> Request<'a> {
@@ -236,6 +245,7 @@ impl<'a> Request<'a> {
             timeout: left(self.timeout),
             idle_timeout: self.idle_timeout.min(left(self.timeout)),
             schema: self.schema,
+            sandbox: self.sandbox.clone(),
         }
     }
 }
@@ -340,6 +350,7 @@ mod tests {
             timeout: Duration::from_secs(600),
             idle_timeout: Duration::from_secs(300),
             schema: None,
+            sandbox: Default::default(),
         };
         let again = req.after(Duration::from_secs(450));
         assert_eq!(again.timeout, Duration::from_secs(150));

@@ -145,6 +145,7 @@ pub mod fixtures {
             timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(30),
             schema: None,
+            sandbox: Default::default(),
         };
         agent::interpret(&finished, parse, &req)
     }

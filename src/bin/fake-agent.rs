@@ -10,7 +10,8 @@
 //! forever), `sleeper` (also start a child that sleeps, to prove the group is killed), `huge`
 //! (bytes of filler on stdout), `touch` (write this file in the cwd: a "read-only" violation),
 //! `exec` (run this argv and print its stdout: to be a parent process of git-debate), `format`
-//! (`raw` or a CLI name; default: the name it runs as), `structured` (the object a model gives
+//! (`raw` or a CLI name; default: the name it runs as), `read` (paths to read from its cwd and
+//! report in the answer, with the cwd), `structured` (the object a model gives
 //! when the CLI was run with its schema flag: claude's `structured_output`, qwen's
 //! `structured_result`, codex's final message), `no_schema_flag` (answer like an older CLI that
 //! does not know `--json-schema`/`--output-schema`: a usage error). Given `--output-schema FILE`,
@@ -45,7 +46,8 @@ fn main() {
     let n = next_count(&dir, &name);
     record(&dir, &name, &argv, &prompt);
     drop(lock);
-    let step = load_step(&dir, &name, n);
+    let mut step = load_step(&dir, &name, n);
+    read_files(&mut step);
     let get = |k: &str| step.get(k);
     let schema_flag = argv
         .iter()
@@ -127,6 +129,24 @@ fn main() {
     out.flush().unwrap();
     std::io::stderr().write_all(stderr.as_bytes()).unwrap();
     std::process::exit(code);
+}
+
+/// A `read` step is a curious reviewer: it reads each path (relative to its cwd) as its tools
+/// would and reports in its answer what it found, and where it ran.
+fn read_files(step: &mut Value) {
+    let Some(paths) = step.get("read").and_then(Value::as_array).cloned() else {
+        return;
+    };
+    let mut report = format!(
+        "\n\nCWD {}\n",
+        std::env::current_dir().map_or("?".into(), |d| d.display().to_string())
+    );
+    for p in paths.iter().filter_map(Value::as_str) {
+        let found = std::fs::read_to_string(p).unwrap_or_else(|e| format!("unreadable: {e}"));
+        report.push_str(&format!("READ {p}: {found}\n"));
+    }
+    let answer = step.get("answer").and_then(Value::as_str).unwrap_or("");
+    step["answer"] = Value::String(format!("{answer}{report}"));
 }
 
 /// The run number of `name` (0-based), kept in a counter file.

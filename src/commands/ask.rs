@@ -46,6 +46,7 @@ pub fn run(args: &AskArgs) -> Result<Outcome> {
         timeout: Duration::from_secs(settings.backend_timeout_seconds),
         idle_timeout: Duration::from_secs(settings.backend_idle_seconds),
         schema: None,
+        sandbox: Default::default(),
     })?;
     let mut out = std::io::stdout().lock();
     match args.format {

@@ -278,6 +278,7 @@ fn propose_lineup(
             timeout: std::time::Duration::from_secs(settings.backend_timeout_seconds),
             idle_timeout: std::time::Duration::from_secs(settings.backend_idle_seconds),
             schema: None,
+            sandbox: Default::default(),
         })
         .context("the chair could not propose the lineup")?;
     let proposed = crate::protocol::read::json::json_blocks(&answer.text)

@@ -146,6 +146,11 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
     let locations = std::fs::read(session.dir.join("locations.json"))
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok());
+    let (_export, sandbox) = crate::review::export::prepare(
+        repo.as_ref(),
+        &crate::review::export::Source::of_metadata(&meta),
+        &settings,
+    )?;
     let outcome = Review {
         session: &session,
         settings: &settings,
@@ -162,6 +167,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         metadata,
         terminal: terminal.map(std::sync::Mutex::new),
         budget_override: None,
+        sandbox,
         resume: Some(Resume {
             rounds,
             text,

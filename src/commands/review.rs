@@ -117,6 +117,15 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         return Ok(Outcome::Success);
     };
     let route = route?;
+    // Removed when it goes out of scope at the end of this function, also on an error.
+    let (_export, sandbox) = crate::review::export::prepare(
+        repo.as_ref(),
+        &match &source {
+            Source::Change { change, .. } => crate::review::export::Source::of_change(change),
+            Source::Text(_) => crate::review::export::Source::Empty,
+        },
+        &settings,
+    )?;
     let patch_base = match &source {
         Source::Change { change, .. } => match &change.head {
             Some(sha) => PatchBase::Commit(sha.clone()),
@@ -159,6 +168,7 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         resume: None,
         budget_override: None,
         locations,
+        sandbox,
     }
     .run()?;
     conclude(

@@ -44,6 +44,8 @@ pub const INTENSITIES: &[&str] = &["quick", "standard", "extensive"];
 pub const EFFORTS: &[&str] = &["low", "medium", "high", "max"];
 pub const FORMATS: &[&str] = &["text", "markdown", "json", "sarif", "rdjson", "github"];
 pub const FAIL_ON: &[&str] = &["p1", "p2", "p3", "never"];
+pub const WORKSPACES: &[&str] = &["export", "worktree"];
+pub const REVIEWER_TOOLS: &[&str] = &["default", "none"];
 
 /// Every review option. Order is the order of the man page.
 pub const KEYS: &[Key] = &[
@@ -165,6 +167,23 @@ pub const KEYS: &[Key] = &[
         kind: Kind::Text,
         default: "the author",
         doc: "Backend that restates an answer the reader cannot structure (`reviewer`, `author` or a backend name).",
+        user_only: false,
+    },
+    Key {
+        name: "reviewerWorkspace",
+        flag: "--reviewer-workspace",
+        kind: Kind::Enum(WORKSPACES),
+        default: "export",
+        doc: "Where the models run: a redacted copy of the reviewed revision (export) or the work tree itself (worktree: their tools can read ignored and untracked files).",
+        // A cloned repository must not widen what the models can read.
+        user_only: true,
+    },
+    Key {
+        name: "reviewerTools",
+        flag: "--reviewer-tools",
+        kind: Kind::Enum(REVIEWER_TOOLS),
+        default: "default",
+        doc: "none runs the reviewer with no tools at all (prompt only) where its CLI allows it (all but opencode).",
         user_only: false,
     },
     Key {

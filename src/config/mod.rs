@@ -57,6 +57,11 @@ pub struct Settings {
     pub context_lines: u32,
     pub dry_run: bool,
     pub allow_same_family: bool,
+    /// `export` (default): the models run in a redacted copy of the reviewed revision;
+    /// `worktree`: in the work tree.
+    pub reviewer_workspace: String,
+    /// `none`: the reviewer runs with no tools; `default`: with its read-only tools.
+    pub reviewer_tools: String,
     /// `debate.<backend>.<variable>` values (`claude.model`, `openai.baseurl`), keyed by backend
     /// and variable in lowercase, after the `.gitdebate` filter.
     pub backend_vars: std::collections::BTreeMap<String, String>,
@@ -182,6 +187,10 @@ impl Settings {
             context_lines: r.int("contextLines")?.unwrap_or(3) as u32,
             dry_run: r.bool("dryRun")?.unwrap_or(false),
             allow_same_family: r.bool("allowSameFamily")?.unwrap_or(false),
+            reviewer_workspace: r
+                .get("reviewerWorkspace")?
+                .unwrap_or_else(|| "export".into()),
+            reviewer_tools: r.get("reviewerTools")?.unwrap_or_else(|| "default".into()),
             backend_vars,
             origins: r.origins,
             sources: r.sources,
@@ -251,6 +260,8 @@ fn flag_values(a: &ReviewArgs) -> Vec<(&'static str, String)> {
     text("author", a.author.clone());
     text("reviewer", a.reviewer.clone());
     text("normalizer", a.normalizer.clone());
+    text("reviewerWorkspace", a.reviewer_workspace.clone());
+    text("reviewerTools", a.reviewer_tools.clone());
     text("effort", a.effort.as_ref().map(word));
     text("modelAuthor", a.model_author.clone());
     text("modelReviewer", a.model_reviewer.clone());

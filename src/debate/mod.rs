@@ -344,6 +344,7 @@ pub fn request<'p>(
             .max(Duration::from_secs(1)),
         idle_timeout: Duration::from_secs(settings.backend_idle_seconds),
         schema: None,
+        sandbox: Default::default(),
     }
 }
 

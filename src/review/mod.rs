@@ -7,6 +7,7 @@
 //! P1/P2 findings, the reviewer's agreement, or decision A, B or E. Every step is written to the
 //! session folder as it happens, so an interrupted or failed session stays readable.
 
+pub mod export;
 pub mod locations;
 pub mod manual;
 pub mod matching;
@@ -72,6 +73,9 @@ pub struct Review<'a> {
     pub normalizer: Option<Box<dyn Backend>>,
     /// The reviewed change's files and hunks, to check finding locations against.
     pub locations: Option<locations::LocationIndex>,
+    /// Where the models run and what they may read (the export of the reviewed revision);
+    /// `no_tools` there applies to the reviewer's calls only.
+    pub sandbox: crate::backend::confine::Sandbox,
 }
 
 /// The state of a stopped session, read back from its folder by `git debate resume`.
@@ -298,6 +302,10 @@ impl Review<'_> {
                 .min(self.remaining(started))
                 .max(Duration::from_secs(1)),
             idle_timeout: Duration::from_secs(self.settings.backend_idle_seconds),
+            sandbox: crate::backend::confine::Sandbox {
+                no_tools: false,
+                ..self.sandbox.clone()
+            },
         }
     }
 
@@ -344,7 +352,8 @@ impl Review<'_> {
                     .iter()
                     .map(|(seg, prompt)| {
                         let protocol = reading::protocol_of(*seg, self.artifact.target);
-                        let req = self.request(prompt, started, Some(protocol));
+                        let mut req = self.request(prompt, started, Some(protocol));
+                        req.sandbox.no_tools = self.sandbox.no_tools;
                         let reviewer = &self.reviewer;
                         s.spawn(move || {
                             let t = Instant::now();
@@ -671,6 +680,7 @@ mod tests {
             budget_override: Some(Duration::from_millis(budget_ms)),
             normalizer: None,
             locations: None,
+            sandbox: Default::default(),
         }
         .run()
         .unwrap()

@@ -148,12 +148,24 @@ impl AgentBackend {
     }
 
     fn invocation(&self, req: &Request, schema_arg: Option<&str>) -> Invocation {
+        let mut args = self.args(schema_arg);
+        if let Err(why) = super::confine::apply(self.spec.name, &mut args, &req.sandbox) {
+            super::confine::warn_once(&why);
+        }
+        let mut env = self.spec.child_env(&|k| std::env::var(k).ok());
+        let mut env_remove: Vec<String> =
+            self.spec.env_remove.iter().map(|s| s.to_string()).collect();
+        if let Some(dir) = &req.sandbox.dir {
+            // Nothing in its environment may lead it back to the repository.
+            env.push(("PWD".into(), dir.display().to_string()));
+            env_remove.extend(super::confine::REPO_VARS.iter().map(|s| s.to_string()));
+        }
         Invocation {
             program: self.program.clone(),
-            args: self.args(schema_arg),
-            env: self.spec.child_env(&|k| std::env::var(k).ok()),
-            env_remove: self.spec.env_remove.iter().map(|s| s.to_string()).collect(),
-            cwd: req.cwd.clone(),
+            args,
+            env,
+            env_remove,
+            cwd: req.run_dir(),
             stdin: req.prompt.as_bytes().to_vec(),
             timeout: req.timeout,
             idle_timeout: req.idle_timeout,

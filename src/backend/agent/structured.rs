@@ -141,6 +141,7 @@ mod schema_tests {
             timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(30),
             schema: Some(p),
+            sandbox: Default::default(),
         };
         backend(cli).conclude(&recorded(cli, scenario), &req, Some(p))
     }

@@ -84,6 +84,7 @@ fn ask(b: &OpenAiBackend, timeout: u64) -> Result<Answer, BackendError> {
         timeout: Duration::from_secs(timeout),
         idle_timeout: Duration::from_secs(timeout),
         schema: None,
+        sandbox: Default::default(),
     })
 }
 
@@ -94,6 +95,7 @@ fn ask_cr(b: &OpenAiBackend) -> Result<Answer, BackendError> {
         timeout: Duration::from_secs(10),
         idle_timeout: Duration::from_secs(10),
         schema: Some(Protocol::Cr),
+        sandbox: Default::default(),
     })
 }
 

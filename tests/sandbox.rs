@@ -1,0 +1,174 @@
+//! Where the models run: a curious reviewer (the fake agent reading files with its "tools") finds
+//! no ignored, untracked or outside file and only redacted copies of tracked ones; the opt-out
+//! runs in the work tree; `--reviewer-tools none` and claude's deny rules reach the command line.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+use crate::common::{all_files, Run, TestEnv};
+
+const ENV_SECRET: &str = "plain-envsecret-1111";
+const UNTRACKED_SECRET: &str = "untracked-notes-2222";
+const OUTSIDE_SECRET: &str = "outside-parent-3333";
+const KEY: &str = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789";
+
+/// A staged bug, a tracked file with a key, an ignored `.env`, an untracked file, and a file in
+/// the repository's parent directory.
+fn setup() -> TestEnv {
+    let env = TestEnv::with_repo();
+    env.write(".gitignore", ".env\n");
+    env.write("config.rs", &format!("const KEY: &str = \"{KEY}\";\n"));
+    env.write("lib.rs", "fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n");
+    env.commit_all("add");
+    env.write("lib.rs", "fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n");
+    env.git(&["add", "lib.rs"]);
+    env.write(".env", &format!("TOKEN={ENV_SECRET}\n"));
+    env.write("notes.txt", &format!("{UNTRACKED_SECRET}\n"));
+    std::fs::write(env.root.join("outside.txt"), OUTSIDE_SECRET).unwrap();
+    std::fs::create_dir_all(env.root.join("tmp")).unwrap();
+    env
+}
+
+fn curious(env: &TestEnv) {
+    let read = json!([".env", "notes.txt", "../outside.txt", "config.rs", "lib.rs"]);
+    env.fake(
+        "codex",
+        json!({"answer": "Looks fine.\n\n```json\n{\"verdict\": \"approve\", \"findings\": []}\n```", "read": read}),
+    );
+    env.fake("claude", json!({"answer": "ok", "read": read}));
+}
+
+fn run(env: &TestEnv, args: &[&str]) -> Run {
+    let tmp = env.root.join("tmp");
+    let mut all = vec!["--scope", "staged"];
+    all.extend(args);
+    env.run_full(
+        &all,
+        "",
+        &[
+            ("GIT_DEBATE_LAUNCHER", Some("claude")),
+            ("TMPDIR", tmp.to_str()),
+        ],
+    )
+}
+
+fn cwd(call: &Value) -> PathBuf {
+    PathBuf::from(call["cwd"].as_str().unwrap())
+}
+
+#[test]
+fn a_curious_reviewer_reads_nothing_we_redacted_and_never_runs_in_the_repository() {
+    let env = setup();
+    curious(&env);
+    let run = run(&env, &[]).ok();
+    let calls = env.fake_calls("codex");
+    assert!(!calls.is_empty());
+    let session = env.store();
+    let stored: Vec<(PathBuf, Vec<u8>)> = all_files(&session);
+    let critique = stored
+        .iter()
+        .find(|(p, _)| p.ends_with("round-1-critique.md"))
+        .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+        .expect("critique stored");
+    // It did read: the staged version, and the tracked file as the artifact shows it, redacted.
+    assert!(critique.contains("READ lib.rs: fn add"), "{critique}");
+    assert!(critique.contains("a - b"), "{critique}");
+    assert!(critique.contains("READ config.rs: const KEY"), "{critique}");
+    for secret in [ENV_SECRET, UNTRACKED_SECRET, OUTSIDE_SECRET, KEY] {
+        for (p, bytes) in &stored {
+            assert!(
+                !String::from_utf8_lossy(bytes).contains(secret),
+                "{secret} reached {}",
+                p.display()
+            );
+        }
+        assert!(!run.stdout.contains(secret) && !run.stderr.contains(secret));
+    }
+    // Every model call, reviewer and author, ran in the export: not the repository, not inside
+    // it, with PWD saying so, and the export is gone afterwards.
+    for call in calls.iter().chain(&env.fake_calls("claude")) {
+        let dir = cwd(call);
+        assert!(!dir.starts_with(&env.repo), "{}", dir.display());
+        assert!(dir.starts_with(env.root.join("tmp")), "{}", dir.display());
+        assert_eq!(call["env"]["PWD"].as_str(), dir.to_str());
+        assert!(!dir.exists(), "{} left behind", dir.display());
+    }
+    assert_eq!(std::fs::read_dir(env.root.join("tmp")).unwrap().count(), 0);
+}
+
+#[test]
+fn the_worktree_opt_out_runs_in_the_repository_as_before() {
+    let env = setup();
+    curious(&env);
+    env.git(&["config", "debate.reviewerWorkspace", "worktree"]);
+    run(&env, &[]).ok();
+    let call = &env.fake_calls("codex")[0];
+    assert_eq!(cwd(call), env.repo);
+    // There the reviewer's tools do read the ignored file: why export is the default.
+    let critique = all_files(&env.store())
+        .into_iter()
+        .find(|(p, _)| p.ends_with("round-1-critique.md"))
+        .unwrap()
+        .1;
+    assert!(String::from_utf8_lossy(&critique).contains(ENV_SECRET));
+}
+
+#[test]
+fn a_committed_gitdebate_cannot_send_the_reviewer_back_into_the_work_tree() {
+    let env = setup();
+    curious(&env);
+    env.write(".gitdebate", "[debate]\n\treviewerWorkspace = worktree\n");
+    let run = run(&env, &[]).ok();
+    assert!(
+        run.stderr.contains("ignoring debate.reviewerworkspace"),
+        "{}",
+        run.stderr
+    );
+    assert!(!cwd(&env.fake_calls("codex")[0]).starts_with(&env.repo));
+}
+
+fn argv(call: &Value) -> Vec<String> {
+    call["argv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn reviewer_tools_none_switches_the_reviewers_tools_off_and_claude_denies_the_repository() {
+    let env = setup();
+    curious(&env);
+    // A finding, so the author is asked to judge it.
+    let finding = json!({"verdict": "revise", "findings": [{"severity": "P1", "title": "add() subtracts", "evidence": "lib.rs:2", "body": "a - b"}]});
+    env.fake(
+        "codex",
+        json!({"answer": format!("```json\n{finding}\n```")}),
+    );
+    run(&env, &["--reviewer-tools", "none"]);
+    let reviewer = argv(&env.fake_calls("codex")[0]);
+    assert!(
+        reviewer
+            .windows(2)
+            .any(|w| w == ["-c", "features.shell_tool=false"]),
+        "{reviewer:?}"
+    );
+    assert_eq!(reviewer.last().map(String::as_str), Some("-"));
+    // The author keeps its read-only tools, confined by deny rules on the repository and HOME.
+    let author = argv(&env.fake_calls("claude")[0]);
+    let tools = author.iter().position(|a| a == "--tools").unwrap();
+    assert_eq!(author[tools + 1], "Read,Grep,Glob");
+    let settings = author.iter().position(|a| a == "--settings").unwrap();
+    let deny: Value = serde_json::from_str(&author[settings + 1]).unwrap();
+    let rules: Vec<&str> = deny["permissions"]["deny"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    let rule = |p: &Path| format!("Read(/{}/**)", p.display());
+    assert!(rules.contains(&rule(&env.repo).as_str()), "{rules:?}");
+    assert!(rules.contains(&rule(&env.home).as_str()), "{rules:?}");
+}
