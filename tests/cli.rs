@@ -16,6 +16,7 @@ mod reading;
 mod real_clis;
 mod review;
 mod scopes;
+mod session;
 mod store;
 mod topic;
 

@@ -130,7 +130,13 @@ fn the_session(env: &TestEnv) -> PathBuf {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(env.store())
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir() && p.file_name().unwrap().to_string_lossy().starts_with("debate-"))
+        .filter(|p| {
+            p.is_dir()
+                && p.file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with("debate-")
+        })
         .collect();
     assert_eq!(dirs.len(), 1, "{dirs:?}");
     dirs.remove(0)

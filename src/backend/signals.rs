@@ -88,9 +88,8 @@ pub fn register(pgid: i32) -> Option<Guard> {
 fn install() {
     INSTALL.call_once(|| unsafe {
         let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = handler
-            as extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void)
-            as usize;
+        action.sa_sigaction =
+            handler as extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) as usize;
         action.sa_flags = libc::SA_RESTART | libc::SA_SIGINFO;
         // Handlers never nest on one thread: each sees the others' effects whole.
         libc::sigemptyset(&mut action.sa_mask);

@@ -143,7 +143,12 @@ extern "C" fn on_term(_: libc::c_int) {
 /// `marker`; never returns (SIGKILL ends it).
 fn ignore_term(marker: &Path) -> ! {
     // SAFETY: the handler only stores to an atomic.
-    unsafe { libc::signal(libc::SIGTERM, on_term as extern "C" fn(libc::c_int) as usize) };
+    unsafe {
+        libc::signal(
+            libc::SIGTERM,
+            on_term as extern "C" fn(libc::c_int) as usize,
+        )
+    };
     loop {
         if TERM_SEEN.swap(false, std::sync::atomic::Ordering::SeqCst) {
             std::fs::write(marker, "SIGTERM\n").expect("term marker");
