@@ -739,8 +739,10 @@ mod tests {
     fn signal_during_the_last_step() {
         assert!(std::env::var_os("GIT_DEBATE_TEST_SIGNAL_CHILD").is_some());
         let tmp = tempfile::tempdir().unwrap();
-        let mut args = ReviewArgs::default();
-        args.max_rounds = Some(1);
+        let args = ReviewArgs {
+            max_rounds: Some(1),
+            ..Default::default()
+        };
         let settings = Settings::resolve(Layers::default(), &args).unwrap();
         let input = crate::artifact::TextInput {
             text: "fn f() {}\n".into(),
