@@ -210,7 +210,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
 }
 
 /// A decided session is finished; everything else (interrupted, unavailable, crashed, stopped by
-/// a budget or by max rounds, a reviewer failing mid-loop) can go on.
+/// a budget or by max rounds, a reviewer failing mid-loop, an author step that failed) can go on.
 fn check_resumable(id: &str, meta: &serde_json::Value) -> Result<()> {
     let status = meta["status"].as_str().unwrap_or("");
     if status == "dry-run" {
