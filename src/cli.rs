@@ -413,6 +413,12 @@ pub struct ResumeArgs {
     /// Where sessions are stored (default: <git common dir>/review-loop).
     #[arg(long, value_name = "DIR")]
     pub state_dir: Option<PathBuf>,
+    /// The author backend (default: routed from the current configuration, as for a review).
+    #[arg(long, value_name = "BACKEND")]
+    pub author: Option<String>,
+    /// The reviewer backend (default: routed from the current configuration).
+    #[arg(long, value_name = "BACKEND")]
+    pub reviewer: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -3,7 +3,12 @@
 //! Ids sort by creation time and are claimed with an exclusive `mkdir`, so concurrent runs never
 //! share a folder. Every file is written to a temporary name and renamed into place, so a crash or
 //! Ctrl-C leaves either the old file or the new one, never a torn one; readers still treat any
-//! file as possibly missing or corrupt and say so instead of panicking.
+//! file as possibly missing or corrupt and say so instead of panicking, and read it through
+//! [`files`] (regular files only, bounded). A session is held by one process at a time
+//! ([`lock`]).
+
+pub mod files;
+pub mod lock;
 
 use std::fs;
 use std::io::Write;
@@ -76,11 +81,12 @@ pub fn workspace_key(dir: &Path) -> String {
     format!("{name}-{}", &hash[..12])
 }
 
-/// A claimed session folder.
+/// A claimed session folder, locked while this value lives.
 #[derive(Debug)]
 pub struct Session {
     pub id: String,
     pub dir: PathBuf,
+    _lock: lock::Lock,
 }
 
 impl Session {
@@ -103,7 +109,10 @@ impl Session {
             };
             let dir = base.join(&id);
             match fs::create_dir(&dir) {
-                Ok(()) => return Ok(Session { id, dir }),
+                Ok(()) => {
+                    let _lock = lock::acquire(&dir, &id)?;
+                    return Ok(Session { id, dir, _lock });
+                }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
                 Err(e) => {
                     return Err(e)
@@ -114,12 +123,14 @@ impl Session {
         anyhow::bail!("cannot claim a session folder under {}", base.display())
     }
 
-    /// An existing session, to continue writing to it (`resume`).
-    pub fn open(dir: &Path, id: &str) -> Session {
-        Session {
+    /// An existing session, to continue writing to it (`resume`); refused while another
+    /// process holds it.
+    pub fn open(dir: &Path, id: &str) -> Result<Session> {
+        Ok(Session {
             id: id.to_string(),
             dir: dir.to_path_buf(),
-        }
+            _lock: lock::acquire(dir, id)?,
+        })
     }
 
     /// Appends `value` as one line of the JSON-lines file `name` (a debate log), in one write so a
@@ -201,7 +212,7 @@ impl Stored {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let path = dir.join("metadata.json");
-        let metadata = match fs::read(&path) {
+        let metadata = match files::read(&path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 Err("incomplete: no metadata.json (interrupted before it was written)".to_string())
             }
@@ -213,6 +224,11 @@ impl Stored {
             },
         };
         Stored { id, dir, metadata }
+    }
+
+    /// The same session read again (after locking it, say).
+    pub fn reload(&self) -> Stored {
+        Stored::load(self.dir.clone())
     }
 
     /// A string field of the metadata, or `?`.
@@ -323,7 +339,10 @@ mod tests {
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
-        assert_eq!(names, vec![std::ffi::OsString::from("a.md")]);
+        let mut names = names;
+        names.sort();
+        // The file and the session's lock, no temporary left over.
+        assert_eq!(names, ["a.md", lock::NAME]);
         assert_eq!(fs::read(s.dir.join("a.md")).unwrap(), b"two");
     }
 }

@@ -9,6 +9,7 @@ mod ci;
 mod config;
 mod edge_cases;
 mod hook;
+mod interrupt;
 mod manual;
 mod panel;
 mod reading;
@@ -16,6 +17,7 @@ mod real_clis;
 mod review;
 mod sandbox;
 mod scopes;
+mod session;
 mod store;
 mod topic;
 

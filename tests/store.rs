@@ -42,7 +42,10 @@ fn metadata_is_versioned_and_complete() {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     names.sort();
-    assert_eq!(names, ["artifact.md", "metadata.json", "round-1-input.md"]);
+    assert_eq!(
+        names,
+        ["artifact.md", "lock", "metadata.json", "round-1-input.md"]
+    );
     assert_eq!(env.git(&["status", "--porcelain"]), "?? a.txt");
 }
 

@@ -9,7 +9,8 @@
 //! `stdout`/`stderr` (raw, replacing the formatted output), `exit`, `delay_ms`, `hang` (sleep
 //! forever), `sleeper` (also start a child that sleeps, to prove the group is killed), `huge`
 //! (bytes of filler on stdout), `touch` (write this file in the cwd: a "read-only" violation),
-//! `exec` (run this argv and print its stdout: to be a parent process of git-debate), `format`
+//! `exec` (run this argv and print its stdout: to be a parent process of git-debate),
+//! `ignore_term` (with `hang`: survive SIGTERM, writing `<name>.term` when one comes), `format`
 //! (`raw` or a CLI name; default: the name it runs as), `read` (paths to read from its cwd and
 //! report in the answer, with the cwd), `structured` (the object a model gives
 //! when the CLI was run with its schema flag: claude's `structured_output`, qwen's
@@ -84,6 +85,9 @@ fn main() {
             std::process::id().to_string(),
         )
         .expect("pid file");
+        if get("ignore_term").and_then(Value::as_bool) == Some(true) {
+            ignore_term(&dir.join(format!("{name}.term")));
+        }
         loop {
             std::thread::sleep(Duration::from_secs(60));
         }
@@ -147,6 +151,30 @@ fn read_files(step: &mut Value) {
     }
     let answer = step.get("answer").and_then(Value::as_str).unwrap_or("");
     step["answer"] = Value::String(format!("{answer}{report}"));
+}
+
+static TERM_SEEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+extern "C" fn on_term(_: libc::c_int) {
+    TERM_SEEN.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Survives SIGTERM (as a CLI busy in a tool call might), and says when one came by writing
+/// `marker`; never returns (SIGKILL ends it).
+fn ignore_term(marker: &Path) -> ! {
+    // SAFETY: the handler only stores to an atomic.
+    unsafe {
+        libc::signal(
+            libc::SIGTERM,
+            on_term as extern "C" fn(libc::c_int) as usize,
+        )
+    };
+    loop {
+        if TERM_SEEN.swap(false, std::sync::atomic::Ordering::SeqCst) {
+            std::fs::write(marker, "SIGTERM\n").expect("term marker");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// The run number of `name` (0-based), kept in a counter file.

@@ -195,6 +195,7 @@ fn finish(
 /// `git debate resume` of a panel: its log is replayed and the debate goes on from the first
 /// step not taken, with the same lineup and chair.
 pub fn resume(
+    s: Session,
     stored: &session::Stored,
     mut meta: serde_json::Value,
     settings: &Settings,
@@ -207,20 +208,22 @@ pub fn resume(
     }
     let debaters: Vec<Debater> = serde_json::from_value(meta["debaters"].clone())
         .with_context(|| format!("panel {} does not record its lineup", stored.id))?;
-    let log: Vec<panel::Entry> = std::fs::read_to_string(stored.dir.join("debate-log.jsonl"))
-        .unwrap_or_default()
+    let log: Vec<panel::Entry> = super::topic::read_log(&stored.dir.join("debate-log.jsonl"))?
         .lines()
         .map(serde_json::from_str)
         .collect::<std::result::Result<_, _>>()
         .with_context(|| format!("the debate log of {} is damaged", stored.id))?;
-    let chair_name = meta["chair"].as_str().unwrap_or("").to_string();
+    let chair_name =
+        super::resume::recorded_backend(&stored.id, "chair", meta["chair"].as_str().unwrap_or(""))?;
     let chair = registry::build(&chair_name, Some(Role::Author), settings)?;
     let backends: Vec<Box<dyn Backend>> = debaters
         .iter()
-        .map(|d| registry::build(&d.backend, Some(Role::Reviewer), settings))
+        .map(|d| {
+            let name = super::resume::recorded_backend(&stored.id, &d.name, &d.backend)?;
+            registry::build(&name, Some(Role::Reviewer), settings)
+        })
         .collect::<Result<_>>()?;
     let repo = crate::repo::discover()?;
-    let s = Session::open(&stored.dir, &stored.id);
     eprintln!("resuming {} after {} log entries", stored.id, log.len());
     let outcome = Panel {
         session: &s,
@@ -230,9 +233,10 @@ pub fn resume(
         chair,
         min_rounds: meta["min_rounds"].as_u64().unwrap_or(3) as u32,
         max_rounds: meta["max_rounds"].as_u64().unwrap_or(8) as u32,
-        workspace: meta["workspace"]
-            .as_str()
-            .map(std::path::PathBuf::from)
+        // The current work tree, never a folder the session names.
+        workspace: repo
+            .as_ref()
+            .and_then(|r| r.workdir().map(std::path::Path::to_path_buf))
             .unwrap_or(std::env::current_dir()?),
         context: None,
         checker: Checker::new(repo.as_ref()),

@@ -1,9 +1,17 @@
 //! `git debate resume [ID]`: continue a review that stopped before it was decided.
 //!
 //! Everything a round needs is in the session folder: the rounds' records (findings with their
-//! ids and rulings), the latest artifact version, the last rebuttal and the context summary. The
-//! author and reviewer are the session's own; settings (models, timeouts, formats) come from the
-//! current configuration and the flags, and the time budget starts afresh.
+//! ids and rulings), the latest artifact version, the last rebuttal and the context summary.
+//! Settings (models, timeouts, formats) come from the current configuration and the flags, and the
+//! time budget starts afresh.
+//!
+//! A session folder is data, and may not be ours (a repository can ship one): nothing in it may
+//! choose a program to run or a folder to run it in. The author and reviewer are routed from the
+//! current configuration and `--author`/`--reviewer`, as `git debate` routes them (a note says
+//! when that differs from the session's record), and the models run in the current work tree.
+//! Debates name their lineup only in the session, so there a recorded backend is used only when
+//! it names no program ([`recorded_backend`]). The session is locked first, so a second `resume`
+//! (or one started while the review still runs) is refused, naming the process that holds it.
 
 use std::path::Path;
 
@@ -11,6 +19,7 @@ use anyhow::{Context, Result};
 
 use crate::artifact::{self, TextInput};
 use crate::backend::registry::{self, Role};
+use crate::backend::routing::{self, World};
 use crate::cli::{ResumeArgs, ReviewArgs};
 use crate::config::{Layers, Settings, TargetSetting};
 use crate::error::Outcome;
@@ -30,7 +39,10 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         },
     )?;
     let base = session::base_dir(repo.as_ref(), locate.state_dir.as_deref(), &cwd);
-    let stored = session::find(&base, &args.id)?;
+    let found = session::find(&base, &args.id)?;
+    // Locked before anything is read, then read again: what we continue is what the holder left.
+    let session = Session::open(&found.dir, &found.id)?;
+    let stored = found.reload();
     let meta = stored
         .metadata
         .clone()
@@ -60,6 +72,8 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
                     .and_then(|f| clap::ValueEnum::from_str(f, true).ok())
             }),
             state_dir: args.state_dir.clone(),
+            author: args.author.clone(),
+            reviewer: args.reviewer.clone(),
             ..Default::default()
         },
     )?;
@@ -67,10 +81,10 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         eprintln!("{w}");
     }
     if meta["kind"] == "panel" {
-        return super::panel::resume(&stored, meta, &settings);
+        return super::panel::resume(session, &stored, meta, &settings);
     }
     if meta["kind"] == "topic" {
-        return super::topic::resume(&stored, meta, &settings, &base, args.max_rounds);
+        return super::topic::resume(session, &stored, meta, &settings, &base, args.max_rounds);
     }
     let dir = &stored.dir;
 
@@ -87,10 +101,13 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
     }
     let original = read(dir, "artifact.md")?;
     let (text, version) = latest_version(dir)?.unwrap_or((original.clone(), 1));
-    let rebuttal = rounds.last().filter(|r| r.choice == 'D').and_then(|r| {
-        std::fs::read_to_string(dir.join(format!("round-{}-rebuttal.md", r.round))).ok()
-    });
-    let summary = std::fs::read_to_string(dir.join("context-summary.md")).ok();
+    let rebuttal = rounds
+        .last()
+        .filter(|r| r.choice == 'D')
+        .map(|r| optional(dir, &format!("round-{}-rebuttal.md", r.round)))
+        .transpose()?
+        .flatten();
+    let summary = optional(dir, "context-summary.md")?;
 
     let target = match meta["target"].as_str() {
         Some("proposal") => TargetSetting::Proposal,
@@ -104,23 +121,34 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         lossy: false,
     };
     let artifact = artifact::from_text(&input, target, u64::MAX);
-    let backend = |role: &str| -> Result<String> {
-        meta["route"][role]["backend"]
-            .as_str()
-            .map(str::to_string)
-            .with_context(|| format!("session {} does not record its {role}", stored.id))
-    };
-    let (author_name, reviewer_name) = (backend("author")?, backend("reviewer")?);
+    let route = World::with(&settings, |w| routing::route(&settings, w))?;
+    for n in &route.notes {
+        eprintln!("{n}");
+    }
+    for (role, now) in [
+        ("author", &route.author.backend),
+        ("reviewer", &route.reviewer.backend),
+    ] {
+        if let Some(was) = meta["route"][role]["backend"].as_str().filter(|w| w != now) {
+            eprintln!(
+                "note: session {} was run with {role} {}; it goes on with {now} from the current \
+                 configuration (--{role} picks another)",
+                stored.id,
+                was.escape_debug()
+            );
+        }
+    }
+    let (author_name, reviewer_name) = (route.author.backend, route.reviewer.backend);
     let author = registry::build(&author_name, Some(Role::Author), &settings)?;
     let reviewer = registry::build(&reviewer_name, Some(Role::Reviewer), &settings)?;
     let terminal = (settings.mode == "manual")
         .then(crate::review::manual::Terminal::open)
         .transpose()?;
 
-    let session = Session::open(dir, &stored.id);
-    let workspace = meta["workspace"]
-        .as_str()
-        .map(std::path::PathBuf::from)
+    // The current work tree, never a folder the session names.
+    let workspace = repo
+        .as_ref()
+        .and_then(|r| r.workdir().map(Path::to_path_buf))
         .unwrap_or(cwd);
     let patch_base = match (
         meta["source"]["kind"].as_str(),
@@ -143,7 +171,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         stored.id,
         rounds.len()
     );
-    let locations = std::fs::read(session.dir.join("locations.json"))
+    let locations = session::files::read(&session.dir.join("locations.json"))
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok());
     let (_export, sandbox) = crate::review::export::prepare(
@@ -188,7 +216,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
 }
 
 /// A decided session is finished; everything else (interrupted, unavailable, crashed, stopped by
-/// a budget or by max rounds, a reviewer failing mid-loop) can go on.
+/// a budget or by max rounds, a reviewer failing mid-loop, an author step that failed) can go on.
 fn check_resumable(id: &str, meta: &serde_json::Value) -> Result<()> {
     let status = meta["status"].as_str().unwrap_or("");
     if status == "dry-run" {
@@ -216,8 +244,36 @@ fn check_resumable(id: &str, meta: &serde_json::Value) -> Result<()> {
 }
 
 fn read(dir: &Path, name: &str) -> Result<String> {
-    std::fs::read_to_string(dir.join(name))
+    session::files::read_to_string(&dir.join(name))
         .with_context(|| format!("cannot read {}", dir.join(name).display()))
+}
+
+/// A file the session may not have; one that is there but unreadable is an error.
+fn optional(dir: &Path, name: &str) -> Result<Option<String>> {
+    match session::files::read_to_string(&dir.join(name)) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", dir.join(name).display())),
+    }
+}
+
+/// The backend a debate session records for `role`, if it names no program: a built-in agent
+/// (its program comes from the current configuration) or an `openai:` model (its endpoint too).
+/// An `exec:` command, or anything else, is refused: a session file must not choose what runs.
+pub(crate) fn recorded_backend(id: &str, role: &str, name: &str) -> Result<String> {
+    let name = name.trim();
+    if registry::agent(name).is_some()
+        || name
+            .strip_prefix("openai:")
+            .is_some_and(|m| !m.trim().is_empty())
+    {
+        return Ok(name.to_string());
+    }
+    crate::usage!(
+        "session {id} names {} as its {role}; resume runs no program named in a session file \
+         (only built-in agents and openai: models); start a new debate instead",
+        name.escape_debug()
+    )
 }
 
 /// `round-1.json`, `round-2.json`, ... up to the first one missing.
@@ -225,8 +281,10 @@ fn read_rounds(dir: &Path) -> Result<Vec<Round>> {
     let mut rounds = Vec::new();
     for n in 1.. {
         let path = dir.join(format!("round-{n}.json"));
-        let Ok(bytes) = std::fs::read(&path) else {
-            break;
+        let bytes = match session::files::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
+            Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
         };
         rounds.push(
             serde_json::from_slice(&bytes)

@@ -219,7 +219,7 @@ pub(crate) fn conclude(
             reviewer: reviewer.to_string(),
             fail_on: &settings.fail_on,
             code: target != crate::artifact::markdown::Target::Proposal,
-            single_file: std::fs::read(session.dir.join("locations.json"))
+            single_file: session::files::read(&session.dir.join("locations.json"))
                 .ok()
                 .and_then(|b| serde_json::from_slice::<LocationIndex>(&b).ok())
                 .and_then(|i| i.single_file),

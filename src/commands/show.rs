@@ -13,11 +13,11 @@ pub fn run(args: &ShowArgs) -> Result<Outcome> {
     if let Some(n) = args.round {
         return show_round(&s, n, args.format);
     }
-    let read = |name: &str| std::fs::read_to_string(s.dir.join(name)).ok();
+    let read = |name: &str| session::files::read_to_string(&s.dir.join(name)).ok();
     let summary_md = read("summary.md");
     let summary_json: Option<serde_json::Value> =
         read("summary.json").and_then(|t| serde_json::from_str(&t).ok());
-    let artifact = match std::fs::read(s.dir.join("artifact.md")) {
+    let artifact = match session::files::read(&s.dir.join("artifact.md")) {
         Ok(b) => Ok(String::from_utf8_lossy(&b).into_owned()),
         Err(e) => Err(format!("artifact.md unreadable: {e}")),
     };
@@ -70,7 +70,7 @@ pub fn run(args: &ShowArgs) -> Result<Outcome> {
 
 /// `show ID --round N`: the round's record, critique and judgement.
 fn show_round(s: &session::Stored, n: u32, format: ListFormat) -> Result<Outcome> {
-    let read = |name: String| std::fs::read_to_string(s.dir.join(name)).ok();
+    let read = |name: String| session::files::read_to_string(&s.dir.join(name)).ok();
     let record: Option<serde_json::Value> =
         read(format!("round-{n}.json")).and_then(|t| serde_json::from_str(&t).ok());
     let critique = read(format!("round-{n}-critique.md"));

@@ -208,6 +208,7 @@ pub(crate) fn emit(
 /// `git debate resume` of a duel: the logged exchanges are kept and the debate goes on from the
 /// next turn with the same sides.
 pub fn resume(
+    s: Session,
     stored: &session::Stored,
     mut meta: serde_json::Value,
     settings: &Settings,
@@ -220,33 +221,31 @@ pub fn resume(
             stored.id
         );
     }
-    let exchanges: Vec<debate::Exchange> =
-        std::fs::read_to_string(stored.dir.join("debate-log.jsonl"))
-            .unwrap_or_default()
-            .lines()
-            .map(serde_json::from_str)
-            .collect::<std::result::Result<_, _>>()
-            .with_context(|| format!("the debate log of {} is damaged", stored.id))?;
+    let exchanges: Vec<debate::Exchange> = read_log(&stored.dir.join("debate-log.jsonl"))?
+        .lines()
+        .map(serde_json::from_str)
+        .collect::<std::result::Result<_, _>>()
+        .with_context(|| format!("the debate log of {} is damaged", stored.id))?;
     if let Some(r) = max_rounds {
         meta["rounds"] = r.into();
     }
     let rounds = meta["rounds"].as_u64().unwrap_or(2) as u32;
     let name = |k: &str| -> Result<String> {
-        meta[k]["backend"]
+        let recorded = meta[k]["backend"]
             .as_str()
             .or_else(|| meta[k].as_str())
-            .map(str::to_string)
-            .with_context(|| format!("debate {} does not record its {k}", stored.id))
+            .with_context(|| format!("debate {} does not record its {k}", stored.id))?;
+        super::resume::recorded_backend(&stored.id, k, recorded)
     };
     let proposer = registry::build(&name("proposer")?, Some(Role::Author), settings)?;
     let challenger = registry::build(&name("challenger")?, Some(Role::Reviewer), settings)?;
     let orchestrator = registry::build(&name("orchestrator")?, Some(Role::Author), settings)?;
     let repo = crate::repo::discover()?;
-    let workspace = meta["workspace"]
-        .as_str()
-        .map(std::path::PathBuf::from)
+    // The current work tree, never a folder the session names.
+    let workspace = repo
+        .as_ref()
+        .and_then(|r| r.workdir().map(std::path::Path::to_path_buf))
         .unwrap_or(std::env::current_dir()?);
-    let s = Session::open(&stored.dir, &stored.id);
     eprintln!("resuming {} after {} turn(s)", stored.id, exchanges.len());
     let outcome = Duel {
         session: &s,
@@ -264,6 +263,15 @@ pub fn resume(
     }
     .run()?;
     conclude(&s, settings, base, &mut meta, &outcome)
+}
+
+/// A debate log (JSON lines), read as a session file; a missing log is an empty one.
+pub(crate) fn read_log(path: &std::path::Path) -> Result<String> {
+    match session::files::read_to_string(path) {
+        Ok(t) => Ok(t),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+    }
 }
 
 /// `--scope`: the change both sides (or the whole panel) are given as shared context.

@@ -276,6 +276,13 @@ fn next_actions(r: &Report, code: bool) -> Vec<String> {
         ));
         return out;
     }
+    if r.status == "failed" || r.status == "interrupted" {
+        // Both stopped before the loop was done; the session keeps the last good version.
+        out.push(format!(
+            "Continue from the last good version: `git debate resume {}`",
+            r.session
+        ));
+    }
     if let Some(p) = &r.final_patch {
         out.push(format!(
             "Review the accepted changes in {} ({}), then `git apply` it",

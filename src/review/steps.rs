@@ -3,8 +3,11 @@
 //! prompt stays bounded.
 //!
 //! A failed author call never loses the round: the judge falls back to the rubric on unruled
-//! findings, a failed compromise keeps the current version, a failed rebuttal uses a fixed
-//! request for evidence, and each of these is noted in the round record.
+//! findings and a failed rebuttal uses a fixed request for evidence (both noted in the round
+//! record). A compromise or the reviewer's version that could not be written has no stand-in, so
+//! it stops the session as `failed`, naming the step, with the last good version kept as the
+//! final one: never a "Compromise" that nobody wrote. An author call cut short by Ctrl-C is no
+//! failure: the round is discarded and the session is interrupted.
 
 use std::io::IsTerminal;
 use std::time::Instant;
@@ -211,8 +214,14 @@ impl Review<'_> {
         })
     }
 
-    /// Applies the round's choice and the no-new-findings guard.
-    pub(super) fn decide(&self, round: &mut Round, st: &mut State, started: Instant) -> Result<()> {
+    /// Applies the round's choice and the no-new-findings guard. `false` when Ctrl-C cut the
+    /// author's call short (the round is then not to be recorded).
+    pub(super) fn decide(
+        &self,
+        round: &mut Round,
+        st: &mut State,
+        started: Instant,
+    ) -> Result<bool> {
         let n = round.round;
         let list = judged_list(&round.findings);
         let format_note = match self.artifact.target {
@@ -235,7 +244,7 @@ impl Review<'_> {
                 ));
                 if self.settings.skip_materialize_opposite {
                     st.final_decision = Some("Accept Opposite (materialization skipped)".into());
-                    return Ok(());
+                    return Ok(true);
                 }
                 let (r, call) = self.author_call(
                     n,
@@ -249,6 +258,9 @@ impl Review<'_> {
                     started,
                 )?;
                 round.calls.push(call);
+                if cut_short(&r) {
+                    return Ok(false);
+                }
                 match r {
                     Ok(a) if self.artifact.target == Target::Code => {
                         let patch = extract_diff(&a.text);
@@ -265,9 +277,7 @@ impl Review<'_> {
                         round
                             .notes
                             .push(format!("writing the reviewer's version failed: {e}"));
-                        st.final_decision = Some(
-                            "Accept Opposite (not materialized: the author call failed)".into(),
-                        );
+                        self.author_failed(st, n, "writing the reviewer's version", &e);
                     }
                 }
             }
@@ -284,6 +294,9 @@ impl Review<'_> {
                     started,
                 )?;
                 round.calls.push(call);
+                if cut_short(&r) {
+                    return Ok(false);
+                }
                 match r {
                     Ok(a) => {
                         st.text = strip_fence(&a.text);
@@ -292,9 +305,12 @@ impl Review<'_> {
                             .write(&format!("artifact-v{}.md", st.version), st.text.as_bytes())?;
                         st.rebuttal = None;
                     }
-                    Err(e) => round.notes.push(format!(
-                        "the compromise failed ({e}); the current version is kept"
-                    )),
+                    Err(e) => {
+                        round.notes.push(format!(
+                            "the compromise failed ({e}); the current version is kept"
+                        ));
+                        self.author_failed(st, n, "the compromise", &e);
+                    }
                 }
             }
             'D' => {
@@ -306,6 +322,9 @@ impl Review<'_> {
                     started,
                 )?;
                 round.calls.push(call);
+                if cut_short(&r) {
+                    return Ok(false);
+                }
                 st.rebuttal = Some(match r {
                     Ok(a) => a.text.trim().to_string(),
                     Err(e) => {
@@ -338,7 +357,19 @@ impl Review<'_> {
                 st.converged = true;
             }
         }
-        Ok(())
+        Ok(true)
+    }
+
+    /// Stops the session on an author step that has no stand-in: says which step failed, and
+    /// keeps the current version (the last good one) as the final one.
+    fn author_failed(&self, st: &mut State, n: u32, step: &str, e: &BackendError) {
+        st.failed = true;
+        st.converged = false;
+        st.final_decision = Some(format!("Stopped ({step} failed in round {n})"));
+        st.stop_reason = Some(format!(
+            "the author failed in round {n} ({step}): {e}; the last good version (v{}) is kept",
+            st.version
+        ));
     }
 
     /// From round 3 on, the rounds before the last are replaced by a summary the author writes
@@ -412,6 +443,12 @@ impl Review<'_> {
             Err(e) => format!("does not apply: {}", e.message()),
         }
     }
+}
+
+/// Whether Ctrl-C ended this author call (as opposed to the author failing).
+fn cut_short(r: &std::result::Result<Answer, BackendError>) -> bool {
+    matches!(r, Err(e) if e.kind == crate::backend::ErrorKind::Interrupted)
+        || (r.is_err() && crate::backend::signals::interrupted())
 }
 
 /// The diff in an answer: its ```diff block if it has one, else the text from the first

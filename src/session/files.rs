@@ -1,0 +1,124 @@
+//! Reading a session's files without trusting them.
+//!
+//! A session folder may not be ours: a repository can ship one inside a checked-in `.git`, or a
+//! user can point `--state-dir` at a copied folder. A FIFO there would hang a plain read, and a
+//! symlink to `/dev/zero` would fill memory (24 GB in the issue's run). Every session file is read
+//! here: only a regular file, never through a symlink, opened without blocking, and never more
+//! than [`MAX_BYTES`]; anything else is a one-line error naming the file.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, Read};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+
+/// The largest session file read. What we write is far smaller (an artifact is capped at
+/// `debate.maxArtifactBytes`, a model answer at the runner's 8 MiB).
+pub const MAX_BYTES: u64 = 64 << 20;
+
+/// The bytes of the session file `path`. A missing file is `NotFound`, as for `fs::read`.
+pub fn read(path: &Path) -> io::Result<Vec<u8>> {
+    // The name itself must be a regular file: a symlink is refused before anything is opened.
+    if !fs::symlink_metadata(path)?.file_type().is_file() {
+        return Err(not_regular(path));
+    }
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)?;
+    // Checked again on what was opened, in case the name was swapped in between.
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(not_regular(path));
+    }
+    if meta.len() > MAX_BYTES {
+        return Err(too_large(path));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_BYTES {
+        return Err(too_large(path));
+    }
+    Ok(bytes)
+}
+
+/// [`read`] as UTF-8 text.
+pub fn read_to_string(path: &Path) -> io::Result<String> {
+    String::from_utf8(read(path)?).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{} is not UTF-8 text", path.display()),
+        )
+    })
+}
+
+fn not_regular(path: &Path) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "{} is not a regular file (git-debate writes only regular files to a session); \
+             remove it",
+            path.display()
+        ),
+    )
+}
+
+fn too_large(path: &Path) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "{} is larger than {} MiB, more than git-debate ever writes; remove it",
+            path.display(),
+            MAX_BYTES >> 20
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mkfifo(path: &Path) {
+        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo with a valid C string.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    }
+
+    #[test]
+    fn regular_files_are_read_and_missing_ones_are_not_found() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.md"), "text").unwrap();
+        assert_eq!(read_to_string(&dir.path().join("a.md")).unwrap(), "text");
+        let e = read(&dir.path().join("none.md")).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::NotFound);
+    }
+
+    #[test]
+    fn fifos_devices_and_symlinks_are_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("metadata.json");
+        mkfifo(&fifo);
+        let link = dir.path().join("round-1.json");
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        let plain = dir.path().join("plain.md");
+        std::fs::write(&plain, "x").unwrap();
+        let to_plain = dir.path().join("artifact.md");
+        std::os::unix::fs::symlink(&plain, &to_plain).unwrap();
+        for p in [&fifo, &link, &to_plain, Path::new("/dev/zero")] {
+            let e = read(p).unwrap_err().to_string();
+            assert!(e.ends_with("is not a regular file (git-debate writes only regular files to a session); remove it"), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_file_over_the_cap_is_refused_by_its_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("round-1-critique.md");
+        // Sparse: the size says too large without writing 64 MiB.
+        std::fs::File::create(&big)
+            .unwrap()
+            .set_len(MAX_BYTES + 1)
+            .unwrap();
+        let e = read(&big).unwrap_err().to_string();
+        assert!(e.contains("is larger than 64 MiB"), "{e}");
+    }
+}

@@ -1,0 +1,145 @@
+//! One process per session: a running review holds `lock` in its folder.
+//!
+//! Two processes writing one folder (a `resume last` started while the review still runs) make
+//! every call twice and interleave their files. The lock is an advisory `flock` on the file,
+//! which the kernel drops when its holder dies however it dies (even `kill -9`), so a crashed run
+//! never locks its session forever; the file holds the holder's pid only to name it in the
+//! refusal. Where the file system has no `flock`, the recorded pid decides: a live process other
+//! than us holds the session, a dead one does not.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use crate::error::UsageError;
+
+/// The lock file's name inside a session folder.
+pub const NAME: &str = "lock";
+
+/// A held session lock; released when dropped (or when the process ends).
+#[derive(Debug)]
+pub struct Lock {
+    _file: File,
+}
+
+/// Takes the lock of the session `id` in `dir`, or says which process holds it.
+pub fn acquire(dir: &Path, id: &str) -> Result<Lock> {
+    let path = dir.join(NAME);
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        // A planted symlink or FIFO in its place is neither followed nor waited on.
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(&path)
+        .with_context(|| format!("cannot open the session lock {}", path.display()))?;
+    if !file.metadata()?.is_file() {
+        anyhow::bail!(
+            "{} is not a regular file; remove it to use session {id}",
+            path.display()
+        );
+    }
+    // SAFETY: flock on a descriptor we own.
+    let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    if rc != 0 {
+        let err = std::io::Error::last_os_error();
+        let holder = holder_pid(&mut file);
+        let held = match err.raw_os_error() {
+            Some(libc::EWOULDBLOCK) => true,
+            // No flock here: believe the recorded pid while that process lives.
+            _ => holder.is_some_and(|pid| pid != std::process::id() && alive(pid)),
+        };
+        if held {
+            return Err(UsageError::new(format!(
+                "session {id} is in use by {}; wait for it to finish (or stop it) before resuming",
+                holder.map_or("another process".to_string(), |p| format!("process {p}"))
+            ))
+            .into());
+        }
+    }
+    file.set_len(0)?;
+    file.rewind()?;
+    file.write_all(format!("{}\n", std::process::id()).as_bytes())
+        .with_context(|| format!("cannot write the session lock {}", path.display()))?;
+    Ok(Lock { _file: file })
+}
+
+/// The pid recorded in a lock file, if it holds one.
+fn holder_pid(file: &mut File) -> Option<u32> {
+    let mut text = String::new();
+    file.rewind().ok()?;
+    file.take(32).read_to_string(&mut text).ok()?;
+    text.trim().parse().ok().filter(|p| *p > 0)
+}
+
+fn alive(pid: u32) -> bool {
+    let Ok(pid) = i32::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: signal 0 only checks that the process exists.
+    let rc = unsafe { libc::kill(pid, 0) };
+    rc == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_held_session_is_refused_naming_the_holder_and_free_again_once_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let held = acquire(dir.path(), "debate-x").unwrap();
+        // A second open file description conflicts, as another process's would.
+        let e = acquire(dir.path(), "debate-x").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!(
+                "session debate-x is in use by process {}; wait for it to finish (or stop it) \
+                 before resuming",
+                std::process::id()
+            )
+        );
+        drop(held);
+        acquire(dir.path(), "debate-x").unwrap();
+    }
+
+    #[test]
+    fn a_stale_lock_file_of_a_dead_process_is_taken_over() {
+        let dir = tempfile::tempdir().unwrap();
+        // Left by a process that died: the pid is recorded, nobody holds the flock.
+        std::fs::write(dir.path().join(NAME), "999999999\n").unwrap();
+        acquire(dir.path(), "debate-x").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(NAME)).unwrap(),
+            format!("{}\n", std::process::id())
+        );
+    }
+
+    #[test]
+    fn a_planted_symlink_or_fifo_in_place_of_the_lock_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink("/dev/zero", dir.path().join(NAME)).unwrap();
+        assert!(acquire(dir.path(), "debate-x").is_err());
+        let other = tempfile::tempdir().unwrap();
+        let fifo = std::ffi::CString::new(
+            other
+                .path()
+                .join(NAME)
+                .to_str()
+                .unwrap()
+                .as_bytes()
+                .to_vec(),
+        )
+        .unwrap();
+        // SAFETY: mkfifo with a valid C string.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        let e = acquire(other.path(), "debate-x").unwrap_err().to_string();
+        assert!(e.contains("is not a regular file"), "{e}");
+    }
+}
