@@ -127,7 +127,7 @@ pub fn run(args: &TopicArgs, setup: Setup) -> Result<Outcome> {
     families.sort();
     families.dedup();
     if families.len() < 2 {
-        eprintln!("note: every debater is of the {} family; a cross-family panel gives more independent views", families[0]);
+        crate::errln!("note: every debater is of the {} family; a cross-family panel gives more independent views", families[0]);
     }
     if debaters
         .iter()
@@ -221,7 +221,7 @@ pub fn resume(
         .collect::<Result<_>>()?;
     let repo = crate::repo::discover()?;
     let s = Session::open(&stored.dir, &stored.id);
-    eprintln!("resuming {} after {} log entries", stored.id, log.len());
+    crate::errln!("resuming {} after {} log entries", stored.id, log.len());
     let outcome = Panel {
         session: &s,
         settings,
@@ -320,7 +320,7 @@ fn confirm(debaters: &[Debater], yes: bool) -> Result<()> {
         })
         .collect();
     if yes {
-        eprintln!("git debate: the lineup:\n{shown}");
+        crate::errln!("git debate: the lineup:\n{shown}");
         return Ok(());
     }
     let tty = std::fs::OpenOptions::new().read(true).write(true).open("/dev/tty").map_err(|_| {

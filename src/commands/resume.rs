@@ -64,7 +64,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         },
     )?;
     for w in &settings.warnings {
-        eprintln!("{w}");
+        crate::errln!("{w}");
     }
     if meta["kind"] == "panel" {
         return super::panel::resume(&stored, meta, &settings);
@@ -138,7 +138,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
     let mut resumed = resumed;
     resumed.push(session::rfc3339(session::now_utc()).into());
     metadata["resumed_at"] = resumed.into();
-    eprintln!(
+    crate::errln!(
         "resuming {} after round {} (author {author_name}, reviewer {reviewer_name})",
         stored.id,
         rounds.len()

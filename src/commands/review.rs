@@ -30,7 +30,10 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
     let repo = crate::repo::discover()?;
     let mut settings = Settings::resolve(Layers::load(repo.as_ref())?, args)?;
     for w in &settings.warnings {
-        eprintln!("{w}");
+        crate::errln!("{w}");
+    }
+    if let Some(p) = &settings.output {
+        crate::output::check(p)?;
     }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
 
@@ -49,7 +52,7 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
                     let scope = given.unwrap_or(Scope::Uncommitted);
                     let change = scope::resolve(repo, &scope, settings.context_lines)?;
                     if change.files.is_empty() {
-                        println!("{}", nothing_to_review(&scope, explicit));
+                        crate::outln!("{}", nothing_to_review(&scope, explicit));
                         return Ok(Outcome::Success);
                     }
                     Source::Change { scope, change }
@@ -72,7 +75,7 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
 
     // In CI nobody can answer: manual mode (e.g. from a global config) becomes auto.
     if settings.mode == "manual" && !settings.dry_run && in_ci() {
-        eprintln!("note: CI detected and no terminal: --mode manual runs as --mode auto");
+        crate::errln!("note: CI detected and no terminal: --mode manual runs as --mode auto");
         settings.mode = "auto".into();
     }
     // Manual mode must be able to ask before anything is spent.
@@ -88,7 +91,7 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         (Err(_), false) => return Err(route.expect_err("an error")),
         (Ok(r), false) => {
             for n in &r.notes {
-                eprintln!("{n}");
+                crate::errln!("{n}");
             }
             Some((
                 registry::build(&r.author.backend, Some(Role::Author), &settings)?,
@@ -113,7 +116,7 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         crate::review::prompts(&artifact, &artifact.text, "", Some(&templates), snippet)?;
     session.write("round-1-input.md", input.as_bytes())?;
     let Some((author, reviewer)) = sides else {
-        print!("{}", summary(&session, &source, &artifact, &artifact_path));
+        crate::terminal::out(&summary(&session, &source, &artifact, &artifact_path))?;
         return Ok(Outcome::Success);
     };
     let route = route?;
@@ -235,13 +238,16 @@ fn in_ci() -> bool {
 
 /// The report in the chosen format, on standard output or in `--output`.
 fn emit(settings: &Settings, report: &report::Report) -> Result<()> {
-    use std::io::IsTerminal;
     let to_file = settings.output.is_some();
+    let color = !to_file && report::use_color(crate::terminal::stdout_is_terminal());
+    // The JSON formats keep the data exact (escaped where a terminal would act on it); the
+    // others are rendered from cleaned text (see `crate::terminal`).
+    let json = |v: String| crate::terminal::json(&(v + "\n")).into_owned();
     let text = match settings.format.as_str() {
-        "json" => serde_json::to_string_pretty(report)? + "\n",
+        "json" => json(serde_json::to_string_pretty(report)?),
         "markdown" => report::markdown(report),
-        "sarif" => serde_json::to_string_pretty(&report::ci::sarif(report))? + "\n",
-        "rdjson" => serde_json::to_string_pretty(&report::ci::rdjson(report))? + "\n",
+        "sarif" => json(serde_json::to_string_pretty(&report::ci::sarif(report))?),
+        "rdjson" => json(serde_json::to_string_pretty(&report::ci::rdjson(report))?),
         "github" => {
             if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY") {
                 use std::io::Write;
@@ -259,15 +265,12 @@ fn emit(settings: &Settings, report: &report::Report) -> Result<()> {
             }
             report::ci::github(report)
         }
-        _ => report::text(
-            report,
-            !to_file && report::use_color(std::io::stdout().is_terminal()),
-        ),
+        _ => report::text(report, color),
     };
     // A machine format piped into another tool (reviewdog, an upload) must not make "not
     // evaluated" look like "nothing found": say it where a person sees it too.
     if !report.evaluated && (settings.format != "text" || to_file) {
-        eprintln!(
+        crate::errln!(
             "git debate: the review was not evaluated (exit 3): {}",
             report
                 .error
@@ -276,13 +279,9 @@ fn emit(settings: &Settings, report: &report::Report) -> Result<()> {
         );
     }
     match &settings.output {
-        Some(path) => session::write_atomic(path, text.as_bytes())
-            .with_context(|| format!("cannot write the report to {}", path.display())),
-        None => {
-            use std::io::Write;
-            std::io::stdout().lock().write_all(text.as_bytes())?;
-            Ok(())
-        }
+        Some(path) => crate::output::write(path, text.as_bytes()),
+        None if color => Ok(crate::terminal::out_coloured(&text)?),
+        None => Ok(crate::terminal::out(&text)?),
     }
 }
 

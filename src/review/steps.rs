@@ -6,7 +6,6 @@
 //! findings, a failed compromise keeps the current version, a failed rebuttal uses a fixed
 //! request for evidence, and each of these is noted in the round record.
 
-use std::io::IsTerminal;
 use std::time::Instant;
 
 use anyhow::Result;
@@ -105,7 +104,7 @@ fn one_line(f: &Finding) -> String {
 
 /// Runs `f` while a one-line progress indicator ticks on stderr (only on a terminal).
 pub(super) fn with_progress<T>(backend: &str, round: u32, what: &str, f: impl FnOnce() -> T) -> T {
-    if !std::io::stderr().is_terminal() {
+    if !crate::terminal::stderr_is_terminal() {
         return f();
     }
     let done = std::sync::atomic::AtomicBool::new(false);
@@ -113,13 +112,13 @@ pub(super) fn with_progress<T>(backend: &str, round: u32, what: &str, f: impl Fn
         s.spawn(|| {
             let started = Instant::now();
             while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                eprint!(
-                    "\r\x1b[2K  {backend} · round {round} · {what} · {}s",
+                crate::terminal::progress(&format!(
+                    "  {backend} · round {round} · {what} · {}s",
                     started.elapsed().as_secs()
-                );
+                ));
                 std::thread::sleep(std::time::Duration::from_millis(500));
             }
-            eprint!("\r\x1b[2K");
+            crate::terminal::progress_clear();
         });
         let out = f();
         done.store(true, std::sync::atomic::Ordering::Relaxed);
