@@ -154,3 +154,22 @@ fn output_refuses_links_fifos_and_devices_and_replaces_files_whole() {
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&target).unwrap()).unwrap();
     assert_eq!(v["schema"], 1);
 }
+
+#[test]
+fn a_reviewer_that_installs_a_hook_or_sets_fsmonitor_is_reported_by_name() {
+    let env = TestEnv::with_repo();
+    std::fs::create_dir_all(env.repo.join(".git/hooks")).unwrap();
+    env.fake(
+        "claude",
+        json!({"touch": ".git/hooks/pre-commit",
+               "exec": ["git", "config", "core.fsmonitor", "touch pwned"]}),
+    );
+    let run = env.run_full(&["ask", "--backend", "claude"], "hi", &[]);
+    for want in [
+        "warning: claude changed the repository although it was run read-only (2 changes):",
+        "warning:   git: .git/hooks/pre-commit created",
+        "warning:   git: .git/config modified",
+    ] {
+        assert!(run.stderr.contains(want), "{want}:\n{}", run.stderr);
+    }
+}
