@@ -10,6 +10,7 @@ pub mod commands;
 pub mod config;
 pub mod debate;
 pub mod error;
+pub mod files;
 pub mod output;
 pub mod protocol;
 pub mod redact;

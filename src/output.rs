@@ -9,7 +9,6 @@
 
 use std::fs;
 use std::io::Write;
-use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -22,16 +21,8 @@ fn odd_kind(t: &fs::FileType) -> Option<&'static str> {
         None
     } else if t.is_symlink() {
         Some("a symbolic link (name the file it points to)")
-    } else if t.is_dir() {
-        Some("a folder")
-    } else if t.is_fifo() {
-        Some("a FIFO")
-    } else if t.is_char_device() || t.is_block_device() {
-        Some("a device")
-    } else if t.is_socket() {
-        Some("a socket")
     } else {
-        Some("not a regular file")
+        Some(crate::files::kind(t))
     }
 }
 
@@ -131,6 +122,7 @@ mod tests {
 
     #[test]
     fn refuses_links_fifos_folders_and_devices() {
+        use std::os::unix::fs::FileTypeExt;
         let tmp = tempfile::tempdir().unwrap();
         let target = tmp.path().join("target.md");
         fs::write(&target, "keep").unwrap();

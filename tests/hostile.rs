@@ -131,9 +131,7 @@ fn output_refuses_links_fifos_and_devices_and_replaces_files_whole() {
     let link = env.root.join("link.md");
     std::os::unix::fs::symlink(&target, &link).unwrap();
     let fifo = env.root.join("fifo");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    mkfifo(&fifo);
     for (path, kind) in [
         (link.as_path(), "a symbolic link"),
         (fifo.as_path(), "a FIFO"),
@@ -172,4 +170,109 @@ fn a_reviewer_that_installs_a_hook_or_sets_fsmonitor_is_reported_by_name() {
     ] {
         assert!(run.stderr.contains(want), "{want}:\n{}", run.stderr);
     }
+}
+
+/// Runs `git debate args` in the repository; a run that hangs is killed after two minutes so
+/// the failure is reported rather than the suite stuck (a safety net, not a timing check).
+fn run_or_kill(env: &TestEnv, args: &[&str]) -> Run {
+    let child = env
+        .cmd_in(&env.repo)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id() as i32;
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        if finished
+            .recv_timeout(std::time::Duration::from_secs(120))
+            .is_err()
+        {
+            // SAFETY: signalling the child we started.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+    });
+    let out = child.wait_with_output().unwrap();
+    let _ = done.send(());
+    watchdog.join().unwrap();
+    crate::common::to_run(out)
+}
+
+fn mkfifo(path: &std::path::Path) {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+}
+
+#[test]
+fn file_scopes_and_artifact_files_that_are_not_regular_files_are_refused() {
+    let env = TestEnv::with_repo();
+    mkfifo(&env.repo.join("pipe"));
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--scope", "file:pipe", "--dry-run"],
+            "error: --scope file:pipe is a FIFO, not a regular file; name a file",
+        ),
+        (
+            &["--scope", "file:/dev/zero", "--dry-run"],
+            "error: --scope file:/dev/zero is a device, not a regular file; name a file",
+        ),
+        (
+            &["--artifact-file", "pipe", "--dry-run"],
+            "error: --artifact-file pipe is a FIFO, not a regular file; name a file",
+        ),
+        (
+            &["--artifact-file", "/dev/zero", "--dry-run"],
+            "error: --artifact-file /dev/zero is a device, not a regular file; name a file",
+        ),
+        (
+            &["topic", "is this right?", "--scope", "file:pipe"],
+            "error: --scope file:pipe is a FIFO, not a regular file; name a file",
+        ),
+    ];
+    for (args, want) in cases {
+        let run = run_or_kill(&env, args).fails(2);
+        assert_eq!(run.stderr.trim_end(), *want, "{args:?}");
+    }
+}
+
+#[test]
+fn an_endless_standard_input_or_a_huge_file_is_cut_off_with_a_clear_error() {
+    let env = TestEnv::with_repo();
+    // The smallest budget makes the cap its floor, 16 MiB.
+    let big = vec![b'a'; (16 << 20) + 1];
+    std::fs::write(env.repo.join("big.txt"), &big).unwrap();
+    let run = run_or_kill(
+        &env,
+        &[
+            "--scope",
+            "file:big.txt",
+            "--max-artifact-bytes",
+            "1024",
+            "--dry-run",
+        ],
+    )
+    .fails(2);
+    assert!(
+        run.stderr.starts_with(
+            "error: --scope file:big.txt is larger than 16777216 bytes (64 × --max-artifact-bytes"
+        ) && run.stderr.contains("raise --max-artifact-bytes"),
+        "{}",
+        run.stderr
+    );
+    let zero = std::fs::File::open("/dev/zero").unwrap();
+    let out = env
+        .cmd_in(&env.repo)
+        .args(["-", "--dry-run"])
+        .stdin(zero)
+        .output()
+        .unwrap();
+    let run = crate::common::to_run(out).fails(2);
+    assert!(
+        run.stderr
+            .starts_with("error: standard input is larger than"),
+        "{}",
+        run.stderr
+    );
 }

@@ -60,7 +60,10 @@ pub fn parse_debater(spec: &str) -> Result<Debater> {
 pub fn lineup(args: &TopicArgs) -> Result<Vec<Debater>> {
     let list: Vec<Debater> = match &args.panel {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
+            // A lineup is a few lines of JSON: 1 MiB is plenty, and a FIFO is refused.
+            let text = crate::files::read_regular(path, 1 << 20)
+                .map_err(anyhow::Error::from)
+                .and_then(|b| Ok(String::from_utf8(b)?))
                 .with_context(|| format!("cannot read the panel file {}", path.display()))?;
             serde_json::from_str(&text).map_err(|e| {
                 UsageError::new(format!(

@@ -1,7 +1,6 @@
 //! `git debate [OPTIONS] [CONTENT]`: resolve what to review, build and store the artifact, and
 //! (from the review-loop work on) run the critique loop. `--dry-run` stops before any model call.
 
-use std::io::Read;
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -37,12 +36,13 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
     }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
 
-    let source = match explicit_content(args)? {
+    let cap = crate::files::review_cap(settings.max_artifact_bytes);
+    let source = match explicit_content(args, cap)? {
         Some(input) => Source::Text(input),
         None => {
             let given = settings.scope.as_deref().map(Scope::parse).transpose()?;
             match (given, repo.as_ref()) {
-                (Some(Scope::File(p)), repo) => Source::Text(read_file_scope(repo, &p, &cwd)?),
+                (Some(Scope::File(p)), repo) => Source::Text(read_file_scope(repo, &p, &cwd, cap)?),
                 (_, None) => crate::usage!(
                     "not in a git repository: pass content as an argument, --artifact-file PATH, \
                      `-` for standard input, or --scope file:<path>"
@@ -286,10 +286,10 @@ fn emit(settings: &Settings, report: &report::Report) -> Result<()> {
 }
 
 /// CONTENT or `--artifact-file`; `-` in either reads standard input.
-fn explicit_content(args: &ReviewArgs) -> Result<Option<TextInput>> {
+fn explicit_content(args: &ReviewArgs, cap: u64) -> Result<Option<TextInput>> {
     if let Some(content) = &args.content {
         if content == "-" {
-            return Ok(Some(read_stdin()?));
+            return Ok(Some(read_stdin(cap)?));
         }
         return Ok(Some(TextInput {
             text: content.clone(),
@@ -302,14 +302,10 @@ fn explicit_content(args: &ReviewArgs) -> Result<Option<TextInput>> {
         return Ok(None);
     };
     if path == Path::new("-") {
-        return Ok(Some(read_stdin()?));
+        return Ok(Some(read_stdin(cap)?));
     }
-    let bytes = std::fs::read(path).map_err(|e| {
-        UsageError::new(format!(
-            "cannot read --artifact-file {}: {e}",
-            path.display()
-        ))
-    })?;
+    let bytes = crate::files::read_regular(path, cap)
+        .map_err(|e| refused(&format!("--artifact-file {}", path.display()), e))?;
     let input = TextInput::from_bytes(
         bytes,
         path.display().to_string(),
@@ -324,11 +320,22 @@ fn explicit_content(args: &ReviewArgs) -> Result<Option<TextInput>> {
     Ok(Some(input))
 }
 
-fn read_stdin() -> Result<TextInput> {
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut bytes)
-        .context("cannot read standard input")?;
+/// One line about a refused read of `what`, with what to do about the size cap.
+fn refused(what: &str, e: crate::files::Refusal) -> UsageError {
+    use crate::files::Refusal;
+    UsageError::new(match e {
+        Refusal::Io(e) => format!("cannot read {what}: {e}"),
+        Refusal::TooLarge(_) => format!(
+            "{what} {e} (64 × --max-artifact-bytes, at least 16 MiB); \
+             review a part of it, or raise --max-artifact-bytes"
+        ),
+        e => format!("{what} {e}; name a file"),
+    })
+}
+
+fn read_stdin(cap: u64) -> Result<TextInput> {
+    let bytes = crate::files::read_capped(std::io::stdin().lock(), cap)
+        .map_err(|e| refused("standard input", e))?;
     let input = TextInput::from_bytes(bytes, "stdin".into(), None);
     if input.text.trim().is_empty() {
         crate::usage!("standard input was empty; nothing to review");
@@ -338,7 +345,12 @@ fn read_stdin() -> Result<TextInput> {
 
 /// `file:<path>`: the whole file. Inside a work tree the file must belong to it (the scope names
 /// part of this repository); elsewhere any readable file will do.
-fn read_file_scope(repo: Option<&git2::Repository>, given: &str, cwd: &Path) -> Result<TextInput> {
+pub(crate) fn read_file_scope(
+    repo: Option<&git2::Repository>,
+    given: &str,
+    cwd: &Path,
+    cap: u64,
+) -> Result<TextInput> {
     let path = cwd.join(given);
     let meta = std::fs::metadata(&path).map_err(|_| {
         UsageError::new(format!(
@@ -348,6 +360,12 @@ fn read_file_scope(repo: Option<&git2::Repository>, given: &str, cwd: &Path) -> 
     })?;
     if meta.is_dir() {
         crate::usage!("--scope file:{given} is a directory; name a file");
+    }
+    if !meta.is_file() {
+        crate::usage!(
+            "--scope file:{given} is {}, not a regular file; name a file",
+            crate::files::kind(&meta.file_type())
+        );
     }
     let real = path
         .canonicalize()
@@ -363,7 +381,8 @@ fn read_file_scope(repo: Option<&git2::Repository>, given: &str, cwd: &Path) -> 
             ),
         }
     }
-    let bytes = std::fs::read(&real).with_context(|| format!("cannot read {}", real.display()))?;
+    let bytes = crate::files::read_regular(&real, cap)
+        .map_err(|e| refused(&format!("--scope file:{given}"), e))?;
     if bytes[..bytes.len().min(8000)].contains(&0) {
         crate::usage!("--scope file:{given} is a binary file; there is no text to review");
     }
