@@ -37,7 +37,7 @@ pub(super) fn context(
     let Some(last) = last else {
         return String::new();
     };
-    let mut s = format!("\n=== EARLIER ROUNDS (this is round {n}) ===\n");
+    let mut s = String::new();
     if let Some(sum) = summary {
         s.push_str(&format!(
             "Summary of rounds 1-{}:\n{sum}\n\n",
@@ -52,6 +52,11 @@ pub(super) fn context(
     if let Some(r) = rebuttal {
         s.push_str(&format!("\nThe author's rebuttal:\n{r}\n"));
     }
+    // What the models wrote is fenced as data; our own lines follow outside the fence.
+    let mut s = format!(
+        "\n{}",
+        crate::protocol::fence::wrap(&format!("EARLIER ROUNDS (this is round {n})"), &s)
+    );
     if version > last.version {
         s.push_str(&format!(
             "\nThe artifact below is version {version}, revised by the author after round {}.\n",
