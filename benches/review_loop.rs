@@ -47,7 +47,7 @@ impl Backend for Instant_ {
     }
     fn ask(&self, req: &Request) -> Result<Answer, BackendError> {
         let n = self.calls.fetch_add(1, Ordering::Relaxed);
-        let text = if req.prompt.contains("=== CHANGE UNDER REVIEW ===") {
+        let text = if req.prompt.contains(" BEGIN CHANGE UNDER REVIEW\n") {
             let findings: Vec<String> = (0..12)
                 .map(|i| {
                     let title = if i == 0 {
@@ -70,7 +70,7 @@ impl Backend for Instant_ {
                 "## Review\n\n```json\n{{\"verdict\":\"revise\",\"findings\":[{}]}}\n```\n",
                 findings.join(",")
             )
-        } else if req.prompt.contains("=== FINDINGS ===") {
+        } else if req.prompt.contains(" BEGIN FINDINGS\n") {
             let rulings: Vec<String> = (1..=40)
                 .map(|i| {
                     format!(r#"{{"id":"F{i}","verdict":"valid","severity":"P2","reason":"ok"}}"#)

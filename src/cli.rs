@@ -178,6 +178,9 @@ pub struct ReviewArgs {
     pub format: Option<FormatArg>,
 
     /// Write the report to FILE instead of standard output.
+    ///
+    /// FILE is replaced whole: the report is written beside it and renamed over it. A symbolic
+    /// link, FIFO, device or folder at FILE is refused, never replaced or written through.
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 

@@ -91,7 +91,7 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
         msg.push_str(": ");
         msg.push_str(&cause.to_string());
     }
-    eprintln!("error: {msg}");
+    crate::errln!("error: {msg}");
     let backend = err
         .chain()
         .find_map(|c| c.downcast_ref::<crate::backend::BackendError>());

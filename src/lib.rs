@@ -10,6 +10,8 @@ pub mod commands;
 pub mod config;
 pub mod debate;
 pub mod error;
+pub mod files;
+pub mod output;
 pub mod protocol;
 pub mod redact;
 pub mod repo;
@@ -17,6 +19,7 @@ pub mod report;
 pub mod review;
 pub mod scope;
 pub mod session;
+pub mod terminal;
 
 use cli::{Cli, Command};
 use error::Outcome;

@@ -9,6 +9,7 @@ mod ci;
 mod config;
 mod edge_cases;
 mod hook;
+mod hostile;
 mod interrupt;
 mod manual;
 mod panel;

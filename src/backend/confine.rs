@@ -100,7 +100,7 @@ pub const REPO_VARS: &[&str] = &[
 pub fn warn_once(why: &str) {
     static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
     if !WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
-        eprintln!("warning: {why}; it keeps its read-only tools (in the export of the change)");
+        crate::errln!("warning: {why}; it keeps its read-only tools (in the export of the change)");
     }
 }
 

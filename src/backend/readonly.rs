@@ -6,6 +6,12 @@
 //! the user's own config, so we check: HEAD, every index entry, and the work-tree status with a
 //! content hash of every dirty or untracked file (a file that was already dirty and got edited
 //! again shows up too). The cost is one status walk per call, small next to a model call.
+//!
+//! The parts of `.git` that make git run programs are checked too: `config` (and the per-work-tree
+//! `config.worktree`), `hooks/` and `info/`. A reviewer that installs a hook or sets
+//! `core.fsmonitor` has the user run its command on the next `git commit` or `git status`, so
+//! that is a change like any other. Objects, refs and logs are not checked: git itself changes
+//! them (a reviewer's `git status` may refresh the index, `git fetch` writes refs).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -15,12 +21,25 @@ use git2::{Repository, Status, StatusOptions};
 /// Files larger than this are fingerprinted by size and mtime instead of content.
 const HASH_LIMIT: u64 = 8 << 20;
 
+/// What is checked under the git folder shared by all work trees, and under a linked work
+/// tree's own git folder: everything that can make git run a program.
+const GIT_SHARED: &[&str] = &["config", "config.worktree", "hooks", "info"];
+const GIT_PER_WORKTREE: &[&str] = &["config.worktree"];
+/// Files in those folders that git writes itself (`git gc` refreshes `info/refs`).
+const GIT_WRITTEN: &[&str] = &["info/refs"];
+
+/// At most this many files are fingerprinted under the git folder (a hostile `hooks/` full of
+/// files must not make every call slow).
+const GIT_FILES_CAP: usize = 5000;
+
 /// The state of a repository at one moment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Snapshot {
     head: Option<String>,
     index: BTreeMap<String, (String, u32)>,
     worktree: BTreeMap<String, (u32, String)>,
+    /// Files under the git folder that can run programs, by the path shown for them.
+    git: BTreeMap<String, String>,
 }
 
 impl Snapshot {
@@ -57,10 +76,12 @@ impl Snapshot {
                 worktree.insert(path, (bits, hash));
             }
         }
+        let git = git_files(&repo, &workdir);
         Some(Snapshot {
             head,
             index,
             worktree,
+            git,
         })
     }
 
@@ -110,8 +131,56 @@ impl Snapshot {
         {
             out.push(format!("work tree: {path} restored or removed"));
         }
+        for (path, hash) in &after.git {
+            match self.git.get(path) {
+                None => out.push(format!("git: {path} created")),
+                Some(old) if old != hash => out.push(format!("git: {path} modified")),
+                _ => {}
+            }
+        }
+        for path in self.git.keys().filter(|p| !after.git.contains_key(*p)) {
+            out.push(format!("git: {path} removed"));
+        }
         out
     }
+}
+
+/// Fingerprints of the git folder's program-running files, named as a user would find them
+/// (`.git/hooks/pre-commit` from the work tree when the folder is inside it).
+fn git_files(repo: &Repository, workdir: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let common = repo.commondir().to_path_buf();
+    let own = repo.path().to_path_buf();
+    let mut todo: Vec<std::path::PathBuf> = GIT_SHARED.iter().map(|n| common.join(n)).collect();
+    if own != common {
+        todo.extend(GIT_PER_WORKTREE.iter().map(|n| own.join(n)));
+    }
+    let shown = |p: &Path| match p.strip_prefix(workdir) {
+        Ok(rel) => rel.display().to_string(),
+        Err(_) => p.display().to_string(),
+    };
+    while let Some(p) = todo.pop() {
+        if out.len() >= GIT_FILES_CAP {
+            break;
+        }
+        if GIT_WRITTEN.iter().any(|w| p == common.join(w)) {
+            continue;
+        }
+        let Ok(meta) = std::fs::symlink_metadata(&p) else {
+            continue;
+        };
+        if meta.is_dir() {
+            if let Ok(entries) = std::fs::read_dir(&p) {
+                todo.extend(entries.filter_map(|e| e.ok().map(|e| e.path())));
+            }
+            continue;
+        }
+        // The mode counts: `chmod +x` turns a sample into a hook.
+        use std::os::unix::fs::PermissionsExt;
+        let mode = meta.permissions().mode();
+        out.insert(shown(&p), format!("{mode:o}:{}", fingerprint(&p)));
+    }
+    out
 }
 
 fn fingerprint(path: &Path) -> String {
@@ -198,6 +267,44 @@ mod tests {
         git(d, &["commit", "-qm", "x"]);
         let c = staged.changes(&Snapshot::take(d).unwrap());
         assert!(c.iter().any(|l| l.starts_with("HEAD moved")), "{c:?}");
+    }
+
+    #[test]
+    fn hooks_config_and_info_under_git_are_checked() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        git(d, &["init", "-q"]);
+        std::fs::write(d.join("a.txt"), "a\n").unwrap();
+        git(d, &["add", "."]);
+        git(d, &["commit", "-qm", "init"]);
+        let before = Snapshot::take(d).unwrap();
+        // What git itself writes is not a change: objects, refs, logs.
+        git(d, &["tag", "v1"]);
+        git(d, &["gc", "-q"]);
+        let c = before.changes(&Snapshot::take(d).unwrap());
+        assert!(c.is_empty(), "{c:?}");
+
+        std::fs::create_dir_all(d.join(".git/hooks")).unwrap();
+        std::fs::write(d.join(".git/hooks/pre-commit"), "#!/bin/sh\nevil\n").unwrap();
+        git(d, &["config", "core.fsmonitor", "evil"]);
+        std::fs::create_dir_all(d.join(".git/info")).unwrap();
+        std::fs::write(d.join(".git/info/attributes"), "* filter=evil\n").unwrap();
+        let c = before.changes(&Snapshot::take(d).unwrap());
+        for want in [
+            "git: .git/hooks/pre-commit created",
+            "git: .git/config modified",
+            "git: .git/info/attributes created",
+        ] {
+            assert!(c.contains(&want.to_string()), "{want}: {c:?}");
+        }
+
+        // Making an existing file executable is a change too.
+        let now = Snapshot::take(d).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        let hook = d.join(".git/hooks/pre-commit");
+        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let c = now.changes(&Snapshot::take(d).unwrap());
+        assert_eq!(c, vec!["git: .git/hooks/pre-commit modified".to_string()]);
     }
 
     #[test]

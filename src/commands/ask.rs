@@ -3,7 +3,7 @@
 //! Small on purpose: it proves one adapter end to end (command line, environment, parser, errors,
 //! timeouts) without the review loop, for users debugging their setup and for our tests.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -26,7 +26,7 @@ pub fn run(args: &AskArgs) -> Result<Outcome> {
         },
     )?;
     for w in &settings.warnings {
-        eprintln!("{w}");
+        crate::errln!("{w}");
     }
     let backend = registry::build(&args.backend, Some(registry::Role::Reviewer), &settings)?;
     let mut prompt = String::new();
@@ -48,15 +48,15 @@ pub fn run(args: &AskArgs) -> Result<Outcome> {
         schema: None,
         sandbox: Default::default(),
     })?;
-    let mut out = std::io::stdout().lock();
     match args.format {
         ListFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &answer)?;
-            writeln!(out)?;
+            let mut out = serde_json::to_string_pretty(&answer)?;
+            out.push('\n');
+            crate::terminal::out_json(&out)?;
         }
         ListFormat::Text => {
-            writeln!(out, "{}", answer.text)?;
-            eprintln!("{}", usage_line(&answer));
+            crate::terminal::out(&format!("{}\n", answer.text))?;
+            crate::errln!("{}", usage_line(&answer));
         }
     }
     Ok(Outcome::Success)

@@ -41,7 +41,7 @@ pub fn run(args: &BackendsArgs) -> Result<Outcome> {
         },
     )?;
     for w in &settings.warnings {
-        eprintln!("{w}");
+        crate::errln!("{w}");
     }
     let route = World::with(&settings, |w| routing::route(&settings, w));
     let mut names: Vec<String> = AGENTS.iter().map(|s| s.name.to_string()).collect();
@@ -63,7 +63,7 @@ pub fn run(args: &BackendsArgs) -> Result<Outcome> {
             .map(|h| h.join().expect("backend row thread"))
             .collect::<Result<Vec<Row>>>()
     })?;
-    let mut out = std::io::stdout().lock();
+    let mut out = Vec::new();
     match args.format {
         ListFormat::Json => {
             let v = serde_json::json!({
@@ -73,8 +73,12 @@ pub fn run(args: &BackendsArgs) -> Result<Outcome> {
             });
             serde_json::to_writer_pretty(&mut out, &v)?;
             writeln!(out)?;
+            crate::terminal::out_json(&String::from_utf8_lossy(&out))?;
         }
-        ListFormat::Text => write_text(&mut out, &rows, &route)?,
+        ListFormat::Text => {
+            write_text(&mut out, &rows, &route)?;
+            crate::terminal::out(&String::from_utf8_lossy(&out))?;
+        }
     }
     Ok(Outcome::Success)
 }

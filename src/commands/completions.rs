@@ -25,7 +25,6 @@ pub fn run(args: &CompletionsArgs) -> Result<Outcome> {
     if args.shell == clap_complete::Shell::Bash {
         out.extend_from_slice(BASH_GIT_SHIM.as_bytes());
     }
-    use std::io::Write;
-    std::io::stdout().write_all(&out)?;
+    crate::terminal::out_trusted(&out)?;
     Ok(Outcome::Success)
 }

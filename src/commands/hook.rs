@@ -103,7 +103,7 @@ fn install(run: &HookRunArgs, force: bool) -> Result<Outcome> {
     match std::fs::read(&hook) {
         Ok(old) if String::from_utf8_lossy(&old).contains(MARKER) => {
             if old == text.as_bytes() {
-                println!(
+                crate::outln!(
                     "git debate: the pre-commit hook is already installed in {}",
                     hook.display()
                 );
@@ -123,7 +123,7 @@ fn install(run: &HookRunArgs, force: bool) -> Result<Outcome> {
             std::fs::rename(&hook, &previous).with_context(|| {
                 format!("cannot keep the existing hook as {}", previous.display())
             })?;
-            println!(
+            crate::outln!(
                 "git debate: kept the existing pre-commit hook as {}; it still runs first",
                 previous.display()
             );
@@ -134,7 +134,7 @@ fn install(run: &HookRunArgs, force: bool) -> Result<Outcome> {
     crate::session::write_atomic(&hook, text.as_bytes())?;
     std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755))
         .with_context(|| format!("cannot make {} executable", hook.display()))?;
-    println!(
+    crate::outln!(
         "git debate: installed the pre-commit hook in {}",
         hook.display()
     );
@@ -152,7 +152,7 @@ fn uninstall() -> Result<Outcome> {
             hook.display()
         ),
         Err(_) => {
-            println!(
+            crate::outln!(
                 "git debate: no pre-commit hook of ours in {}",
                 dir.display()
             );
@@ -164,9 +164,9 @@ fn uninstall() -> Result<Outcome> {
     if previous.exists() {
         std::fs::rename(&previous, &hook)
             .with_context(|| format!("cannot restore {}", hook.display()))?;
-        println!("git debate: removed the hook and restored the one that was there before");
+        crate::outln!("git debate: removed the hook and restored the one that was there before");
     } else {
-        println!(
+        crate::outln!(
             "git debate: removed the pre-commit hook from {}",
             dir.display()
         );
@@ -221,7 +221,7 @@ fn check(a: &HookRunArgs) -> Result<Outcome> {
     let tree = match staged(&repo)? {
         Staged::Nothing => return Ok(Outcome::Success),
         Staged::WhitespaceOnly => {
-            eprintln!("git debate: only whitespace is staged; no review");
+            crate::errln!("git debate: only whitespace is staged; no review");
             return Ok(Outcome::Success);
         }
         Staged::Tree(t) => t,
@@ -236,7 +236,7 @@ fn check(a: &HookRunArgs) -> Result<Outcome> {
         .filter(|_| !tree.is_empty())
     {
         let blocked = code.trim() == "1";
-        eprintln!(
+        crate::errln!(
             "git debate: this staged tree was reviewed before: {}",
             if blocked {
                 "blocked (see `git debate show last`)"
@@ -268,7 +268,7 @@ fn check(a: &HookRunArgs) -> Result<Outcome> {
     });
     let verdict = match review {
         Ok(Outcome::GateFailed) => {
-            eprintln!(
+            crate::errln!(
                 "git debate: commit blocked: unresolved findings at or above {}; fix them, or \
                  commit with --no-verify to skip this check",
                 fail_on.to_uppercase()
@@ -296,12 +296,12 @@ fn check(a: &HookRunArgs) -> Result<Outcome> {
 
 fn unavailable(strict: bool, why: &str) -> Result<Outcome> {
     if strict {
-        eprintln!(
+        crate::errln!(
             "git debate: commit blocked: no second opinion ({why}) and debate.hook.strict is set"
         );
         return Ok(Outcome::GateFailed);
     }
-    eprintln!(
+    crate::errln!(
         "warning: git debate: no second opinion for this commit ({why}); committing anyway \
          (set debate.hook.strict=true to block instead)"
     );

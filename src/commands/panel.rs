@@ -60,7 +60,10 @@ pub fn parse_debater(spec: &str) -> Result<Debater> {
 pub fn lineup(args: &TopicArgs) -> Result<Vec<Debater>> {
     let list: Vec<Debater> = match &args.panel {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
+            // A lineup is a few lines of JSON: 1 MiB is plenty, and a FIFO is refused.
+            let text = crate::files::read_regular(path, 1 << 20)
+                .map_err(anyhow::Error::from)
+                .and_then(|b| Ok(String::from_utf8(b)?))
                 .with_context(|| format!("cannot read the panel file {}", path.display()))?;
             serde_json::from_str(&text).map_err(|e| {
                 UsageError::new(format!(
@@ -127,7 +130,7 @@ pub fn run(args: &TopicArgs, setup: Setup) -> Result<Outcome> {
     families.sort();
     families.dedup();
     if families.len() < 2 {
-        eprintln!("note: every debater is of the {} family; a cross-family panel gives more independent views", families[0]);
+        crate::errln!("note: every debater is of the {} family; a cross-family panel gives more independent views", families[0]);
     }
     if debaters
         .iter()
@@ -224,7 +227,7 @@ pub fn resume(
         })
         .collect::<Result<_>>()?;
     let repo = crate::repo::discover()?;
-    eprintln!("resuming {} after {} log entries", stored.id, log.len());
+    crate::errln!("resuming {} after {} log entries", stored.id, log.len());
     let outcome = Panel {
         session: &s,
         settings,
@@ -325,7 +328,7 @@ fn confirm(debaters: &[Debater], yes: bool) -> Result<()> {
         })
         .collect();
     if yes {
-        eprintln!("git debate: the lineup:\n{shown}");
+        crate::errln!("git debate: the lineup:\n{shown}");
         return Ok(());
     }
     let tty = std::fs::OpenOptions::new().read(true).write(true).open("/dev/tty").map_err(|_| {

@@ -78,7 +78,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         },
     )?;
     for w in &settings.warnings {
-        eprintln!("{w}");
+        crate::errln!("{w}");
     }
     if meta["kind"] == "panel" {
         return super::panel::resume(session, &stored, meta, &settings);
@@ -123,14 +123,14 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
     let artifact = artifact::from_text(&input, target, u64::MAX);
     let route = World::with(&settings, |w| routing::route(&settings, w))?;
     for n in &route.notes {
-        eprintln!("{n}");
+        crate::errln!("{n}");
     }
     for (role, now) in [
         ("author", &route.author.backend),
         ("reviewer", &route.reviewer.backend),
     ] {
         if let Some(was) = meta["route"][role]["backend"].as_str().filter(|w| w != now) {
-            eprintln!(
+            crate::errln!(
                 "note: session {} was run with {role} {}; it goes on with {now} from the current \
                  configuration (--{role} picks another)",
                 stored.id,
@@ -166,7 +166,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
     let mut resumed = resumed;
     resumed.push(session::rfc3339(session::now_utc()).into());
     metadata["resumed_at"] = resumed.into();
-    eprintln!(
+    crate::errln!(
         "resuming {} after round {} (author {author_name}, reviewer {reviewer_name})",
         stored.id,
         rounds.len()

@@ -1,7 +1,6 @@
 //! `git debate [OPTIONS] [CONTENT]`: resolve what to review, build and store the artifact, and
 //! (from the review-loop work on) run the critique loop. `--dry-run` stops before any model call.
 
-use std::io::Read;
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -30,16 +29,20 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
     let repo = crate::repo::discover()?;
     let mut settings = Settings::resolve(Layers::load(repo.as_ref())?, args)?;
     for w in &settings.warnings {
-        eprintln!("{w}");
+        crate::errln!("{w}");
+    }
+    if let Some(p) = &settings.output {
+        crate::output::check(p)?;
     }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
 
-    let source = match explicit_content(args)? {
+    let cap = crate::files::review_cap(settings.max_artifact_bytes);
+    let source = match explicit_content(args, cap)? {
         Some(input) => Source::Text(input),
         None => {
             let given = settings.scope.as_deref().map(Scope::parse).transpose()?;
             match (given, repo.as_ref()) {
-                (Some(Scope::File(p)), repo) => Source::Text(read_file_scope(repo, &p, &cwd)?),
+                (Some(Scope::File(p)), repo) => Source::Text(read_file_scope(repo, &p, &cwd, cap)?),
                 (_, None) => crate::usage!(
                     "not in a git repository: pass content as an argument, --artifact-file PATH, \
                      `-` for standard input, or --scope file:<path>"
@@ -49,7 +52,7 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
                     let scope = given.unwrap_or(Scope::Uncommitted);
                     let change = scope::resolve(repo, &scope, settings.context_lines)?;
                     if change.files.is_empty() {
-                        println!("{}", nothing_to_review(&scope, explicit));
+                        crate::outln!("{}", nothing_to_review(&scope, explicit));
                         return Ok(Outcome::Success);
                     }
                     Source::Change { scope, change }
@@ -72,7 +75,7 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
 
     // In CI nobody can answer: manual mode (e.g. from a global config) becomes auto.
     if settings.mode == "manual" && !settings.dry_run && in_ci() {
-        eprintln!("note: CI detected and no terminal: --mode manual runs as --mode auto");
+        crate::errln!("note: CI detected and no terminal: --mode manual runs as --mode auto");
         settings.mode = "auto".into();
     }
     // Manual mode must be able to ask before anything is spent.
@@ -88,7 +91,7 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         (Err(_), false) => return Err(route.expect_err("an error")),
         (Ok(r), false) => {
             for n in &r.notes {
-                eprintln!("{n}");
+                crate::errln!("{n}");
             }
             Some((
                 registry::build(&r.author.backend, Some(Role::Author), &settings)?,
@@ -113,7 +116,7 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         crate::review::prompts(&artifact, &artifact.text, "", Some(&templates), snippet)?;
     session.write("round-1-input.md", input.as_bytes())?;
     let Some((author, reviewer)) = sides else {
-        print!("{}", summary(&session, &source, &artifact, &artifact_path));
+        crate::terminal::out(&summary(&session, &source, &artifact, &artifact_path))?;
         return Ok(Outcome::Success);
     };
     let route = route?;
@@ -245,13 +248,16 @@ fn in_ci() -> bool {
 
 /// The report in the chosen format, on standard output or in `--output`.
 fn emit(settings: &Settings, report: &report::Report) -> Result<()> {
-    use std::io::IsTerminal;
     let to_file = settings.output.is_some();
+    let color = !to_file && report::use_color(crate::terminal::stdout_is_terminal());
+    // The JSON formats keep the data exact (escaped where a terminal would act on it); the
+    // others are rendered from cleaned text (see `crate::terminal`).
+    let json = |v: String| crate::terminal::json(&(v + "\n")).into_owned();
     let text = match settings.format.as_str() {
-        "json" => serde_json::to_string_pretty(report)? + "\n",
+        "json" => json(serde_json::to_string_pretty(report)?),
         "markdown" => report::markdown(report),
-        "sarif" => serde_json::to_string_pretty(&report::ci::sarif(report))? + "\n",
-        "rdjson" => serde_json::to_string_pretty(&report::ci::rdjson(report))? + "\n",
+        "sarif" => json(serde_json::to_string_pretty(&report::ci::sarif(report))?),
+        "rdjson" => json(serde_json::to_string_pretty(&report::ci::rdjson(report))?),
         "github" => {
             if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY") {
                 use std::io::Write;
@@ -269,15 +275,12 @@ fn emit(settings: &Settings, report: &report::Report) -> Result<()> {
             }
             report::ci::github(report)
         }
-        _ => report::text(
-            report,
-            !to_file && report::use_color(std::io::stdout().is_terminal()),
-        ),
+        _ => report::text(report, color),
     };
     // A machine format piped into another tool (reviewdog, an upload) must not make "not
     // evaluated" look like "nothing found": say it where a person sees it too.
     if !report.evaluated && (settings.format != "text" || to_file) {
-        eprintln!(
+        crate::errln!(
             "git debate: the review was not evaluated (exit 3): {}",
             report
                 .error
@@ -286,21 +289,17 @@ fn emit(settings: &Settings, report: &report::Report) -> Result<()> {
         );
     }
     match &settings.output {
-        Some(path) => session::write_atomic(path, text.as_bytes())
-            .with_context(|| format!("cannot write the report to {}", path.display())),
-        None => {
-            use std::io::Write;
-            std::io::stdout().lock().write_all(text.as_bytes())?;
-            Ok(())
-        }
+        Some(path) => crate::output::write(path, text.as_bytes()),
+        None if color => Ok(crate::terminal::out_coloured(&text)?),
+        None => Ok(crate::terminal::out(&text)?),
     }
 }
 
 /// CONTENT or `--artifact-file`; `-` in either reads standard input.
-fn explicit_content(args: &ReviewArgs) -> Result<Option<TextInput>> {
+fn explicit_content(args: &ReviewArgs, cap: u64) -> Result<Option<TextInput>> {
     if let Some(content) = &args.content {
         if content == "-" {
-            return Ok(Some(read_stdin()?));
+            return Ok(Some(read_stdin(cap)?));
         }
         return Ok(Some(TextInput {
             text: content.clone(),
@@ -313,14 +312,10 @@ fn explicit_content(args: &ReviewArgs) -> Result<Option<TextInput>> {
         return Ok(None);
     };
     if path == Path::new("-") {
-        return Ok(Some(read_stdin()?));
+        return Ok(Some(read_stdin(cap)?));
     }
-    let bytes = std::fs::read(path).map_err(|e| {
-        UsageError::new(format!(
-            "cannot read --artifact-file {}: {e}",
-            path.display()
-        ))
-    })?;
+    let bytes = crate::files::read_regular(path, cap)
+        .map_err(|e| refused(&format!("--artifact-file {}", path.display()), e))?;
     let input = TextInput::from_bytes(
         bytes,
         path.display().to_string(),
@@ -335,11 +330,22 @@ fn explicit_content(args: &ReviewArgs) -> Result<Option<TextInput>> {
     Ok(Some(input))
 }
 
-fn read_stdin() -> Result<TextInput> {
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut bytes)
-        .context("cannot read standard input")?;
+/// One line about a refused read of `what`, with what to do about the size cap.
+fn refused(what: &str, e: crate::files::Refusal) -> UsageError {
+    use crate::files::Refusal;
+    UsageError::new(match e {
+        Refusal::Io(e) => format!("cannot read {what}: {e}"),
+        Refusal::TooLarge(_) => format!(
+            "{what} {e} (64 × --max-artifact-bytes, at least 16 MiB); \
+             review a part of it, or raise --max-artifact-bytes"
+        ),
+        e => format!("{what} {e}; name a file"),
+    })
+}
+
+fn read_stdin(cap: u64) -> Result<TextInput> {
+    let bytes = crate::files::read_capped(std::io::stdin().lock(), cap)
+        .map_err(|e| refused("standard input", e))?;
     let input = TextInput::from_bytes(bytes, "stdin".into(), None);
     if input.text.trim().is_empty() {
         crate::usage!("standard input was empty; nothing to review");
@@ -349,7 +355,12 @@ fn read_stdin() -> Result<TextInput> {
 
 /// `file:<path>`: the whole file. Inside a work tree the file must belong to it (the scope names
 /// part of this repository); elsewhere any readable file will do.
-fn read_file_scope(repo: Option<&git2::Repository>, given: &str, cwd: &Path) -> Result<TextInput> {
+pub(crate) fn read_file_scope(
+    repo: Option<&git2::Repository>,
+    given: &str,
+    cwd: &Path,
+    cap: u64,
+) -> Result<TextInput> {
     let path = cwd.join(given);
     let meta = std::fs::metadata(&path).map_err(|_| {
         UsageError::new(format!(
@@ -359,6 +370,12 @@ fn read_file_scope(repo: Option<&git2::Repository>, given: &str, cwd: &Path) -> 
     })?;
     if meta.is_dir() {
         crate::usage!("--scope file:{given} is a directory; name a file");
+    }
+    if !meta.is_file() {
+        crate::usage!(
+            "--scope file:{given} is {}, not a regular file; name a file",
+            crate::files::kind(&meta.file_type())
+        );
     }
     let real = path
         .canonicalize()
@@ -374,7 +391,8 @@ fn read_file_scope(repo: Option<&git2::Repository>, given: &str, cwd: &Path) -> 
             ),
         }
     }
-    let bytes = std::fs::read(&real).with_context(|| format!("cannot read {}", real.display()))?;
+    let bytes = crate::files::read_regular(&real, cap)
+        .map_err(|e| refused(&format!("--scope file:{given}"), e))?;
     if bytes[..bytes.len().min(8000)].contains(&0) {
         crate::usage!("--scope file:{given} is a binary file; there is no text to review");
     }

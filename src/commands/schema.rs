@@ -13,6 +13,6 @@ pub fn run(args: &SchemaArgs) -> Result<Outcome> {
         ProtocolArg::PeerReview => Protocol::PeerReview,
         ProtocolArg::Judge => Protocol::Judge,
     };
-    print!("{}", protocol.schema_text());
+    crate::terminal::out(protocol.schema_text())?;
     Ok(Outcome::Success)
 }

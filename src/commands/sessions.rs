@@ -44,7 +44,7 @@ pub fn run(args: &SessionsArgs) -> Result<Outcome> {
             out.push('\n');
         }
         ListFormat::Text if all.is_empty() => {
-            eprintln!("no sessions in {}", base.display());
+            crate::errln!("no sessions in {}", base.display());
         }
         ListFormat::Text => {
             for s in &all {
@@ -62,8 +62,7 @@ pub fn run(args: &SessionsArgs) -> Result<Outcome> {
             }
         }
     }
-    use std::io::Write;
-    std::io::stdout().write_all(out.as_bytes())?;
+    crate::terminal::out(&out)?;
     Ok(Outcome::Success)
 }
 

@@ -59,8 +59,7 @@ pub fn run(args: &ShowArgs) -> Result<Outcome> {
             }
         }
     }
-    use std::io::Write;
-    std::io::stdout().write_all(out.as_bytes())?;
+    crate::terminal::out(&out)?;
     // A damaged session is shown as far as it can be, then reported as an error.
     if let Err(e) = s.metadata.as_ref().and(artifact.as_ref().map(|_| ())) {
         anyhow::bail!("session {} is damaged: {e}", s.id);
@@ -115,7 +114,6 @@ fn show_round(s: &session::Stored, n: u32, format: ListFormat) -> Result<Outcome
             }
         }
     }
-    use std::io::Write;
-    std::io::stdout().write_all(out.as_bytes())?;
+    crate::terminal::out(&out)?;
     Ok(Outcome::Success)
 }

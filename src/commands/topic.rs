@@ -1,8 +1,6 @@
 //! `git debate topic "QUESTION"`: a proposer/challenger debate between models of different
 //! families, grounded in the repository (and optionally in a change), judged by the author model.
 
-use std::io::Write;
-
 use anyhow::{Context, Result};
 use serde_json::json;
 
@@ -35,7 +33,10 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
     let layers = || Layers::load(repo.as_ref());
     let settings = Settings::resolve(layers()?, &base_args)?;
     for w in &settings.warnings {
-        eprintln!("{w}");
+        crate::errln!("{w}");
+    }
+    if let Some(p) = &settings.output {
+        crate::output::check(p)?;
     }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let context = shared_context(args, repo.as_ref(), &settings)?;
@@ -81,7 +82,7 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
     )?;
     let route = World::with(&sides, |w| routing::route(&sides, w))?;
     for n in &route.notes {
-        eprintln!("{n}");
+        crate::errln!("{n}");
     }
     if route.author.backend == route.reviewer.backend {
         crate::usage!(
@@ -190,13 +191,15 @@ pub(crate) fn emit(
     s: &Session,
     status: &str,
 ) -> Result<Outcome> {
-    let text = match settings.format.as_str() {
-        "json" => serde_json::to_string_pretty(report)? + "\n",
-        _ => format!("{summary}\nsession: {}\n", s.dir.display()),
+    let json = settings.format == "json";
+    let text = if json {
+        crate::terminal::json(&(serde_json::to_string_pretty(report)? + "\n")).into_owned()
+    } else {
+        crate::terminal::clean(&format!("{summary}\nsession: {}\n", s.dir.display())).into_owned()
     };
     match &settings.output {
-        Some(p) => session::write_atomic(p, text.as_bytes())?,
-        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+        Some(p) => crate::output::write(p, text.as_bytes())?,
+        None => crate::terminal::out_trusted(text.as_bytes())?,
     }
     Ok(match status {
         "interrupted" => Outcome::Interrupted,
@@ -246,7 +249,7 @@ pub fn resume(
         .as_ref()
         .and_then(|r| r.workdir().map(std::path::Path::to_path_buf))
         .unwrap_or(std::env::current_dir()?);
-    eprintln!("resuming {} after {} turn(s)", stored.id, exchanges.len());
+    crate::errln!("resuming {} after {} turn(s)", stored.id, exchanges.len());
     let outcome = Duel {
         session: &s,
         settings,
@@ -285,6 +288,13 @@ fn shared_context(
         (Some(_), None) => crate::usage!("--scope needs a git repository"),
         (Some(s), Some(r)) => {
             let scope = Scope::parse(s)?;
+            if let Scope::File(p) = &scope {
+                // A file is read whole (bounded, regular files only), like `--scope file:`.
+                let cwd = std::env::current_dir().context("cannot read the current directory")?;
+                let cap = crate::files::review_cap(settings.max_artifact_bytes);
+                let input = super::review::read_file_scope(Some(r), p, &cwd, cap)?;
+                return Ok(Some(input.text));
+            }
             let change = scope::resolve(r, &scope, settings.context_lines)?;
             let a = crate::artifact::from_change(
                 &change,

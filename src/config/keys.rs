@@ -231,7 +231,7 @@ pub const KEYS: &[Key] = &[
         flag: "--output",
         kind: Kind::Path,
         default: "-",
-        doc: "Write the report to this file instead of standard output.",
+        doc: "Write the report to this file instead of standard output (replaced whole; a symbolic link, FIFO, device or folder is refused).",
         user_only: true,
     },
     Key {

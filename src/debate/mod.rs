@@ -98,7 +98,12 @@ impl Duel<'_> {
         let context = self
             .context
             .as_deref()
-            .map(|c| format!("\n=== SHARED CONTEXT: the change under discussion ===\n{c}\n=== END OF CONTEXT ===\n"))
+            .map(|c| {
+                format!(
+                    "\n{}",
+                    crate::protocol::fence::wrap("SHARED CONTEXT: the change under discussion", c)
+                )
+            })
             .unwrap_or_default();
         let mut rounds_completed = 0;
         'rounds: for n in 1..=self.rounds {
@@ -241,6 +246,9 @@ impl Duel<'_> {
                     ));
                 }
             }
+        }
+        if !history.is_empty() {
+            history = crate::protocol::fence::wrap("EARLIER ROUNDS", &history);
         }
         let round = n.to_string();
         let previous = (n - 1).to_string();

@@ -394,9 +394,11 @@ impl Panel<'_> {
             d.name, d.persona, d.position, d.incentives, self.topic
         );
         if let Some(c) = &self.context {
-            s.push_str(&format!("\n=== SHARED CONTEXT ===\n{c}\n=== END ===\n"));
+            s.push('\n');
+            s.push_str(&crate::protocol::fence::wrap("SHARED CONTEXT", c));
         }
-        s.push_str("\n=== THE DEBATE SO FAR ===\n");
+        // The log holds every debater's words: data for this debater, fenced like any material.
+        let mut so_far = String::new();
         let current_phase_start = log
             .iter()
             .rposition(|e| e.kind == "announcement" && e.phase == phase)
@@ -408,7 +410,7 @@ impl Panel<'_> {
             } else {
                 e.content.chars().take(300).collect::<String>() + " …"
             };
-            s.push_str(&format!(
+            so_far.push_str(&format!(
                 "[seq {}] {} | {} | {}\n{}\n\n",
                 e.seq,
                 e.phase,
@@ -429,12 +431,14 @@ impl Panel<'_> {
             .map(|e| e.content.clone())
             .collect();
         if !flags.is_empty() {
-            s.push_str(&format!(
+            so_far.push_str(&format!(
                 "Verifier flags on your entries:\n{}\n",
                 flags.join("\n")
             ));
         }
-        s.push_str(&format!("=== END ===\n\nYour task: {task}\n"));
+        s.push('\n');
+        s.push_str(&crate::protocol::fence::wrap("THE DEBATE SO FAR", &so_far));
+        s.push_str(&format!("\nYour task: {task}\n"));
         s
     }
 

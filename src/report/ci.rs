@@ -202,6 +202,9 @@ const GITHUB_CAP: usize = 10;
 
 /// `::error file=…,line=…,title=…::message` lines, most severe first.
 pub fn github(r: &Report) -> String {
+    // Cleaned first: no escape sequence reaches the log, and no newline in a title reaches the
+    // command line (the escaping below then makes what is left inert as data).
+    let r = &r.for_display();
     let mut items: Vec<&Item> = r.unresolved.iter().collect();
     items.sort_by_key(|i| match level(i) {
         "error" => 0,

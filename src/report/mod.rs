@@ -5,6 +5,7 @@
 //! they cannot disagree. The JSON has a `schema` version; fields are only ever added.
 
 pub mod ci;
+mod display;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -355,6 +356,7 @@ fn item_line(i: &Item, color: bool) -> String {
 }
 
 pub fn text(r: &Report, color: bool) -> String {
+    let r = &r.for_display();
     let mut s = String::new();
     let h = |t: &str| paint(t, "1", color);
     let _ = writeln!(s, "{} {}", h("Debate summary"), r.session);
@@ -454,6 +456,7 @@ fn usage_text(u: &BackendUsage) -> String {
 
 /// The seed's final output contract, as markdown.
 pub fn markdown(r: &Report) -> String {
+    let r = &r.for_display();
     let mut s = String::from("## Debate Summary\n\n");
     let _ = writeln!(s, "Session: {}", r.session);
     let _ = writeln!(s, "Target: {}", r.target);

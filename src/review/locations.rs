@@ -199,7 +199,9 @@ impl LocationIndex {
                 if !full.starts_with(&root) || !full.is_file() {
                     return None;
                 }
-                return std::fs::read(&full).ok().map(|b| count(&b));
+                return crate::files::read_regular(&full, crate::files::CITED_FILE_CAP)
+                    .ok()
+                    .map(|b| count(&b));
             }
             Revision::None => None,
         }?;

@@ -45,11 +45,11 @@ impl Terminal {
                 "  {} [{}] {}{} — {}\n",
                 j.severity().label(),
                 j.finding.id,
-                j.finding.title,
+                crate::terminal::clean_line(&j.finding.title),
                 j.finding
                     .evidence
                     .as_deref()
-                    .map(|e| format!(" ({e})"))
+                    .map(|e| format!(" ({})", crate::terminal::clean_line(e)))
                     .unwrap_or_default(),
                 j.verdict_label()
             ));
@@ -65,7 +65,8 @@ impl Terminal {
             "\n  A keep the original   B accept the reviewer's version   C write a compromise\n  \
              D rebut and continue   E stop\n",
         );
-        self.out.write_all(s.as_bytes())?;
+        // Titles and reasons come from the models: shown, never acted on by the terminal.
+        self.out.write_all(crate::terminal::clean(&s).as_bytes())?;
         for _ in 0..3 {
             write!(self.out, "Choose [A/B/C/D/E] (default {}): ", round.rubric)?;
             self.out.flush()?;

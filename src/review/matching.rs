@@ -128,7 +128,10 @@ fn anchor(f: &Finding, workspace: Option<&Path>) -> Option<String> {
     {
         return Some(format!("{path}:{line}"));
     }
-    let content = workspace.and_then(|w| std::fs::read_to_string(w.join(path)).ok());
+    // A path from an answer: never a FIFO or device, never unbounded.
+    let content = workspace
+        .and_then(|w| crate::files::read_regular(&w.join(path), crate::files::CITED_FILE_CAP).ok())
+        .and_then(|b| String::from_utf8(b).ok());
     match content {
         Some(text) => {
             let all: Vec<&str> = text.lines().collect();

@@ -9,7 +9,6 @@
 //! final one: never a "Compromise" that nobody wrote. An author call cut short by Ctrl-C is no
 //! failure: the round is discarded and the session is interrupted.
 
-use std::io::IsTerminal;
 use std::time::Instant;
 
 use anyhow::Result;
@@ -41,7 +40,7 @@ pub(super) fn context(
     let Some(last) = last else {
         return String::new();
     };
-    let mut s = format!("\n=== EARLIER ROUNDS (this is round {n}) ===\n");
+    let mut s = String::new();
     if let Some(sum) = summary {
         s.push_str(&format!(
             "Summary of rounds 1-{}:\n{sum}\n\n",
@@ -56,6 +55,11 @@ pub(super) fn context(
     if let Some(r) = rebuttal {
         s.push_str(&format!("\nThe author's rebuttal:\n{r}\n"));
     }
+    // What the models wrote is fenced as data; our own lines follow outside the fence.
+    let mut s = format!(
+        "\n{}",
+        crate::protocol::fence::wrap(&format!("EARLIER ROUNDS (this is round {n})"), &s)
+    );
     if version > last.version {
         s.push_str(&format!(
             "\nThe artifact below is version {version}, revised by the author after round {}.\n",
@@ -108,7 +112,7 @@ fn one_line(f: &Finding) -> String {
 
 /// Runs `f` while a one-line progress indicator ticks on stderr (only on a terminal).
 pub(super) fn with_progress<T>(backend: &str, round: u32, what: &str, f: impl FnOnce() -> T) -> T {
-    if !std::io::stderr().is_terminal() {
+    if !crate::terminal::stderr_is_terminal() {
         return f();
     }
     let done = std::sync::atomic::AtomicBool::new(false);
@@ -116,13 +120,13 @@ pub(super) fn with_progress<T>(backend: &str, round: u32, what: &str, f: impl Fn
         s.spawn(|| {
             let started = Instant::now();
             while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                eprint!(
-                    "\r\x1b[2K  {backend} · round {round} · {what} · {}s",
+                crate::terminal::progress(&format!(
+                    "  {backend} · round {round} · {what} · {}s",
                     started.elapsed().as_secs()
-                );
+                ));
                 std::thread::sleep(std::time::Duration::from_millis(500));
             }
-            eprint!("\r\x1b[2K");
+            crate::terminal::progress_clear();
         });
         let out = f();
         done.store(true, std::sync::atomic::Ordering::Relaxed);

@@ -372,13 +372,13 @@ pub fn run_checked(
         _ => Vec::new(),
     };
     if !changes.is_empty() {
-        eprintln!(
+        crate::errln!(
             "warning: {name} changed the repository although it was run read-only ({} change{}):",
             changes.len(),
             if changes.len() == 1 { "" } else { "s" }
         );
         for c in &changes {
-            eprintln!("warning:   {c}");
+            crate::errln!("warning:   {c}");
         }
     }
     Ok((finished, changes))

@@ -48,7 +48,7 @@ pub(super) fn say_once(name: &str, what: &str) {
     let mut said = SAID.lock().unwrap_or_else(|e| e.into_inner());
     let key = format!("{name}:{what}");
     if !said.contains(&key) {
-        eprintln!("note: {what}");
+        crate::errln!("note: {what}");
         said.push(key);
     }
 }

@@ -1,0 +1,135 @@
+//! Reading a file we were pointed at: regular files only, and never more than a cap.
+//!
+//! A `file:` scope, an `--artifact-file`, a panel file or a path a reviewer cited may name a FIFO
+//! (reading blocks forever), `/dev/zero` (reading never ends and eats memory) or a huge file.
+//! Every such read goes through [`read_regular`]: the path is checked before it is opened, opened
+//! without blocking, checked again on the open descriptor (so a swap in between does not
+//! matter), and read up to the cap.
+
+use std::fmt;
+use std::fs;
+use std::io::Read;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::path::Path;
+
+/// What a file is, in words.
+pub fn kind(t: &fs::FileType) -> &'static str {
+    if t.is_file() {
+        "a regular file"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_dir() {
+        "a folder"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Why a file was not read.
+#[derive(Debug)]
+pub enum Refusal {
+    Io(std::io::Error),
+    /// Not a regular file: what it is instead.
+    NotRegular(&'static str),
+    /// Larger than the cap (in bytes).
+    TooLarge(u64),
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Io(e) => write!(f, "{e}"),
+            Refusal::NotRegular(k) => write!(f, "is {k}, not a regular file"),
+            Refusal::TooLarge(cap) => write!(f, "is larger than {cap} bytes"),
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+/// The contents of the regular file at `path` (symbolic links followed), at most `cap` bytes.
+pub fn read_regular(path: &Path, cap: u64) -> Result<Vec<u8>, Refusal> {
+    let regular = |m: &fs::Metadata| {
+        if m.is_file() {
+            Ok(())
+        } else {
+            Err(Refusal::NotRegular(kind(&m.file_type())))
+        }
+    };
+    regular(&fs::metadata(path).map_err(Refusal::Io)?)?;
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(Refusal::Io)?;
+    regular(&file.metadata().map_err(Refusal::Io)?)?;
+    read_capped(file, cap)
+}
+
+/// All of `r`, unless it is longer than `cap` bytes.
+pub fn read_capped(r: impl Read, cap: u64) -> Result<Vec<u8>, Refusal> {
+    let mut bytes = Vec::new();
+    r.take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(Refusal::Io)?;
+    if bytes.len() as u64 > cap {
+        return Err(Refusal::TooLarge(cap));
+    }
+    Ok(bytes)
+}
+
+/// How much of a work-tree file that an answer cites is read to check the citation.
+pub const CITED_FILE_CAP: u64 = 8 << 20;
+
+/// How much of a file or standard input given for review is read: far more than any artifact
+/// budget sends (what does not fit is listed), but bounded. 64 × `--max-artifact-bytes`, at
+/// least 16 MiB.
+pub fn review_cap(max_artifact_bytes: u64) -> u64 {
+    max_artifact_bytes.saturating_mul(64).max(16 << 20)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regular_files_are_read_up_to_the_cap() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = tmp.path().join("a.txt");
+        fs::write(&p, "12345").unwrap();
+        assert_eq!(read_regular(&p, 5).unwrap(), b"12345");
+        assert!(matches!(read_regular(&p, 4), Err(Refusal::TooLarge(4))));
+        let link = tmp.path().join("link");
+        std::os::unix::fs::symlink(&p, &link).unwrap();
+        assert_eq!(read_regular(&link, 5).unwrap(), b"12345");
+    }
+
+    #[test]
+    fn fifos_devices_and_folders_are_refused_without_blocking() {
+        let tmp = tempfile::tempdir().unwrap();
+        let fifo = tmp.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        for (p, k) in [
+            (fifo.as_path(), "a FIFO"),
+            (Path::new("/dev/zero"), "a device"),
+            (tmp.path(), "a folder"),
+        ] {
+            let e = read_regular(p, 1 << 20).unwrap_err();
+            assert_eq!(e.to_string(), format!("is {k}, not a regular file"));
+        }
+        // An endless stream stops at the cap.
+        let zero = fs::File::open("/dev/zero").unwrap();
+        assert!(matches!(
+            read_capped(zero, 1000),
+            Err(Refusal::TooLarge(1000))
+        ));
+    }
+}

@@ -1,0 +1,97 @@
+//! The report as people read it: every text field made safe to print before a human-readable
+//! format (text, markdown, GitHub annotations) is rendered from it.
+//!
+//! Titles, paths, reasons and decisions come from model answers, file names and commit
+//! messages. Each is one line in every human format, so a newline or escape sequence in it is
+//! shown (`␊`, `␛`) rather than allowed to fake a line of ours or act on the terminal; bodies and
+//! suggested actions may span lines and keep their newlines. The JSON formats are rendered from
+//! the exact report instead (see `crate::terminal::json`).
+
+use std::path::{Path, PathBuf};
+
+use super::{Item, JudgeLine, Report};
+use crate::terminal::{clean, clean_line};
+
+fn line(s: &str) -> String {
+    clean_line(s).into_owned()
+}
+
+fn text(s: &str) -> String {
+    clean(s).into_owned()
+}
+
+fn path(p: &Path) -> PathBuf {
+    match p.to_str() {
+        Some(s) if clean_line(s) == s => p.to_path_buf(),
+        _ => PathBuf::from(line(&p.to_string_lossy())),
+    }
+}
+
+impl Item {
+    fn for_display(&self) -> Item {
+        let mut i = self.clone();
+        i.id = line(&i.id);
+        i.title = line(&i.title);
+        i.evidence = i.evidence.as_deref().map(line);
+        if let Some(l) = &mut i.location {
+            l.path = line(&l.path);
+        }
+        i.body = text(&i.body);
+        i.action = i.action.as_deref().map(text);
+        i.segment = i.segment.as_deref().map(line);
+        i.reason = line(&i.reason);
+        i
+    }
+}
+
+impl JudgeLine {
+    fn for_display(&self) -> JudgeLine {
+        JudgeLine {
+            decided_by: line(&self.decided_by),
+            reason: line(&self.reason),
+            judge_reason: line(&self.judge_reason),
+            ..self.clone()
+        }
+    }
+}
+
+impl Report {
+    /// A copy with every field safe to print (see the module documentation).
+    pub fn for_display(&self) -> Report {
+        let lines = |v: &[String]| v.iter().map(|s| line(s)).collect::<Vec<_>>();
+        Report {
+            session: line(&self.session),
+            session_dir: path(&self.session_dir),
+            target: line(&self.target),
+            author: line(&self.author),
+            reviewer: line(&self.reviewer),
+            status: line(&self.status),
+            stop_reason: line(&self.stop_reason),
+            final_decision: line(&self.final_decision),
+            final_artifact: path(&self.final_artifact),
+            final_patch: self.final_patch.as_deref().map(path),
+            patch_check: self.patch_check.as_deref().map(line),
+            findings: self.findings.iter().map(Item::for_display).collect(),
+            judge_history: self
+                .judge_history
+                .iter()
+                .map(JudgeLine::for_display)
+                .collect(),
+            unresolved: self.unresolved.iter().map(Item::for_display).collect(),
+            notes: lines(&self.notes),
+            next_actions: lines(&self.next_actions),
+            usage: self
+                .usage
+                .iter()
+                .map(|(k, v)| (line(k), v.clone()))
+                .collect(),
+            gate: super::Gate {
+                blocking: lines(&self.gate.blocking),
+                ..self.gate.clone()
+            },
+            error: self.error.as_deref().map(line),
+            single_file: self.single_file.as_deref().map(line),
+            ..self.clone()
+        }
+    }
+}
