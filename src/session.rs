@@ -173,7 +173,16 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
         std::process::id()
     ));
     let result = (|| -> std::io::Result<()> {
-        let mut f = fs::File::create(&tmp)?;
+        // O_EXCL never follows a link planted at the temporary name; a stale file of an earlier
+        // run with our pid is removed (the link itself, not what it points at) and made anew.
+        let create = || fs::OpenOptions::new().write(true).create_new(true).open(&tmp);
+        let mut f = match create() {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                fs::remove_file(&tmp)?;
+                create()?
+            }
+            other => other?,
+        };
         f.write_all(contents)?;
         f.sync_all()?;
         fs::rename(&tmp, path)
@@ -306,6 +315,21 @@ pub fn find(base: &Path, wanted: &str) -> Result<Stored> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_link_planted_at_the_temporary_name_is_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        fs::write(&victim, "keep").unwrap();
+        let tmp = dir.path().join(format!(".metadata.json.tmp-{}", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &tmp).unwrap();
+        write_atomic(&dir.path().join("metadata.json"), b"{}").unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "keep");
+        assert_eq!(
+            fs::read_to_string(dir.path().join("metadata.json")).unwrap(),
+            "{}"
+        );
+    }
 
     #[test]
     fn workspace_key_is_sanitized_and_hashed() {

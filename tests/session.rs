@@ -159,9 +159,14 @@ fn resume_runs_no_program_and_no_folder_a_session_file_names() {
         "{}",
         run.stderr
     );
-    // The reviewer ran in the repository, not in the folder the session named.
+    // The reviewer ran in the export of the current repository, not in the folder the session
+    // named.
     let calls = env.fake_calls("codex");
-    assert_eq!(calls[0]["cwd"], env.repo.display().to_string());
+    let cwd = calls[0]["cwd"].as_str().unwrap();
+    assert!(
+        cwd.contains("/git-debate-") && cwd.ends_with("/repo"),
+        "{cwd}"
+    );
 
     // A debate names its lineup only in the session: a program there is refused outright.
     let env = TestEnv::with_repo();
