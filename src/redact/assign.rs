@@ -139,6 +139,9 @@ fn is_code(v: &str) -> bool {
         || v.starts_with("process.env")
         || v.starts_with("os.")
         || v.split('.').count() > 1 && v.split('.').all(ident) && !entropy::looks_random(v)
+        // camelCase (`defaultToConfig2`, `cfg.apiToken`): an identifier.
+        || ident(v) && v.as_bytes().windows(2).any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+            && !entropy::looks_random(v)
         || v.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
             && v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'<' | b'>' | b':'))
             && !v.bytes().any(|b| b.is_ascii_digit())
@@ -148,7 +151,8 @@ fn is_code(v: &str) -> bool {
 fn plain_literal(v: &str) -> bool {
     let digit = v.bytes().any(|b| b.is_ascii_digit());
     let alpha = v.bytes().any(|b| b.is_ascii_alphabetic());
-    let symbol = v.bytes().any(|b| !b.is_ascii_alphanumeric() && b != b'_');
+    // Words joined by `-`, `_` or `.` (`same-origin`) are a name; other symbols are not.
+    let symbol = v.bytes().any(|b| !b.is_ascii_alphanumeric() && !matches!(b, b'_' | b'-' | b'.'));
     alpha && (digit || symbol) && !v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
 }
 
@@ -160,12 +164,16 @@ fn judge(key: &str, val: &str, file: FileKind) -> Option<&'static str> {
     if never_secret(v, key) {
         return None;
     }
+    // Outside `.env` and credentials files a one-word value (`id-token: write`, `password:
+    // 'foobar'` in a demo) is a setting or an example; a secret mixes in digits or symbols, or
+    // looks random.
+    let shaped = plain_literal(v) || entropy::looks_random(v);
     let literal = match (quoted, file) {
         (_, FileKind::Lock) => false,
-        (true, _) => true,
+        (_, FileKind::Env | FileKind::Credentials) => quoted || !is_code(v) || entropy::looks_random(v),
+        (true, _) => shaped,
         (false, FileKind::Source) => false,
-        (false, FileKind::Env | FileKind::Credentials | FileKind::Config) => !is_code(v) || entropy::looks_random(v),
-        (false, FileKind::Other) => !is_code(v) && plain_literal(v) || entropy::looks_random(v),
+        (false, FileKind::Config | FileKind::Other) => !is_code(v) && shaped,
     };
     if !literal {
         return None;

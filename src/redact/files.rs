@@ -84,7 +84,7 @@ const SOURCE_EXTENSIONS: &[&str] = &[
     "rs", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "py", "pyi", "go", "java", "kt",
     "kts", "scala", "c", "h", "cc", "cpp", "cxx", "hpp", "cs", "fs", "rb", "php", "swift", "m",
     "mm", "dart", "lua", "ex", "exs", "erl", "hs", "ml", "clj", "cljs", "groovy", "vue", "svelte",
-    "r", "jl", "zig", "nim", "v", "sol", "pl", "pm",
+    "r", "jl", "zig", "nim", "v", "sol", "pl", "pm", "map",
 ];
 
 /// The kind of the file at `path` (`None`: not a file at all).

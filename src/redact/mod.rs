@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
-use regex::{Captures, Regex, RegexSet};
+use regex::{Captures, Regex};
 
 use files::FileKind;
 
@@ -42,22 +42,14 @@ impl Redacted {
     }
 }
 
-/// The token rules of [`rules::TOKENS`], compiled once, with a set to skip the absent ones in
-/// one pass over the text.
-struct Compiled {
-    set: RegexSet,
-    rules: Vec<(&'static str, Regex)>,
-}
-
-static TOKENS: LazyLock<Compiled> = LazyLock::new(|| {
-    let patterns: Vec<&str> = rules::TOKENS.iter().map(|(_, p)| *p).collect();
-    Compiled {
-        set: RegexSet::new(&patterns).expect("valid patterns"),
-        rules: rules::TOKENS
-            .iter()
-            .map(|(k, p)| (*k, Regex::new(p).expect("valid pattern")))
-            .collect(),
-    }
+/// The token rules of [`rules::TOKENS`], compiled once. Each runs on its own: most start with a
+/// literal the regex engine finds with a fast substring search, while one `RegexSet` of them all
+/// measured 30 times slower (its automaton outgrows its cache on counted repetitions).
+static TOKENS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
+    rules::TOKENS
+        .iter()
+        .map(|(k, p)| (*k, Regex::new(p).expect("valid pattern")))
+        .collect()
 });
 
 fn marker(kind: &str) -> String {
@@ -72,9 +64,10 @@ pub fn redact(text: &str, path: Option<&str>) -> Redacted {
         text: text.to_string(),
         ..Default::default()
     };
-    let hits = TOKENS.set.matches(text);
-    for i in hits.iter() {
-        let (kind, re) = &TOKENS.rules[i];
+    for (kind, re) in TOKENS.iter() {
+        if !re.is_match(&out.text) {
+            continue;
+        }
         let mut n = 0;
         let replaced = re.replace_all(&out.text, |c: &Captures| {
             let whole = c.get(0).expect("match");

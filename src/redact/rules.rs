@@ -97,7 +97,9 @@ pub const TOKENS: &[(&str, &str)] = &[
     ("bearer-token", r"\b[Bb]earer\s+(?P<secret>[A-Za-z0-9._~+/=-]{16,})"),
     (
         "basic-auth",
-        r"\b[Bb]asic\s+(?P<secret>[A-Za-z0-9+/]{12,}={0,2})(?:[\s'\x22`;,]|$)",
+        // base64 of user:password has a digit, `+`, `/` or padding; a word ("basic
+        // authentication") has none.
+        r"\b[Bb]asic\s+(?P<secret>[A-Za-z0-9+/]{4,}[0-9+/=][A-Za-z0-9+/]{4,}={0,2})(?:[\s'\x22`;,]|$)",
     ),
     (
         "npm-auth",
