@@ -15,6 +15,7 @@ mod reading;
 mod real_clis;
 mod review;
 mod scopes;
+mod secrets;
 mod store;
 mod topic;
 

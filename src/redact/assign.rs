@@ -140,8 +140,9 @@ fn is_code(v: &str) -> bool {
         || v.starts_with("os.")
         || v.split('.').count() > 1 && v.split('.').all(ident) && !entropy::looks_random(v)
         // camelCase (`defaultToConfig2`, `cfg.apiToken`): an identifier.
+        // Digits only at its end: a password mixes them in (`Seed6cHOCCsLcM9`).
         || ident(v) && v.as_bytes().windows(2).any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
-            && !entropy::looks_random(v)
+            && !v.trim_end_matches(|c: char| c.is_ascii_digit()).bytes().any(|b| b.is_ascii_digit())
         || v.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
             && v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'<' | b'>' | b':'))
             && !v.bytes().any(|b| b.is_ascii_digit())
