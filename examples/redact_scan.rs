@@ -83,7 +83,10 @@ fn scan(dir: &str) -> usize {
         let t = std::time::Instant::now();
         let r = git_debate::redact::redact(&text, Some(path));
         if t.elapsed().as_millis() > 100 {
-            eprintln!("{dir}: {path}: slow, {} ms for {size} bytes", t.elapsed().as_millis());
+            eprintln!(
+                "{dir}: {path}: slow, {} ms for {size} bytes",
+                t.elapsed().as_millis()
+            );
         }
         if r.count > 0 {
             hits += r.count;

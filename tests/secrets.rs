@@ -51,7 +51,12 @@ fn files_of<'a>(items: impl Iterator<Item = &'a Planted>) -> BTreeMap<String, St
 fn everything(run: &Run) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = all_files(&run.session_dir())
         .into_iter()
-        .map(|(p, b)| (p.display().to_string(), String::from_utf8_lossy(&b).into_owned()))
+        .map(|(p, b)| {
+            (
+                p.display().to_string(),
+                String::from_utf8_lossy(&b).into_owned(),
+            )
+        })
         .collect();
     out.push(("stdout".into(), run.stdout.clone()));
     out.push(("stderr".into(), run.stderr.clone()));
@@ -63,7 +68,8 @@ fn planted_secrets_in_every_scope_are_caught() {
     let env = TestEnv::with_repo();
     let all = corpus();
     fn of<'a>(all: &'a [Planted], scopes: &'a [&str]) -> impl Iterator<Item = &'a Planted> {
-        all.iter().filter(move |p| scopes.contains(&p.scope.as_str()))
+        all.iter()
+            .filter(move |p| scopes.contains(&p.scope.as_str()))
     }
     assert!(all.len() >= 60, "{}", all.len());
     let kinds: std::collections::BTreeSet<_> = all.iter().map(|p| p.kind.as_str()).collect();
@@ -101,7 +107,10 @@ fn planted_secrets_in_every_scope_are_caught() {
     }
     for path in files_of(of(&all, &["file"])).keys() {
         let scope = format!("file:{path}");
-        runs.push((vec!["file"], env.run(&["--dry-run", "--scope", &scope]).ok()));
+        runs.push((
+            vec!["file"],
+            env.run(&["--dry-run", "--scope", &scope]).ok(),
+        ));
     }
 
     // Caught: absent from everything every run left; and each secret's own scope saw its file
@@ -126,7 +135,10 @@ fn planted_secrets_in_every_scope_are_caught() {
         if leaked.is_empty() {
             e.0 += 1;
         } else {
-            leaks.push(format!("{} ({} in {}) -> {leaked:?}", p.kind, p.scope, p.path));
+            leaks.push(format!(
+                "{} ({} in {}) -> {leaked:?}",
+                p.kind, p.scope, p.path
+            ));
         }
     }
     let caught: usize = by_kind.values().map(|(c, _)| c).sum();
@@ -135,12 +147,24 @@ fn planted_secrets_in_every_scope_are_caught() {
         .map(|(k, (c, n))| format!("{k} {c}/{n}"))
         .collect();
     println!("caught {caught}/{}: {}", all.len(), report.join(", "));
-    assert!(caught * 100 >= all.len() * 95, "{caught}/{}: {leaks:#?}", all.len());
+    assert!(
+        caught * 100 >= all.len() * 95,
+        "{caught}/{}: {leaks:#?}",
+        all.len()
+    );
     assert!(leaks.is_empty(), "leaked: {leaks:#?}");
     // The commit run reports what it hid, by kind, and names no file by its secret.
     let meta = runs[0].1.metadata();
-    assert!(meta["redactions"]["count"].as_u64().unwrap() >= 30, "{meta}");
-    assert!(meta["redactions"]["kinds"]["github-token"].as_u64().unwrap() >= 2);
+    assert!(
+        meta["redactions"]["count"].as_u64().unwrap() >= 30,
+        "{meta}"
+    );
+    assert!(
+        meta["redactions"]["kinds"]["github-token"]
+            .as_u64()
+            .unwrap()
+            >= 2
+    );
 }
 
 #[test]
@@ -163,7 +187,12 @@ fn a_reviewer_quoting_a_secret_leaks_it_nowhere() {
         json!([{"answer": format!("```json\n{judge}\n```")}, {"answer": "No change."}]),
     );
     let run = env.run_from_claude(&[]);
-    assert!(run.code == 0 || run.code == 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.code == 0 || run.code == 1,
+        "{}\n{}",
+        run.stdout,
+        run.stderr
+    );
     let session = run
         .stdout
         .lines()
@@ -175,16 +204,26 @@ fn a_reviewer_quoting_a_secret_leaks_it_nowhere() {
     seen.push(("stdout".into(), run.stdout.clone().into_bytes()));
     seen.push(("stderr".into(), run.stderr.clone().into_bytes()));
     for call in env.fake_calls("claude") {
-        seen.push(("claude prompt".into(), call["prompt"].to_string().into_bytes()));
+        seen.push((
+            "claude prompt".into(),
+            call["prompt"].to_string().into_bytes(),
+        ));
     }
     assert!(seen.len() > 4, "{seen:?}");
     for (name, bytes) in &seen {
         let text = String::from_utf8_lossy(bytes);
         for secret in [&key, &file] {
-            assert!(!text.contains(secret.as_str()), "{secret} leaked into {}", Path::new(name).display());
+            assert!(
+                !text.contains(secret.as_str()),
+                "{secret} leaked into {}",
+                Path::new(name).display()
+            );
         }
     }
     // The judge still saw the finding, with the secret replaced.
-    let judged = env.fake_calls("claude")[0]["prompt"].as_str().unwrap().to_string();
+    let judged = env.fake_calls("claude")[0]["prompt"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(judged.contains("[REDACTED:stripe-key]"), "{judged}");
 }

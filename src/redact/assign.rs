@@ -77,7 +77,8 @@ fn name_of(key: &str) -> Option<Name> {
     if matches!(last, "password" | "passwd" | "pwd" | "pass" | "passphrase") {
         return Some(Name::Password);
     }
-    if SECRET_WORDS.contains(&last) || last == "key" && prev.is_some_and(|p| KEY_QUALIFIERS.contains(&p))
+    if SECRET_WORDS.contains(&last)
+        || last == "key" && prev.is_some_and(|p| KEY_QUALIFIERS.contains(&p))
     {
         return Some(Name::Secret);
     }
@@ -104,7 +105,7 @@ fn never_secret(v: &str, key: &str) -> bool {
         || v.contains("[REDACTED:")
         || v.chars().any(char::is_whitespace)
         || PLACEHOLDERS.contains(&lower.as_str())
-        || words(key).iter().any(|w| *w == lower)
+        || words(key).contains(&lower)
         || v.starts_with(['$', '<', '{', '%', '#', '@', '!', '|', '>', '&', '*', '\\', ':'])
         || v.chars().all(|c| matches!(c, '*' | 'x' | 'X' | '.' | '-' | '_' | '0'))
         || v.contains("://")
@@ -153,13 +154,16 @@ fn plain_literal(v: &str) -> bool {
     let digit = v.bytes().any(|b| b.is_ascii_digit());
     let alpha = v.bytes().any(|b| b.is_ascii_alphabetic());
     // Words joined by `-`, `_` or `.` (`same-origin`) are a name; other symbols are not.
-    let symbol = v.bytes().any(|b| !b.is_ascii_alphanumeric() && !matches!(b, b'_' | b'-' | b'.'));
+    let symbol = v
+        .bytes()
+        .any(|b| !b.is_ascii_alphanumeric() && !matches!(b, b'_' | b'-' | b'.'));
     alpha && (digit || symbol) && !v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
 }
 
 /// The kind to redact `val` under, for key `key` in a file of kind `file`; `None` leaves it.
 fn judge(key: &str, val: &str, file: FileKind) -> Option<&'static str> {
-    let bare_weak = file == FileKind::Credentials && WEAK_WORDS.contains(&key.to_ascii_lowercase().as_str());
+    let bare_weak =
+        file == FileKind::Credentials && WEAK_WORDS.contains(&key.to_ascii_lowercase().as_str());
     let name = name_of(key).or(bare_weak.then_some(Name::Weak))?;
     let (v, quoted) = unquote(val);
     if never_secret(v, key) {
@@ -171,7 +175,9 @@ fn judge(key: &str, val: &str, file: FileKind) -> Option<&'static str> {
     let shaped = plain_literal(v) || entropy::looks_random(v);
     let literal = match (quoted, file) {
         (_, FileKind::Lock) => false,
-        (_, FileKind::Env | FileKind::Credentials) => quoted || !is_code(v) || entropy::looks_random(v),
+        (_, FileKind::Env | FileKind::Credentials) => {
+            quoted || !is_code(v) || entropy::looks_random(v)
+        }
         (true, _) => shaped,
         (false, FileKind::Source) => false,
         (false, FileKind::Config | FileKind::Other) => !is_code(v) && shaped,
@@ -213,7 +219,9 @@ pub fn named(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Optio
         let path_like = op == ":" && (val.starts_with(':') || before == Some(':'));
         let compare = op == "=" && (val.starts_with('=') || text[after_key..].starts_with("=="));
         // YAML/JSON write `key: value` with a space or a quoted key; `a:b` is something else.
-        let tight_colon = op == ":" && c["kq"].is_empty() && !whole[c["key"].len()..].starts_with(": ")
+        let tight_colon = op == ":"
+            && c["kq"].is_empty()
+            && !whole[c["key"].len()..].starts_with(": ")
             && !whole[c["key"].len()..].starts_with(":\t");
         if path_like || compare || tight_colon {
             return whole.to_string();
@@ -266,7 +274,11 @@ pub fn file_values(text: &str, file: FileKind, found: &mut Vec<&'static str>) ->
                 found.push("netrc-password");
                 changed = true;
                 let whole = &c[0];
-                format!("{}{}", &whole[..whole.len() - c["secret"].len()], marker("netrc-password"))
+                format!(
+                    "{}{}",
+                    &whole[..whole.len() - c["secret"].len()],
+                    marker("netrc-password")
+                )
             })
             .into_owned();
     }
@@ -279,14 +291,23 @@ mod tests {
 
     #[test]
     fn key_words_and_names() {
-        assert_eq!(words("AWS_SECRET_ACCESS_KEY"), ["aws", "secret", "access", "key"]);
+        assert_eq!(
+            words("AWS_SECRET_ACCESS_KEY"),
+            ["aws", "secret", "access", "key"]
+        );
         assert_eq!(words("clientSecret"), ["client", "secret"]);
         assert_eq!(words("db.password"), ["db", "password"]);
         assert_eq!(name_of("api_key"), Some(Name::Secret));
         assert_eq!(name_of("GITHUB_TOKEN"), Some(Name::Secret));
         assert_eq!(name_of("DB_PASS"), Some(Name::Password));
         assert_eq!(name_of("cacheKey"), Some(Name::Weak));
-        for code in ["token_type", "tokenizer", "passwordHash", "secretName", "bypass"] {
+        for code in [
+            "token_type",
+            "tokenizer",
+            "passwordHash",
+            "secretName",
+            "bypass",
+        ] {
             assert_eq!(name_of(code), None, "{code}");
         }
     }

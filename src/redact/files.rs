@@ -27,7 +27,9 @@ pub enum FileKind {
     Other,
 }
 
-const ENV_TEMPLATES: &[&str] = &["example", "sample", "template", "dist", "defaults", "schema"];
+const ENV_TEMPLATES: &[&str] = &[
+    "example", "sample", "template", "dist", "defaults", "schema",
+];
 
 const CREDENTIAL_NAMES: &[&str] = &[
     ".npmrc",
@@ -74,11 +76,34 @@ const LOCK_NAMES: &[&str] = &[
 ];
 
 const CONFIG_EXTENSIONS: &[&str] = &[
-    "ini", "cfg", "conf", "config", "cnf", "properties", "yaml", "yml", "toml", "tfvars", "hcl",
-    "tf", "sh", "bash", "zsh", "ps1", "env", "xml", "plist",
+    "ini",
+    "cfg",
+    "conf",
+    "config",
+    "cnf",
+    "properties",
+    "yaml",
+    "yml",
+    "toml",
+    "tfvars",
+    "hcl",
+    "tf",
+    "sh",
+    "bash",
+    "zsh",
+    "ps1",
+    "env",
+    "xml",
+    "plist",
 ];
 
-const CONFIG_NAMES: &[&str] = &["dockerfile", "containerfile", "makefile", ".gitconfig", ".pgpass"];
+const CONFIG_NAMES: &[&str] = &[
+    "dockerfile",
+    "containerfile",
+    "makefile",
+    ".gitconfig",
+    ".pgpass",
+];
 
 const SOURCE_EXTENSIONS: &[&str] = &[
     "rs", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "py", "pyi", "go", "java", "kt",
@@ -96,7 +121,10 @@ pub fn kind_of(path: Option<&str>) -> FileKind {
     let name = lower.rsplit(['/', '\\']).next().unwrap_or(&lower);
     if let Some(rest) = name.strip_prefix(".env") {
         let suffix = rest.trim_start_matches('.');
-        if ENV_TEMPLATES.iter().any(|t| suffix.split('.').any(|p| p == *t)) {
+        if ENV_TEMPLATES
+            .iter()
+            .any(|t| suffix.split('.').any(|p| p == *t))
+        {
             return FileKind::Config;
         }
         if rest.is_empty() || rest.starts_with('.') || rest == "rc" {
@@ -106,8 +134,7 @@ pub fn kind_of(path: Option<&str>) -> FileKind {
     if name.ends_with(".env") {
         return FileKind::Env;
     }
-    if CREDENTIAL_NAMES.contains(&name) || CREDENTIAL_SUFFIXES.iter().any(|s| lower.ends_with(s))
-    {
+    if CREDENTIAL_NAMES.contains(&name) || CREDENTIAL_SUFFIXES.iter().any(|s| lower.ends_with(s)) {
         return FileKind::Credentials;
     }
     if LOCK_NAMES.contains(&name) {

@@ -12,20 +12,35 @@ pub const TOKENS: &[(&str, &str)] = &[
         "private-key",
         r"(?s)-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\z)",
     ),
-    ("age-secret-key", r"\bAGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}\b"),
+    (
+        "age-secret-key",
+        r"\bAGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}\b",
+    ),
     // Credentials inside URLs: scheme://user:password@host.
     (
         "url-credential",
         r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@'\x22]+:(?P<secret>[^\s@/'\x22]{3,})@",
     ),
-    ("jwt", r"\beyJ[A-Za-z0-9_-]{7,}\.eyJ[A-Za-z0-9_-]{7,}\.[A-Za-z0-9_-]{10,}"),
+    (
+        "jwt",
+        r"\beyJ[A-Za-z0-9_-]{7,}\.eyJ[A-Za-z0-9_-]{7,}\.[A-Za-z0-9_-]{10,}",
+    ),
     // AI providers.
-    ("anthropic-key", r"\bsk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{20,}|\bsk-ant-[A-Za-z0-9_-]{20,}"),
-    ("openai-key", r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
+    (
+        "anthropic-key",
+        r"\bsk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{20,}|\bsk-ant-[A-Za-z0-9_-]{20,}",
+    ),
+    (
+        "openai-key",
+        r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}",
+    ),
     ("huggingface-token", r"\b(?:hf|api_org)_[A-Za-z]{34}\b"),
     ("perplexity-key", r"\bpplx-[A-Za-z0-9]{48}\b"),
     // Code hosts and package registries.
-    ("github-token", r"\bgh[pousr]_[A-Za-z0-9]{36,}|\bgithub_pat_[A-Za-z0-9_]{22,}"),
+    (
+        "github-token",
+        r"\bgh[pousr]_[A-Za-z0-9]{36,}|\bgithub_pat_[A-Za-z0-9_]{22,}",
+    ),
     (
         "gitlab-token",
         r"\bgl(?:pat|dt|ft|rt|soat|ffct|imt|agent|oas|ptt|cbt)-[0-9A-Za-z_.-]{20,}|\bGR1348941[0-9A-Za-z_-]{20}",
@@ -48,7 +63,10 @@ pub const TOKENS: &[(&str, &str)] = &[
         "azure-storage-key",
         r"(?i)\bAccountKey=(?P<secret>[A-Za-z0-9+/]{40,}={0,2})",
     ),
-    ("azure-sas-token", r"[?&]sig=(?P<secret>[A-Za-z0-9%+/]{30,}={0,2})"),
+    (
+        "azure-sas-token",
+        r"[?&]sig=(?P<secret>[A-Za-z0-9%+/]{30,}={0,2})",
+    ),
     (
         "azure-client-secret",
         r"(?:^|[\s'\x22`=:(,>])(?P<secret>[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34})\b",
@@ -59,26 +77,53 @@ pub const TOKENS: &[(&str, &str)] = &[
     ("databricks-token", r"\bdapi[a-f0-9]{32}(?:-\d)?\b"),
     ("heroku-key", r"\bHRKU-AA[0-9A-Za-z_-]{58}\b"),
     ("vault-token", r"\bhv[sb]\.[A-Za-z0-9_-]{90,}"),
-    ("doppler-token", r"\bdp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}\b"),
+    (
+        "doppler-token",
+        r"\bdp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}\b",
+    ),
     ("pulumi-token", r"\bpul-[a-f0-9]{40}\b"),
-    ("planetscale-token", r"\bpscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}"),
-    ("dynatrace-token", r"\bdt0c01\.[A-Z0-9]{24}\.[A-Za-z0-9]{64}\b"),
-    ("grafana-token", r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b|\bglc_[A-Za-z0-9+/]{32,}={0,2}"),
+    (
+        "planetscale-token",
+        r"\bpscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}",
+    ),
+    (
+        "dynatrace-token",
+        r"\bdt0c01\.[A-Z0-9]{24}\.[A-Za-z0-9]{64}\b",
+    ),
+    (
+        "grafana-token",
+        r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b|\bglc_[A-Za-z0-9+/]{32,}={0,2}",
+    ),
     ("new-relic-key", r"\bNR(?:AK|II|JS)-[A-Za-z0-9]{19,27}\b"),
     ("sentry-token", r"\bsntry[us]_[A-Za-z0-9+/=_]{40,}"),
     ("linear-key", r"\blin_api_[A-Za-z0-9]{40}\b"),
     ("postman-key", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b"),
-    ("1password-key", r"\bA3-[A-Z0-9]{6}-[A-Z0-9-]{11,12}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b"),
+    (
+        "1password-key",
+        r"\bA3-[A-Z0-9]{6}-[A-Z0-9-]{11,12}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b",
+    ),
     // Payments and messaging.
-    ("stripe-key", r"\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,}|\bwhsec_[A-Za-z0-9]{32,}"),
+    (
+        "stripe-key",
+        r"\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,}|\bwhsec_[A-Za-z0-9]{32,}",
+    ),
     ("square-token", r"\bsq0(?:atp|csp)-[0-9A-Za-z_-]{22,43}"),
     ("shopify-token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
     ("twilio-key", r"\b(?:SK|AC)[0-9a-f]{32}\b"),
-    ("sendgrid-key", r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}"),
-    ("sendinblue-key", r"\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b"),
+    (
+        "sendgrid-key",
+        r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}",
+    ),
+    (
+        "sendinblue-key",
+        r"\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b",
+    ),
     ("mailchimp-key", r"\b[0-9a-f]{32}-us\d{1,2}\b"),
     ("mailgun-key", r"\bkey-[0-9a-f]{32}\b"),
-    ("slack-token", r"\bxox[abposre]-[0-9A-Za-z-]{10,}|\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+"),
+    (
+        "slack-token",
+        r"\bxox[abposre]-[0-9A-Za-z-]{10,}|\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+",
+    ),
     (
         "slack-webhook",
         r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_+-]{16,}",
@@ -87,14 +132,20 @@ pub const TOKENS: &[(&str, &str)] = &[
         "teams-webhook",
         r"https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[A-Za-z0-9@/_-]{40,}",
     ),
-    ("discord-webhook", r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{40,}"),
+    (
+        "discord-webhook",
+        r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{40,}",
+    ),
     ("telegram-bot-token", r"\b\d{8,10}:AA[0-9A-Za-z_-]{33}\b"),
     (
         "discord-bot-token",
         r"\b[MN][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}\b",
     ),
     // Headers and tool configurations.
-    ("bearer-token", r"\b[Bb]earer\s+(?P<secret>[A-Za-z0-9._~+/=-]{16,})"),
+    (
+        "bearer-token",
+        r"\b[Bb]earer\s+(?P<secret>[A-Za-z0-9._~+/=-]{16,})",
+    ),
     (
         "basic-auth",
         // base64 of user:password has a digit, `+`, `/` or padding; a word ("basic
@@ -121,7 +172,10 @@ pub const TOKENS: &[(&str, &str)] = &[
         "netrc-password",
         r"\bmachine\s+\S+\s+login\s+\S+\s+password\s+(?P<secret>\S+)",
     ),
-    ("gitlab-session", r"\b_gitlab_session=(?P<secret>[0-9a-z]{32})\b"),
+    (
+        "gitlab-session",
+        r"\b_gitlab_session=(?P<secret>[0-9a-z]{32})\b",
+    ),
 ];
 
 /// Words that, as the last word of a key, name a secret: its literal value is redacted.

@@ -9,24 +9,84 @@ fn kinds(text: &str) -> Vec<&'static str> {
 #[test]
 fn each_kind_is_found_and_the_secret_is_gone() {
     let cases = [
-        ("-----BEGIN RSA PRIVATE KEY-----\nMIIEabc\n-----END RSA PRIVATE KEY-----\n", "private-key", "MIIEabc"),
-        ("+-----BEGIN OPENSSH PRIVATE KEY-----\n+b3BlbnNza\n+-----END OPENSSH PRIVATE KEY-----", "private-key", "b3BlbnNza"),
-        ("-----BEGIN PRIVATE KEY-----\nclippedkeybody", "private-key", "clippedkeybody"),
-        ("id AKIAIOSFODNN7EXAMPLE here", "aws-access-key", "AKIAIOSFODNN7EXAMPLE"),
-        ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws-secret-key", "wJalrXUtnFEMI"),
-        ("t = ghp_abcdefghijklmnopqrstuvwxyz0123456789", "github-token", "ghp_abcdef"),
-        ("github_pat_11ABCDEFG0123456789_abcdefghij", "github-token", "github_pat_11"),
-        ("xoxb-1234567890-abcdefghij", "slack-token", "xoxb-1234567890"),
-        ("https://hooks.slack.com/services/T000/B000/XXXXabc", "slack-webhook", "T000/B000"),
-        ("sk-proj-abcdefghijklmnopqrstuvwx", "openai-key", "abcdefghijklmnop"),
-        ("sk-ant-api03-abcdefghijklmnopqrstuvwx", "anthropic-key", "api03-abcdef"),
-        ("AIzaSyA1234567890abcdefghijklmnopqrstuv", "google-api-key", "AIzaSyA123"),
-        ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abcdefghijklmnop", "jwt", "eyJzdWIiOiIxMjM0In0"),
-        ("Authorization: Bearer abcdef0123456789abcdef", "bearer-token", "abcdef0123456789"),
+        (
+            "-----BEGIN RSA PRIVATE KEY-----\nMIIEabc\n-----END RSA PRIVATE KEY-----\n",
+            "private-key",
+            "MIIEabc",
+        ),
+        (
+            "+-----BEGIN OPENSSH PRIVATE KEY-----\n+b3BlbnNza\n+-----END OPENSSH PRIVATE KEY-----",
+            "private-key",
+            "b3BlbnNza",
+        ),
+        (
+            "-----BEGIN PRIVATE KEY-----\nclippedkeybody",
+            "private-key",
+            "clippedkeybody",
+        ),
+        (
+            "id AKIAIOSFODNN7EXAMPLE here",
+            "aws-access-key",
+            "AKIAIOSFODNN7EXAMPLE",
+        ),
+        (
+            "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            "aws-secret-key",
+            "wJalrXUtnFEMI",
+        ),
+        (
+            "t = ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+            "github-token",
+            "ghp_abcdef",
+        ),
+        (
+            "github_pat_11ABCDEFG0123456789_abcdefghij",
+            "github-token",
+            "github_pat_11",
+        ),
+        (
+            "xoxb-1234567890-abcdefghij",
+            "slack-token",
+            "xoxb-1234567890",
+        ),
+        (
+            "https://hooks.slack.com/services/T000/B000/XXXXabc",
+            "slack-webhook",
+            "T000/B000",
+        ),
+        (
+            "sk-proj-abcdefghijklmnopqrstuvwx",
+            "openai-key",
+            "abcdefghijklmnop",
+        ),
+        (
+            "sk-ant-api03-abcdefghijklmnopqrstuvwx",
+            "anthropic-key",
+            "api03-abcdef",
+        ),
+        (
+            "AIzaSyA1234567890abcdefghijklmnopqrstuv",
+            "google-api-key",
+            "AIzaSyA123",
+        ),
+        (
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abcdefghijklmnop",
+            "jwt",
+            "eyJzdWIiOiIxMjM0In0",
+        ),
+        (
+            "Authorization: Bearer abcdef0123456789abcdef",
+            "bearer-token",
+            "abcdef0123456789",
+        ),
         ("password = \"hunter22\"", "password", "hunter22"),
         ("db_password: s3cr3t!", "password", "s3cr3t!"),
         ("{\"api_key\": \"k-123456\"}", "secret", "k-123456"),
-        ("postgres://app:pa55word@db/app", "url-credential", "pa55word"),
+        (
+            "postgres://app:pa55word@db/app",
+            "url-credential",
+            "pa55word",
+        ),
     ];
     for (text, kind, secret) in cases {
         let r = redact(text, None);
@@ -152,10 +212,22 @@ fn every_planted_secret_is_caught_line_by_line() {
 #[test]
 fn ordinary_code_in_source_files_is_left_alone() {
     for (path, text) in [
-        ("src/lexer.rs", "Token::Any => self.bump(),\nlet token = next_token();\npassword: String,"),
-        ("app/login.js", "const password = form.password;\nlet token = await getToken(user);"),
-        ("app/auth.py", "password = request.form['password']\ntoken = create_token(user)"),
-        ("app/db.go", "password := cfg.Password\nsecret := os.Getenv(\"SECRET\")"),
+        (
+            "src/lexer.rs",
+            "Token::Any => self.bump(),\nlet token = next_token();\npassword: String,",
+        ),
+        (
+            "app/login.js",
+            "const password = form.password;\nlet token = await getToken(user);",
+        ),
+        (
+            "app/auth.py",
+            "password = request.form['password']\ntoken = create_token(user)",
+        ),
+        (
+            "app/db.go",
+            "password := cfg.Password\nsecret := os.Getenv(\"SECRET\")",
+        ),
     ] {
         let r = redact(text, Some(path));
         assert_eq!(r.count, 0, "{path}: {}", r.text);
@@ -196,7 +268,10 @@ fn this_repository_sources_have_no_secrets() {
     // Tests that plant a fake secret on purpose, with what they plant: true positives.
     let planted: &[(&str, &str)] = &[
         ("src/backend/error.rs", r#"{"anthropic-key": 1}"#),
-        ("tests/artifact.rs", r#"{"aws-access-key": 1, "private-key": 1, "url-credential": 1}"#),
+        (
+            "tests/artifact.rs",
+            r#"{"aws-access-key": 1, "private-key": 1, "url-credential": 1}"#,
+        ),
         ("tests/backends.rs", r#"{"openai-key": 1}"#),
     ];
     let mut hits = Vec::new();
@@ -212,10 +287,20 @@ fn this_repository_sources_have_no_secrets() {
         let r = redact(&text, Some(&rel));
         let expected = planted.iter().find(|(p, _)| *p == rel).map(|(_, k)| *k);
         if r.count > 0 && expected != Some(format!("{:?}", r.kinds).as_str()) {
-            let changed: Vec<_> = r.text.lines().filter(|l| l.contains("[REDACTED:")).take(3).collect();
+            let changed: Vec<_> = r
+                .text
+                .lines()
+                .filter(|l| l.contains("[REDACTED:"))
+                .take(3)
+                .collect();
             hits.push(format!("{rel}: {:?} {changed:?}", r.kinds));
         }
     }
     assert!(files.len() > 100, "{}", files.len());
-    assert!(hits.is_empty(), "{} files with hits:\n{}", hits.len(), hits.join("\n"));
+    assert!(
+        hits.is_empty(),
+        "{} files with hits:\n{}",
+        hits.len(),
+        hits.join("\n")
+    );
 }
