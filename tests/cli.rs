@@ -18,6 +18,7 @@ mod real_clis;
 mod review;
 mod sandbox;
 mod scopes;
+mod secrets;
 mod session;
 mod store;
 mod topic;

@@ -128,6 +128,22 @@ pub fn from_text(input: &TextInput, target: TargetSetting, budget: u64) -> Artif
 pub fn from_change(change: &Change, scope: &str, target: TargetSetting, budget: u64) -> Artifact {
     let mut change = change.clone();
     let mut total = Redacted::default();
+    // A file name can hold a secret (`keys/sk_live_….txt`) and is shown in the file list and the
+    // diff headers.
+    let mut redact_name = |s: &mut String| {
+        let r = redact::redact(s, None);
+        if r.count > 0 {
+            *s = r.text.clone();
+        }
+        total.absorb(&r);
+    };
+    redact_name(&mut change.description);
+    for f in &mut change.files {
+        redact_name(&mut f.path);
+        if let Some(old) = f.old_path.as_mut() {
+            redact_name(old);
+        }
+    }
     for f in &mut change.files {
         for h in &mut f.hunks {
             // Redact a hunk as one text so a private key spanning lines is one block.

@@ -20,6 +20,7 @@ pub mod opencode;
 pub mod parse;
 pub mod qwen;
 pub mod readonly;
+pub mod redacting;
 pub mod registry;
 pub mod routing;
 pub mod runner;

@@ -56,8 +56,18 @@ pub enum Role {
     Reviewer,
 }
 
-/// Builds the backend `name` for `role`. An unknown name is a usage error listing the known ones.
+/// Builds the backend `name` for `role`, its answers redacted (see [`super::redacting`]). An
+/// unknown name is a usage error listing the known ones.
 pub fn build(name: &str, role: Option<Role>, settings: &Settings) -> Result<Box<dyn Backend>> {
+    let inner = build_unredacted(name, role, settings)?;
+    Ok(Box::new(super::redacting::Redacting(inner)))
+}
+
+fn build_unredacted(
+    name: &str,
+    role: Option<Role>,
+    settings: &Settings,
+) -> Result<Box<dyn Backend>> {
     let role_model = match role {
         Some(Role::Author) => settings.model_author.clone(),
         Some(Role::Reviewer) => settings.model_reviewer.clone(),

@@ -116,7 +116,8 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         crate::review::prompts(&artifact, &artifact.text, "", Some(&templates), snippet)?;
     session.write("round-1-input.md", input.as_bytes())?;
     let Some((author, reviewer)) = sides else {
-        crate::terminal::out(&summary(&session, &source, &artifact, &artifact_path))?;
+        let text = summary(&session, &source, &artifact, &artifact_path);
+        crate::terminal::out(&crate::redact::redact(&text, None).text)?;
         return Ok(Outcome::Success);
     };
     let route = route?;
@@ -462,7 +463,8 @@ fn metadata(
             ),
         ),
     };
-    json!({
+    // File names, commit subjects and the given scope can hold secrets too.
+    let mut meta = json!({
         "version": session::METADATA_VERSION,
         "id": session.id,
         "status": if settings.dry_run { "dry-run" } else { "running" },
@@ -484,7 +486,9 @@ fn metadata(
         "settings": settings,
         "route": route.as_ref().ok(),
         "route_error": route.as_ref().err().map(|e| e.to_string()),
-    })
+    });
+    crate::redact::redact_json(&mut meta);
+    meta
 }
 
 /// The dry-run report: what would be reviewed, and where it was stored.

@@ -1,0 +1,314 @@
+//! Secrets found by their name: `password = x`, `"apiKey": "x"`, `DB_PASS: x`, and values in
+//! `.env` and credentials files.
+//!
+//! The name decides whether to look (its last word must name a secret: `client_secret` does,
+//! `token_type` and `tokenizer` do not); the value decides whether it is a literal (code such as
+//! `Token::Any`, `next_token()`, `String`, `^2.0.0` or `${VAR}` is not); the file kind decides how
+//! an unquoted value reads (see [`super::files`]).
+
+use std::sync::LazyLock;
+
+use regex::{Captures, Regex};
+
+use super::files::FileKind;
+use super::rules::{KEY_QUALIFIERS, PLACEHOLDERS, SECRET_WORDS, WEAK_WORDS};
+use super::{entropy, marker};
+
+/// A key containing a secret-ish word, an assignment operator and a value.
+static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)(?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|secret|token|key|auth|credential|sid|dsn|salt|seed|cookie|sig)[A-Za-z0-9_.-]*)(?P<kq>["'`]?)[ \t]*(?P<op>:=|=>|=|:)[ \t]*(?P<val>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|[^\s,;)}\]]+)"#,
+    )
+    .expect("valid pattern")
+});
+
+/// Any `key = value` / `key: value` / `"key": "value"` line (credentials and `.env` files),
+/// also as a diff line and with `export`.
+static ANY_ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?m)^(?P<pre>[+\- ]?[ \t]*(?:export[ \t]+)?["']?(?P<key>[A-Za-z_][A-Za-z0-9_.-]*)["']?[ \t]*(?:=|:)[ \t]*)(?P<val>[^\n]*?)[ \t]*,?[ \t]*$"#,
+    )
+    .expect("valid pattern")
+});
+
+/// `machine h login u password p` and the bare `password p` lines of a `.netrc`.
+static NETRC_PASSWORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:password|account)[ \t]+(?P<secret>[^\s\[]\S*)").expect("valid pattern")
+});
+
+/// How strongly a key's name says "secret".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Name {
+    Password,
+    Secret,
+    /// `key`, `auth`, ...: only a random-looking value counts.
+    Weak,
+}
+
+/// The words of a key: `AWS_SECRET_ACCESS_KEY`, `clientSecret`, `db.password` -> lowercase words.
+fn words(key: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in key.chars() {
+        if !c.is_ascii_alphanumeric() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        cur.push(c.to_ascii_lowercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+fn name_of(key: &str) -> Option<Name> {
+    let w = words(key);
+    let last = w.last()?.as_str();
+    let prev = w.len().checked_sub(2).map(|i| w[i].as_str());
+    if matches!(last, "password" | "passwd" | "pwd" | "pass" | "passphrase") {
+        return Some(Name::Password);
+    }
+    if SECRET_WORDS.contains(&last)
+        || last == "key" && prev.is_some_and(|p| KEY_QUALIFIERS.contains(&p))
+    {
+        return Some(Name::Secret);
+    }
+    // A bare `key` or `auth` is as often an identifier (`"key": "AY9qLk2m..."`, an issue key)
+    // as a credential: it needs a qualifier (`session_key`), or a credentials file.
+    (WEAK_WORDS.contains(&last) && w.len() >= 2).then_some(Name::Weak)
+}
+
+/// `"x"` -> (`x`, true); `x` -> (`x`, false).
+fn unquote(val: &str) -> (&str, bool) {
+    for q in ['"', '\'', '`'] {
+        if val.len() >= 2 && val.starts_with(q) && val.ends_with(q) {
+            return (&val[1..val.len() - 1], true);
+        }
+    }
+    (val, false)
+}
+
+/// Values that are never a secret, quoted or not: empty, templated, references, placeholders,
+/// version specs, URLs and paths.
+fn never_secret(v: &str, key: &str) -> bool {
+    let lower = v.to_ascii_lowercase();
+    v.len() < 4
+        || v.contains("[REDACTED:")
+        || v.chars().any(char::is_whitespace)
+        || PLACEHOLDERS.contains(&lower.as_str())
+        || words(key).contains(&lower)
+        || v.starts_with(['$', '<', '{', '%', '#', '@', '!', '|', '>', '&', '*', '\\', ':'])
+        || v.chars().all(|c| matches!(c, '*' | 'x' | 'X' | '.' | '-' | '_' | '0'))
+        || v.contains("://")
+        || v.starts_with("./")
+        || v.starts_with("../")
+        || v.starts_with("~/")
+        || v.starts_with('/') && !entropy::looks_random(v)
+        // Version specs: ^2.0.0, ~1.2, >=3, 1.2.3, workspace:*, npm:foo@1.
+        || v.starts_with(['^', '~', '='])
+        || v.starts_with("workspace:")
+        || v.starts_with("npm:")
+        || v.trim_start_matches('v').split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        // An environment variable's name (`token = "GITHUB_TOKEN"`) is a reference to the secret.
+        || v.len() > 3
+            && v.contains('_')
+            && v.bytes().all(|b| b.is_ascii_uppercase() || b == b'_' || b.is_ascii_digit())
+}
+
+/// An unquoted value that reads as code: a call, index, path, type, member access or keyword.
+fn is_code(v: &str) -> bool {
+    let ident = |s: &str| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
+            && !s.as_bytes()[0].is_ascii_digit()
+    };
+    v.contains(['(', '[', '"', '\'', '`'])
+        || v.contains("::")
+        || v.contains("->")
+        || v.starts_with("self.")
+        || v.starts_with("this.")
+        || v.starts_with("process.env")
+        || v.starts_with("os.")
+        || v.split('.').count() > 1 && v.split('.').all(ident) && !entropy::looks_random(v)
+        // camelCase (`defaultToConfig2`, `cfg.apiToken`): an identifier.
+        // Digits only at its end: a password mixes them in (`Seed6cHOCCsLcM9`).
+        || ident(v) && v.as_bytes().windows(2).any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+            && !v.trim_end_matches(|c: char| c.is_ascii_digit()).bytes().any(|b| b.is_ascii_digit())
+        || v.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+            && v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'<' | b'>' | b':'))
+            && !v.bytes().any(|b| b.is_ascii_digit())
+}
+
+/// Whether an unquoted value outside a config file still reads as a literal secret.
+fn plain_literal(v: &str) -> bool {
+    let digit = v.bytes().any(|b| b.is_ascii_digit());
+    let alpha = v.bytes().any(|b| b.is_ascii_alphabetic());
+    // Words joined by `-`, `_` or `.` (`same-origin`) are a name; other symbols are not.
+    let symbol = v
+        .bytes()
+        .any(|b| !b.is_ascii_alphanumeric() && !matches!(b, b'_' | b'-' | b'.'));
+    alpha && (digit || symbol) && !v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+}
+
+/// The kind to redact `val` under, for key `key` in a file of kind `file`; `None` leaves it.
+fn judge(key: &str, val: &str, file: FileKind) -> Option<&'static str> {
+    let bare_weak =
+        file == FileKind::Credentials && WEAK_WORDS.contains(&key.to_ascii_lowercase().as_str());
+    let name = name_of(key).or(bare_weak.then_some(Name::Weak))?;
+    let (v, quoted) = unquote(val);
+    if never_secret(v, key) {
+        return None;
+    }
+    // Outside `.env` and credentials files a one-word value (`id-token: write`, `password:
+    // 'foobar'` in a demo) is a setting or an example; a secret mixes in digits or symbols, or
+    // looks random.
+    let shaped = plain_literal(v) || entropy::looks_random(v);
+    let literal = match (quoted, file) {
+        (_, FileKind::Lock) => false,
+        (_, FileKind::Env | FileKind::Credentials) => {
+            quoted || !is_code(v) || entropy::looks_random(v)
+        }
+        (true, _) => shaped,
+        (false, FileKind::Source) => false,
+        (false, FileKind::Config | FileKind::Other) => !is_code(v) && shaped,
+    };
+    if !literal {
+        return None;
+    }
+    match name {
+        Name::Password => Some("password"),
+        Name::Secret => Some("secret"),
+        Name::Weak => entropy::looks_random(v).then_some("secret"),
+    }
+}
+
+/// Replaces `val` (the tail of `whole`) by a marker, keeping its quotes.
+fn replace_value(whole: &str, val: &str, kind: &str) -> String {
+    let start = whole.len() - val.len();
+    let (_, quoted) = unquote(val);
+    if quoted {
+        let q = &val[..1];
+        format!("{}{q}{}{q}", &whole[..start], marker(kind))
+    } else {
+        format!("{}{}", &whole[..start], marker(kind))
+    }
+}
+
+/// Secret-named assignments anywhere in `text`.
+pub fn named(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Option<String> {
+    if !ASSIGNMENT.is_match(text) {
+        return None;
+    }
+    let mut changed = false;
+    let out = ASSIGNMENT.replace_all(text, |c: &Captures| {
+        let whole = c.get(0).expect("match").as_str();
+        let (op, val) = (&c["op"], &c["val"]);
+        let after_key = c.name("key").expect("key").end();
+        let before = text[..c.get(0).expect("match").start()].chars().next_back();
+        // `Token::Any`, `a::token: x`, `password == x`, `x.token = y` (a field, in code).
+        let path_like = op == ":" && (val.starts_with(':') || before == Some(':'));
+        let compare = op == "=" && (val.starts_with('=') || text[after_key..].starts_with("=="));
+        // YAML/JSON write `key: value` with a space or a quoted key; `a:b` is something else.
+        let tight_colon = op == ":"
+            && c["kq"].is_empty()
+            && !whole[c["key"].len()..].starts_with(": ")
+            && !whole[c["key"].len()..].starts_with(":\t");
+        if path_like || compare || tight_colon {
+            return whole.to_string();
+        }
+        match judge(&c["key"], val, file) {
+            Some(kind) => {
+                found.push(kind);
+                changed = true;
+                replace_value(whole, val, kind)
+            }
+            None => whole.to_string(),
+        }
+    });
+    changed.then(|| out.into_owned())
+}
+
+/// Every value of a `.env` file, or every random-looking or secret-named value of a credentials
+/// file, line by line.
+pub fn file_values(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Option<String> {
+    let mut changed = false;
+    let out = ANY_ASSIGNMENT.replace_all(text, |c: &Captures| {
+        let whole = &c[0];
+        let raw = c["val"].trim_end_matches(',').trim();
+        let (v, _) = unquote(raw);
+        let reference = v.starts_with("$") && !v[1..].contains('$') && !v.contains(' ');
+        if v.is_empty() || v.contains("[REDACTED:") || reference || v.starts_with(['{', '[']) {
+            return whole.to_string();
+        }
+        let kind = match file {
+            FileKind::Env => Some("env-value"),
+            _ if entropy::looks_random(v) => Some("credential-value"),
+            _ => judge(&c["key"], raw, file),
+        };
+        match kind {
+            Some(kind) => {
+                found.push(kind);
+                changed = true;
+                let (_, quoted) = unquote(raw);
+                let q = if quoted { &raw[..1] } else { "" };
+                let tail = &c[0][c["pre"].len() + c["val"].len()..];
+                format!("{}{q}{}{q}{tail}", &c["pre"], marker(kind))
+            }
+            None => whole.to_string(),
+        }
+    });
+    let mut text = out.into_owned();
+    if file == FileKind::Credentials && NETRC_PASSWORD.is_match(&text) {
+        text = NETRC_PASSWORD
+            .replace_all(&text, |c: &Captures| {
+                found.push("netrc-password");
+                changed = true;
+                let whole = &c[0];
+                format!(
+                    "{}{}",
+                    &whole[..whole.len() - c["secret"].len()],
+                    marker("netrc-password")
+                )
+            })
+            .into_owned();
+    }
+    changed.then_some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_words_and_names() {
+        assert_eq!(
+            words("AWS_SECRET_ACCESS_KEY"),
+            ["aws", "secret", "access", "key"]
+        );
+        assert_eq!(words("clientSecret"), ["client", "secret"]);
+        assert_eq!(words("db.password"), ["db", "password"]);
+        assert_eq!(name_of("api_key"), Some(Name::Secret));
+        assert_eq!(name_of("GITHUB_TOKEN"), Some(Name::Secret));
+        assert_eq!(name_of("DB_PASS"), Some(Name::Password));
+        assert_eq!(name_of("cacheKey"), Some(Name::Weak));
+        for code in [
+            "token_type",
+            "tokenizer",
+            "passwordHash",
+            "secretName",
+            "bypass",
+        ] {
+            assert_eq!(name_of(code), None, "{code}");
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! Does a value look random? A Shannon-entropy test for values whose name alone does not say
+//! "secret" (`key`, `auth`, any value in a credentials file).
+//!
+//! Generated credentials use most of their alphabet evenly; words, paths, identifiers and version
+//! numbers do not. The thresholds follow the ones detect-secrets documents for its high-entropy
+//! plugins (about 4.5 bits per character for base64, 3 for hex), lowered a little because our
+//! values are short and already sit in a credential-shaped place.
+
+/// Shannon entropy of `s` in bits per character (0 for an empty string).
+pub fn shannon(s: &str) -> f64 {
+    let bytes = s.as_bytes();
+    if bytes.is_empty() {
+        return 0.0;
+    }
+    let mut counts = [0u32; 256];
+    for &b in bytes {
+        counts[b as usize] += 1;
+    }
+    let n = bytes.len() as f64;
+    counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = f64::from(c) / n;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// Whether `value` looks like a generated credential: long enough, from a token alphabet, with
+/// letters and digits, not a path or version, and spread over its alphabet.
+pub fn looks_random(value: &str) -> bool {
+    let v = value.trim();
+    if v.len() < 16 || v.len() > 4096 {
+        return false;
+    }
+    let token_alphabet = v
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"+/=_-.~:".contains(&b));
+    let has_digit = v.bytes().any(|b| b.is_ascii_digit());
+    let has_alpha = v.bytes().any(|b| b.is_ascii_alphabetic());
+    if !token_alphabet || !has_digit || !has_alpha {
+        return false;
+    }
+    // Dotted or slashed words (a.b.c, some/path) and version strings are names, not keys.
+    let parts = v.split(['.', '/', ':']).filter(|p| !p.is_empty()).count();
+    if parts > 3 && v.split(['.', '/', ':']).all(|p| p.len() < 12) {
+        return false;
+    }
+    let hex = v.bytes().all(|b| b.is_ascii_hexdigit());
+    let bits = shannon(v);
+    if hex {
+        bits >= 3.0
+    } else {
+        bits >= 3.7
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entropy_of_simple_strings() {
+        assert_eq!(shannon(""), 0.0);
+        assert_eq!(shannon("aaaa"), 0.0);
+        assert!((shannon("ab") - 1.0).abs() < 1e-9);
+        assert!((shannon("abcd") - 2.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn random_values_and_names_are_told_apart() {
+        for v in [
+            "q8Vd2LkR9sXw4TzB7mNc",
+            "0f3a9c1e7b5d2f4a8c6e0b1d3f5a7c9e",
+            "dXNlcjpwbGFudGVkLWRvY2tlci1wYXNz",
+        ] {
+            assert!(looks_random(v), "{v}: {}", shannon(v));
+        }
+        for v in [
+            "short1",
+            "localhost",
+            "my_application_name",
+            "com.example.app.v2.release",
+            "/usr/local/bin/node",
+            "1.2.3",
+            "aaaaaaaaaaaaaaaaaaaa1",
+            "the value with spaces 123",
+        ] {
+            assert!(!looks_random(v), "{v}: {}", shannon(v));
+        }
+    }
+}
