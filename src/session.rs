@@ -175,7 +175,12 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
     let result = (|| -> std::io::Result<()> {
         // O_EXCL never follows a link planted at the temporary name; a stale file of an earlier
         // run with our pid is removed (the link itself, not what it points at) and made anew.
-        let create = || fs::OpenOptions::new().write(true).create_new(true).open(&tmp);
+        let create = || {
+            fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)
+        };
         let mut f = match create() {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                 fs::remove_file(&tmp)?;
@@ -321,7 +326,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let victim = dir.path().join("victim");
         fs::write(&victim, "keep").unwrap();
-        let tmp = dir.path().join(format!(".metadata.json.tmp-{}", std::process::id()));
+        let tmp = dir
+            .path()
+            .join(format!(".metadata.json.tmp-{}", std::process::id()));
         std::os::unix::fs::symlink(&victim, &tmp).unwrap();
         write_atomic(&dir.path().join("metadata.json"), b"{}").unwrap();
         assert_eq!(fs::read_to_string(&victim).unwrap(), "keep");

@@ -229,7 +229,10 @@ fn ctrl_c_kills_the_model_and_exits_130() {
     }
     let deadline = Instant::now() + Duration::from_secs(20);
     // A pid file is there once it holds a number (it is created before it is written).
-    let written = |f: &str| env.fake_file(f).is_some_and(|s| s.trim().parse::<i32>().is_ok());
+    let written = |f: &str| {
+        env.fake_file(f)
+            .is_some_and(|s| s.trim().parse::<i32>().is_ok())
+    };
     while !written("claude.sleeper.pid") || !written("claude.pid") {
         assert!(Instant::now() < deadline, "the fake never started");
         std::thread::sleep(Duration::from_millis(20));

@@ -105,13 +105,20 @@ fn the_worktree_opt_out_runs_in_the_repository_as_before() {
     run(&env, &[]).ok();
     let call = &env.fake_calls("codex")[0];
     assert_eq!(cwd(call), env.repo);
-    // There the reviewer's tools do read the ignored file: why export is the default.
+    // There the reviewer's tools do read the ignored file and the folder above: why export is
+    // the default. (Its answer is still redacted on the way in, so the value is not stored.)
     let critique = all_files(&env.store())
         .into_iter()
         .find(|(p, _)| p.ends_with("round-1-critique.md"))
         .unwrap()
         .1;
-    assert!(String::from_utf8_lossy(&critique).contains(ENV_SECRET));
+    let critique = String::from_utf8_lossy(&critique);
+    assert!(critique.contains(OUTSIDE_SECRET), "{critique}");
+    assert!(
+        critique.contains("READ .env: TOKEN=[REDACTED:"),
+        "{critique}"
+    );
+    assert!(!critique.contains(ENV_SECRET), "{critique}");
 }
 
 #[test]
