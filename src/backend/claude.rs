@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use super::agent::{AgentSpec, CallOptions, SchemaFlag};
+use super::agent::{host, AgentSpec, CallOptions, SchemaFlag};
 use super::parse::{f64_at, json_lines, u64_at, whole_json};
 use super::{Captured, Failure, Family, Reply, Usage};
 
@@ -25,18 +25,7 @@ pub static SPEC: AgentSpec = AgentSpec {
         ("DISABLE_AUTOUPDATER", "1"),
         ("DISABLE_TELEMETRY", "1"),
     ],
-    // What Claude Code sets in the shells it starts (seen in its 2.1.197 binary). `CLAUDECODE`
-    // makes a nested `claude` refuse to run; the others would tie our call to the outer session.
-    env_remove: &[
-        "CLAUDECODE",
-        "CLAUDE_CODE_ENTRYPOINT",
-        "CLAUDE_CODE_SESSION_ID",
-        "CLAUDE_CODE_CHILD_SESSION",
-        "CLAUDE_CODE_SSE_PORT",
-        "CLAUDE_EFFORT",
-        "CLAUDE_PROJECT_DIR",
-        "AI_AGENT",
-    ],
+    env_remove: host::CLAUDE_SESSION,
     launched_by: &["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT"],
     schema: Some(SchemaFlag {
         flag: "--json-schema",
@@ -45,12 +34,6 @@ pub static SPEC: AgentSpec = AgentSpec {
     }),
     parse,
 };
-
-/// Claude Code's session variables, removed from every child we start (a `claude` reached through
-/// `exec:` or a version probe would refuse to run too).
-pub fn session_markers() -> Vec<String> {
-    SPEC.env_remove.iter().map(|s| s.to_string()).collect()
-}
 
 fn args(o: &CallOptions) -> Vec<String> {
     let mut a: Vec<String> = [

@@ -5,6 +5,7 @@
 //! one parser per CLI in an [`AgentSpec`], in that CLI's own file; what is the same (timeouts,
 //! Ctrl-C, read-only verification, error hints, empty answers) is written once here.
 
+pub mod host;
 mod structured;
 
 pub use structured::structured_answer;
@@ -114,7 +115,7 @@ pub struct AgentBackend {
 
 /// Why a call with a schema is made again without one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Retry {
+pub(in crate::backend) enum Retry {
     /// The CLI does not know the flag (an older version).
     FlagRejected,
     /// The model answered in text and the CLI failed the call for it.
@@ -134,7 +135,7 @@ impl AgentBackend {
     }
 
     /// The command line, with the schema flag (and its value) before a trailing `-` if any.
-    fn args(&self, schema_arg: Option<&str>) -> Vec<String> {
+    pub(in crate::backend) fn args(&self, schema_arg: Option<&str>) -> Vec<String> {
         let mut a = (self.spec.args)(&self.options);
         if let (Some(flag), Some(value)) = (self.spec.schema, schema_arg) {
             let at = if a.last().map(String::as_str) == Some("-") {
@@ -261,7 +262,7 @@ impl AgentBackend {
         let (result, version) = std::thread::scope(|s| {
             let version = s.spawn(|| {
                 self.version
-                    .get_or_init(|| super::registry::version(&self.program))
+                    .get_or_init(|| host::version(&self.program))
                     .clone()
             });
             let result = run_checked(self.spec.name, &inv, req);
@@ -278,7 +279,7 @@ impl AgentBackend {
     /// A finished call read: the answer, or the failure and whether to ask again without the
     /// schema (the flag is unknown to this build, or the model answered in text and the CLI
     /// failed the call for it).
-    fn conclude(
+    pub(in crate::backend) fn conclude(
         &self,
         finished: &runner::Finished,
         req: &Request,
