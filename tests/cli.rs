@@ -11,6 +11,7 @@ mod edge_cases;
 mod hook;
 mod manual;
 mod panel;
+mod processes;
 mod reading;
 mod real_clis;
 mod review;

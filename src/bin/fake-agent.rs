@@ -7,7 +7,9 @@
 //! format of the CLI it poses as, with the envelopes recorded from the real CLIs. Step fields (all
 //! optional): `answer`, `model`, `input_tokens`, `output_tokens`, `error: {status, message}`,
 //! `stdout`/`stderr` (raw, replacing the formatted output), `exit`, `delay_ms`, `hang` (sleep
-//! forever), `sleeper` (also start a child that sleeps, to prove the group is killed), `huge`
+//! forever), `sleeper` (also start a child that sleeps, to prove the group is killed), `detached`
+//! (also start, in a session of its own as `setsid` would, a child that sleeps holding our stdout
+//! and stderr open: no group kill reaches it, and its pipes never close by themselves), `huge`
 //! (bytes of filler on stdout), `touch` (write this file in the cwd: a "read-only" violation),
 //! `exec` (run this argv and print its stdout: to be a parent process of git-debate), `format`
 //! (`raw` or a CLI name; default: the name it runs as), `structured` (the object a model gives
@@ -72,6 +74,25 @@ fn main() {
             .expect("sleep");
         std::fs::write(
             dir.join(format!("{name}.sleeper.pid")),
+            child.id().to_string(),
+        )
+        .expect("pid file");
+    }
+    if get("detached").and_then(Value::as_bool) == Some(true) {
+        use std::os::unix::process::CommandExt;
+        let mut cmd = Command::new("sleep");
+        cmd.arg("600").stdin(Stdio::null());
+        // SAFETY: setsid(2) in the forked child, async-signal-safe.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::setsid();
+                Ok(())
+            });
+        }
+        #[allow(clippy::zombie_processes)]
+        let child = cmd.spawn().expect("sleep");
+        std::fs::write(
+            dir.join(format!("{name}.detached.pid")),
             child.id().to_string(),
         )
         .expect("pid file");
