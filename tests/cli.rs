@@ -9,6 +9,7 @@ mod ci;
 mod config;
 mod edge_cases;
 mod hook;
+mod long_calls;
 mod manual;
 mod panel;
 mod processes;

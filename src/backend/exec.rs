@@ -70,6 +70,7 @@ impl Backend for ExecBackend {
             stdin: req.prompt.as_bytes().to_vec(),
             timeout: req.timeout,
             idle_timeout: req.idle_timeout,
+            watch: None,
         };
         let hint = |k: ErrorKind| match k {
             ErrorKind::NotInstalled => format!(

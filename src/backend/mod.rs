@@ -18,6 +18,7 @@ pub mod effort;
 pub mod error;
 pub mod exec;
 pub mod gemini;
+pub mod gemini_retries;
 pub mod openai;
 pub mod opencode;
 pub mod parse;

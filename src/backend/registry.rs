@@ -2,7 +2,8 @@
 //! [`Backend`]: program path, model, reasoning, extra arguments and family.
 //!
 //! Per-backend git config lives under `debate.<backend>.*`: `model`, `family`, `effort<Level>`
-//! (replaces the effort table's model), and the user-only `command` (a non-default binary) and
+//! (replaces the effort table's model), `maxAttempts` (gemini: failed attempts before it is
+//! stopped), and the user-only `command` (a non-default binary) and
 //! `args` (extra flags, split like shell words). For `openai:` also `baseUrl`; for `exec:` `family`.
 
 use std::path::PathBuf;
@@ -110,10 +111,20 @@ pub fn build(name: &str, role: Option<Role>, settings: &Settings) -> Result<Box<
         })?,
         None => Vec::new(),
     };
+    let max_attempts = match var(settings, spec.name, "maxAttempts") {
+        Some(v) => Some(v.parse::<u32>().ok().filter(|n| *n >= 1).ok_or_else(|| {
+            crate::error::UsageError::new(format!(
+                "bad debate.{}.maxAttempts {v:?}: use a whole number of at least 1",
+                spec.name
+            ))
+        })?),
+        None => None,
+    };
     let options = CallOptions {
         model,
         reasoning: table.and_then(|(_, row)| row.reasoning.map(str::to_string)),
         extra_args,
+        max_attempts,
     };
     let program = program_of(spec, settings);
     let mut backend = AgentBackend::new(spec, program, options);

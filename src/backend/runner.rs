@@ -45,6 +45,19 @@ pub struct Invocation {
     pub stdin: Vec<u8>,
     pub timeout: Duration,
     pub idle_timeout: Duration,
+    /// Reads stderr as it comes and stops the call once it shows the CLI cannot succeed.
+    pub watch: Option<Watch>,
+}
+
+/// Reads a CLI's stderr: the failed attempts it reports so far, and what they failed with.
+pub type Retrying = fn(stderr: &str) -> Option<(u32, super::Failure)>;
+
+/// A CLI's retry reports on stderr, read while it runs: gemini retries 429/500 for minutes and
+/// nothing bounds it from outside, so we stop it after `limit` failed attempts.
+#[derive(Debug, Clone, Copy)]
+pub struct Watch {
+    pub retrying: Retrying,
+    pub limit: u32,
 }
 
 /// How the child ended.
@@ -55,6 +68,8 @@ pub enum Ending {
     TimedOut,
     /// Killed after printing nothing for the idle timeout.
     Idle,
+    /// Killed when its stderr showed more failed attempts than the [`Watch`] allows.
+    GaveUp,
 }
 
 #[derive(Debug, Clone)]
@@ -120,6 +135,7 @@ pub fn run(inv: &Invocation) -> Result<Finished> {
     let mut exited: Option<(ExitStatus, Instant)> = None;
     let mut interrupted_at: Option<Instant> = None;
     let mut failure = None;
+    let mut watched = 0;
     loop {
         let now = Instant::now();
         if exited.is_none() {
@@ -155,6 +171,14 @@ pub fn run(inv: &Invocation) -> Result<Finished> {
         if now >= idle_deadline {
             ending = Some(Ending::Idle);
             break;
+        }
+        if let Some(w) = inv.watch.filter(|_| pipes.stderr.len() > watched) {
+            watched = pipes.stderr.len();
+            let said = String::from_utf8_lossy(&pipes.stderr);
+            if (w.retrying)(&said).is_some_and(|(n, _)| n >= w.limit) {
+                ending = Some(Ending::GaveUp);
+                break;
+            }
         }
         match pipes.wait((deadline.min(idle_deadline) - now).min(TICK)) {
             Ok(true) => last_output = Instant::now(),
@@ -215,6 +239,7 @@ mod tests {
             stdin: stdin.to_vec(),
             timeout: Duration::from_millis(timeout_ms),
             idle_timeout: Duration::from_millis(idle_ms),
+            watch: None,
         })
         .unwrap()
     }
@@ -299,6 +324,7 @@ mod tests {
             stdin: vec![],
             timeout: Duration::from_secs(1),
             idle_timeout: Duration::from_secs(1),
+            watch: None,
         })
         .unwrap_err();
         assert!(e.to_string().contains("/nonexistent/agent-cli"));

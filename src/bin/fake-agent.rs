@@ -11,7 +11,10 @@
 //! (also start, in a session of its own as `setsid` would, a child that sleeps holding our stdout
 //! and stderr open: no group kill reaches it, and its pipes never close by themselves), `huge`
 //! (bytes of filler on stdout), `touch` (write this file in the cwd: a "read-only" violation),
-//! `exec` (run this argv and print its stdout: to be a parent process of git-debate), `format`
+//! `exec` (run this argv and print its stdout: to be a parent process of git-debate), `trickle`
+//! (`{lines, every_ms, stream}`: print these lines one at a time, `every_ms` apart, on `stdout`
+//! (default) or `stderr` before answering: a long streamed answer, or gemini's retry reports;
+//! `count` repeats a stream event line instead of `lines`), `format`
 //! (`raw` or a CLI name; default: the name it runs as), `structured` (the object a model gives
 //! when the CLI was run with its schema flag: claude's `structured_output`, qwen's
 //! `structured_result`, codex's final message), `no_schema_flag` (answer like an older CLI that
@@ -97,6 +100,9 @@ fn main() {
         )
         .expect("pid file");
     }
+    if let Some(t) = get("trickle") {
+        trickle(t);
+    }
     if get("hang").and_then(Value::as_bool) == Some(true) {
         std::fs::write(
             dir.join(format!("{name}.pid")),
@@ -135,6 +141,12 @@ fn main() {
         .to_string();
     let structured = schema_flag.and(get("structured")).cloned();
     let (stdout, stderr, code) = render(&format, &step, structured.as_ref());
+    // Run with the streaming flags, answer in lines as the real CLIs do.
+    let stdout = if argv.iter().any(|a| a == "stream-json") {
+        streamed(&format, stdout)
+    } else {
+        stdout
+    };
     let stdout = get("stdout")
         .and_then(Value::as_str)
         .map_or(stdout, str::to_string);
@@ -148,6 +160,62 @@ fn main() {
     out.flush().unwrap();
     std::io::stderr().write_all(stderr.as_bytes()).unwrap();
     std::process::exit(code);
+}
+
+/// Prints `lines` (or `count` stream events) one by one, `every_ms` apart, flushing each.
+fn trickle(t: &Value) {
+    let every = Duration::from_millis(t.get("every_ms").and_then(Value::as_u64).unwrap_or(100));
+    let lines: Vec<String> = match t.get("lines").and_then(Value::as_array) {
+        Some(l) => l
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect(),
+        None => {
+            let n = t.get("count").and_then(Value::as_u64).unwrap_or(5);
+            let event = json!({"type":"stream_event","event":{"type":"ping"}}).to_string();
+            vec![event; n as usize]
+        }
+    };
+    let to_stderr = t.get("stream").and_then(Value::as_str) == Some("stderr");
+    for line in lines {
+        if to_stderr {
+            eprintln!("{line}");
+        } else {
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "{line}");
+            let _ = out.flush();
+        }
+        std::thread::sleep(every);
+    }
+}
+
+/// `stdout` as the CLI prints it under `stream-json`: claude's result object as one line after an
+/// init line, qwen's array as lines, gemini's object as init, one delta and a result event.
+fn streamed(format: &str, stdout: String) -> String {
+    let Ok(v) = serde_json::from_str::<Value>(&stdout) else {
+        return stdout;
+    };
+    let init = json!({"type":"system","subtype":"init","model":"fake-model"});
+    let lines = |v: &[Value]| v.iter().map(|v| format!("{v}\n")).collect::<String>();
+    match (format, v) {
+        ("claude", v) => lines(&[init, v]),
+        ("qwen", Value::Array(items)) => lines(&items),
+        ("gemini", v) if v.get("response").is_some() => {
+            let model = v["stats"]["models"]
+                .as_object()
+                .and_then(|m| m.keys().next().cloned())
+                .unwrap_or_default();
+            let tokens = &v["stats"]["models"][&model]["tokens"];
+            lines(&[
+                json!({"type":"init","session_id":"s","model":"auto"}),
+                json!({"type":"message","role":"assistant","content":v["response"],"delta":true}),
+                json!({"type":"result","status":"success","stats":{"input_tokens":tokens["input"],
+                    "output_tokens":tokens["candidates"],"cached":0,"models":{model:{"total_tokens":1}}}}),
+            ])
+        }
+        (_, v) => format!("{v}\n"),
+    }
 }
 
 /// The run number of `name` (0-based), kept in a counter file.

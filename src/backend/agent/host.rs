@@ -58,6 +58,7 @@ pub fn version(program: &Path) -> Option<String> {
         stdin: Vec::new(),
         timeout: Duration::from_secs(20),
         idle_timeout: Duration::from_secs(20),
+        watch: None,
     })
     .ok()?;
     if !matches!(finished.ending, Ending::Exited(s) if s.success()) {

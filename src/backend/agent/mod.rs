@@ -51,7 +51,14 @@ pub struct CallOptions {
     pub reasoning: Option<String>,
     /// `debate.<backend>.args`: the user's extra flags, placed before any trailing prompt marker.
     pub extra_args: Vec<String>,
+    /// `debate.<backend>.maxAttempts`: failed attempts a CLI that reports its retries may make
+    /// before we stop it ([`DEFAULT_ATTEMPTS`] when unset).
+    pub max_attempts: Option<u32>,
 }
+
+/// How many failed attempts a retrying CLI is allowed by default: enough for a passing hiccup,
+/// few enough that a 429 or 500 is reported in seconds rather than after the timeout.
+pub const DEFAULT_ATTEMPTS: u32 = 3;
 
 /// Everything that makes one agent CLI different from the others.
 pub struct AgentSpec {
@@ -76,6 +83,9 @@ pub struct AgentSpec {
     /// Turns captured output into the answer or a classified failure. Only called when the CLI
     /// exited by itself (timeouts are decided before).
     pub parse: fn(&Captured) -> Result<Reply, Failure>,
+    /// For a CLI that reports its retries on stderr: the failed attempts so far and their cause.
+    /// Read while it runs (it is stopped past `maxAttempts`) and when a limit ended the call.
+    pub retrying: Option<runner::Retrying>,
 }
 
 impl AgentSpec {
@@ -158,6 +168,10 @@ impl AgentBackend {
             stdin: req.prompt.as_bytes().to_vec(),
             timeout: req.timeout,
             idle_timeout: req.idle_timeout,
+            watch: self.spec.retrying.map(|retrying| runner::Watch {
+                retrying,
+                limit: self.options.max_attempts.unwrap_or(DEFAULT_ATTEMPTS).max(1),
+            }),
         }
     }
 
@@ -286,7 +300,10 @@ impl AgentBackend {
         protocol: Option<Protocol>,
     ) -> Result<Answer, (BackendError, Option<Retry>)> {
         let flag = self.spec.schema.filter(|_| protocol.is_some());
-        let reply = match (interpret(finished, self.spec.parse, req), flag) {
+        let reply = match (
+            interpret_with(finished, self.spec.parse, self.spec.retrying, req),
+            flag,
+        ) {
             (Ok(r), _) => r,
             (Err(f), Some(flag)) => {
                 let out = String::from_utf8_lossy(&finished.stdout);
@@ -380,20 +397,53 @@ pub fn interpret(
     parse: fn(&Captured) -> Result<Reply, Failure>,
     req: &Request,
 ) -> Result<Reply, Failure> {
+    interpret_with(finished, parse, None, req)
+}
+
+/// [`interpret`] for a CLI that reports its retries: a call stopped or timed out while retrying
+/// failed for the reason it was retrying (rate-limited, server error), not for lack of time.
+pub fn interpret_with(
+    finished: &runner::Finished,
+    parse: fn(&Captured) -> Result<Reply, Failure>,
+    retrying: Option<runner::Retrying>,
+    req: &Request,
+) -> Result<Reply, Failure> {
     if signals::interrupted() {
         return Err(Failure::new(ErrorKind::Interrupted, "interrupted"));
     }
+    let stopped_retrying = || {
+        let stderr = String::from_utf8_lossy(&finished.stderr);
+        retrying.and_then(|r| r(&stderr)).map(|(n, f)| {
+            let s = if n == 1 { "" } else { "s" };
+            Failure::new(
+                f.kind,
+                format!("stopped after {n} failed attempt{s}: {}", f.message),
+            )
+        })
+    };
     let code = match finished.ending {
+        Ending::GaveUp | Ending::TimedOut | Ending::Idle if stopped_retrying().is_some() => {
+            return Err(stopped_retrying().expect("checked"));
+        }
+        Ending::GaveUp => return Err(Failure::new(ErrorKind::ServerError, "stopped retrying")),
+        // Each limit says its name: the user must know which one to raise.
         Ending::TimedOut => {
             return Err(Failure::new(
                 ErrorKind::Timeout,
-                format!("no answer after {} s", req.timeout.as_secs()),
+                format!(
+                    "no answer within {} s, the wall-clock limit (--backend-timeout-seconds, or \
+                     the time left of --budget-minutes)",
+                    req.timeout.as_secs()
+                ),
             ))
         }
         Ending::Idle => {
             return Err(Failure::new(
                 ErrorKind::Timeout,
-                format!("no output for {} s", req.idle_timeout.as_secs()),
+                format!(
+                    "no output for {} s, the idle limit (--backend-idle-seconds)",
+                    req.idle_timeout.as_secs()
+                ),
             ))
         }
         Ending::Exited(status) => status.code(),
