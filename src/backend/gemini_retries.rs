@@ -29,15 +29,24 @@ pub(crate) fn retrying(stderr: &str) -> Option<(u32, Failure)> {
         .collect();
     let (last, _) = *failed.last()?;
     let status = failed.iter().rev().find_map(|(_, s)| *s);
-    // The server's body, when the line carries it: `{"error":{"code":429,"message":…}}`.
-    let body = last.find("{\"error\"").and_then(|at| {
-        let v: Value = serde_json::Deserializer::from_str(&last[at..])
+    // The server's body from the latest line that carries one (`{"error":{"code":429,
+    // "message":…}}`), else the last line's own words after "failed".
+    let body = failed.iter().rev().find_map(|(l, _)| {
+        let at = l.find("{\"error\"")?;
+        let v: Value = serde_json::Deserializer::from_str(&l[at..])
             .into_iter()
             .next()?
             .ok()?;
         str_at(&v, &["error", "message"]).map(str::to_string)
     });
-    let message = body.unwrap_or_else(|| last.trim().to_string());
+    let message = body.unwrap_or_else(|| {
+        let words = last.split_once("failed").map_or(last, |(_, w)| w);
+        words
+            .trim_start_matches([':', ' '])
+            .trim_end_matches(". Max attempts reached")
+            .trim()
+            .to_string()
+    });
     let kind = match classify(last, status, None) {
         // A retried failure that names nothing else is the server's.
         ErrorKind::Exited(_) | ErrorKind::ParseError => ErrorKind::ServerError,
@@ -83,7 +92,10 @@ mod tests {
         let max = "Attempt 1 failed with status 500. Retrying with backoff... _ApiError: x\n\
                    Attempt 2 failed: boom. Max attempts reached\n";
         let (n, f) = retrying(max).unwrap();
-        assert_eq!((n, f.kind), (2, ErrorKind::ServerError));
+        assert_eq!(
+            (n, f.kind, f.message.as_str()),
+            (2, ErrorKind::ServerError, "boom")
+        );
     }
 
     #[test]
