@@ -5,11 +5,13 @@
 //! is in `api_error_status`; it retries even a 401 for minutes unless `CLAUDE_CODE_MAX_RETRIES`
 //! bounds it; without `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC` it makes an extra title call; and
 //! it refuses to start inside another Claude Code session, so Claude Code's session variables are
-//! removed from the child's environment.
+//! removed from the child's environment. We run `--output-format stream-json` with partial
+//! messages (deltas as the text is written; the `result` line is the `json` mode's object, with
+//! `structured_output` under `--json-schema` too, recorded in `stream-schema-ok`).
 
 use serde_json::Value;
 
-use super::agent::{AgentSpec, CallOptions, SchemaFlag};
+use super::agent::{host, AgentSpec, CallOptions, SchemaFlag};
 use super::parse::{f64_at, json_lines, u64_at, whole_json};
 use super::{Captured, Failure, Family, Reply, Usage};
 
@@ -25,18 +27,7 @@ pub static SPEC: AgentSpec = AgentSpec {
         ("DISABLE_AUTOUPDATER", "1"),
         ("DISABLE_TELEMETRY", "1"),
     ],
-    // What Claude Code sets in the shells it starts (seen in its 2.1.197 binary). `CLAUDECODE`
-    // makes a nested `claude` refuse to run; the others would tie our call to the outer session.
-    env_remove: &[
-        "CLAUDECODE",
-        "CLAUDE_CODE_ENTRYPOINT",
-        "CLAUDE_CODE_SESSION_ID",
-        "CLAUDE_CODE_CHILD_SESSION",
-        "CLAUDE_CODE_SSE_PORT",
-        "CLAUDE_EFFORT",
-        "CLAUDE_PROJECT_DIR",
-        "AI_AGENT",
-    ],
+    env_remove: host::CLAUDE_SESSION,
     launched_by: &["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT"],
     schema: Some(SchemaFlag {
         flag: "--json-schema",
@@ -44,19 +35,18 @@ pub static SPEC: AgentSpec = AgentSpec {
         refused: &[],
     }),
     parse,
+    retrying: None,
 };
-
-/// Claude Code's session variables, removed from every child we start (a `claude` reached through
-/// `exec:` or a version probe would refuse to run too).
-pub fn session_markers() -> Vec<String> {
-    SPEC.env_remove.iter().map(|s| s.to_string()).collect()
-}
 
 fn args(o: &CallOptions) -> Vec<String> {
     let mut a: Vec<String> = [
         "-p",
+        // Streamed, with the text's deltas as they come: `json` prints nothing until the end, so
+        // a long answer would look like silence to the idle limit. `--verbose` is required.
         "--output-format",
-        "json",
+        "stream-json",
+        "--verbose",
+        "--include-partial-messages",
         // `--tools` is what restricts the tool set (`--allowedTools` only pre-approves).
         "--tools",
         "Read,Grep,Glob",
@@ -178,6 +168,15 @@ mod tests {
     fn stream_json_answer() {
         let r = parse_file("claude", "ok-stream-json.stdout", parse).unwrap();
         assert_eq!(r.text, OK_ANSWER);
+        // What we run (recorded with claude 2.1.197): partial messages, then the same result.
+        let r = parse_file("claude", "stream-partial-ok.stdout", parse).unwrap();
+        assert_eq!(r.text, OK_ANSWER);
+        assert_eq!(r.model.as_deref(), Some("claude-sonnet-4-5"));
+        assert!(r.usage.input_tokens.is_some() && r.usage.output_tokens == Some(14));
+        // `--json-schema` still works when streamed: the object is in the result line.
+        let r = parse_file("claude", "stream-schema-ok.stdout", parse).unwrap();
+        let v = r.structured.expect("structured_output");
+        assert_eq!(v["findings"].as_array().map(Vec::len), Some(2));
     }
 
     #[test]
@@ -200,8 +199,9 @@ mod tests {
         });
         assert_eq!(
             a.join(" "),
-            "-p --output-format json --tools Read,Grep,Glob --permission-mode default \
-             --no-session-persistence --model claude-sonnet-4-5"
+            "-p --output-format stream-json --verbose --include-partial-messages \
+             --tools Read,Grep,Glob --permission-mode default --no-session-persistence \
+             --model claude-sonnet-4-5"
         );
         assert!(!a
             .iter()

@@ -48,6 +48,7 @@ pub static SPEC: AgentSpec = AgentSpec {
         refused: &[],
     }),
     parse,
+    retrying: None,
 };
 
 fn args(o: &CallOptions) -> Vec<String> {
@@ -284,6 +285,7 @@ mod tests {
             model: Some("gpt-5.3-codex".into()),
             reasoning: Some("high".into()),
             extra_args: vec!["--profile".into(), "work".into()],
+            max_attempts: None,
         });
         assert_eq!(
             a.join(" "),

@@ -36,6 +36,7 @@ pub static SPEC: AgentSpec = AgentSpec {
     launched_by: &["COPILOT_CLI"],
     schema: None,
     parse,
+    retrying: None,
 };
 
 fn args(o: &CallOptions) -> Vec<String> {

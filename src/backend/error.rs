@@ -140,8 +140,8 @@ pub fn generic_hint(kind: ErrorKind, timeout_secs: u64) -> String {
             "the provider failed; retry later or pick another --reviewer".into()
         }
         ErrorKind::Timeout => format!(
-            "no answer within the limit (--backend-timeout-seconds is {timeout_secs}); raise it \
-             or --backend-idle-seconds, or use --effort low"
+            "raise the limit that ended it (--backend-timeout-seconds is {timeout_secs}; \
+             --backend-idle-seconds), or use --effort low"
         ),
         ErrorKind::EmptyAnswer => "the model returned no text; retry or pick another model".into(),
         ErrorKind::ParseError => {

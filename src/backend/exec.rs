@@ -8,6 +8,7 @@
 
 use std::path::PathBuf;
 
+use super::agent::host;
 use super::agent::{interpret, run_checked};
 use super::error::generic_hint;
 use super::runner::Invocation;
@@ -27,7 +28,7 @@ impl ExecBackend {
         let Some((program, args)) = words.split_first() else {
             return Err("exec: needs a command, e.g. exec:ollama run qwen2.5-coder".into());
         };
-        let resolved = super::registry::which(program).unwrap_or_else(|| PathBuf::from(program));
+        let resolved = host::which(program).unwrap_or_else(|| PathBuf::from(program));
         Ok(ExecBackend {
             name: format!("exec:{}", line.trim()),
             program: resolved,
@@ -64,11 +65,12 @@ impl Backend for ExecBackend {
             args: self.args.clone(),
             env: Vec::new(),
             // Claude Code's markers would stop a `claude` started through exec: too.
-            env_remove: super::claude::session_markers(),
+            env_remove: host::clean_env(),
             cwd: req.run_dir(),
             stdin: req.prompt.as_bytes().to_vec(),
             timeout: req.timeout,
             idle_timeout: req.idle_timeout,
+            watch: None,
         };
         let hint = |k: ErrorKind| match k {
             ErrorKind::NotInstalled => format!(

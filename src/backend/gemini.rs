@@ -17,8 +17,14 @@
 //!
 //! Retries: it retries 429/500 with model fallback for 90 s and more, and neither a flag nor an
 //! environment variable bounds that (the recordings needed `general.maxAttempts: 1` in the
-//! settings file **and** an explicit `-m`; we do not touch the user's settings). Our wall-clock and
-//! idle timeouts are the bound.
+//! settings file **and** an explicit `-m`; we do not touch the user's settings). But it reports
+//! each failed attempt on stderr as it happens, so `gemini_retries` reads those lines as they come:
+//! past `debate.gemini.maxAttempts` (default 3) the call is stopped and reported as
+//! `rate-limited` or `server-error`, and so is a call a limit ended while it was retrying.
+//!
+//! Output: `-o stream-json`, so the assistant's text arrives as deltas while it is written and the
+//! idle limit measures silence, not the length of the answer (`-o json` prints nothing until the
+//! end). The plain `json` object is still read, for `debate.gemini.args` that ask for it.
 
 use serde_json::Value;
 
@@ -39,15 +45,22 @@ pub static SPEC: AgentSpec = AgentSpec {
     launched_by: &["GEMINI_CLI"],
     schema: None,
     parse,
+    retrying: Some(super::gemini_retries::retrying),
 };
 
 /// gemini's exit code (and `error.code`) for a missing or invalid auth method.
 const EXIT_AUTH: i32 = 41;
 
 fn args(o: &CallOptions) -> Vec<String> {
-    let mut a: Vec<String> = ["--skip-trust", "-o", "json", "--approval-mode", "plan"]
-        .map(String::from)
-        .to_vec();
+    let mut a: Vec<String> = [
+        "--skip-trust",
+        "-o",
+        "stream-json",
+        "--approval-mode",
+        "plan",
+    ]
+    .map(String::from)
+    .to_vec();
     if let Some(m) = &o.model {
         a.extend(["-m".into(), m.clone()]);
     }
@@ -259,14 +272,12 @@ mod tests {
                 "500-model-attempts1" => Some(ServerError),
                 // Exit 1, "Incomplete JSON segment at the end".
                 "malformed" => Some(ServerError),
-                // Retrying with backoff for 90 s, or silent: killed by the harness, as our
-                // timeout would.
-                "429"
-                | "429-attempts1"
-                | "500"
-                | "500-attempts1"
-                | "hang"
-                | "stall-model-attempts1" => Some(Timeout),
+                // Retrying with backoff for 90 s until the harness killed them: the retry lines
+                // on stderr say why (we would have stopped them after maxAttempts).
+                "429" | "429-attempts1" => Some(RateLimited),
+                "500" | "500-attempts1" => Some(ServerError),
+                // Silent: killed by the harness, as our timeout would.
+                "hang" | "stall-model-attempts1" => Some(Timeout),
                 other => panic!("unexpected scenario {other}"),
             },
             |r| {
@@ -424,7 +435,7 @@ mod tests {
 
     #[test]
     fn stream_json_gives_the_same_answer_and_text_does_not_parse() {
-        // `-o stream-json` in the user's extra arguments: deltas concatenated.
+        // `-o stream-json`, what we ask for: deltas concatenated.
         let r = parse_file("gemini", "ok-stream-json.stdout", parse).unwrap();
         assert_eq!(r.text, OK_ANSWER);
         assert_eq!(
@@ -453,14 +464,16 @@ mod tests {
             model: Some("gemini-2.5-pro".into()),
             reasoning: Some("high".into()),
             extra_args: vec!["--include-directories".into(), "../lib".into()],
+            max_attempts: None,
         });
         assert_eq!(
             a.join(" "),
-            "--skip-trust -o json --approval-mode plan -m gemini-2.5-pro --include-directories ../lib"
+            "--skip-trust -o stream-json --approval-mode plan -m gemini-2.5-pro \
+             --include-directories ../lib"
         );
         assert_eq!(
             args(&CallOptions::default()).join(" "),
-            "--skip-trust -o json --approval-mode plan"
+            "--skip-trust -o stream-json --approval-mode plan"
         );
         let prompt = "Review this change: the function add(a, b) returns a - b.";
         for w in &a {

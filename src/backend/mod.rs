@@ -5,6 +5,10 @@
 //! CLIs share one adapter ([`agent::AgentBackend`]) driven by a per-CLI [`agent::AgentSpec`] (its
 //! command line, environment and output parser, one file each); `exec:` programs and
 //! OpenAI-compatible servers have their own files. [`routing`] picks the author and the reviewer.
+//!
+//! Layers, each using only those below it: [`registry`] and [`routing`] on top; the adapters
+//! (one file per CLI, `exec`); the shared [`agent`] layer (with [`agent::host`]: PATH, versions,
+//! the environment no child inherits); and [`runner`], [`signals`], [`readonly`] at the bottom.
 
 pub mod agent;
 pub mod claude;
@@ -15,15 +19,20 @@ pub mod effort;
 pub mod error;
 pub mod exec;
 pub mod gemini;
+pub mod gemini_retries;
 pub mod openai;
 pub mod opencode;
 pub mod parse;
+pub mod pipes;
 pub mod qwen;
 pub mod readonly;
+pub mod reap;
 pub mod redacting;
 pub mod registry;
 pub mod routing;
 pub mod runner;
+#[cfg(test)]
+mod schema_replay;
 pub mod signals;
 
 use std::path::PathBuf;

@@ -34,6 +34,7 @@ pub static SPEC: AgentSpec = AgentSpec {
     launched_by: &["OPENCODE"],
     schema: None,
     parse,
+    retrying: None,
 };
 
 fn args(o: &CallOptions) -> Vec<String> {

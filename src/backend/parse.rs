@@ -147,7 +147,9 @@ pub mod fixtures {
             schema: None,
             sandbox: Default::default(),
         };
-        agent::interpret(&finished, parse, &req)
+        // gemini's retry lines decide why a killed call failed; no other CLI reports retries.
+        let retrying = (cli == "gemini").then_some(crate::backend::gemini_retries::retrying as _);
+        agent::interpret_with(&finished, parse, retrying, &req)
     }
 
     /// Replays every recorded scenario of `cli`: `expect` names the failure kind each one must end

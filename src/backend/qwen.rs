@@ -3,7 +3,9 @@
 //! `-o json` prints one JSON **array** (not JSON lines) of `system`/`init`, `assistant` and
 //! `result` messages; the answer is the `result` element's `.result`, usage its `usage` and
 //! `duration_api_ms` (for every call of the run: qwen adds a memory-extractor call), the model the
-//! `init` element's `model`. `-o stream-json` has the same messages as lines and is read too.
+//! `init` element's `model`. `-o stream-json` has the same messages as lines, and is what we run
+//! (with `--include-partial-messages`, so the text arrives while it is written and the idle limit
+//! measures silence; `--json-schema` works the same, recorded in `stream-schema-ok`).
 //!
 //! The quirk that matters: an API failure comes back as exit 0, `is_error: false`, with `.result`
 //! = `[API Error: …]` (qwen appends that block to whatever text the turn had streamed, and a 429
@@ -45,6 +47,7 @@ pub static SPEC: AgentSpec = AgentSpec {
         refused: &["instead of calling the structured_output tool"],
     }),
     parse,
+    retrying: None,
 };
 
 /// How qwen writes an API failure into the answer text.
@@ -55,9 +58,17 @@ const OAUTH_QUOTA: &str = "Qwen OAuth quota exceeded:";
 const OAUTH_DISCONTINUED: &str = "Qwen OAuth free tier has been discontinued";
 
 fn args(o: &CallOptions) -> Vec<String> {
-    let mut a: Vec<String> = ["-o", "json", "--approval-mode", "plan"]
-        .map(String::from)
-        .to_vec();
+    // Streamed with partial messages: `json` prints nothing until the end, so a long answer
+    // would look like silence to the idle limit.
+    let mut a: Vec<String> = [
+        "-o",
+        "stream-json",
+        "--include-partial-messages",
+        "--approval-mode",
+        "plan",
+    ]
+    .map(String::from)
+    .to_vec();
     if let Some(m) = &o.model {
         a.extend(["-m".into(), m.clone()]);
     }
@@ -299,6 +310,14 @@ mod tests {
         assert_eq!(r.model.as_deref(), Some("qwen3-coder-plus"));
         assert_eq!(r.usage.input_tokens, Some(25060));
         assert_eq!(r.usage.api_duration_ms, Some(84));
+        // What we run (recorded with qwen 0.15.10): partial messages, and `--json-schema` still
+        // gives its object in the result line.
+        let r = parse_file("qwen", "stream-partial-ok.stdout", parse).unwrap();
+        assert_eq!(r.text, OK_ANSWER);
+        assert_eq!(r.model.as_deref(), Some("qwen3-coder-plus"));
+        let r = parse_file("qwen", "stream-schema-ok.stdout", parse).unwrap();
+        let v = r.structured.expect("structured_result");
+        assert_eq!(v["findings"].as_array().map(Vec::len), Some(2));
         let f = parse_file("qwen", "ok-text.stdout", parse).unwrap_err();
         assert_eq!(f.kind, ErrorKind::ParseError);
         assert!(!f.message.contains("FAKE-ANSWER"));
@@ -310,14 +329,16 @@ mod tests {
             model: Some("qwen3-coder-plus".into()),
             reasoning: Some("high".into()),
             extra_args: vec!["--auth-type".into(), "openai".into()],
+            max_attempts: None,
         });
         assert_eq!(
             a.join(" "),
-            "-o json --approval-mode plan -m qwen3-coder-plus --auth-type openai"
+            "-o stream-json --include-partial-messages --approval-mode plan -m qwen3-coder-plus \
+             --auth-type openai"
         );
         assert_eq!(
             args(&CallOptions::default()).join(" "),
-            "-o json --approval-mode plan"
+            "-o stream-json --include-partial-messages --approval-mode plan"
         );
         let prompt = "Review this change: the function add(a, b) returns a - b.";
         for w in &a {

@@ -2,18 +2,18 @@
 //! [`Backend`]: program path, model, reasoning, extra arguments and family.
 //!
 //! Per-backend git config lives under `debate.<backend>.*`: `model`, `family`, `effort<Level>`
-//! (replaces the effort table's model), and the user-only `command` (a non-default binary) and
+//! (replaces the effort table's model), `maxAttempts` (gemini: failed attempts before it is
+//! stopped), and the user-only `command` (a non-default binary) and
 //! `args` (extra flags, split like shell words). For `openai:` also `baseUrl`; for `exec:` `family`.
 
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::path::PathBuf;
 
 use anyhow::Result;
 
+pub use super::agent::host::{version, which};
 use super::agent::{AgentBackend, AgentSpec, CallOptions};
 use super::exec::{split_words, ExecBackend};
 use super::openai::OpenAiBackend;
-use super::runner::{self, Ending, Invocation};
 use super::{effort, Backend, Effort, Family};
 use crate::config::Settings;
 
@@ -121,10 +121,20 @@ fn build_unredacted(
         })?,
         None => Vec::new(),
     };
+    let max_attempts = match var(settings, spec.name, "maxAttempts") {
+        Some(v) => Some(v.parse::<u32>().ok().filter(|n| *n >= 1).ok_or_else(|| {
+            crate::error::UsageError::new(format!(
+                "bad debate.{}.maxAttempts {v:?}: use a whole number of at least 1",
+                spec.name
+            ))
+        })?),
+        None => None,
+    };
     let options = CallOptions {
         model,
         reasoning: table.and_then(|(_, row)| row.reasoning.map(str::to_string)),
         extra_args,
+        max_attempts,
     };
     let program = program_of(spec, settings);
     let mut backend = AgentBackend::new(spec, program, options);
@@ -154,44 +164,4 @@ pub fn installed(name: &str, settings: &Settings) -> Option<PathBuf> {
     let spec = agent(name)?;
     let p = program_of(spec, settings);
     p.is_file().then_some(p)
-}
-
-/// `name` as a path if it has a `/`, else the first executable file of that name on PATH.
-pub fn which(name: &str) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    let executable = |p: &Path| {
-        p.metadata()
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    };
-    if name.contains('/') {
-        let p = PathBuf::from(name);
-        return executable(&p).then_some(p);
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| executable(p))
-}
-
-/// `program --version`, first version-looking token of its output (bounded by a short timeout:
-/// some CLIs unpack themselves on first run).
-pub fn version(program: &Path) -> Option<String> {
-    let finished = runner::run(&Invocation {
-        program: program.to_path_buf(),
-        args: vec!["--version".into()],
-        env: Vec::new(),
-        env_remove: super::claude::session_markers(),
-        cwd: None,
-        stdin: Vec::new(),
-        timeout: Duration::from_secs(20),
-        idle_timeout: Duration::from_secs(20),
-    })
-    .ok()?;
-    if !matches!(finished.ending, Ending::Exited(s) if s.success()) {
-        return None;
-    }
-    let text = String::from_utf8_lossy(&finished.stdout);
-    let re = regex::Regex::new(r"\d+\.\d+(?:\.\d+)?(?:[-+][0-9A-Za-z.]+)?").expect("valid regex");
-    re.find(&text)
-        .map(|m| m.as_str().trim_end_matches('.').to_string())
 }

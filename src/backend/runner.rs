@@ -1,29 +1,29 @@
 //! Running one model CLI as a child process, safely: the shared runner every CLI backend uses.
 //!
 //! Agent CLIs hang, stall silently, retry forever and leave children behind (the recorded runs
-//! show all of these), so nothing here trusts the child: the prompt goes on stdin from its own
-//! thread while stdout and stderr are drained concurrently (a 10 MB prompt cannot deadlock the
-//! pipes); captured output is bounded; a wall-clock deadline and an idle deadline (no output for
-//! too long) kill the child's whole process group; and the group is killed again after the child
-//! exits, because a grandchild may still hold the pipes open. No shell is involved: the program
-//! and its arguments are passed as they are.
+//! show all of these), so nothing here trusts the child: the prompt goes on stdin while stdout and
+//! stderr are drained, all from this thread with `poll` ([`super::pipes`]), so a 10 MB prompt
+//! cannot deadlock and a pipe held open by someone else cannot hold us; captured output is
+//! bounded; a wall-clock deadline and an idle deadline (no output for too long) kill the child's
+//! whole process group. Once the child itself has exited we read on only for a short grace, then
+//! stop, kill its group and sweep away whatever it left ([`super::reap`]: detached grandchildren
+//! too, and the child dies with us if we are killed). No shell is involved: the program and its
+//! arguments are passed as they are.
 
-use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command, ExitStatus, Stdio};
-use std::sync::mpsc;
-use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
-/// Captured output beyond this is dropped (and counted): a model answer is far smaller, and a
-/// runaway child must not take our memory with it.
-pub const MAX_CAPTURE: usize = 8 << 20;
+use super::pipes::Pipes;
+pub use super::pipes::MAX_CAPTURE;
+use super::reap;
 
 /// After the child itself exits, how long its leftover children may keep our pipes open before
-/// they are killed (the copilot recording shows one writing on after its parent died).
+/// we stop reading and kill them (the copilot recording shows one writing on after its parent
+/// died; a detached grandchild may hold them for ever).
 const EXIT_GRACE: Duration = Duration::from_millis(500);
 
 /// How long a child may take to exit after Ctrl-C sent it SIGTERM before it gets SIGKILL.
@@ -45,6 +45,19 @@ pub struct Invocation {
     pub stdin: Vec<u8>,
     pub timeout: Duration,
     pub idle_timeout: Duration,
+    /// Reads stderr as it comes and stops the call once it shows the CLI cannot succeed.
+    pub watch: Option<Watch>,
+}
+
+/// Reads a CLI's stderr: the failed attempts it reports so far, and what they failed with.
+pub type Retrying = fn(stderr: &str) -> Option<(u32, super::Failure)>;
+
+/// A CLI's retry reports on stderr, read while it runs: gemini retries 429/500 for minutes and
+/// nothing bounds it from outside, so we stop it after `limit` failed attempts.
+#[derive(Debug, Clone, Copy)]
+pub struct Watch {
+    pub retrying: Retrying,
+    pub limit: u32,
 }
 
 /// How the child ended.
@@ -55,6 +68,8 @@ pub enum Ending {
     TimedOut,
     /// Killed after printing nothing for the idle timeout.
     Idle,
+    /// Killed when its stderr showed more failed attempts than the [`Watch`] allows.
+    GaveUp,
 }
 
 #[derive(Debug, Clone)]
@@ -67,16 +82,12 @@ pub struct Finished {
     pub duration: Duration,
 }
 
-enum Chunk {
-    Out(Vec<u8>),
-    Err(Vec<u8>),
-    Closed,
-}
-
 /// Runs `inv` to completion or to a deadline. `Err` only when the program cannot be started;
 /// every other failure is described by the returned [`Finished`].
 pub fn run(inv: &Invocation) -> Result<Finished> {
     let started = Instant::now();
+    reap::become_subreaper();
+    let token = reap::token();
     let mut cmd = Command::new(&inv.program);
     cmd.args(&inv.args)
         .stdin(Stdio::piped())
@@ -90,44 +101,57 @@ pub fn run(inv: &Invocation) -> Result<Finished> {
     for (k, v) in &inv.env {
         cmd.env(k, v);
     }
+    // Inherited by everything it starts: how the sweep recognises this call's processes.
+    cmd.env(reap::TOKEN_VAR, &token);
     if let Some(cwd) = &inv.cwd {
         cmd.current_dir(cwd);
     }
+    // This thread spawns the child and stays here until it is reaped (see `die_with_parent`).
+    reap::die_with_parent(&mut cmd);
     let mut child = cmd
         .spawn()
         .with_context(|| format!("cannot start {}", inv.program.display()))?;
     let pgid = child.id() as i32;
     // Ctrl-C kills this group too (it is not in our terminal's foreground group).
     let _registered = super::signals::register(pgid);
-
-    let mut stdin = child.stdin.take().expect("piped");
-    let prompt = inv.stdin.clone();
-    // A child that exits without reading its input makes this write fail with EPIPE: harmless.
-    let writer = thread::spawn(move || {
-        let _ = stdin.write_all(&prompt);
-    });
-    let (tx, rx) = mpsc::channel();
-    let readers = [
-        spawn_reader(child.stdout.take().expect("piped"), tx.clone(), Chunk::Out),
-        spawn_reader(child.stderr.take().expect("piped"), tx, Chunk::Err),
-    ];
+    let pipes = Pipes::new(
+        child.stdin.take().expect("piped"),
+        child.stdout.take().expect("piped"),
+        child.stderr.take().expect("piped"),
+        inv.stdin.clone(),
+    );
+    let mut pipes = match pipes {
+        Ok(p) => p,
+        Err(e) => {
+            kill_group(pgid);
+            let _ = child.wait();
+            return Err(e).context("cannot set up the model process's pipes");
+        }
+    };
 
     let deadline = started + inv.timeout;
     let mut last_output = Instant::now();
-    let (mut stdout, mut stderr, mut dropped) = (Vec::new(), Vec::new(), 0usize);
-    let mut open = 2;
     let mut ending = None;
     let mut exited: Option<(ExitStatus, Instant)> = None;
     let mut interrupted_at: Option<Instant> = None;
-    while open > 0 {
+    let mut failure = None;
+    let mut watched = 0;
+    loop {
         let now = Instant::now();
         if exited.is_none() {
-            if let Some(status) = child.try_wait().context("cannot poll the model process")? {
-                exited = Some((status, now));
+            match child.try_wait() {
+                Ok(Some(status)) => exited = Some((status, now)),
+                Ok(None) => {}
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
             }
         }
         if let Some((status, at)) = exited {
-            if now >= at + EXIT_GRACE {
+            // Its output is complete when both pipes closed; if someone it left behind holds
+            // them, we stop reading after the grace all the same.
+            if !pipes.open() || now >= at + EXIT_GRACE {
                 ending = Some(Ending::Exited(status));
                 break;
             }
@@ -148,18 +172,21 @@ pub fn run(inv: &Invocation) -> Result<Finished> {
             ending = Some(Ending::Idle);
             break;
         }
-        match rx.recv_timeout((deadline.min(idle_deadline) - now).min(TICK)) {
-            Ok(Chunk::Out(b)) => {
-                last_output = Instant::now();
-                dropped += keep(&mut stdout, &b, stderr.len());
+        if let Some(w) = inv.watch.filter(|_| pipes.stderr.len() > watched) {
+            watched = pipes.stderr.len();
+            let said = String::from_utf8_lossy(&pipes.stderr);
+            if (w.retrying)(&said).is_some_and(|(n, _)| n >= w.limit) {
+                ending = Some(Ending::GaveUp);
+                break;
             }
-            Ok(Chunk::Err(b)) => {
-                last_output = Instant::now();
-                dropped += keep(&mut stderr, &b, stdout.len());
+        }
+        match pipes.wait((deadline.min(idle_deadline) - now).min(TICK)) {
+            Ok(true) => last_output = Instant::now(),
+            Ok(false) => {}
+            Err(e) => {
+                failure = Some(e);
+                break;
             }
-            Ok(Chunk::Closed) => open -= 1,
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
     }
     // Whatever happened, nothing of this call may outlive it.
@@ -168,52 +195,23 @@ pub fn run(inv: &Invocation) -> Result<Finished> {
         Some((status, _)) => status,
         None => child.wait().context("cannot reap the model process")?,
     };
-    let _ = writer.join();
-    for r in readers {
-        let _ = r.join();
+    reap::sweep(&token, pgid, pgid);
+    pipes.drain();
+    if let Some(e) = failure {
+        return Err(e).context("cannot watch the model process");
     }
-    while let Ok(chunk) = rx.try_recv() {
-        match chunk {
-            Chunk::Out(b) => dropped += keep(&mut stdout, &b, stderr.len()),
-            Chunk::Err(b) => dropped += keep(&mut stderr, &b, stdout.len()),
-            Chunk::Closed => {}
-        }
-    }
+    let Pipes {
+        stdout,
+        stderr,
+        dropped,
+        ..
+    } = pipes;
     Ok(Finished {
         ending: ending.unwrap_or(Ending::Exited(status)),
         stdout,
         stderr,
         dropped,
         duration: started.elapsed(),
-    })
-}
-
-/// Appends `chunk` while the total stays under [`MAX_CAPTURE`]; returns the bytes dropped.
-fn keep(buf: &mut Vec<u8>, chunk: &[u8], other: usize) -> usize {
-    let room = MAX_CAPTURE.saturating_sub(buf.len() + other);
-    let take = room.min(chunk.len());
-    buf.extend_from_slice(&chunk[..take]);
-    chunk.len() - take
-}
-
-fn spawn_reader<R: Read + Send + 'static>(
-    mut pipe: R,
-    tx: mpsc::Sender<Chunk>,
-    wrap: fn(Vec<u8>) -> Chunk,
-) -> thread::JoinHandle<()> {
-    thread::spawn(move || {
-        let mut buf = vec![0u8; 64 * 1024];
-        loop {
-            match pipe.read(&mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    if tx.send(wrap(buf[..n].to_vec())).is_err() {
-                        break;
-                    }
-                }
-            }
-        }
-        let _ = tx.send(Chunk::Closed);
     })
 }
 
@@ -241,6 +239,7 @@ mod tests {
             stdin: stdin.to_vec(),
             timeout: Duration::from_millis(timeout_ms),
             idle_timeout: Duration::from_millis(idle_ms),
+            watch: None,
         })
         .unwrap()
     }
@@ -280,7 +279,7 @@ mod tests {
         let f = sh(&script, b"", 500, 10_000);
         assert_eq!(f.ending, Ending::TimedOut);
         assert!(f.duration < Duration::from_secs(2), "{:?}", f.duration);
-        thread::sleep(Duration::from_millis(2500));
+        std::thread::sleep(Duration::from_millis(2500));
         assert!(!marker.exists(), "a grandchild survived the timeout");
     }
 
@@ -325,6 +324,7 @@ mod tests {
             stdin: vec![],
             timeout: Duration::from_secs(1),
             idle_timeout: Duration::from_secs(1),
+            watch: None,
         })
         .unwrap_err();
         assert!(e.to_string().contains("/nonexistent/agent-cli"));

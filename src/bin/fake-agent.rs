@@ -7,12 +7,17 @@
 //! format of the CLI it poses as, with the envelopes recorded from the real CLIs. Step fields (all
 //! optional): `answer`, `model`, `input_tokens`, `output_tokens`, `error: {status, message}`,
 //! `stdout`/`stderr` (raw, replacing the formatted output), `exit`, `delay_ms`, `hang` (sleep
-//! forever), `sleeper` (also start a child that sleeps, to prove the group is killed), `huge`
+//! forever), `sleeper` (also start a child that sleeps, to prove the group is killed), `detached`
+//! (also start, in a session of its own as `setsid` would, a child that sleeps holding our stdout
+//! and stderr open: no group kill reaches it, and its pipes never close by themselves), `huge`
 //! (bytes of filler on stdout), `touch` (write this file in the cwd: a "read-only" violation),
-//! `exec` (run this argv and print its stdout: to be a parent process of git-debate),
-//! `ignore_term` (with `hang`: survive SIGTERM, writing `<name>.term` when one comes), `format`
-//! (`raw` or a CLI name; default: the name it runs as), `read` (paths to read from its cwd and
-//! report in the answer, with the cwd), `structured` (the object a model gives
+//! `exec` (run this argv and print its stdout: to be a parent process of git-debate), `trickle`
+//! (`{lines, every_ms, stream}`: print these lines one at a time, `every_ms` apart, on `stdout`
+//! (default) or `stderr` before answering: a long streamed answer, or gemini's retry reports;
+//! `count` repeats a stream event line instead of `lines`), `ignore_term` (with `hang`: survive
+//! SIGTERM, writing `<name>.term` when one comes), `format` (`raw` or a CLI name; default: the
+//! name it runs as), `read` (paths to read from its cwd and report in the answer, with the cwd),
+//! `structured` (the object a model gives
 //! when the CLI was run with its schema flag: claude's `structured_output`, qwen's
 //! `structured_result`, codex's final message), `no_schema_flag` (answer like an older CLI that
 //! does not know `--json-schema`/`--output-schema`: a usage error). Given `--output-schema FILE`,
@@ -79,6 +84,28 @@ fn main() {
         )
         .expect("pid file");
     }
+    if get("detached").and_then(Value::as_bool) == Some(true) {
+        use std::os::unix::process::CommandExt;
+        let mut cmd = Command::new("sleep");
+        cmd.arg("600").stdin(Stdio::null());
+        // SAFETY: setsid(2) in the forked child, async-signal-safe.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::setsid();
+                Ok(())
+            });
+        }
+        #[allow(clippy::zombie_processes)]
+        let child = cmd.spawn().expect("sleep");
+        std::fs::write(
+            dir.join(format!("{name}.detached.pid")),
+            child.id().to_string(),
+        )
+        .expect("pid file");
+    }
+    if let Some(t) = get("trickle") {
+        trickle(t);
+    }
     if get("hang").and_then(Value::as_bool) == Some(true) {
         std::fs::write(
             dir.join(format!("{name}.pid")),
@@ -120,6 +147,12 @@ fn main() {
         .to_string();
     let structured = schema_flag.and(get("structured")).cloned();
     let (stdout, stderr, code) = render(&format, &step, structured.as_ref());
+    // Run with the streaming flags, answer in lines as the real CLIs do.
+    let stdout = if argv.iter().any(|a| a == "stream-json") {
+        streamed(&format, stdout)
+    } else {
+        stdout
+    };
     let stdout = get("stdout")
         .and_then(Value::as_str)
         .map_or(stdout, str::to_string);
@@ -174,6 +207,62 @@ fn ignore_term(marker: &Path) -> ! {
             std::fs::write(marker, "SIGTERM\n").expect("term marker");
         }
         std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Prints `lines` (or `count` stream events) one by one, `every_ms` apart, flushing each.
+fn trickle(t: &Value) {
+    let every = Duration::from_millis(t.get("every_ms").and_then(Value::as_u64).unwrap_or(100));
+    let lines: Vec<String> = match t.get("lines").and_then(Value::as_array) {
+        Some(l) => l
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect(),
+        None => {
+            let n = t.get("count").and_then(Value::as_u64).unwrap_or(5);
+            let event = json!({"type":"stream_event","event":{"type":"ping"}}).to_string();
+            vec![event; n as usize]
+        }
+    };
+    let to_stderr = t.get("stream").and_then(Value::as_str) == Some("stderr");
+    for line in lines {
+        if to_stderr {
+            eprintln!("{line}");
+        } else {
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "{line}");
+            let _ = out.flush();
+        }
+        std::thread::sleep(every);
+    }
+}
+
+/// `stdout` as the CLI prints it under `stream-json`: claude's result object as one line after an
+/// init line, qwen's array as lines, gemini's object as init, one delta and a result event.
+fn streamed(format: &str, stdout: String) -> String {
+    let Ok(v) = serde_json::from_str::<Value>(&stdout) else {
+        return stdout;
+    };
+    let init = json!({"type":"system","subtype":"init","model":"fake-model"});
+    let lines = |v: &[Value]| v.iter().map(|v| format!("{v}\n")).collect::<String>();
+    match (format, v) {
+        ("claude", v) => lines(&[init, v]),
+        ("qwen", Value::Array(items)) => lines(&items),
+        ("gemini", v) if v.get("response").is_some() => {
+            let model = v["stats"]["models"]
+                .as_object()
+                .and_then(|m| m.keys().next().cloned())
+                .unwrap_or_default();
+            let tokens = &v["stats"]["models"][&model]["tokens"];
+            lines(&[
+                json!({"type":"init","session_id":"s","model":"auto"}),
+                json!({"type":"message","role":"assistant","content":v["response"],"delta":true}),
+                json!({"type":"result","status":"success","stats":{"input_tokens":tokens["input"],
+                    "output_tokens":tokens["candidates"],"cached":0,"models":{model:{"total_tokens":1}}}}),
+            ])
+        }
+        (_, v) => format!("{v}\n"),
     }
 }
 

@@ -5,6 +5,7 @@
 //! one parser per CLI in an [`AgentSpec`], in that CLI's own file; what is the same (timeouts,
 //! Ctrl-C, read-only verification, error hints, empty answers) is written once here.
 
+pub mod host;
 mod structured;
 
 pub use structured::structured_answer;
@@ -50,7 +51,14 @@ pub struct CallOptions {
     pub reasoning: Option<String>,
     /// `debate.<backend>.args`: the user's extra flags, placed before any trailing prompt marker.
     pub extra_args: Vec<String>,
+    /// `debate.<backend>.maxAttempts`: failed attempts a CLI that reports its retries may make
+    /// before we stop it ([`DEFAULT_ATTEMPTS`] when unset).
+    pub max_attempts: Option<u32>,
 }
+
+/// How many failed attempts a retrying CLI is allowed by default: enough for a passing hiccup,
+/// few enough that a 429 or 500 is reported in seconds rather than after the timeout.
+pub const DEFAULT_ATTEMPTS: u32 = 3;
 
 /// Everything that makes one agent CLI different from the others.
 pub struct AgentSpec {
@@ -75,6 +83,9 @@ pub struct AgentSpec {
     /// Turns captured output into the answer or a classified failure. Only called when the CLI
     /// exited by itself (timeouts are decided before).
     pub parse: fn(&Captured) -> Result<Reply, Failure>,
+    /// For a CLI that reports its retries on stderr: the failed attempts so far and their cause.
+    /// Read while it runs (it is stopped past `maxAttempts`) and when a limit ended the call.
+    pub retrying: Option<runner::Retrying>,
 }
 
 impl AgentSpec {
@@ -114,7 +125,7 @@ pub struct AgentBackend {
 
 /// Why a call with a schema is made again without one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Retry {
+pub(in crate::backend) enum Retry {
     /// The CLI does not know the flag (an older version).
     FlagRejected,
     /// The model answered in text and the CLI failed the call for it.
@@ -134,7 +145,7 @@ impl AgentBackend {
     }
 
     /// The command line, with the schema flag (and its value) before a trailing `-` if any.
-    fn args(&self, schema_arg: Option<&str>) -> Vec<String> {
+    pub(in crate::backend) fn args(&self, schema_arg: Option<&str>) -> Vec<String> {
         let mut a = (self.spec.args)(&self.options);
         if let (Some(flag), Some(value)) = (self.spec.schema, schema_arg) {
             let at = if a.last().map(String::as_str) == Some("-") {
@@ -169,6 +180,10 @@ impl AgentBackend {
             stdin: req.prompt.as_bytes().to_vec(),
             timeout: req.timeout,
             idle_timeout: req.idle_timeout,
+            watch: self.spec.retrying.map(|retrying| runner::Watch {
+                retrying,
+                limit: self.options.max_attempts.unwrap_or(DEFAULT_ATTEMPTS).max(1),
+            }),
         }
     }
 
@@ -273,7 +288,7 @@ impl AgentBackend {
         let (result, version) = std::thread::scope(|s| {
             let version = s.spawn(|| {
                 self.version
-                    .get_or_init(|| super::registry::version(&self.program))
+                    .get_or_init(|| host::version(&self.program))
                     .clone()
             });
             let result = run_checked(self.spec.name, &inv, req);
@@ -290,14 +305,17 @@ impl AgentBackend {
     /// A finished call read: the answer, or the failure and whether to ask again without the
     /// schema (the flag is unknown to this build, or the model answered in text and the CLI
     /// failed the call for it).
-    fn conclude(
+    pub(in crate::backend) fn conclude(
         &self,
         finished: &runner::Finished,
         req: &Request,
         protocol: Option<Protocol>,
     ) -> Result<Answer, (BackendError, Option<Retry>)> {
         let flag = self.spec.schema.filter(|_| protocol.is_some());
-        let reply = match (interpret(finished, self.spec.parse, req), flag) {
+        let reply = match (
+            interpret_with(finished, self.spec.parse, self.spec.retrying, req),
+            flag,
+        ) {
             (Ok(r), _) => r,
             (Err(f), Some(flag)) => {
                 let out = String::from_utf8_lossy(&finished.stdout);
@@ -391,20 +409,53 @@ pub fn interpret(
     parse: fn(&Captured) -> Result<Reply, Failure>,
     req: &Request,
 ) -> Result<Reply, Failure> {
+    interpret_with(finished, parse, None, req)
+}
+
+/// [`interpret`] for a CLI that reports its retries: a call stopped or timed out while retrying
+/// failed for the reason it was retrying (rate-limited, server error), not for lack of time.
+pub fn interpret_with(
+    finished: &runner::Finished,
+    parse: fn(&Captured) -> Result<Reply, Failure>,
+    retrying: Option<runner::Retrying>,
+    req: &Request,
+) -> Result<Reply, Failure> {
     if signals::interrupted() {
         return Err(Failure::new(ErrorKind::Interrupted, "interrupted"));
     }
+    let stopped_retrying = || {
+        let stderr = String::from_utf8_lossy(&finished.stderr);
+        retrying.and_then(|r| r(&stderr)).map(|(n, f)| {
+            let s = if n == 1 { "" } else { "s" };
+            Failure::new(
+                f.kind,
+                format!("stopped after {n} failed attempt{s}: {}", f.message),
+            )
+        })
+    };
     let code = match finished.ending {
+        Ending::GaveUp | Ending::TimedOut | Ending::Idle if stopped_retrying().is_some() => {
+            return Err(stopped_retrying().expect("checked"));
+        }
+        Ending::GaveUp => return Err(Failure::new(ErrorKind::ServerError, "stopped retrying")),
+        // Each limit says its name: the user must know which one to raise.
         Ending::TimedOut => {
             return Err(Failure::new(
                 ErrorKind::Timeout,
-                format!("no answer after {} s", req.timeout.as_secs()),
+                format!(
+                    "no answer within {} s, the wall-clock limit (--backend-timeout-seconds, or \
+                     the time left of --budget-minutes)",
+                    req.timeout.as_secs()
+                ),
             ))
         }
         Ending::Idle => {
             return Err(Failure::new(
                 ErrorKind::Timeout,
-                format!("no output for {} s", req.idle_timeout.as_secs()),
+                format!(
+                    "no output for {} s, the idle limit (--backend-idle-seconds)",
+                    req.idle_timeout.as_secs()
+                ),
             ))
         }
         Ending::Exited(status) => status.code(),
