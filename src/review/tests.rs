@@ -1,0 +1,214 @@
+//! The review loop driven by scripted in-process backends: rounds, budgets, decisions, and what
+//! a signal does at each step.
+
+use super::*;
+use crate::backend::{ErrorKind, Failure, Family};
+use crate::cli::ReviewArgs;
+use crate::config::{Layers, TargetSetting};
+
+/// A model that takes `delay` to answer, or fails with a timeout when the call's timeout is
+/// shorter (as a killed CLI would).
+struct Slow {
+    name: &'static str,
+    family: Family,
+    delay: Duration,
+    answer: &'static str,
+}
+
+impl Backend for Slow {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn family(&self) -> &Family {
+        &self.family
+    }
+    fn model(&self) -> Option<&str> {
+        None
+    }
+    fn describe(&self) -> String {
+        String::new()
+    }
+    fn ask(&self, req: &Request) -> std::result::Result<Answer, BackendError> {
+        std::thread::sleep(self.delay.min(req.timeout));
+        if req.timeout < self.delay {
+            return Err(BackendError::new(
+                self.name,
+                Failure::new(ErrorKind::Timeout, "killed"),
+                &|_| String::new(),
+            ));
+        }
+        Ok(Answer::plain(self.name, self.answer.into()))
+    }
+}
+
+const CRITIQUE: &str = "```json\n{\"verdict\":\"revise\",\"findings\":[{\"severity\":\"P2\",\"title\":\"naming\",\"action\":\"rename\"}]}\n```";
+
+fn run(reviewer_delay_ms: u64, author_delay_ms: u64, budget_ms: u64) -> Outcome {
+    let tmp = tempfile::tempdir().unwrap();
+    let settings = Settings::resolve(Layers::default(), &ReviewArgs::default()).unwrap();
+    let input = crate::artifact::TextInput {
+        text: "fn f() {}\n".into(),
+        origin: "test".into(),
+        path_hint: None,
+        lossy: false,
+    };
+    let art = crate::artifact::from_text(&input, TargetSetting::Code, 1 << 20);
+    let session = Session::create(tmp.path()).unwrap();
+    Review {
+        session: &session,
+        settings: &settings,
+        author: Box::new(Slow {
+            name: "author",
+            family: Family::anthropic(),
+            delay: Duration::from_millis(author_delay_ms),
+            answer: "v2",
+        }),
+        reviewer: Box::new(Slow {
+            name: "reviewer",
+            family: Family::openai(),
+            delay: Duration::from_millis(reviewer_delay_ms),
+            answer: CRITIQUE,
+        }),
+        artifact: &art,
+        workspace: tmp.path().to_path_buf(),
+        repo_dir: None,
+        patch_base: PatchBase::None,
+        templates: None,
+        snippet: true,
+        metadata: serde_json::json!({}),
+        terminal: None,
+        resume: None,
+        budget_override: Some(Duration::from_millis(budget_ms)),
+        normalizer: None,
+        locations: None,
+        sandbox: Default::default(),
+    }
+    .run()
+    .unwrap()
+}
+
+/// An author whose compromise (its second call) sees Ctrl-C arrive and still answers.
+struct CtrlCDuringTheLastStep(std::sync::atomic::AtomicU32);
+
+impl Backend for CtrlCDuringTheLastStep {
+    fn name(&self) -> &str {
+        "author"
+    }
+    fn family(&self) -> &Family {
+        static F: std::sync::OnceLock<Family> = std::sync::OnceLock::new();
+        F.get_or_init(Family::anthropic)
+    }
+    fn model(&self) -> Option<&str> {
+        None
+    }
+    fn describe(&self) -> String {
+        String::new()
+    }
+    fn ask(&self, _: &Request) -> std::result::Result<Answer, BackendError> {
+        if self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 1 {
+            // SAFETY: raise(3) on ourselves; the loop asked for graceful handling, so the
+            // handler only raises the flag.
+            unsafe { libc::raise(libc::SIGINT) };
+            assert!(signals::interrupted());
+        }
+        Ok(Answer::plain("author", "v2".into()))
+    }
+}
+
+#[test]
+fn a_signal_once_the_last_step_is_done_leaves_the_session_completed() {
+    // The signal flag is process-wide, so the scenario runs in a process of its own.
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "review::tests::signal_during_the_last_step",
+            "--ignored",
+        ])
+        .env("GIT_DEBATE_TEST_SIGNAL_CHILD", "1")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("1 passed"),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+#[ignore = "run by a_signal_once_the_last_step_is_done_leaves_the_session_completed"]
+fn signal_during_the_last_step() {
+    assert!(std::env::var_os("GIT_DEBATE_TEST_SIGNAL_CHILD").is_some());
+    let tmp = tempfile::tempdir().unwrap();
+    let args = ReviewArgs {
+        max_rounds: Some(1),
+        ..Default::default()
+    };
+    let settings = Settings::resolve(Layers::default(), &args).unwrap();
+    let input = crate::artifact::TextInput {
+        text: "fn f() {}\n".into(),
+        origin: "test".into(),
+        path_hint: None,
+        lossy: false,
+    };
+    let art = crate::artifact::from_text(&input, TargetSetting::Code, 1 << 20);
+    let session = Session::create(tmp.path()).unwrap();
+    let o = Review {
+        session: &session,
+        settings: &settings,
+        author: Box::new(CtrlCDuringTheLastStep(Default::default())),
+        reviewer: Box::new(Slow {
+            name: "reviewer",
+            family: Family::openai(),
+            delay: Duration::ZERO,
+            answer: CRITIQUE,
+        }),
+        artifact: &art,
+        workspace: tmp.path().to_path_buf(),
+        repo_dir: None,
+        patch_base: PatchBase::None,
+        templates: None,
+        snippet: true,
+        metadata: serde_json::json!({}),
+        terminal: None,
+        resume: None,
+        budget_override: None,
+        normalizer: None,
+        locations: None,
+        sandbox: Default::default(),
+    }
+    .run()
+    .unwrap();
+    // The round was done when the signal came: nothing was cut short.
+    assert_eq!(o.rounds.len(), 1, "{}", o.stop_reason);
+    assert_eq!(o.rounds[0].choice, 'C');
+    assert_eq!(o.status, "completed");
+    assert_eq!(o.stop_reason, "max rounds (1) reached");
+    assert_eq!(o.final_decision, "Compromise");
+}
+
+#[test]
+fn a_call_running_when_the_budget_ends_is_cancelled_and_said_so() {
+    let o = run(3000, 0, 800);
+    assert_eq!(o.status, "unavailable");
+    assert!(
+        o.stop_reason
+            .starts_with("budget exceeded (0.8 s) during round 1: the call was cancelled"),
+        "{}",
+        o.stop_reason
+    );
+    assert!(o.duration_ms < 2500, "{}", o.duration_ms);
+}
+
+#[test]
+fn the_budget_is_checked_before_each_round() {
+    // Round 1 fits; its compromise uses up the rest; round 2 does not start.
+    let o = run(0, 600, 1000);
+    assert_eq!(o.rounds.len(), 1, "{}", o.stop_reason);
+    assert!(
+        o.stop_reason
+            .starts_with("budget exceeded (1.0 s) before round 2"),
+        "{}",
+        o.stop_reason
+    );
+}
