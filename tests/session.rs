@@ -255,10 +255,21 @@ fn a_running_session_cannot_be_resumed_and_a_dead_holders_lock_is_taken_over() {
         1,
         "the refused resume called the reviewer"
     );
+    let listed = |env: &TestEnv| run_bounded(env, &["sessions"]).ok().stdout;
+    assert!(
+        listed(&env).trim_end().ends_with("running"),
+        "{}",
+        listed(&env)
+    );
 
-    // The holder dies without a word: its lock goes with it.
+    // The holder dies without a word: its lock goes with it, and the list says it stopped.
     running.kill().unwrap();
     running.wait().unwrap();
+    assert!(
+        listed(&env).trim_end().ends_with("stopped"),
+        "{}",
+        listed(&env)
+    );
     let reviewer: i32 = env.fake_file("codex.pid").unwrap().trim().parse().unwrap();
     // SAFETY: plain kill of the fake reviewer the killed run left behind.
     unsafe { libc::kill(-reviewer, libc::SIGKILL) };

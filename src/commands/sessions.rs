@@ -35,7 +35,7 @@ pub fn run(args: &SessionsArgs) -> Result<Outcome> {
                 .map(|s| match &s.metadata {
                     Ok(m) => json!({
                         "id": s.id, "created_at": m.get("created_at"), "target": m.get("target"),
-                        "scope": scope_of(m), "status": m.get("status"), "path": s.dir,
+                        "scope": scope_of(m), "status": status(s), "path": s.dir,
                     }),
                     Err(e) => json!({"id": s.id, "status": "corrupt", "error": e, "path": s.dir}),
                 })
@@ -55,7 +55,7 @@ pub fn run(args: &SessionsArgs) -> Result<Outcome> {
                         s.field("created_at"),
                         s.field("target"),
                         scope_of(m),
-                        s.field("status")
+                        status(s)
                     )),
                     Err(e) => out.push_str(&format!("{}  {e}\n", s.id)),
                 }
@@ -64,6 +64,16 @@ pub fn run(args: &SessionsArgs) -> Result<Outcome> {
     }
     crate::terminal::out(&out)?;
     Ok(Outcome::Success)
+}
+
+/// The stored status, except that a session stored as `running` whose process is gone (killed
+/// outright, so it never wrote its end) is `stopped`: `git debate resume` can continue it.
+fn status(s: &session::Stored) -> String {
+    let stored = s.field("status");
+    if stored == "running" && session::lock::holder_gone(&s.dir) == Some(true) {
+        return "stopped".into();
+    }
+    stored
 }
 
 /// The scope a session reviewed, as the user would type it (or where explicit content came from).

@@ -71,6 +71,22 @@ pub fn acquire(dir: &Path, id: &str) -> Result<Lock> {
 }
 
 /// The pid recorded in a lock file, if it holds one.
+/// Whether the process recorded as holding the session in `dir` is gone: a session stored as
+/// `running` whose holder died (`kill -9`, a crash, a power cut) is not running. `None` when no
+/// lock file says (sessions older than the lock). Reads the pid only, taking no lock, so listing
+/// sessions never gets in the way of a `resume` starting at the same moment.
+pub fn holder_gone(dir: &Path) -> Option<bool> {
+    let mut file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(dir.join(NAME))
+        .ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    Some(!holder_pid(&mut file).is_some_and(alive))
+}
+
 fn holder_pid(file: &mut File) -> Option<u32> {
     let mut text = String::new();
     file.rewind().ok()?;
@@ -107,6 +123,17 @@ mod tests {
         );
         drop(held);
         acquire(dir.path(), "debate-x").unwrap();
+    }
+
+    #[test]
+    fn a_dead_holder_is_told_apart_from_a_live_one() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(holder_gone(dir.path()), None);
+        let held = acquire(dir.path(), "debate-x").unwrap();
+        assert_eq!(holder_gone(dir.path()), Some(false));
+        drop(held);
+        std::fs::write(dir.path().join(NAME), "999999999\n").unwrap();
+        assert_eq!(holder_gone(dir.path()), Some(true));
     }
 
     #[test]
