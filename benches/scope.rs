@@ -51,6 +51,7 @@ use std::time::{Duration, Instant};
 
 use git_debate::artifact;
 use git_debate::config::TargetSetting;
+use git_debate::review::export;
 use git_debate::scope::{self, Scope};
 
 const DIRS: usize = 200;
@@ -195,6 +196,23 @@ fn main() {
     ));
     rows.push(env.bench_binary(iters, &bin, "range:HEAD~1..HEAD"));
 
+    // The redacted copy a review's model CLIs run in: every tracked file of the head commit.
+    let change = scope::resolve(&env.open(), &range, CONTEXT_LINES).expect("resolve range");
+    let (samples, files) = measure(iters, || {
+        let repo = env.open();
+        timed(|| {
+            let ex =
+                export::create(Some(&repo), &export::Source::of_change(&change)).expect("export");
+            ex.files
+        })
+    });
+    rows.push(Row::new(
+        "`review::export` of the head commit (redacted copy for the reviewer)",
+        samples,
+        files,
+    ));
+    drop(change);
+
     let changed = modify_work_tree(&env);
     notes.push(format!(
         "work tree: {changed} files modified on top of head, not staged"
@@ -227,6 +245,22 @@ fn main() {
         patch_files,
     ));
     rows.push(env.bench_binary(iters, &bin, "uncommitted"));
+
+    let change = scope::resolve(&env.open(), &Scope::Uncommitted, CONTEXT_LINES)
+        .expect("resolve uncommitted");
+    let (samples, files) = measure(iters, || {
+        let repo = env.open();
+        timed(|| {
+            let ex =
+                export::create(Some(&repo), &export::Source::of_change(&change)).expect("export");
+            ex.files
+        })
+    });
+    rows.push(Row::new(
+        "`review::export` of the work tree (redacted copy for the reviewer)",
+        samples,
+        files,
+    ));
 
     print!("{}", table(&rows));
     println!();

@@ -120,8 +120,40 @@ pub fn json(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A line that GitHub Actions reads as a workflow command starts with `::` (after blanks):
+/// `::error::`, `::add-mask::`, `::stop-commands::`. In a CI log our standard streams are parsed
+/// for them, so no line of text we print starts one: its two colons become `∶∶` (U+2236), which
+/// reads the same and is not parsed. Only the github format writes commands, through
+/// [`out_commands`].
+pub fn defuse(s: &str) -> Cow<'_, str> {
+    let starts = |l: &str| l.trim_start().starts_with("::");
+    if !s.lines().any(starts) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for line in s.split_inclusive('\n') {
+        if starts(line) {
+            let blanks = line.len() - line.trim_start().len();
+            out.push_str(&line[..blanks]);
+            out.push_str("\u{2236}\u{2236}");
+            out.push_str(&line[blanks + 2..]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// Writes text on standard output, cleaned.
 pub fn out(s: &str) -> std::io::Result<()> {
+    std::io::stdout()
+        .lock()
+        .write_all(defuse(&clean(s)).as_bytes())
+}
+
+/// Writes the github format: workflow commands we built, their data already escaped as the
+/// toolkit requires (`%`, `\r`, `\n`), so no untrusted text can start a line of its own.
+pub fn out_commands(s: &str) -> std::io::Result<()> {
     std::io::stdout().lock().write_all(clean(s).as_bytes())
 }
 
@@ -129,7 +161,7 @@ pub fn out(s: &str) -> std::io::Result<()> {
 pub fn out_coloured(s: &str) -> std::io::Result<()> {
     std::io::stdout()
         .lock()
-        .write_all(clean_with(s, Keep::Colour).as_bytes())
+        .write_all(defuse(&clean_with(s, Keep::Colour)).as_bytes())
 }
 
 /// Writes JSON on standard output, escaped by [`json`].
@@ -146,7 +178,7 @@ pub fn out_trusted(bytes: &[u8]) -> std::io::Result<()> {
 /// (there is nowhere left to say so).
 pub fn err(s: &str) {
     let mut e = std::io::stderr().lock();
-    let _ = e.write_all(clean(s).as_bytes());
+    let _ = e.write_all(defuse(&clean(s)).as_bytes());
     let _ = e.write_all(b"\n");
 }
 
@@ -197,6 +229,16 @@ mod tests {
     const HOSTILE: &str =
         "a\x1b[2J\x1b]8;;http://evil\x07link\x1b]8;;\x07\x1b]52;c;cm0gLXJmIH4=\x07\
                            \u{9b}31m\u{202e}txt.exe\u{2066}\rover\x00\x7f";
+
+    #[test]
+    fn no_printed_line_starts_a_workflow_command() {
+        let s = "title\n::error::pwned\n  ::add-mask::x\nkeep :: here\n::";
+        assert_eq!(
+            defuse(s),
+            "title\n\u{2236}\u{2236}error::pwned\n  \u{2236}\u{2236}add-mask::x\nkeep :: here\n\u{2236}\u{2236}"
+        );
+        assert!(matches!(defuse("a :: b\nc"), Cow::Borrowed(_)));
+    }
 
     #[test]
     fn every_control_is_shown_not_sent() {

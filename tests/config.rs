@@ -403,3 +403,56 @@ fn a_shared_file_may_still_choose_which_change_is_reviewed() {
     assert_eq!(meta["settings"]["scope"], "commit:HEAD");
     assert_eq!(meta["settings"]["reviewer"], "codex");
 }
+
+#[test]
+fn a_model_name_cannot_smuggle_a_flag_onto_the_command_line() {
+    // gemini's and qwen's option parsers read `-m --include-directories=/` as an empty model
+    // and a new workspace root: a model that looks like a flag is refused wherever it is set.
+    let env = with_change();
+    env.fake("gemini", serde_json::json!({"answer": "ok"}));
+    for config in [
+        "[debate]\n\tmodelReviewer = --include-directories=/\n",
+        "[debate \"gemini\"]\n\tmodel = --include-directories=/\n",
+        "[debate \"gemini\"]\n\teffortHigh = -x y\n",
+    ] {
+        env.write(".gitdebate", config);
+        let run = env
+            .run(&["--reviewer", "gemini", "--effort", "high"])
+            .fails(2);
+        assert!(run.stderr.contains("bad model"), "{config}: {}", run.stderr);
+        assert!(env.fake_calls("gemini").is_empty(), "{config}");
+    }
+    // Real model names pass.
+    env.write(
+        ".gitdebate",
+        "[debate \"gemini\"]\n\tmodel = gemini-2.5-pro\n",
+    );
+    env.run_stdin(&["ask", "--backend", "gemini"], "hi").ok();
+    let calls = env.fake_calls("gemini");
+    let argv: Vec<&str> = calls[0]["argv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|a| a.as_str())
+        .collect();
+    assert!(argv.contains(&"gemini-2.5-pro"), "{argv:?}");
+}
+
+#[test]
+fn a_backend_section_spelled_differently_keeps_the_layers_order() {
+    // The user's `[debate "Claude"]` beats the repository's `[debate "claude"]`, though the
+    // lowercase spelling sorts last.
+    let env = with_change();
+    env.fake("claude", serde_json::json!({"answer": "ok"}));
+    env.write(".gitdebate", "[debate \"claude\"]\n\tmodel = repo-model\n");
+    env.git(&["config", "debate.Claude.model", "user-model"]);
+    env.run_stdin(&["ask", "--backend", "claude"], "hi").ok();
+    let calls = env.fake_calls("claude");
+    let argv: Vec<&str> = calls[0]["argv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|a| a.as_str())
+        .collect();
+    assert!(argv.contains(&"user-model"), "{argv:?}");
+}

@@ -310,3 +310,57 @@ fn a_change_cannot_close_its_own_block_in_the_prompt() {
     );
     assert!(prompt.contains("untrusted material"));
 }
+
+#[test]
+fn a_file_name_or_answer_cannot_start_a_workflow_command_in_a_ci_log() {
+    // GitHub Actions reads `::command::` lines from a step's stdout and stderr.
+    let env = TestEnv::with_repo();
+    let name = "evil\n::error title=FNAME::pwned\nz.rs";
+    env.write(name, "x\n");
+    env.fake(
+        "codex",
+        json!({"answer": "Looks fine.\n::add-mask::nothing\n  ::stop-commands::tok\nLGTM"}),
+    );
+    env.fake("claude", json!({"answer": "ok"}));
+    let commands = |what: &str, text: &str| {
+        for line in text.lines() {
+            assert!(
+                !line.trim_start().starts_with("::"),
+                "{what}: {line:?}\n{text}"
+            );
+        }
+    };
+    let dry = env.run(&["--dry-run"]).ok();
+    commands("dry-run stdout", &dry.stdout);
+    commands("dry-run stderr", &dry.stderr);
+    assert!(
+        dry.stdout.contains("\u{2236}\u{2236}error title=FNAME"),
+        "{}",
+        dry.stdout
+    );
+    let show = env.run(&["show", "last"]).ok();
+    commands("show", &show.stdout);
+    let run = env.run_full(&[], "", &[("GIT_DEBATE_LAUNCHER", Some("claude"))]);
+    commands("review stdout", &run.stdout);
+    commands("review stderr", &run.stderr);
+    let ask = env.run_stdin(&["ask", "--backend", "codex"], "hi").ok();
+    commands("ask", &ask.stdout);
+    // The github format still writes its own commands.
+    env.fake(
+        "codex",
+        json!({"answer": "```json\n{\"verdict\": \"revise\", \"findings\": [{\"severity\": \"P1\", \"title\": \"t\\n::error::x\", \"file\": \"a.txt\", \"start_line\": 1}]}\n```"}),
+    );
+    let gh = env.run_full(
+        &["--format", "github", "--max-rounds", "1"],
+        "",
+        &[("GIT_DEBATE_LAUNCHER", Some("claude"))],
+    );
+    let own: Vec<&str> = gh.stdout.lines().filter(|l| l.starts_with("::")).collect();
+    assert!(!own.is_empty(), "{}", gh.stdout);
+    assert!(own.iter().all(|l| !l.contains("\n")), "{own:?}");
+    assert!(
+        !gh.stdout.lines().any(|l| l.starts_with("::error::x")),
+        "{}",
+        gh.stdout
+    );
+}

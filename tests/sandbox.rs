@@ -179,3 +179,35 @@ fn reviewer_tools_none_switches_the_reviewers_tools_off_and_claude_denies_the_re
     assert!(rules.contains(&rule(&env.repo).as_str()), "{rules:?}");
     assert!(rules.contains(&rule(&env.home).as_str()), "{rules:?}");
 }
+
+#[test]
+fn a_temp_dir_under_home_does_not_put_the_export_where_claude_may_read() {
+    // claude's deny rules guard the home directory; an export inside it would lift that guard.
+    let env = setup();
+    curious(&env);
+    let tmp = env.home.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    env.run_full(
+        &["--scope", "staged"],
+        "",
+        &[
+            ("GIT_DEBATE_LAUNCHER", Some("codex")),
+            ("TMPDIR", tmp.to_str()),
+        ],
+    )
+    .ok();
+    let call = &env.fake_calls("claude")[0];
+    let reviewer = cwd(call);
+    assert!(!reviewer.starts_with(&env.home), "{}", reviewer.display());
+    assert!(
+        reviewer.to_string_lossy().starts_with("/tmp/git-debate-"),
+        "{}",
+        reviewer.display()
+    );
+    let home = env.home.canonicalize().unwrap();
+    let args = argv(call).join(" ");
+    assert!(
+        args.contains(&format!("Read(/{}/**)", home.display())),
+        "{args}"
+    );
+}

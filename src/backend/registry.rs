@@ -115,6 +115,9 @@ fn build_unredacted(
                 .map(str::to_string)
                 .or(row.model.map(str::to_string))
         });
+    if let Some(m) = &model {
+        check_model(spec.name, m)?;
+    }
     let extra_args = match var(settings, spec.name, "args") {
         Some(a) => split_words(a).map_err(|e| {
             crate::error::UsageError::new(format!("bad debate.{}.args: {e}", spec.name))
@@ -142,6 +145,26 @@ fn build_unredacted(
         backend.family = Family::new(f);
     }
     Ok(Box::new(backend))
+}
+
+/// A model name goes on the CLI's command line after `--model`/`-m`: one that starts with `-` or
+/// holds a space would be read as a flag of its own (`-m --include-directories=/` gives gemini's
+/// yargs an empty model and a new workspace root), and a model may come from a committed
+/// `.gitdebate`. Real model names are letters, digits and `.-_:/@+`.
+fn check_model(backend: &str, model: &str) -> Result<()> {
+    let ok = !model.is_empty()
+        && !model.starts_with('-')
+        && model
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || ".-_:/@+".contains(c));
+    if !ok {
+        crate::usage!(
+            "bad model {model:?} for {backend}: a model name is letters, digits and .-_:/@+ and \
+             does not start with '-' (set by --model-*, debate.modelReviewer/modelAuthor or \
+             debate.{backend}.model)"
+        );
+    }
+    Ok(())
 }
 
 /// The program of an agent: `debate.<name>.command`, else its name on PATH (else the bare name,

@@ -292,6 +292,7 @@ fn emit(settings: &Settings, report: &report::Report) -> Result<()> {
     match &settings.output {
         Some(path) => crate::output::write(path, text.as_bytes()),
         None if color => Ok(crate::terminal::out_coloured(&text)?),
+        None if settings.format == "github" => Ok(crate::terminal::out_commands(&text)?),
         None => Ok(crate::terminal::out(&text)?),
     }
 }

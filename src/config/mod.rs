@@ -110,17 +110,23 @@ impl Settings {
             );
         }
         let warnings = drop_untrusted(&mut layers);
-        let backend_vars = layers
-            .iter()
-            .filter_map(|(key, values)| {
-                let rest = key.strip_prefix("debate.")?;
-                let (sub, var) = rest.rsplit_once('.')?;
-                let value = values.last()?;
-                Some((
-                    format!("{}.{}", sub.to_ascii_lowercase(), var.to_ascii_lowercase()),
-                    value.value.trim().to_string(),
-                ))
-            })
+        // `[debate "Gemini"]` and `[debate "gemini"]` name one backend: of the spellings, the
+        // value from the highest layer wins (not the one that sorts last).
+        let mut best: std::collections::BTreeMap<String, &layers::RawValue> = Default::default();
+        for (key, values) in layers.iter() {
+            let Some((sub, var)) = key.strip_prefix("debate.").and_then(|r| r.rsplit_once('.'))
+            else {
+                continue;
+            };
+            let Some(value) = values.last() else { continue };
+            let name = format!("{}.{}", sub.to_ascii_lowercase(), var.to_ascii_lowercase());
+            if best.get(&name).is_none_or(|b| b.layer <= value.layer) {
+                best.insert(name, value);
+            }
+        }
+        let backend_vars = best
+            .into_iter()
+            .map(|(name, v)| (name, v.value.trim().to_string()))
             .collect();
         let mut r = Resolver {
             layers: &layers,

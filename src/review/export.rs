@@ -15,13 +15,18 @@
 //!   showing them whole gives the reviewer context and nothing new. Ignored files never come.
 //! - `file:` and explicit text: an empty directory (the artifact is the whole input).
 //!
-//! Binary files (a NUL byte in their first 8 KB) are copied as they are: the redactor reads text,
-//! and the artifact never shows them either. Symlinks are kept only when their target stays inside
-//! the export (relative, no way out through `..`); any other symlink is left out, so no read is
-//! ever followed out of the copy. Submodules are left out.
+//! Left out: binary files (a NUL byte in their first 8 KB: the redactor reads text, so a secret
+//! in a UTF-16 `.env` or after a stray NUL would pass unredacted), every symlink (a link is the
+//! way out of a copy: a chain of relative links can climb to `/` or `/proc/self/cwd` however each
+//! one is checked as text), files over [`MAX_FILE`] bytes and whatever comes after [`MAX_TOTAL`]
+//! bytes (generated or vendored blobs; the export is written as the tree is walked, so a huge
+//! revision never sits in memory), submodules, and entries a crafted tree repeats or nests under
+//! a file. Nothing is ever created through a link, because no link is ever created.
 //!
-//! The directory is `<tmp>/git-debate-<pid>-<n>/<repo name>`, mode 0700, outside the repository
-//! (a temp dir configured inside the repository falls back to `/tmp`); it is removed when the
+//! The directory is `<tmp>/git-debate-<pid>-<n>/tree/<repo name>`, mode 0700, outside the
+//! repository and the home directory (a temp dir configured inside either falls back to `/tmp`,
+//! since both are what claude's deny rules guard); the fixed `tree/` level keeps the repository's
+//! name from ever colliding with our own scratch files beside it; it is removed when the
 //! [`Export`] is dropped, which covers errors and the graceful Ctrl-C. A process killed outright
 //! leaves one behind: the next export removes leftovers whose process is gone.
 
@@ -65,18 +70,10 @@ impl Drop for Export {
     }
 }
 
-/// One entry to write.
-enum Item {
-    File {
-        path: String,
-        bytes: Vec<u8>,
-        exec: bool,
-    },
-    Link {
-        path: String,
-        target: Vec<u8>,
-    },
-}
+/// A file bigger than this is left out: a reviewer reads source, not generated blobs.
+pub const MAX_FILE: u64 = 4 << 20;
+/// Past this many bytes in all, the rest of the revision is left out.
+pub const MAX_TOTAL: u64 = 512 << 20;
 
 /// Copies `source` of `repo` into a new private directory named after the repository.
 pub fn create(repo: Option<&Repository>, source: &Source) -> Result<Export> {
@@ -87,20 +84,26 @@ pub fn create(repo: Option<&Repository>, source: &Source) -> Result<Export> {
         .and_then(Path::file_name)
         .map_or_else(|| "review".into(), |n| n.to_string_lossy().into_owned());
     let mut export = Export {
-        tree: scratch.join(name),
+        tree: scratch.join("tree").join(name),
         scratch,
         files: 0,
     };
     std::fs::DirBuilder::new()
         .mode(0o700)
+        .recursive(true)
         .create(&export.tree)
         .with_context(|| format!("cannot create {}", export.tree.display()))?;
-    let items = match (repo, source) {
-        (Some(repo), Source::Tree(id)) => from_tree(repo, id)?,
-        (Some(repo), Source::WorkTree { untracked }) => from_worktree(repo, untracked)?,
-        _ => Vec::new(),
+    let mut out = Writer {
+        root: export.tree.clone(),
+        files: 0,
+        bytes: 0,
     };
-    export.files = write_all(&export.tree, items)?;
+    match (repo, source) {
+        (Some(repo), Source::Tree(id)) => from_tree(repo, id, &mut out)?,
+        (Some(repo), Source::WorkTree { untracked }) => from_worktree(repo, untracked, &mut out)?,
+        _ => {}
+    }
+    export.files = out.files;
     Ok(export)
 }
 
@@ -178,60 +181,70 @@ pub fn prepare(
     Ok((Some(export), sandbox))
 }
 
-fn from_tree(repo: &Repository, id: &str) -> Result<Vec<Item>> {
+fn from_tree(repo: &Repository, id: &str, out: &mut Writer) -> Result<()> {
     let tree = repo
         .find_object(Oid::from_str(id)?, None)
         .and_then(|o| o.peel_to_tree())
         .with_context(|| format!("cannot read tree {id} to export the reviewed revision"))?;
-    let mut items = Vec::new();
+    let odb = repo.odb().context("cannot open the object database")?;
     let mut failed = None;
     tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
-        if entry.kind() != Some(ObjectType::Blob) {
+        // Files only: a link (0o120000) or a submodule is left out.
+        let mode = entry.filemode();
+        if entry.kind() != Some(ObjectType::Blob) || !(mode == 0o100644 || mode == 0o100755) {
+            return TreeWalkResult::Ok;
+        }
+        // The size from the object's header, so a huge blob is never inflated.
+        let fits = odb
+            .read_header(entry.id())
+            .is_ok_and(|(size, _)| out.fits(size as u64));
+        if !fits {
             return TreeWalkResult::Ok;
         }
         let path = format!("{dir}{}", String::from_utf8_lossy(entry.name_bytes()));
         match repo.find_blob(entry.id()) {
-            Ok(blob) => items.push(item(path, blob.content().to_vec(), entry.filemode())),
-            Err(e) => failed = Some(e),
+            Ok(blob) => out.put(&path, blob.content(), mode == 0o100755),
+            Err(e) => {
+                failed = Some(e);
+                return TreeWalkResult::Abort;
+            }
         }
         TreeWalkResult::Ok
-    })?;
+    })
+    .or_else(|e| if failed.is_some() { Ok(()) } else { Err(e) })?;
     match failed {
         Some(e) => Err(e).context("cannot read a blob of the reviewed revision"),
-        None => Ok(items),
+        None => Ok(()),
     }
 }
 
-fn from_worktree(repo: &Repository, untracked: &[String]) -> Result<Vec<Item>> {
+fn from_worktree(repo: &Repository, untracked: &[String], out: &mut Writer) -> Result<()> {
     let root = repo.workdir().context("no work tree to export")?;
     let index = repo.index().context("cannot read the index")?;
-    let mut paths: Vec<(String, i32)> = index
+    let mut paths: Vec<String> = index
         .iter()
-        .filter(|e| (e.flags >> 12) & 0x3 == 0 && e.mode != 0o160000)
-        .map(|e| (String::from_utf8_lossy(&e.path).into_owned(), e.mode as i32))
+        .filter(|e| (e.flags >> 12) & 0x3 == 0 && (e.mode == 0o100644 || e.mode == 0o100755))
+        .map(|e| String::from_utf8_lossy(&e.path).into_owned())
         .collect();
-    paths.extend(untracked.iter().map(|p| (p.clone(), 0o100644)));
-    let mut items = Vec::new();
-    for (path, mode) in paths {
+    paths.extend(untracked.iter().cloned());
+    for path in paths {
         let Some(full) = inside(root, &path) else {
             continue;
         };
-        // Never through a directory symlink: the file must be where the index says it is.
+        // Never through a directory symlink, and never a link itself: a regular file where the
+        // index says it is.
         let Ok(meta) = std::fs::symlink_metadata(&full) else {
             continue; // deleted in the work tree
         };
-        if meta.file_type().is_symlink() {
-            if let Ok(target) = std::fs::read_link(&full) {
-                let target = target.as_os_str().as_encoded_bytes().to_vec();
-                items.push(Item::Link { path, target });
-            }
-        } else if meta.is_file() {
-            let bytes = std::fs::read(&full).with_context(|| format!("cannot read {path}"))?;
-            let exec = meta.permissions().mode() & 0o111 != 0 || mode == 0o100755;
-            items.push(Item::File { path, bytes, exec });
+        if !meta.is_file() || !out.fits(meta.len()) {
+            continue;
         }
+        let Ok(bytes) = crate::files::read_regular(&full, MAX_FILE) else {
+            continue; // changed under us, or became something else
+        };
+        out.put(&path, &bytes, meta.permissions().mode() & 0o111 != 0);
     }
-    Ok(items)
+    Ok(())
 }
 
 /// `root/path` when `path` is plain (no `..`, not absolute) and no directory on the way is a
@@ -252,68 +265,57 @@ fn inside(root: &Path, path: &str) -> Option<PathBuf> {
     Some(root.join(rel))
 }
 
-fn item(path: String, bytes: Vec<u8>, mode: i32) -> Item {
-    if mode == 0o120000 {
-        Item::Link {
-            path,
-            target: bytes,
-        }
-    } else {
-        Item::File {
-            path,
-            bytes,
-            exec: mode == 0o100755,
-        }
-    }
+/// Writes the export as the revision is walked, within the size caps.
+struct Writer {
+    root: PathBuf,
+    files: usize,
+    bytes: u64,
 }
 
-/// Writes files first, then links (so no file is ever written through a link), and returns how
-/// many entries were written.
-fn write_all(root: &Path, items: Vec<Item>) -> Result<usize> {
-    let (files, links): (Vec<_>, Vec<_>) = items
-        .into_iter()
-        .partition(|i| matches!(i, Item::File { .. }));
-    let mut n = 0;
-    for it in files.into_iter().chain(links) {
-        match it {
-            Item::File { path, bytes, exec } => {
-                let Some(dest) = place(root, &path)? else {
-                    continue;
-                };
-                let bytes = redacted(&path, bytes);
-                let mut f = std::fs::OpenOptions::new()
-                    .write(true)
-                    .create_new(true)
-                    .mode(if exec { 0o700 } else { 0o600 })
-                    .open(&dest)
-                    .with_context(|| format!("cannot write {}", dest.display()))?;
-                f.write_all(&bytes)?;
-                n += 1;
-            }
-            Item::Link { path, target } => {
-                let target = PathBuf::from(String::from_utf8_lossy(&target).into_owned());
-                if !stays_inside(&path, &target) {
-                    continue;
-                }
-                if let Some(dest) = place(root, &path)? {
-                    if std::os::unix::fs::symlink(&target, &dest).is_ok() {
-                        n += 1;
-                    }
-                }
-            }
+impl Writer {
+    /// Whether a file of `size` bytes is to be written.
+    fn fits(&self, size: u64) -> bool {
+        size <= MAX_FILE && self.bytes + size <= MAX_TOTAL
+    }
+
+    /// Writes one text file, redacted; binary content and paths that are not plain are left out,
+    /// and so is an entry that cannot be placed (a crafted tree repeating a path, or nesting one
+    /// under a file): the export is a courtesy to the reviewer, never a reason to fail a review.
+    fn put(&mut self, path: &str, bytes: &[u8], exec: bool) {
+        if bytes[..bytes.len().min(8192)].contains(&0) {
+            return;
+        }
+        let Some(dest) = place(&self.root, path) else {
+            return;
+        };
+        let text = String::from_utf8_lossy(bytes);
+        let red = crate::redact::redact(&text, Some(path));
+        let bytes = if red.count == 0 {
+            bytes
+        } else {
+            red.text.as_bytes()
+        };
+        let written = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(if exec { 0o700 } else { 0o600 })
+            .open(&dest)
+            .and_then(|mut f| f.write_all(bytes));
+        if written.is_ok() {
+            self.files += 1;
+            self.bytes += bytes.len() as u64;
         }
     }
-    Ok(n)
 }
 
 /// The destination of `path` under `root` with its directories created; `None` for a path that
-/// is not plain.
-fn place(root: &Path, path: &str) -> Result<Option<PathBuf>> {
+/// is not plain, names a `.git`, or cannot be placed.
+fn place(root: &Path, path: &str) -> Option<PathBuf> {
     let rel = Path::new(path);
     // A crafted tree may name a `.git`: the export has none, and must not get one.
     let plain = |c: Component| matches!(c, Component::Normal(n) if !n.to_string_lossy().eq_ignore_ascii_case(".git"));
     if path.is_empty() || !rel.components().all(plain) {
-        return Ok(None);
+        return None;
     }
     let dest = root.join(rel);
     if let Some(parent) = dest.parent() {
@@ -321,42 +323,9 @@ fn place(root: &Path, path: &str) -> Result<Option<PathBuf>> {
             .recursive(true)
             .mode(0o700)
             .create(parent)
-            .with_context(|| format!("cannot create {}", parent.display()))?;
+            .ok()?;
     }
-    Ok(Some(dest))
-}
-
-/// Text goes through the artifact's redactor; binary content is kept as it is.
-fn redacted(path: &str, bytes: Vec<u8>) -> Vec<u8> {
-    if bytes[..bytes.len().min(8192)].contains(&0) {
-        return bytes;
-    }
-    let text = String::from_utf8_lossy(&bytes);
-    let out = crate::redact::redact(&text, Some(path));
-    if out.count == 0 {
-        return bytes;
-    }
-    out.text.into_bytes()
-}
-
-/// A link target that, read from the link's directory, stays inside the export.
-fn stays_inside(link: &str, target: &Path) -> bool {
-    if target.is_absolute() {
-        return false;
-    }
-    let mut depth = Path::new(link).components().count() as i64 - 1;
-    for c in target.components() {
-        match c {
-            Component::Normal(_) => depth += 1,
-            Component::CurDir => {}
-            Component::ParentDir => depth -= 1,
-            _ => return false,
-        }
-        if depth < 0 {
-            return false;
-        }
-    }
-    true
+    Some(dest)
 }
 
 /// A new 0700 directory in the temp dir (never inside the repository), after removing leftovers
@@ -365,10 +334,15 @@ fn private_dir(workdir: Option<&Path>) -> Result<PathBuf> {
     static COUNTER: AtomicU32 = AtomicU32::new(0);
     let mut base = std::env::temp_dir();
     let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-    if let Some(w) = workdir {
-        if canon(&base).starts_with(canon(w)) {
-            base = PathBuf::from("/tmp");
-        }
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .filter(|h| h.is_absolute() && h != Path::new("/"));
+    let guarded = workdir.map(Path::to_path_buf).into_iter().chain(home);
+    if guarded
+        .into_iter()
+        .any(|g| canon(&base).starts_with(canon(&g)))
+    {
+        base = PathBuf::from("/tmp");
     }
     remove_leftovers(&base);
     let pid = std::process::id();
