@@ -270,11 +270,11 @@ fn a_ten_megabyte_prompt_does_not_deadlock() {
 #[test]
 fn runaway_output_is_bounded_and_not_passed_off_as_an_answer() {
     let env = TestEnv::with_repo();
-    env.fake("exectool", json!({"huge": 20 << 20}));
+    env.fake("exectool", json!({"huge": 80 << 20}));
     let run = env
         .run_full(&["ask", "--backend", "exec:exectool"], "hi", &[])
         .fails(3);
-    assert!(run.stderr.contains("output-over-8-MB"), "{}", run.stderr);
+    assert!(run.stderr.contains("output-over-64-MB"), "{}", run.stderr);
     assert!(run.stdout.is_empty());
 }
 

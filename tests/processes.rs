@@ -159,3 +159,35 @@ fn the_agent_dies_with_git_debate_on_kill_9() {
     cleanup(agent);
     assert!(ok, "the agent {agent} outlived a kill -9 of git-debate");
 }
+
+#[test]
+fn what_a_wrapper_agent_started_dies_too_when_git_debate_is_killed() {
+    // Real CLIs are wrappers (codex's npm script, gemini's relaunch): the kernel's death signal
+    // reaches only the wrapper; the guardian finds the rest by their call token.
+    let env = TestEnv::with_repo();
+    env.fake(
+        "claude",
+        json!({"hang": true, "sleeper": true, "detached": true}),
+    );
+    let mut child = env
+        .cmd_in(&env.repo)
+        .args(["ask", "--backend", "claude"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"hi").unwrap();
+    let pids: Vec<i32> = ["claude.pid", "claude.sleeper.pid", "claude.detached.pid"]
+        .iter()
+        .map(|f| pid_of(&env, f))
+        .collect();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let left: Vec<i32> = pids.iter().copied().filter(|&p| !gone(p)).collect();
+    pids.iter().for_each(|&p| cleanup(p));
+    assert!(
+        left.is_empty(),
+        "{left:?} of {pids:?} outlived a kill -9 of git-debate"
+    );
+}

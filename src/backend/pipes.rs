@@ -11,9 +11,11 @@ use std::os::fd::{AsRawFd, OwnedFd};
 use std::process::{ChildStderr, ChildStdin, ChildStdout};
 use std::time::Duration;
 
-/// Captured output beyond this is dropped (and counted): a model answer is far smaller, and a
-/// runaway child must not take our memory with it.
-pub const MAX_CAPTURE: usize = 8 << 20;
+/// Captured output beyond this is dropped (and counted): a runaway child must not take our memory
+/// with it. Streamed output is far bigger than the answer it carries (claude's partial messages
+/// cost some 230 bytes of envelope per text delta, and each file a tool read comes back twice),
+/// and the line the answer is read from comes last, so the cap leaves a long review room.
+pub const MAX_CAPTURE: usize = 64 << 20;
 
 /// Reads per wake-up and stream, so a child that never stops writing cannot starve the deadlines.
 const READS_PER_WAKE: usize = 16;

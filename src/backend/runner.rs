@@ -32,6 +32,9 @@ const INTERRUPT_GRACE: Duration = Duration::from_secs(2);
 /// How often the loop looks at the child while it waits for output.
 const TICK: Duration = Duration::from_millis(50);
 
+/// How often a watched stderr is read again for a reason to stop (gemini's retry lines).
+const WATCH_EVERY: Duration = Duration::from_millis(250);
+
 /// What to run.
 #[derive(Debug, Clone)]
 pub struct Invocation {
@@ -87,6 +90,7 @@ pub struct Finished {
 pub fn run(inv: &Invocation) -> Result<Finished> {
     let started = Instant::now();
     reap::become_subreaper();
+    reap::start_guardian();
     let token = reap::token();
     let mut cmd = Command::new(&inv.program);
     cmd.args(&inv.args)
@@ -112,6 +116,7 @@ pub fn run(inv: &Invocation) -> Result<Finished> {
         .spawn()
         .with_context(|| format!("cannot start {}", inv.program.display()))?;
     let pgid = child.id() as i32;
+    reap::waited_on(pgid, false);
     // Ctrl-C kills this group too (it is not in our terminal's foreground group).
     let _registered = super::signals::register(pgid);
     let pipes = Pipes::new(
@@ -125,6 +130,7 @@ pub fn run(inv: &Invocation) -> Result<Finished> {
         Err(e) => {
             kill_group(pgid);
             let _ = child.wait();
+            reap::waited_on(pgid, true);
             return Err(e).context("cannot set up the model process's pipes");
         }
     };
@@ -136,6 +142,7 @@ pub fn run(inv: &Invocation) -> Result<Finished> {
     let mut interrupted_at: Option<Instant> = None;
     let mut failure = None;
     let mut watched = 0;
+    let mut watched_at = started;
     loop {
         let now = Instant::now();
         if exited.is_none() {
@@ -172,8 +179,15 @@ pub fn run(inv: &Invocation) -> Result<Finished> {
             ending = Some(Ending::Idle);
             break;
         }
-        if let Some(w) = inv.watch.filter(|_| pipes.stderr.len() > watched) {
+        // Re-read what it said at most a few times a second: a chatty stderr must not make
+        // this loop quadratic.
+        let watch_due = now >= watched_at + WATCH_EVERY;
+        if let Some(w) = inv
+            .watch
+            .filter(|_| pipes.stderr.len() > watched && watch_due)
+        {
             watched = pipes.stderr.len();
+            watched_at = now;
             let said = String::from_utf8_lossy(&pipes.stderr);
             if (w.retrying)(&said).is_some_and(|(n, _)| n >= w.limit) {
                 ending = Some(Ending::GaveUp);
@@ -195,6 +209,7 @@ pub fn run(inv: &Invocation) -> Result<Finished> {
         Some((status, _)) => status,
         None => child.wait().context("cannot reap the model process")?,
     };
+    reap::waited_on(pgid, true);
     reap::sweep(&token, pgid, pgid);
     pipes.drain();
     if let Some(e) = failure {

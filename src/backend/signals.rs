@@ -121,7 +121,10 @@ pub fn observe(last: u64, sig: i32, origin: Origin, now_ms: u64) -> (u64, bool) 
             (last >> 48) & 0xff,
             last & 0xffff_ffff_ffff,
         );
-        if s == sig && seen & bit == 0 && now_ms.saturating_sub(at) <= PAIR_WINDOW_MS {
+        // A hangup is never pressed twice on purpose: the kernel's, the shell's and git's copies
+        // of one closed terminal are all one.
+        let repeat = seen & bit == 0 || sig == libc::SIGHUP;
+        if s == sig && repeat && now_ms.saturating_sub(at) <= PAIR_WINDOW_MS {
             return (pack(s, seen | bit, at), true);
         }
     }
@@ -139,7 +142,21 @@ fn now_ms() -> u64 {
     (ts.tv_sec as u64) * 1000 + (ts.tv_nsec as u64) / 1_000_000 + 1
 }
 
-extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, c: *mut libc::c_void) {
+    // The interrupted code may be between a failed call and its read of errno: kill(2) of a group
+    // that is gone (ESRCH) must not change what it reads.
+    #[cfg(target_os = "linux")]
+    // SAFETY: errno is thread-local; reading and restoring it is async-signal-safe.
+    let saved = unsafe { *libc::__errno_location() };
+    handle(sig, info, c);
+    #[cfg(target_os = "linux")]
+    // SAFETY: as above.
+    unsafe {
+        *libc::__errno_location() = saved
+    };
+}
+
+fn handle(sig: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
     // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler; getppid cannot fail.
     let origin = unsafe {
         match info.as_ref() {
@@ -240,6 +257,22 @@ mod tests {
         );
         assert_eq!(
             counted(&[(INT, Other, 1000), (libc::SIGTERM, Parent, 1001)]),
+            [true, true]
+        );
+    }
+
+    #[test]
+    fn a_closed_terminal_is_one_hangup_however_many_copies_come() {
+        use Origin::*;
+        let hup = libc::SIGHUP;
+        // The kernel's copy, the shell's (both from "elsewhere") and git's.
+        assert_eq!(
+            counted(&[(hup, Other, 1000), (hup, Other, 1001), (hup, Parent, 1002)]),
+            [true, false, false]
+        );
+        // Two Ctrl-C from the terminal are still two.
+        assert_eq!(
+            counted(&[(INT, Other, 1000), (INT, Other, 1500)]),
             [true, true]
         );
     }

@@ -182,6 +182,11 @@ impl Review<'_> {
             }
             if n >= 3 {
                 self.summarize(&mut st, started);
+                // Ctrl-C during the summary: no reviewer is started only to be killed.
+                if signals::interrupted() {
+                    cut_short = true;
+                    break;
+                }
             }
             match self.round(n, &mut st, started)? {
                 Ok(()) => {}

@@ -12,7 +12,7 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 /// The largest session file read. What we write is far smaller (an artifact is capped at
-/// `debate.maxArtifactBytes`, a model answer at the runner's 8 MiB).
+/// `debate.maxArtifactBytes`, a model answer is a part of the runner's capture).
 pub const MAX_BYTES: u64 = 64 << 20;
 
 /// The bytes of the session file `path`. A missing file is `NotFound`, as for `fs::read`.
