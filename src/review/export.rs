@@ -20,11 +20,12 @@
 //! way out of a copy: a chain of relative links can climb to `/` or `/proc/self/cwd` however each
 //! one is checked as text), files over [`MAX_FILE`] bytes and whatever comes after [`MAX_TOTAL`]
 //! bytes (generated or vendored blobs; the export is written as the tree is walked, so a huge
-//! revision never sits in memory), submodules, and entries a crafted tree repeats or nests under
+//! revision is never read whole), submodules, and entries a crafted tree repeats or nests under
 //! a file. Nothing is ever created through a link, because no link is ever created.
 //!
-//! The directory is `<tmp>/git-debate-<pid>-<n>/tree/<repo name>`, mode 0700, outside the
-//! repository and the home directory (a temp dir configured inside either falls back to `/tmp`,
+//! The directory is `<base>/git-debate-<pid>-<n>/tree/<repo name>`, mode 0700 (`<base>`: see
+//! [`base_dir`], a memory file system unless `TMPDIR` says otherwise), outside the repository
+//! and the home directory (a temp dir configured inside either falls back to `/tmp`,
 //! since both are what claude's deny rules guard); the fixed `tree/` level keeps the repository's
 //! name from ever colliding with our own scratch files beside it; it is removed when the
 //! [`Export`] is dropped, which covers errors and the graceful Ctrl-C. A process killed outright
@@ -73,7 +74,7 @@ impl Drop for Export {
 /// A file bigger than this is left out: a reviewer reads source, not generated blobs.
 pub const MAX_FILE: u64 = 4 << 20;
 /// Past this many bytes in all, the rest of the revision is left out.
-pub const MAX_TOTAL: u64 = 512 << 20;
+pub const MAX_TOTAL: u64 = 256 << 20;
 
 /// Copies `source` of `repo` into a new private directory named after the repository.
 pub fn create(repo: Option<&Repository>, source: &Source) -> Result<Export> {
@@ -332,7 +333,7 @@ fn place(root: &Path, path: &str) -> Option<PathBuf> {
 /// of dead processes.
 fn private_dir(workdir: Option<&Path>) -> Result<PathBuf> {
     static COUNTER: AtomicU32 = AtomicU32::new(0);
-    let mut base = std::env::temp_dir();
+    let mut base = base_dir();
     let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
     let home = std::env::var_os("HOME")
         .map(PathBuf::from)
@@ -363,6 +364,27 @@ fn private_dir(workdir: Option<&Path>) -> Result<PathBuf> {
             }
         }
     }
+}
+
+/// Where exports go: `TMPDIR` when the user set one; else a memory file system (the per-user
+/// `XDG_RUNTIME_DIR`, else `/dev/shm`), because writing tens of thousands of small files is
+/// disk-bound — 20,000 files took 8 s on a VM's ext4 and 0.4 s on tmpfs; else `/tmp`.
+fn base_dir() -> PathBuf {
+    if std::env::var_os("TMPDIR").is_some_and(|t| !t.is_empty()) {
+        return std::env::temp_dir();
+    }
+    let usable = |p: &Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_dir())
+            // SAFETY: access(2) on a NUL-terminated path we own.
+            && std::ffi::CString::new(p.as_os_str().as_encoded_bytes())
+                .is_ok_and(|c| unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) } == 0)
+    };
+    std::env::var_os("XDG_RUNTIME_DIR")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain([PathBuf::from("/dev/shm")])
+        .find(|p| p.is_absolute() && usable(p))
+        .unwrap_or_else(std::env::temp_dir)
 }
 
 /// Removes `git-debate-<pid>-<n>` directories whose process no longer runs.
