@@ -11,13 +11,15 @@ use std::sync::LazyLock;
 use regex::{Captures, Regex};
 
 use super::files::FileKind;
-use super::rules::{KEY_QUALIFIERS, PLACEHOLDERS, SECRET_WORDS, WEAK_WORDS};
+use super::rules::{
+    KEY_QUALIFIERS, PLACEHOLDERS, SECRET_NAMES, SECRET_WORDS, SETTING_WORDS, WEAK_WORDS,
+};
 use super::{entropy, marker};
 
 /// A key containing a secret-ish word, an assignment operator and a value.
 static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)(?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|secret|token|key|auth|credential|sid|dsn|salt|seed|cookie|sig)[A-Za-z0-9_.-]*)(?P<kq>["'`]?)[ \t]*(?P<op>:=|=>|=|:)[ \t]*(?P<val>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|[^\s,;)}\]]+)"#,
+        r#"(?i)(?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|secret|token|key|auth|credential|sid|dsn|salt|seed|cookie|sig)[A-Za-z0-9_.-]*)(?P<kq>["'`]?\]?)[ \t]*(?P<op>:=|=>|=|:)[ \t]*(?P<val>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|[^\s,;)}\]]+)"#,
     )
     .expect("valid pattern")
 });
@@ -33,7 +35,8 @@ static ANY_ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// `machine h login u password p` and the bare `password p` lines of a `.netrc`.
 static NETRC_PASSWORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:password|account)[ \t]+(?P<secret>[^\s\[]\S*)").expect("valid pattern")
+    Regex::new(r"\b(?:password|account)[ \t]+(?P<secret>[^\s\[=:'\x22\\][^\s'\x22\\]*)")
+        .expect("valid pattern")
 });
 
 /// How strongly a key's name says "secret".
@@ -46,7 +49,7 @@ enum Name {
 }
 
 /// The words of a key: `AWS_SECRET_ACCESS_KEY`, `clientSecret`, `db.password` -> lowercase words.
-fn words(key: &str) -> Vec<String> {
+pub(super) fn words(key: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut prev_lower = false;
@@ -74,6 +77,9 @@ fn name_of(key: &str) -> Option<Name> {
     let w = words(key);
     let last = w.last()?.as_str();
     let prev = w.len().checked_sub(2).map(|i| w[i].as_str());
+    if SECRET_NAMES.contains(&w.join("_").as_str()) {
+        return Some(Name::Secret);
+    }
     if matches!(last, "password" | "passwd" | "pwd" | "pass" | "passphrase") {
         return Some(Name::Password);
     }
@@ -160,8 +166,58 @@ fn plain_literal(v: &str) -> bool {
     alpha && (digit || symbol) && !v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
 }
 
+/// Whether a value found by its place (a command's flag, a connection string) reads as a literal
+/// secret: not a variable, placeholder, path or code, and mixing letters with digits or symbols
+/// (or random-looking).
+pub(super) fn literal_secret(v: &str) -> bool {
+    !never_secret(v, "") && !is_code(v) && (plain_literal(v) || entropy::looks_random(v))
+}
+
+/// The same for a command line or connection string, where a value is never code: only calls,
+/// indexes and templates are kept (`encodeURIComponent(pw)`), an identifier-like value is not.
+pub(super) fn literal_argument(v: &str) -> bool {
+    !never_secret(v, "")
+        && !v.contains(['(', '[', '{'])
+        && (plain_literal(v) || entropy::looks_random(v))
+}
+
+/// Whether a `.env` value is a plain setting, kept readable: its name names no secret, it does not
+/// look random, and it is a number, a boolean, a URL without credentials, a word, or the value of
+/// a setting's name (`NODE_ENV`, `OPENAI_MODEL`, `MAILGUN_DOMAIN`).
+fn env_setting(key: &str, v: &str) -> bool {
+    if name_of(key).is_some() || entropy::looks_random(v) {
+        return false;
+    }
+    let lower = v.to_ascii_lowercase();
+    if let Some((_, rest)) = v.split_once("://") {
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+        let query = rest.split_once('?').map_or("", |(_, q)| q);
+        let secret_param = query
+            .split('&')
+            .any(|kv| name_of(kv.split('=').next().unwrap_or("")).is_some());
+        return !authority.contains('@') && !secret_param;
+    }
+    // `8080`, `0.5`, `30s`, `512MB`.
+    let digits = v.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let number = !digits.is_empty()
+        && v.len() - digits.len() <= 3
+        && digits.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    let word = v.len() <= 40
+        && v.bytes()
+            .all(|b| b.is_ascii_alphabetic() || b"-_./:".contains(&b));
+    let setting = words(key)
+        .last()
+        .is_some_and(|w| SETTING_WORDS.contains(&w.as_str()))
+        && v.len() <= 64
+        && !v.chars().any(char::is_whitespace);
+    number
+        || ["true", "false", "yes", "no", "on", "off"].contains(&lower.as_str())
+        || word
+        || setting
+}
+
 /// The kind to redact `val` under, for key `key` in a file of kind `file`; `None` leaves it.
-fn judge(key: &str, val: &str, file: FileKind) -> Option<&'static str> {
+pub(super) fn judge(key: &str, val: &str, file: FileKind) -> Option<&'static str> {
     let bare_weak =
         file == FileKind::Credentials && WEAK_WORDS.contains(&key.to_ascii_lowercase().as_str());
     let name = name_of(key).or(bare_weak.then_some(Name::Weak))?;
@@ -238,9 +294,14 @@ pub fn named(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Optio
     changed.then(|| out.into_owned())
 }
 
-/// Every value of a `.env` file, or every random-looking or secret-named value of a credentials
+/// Every value of a `.env` file but plain settings, or every random-looking or secret-named value of a credentials
 /// file, line by line.
-pub fn file_values(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Option<String> {
+pub fn file_values(
+    text: &str,
+    file: FileKind,
+    netrc: bool,
+    found: &mut Vec<&'static str>,
+) -> Option<String> {
     let mut changed = false;
     let out = ANY_ASSIGNMENT.replace_all(text, |c: &Captures| {
         let whole = &c[0];
@@ -251,6 +312,7 @@ pub fn file_values(text: &str, file: FileKind, found: &mut Vec<&'static str>) ->
             return whole.to_string();
         }
         let kind = match file {
+            FileKind::Env if env_setting(&c["key"], v) => None,
             FileKind::Env => Some("env-value"),
             _ if entropy::looks_random(v) => Some("credential-value"),
             _ => judge(&c["key"], raw, file),
@@ -268,7 +330,7 @@ pub fn file_values(text: &str, file: FileKind, found: &mut Vec<&'static str>) ->
         }
     });
     let mut text = out.into_owned();
-    if file == FileKind::Credentials && NETRC_PASSWORD.is_match(&text) {
+    if netrc && NETRC_PASSWORD.is_match(&text) {
         text = NETRC_PASSWORD
             .replace_all(&text, |c: &Captures| {
                 found.push("netrc-password");

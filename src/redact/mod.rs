@@ -8,7 +8,8 @@
 //!
 //! The engine is here; the token formats and key vocabularies are data in [`rules`]; how a file's
 //! name changes the reading of its assignments is in [`files`]; the name-based and per-file
-//! assignment rules in `assign`; the randomness test in `entropy`.
+//! assignment rules in `assign`; secrets known by their place (call arguments, Kubernetes
+//! `Secret` manifests, raw key files) in `context`; the randomness test in `entropy`.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -18,6 +19,7 @@ use regex::{Captures, Regex};
 use files::FileKind;
 
 mod assign;
+mod context;
 mod entropy;
 pub mod files;
 pub mod rules;
@@ -45,12 +47,16 @@ impl Redacted {
 /// The token rules of [`rules::TOKENS`], compiled once. Each runs on its own: most start with a
 /// literal the regex engine finds with a fast substring search, while one `RegexSet` of them all
 /// measured 30 times slower (its automaton outgrows its cache on counted repetitions).
-static TOKENS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
-    rules::TOKENS
+static TOKENS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| compile(rules::TOKENS));
+static CONTEXTS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| compile(rules::CONTEXTS));
+static PROSE: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| compile(rules::PROSE));
+
+fn compile(table: &[(&'static str, &str)]) -> Vec<(&'static str, Regex)> {
+    table
         .iter()
         .map(|(k, p)| (*k, Regex::new(p).expect("valid pattern")))
         .collect()
-});
+}
 
 fn marker(kind: &str) -> String {
     format!("[REDACTED:{kind}]")
@@ -64,7 +70,41 @@ pub fn redact(text: &str, path: Option<&str>) -> Redacted {
         text: text.to_string(),
         ..Default::default()
     };
-    for (kind, re) in TOKENS.iter() {
+    // A token is a secret by its shape; a value found by its place must also read as one.
+    apply(&mut out, &TOKENS, |v| !placeholder(v));
+    apply(&mut out, &CONTEXTS, assign::literal_argument);
+    let file = files::kind_of(path);
+    if file == FileKind::Other {
+        apply(&mut out, &PROSE, assign::literal_secret);
+    }
+    let mut found = Vec::new();
+    for step in [context::named_forms, assign::named] {
+        if let Some(t) = step(&out.text, file, &mut found) {
+            out.text = t;
+        }
+    }
+    if matches!(file, FileKind::Env | FileKind::Credentials) {
+        if let Some(t) = assign::file_values(&out.text, file, files::is_netrc(path), &mut found) {
+            out.text = t;
+        }
+    }
+    if let Some(t) = context::kube_secret(&out.text, &mut found) {
+        out.text = t;
+    }
+    if files::is_key_file(path) {
+        if let Some(t) = context::key_file(&out.text, &mut found) {
+            out.text = t;
+        }
+    }
+    for kind in found {
+        count(&mut out, kind, 1);
+    }
+    out
+}
+
+/// Replaces the `secret` group (or the whole match) of each rule in `rules` whose value `accept`s.
+fn apply(out: &mut Redacted, rules: &[(&'static str, Regex)], accept: fn(&str) -> bool) {
+    for (kind, re) in rules {
         if !re.is_match(&out.text) {
             continue;
         }
@@ -74,7 +114,7 @@ pub fn redact(text: &str, path: Option<&str>) -> Redacted {
             let secret = c.name("secret").unwrap_or(whole);
             // Already a marker (a second pass over redacted text), or a placeholder in a
             // documented form (`user:pass@host`, `Bearer <token>`): leave it, count nothing.
-            if secret.as_str().starts_with("[REDACTED:") || placeholder(secret.as_str()) {
+            if secret.as_str().starts_with("[REDACTED:") || !accept(secret.as_str()) {
                 return whole.as_str().to_string();
             }
             n += 1;
@@ -87,23 +127,9 @@ pub fn redact(text: &str, path: Option<&str>) -> Redacted {
         });
         if n > 0 {
             out.text = replaced.into_owned();
-            count(&mut out, kind, n);
+            count(out, kind, n);
         }
     }
-    let file = files::kind_of(path);
-    let mut found = Vec::new();
-    if let Some(t) = assign::named(&out.text, file, &mut found) {
-        out.text = t;
-    }
-    if matches!(file, FileKind::Env | FileKind::Credentials) {
-        if let Some(t) = assign::file_values(&out.text, file, &mut found) {
-            out.text = t;
-        }
-    }
-    for kind in found {
-        count(&mut out, kind, 1);
-    }
-    out
 }
 
 /// Redacts every string inside a JSON value (a model's structured answer, a record), returning
@@ -149,5 +175,7 @@ fn count(out: &mut Redacted, kind: &'static str, n: usize) {
     }
 }
 
+#[cfg(test)]
+mod context_tests;
 #[cfg(test)]
 mod tests;
