@@ -19,7 +19,7 @@ use super::{entropy, marker};
 /// A key containing a secret-ish word, an assignment operator and a value.
 static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)(?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|secret|token|key|auth|credential|sid|dsn|salt|seed|cookie|sig)[A-Za-z0-9_.-]*)(?P<kq>["'`]?\]?)[ \t]*(?P<op>:=|=>|=|:)[ \t]*(?P<val>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|[^\s,;)}\]]+)"#,
+        r#"(?i)(?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|secret|token|key|auth|credential|sid|dsn|salt|seed|cookie|sig)[A-Za-z0-9_.-]*)(?P<kq>["'`]?\]?)[ \t]*(?P<op>:=|=>|=|:)[ \t]*(?P<val>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|[^\s,;)}\]|]+)"#,
     )
     .expect("valid pattern")
 });
@@ -109,6 +109,10 @@ fn never_secret(v: &str, key: &str) -> bool {
     let lower = v.to_ascii_lowercase();
     v.len() < 4
         || v.contains("[REDACTED:")
+        // `[FILTERED]`, `[hidden]`: a filter's mark; `492f...`: an elided example.
+        || v.starts_with('[') && v.ends_with(']')
+        || v.ends_with("...")
+        || v.ends_with('…')
         || v.chars().any(char::is_whitespace)
         || PLACEHOLDERS.contains(&lower.as_str())
         || words(key).contains(&lower)
@@ -128,6 +132,20 @@ fn never_secret(v: &str, key: &str) -> bool {
         || v.len() > 3
             && v.contains('_')
             && v.bytes().all(|b| b.is_ascii_uppercase() || b == b'_' || b.is_ascii_digit())
+}
+
+/// A template's blank, never a value: `REPLACE_LICENSE_KEY_HERE`, `<your key>`, `changeme`,
+/// `[FILTERED]`, `abc...`, `****`.
+fn blank(v: &str) -> bool {
+    PLACEHOLDERS.contains(&v.to_ascii_lowercase().as_str())
+        || v.starts_with('<') && v.ends_with('>')
+        || v.starts_with('[') && v.ends_with(']')
+        || v.ends_with("...")
+        || v.chars().all(|c| matches!(c, '*' | 'x' | 'X' | '.'))
+        || v.len() > 3
+            && v.contains('_')
+            && v.bytes()
+                .all(|b| b.is_ascii_uppercase() || b == b'_' || b.is_ascii_digit())
 }
 
 /// An unquoted value that reads as code: a call, index, path, type, member access or keyword.
@@ -162,7 +180,7 @@ fn plain_literal(v: &str) -> bool {
     // Words joined by `-`, `_` or `.` (`same-origin`) are a name; other symbols are not.
     let symbol = v
         .bytes()
-        .any(|b| !b.is_ascii_alphanumeric() && !matches!(b, b'_' | b'-' | b'.'));
+        .any(|b| !b.is_ascii_alphanumeric() && !matches!(b, b'_' | b'-' | b'.' | b'/' | b':'));
     alpha && (digit || symbol) && !v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
 }
 
@@ -202,9 +220,8 @@ fn env_setting(key: &str, v: &str) -> bool {
     let number = !digits.is_empty()
         && v.len() - digits.len() <= 3
         && digits.bytes().all(|b| b.is_ascii_digit() || b == b'.');
-    let word = v.len() <= 40
-        && v.bytes()
-            .all(|b| b.is_ascii_alphabetic() || b"-_./:".contains(&b));
+    let word =
+        v.chars().count() <= 40 && v.chars().all(|c| c.is_alphabetic() || "-_./:".contains(c));
     let setting = words(key)
         .last()
         .is_some_and(|w| SETTING_WORDS.contains(&w.as_str()))
@@ -244,8 +261,18 @@ pub(super) fn judge(key: &str, val: &str, file: FileKind) -> Option<&'static str
     match name {
         Name::Password => Some("password"),
         Name::Secret => Some("secret"),
-        Name::Weak => entropy::looks_random(v).then_some("secret"),
+        // A UUID under a loose name (`DocumentKey=12d8d106-…`) names a record.
+        Name::Weak => (entropy::looks_random(v) && !uuid(v)).then_some("secret"),
     }
+}
+
+/// `8-4-4-4-12` hex digits.
+fn uuid(v: &str) -> bool {
+    let parts: Vec<&str> = v.split('-').collect();
+    parts.iter().map(|p| p.len()).eq([8, 4, 4, 4, 12])
+        && parts
+            .iter()
+            .all(|p| p.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// Replaces `val` (the tail of `whole`) by a marker, keeping its quotes.
@@ -272,7 +299,11 @@ pub fn named(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Optio
         let after_key = c.name("key").expect("key").end();
         let before = text[..c.get(0).expect("match").start()].chars().next_back();
         // `Token::Any`, `a::token: x`, `password == x`, `x.token = y` (a field, in code).
-        let path_like = op == ":" && (val.starts_with(':') || before == Some(':'));
+        let start = c.get(0).expect("match").start();
+        let path_like = op == ":" && (val.starts_with(':') || before == Some(':'))
+            // A route's segment (`"/disk/:encoded_token" => "…"`), not a name.
+            || text[..start].ends_with('/')
+            || text[..start].ends_with("/:");
         let compare = op == "=" && (val.starts_with('=') || text[after_key..].starts_with("=="));
         // YAML/JSON write `key: value` with a space or a quoted key; `a:b` is something else.
         let tight_colon = op == ":"
@@ -307,7 +338,7 @@ pub fn file_values(
         let whole = &c[0];
         let raw = c["val"].trim_end_matches(',').trim();
         let (v, _) = unquote(raw);
-        let reference = v.starts_with("$") && !v[1..].contains('$') && !v.contains(' ');
+        let reference = v.starts_with("$") && !v[1..].contains('$') && !v.contains(' ') || blank(v);
         if v.is_empty() || v.contains("[REDACTED:") || reference || v.starts_with(['{', '[']) {
             return whole.to_string();
         }

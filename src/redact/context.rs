@@ -35,8 +35,10 @@ static BARE_KEY: LazyLock<Regex> = LazyLock::new(|| {
 pub fn named_forms(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Option<String> {
     let mut text = text.to_string();
     let mut changed = false;
-    for re in NAMED_FORMS.iter() {
-        if !re.is_match(&text) {
+    // The last form needs `||` or `??`: checked first, as its pattern has no literal to seek.
+    let defaults = text.contains("||") || text.contains("??");
+    for (i, re) in NAMED_FORMS.iter().enumerate() {
+        if i == NAMED_FORMS.len() - 1 && !defaults || !re.is_match(&text) {
             continue;
         }
         let replaced = re.replace_all(&text, |c: &Captures| {

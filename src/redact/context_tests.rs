@@ -277,3 +277,45 @@ fn code_and_prose_that_only_look_alike_are_left_alone() {
     let netrc = "machine api.heroku.com\n  login ops@acme.io\n  password adc8b3c8-6fc6\n";
     assert!(!redact(netrc, Some(".netrc")).text.contains("adc8b3c8"));
 }
+
+#[test]
+fn blanks_filters_routes_and_record_ids_are_not_secrets() {
+    for (path, text) in [
+        (
+            "nrconfig.env",
+            "export NRIA_LICENSE_KEY=REPLACE_LICENSE_KEY_HERE",
+        ),
+        ("tests/.env", "HAM=火腿"),
+        (
+            "Rakefile",
+            "args = lambda do |connection, exclude_user_password: false|",
+        ),
+        (
+            "config/routes.rb",
+            "put \"/disk/:encoded_token\" => \"active_storage/disk#update\"",
+        ),
+        (
+            "doc.md",
+            "see viewdocument?DocumentKey=12d8d106-1137-4d7c-8bb4-3ea1faec83fa here",
+        ),
+        (
+            "test.rb",
+            "assert_equal({ \"password\" => \"[FILTERED]\" }, result)",
+        ),
+        ("security.md", "secret_key_base: 492f..."),
+        (
+            "README.md",
+            "kubectl --server=https://127.0.0.1:6443 --token=foo/system:masters create",
+        ),
+        (
+            "logging.rst",
+            "Werkzeug logs basic request/response information.",
+        ),
+    ] {
+        let r = redact(text, Some(path));
+        assert_eq!(r.count, 0, "{path}: {text} -> {}", r.text);
+    }
+    // A `.env` secret with spaces, or under a secret name, is still hidden.
+    let env = "DB_PASSWORD=\"correct horse battery\"\nNOTE_VALUE=\"t0ps3cret phrase 9\"\n";
+    assert_eq!(redact(env, Some(".env")).count, 2);
+}

@@ -71,11 +71,11 @@ pub fn redact(text: &str, path: Option<&str>) -> Redacted {
         ..Default::default()
     };
     // A token is a secret by its shape; a value found by its place must also read as one.
-    apply(&mut out, &TOKENS, |v| !placeholder(v));
-    apply(&mut out, &CONTEXTS, assign::literal_argument);
+    apply(&mut out, path, &TOKENS, |v| !placeholder(v));
+    apply(&mut out, path, &CONTEXTS, assign::literal_argument);
     let file = files::kind_of(path);
     if file == FileKind::Other {
-        apply(&mut out, &PROSE, assign::literal_secret);
+        apply(&mut out, path, &PROSE, assign::literal_secret);
     }
     let mut found = Vec::new();
     for step in [context::named_forms, assign::named] {
@@ -103,9 +103,21 @@ pub fn redact(text: &str, path: Option<&str>) -> Redacted {
 }
 
 /// Replaces the `secret` group (or the whole match) of each rule in `rules` whose value `accept`s.
-fn apply(out: &mut Redacted, rules: &[(&'static str, Regex)], accept: fn(&str) -> bool) {
+/// A rule listed in [`rules::GATES`] runs only when its text or file name holds one of its
+/// literals.
+fn apply(
+    out: &mut Redacted,
+    path: Option<&str>,
+    rules: &[(&'static str, Regex)],
+    accept: fn(&str) -> bool,
+) {
     for (kind, re) in rules {
-        if !re.is_match(&out.text) {
+        let gate = rules::GATES.iter().find(|(k, _)| k == kind);
+        let open = |lits: &[&str]| {
+            lits.iter()
+                .any(|l| out.text.contains(l) || path.is_some_and(|p| p.contains(l)))
+        };
+        if gate.is_some_and(|(_, lits)| !open(lits)) || !re.is_match(&out.text) {
             continue;
         }
         let mut n = 0;
@@ -166,6 +178,9 @@ fn placeholder(v: &str) -> bool {
         || ["pass", "pw", "pwd", "user", "username"].contains(&lower.as_str())
         || v.starts_with(['$', '<', '{', '%'])
         || v.chars().all(|c| matches!(c, '*' | 'x' | 'X' | '.'))
+        // Lowercase words joined by `/` (`basic request/response information`): prose, while
+        // base64 of a credential always mixes in capitals or digits.
+        || v.contains('/') && v.bytes().all(|b| b.is_ascii_lowercase() || b == b'/')
 }
 
 fn count(out: &mut Redacted, kind: &'static str, n: usize) {

@@ -298,6 +298,15 @@ pub const PLACEHOLDERS: &[&str] = &[
     "empty",
 ];
 
+/// Literals a rule's text (or file name) must contain for the rule to run, for rules whose pattern
+/// does not start with one: the regex engine then has no fast substring search and would scan
+/// every byte. `(kind, literals)`: any one of them opens the gate.
+pub const GATES: &[(&str, &[&str])] = &[
+    ("azure-client-secret", &["Q~"]),
+    ("npm-auth", &["_auth", "_password"]),
+    ("pgpass", &["pgpass"]),
+];
+
 /// Secrets known by their place rather than their shape: a command's password flag, a connection
 /// string's `password=`, a `.pgpass` line. `(kind, pattern)` with a `secret` group; the value must
 /// also read as a literal secret (not a variable, placeholder or word), unlike [`TOKENS`].
@@ -359,7 +368,7 @@ pub const PROSE: &[(&str, &str)] = &[(
 pub const NAMED_FORMS: &[&str] = &[
     r#"(?i)\(\s*['"](?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|secret|token|key|auth|credential|salt)[A-Za-z0-9_.-]*)['"]\s*,\s*(?P<val>"[^"\n]*"|'[^'\n]*')"#,
     r#"(?i)\(\s*['"](?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|secret|token|key|auth|credential|salt)[A-Za-z0-9_.-]*)['"]\s*\)\s*\{\s*(?P<val>"[^"\n]*"|'[^'\n]*')\s*\}"#,
-    r#"(?i)(?P<key>[A-Za-z0-9_]*(?:pass|pwd|secret|token|key|auth|credential|salt)[A-Za-z0-9_]*)['"]?\]?\s*(?:\|\||\?\?)\s*(?P<val>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`)"#,
+    r#"(?i)(?P<key>[A-Za-z0-9_]*(?:pass|pwd|secret|token|key|auth|credential|salt)[A-Za-z0-9_]*)['"]?\]?[ \t]*(?:\|\||\?\?)\s*(?P<val>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`)"#,
 ];
 
 /// Whole names that are secrets though their last word is not (`secret_key_base`, Rails).
