@@ -120,9 +120,7 @@ pub fn kube_secret(text: &str, found: &mut Vec<&'static str>) -> Option<String> 
                 }
                 continue;
             }
-            if !block.is_some_and(|b| indent > b) {
-                block = None;
-            }
+            block = None;
             if under.is_some_and(|u| indent <= u) {
                 under = None;
             }
