@@ -63,8 +63,8 @@ fn marker(kind: &str) -> String {
 }
 
 /// Redacts `text`; `path` (the file it came from, if any) says how assignments read there (see
-/// [`files`]): every value of a `.env` file, random-looking values in credentials files, unquoted
-/// literals in configuration but not in code.
+/// [`files`]): every value of a `.env` file but plain settings, random-looking values in
+/// credentials files, unquoted literals in configuration but not in code.
 pub fn redact(text: &str, path: Option<&str>) -> Redacted {
     let mut out = Redacted {
         text: text.to_string(),
