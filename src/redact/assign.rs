@@ -11,13 +11,15 @@ use std::sync::LazyLock;
 use regex::{Captures, Regex};
 
 use super::files::FileKind;
-use super::rules::{KEY_QUALIFIERS, PLACEHOLDERS, SECRET_WORDS, WEAK_WORDS};
+use super::rules::{
+    KEY_QUALIFIERS, PLACEHOLDERS, SECRET_NAMES, SECRET_WORDS, SETTING_WORDS, WEAK_WORDS,
+};
 use super::{entropy, marker};
 
 /// A key containing a secret-ish word, an assignment operator and a value.
 static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)(?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|secret|token|key|auth|credential|sid|dsn|salt|seed|cookie|sig)[A-Za-z0-9_.-]*)(?P<kq>["'`]?)[ \t]*(?P<op>:=|=>|=|:)[ \t]*(?P<val>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|[^\s,;)}\]]+)"#,
+        r#"(?i)(?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|secret|token|key|auth|credential|sid|dsn|salt|seed|cookie|sig)[A-Za-z0-9_.-]*)(?P<kq>["'`]?\]?)[ \t]*(?P<op>:=|=>|=|:)[ \t]*(?P<val>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|[^\s,;)}\]|]+)"#,
     )
     .expect("valid pattern")
 });
@@ -33,7 +35,8 @@ static ANY_ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// `machine h login u password p` and the bare `password p` lines of a `.netrc`.
 static NETRC_PASSWORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:password|account)[ \t]+(?P<secret>[^\s\[]\S*)").expect("valid pattern")
+    Regex::new(r"\b(?:password|account)[ \t]+(?P<secret>[^\s\[=:'\x22\\][^\s'\x22\\]*)")
+        .expect("valid pattern")
 });
 
 /// How strongly a key's name says "secret".
@@ -46,7 +49,7 @@ enum Name {
 }
 
 /// The words of a key: `AWS_SECRET_ACCESS_KEY`, `clientSecret`, `db.password` -> lowercase words.
-fn words(key: &str) -> Vec<String> {
+pub(super) fn words(key: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut prev_lower = false;
@@ -74,6 +77,9 @@ fn name_of(key: &str) -> Option<Name> {
     let w = words(key);
     let last = w.last()?.as_str();
     let prev = w.len().checked_sub(2).map(|i| w[i].as_str());
+    if SECRET_NAMES.contains(&w.join("_").as_str()) {
+        return Some(Name::Secret);
+    }
     if matches!(last, "password" | "passwd" | "pwd" | "pass" | "passphrase") {
         return Some(Name::Password);
     }
@@ -103,6 +109,10 @@ fn never_secret(v: &str, key: &str) -> bool {
     let lower = v.to_ascii_lowercase();
     v.len() < 4
         || v.contains("[REDACTED:")
+        // `[FILTERED]`, `[hidden]`: a filter's mark; `492f...`: an elided example.
+        || v.starts_with('[') && v.ends_with(']')
+        || v.ends_with("...")
+        || v.ends_with('…')
         || v.chars().any(char::is_whitespace)
         || PLACEHOLDERS.contains(&lower.as_str())
         || words(key).contains(&lower)
@@ -122,6 +132,20 @@ fn never_secret(v: &str, key: &str) -> bool {
         || v.len() > 3
             && v.contains('_')
             && v.bytes().all(|b| b.is_ascii_uppercase() || b == b'_' || b.is_ascii_digit())
+}
+
+/// A template's blank, never a value: `REPLACE_LICENSE_KEY_HERE`, `<your key>`, `changeme`,
+/// `[FILTERED]`, `abc...`, `****`.
+fn blank(v: &str) -> bool {
+    PLACEHOLDERS.contains(&v.to_ascii_lowercase().as_str())
+        || v.starts_with('<') && v.ends_with('>')
+        || v.starts_with('[') && v.ends_with(']')
+        || v.ends_with("...")
+        || v.chars().all(|c| matches!(c, '*' | 'x' | 'X' | '.'))
+        || v.len() > 3
+            && v.contains('_')
+            && v.bytes()
+                .all(|b| b.is_ascii_uppercase() || b == b'_' || b.is_ascii_digit())
 }
 
 /// An unquoted value that reads as code: a call, index, path, type, member access or keyword.
@@ -156,12 +180,61 @@ fn plain_literal(v: &str) -> bool {
     // Words joined by `-`, `_` or `.` (`same-origin`) are a name; other symbols are not.
     let symbol = v
         .bytes()
-        .any(|b| !b.is_ascii_alphanumeric() && !matches!(b, b'_' | b'-' | b'.'));
+        .any(|b| !b.is_ascii_alphanumeric() && !matches!(b, b'_' | b'-' | b'.' | b'/' | b':'));
     alpha && (digit || symbol) && !v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
 }
 
+/// Whether a value found by its place (a command's flag, a connection string) reads as a literal
+/// secret: not a variable, placeholder, path or code, and mixing letters with digits or symbols
+/// (or random-looking).
+pub(super) fn literal_secret(v: &str) -> bool {
+    !never_secret(v, "") && !is_code(v) && (plain_literal(v) || entropy::looks_random(v))
+}
+
+/// The same for a command line or connection string, where a value is never code: only calls,
+/// indexes and templates are kept (`encodeURIComponent(pw)`), an identifier-like value is not.
+pub(super) fn literal_argument(v: &str) -> bool {
+    !never_secret(v, "")
+        && !v.contains(['(', '[', '{'])
+        && (plain_literal(v) || entropy::looks_random(v))
+}
+
+/// Whether a `.env` value is a plain setting, kept readable: its name names no secret, it does not
+/// look random, and it is a number, a boolean, a URL without credentials, a word, or the value of
+/// a setting's name (`NODE_ENV`, `OPENAI_MODEL`, `MAILGUN_DOMAIN`).
+fn env_setting(key: &str, v: &str) -> bool {
+    if name_of(key).is_some() || entropy::looks_random(v) {
+        return false;
+    }
+    let lower = v.to_ascii_lowercase();
+    if let Some((_, rest)) = v.split_once("://") {
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+        let query = rest.split_once('?').map_or("", |(_, q)| q);
+        let secret_param = query
+            .split('&')
+            .any(|kv| name_of(kv.split('=').next().unwrap_or("")).is_some());
+        return !authority.contains('@') && !secret_param;
+    }
+    // `8080`, `0.5`, `30s`, `512MB`.
+    let digits = v.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let number = !digits.is_empty()
+        && v.len() - digits.len() <= 3
+        && digits.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    let word =
+        v.chars().count() <= 40 && v.chars().all(|c| c.is_alphabetic() || "-_./:".contains(c));
+    let setting = words(key)
+        .last()
+        .is_some_and(|w| SETTING_WORDS.contains(&w.as_str()))
+        && v.len() <= 64
+        && !v.chars().any(char::is_whitespace);
+    number
+        || ["true", "false", "yes", "no", "on", "off"].contains(&lower.as_str())
+        || word
+        || setting
+}
+
 /// The kind to redact `val` under, for key `key` in a file of kind `file`; `None` leaves it.
-fn judge(key: &str, val: &str, file: FileKind) -> Option<&'static str> {
+pub(super) fn judge(key: &str, val: &str, file: FileKind) -> Option<&'static str> {
     let bare_weak =
         file == FileKind::Credentials && WEAK_WORDS.contains(&key.to_ascii_lowercase().as_str());
     let name = name_of(key).or(bare_weak.then_some(Name::Weak))?;
@@ -188,8 +261,18 @@ fn judge(key: &str, val: &str, file: FileKind) -> Option<&'static str> {
     match name {
         Name::Password => Some("password"),
         Name::Secret => Some("secret"),
-        Name::Weak => entropy::looks_random(v).then_some("secret"),
+        // A UUID under a loose name (`DocumentKey=12d8d106-…`) names a record.
+        Name::Weak => (entropy::looks_random(v) && !uuid(v)).then_some("secret"),
     }
+}
+
+/// `8-4-4-4-12` hex digits.
+fn uuid(v: &str) -> bool {
+    let parts: Vec<&str> = v.split('-').collect();
+    parts.iter().map(|p| p.len()).eq([8, 4, 4, 4, 12])
+        && parts
+            .iter()
+            .all(|p| p.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// Replaces `val` (the tail of `whole`) by a marker, keeping its quotes.
@@ -216,7 +299,11 @@ pub fn named(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Optio
         let after_key = c.name("key").expect("key").end();
         let before = text[..c.get(0).expect("match").start()].chars().next_back();
         // `Token::Any`, `a::token: x`, `password == x`, `x.token = y` (a field, in code).
-        let path_like = op == ":" && (val.starts_with(':') || before == Some(':'));
+        let start = c.get(0).expect("match").start();
+        let path_like = op == ":" && (val.starts_with(':') || before == Some(':'))
+            // A route's segment (`"/disk/:encoded_token" => "…"`), not a name.
+            || text[..start].ends_with('/')
+            || text[..start].ends_with("/:");
         let compare = op == "=" && (val.starts_with('=') || text[after_key..].starts_with("=="));
         // YAML/JSON write `key: value` with a space or a quoted key; `a:b` is something else.
         let tight_colon = op == ":"
@@ -238,19 +325,25 @@ pub fn named(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Optio
     changed.then(|| out.into_owned())
 }
 
-/// Every value of a `.env` file, or every random-looking or secret-named value of a credentials
+/// Every value of a `.env` file but plain settings, or every random-looking or secret-named value of a credentials
 /// file, line by line.
-pub fn file_values(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Option<String> {
+pub fn file_values(
+    text: &str,
+    file: FileKind,
+    netrc: bool,
+    found: &mut Vec<&'static str>,
+) -> Option<String> {
     let mut changed = false;
     let out = ANY_ASSIGNMENT.replace_all(text, |c: &Captures| {
         let whole = &c[0];
         let raw = c["val"].trim_end_matches(',').trim();
         let (v, _) = unquote(raw);
-        let reference = v.starts_with("$") && !v[1..].contains('$') && !v.contains(' ');
+        let reference = v.starts_with("$") && !v[1..].contains('$') && !v.contains(' ') || blank(v);
         if v.is_empty() || v.contains("[REDACTED:") || reference || v.starts_with(['{', '[']) {
             return whole.to_string();
         }
         let kind = match file {
+            FileKind::Env if env_setting(&c["key"], v) => None,
             FileKind::Env => Some("env-value"),
             _ if entropy::looks_random(v) => Some("credential-value"),
             _ => judge(&c["key"], raw, file),
@@ -268,7 +361,7 @@ pub fn file_values(text: &str, file: FileKind, found: &mut Vec<&'static str>) ->
         }
     });
     let mut text = out.into_owned();
-    if file == FileKind::Credentials && NETRC_PASSWORD.is_match(&text) {
+    if netrc && NETRC_PASSWORD.is_match(&text) {
         text = NETRC_PASSWORD
             .replace_all(&text, |c: &Captures| {
                 found.push("netrc-password");

@@ -39,7 +39,10 @@ pub fn looks_random(value: &str) -> bool {
         .all(|b| b.is_ascii_alphanumeric() || b"+/=_-.~:".contains(&b));
     let has_digit = v.bytes().any(|b| b.is_ascii_digit());
     let has_alpha = v.bytes().any(|b| b.is_ascii_alphabetic());
-    if !token_alphabet || !has_digit || !has_alpha {
+    if !token_alphabet {
+        return printable_random(v);
+    }
+    if !has_digit || !has_alpha {
         return false;
     }
     // Dotted or slashed words (a.b.c, some/path) and version strings are names, not keys.
@@ -54,6 +57,19 @@ pub fn looks_random(value: &str) -> bool {
     } else {
         bits >= 3.7
     }
+}
+
+/// A long value drawn from all printable characters (a WordPress salt, a generated password):
+/// upper and lower case, digits and symbols, no spaces, and dense (about 4.5 bits or more).
+fn printable_random(v: &str) -> bool {
+    let has = |f: fn(&u8) -> bool| v.as_bytes().iter().any(f);
+    v.len() >= 32
+        && v.bytes().all(|b| b.is_ascii_graphic())
+        && has(u8::is_ascii_uppercase)
+        && has(u8::is_ascii_lowercase)
+        && has(u8::is_ascii_digit)
+        && has(u8::is_ascii_punctuation)
+        && shannon(v) >= 4.5
 }
 
 #[cfg(test)]
@@ -74,6 +90,7 @@ mod tests {
             "q8Vd2LkR9sXw4TzB7mNc",
             "0f3a9c1e7b5d2f4a8c6e0b1d3f5a7c9e",
             "dXNlcjpwbGFudGVkLWRvY2tlci1wYXNz",
+            "/!,4+3vZRH;e]Y1vHLcT(4!P[C+YG5>MrS0(l3s<<OzE_>1h-vjw2S>v",
         ] {
             assert!(looks_random(v), "{v}: {}", shannon(v));
         }

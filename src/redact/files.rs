@@ -10,7 +10,8 @@
 /// How assignments in a text are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {
-    /// `.env`, `.env.production`, `prod.env`, `.envrc`: every value is redacted.
+    /// `.env`, `.env.production`, `prod.env`, `.envrc`: every value is redacted but plain
+    /// settings (`NODE_ENV=production`, `PORT=8080`, a URL without credentials).
     Env,
     /// `.npmrc`, `.netrc`, Docker `config.json`, kubeconfig, `.pypirc`, AWS `credentials`:
     /// secret-named values and every random-looking value are redacted.
@@ -150,6 +151,29 @@ pub fn kind_of(path: Option<&str>) -> FileKind {
     }
 }
 
+fn file_name(path: Option<&str>) -> Option<String> {
+    let lower = path?.to_ascii_lowercase();
+    Some(
+        lower
+            .rsplit(['/', '\\'])
+            .next()
+            .unwrap_or(&lower)
+            .to_string(),
+    )
+}
+
+/// A `.netrc`: bare `password x` lines are its syntax there (not in `.pypirc`, where `password =
+/// x` is an assignment).
+pub fn is_netrc(path: Option<&str>) -> bool {
+    file_name(path).is_some_and(|n| n == ".netrc" || n == "_netrc")
+}
+
+/// A raw key file (`config/master.key`, `config/credentials/production.key`): a bare random line
+/// in it is the key itself.
+pub fn is_key_file(path: Option<&str>) -> bool {
+    file_name(path).is_some_and(|n| n.ends_with(".key"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,5 +205,7 @@ mod tests {
             assert_eq!(kind_of(Some(path)), kind, "{path}");
         }
         assert_eq!(kind_of(None), FileKind::Other);
+        assert!(is_netrc(Some("home/.netrc")) && !is_netrc(Some(".pypirc")));
+        assert!(is_key_file(Some("config/master.key")) && !is_key_file(Some("keys.rs")));
     }
 }

@@ -8,7 +8,8 @@
 //!
 //! The engine is here; the token formats and key vocabularies are data in [`rules`]; how a file's
 //! name changes the reading of its assignments is in [`files`]; the name-based and per-file
-//! assignment rules in `assign`; the randomness test in `entropy`.
+//! assignment rules in `assign`; secrets known by their place (call arguments, Kubernetes
+//! `Secret` manifests, raw key files) in `context`; the randomness test in `entropy`.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -18,6 +19,7 @@ use regex::{Captures, Regex};
 use files::FileKind;
 
 mod assign;
+mod context;
 mod entropy;
 pub mod files;
 pub mod rules;
@@ -45,27 +47,77 @@ impl Redacted {
 /// The token rules of [`rules::TOKENS`], compiled once. Each runs on its own: most start with a
 /// literal the regex engine finds with a fast substring search, while one `RegexSet` of them all
 /// measured 30 times slower (its automaton outgrows its cache on counted repetitions).
-static TOKENS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
-    rules::TOKENS
+static TOKENS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| compile(rules::TOKENS));
+static CONTEXTS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| compile(rules::CONTEXTS));
+static PROSE: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| compile(rules::PROSE));
+
+fn compile(table: &[(&'static str, &str)]) -> Vec<(&'static str, Regex)> {
+    table
         .iter()
         .map(|(k, p)| (*k, Regex::new(p).expect("valid pattern")))
         .collect()
-});
+}
 
 fn marker(kind: &str) -> String {
     format!("[REDACTED:{kind}]")
 }
 
 /// Redacts `text`; `path` (the file it came from, if any) says how assignments read there (see
-/// [`files`]): every value of a `.env` file, random-looking values in credentials files, unquoted
-/// literals in configuration but not in code.
+/// [`files`]): every value of a `.env` file but plain settings, random-looking values in
+/// credentials files, unquoted literals in configuration but not in code.
 pub fn redact(text: &str, path: Option<&str>) -> Redacted {
     let mut out = Redacted {
         text: text.to_string(),
         ..Default::default()
     };
-    for (kind, re) in TOKENS.iter() {
-        if !re.is_match(&out.text) {
+    // A token is a secret by its shape; a value found by its place must also read as one.
+    apply(&mut out, path, &TOKENS, |v| !placeholder(v));
+    apply(&mut out, path, &CONTEXTS, assign::literal_argument);
+    let file = files::kind_of(path);
+    if file == FileKind::Other {
+        apply(&mut out, path, &PROSE, assign::literal_secret);
+    }
+    let mut found = Vec::new();
+    for step in [context::named_forms, assign::named] {
+        if let Some(t) = step(&out.text, file, &mut found) {
+            out.text = t;
+        }
+    }
+    if matches!(file, FileKind::Env | FileKind::Credentials) {
+        if let Some(t) = assign::file_values(&out.text, file, files::is_netrc(path), &mut found) {
+            out.text = t;
+        }
+    }
+    if let Some(t) = context::kube_secret(&out.text, &mut found) {
+        out.text = t;
+    }
+    if files::is_key_file(path) {
+        if let Some(t) = context::key_file(&out.text, &mut found) {
+            out.text = t;
+        }
+    }
+    for kind in found {
+        count(&mut out, kind, 1);
+    }
+    out
+}
+
+/// Replaces the `secret` group (or the whole match) of each rule in `rules` whose value `accept`s.
+/// A rule listed in [`rules::GATES`] runs only when its text or file name holds one of its
+/// literals.
+fn apply(
+    out: &mut Redacted,
+    path: Option<&str>,
+    rules: &[(&'static str, Regex)],
+    accept: fn(&str) -> bool,
+) {
+    for (kind, re) in rules {
+        let gate = rules::GATES.iter().find(|(k, _)| k == kind);
+        let open = |lits: &[&str]| {
+            lits.iter()
+                .any(|l| out.text.contains(l) || path.is_some_and(|p| p.contains(l)))
+        };
+        if gate.is_some_and(|(_, lits)| !open(lits)) || !re.is_match(&out.text) {
             continue;
         }
         let mut n = 0;
@@ -74,7 +126,7 @@ pub fn redact(text: &str, path: Option<&str>) -> Redacted {
             let secret = c.name("secret").unwrap_or(whole);
             // Already a marker (a second pass over redacted text), or a placeholder in a
             // documented form (`user:pass@host`, `Bearer <token>`): leave it, count nothing.
-            if secret.as_str().starts_with("[REDACTED:") || placeholder(secret.as_str()) {
+            if secret.as_str().starts_with("[REDACTED:") || !accept(secret.as_str()) {
                 return whole.as_str().to_string();
             }
             n += 1;
@@ -87,23 +139,9 @@ pub fn redact(text: &str, path: Option<&str>) -> Redacted {
         });
         if n > 0 {
             out.text = replaced.into_owned();
-            count(&mut out, kind, n);
+            count(out, kind, n);
         }
     }
-    let file = files::kind_of(path);
-    let mut found = Vec::new();
-    if let Some(t) = assign::named(&out.text, file, &mut found) {
-        out.text = t;
-    }
-    if matches!(file, FileKind::Env | FileKind::Credentials) {
-        if let Some(t) = assign::file_values(&out.text, file, &mut found) {
-            out.text = t;
-        }
-    }
-    for kind in found {
-        count(&mut out, kind, 1);
-    }
-    out
 }
 
 /// Redacts every string inside a JSON value (a model's structured answer, a record), returning
@@ -140,6 +178,9 @@ fn placeholder(v: &str) -> bool {
         || ["pass", "pw", "pwd", "user", "username"].contains(&lower.as_str())
         || v.starts_with(['$', '<', '{', '%'])
         || v.chars().all(|c| matches!(c, '*' | 'x' | 'X' | '.'))
+        // Lowercase words joined by `/` (`basic request/response information`): prose, while
+        // base64 of a credential always mixes in capitals or digits.
+        || v.contains('/') && v.bytes().all(|b| b.is_ascii_lowercase() || b == b'/')
 }
 
 fn count(out: &mut Redacted, kind: &'static str, n: usize) {
@@ -149,5 +190,7 @@ fn count(out: &mut Redacted, kind: &'static str, n: usize) {
     }
 }
 
+#[cfg(test)]
+mod context_tests;
 #[cfg(test)]
 mod tests;

@@ -146,16 +146,29 @@ fn anthropic_keys_count_once_as_anthropic() {
 }
 
 #[test]
-fn env_files_have_every_value_redacted() {
-    let text = "+DB_HOST=localhost\n+export NAME=plainvalue\n-OLD=oldvalue\n EMPTY=\n";
+fn env_files_hide_values_but_plain_settings() {
+    let text = "+DB_HOST=localhost\n+export NAME=plainvalue\n-OLD=oldvalue\n EMPTY=\n+DB_PASSWORD=hunter\n+HOOK=a1b2c3d4e5\n+SESSION=q8Vd2LkR9sXw4TzB7mNc\n";
     let r = redact(text, Some("config/.env.production"));
-    for v in ["localhost", "plainvalue", "oldvalue"] {
+    for v in ["hunter", "a1b2c3d4e5", "q8Vd2LkR9sXw4TzB7mNc"] {
         assert!(!r.text.contains(v), "{}", r.text);
     }
-    assert_eq!(r.kinds.get("env-value"), Some(&3));
-    assert!(r.text.contains("+export NAME=[REDACTED:env-value]"));
-    let ex = redact("DB_HOST=localhost\n", Some(".env.example"));
-    assert_eq!(ex.count, 0);
+    for v in ["localhost", "plainvalue", "oldvalue"] {
+        assert!(r.text.contains(v), "{}", r.text);
+    }
+    assert_eq!(r.count, 3, "{}", r.text);
+    assert!(r.text.contains("+HOOK=[REDACTED:env-value]"));
+    let settings = "NODE_ENV=production\nAPP_ENV=local\nOPENAI_MODEL=gpt-4o-mini\nMAILGUN_DOMAIN=mg.acme.io\nSUPABASE_URL=https://gibzztcwenssqkqghpes.supabase.co\nPORT=8080\nTIMEOUT=30s\nDEBUG=false\n";
+    assert_eq!(redact(settings, Some(".env")).count, 0);
+    // A URL with credentials or a secret parameter, a random value under a setting's name: hidden.
+    for line in [
+        "REDIS_URL=redis://:R26x0qbPqGkh@cache:6379/0",
+        "HOOK_URL=https://h.example/x?token=abc123def",
+        "APP_ENV=q8Vd2LkR9sXw4TzB7mNc",
+    ] {
+        assert_eq!(redact(line, Some(".env")).count, 1, "{line}");
+    }
+    let ex = redact("DB_PASSWORD=hunter2x\n", Some(".env.example"));
+    assert_eq!(ex.count, 1);
     assert_eq!(redact(&r.text, Some(".env")).count, 0);
 }
 
