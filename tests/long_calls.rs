@@ -55,6 +55,30 @@ fn the_limit_that_ended_a_call_is_named() {
     );
 }
 
+#[test]
+fn a_cli_that_prints_its_answer_only_when_whole_is_not_held_to_the_idle_limit() {
+    // codex `exec --json` and opencode `--format json` print nothing while the model writes
+    // (seen with a slow streamed answer through the harness): silence is not a stuck call there.
+    let env = TestEnv::with_repo();
+    for cli in ["codex", "opencode"] {
+        env.fake(cli, json!({"delay_ms": 2500, "answer": "whole at last"}));
+        let run = ask(&env, cli, &["--backend-idle-seconds", "1"]).ok();
+        assert!(
+            run.stdout.contains("whole at last"),
+            "{cli}: {}",
+            run.stderr
+        );
+        // The wall clock still bounds it, and says so.
+        let run = ask(&env, cli, &["--backend-timeout-seconds", "1"]).fails(3);
+        assert!(
+            run.stderr
+                .contains("the wall-clock limit (--backend-timeout-seconds"),
+            "{cli}: {}",
+            run.stderr
+        );
+    }
+}
+
 /// gemini's stderr while it retries, as recorded from gemini 0.61 (one line per failed attempt).
 fn retry_lines(status: u16, n: usize) -> Vec<String> {
     (1..=n)

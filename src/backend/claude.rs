@@ -36,6 +36,7 @@ pub static SPEC: AgentSpec = AgentSpec {
     }),
     parse,
     retrying: None,
+    streams: true,
 };
 
 fn args(o: &CallOptions) -> Vec<String> {

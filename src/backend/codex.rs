@@ -49,6 +49,7 @@ pub static SPEC: AgentSpec = AgentSpec {
     }),
     parse,
     retrying: None,
+    streams: false,
 };
 
 fn args(o: &CallOptions) -> Vec<String> {

@@ -37,6 +37,7 @@ pub static SPEC: AgentSpec = AgentSpec {
     schema: None,
     parse,
     retrying: None,
+    streams: true,
 };
 
 fn args(o: &CallOptions) -> Vec<String> {

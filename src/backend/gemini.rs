@@ -46,6 +46,7 @@ pub static SPEC: AgentSpec = AgentSpec {
     schema: None,
     parse,
     retrying: Some(super::gemini_retries::retrying),
+    streams: true,
 };
 
 /// gemini's exit code (and `error.code`) for a missing or invalid auth method.

@@ -35,6 +35,7 @@ pub static SPEC: AgentSpec = AgentSpec {
     schema: None,
     parse,
     retrying: None,
+    streams: false,
 };
 
 fn args(o: &CallOptions) -> Vec<String> {

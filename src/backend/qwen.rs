@@ -48,6 +48,7 @@ pub static SPEC: AgentSpec = AgentSpec {
     }),
     parse,
     retrying: None,
+    streams: true,
 };
 
 /// How qwen writes an API failure into the answer text.

@@ -86,6 +86,12 @@ pub struct AgentSpec {
     /// For a CLI that reports its retries on stderr: the failed attempts so far and their cause.
     /// Read while it runs (it is stopped past `maxAttempts`) and when a limit ended the call.
     pub retrying: Option<runner::Retrying>,
+    /// Whether its output mode prints as the model writes (claude, gemini and qwen in
+    /// `stream-json`, copilot's JSON events), so that silence means a stuck call. codex's
+    /// `exec --json` and opencode's `--format json` print an answer only once it is whole
+    /// (checked with a slow streamed answer through the harness), so for them the idle limit
+    /// would end every long answer: only the wall clock bounds them.
+    pub streams: bool,
 }
 
 impl AgentSpec {
@@ -179,7 +185,11 @@ impl AgentBackend {
             cwd: req.run_dir(),
             stdin: req.prompt.as_bytes().to_vec(),
             timeout: req.timeout,
-            idle_timeout: req.idle_timeout,
+            idle_timeout: if self.spec.streams {
+                req.idle_timeout
+            } else {
+                req.timeout
+            },
             watch: self.spec.retrying.map(|retrying| runner::Watch {
                 retrying,
                 limit: self.options.max_attempts.unwrap_or(DEFAULT_ATTEMPTS).max(1),
