@@ -32,6 +32,7 @@ trap 'kill $SERVER 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [ -s "$WORK/port" ] && break; sleep 0.1; done
 URL=http://127.0.0.1:$(cat "$WORK/port")
 git init -q "$WORK/repo"
+calls=()
 for cli in claude gemini qwen; do
   home=$WORK/home-$cli
   mkdir -p "$home/tmp" "$home/.gemini"
@@ -50,6 +51,7 @@ for cli in claude gemini qwen; do
       > "$WORK/$cli.out" 2> "$WORK/$cli.err"
     echo "$cli: exit $? after $(($(date +%s) - start)) s; answer: $(head -c 80 "$WORK/$cli.out")"
   ) &
+  calls+=($!)
 done
-wait %2 %3 %4 2>/dev/null || wait
+wait "${calls[@]}"
 echo "logs in $WORK"

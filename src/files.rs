@@ -55,6 +55,16 @@ impl std::error::Error for Refusal {}
 
 /// The contents of the regular file at `path` (symbolic links followed), at most `cap` bytes.
 pub fn read_regular(path: &Path, cap: u64) -> Result<Vec<u8>, Refusal> {
+    read_checked(path, cap, true)
+}
+
+/// The same for a file that must itself be a regular file, never a link (a session's files: a
+/// link there was planted, since we write none).
+pub fn read_regular_no_link(path: &Path, cap: u64) -> Result<Vec<u8>, Refusal> {
+    read_checked(path, cap, false)
+}
+
+fn read_checked(path: &Path, cap: u64, follow: bool) -> Result<Vec<u8>, Refusal> {
     let regular = |m: &fs::Metadata| {
         if m.is_file() {
             Ok(())
@@ -62,13 +72,23 @@ pub fn read_regular(path: &Path, cap: u64) -> Result<Vec<u8>, Refusal> {
             Err(Refusal::NotRegular(kind(&m.file_type())))
         }
     };
-    regular(&fs::metadata(path).map_err(Refusal::Io)?)?;
+    let named = if follow {
+        fs::metadata(path)
+    } else {
+        fs::symlink_metadata(path)
+    };
+    regular(&named.map_err(Refusal::Io)?)?;
+    let flags = libc::O_NONBLOCK | if follow { 0 } else { libc::O_NOFOLLOW };
     let file = fs::OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NONBLOCK)
+        .custom_flags(flags)
         .open(path)
         .map_err(Refusal::Io)?;
-    regular(&file.metadata().map_err(Refusal::Io)?)?;
+    let opened = file.metadata().map_err(Refusal::Io)?;
+    regular(&opened)?;
+    if opened.len() > cap {
+        return Err(Refusal::TooLarge(cap));
+    }
     read_capped(file, cap)
 }
 

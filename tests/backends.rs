@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::common::TestEnv;
+use crate::common::{gone, TestEnv};
 
 const AGENTS: [&str; 6] = ["claude", "codex", "gemini", "qwen", "copilot", "opencode"];
 
@@ -189,24 +189,6 @@ fn silence_trips_the_idle_timeout() {
         "{}",
         run.stderr
     );
-}
-
-/// A process is gone when it no longer exists or is a zombie nobody reaped yet.
-fn gone(pid: i32) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        let state = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .ok()
-            .and_then(|s| s.rsplit_once(')').map(|(_, r)| r.trim().chars().next()))
-            .flatten();
-        if matches!(state, None | Some('Z') | Some('X')) {
-            return true;
-        }
-        if Instant::now() > deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 #[test]

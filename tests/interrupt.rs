@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::common::{read_json, TestEnv};
+use crate::common::{gone, read_json, TestEnv};
 
 /// `git debate args` running on a pseudo-terminal we hold the master side of.
 struct OnTerminal {
@@ -140,23 +140,6 @@ fn the_session(env: &TestEnv) -> PathBuf {
         .collect();
     assert_eq!(dirs.len(), 1, "{dirs:?}");
     dirs.remove(0)
-}
-
-fn gone(pid: i32) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let state = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .ok()
-            .and_then(|s| s.rsplit_once(')').map(|(_, r)| r.trim().chars().next()))
-            .flatten();
-        if matches!(state, None | Some('Z') | Some('X')) {
-            return true;
-        }
-        if Instant::now() > deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 #[test]

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::common::TestEnv;
+use crate::common::{gone, TestEnv};
 
 /// The fake's grandchild sleeps 600 s: ending well before that means it did not hold us.
 const LONG_BEFORE: Duration = Duration::from_secs(120);
@@ -23,25 +23,6 @@ fn pid_of(env: &TestEnv, file: &str) -> i32 {
         }
         assert!(Instant::now() < deadline, "{file} never appeared");
         std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// A process is gone when it no longer exists or is a zombie nobody reaped yet; polled for a
-/// generous while.
-fn gone(pid: i32) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let state = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .ok()
-            .and_then(|s| s.rsplit_once(')').map(|(_, r)| r.trim().chars().next()))
-            .flatten();
-        if matches!(state, None | Some('Z') | Some('X')) {
-            return true;
-        }
-        if Instant::now() > deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(50));
     }
 }
 

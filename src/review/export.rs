@@ -240,7 +240,7 @@ fn from_worktree(repo: &Repository, untracked: &[String], out: &mut Writer) -> R
         if !meta.is_file() || !out.fits(meta.len()) {
             continue;
         }
-        let Ok(bytes) = crate::files::read_regular(&full, MAX_FILE) else {
+        let Ok(bytes) = crate::files::read_regular_no_link(&full, MAX_FILE) else {
             continue; // changed under us, or became something else
         };
         out.put(&path, &bytes, meta.permissions().mode() & 0o111 != 0);

@@ -6,10 +6,10 @@
 //! here: only a regular file, never through a symlink, opened without blocking, and never more
 //! than [`MAX_BYTES`]; anything else is a one-line error naming the file.
 
-use std::fs::{self, OpenOptions};
-use std::io::{self, Read};
-use std::os::unix::fs::OpenOptionsExt;
+use std::io;
 use std::path::Path;
+
+use crate::files::Refusal;
 
 /// The largest session file read. What we write is far smaller (an artifact is capped at
 /// `debate.maxArtifactBytes`, a model answer is a part of the runner's capture).
@@ -17,28 +17,11 @@ pub const MAX_BYTES: u64 = 64 << 20;
 
 /// The bytes of the session file `path`. A missing file is `NotFound`, as for `fs::read`.
 pub fn read(path: &Path) -> io::Result<Vec<u8>> {
-    // The name itself must be a regular file: a symlink is refused before anything is opened.
-    if !fs::symlink_metadata(path)?.file_type().is_file() {
-        return Err(not_regular(path));
-    }
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)?;
-    // Checked again on what was opened, in case the name was swapped in between.
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(not_regular(path));
-    }
-    if meta.len() > MAX_BYTES {
-        return Err(too_large(path));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(MAX_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_BYTES {
-        return Err(too_large(path));
-    }
-    Ok(bytes)
+    crate::files::read_regular_no_link(path, MAX_BYTES).map_err(|r| match r {
+        Refusal::Io(e) => e,
+        Refusal::NotRegular(_) => not_regular(path),
+        Refusal::TooLarge(_) => too_large(path),
+    })
 }
 
 /// [`read`] as UTF-8 text.

@@ -358,3 +358,22 @@ pub fn all_files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     }
     out
 }
+
+/// A process is gone when it no longer exists or is a zombie nobody reaped yet; polled for a
+/// generous while (a loaded machine is slow to deliver signals), never a timing assertion.
+pub fn gone(pid: i32) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let state = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|s| s.rsplit_once(')').map(|(_, r)| r.trim().chars().next()))
+            .flatten();
+        if matches!(state, None | Some('Z') | Some('X')) {
+            return true;
+        }
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
