@@ -81,6 +81,8 @@ const BASE_DATE: &str = "1767225600 +0000"; // 2026-01-01T00:00:00Z
 const HEAD_DATE: &str = "1767229200 +0000";
 
 fn main() {
+    // As the binary does: no re-hashing of objects read (`repo::read_like_git`).
+    git_debate::repo::read_like_git();
     let iters: usize = match std::env::var("BENCH_ITERS") {
         Ok(v) => v.trim().parse().ok().filter(|n| *n > 0).unwrap_or_else(|| {
             eprintln!("BENCH_ITERS must be a positive integer, got {v:?}");

@@ -34,7 +34,7 @@
 use std::io::Write;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Component, Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 use anyhow::{Context, Result};
 use git2::{ObjectType, Oid, Repository, TreeWalkMode, TreeWalkResult};
@@ -94,18 +94,44 @@ pub fn create(repo: Option<&Repository>, source: &Source) -> Result<Export> {
         .recursive(true)
         .create(&export.tree)
         .with_context(|| format!("cannot create {}", export.tree.display()))?;
-    let mut out = Writer {
+    let out = Writer {
         root: export.tree.clone(),
-        files: 0,
-        bytes: 0,
+        files: AtomicUsize::new(0),
+        bytes: AtomicU64::new(0),
     };
     match (repo, source) {
-        (Some(repo), Source::Tree(id)) => from_tree(repo, id, &mut out)?,
-        (Some(repo), Source::WorkTree { untracked }) => from_worktree(repo, untracked, &mut out)?,
+        (Some(repo), Source::Tree(id)) => from_tree(repo, id, &out)?,
+        (Some(repo), Source::WorkTree { untracked }) => from_worktree(repo, untracked, &out)?,
         _ => {}
     }
-    export.files = out.files;
+    export.files = out.files.into_inner();
     Ok(export)
+}
+
+/// Runs `each` over `items` on a few threads: redacting and writing tens of thousands of files is
+/// CPU work that splits cleanly (each file on its own). Small revisions stay on this thread.
+fn in_parallel<T: Sync>(items: &[T], each: impl Fn(&[T]) -> Result<()> + Sync) -> Result<()> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    if threads < 2 || items.len() < 512 {
+        return each(items);
+    }
+    let per = items.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let workers: Vec<_> = items
+            .chunks(per)
+            .map(|part| s.spawn(|| each(part)))
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| {
+                w.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("an export thread failed")))
+            })
+            .collect::<Result<Vec<()>>>()
+            .map(|_| ())
+    })
 }
 
 impl Source {
@@ -182,44 +208,43 @@ pub fn prepare(
     Ok((Some(export), sandbox))
 }
 
-fn from_tree(repo: &Repository, id: &str, out: &mut Writer) -> Result<()> {
+fn from_tree(repo: &Repository, id: &str, out: &Writer) -> Result<()> {
     let tree = repo
         .find_object(Oid::from_str(id)?, None)
         .and_then(|o| o.peel_to_tree())
         .with_context(|| format!("cannot read tree {id} to export the reviewed revision"))?;
-    let odb = repo.odb().context("cannot open the object database")?;
-    let mut failed = None;
+    // Files only: a link (0o120000) or a submodule is left out.
+    let mut blobs: Vec<(String, Oid, bool)> = Vec::new();
     tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
-        // Files only: a link (0o120000) or a submodule is left out.
         let mode = entry.filemode();
-        if entry.kind() != Some(ObjectType::Blob) || !(mode == 0o100644 || mode == 0o100755) {
-            return TreeWalkResult::Ok;
-        }
-        // The size from the object's header, so a huge blob is never inflated.
-        let fits = odb
-            .read_header(entry.id())
-            .is_ok_and(|(size, _)| out.fits(size as u64));
-        if !fits {
-            return TreeWalkResult::Ok;
-        }
-        let path = format!("{dir}{}", String::from_utf8_lossy(entry.name_bytes()));
-        match repo.find_blob(entry.id()) {
-            Ok(blob) => out.put(&path, blob.content(), mode == 0o100755),
-            Err(e) => {
-                failed = Some(e);
-                return TreeWalkResult::Abort;
-            }
+        if entry.kind() == Some(ObjectType::Blob) && (mode == 0o100644 || mode == 0o100755) {
+            let path = format!("{dir}{}", String::from_utf8_lossy(entry.name_bytes()));
+            blobs.push((path, entry.id(), mode == 0o100755));
         }
         TreeWalkResult::Ok
+    })?;
+    // A repository handle is not shared between threads: each opens its own.
+    let git_dir = repo.path().to_path_buf();
+    in_parallel(&blobs, |part| {
+        let repo = Repository::open(&git_dir).context("cannot open the repository to export")?;
+        let odb = repo.odb().context("cannot open the object database")?;
+        for (path, id, exec) in part {
+            // The size from the object's header, so a huge blob is never inflated.
+            let fits = odb
+                .read_header(*id)
+                .is_ok_and(|(size, _)| out.fits(size as u64));
+            if fits {
+                let blob = repo
+                    .find_blob(*id)
+                    .context("cannot read a blob of the reviewed revision")?;
+                out.put(path, blob.content(), *exec);
+            }
+        }
+        Ok(())
     })
-    .or_else(|e| if failed.is_some() { Ok(()) } else { Err(e) })?;
-    match failed {
-        Some(e) => Err(e).context("cannot read a blob of the reviewed revision"),
-        None => Ok(()),
-    }
 }
 
-fn from_worktree(repo: &Repository, untracked: &[String], out: &mut Writer) -> Result<()> {
+fn from_worktree(repo: &Repository, untracked: &[String], out: &Writer) -> Result<()> {
     let root = repo.workdir().context("no work tree to export")?;
     let index = repo.index().context("cannot read the index")?;
     let mut paths: Vec<String> = index
@@ -228,24 +253,26 @@ fn from_worktree(repo: &Repository, untracked: &[String], out: &mut Writer) -> R
         .map(|e| String::from_utf8_lossy(&e.path).into_owned())
         .collect();
     paths.extend(untracked.iter().cloned());
-    for path in paths {
-        let Some(full) = inside(root, &path) else {
-            continue;
-        };
-        // Never through a directory symlink, and never a link itself: a regular file where the
-        // index says it is.
-        let Ok(meta) = std::fs::symlink_metadata(&full) else {
-            continue; // deleted in the work tree
-        };
-        if !meta.is_file() || !out.fits(meta.len()) {
-            continue;
+    in_parallel(&paths, |part| {
+        for path in part {
+            let Some(full) = inside(root, path) else {
+                continue;
+            };
+            // Never through a directory symlink, and never a link itself: a regular file where
+            // the index says it is.
+            let Ok(meta) = std::fs::symlink_metadata(&full) else {
+                continue; // deleted in the work tree
+            };
+            if !meta.is_file() || !out.fits(meta.len()) {
+                continue;
+            }
+            let Ok(bytes) = crate::files::read_regular_no_link(&full, MAX_FILE) else {
+                continue; // changed under us, or became something else
+            };
+            out.put(path, &bytes, meta.permissions().mode() & 0o111 != 0);
         }
-        let Ok(bytes) = crate::files::read_regular_no_link(&full, MAX_FILE) else {
-            continue; // changed under us, or became something else
-        };
-        out.put(&path, &bytes, meta.permissions().mode() & 0o111 != 0);
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// `root/path` when `path` is plain (no `..`, not absolute) and no directory on the way is a
@@ -266,23 +293,33 @@ fn inside(root: &Path, path: &str) -> Option<PathBuf> {
     Some(root.join(rel))
 }
 
-/// Writes the export as the revision is walked, within the size caps.
+/// Writes the export as the revision is walked, within the size caps; shared by the export's
+/// threads.
 struct Writer {
     root: PathBuf,
-    files: usize,
-    bytes: u64,
+    files: AtomicUsize,
+    bytes: AtomicU64,
 }
 
 impl Writer {
-    /// Whether a file of `size` bytes is to be written.
+    /// Whether a file of `size` bytes is to be written; its room under [`MAX_TOTAL`] is taken
+    /// at once, so threads never overshoot the cap together.
     fn fits(&self, size: u64) -> bool {
-        size <= MAX_FILE && self.bytes + size <= MAX_TOTAL
+        if size > MAX_FILE {
+            return false;
+        }
+        let before = self.bytes.fetch_add(size, Ordering::Relaxed);
+        if before + size > MAX_TOTAL {
+            self.bytes.fetch_sub(size, Ordering::Relaxed);
+            return false;
+        }
+        true
     }
 
     /// Writes one text file, redacted; binary content and paths that are not plain are left out,
     /// and so is an entry that cannot be placed (a crafted tree repeating a path, or nesting one
     /// under a file): the export is a courtesy to the reviewer, never a reason to fail a review.
-    fn put(&mut self, path: &str, bytes: &[u8], exec: bool) {
+    fn put(&self, path: &str, bytes: &[u8], exec: bool) {
         if bytes[..bytes.len().min(8192)].contains(&0) {
             return;
         }
@@ -303,8 +340,7 @@ impl Writer {
             .open(&dest)
             .and_then(|mut f| f.write_all(bytes));
         if written.is_ok() {
-            self.files += 1;
-            self.bytes += bytes.len() as u64;
+            self.files.fetch_add(1, Ordering::Relaxed);
         }
     }
 }
