@@ -665,3 +665,33 @@ fn a_configured_family_changes_routing() {
     assert_eq!(row("codex")["family"], "anthropic");
     assert_eq!(v["route"]["reviewer"]["backend"], "gemini");
 }
+
+#[test]
+fn a_clis_version_is_asked_once_per_installed_binary() {
+    let env = TestEnv::with_repo();
+    let program = env.fake("claude", json!({"answer": "ok"}));
+    let probes = || {
+        env.fake_file("claude.version-calls")
+            .map_or(0, |s| s.lines().count())
+    };
+    for _ in 0..3 {
+        let run = env
+            .run_full(
+                &["ask", "--backend", "claude", "--format", "json"],
+                "hi",
+                &[],
+            )
+            .ok();
+        let v: Value = serde_json::from_str(&run.stdout).unwrap();
+        assert_eq!(v["cli_version"], "9.8.7", "{}", run.stdout);
+    }
+    assert_eq!(probes(), 1, "asked again though the binary did not change");
+    // An update installs a new file: asked again, once.
+    std::fs::remove_file(&program).unwrap();
+    std::fs::copy(assert_cmd::cargo::cargo_bin("fake-agent"), &program).unwrap();
+    for _ in 0..2 {
+        env.run_full(&["ask", "--backend", "claude"], "hi", &[])
+            .ok();
+    }
+    assert_eq!(probes(), 2);
+}

@@ -37,6 +37,15 @@ fn main() {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     if argv.get(1).map(String::as_str) == Some("--version") {
+        // Counted, so a test can see whether the version was asked again.
+        if let Some(dir) = std::env::var_os("FAKE_AGENT_DIR") {
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(PathBuf::from(dir).join(format!("{name}.version-calls")))
+                .expect("version calls file");
+            writeln!(f, "--version").expect("write");
+        }
         println!("{name} 9.8.7 (fake)");
         return;
     }

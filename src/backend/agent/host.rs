@@ -47,8 +47,12 @@ pub fn which(name: &str) -> Option<PathBuf> {
 }
 
 /// `program --version`, first version-looking token of its output (bounded by a short timeout:
-/// some CLIs unpack themselves on first run).
+/// some CLIs unpack themselves on first run), asked once per installed binary.
 pub fn version(program: &Path) -> Option<String> {
+    super::versions::cached(program, probe)
+}
+
+fn probe(program: &Path) -> Option<String> {
     let finished = runner::run(&Invocation {
         program: program.to_path_buf(),
         args: vec!["--version".into()],

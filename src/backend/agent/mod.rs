@@ -7,6 +7,7 @@
 
 pub mod host;
 mod structured;
+mod versions;
 
 pub use structured::structured_answer;
 use structured::*;
