@@ -380,7 +380,8 @@ debate.openai.baseUrl  server of openai:<model> (else OPENAI_BASE_URL, else api.
         "\nFILES:\n  <git common dir>/review-loop/<id>/  one folder per session (artifact.md, \
 metadata.json, ...); shared by linked worktrees; never staged.\n  \
 $XDG_STATE_HOME/debate/<workspace>/review-loop/  the same outside a git repository.\n  \
-.gitdebate  committed settings at the repository root, in git-config syntax.\n",
+.gitdebate  committed settings at the repository root, in git-config syntax.\n  \
+$XDG_CACHE_HOME/git-debate/versions  each CLI's version, asked once per installed binary.\n",
     );
     s.push_str(
         "\nENVIRONMENT:\n  GIT_DEBATE_<KEY>  any key above, e.g. GIT_DEBATE_MAX_ROUNDS=2.\n  \
