@@ -206,3 +206,18 @@ fn empty_store_is_not_an_error_for_sessions_but_is_for_show() {
     let show = env.run(&["show"]).fails(2);
     assert!(show.stderr.contains("no sessions"), "{}", show.stderr);
 }
+
+#[test]
+fn a_dry_run_speaks_json_when_asked() {
+    let env = TestEnv::with_repo();
+    env.write("a.txt", "changed\n");
+    let run = env.run(&["--dry-run", "--format", "json"]).ok();
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON on stdout");
+    assert_eq!(v["dry_run"], true);
+    assert_eq!(v["evaluated"], false);
+    assert!(v["session"].as_str().unwrap().starts_with("debate-"));
+    assert!(std::path::Path::new(v["artifact"].as_str().unwrap()).is_file());
+    let stored =
+        read_json(&std::path::Path::new(v["session_dir"].as_str().unwrap()).join("metadata.json"));
+    assert_eq!(v["metadata"], stored);
+}

@@ -116,6 +116,25 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         crate::review::prompts(&artifact, &artifact.text, "", Some(&templates), snippet)?;
     session.write("round-1-input.md", input.as_bytes())?;
     let Some((author, reviewer)) = sides else {
+        if settings.format == "json" {
+            // What a pipeline reads: the session and everything stored about it (redacted).
+            let mut meta = meta;
+            crate::redact::redact_json(&mut meta);
+            let report = serde_json::json!({
+                "dry_run": true,
+                "evaluated": false,
+                "session": session.id,
+                "session_dir": session.dir,
+                "artifact": artifact_path,
+                "metadata": meta,
+            });
+            let text = serde_json::to_string_pretty(&report)? + "\n";
+            match &settings.output {
+                Some(path) => crate::output::write(path, text.as_bytes())?,
+                None => crate::terminal::out_json(&text)?,
+            }
+            return Ok(Outcome::Success);
+        }
         let text = summary(&session, &source, &artifact, &artifact_path);
         crate::terminal::out(&crate::redact::redact(&text, None).text)?;
         return Ok(Outcome::Success);
