@@ -333,8 +333,10 @@ fn a_file_name_or_answer_cannot_start_a_workflow_command_in_a_ci_log() {
     let dry = env.run(&["--dry-run"]).ok();
     commands("dry-run stdout", &dry.stdout);
     commands("dry-run stderr", &dry.stderr);
+    // The name is quoted as git quotes it: its newlines are `\n`, no line of its own.
     assert!(
-        dry.stdout.contains("\u{2236}\u{2236}error title=FNAME"),
+        dry.stdout
+            .contains(r#""evil\n::error title=FNAME::pwned\nz.rs""#),
         "{}",
         dry.stdout
     );

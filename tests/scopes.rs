@@ -284,3 +284,40 @@ fn staged_honours_git_index_file() {
         run.artifact()
     );
 }
+
+#[test]
+fn odd_file_names_are_quoted_as_git_quotes_them() {
+    // A newline in a name must not split the `diff --git` line into two files.
+    let env = TestEnv::with_repo();
+    env.commit_all("base");
+    for name in [
+        "new\nline.txt",
+        "tab\there.txt",
+        "say \"hi\".txt",
+        "back\\slash.txt",
+        "my file.txt",
+    ] {
+        env.write(name, "content\n");
+    }
+    env.commit_all("odd names");
+    let run = env.run(&["--dry-run", "--scope", "commit:HEAD"]).ok();
+    let artifact = run.artifact();
+    let git = env.git(&["diff", "HEAD~1", "HEAD"]);
+    let headers: Vec<&str> = git
+        .lines()
+        .filter(|l| l.starts_with("diff --git "))
+        .collect();
+    assert_eq!(headers.len(), 5, "{git}");
+    for h in headers {
+        assert!(
+            artifact.lines().any(|l| l == h),
+            "{h:?} not in:\n{artifact}"
+        );
+    }
+    for plus in git.lines().filter(|l| l.starts_with("+++ ")) {
+        assert!(
+            artifact.lines().any(|l| l == plus),
+            "{plus:?} not in:\n{artifact}"
+        );
+    }
+}

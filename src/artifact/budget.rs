@@ -237,19 +237,27 @@ pub fn render_file(f: &FileChange, keep: Keep) -> String {
         return String::new();
     }
     let old = f.old_path.as_deref().unwrap_or(&f.path);
-    let mut s = format!("diff --git a/{old} b/{}\n", f.path);
+    let q = crate::scope::quote_path;
+    let mut s = format!("diff --git {} {}\n", q("a/", old), q("b/", &f.path));
     let (a, b) = match f.status {
-        Status::Added | Status::Untracked => ("/dev/null".to_string(), format!("b/{}", f.path)),
-        Status::Deleted => (format!("a/{old}"), "/dev/null".to_string()),
-        _ => (format!("a/{old}"), format!("b/{}", f.path)),
+        Status::Added | Status::Untracked => ("/dev/null".to_string(), q("b/", &f.path)),
+        Status::Deleted => (q("a/", old), "/dev/null".to_string()),
+        _ => (q("a/", old), q("b/", &f.path)),
     };
     if f.old_path.is_some() {
-        s.push_str(&format!("rename from {old}\nrename to {}\n", f.path));
+        s.push_str(&format!(
+            "rename from {}\nrename to {}\n",
+            q("", old),
+            q("", &f.path)
+        ));
     }
     if f.hunks.is_empty() {
         return s;
     }
-    s.push_str(&format!("--- {a}\n+++ {b}\n"));
+    // git ends a `---`/`+++` name that holds a space with a tab, so patch tools see where it
+    // ends (the `diff --git` line has no such mark).
+    let end = |n: &str| if n.contains(' ') { "\t" } else { "" };
+    s.push_str(&format!("--- {a}{}\n+++ {b}{}\n", end(&a), end(&b)));
     let mut budget_lines = match keep {
         Keep::Clipped(n) => n,
         _ => usize::MAX,

@@ -233,11 +233,12 @@ pub fn from_change(change: &Change, scope: &str, target: TargetSetting, budget: 
 
 /// `M src/lib.rs (+8 -1)`, `R old -> new`, `A img.png (binary, not sent)`.
 pub fn file_line(f: &crate::scope::FileChange) -> String {
+    let q = |p: &str| crate::scope::quote_path("", p);
     let path = match &f.old_path {
         Some(old) if f.status == Status::Renamed || f.status == Status::Copied => {
-            format!("{old} -> {}", f.path)
+            format!("{} -> {}", q(old), q(&f.path))
         }
-        _ => f.path.clone(),
+        _ => q(&f.path),
     };
     let mut notes = Vec::new();
     if f.submodule.is_some() {

@@ -3,7 +3,10 @@
 //! Parsing is separate from resolution so a malformed scope is rejected before we touch the
 //! repository, with a message that lists the accepted forms.
 
+mod quote;
 mod resolve;
+
+pub use quote::quote_path;
 
 use serde::Serialize;
 
