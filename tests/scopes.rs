@@ -321,3 +321,32 @@ fn odd_file_names_are_quoted_as_git_quotes_them() {
         );
     }
 }
+
+#[test]
+fn mode_changes_and_new_files_carry_gits_mode_lines() {
+    let env = TestEnv::with_repo();
+    env.write("run.sh", "echo hi\n");
+    env.commit_all("script");
+    let script = env.repo.join("run.sh");
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    env.write("added.txt", "new\n");
+    env.commit_all("chmod and add");
+    let run = env.run(&["--dry-run", "--scope", "commit:HEAD"]).ok();
+    let artifact = run.artifact();
+    let git = env.git(&["diff", "HEAD~1", "HEAD"]);
+    for line in git.lines().filter(|l| l.contains(" mode ")) {
+        assert!(
+            artifact.lines().any(|l| l == line),
+            "{line:?} not in:\n{artifact}"
+        );
+    }
+    assert!(git.contains("old mode 100644\nnew mode 100755"), "{git}");
+    assert!(
+        artifact.contains("old mode 100644\nnew mode 100755"),
+        "{artifact}"
+    );
+    assert!(
+        artifact.contains("run.sh (+0 -0, mode 100644 -> 100755)"),
+        "{artifact}"
+    );
+}

@@ -244,6 +244,19 @@ pub fn render_file(f: &FileChange, keep: Keep) -> String {
         Status::Deleted => (q("a/", old), "/dev/null".to_string()),
         _ => (q("a/", old), q("b/", &f.path)),
     };
+    // The mode lines git writes, in its order, before any rename lines.
+    match (f.status, f.modes) {
+        (Status::Added | Status::Untracked, (_, new)) if new != 0 => {
+            s.push_str(&format!("new file mode {new:o}\n"))
+        }
+        (Status::Deleted, (old, _)) if old != 0 => {
+            s.push_str(&format!("deleted file mode {old:o}\n"))
+        }
+        (_, (old, new)) if old != 0 && new != 0 && old != new => {
+            s.push_str(&format!("old mode {old:o}\nnew mode {new:o}\n"))
+        }
+        _ => {}
+    }
     if f.old_path.is_some() {
         s.push_str(&format!(
             "rename from {}\nrename to {}\n",
@@ -308,6 +321,7 @@ mod tests {
                 header: "@@ -1 +1 @@".into(),
                 lines,
             }],
+            modes: (0o100644, 0o100644),
         }
     }
 

@@ -253,6 +253,10 @@ pub fn file_line(f: &crate::scope::FileChange) -> String {
     if f.status == Status::Untracked {
         notes.push("untracked".into());
     }
+    let (old, new) = f.modes;
+    if old != 0 && new != 0 && old != new {
+        notes.push(format!("mode {old:o} -> {new:o}"));
+    }
     if f.lossy {
         notes.push("not UTF-8, shown lossily".into());
     }

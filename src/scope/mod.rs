@@ -175,6 +175,9 @@ pub struct FileChange {
     pub additions: usize,
     pub deletions: usize,
     pub hunks: Vec<Hunk>,
+    /// Git's file modes before and after (`0o100644`, `0o100755`, `0o120000`; 0 where the side
+    /// does not exist): a mode change is a change even without a changed line.
+    pub modes: (u32, u32),
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -241,6 +241,14 @@ fn commits_between(repo: &Repository, from: Option<Oid>, to: Oid) -> Result<Vec<
     Ok(out)
 }
 
+/// A side's mode as git writes it (0 for a side that does not exist).
+fn mode_of(f: git2::DiffFile) -> u32 {
+    match f.mode() {
+        FileMode::Unreadable => 0,
+        m => i32::from(m) as u32,
+    }
+}
+
 /// Turns a diff into files and hunks. Renames are detected here, including an untracked file
 /// that is a moved tracked one.
 fn collect(mut diff: Diff) -> Result<Vec<FileChange>> {
@@ -290,6 +298,7 @@ fn collect(mut diff: Diff) -> Result<Vec<FileChange>> {
             additions: 0,
             deletions: 0,
             hunks: Vec::new(),
+            modes: (mode_of(delta.old_file()), mode_of(delta.new_file())),
         };
         if let (Some(patch), false, None) = (patch, binary, &fc.submodule) {
             read_hunks(&patch, &mut fc)?;
