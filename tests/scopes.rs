@@ -350,3 +350,33 @@ fn mode_changes_and_new_files_carry_gits_mode_lines() {
         "{artifact}"
     );
 }
+
+#[test]
+fn crlf_is_kept_as_git_keeps_it_and_named() {
+    let env = TestEnv::with_repo();
+    env.write("dos.txt", "one\ntwo\n");
+    env.commit_all("lf");
+    env.write("dos.txt", "one\r\ntwo\r\n");
+    env.commit_all("crlf");
+    let run = env.run(&["--dry-run", "--scope", "commit:HEAD"]).ok();
+    let artifact = run.artifact();
+    let git = env.git(&["diff", "HEAD~1", "HEAD"]);
+    // `str::lines` would drop the very `\r` under test.
+    let changed: Vec<&str> = git
+        .split('\n')
+        .filter(|l| {
+            (l.starts_with('+') || l.starts_with('-'))
+                && !l.starts_with("+++")
+                && !l.starts_with("---")
+        })
+        .collect();
+    // (The harness trims git's output, so its last `\r` is gone; the first three are whole.)
+    assert_eq!(&changed[..3], ["-one", "-two", "+one\r"], "{git:?}");
+    for l in ["-one", "-two", "+one\r", "+two\r"] {
+        assert!(
+            artifact.split('\n').any(|a| a == l),
+            "{l:?} not in {artifact:?}"
+        );
+    }
+    assert!(artifact.contains("CRLF line endings added"), "{artifact}");
+}

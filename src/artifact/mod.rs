@@ -253,6 +253,18 @@ pub fn file_line(f: &crate::scope::FileChange) -> String {
     if f.status == Status::Untracked {
         notes.push("untracked".into());
     }
+    let crlf = |sign: char| {
+        f.hunks
+            .iter()
+            .flat_map(|h| &h.lines)
+            .any(|l| l.starts_with(sign) && l.ends_with('\r'))
+    };
+    match (crlf('-'), crlf('+')) {
+        (false, true) => notes.push("CRLF line endings added".into()),
+        (true, false) => notes.push("CRLF line endings removed".into()),
+        (true, true) => notes.push("CRLF line endings".into()),
+        (false, false) => {}
+    }
     let (old, new) = f.modes;
     if old != 0 && new != 0 && old != new {
         notes.push(format!("mode {old:o} -> {new:o}"));

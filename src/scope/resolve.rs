@@ -329,8 +329,9 @@ fn read_hunks(patch: &Patch, fc: &mut FileChange) -> Result<()> {
                 _ => {}
             }
             let content = line.content();
+            // The newline ends the line; a carriage return before it is content, as in git
+            // (stripping it made an LF -> CRLF conversion look like identical -/+ lines).
             let content = content.strip_suffix(b"\n").unwrap_or(content);
-            let content = content.strip_suffix(b"\r").unwrap_or(content);
             let text = match std::str::from_utf8(content) {
                 Ok(s) => s.to_string(),
                 Err(_) => {
