@@ -380,3 +380,33 @@ fn crlf_is_kept_as_git_keeps_it_and_named() {
     }
     assert!(artifact.contains("CRLF line endings added"), "{artifact}");
 }
+
+/// git's patch without its `index` lines (which the artifact leaves out).
+fn git_patch_lines(git: &str) -> Vec<String> {
+    git.split('\n')
+        .filter(|l| !l.starts_with("index "))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_file_that_becomes_a_symlink_is_shown_as_git_shows_it() {
+    let env = TestEnv::with_repo();
+    env.write("x", "hello\n");
+    env.commit_all("a file");
+    std::fs::remove_file(env.repo.join("x")).unwrap();
+    std::os::unix::fs::symlink("target", env.repo.join("x")).unwrap();
+    // In the work tree first, then committed.
+    let check = |scope: &str, git: String| {
+        let run = env.run(&["--dry-run", "--scope", scope]).ok();
+        let artifact = run.artifact();
+        let want = git_patch_lines(&git).join("\n");
+        assert!(
+            artifact.contains(&want),
+            "{scope}: {want:?} not in:\n{artifact}"
+        );
+    };
+    check("uncommitted", env.git(&["diff", "HEAD"]));
+    env.commit_all("now a link");
+    check("commit:HEAD", env.git(&["diff", "HEAD~1", "HEAD"]));
+}

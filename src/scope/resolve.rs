@@ -13,7 +13,7 @@ use crate::error::UsageError;
 use crate::repo::{self, short};
 
 /// Files bigger than this are not loaded into memory; they are listed as too large.
-const MAX_FILE_BYTES: u64 = 4 << 20;
+pub(super) const MAX_FILE_BYTES: u64 = 4 << 20;
 /// A range can span thousands of commits; the reviewer needs the gist, not the whole log.
 const MAX_COMMITS: usize = 200;
 
@@ -150,7 +150,7 @@ pub fn resolve(repo: &Repository, scope: &Scope, context_lines: u32) -> Result<C
         }
         Scope::File(_) => unreachable!("file: scopes are read by the artifact builder"),
     };
-    change.files = collect(diff)?;
+    change.files = collect(repo, diff, context_lines)?;
     Ok(change)
 }
 
@@ -251,7 +251,7 @@ fn mode_of(f: git2::DiffFile) -> u32 {
 
 /// Turns a diff into files and hunks. Renames are detected here, including an untracked file
 /// that is a moved tracked one.
-fn collect(mut diff: Diff) -> Result<Vec<FileChange>> {
+fn collect(repo: &Repository, mut diff: Diff, context_lines: u32) -> Result<Vec<FileChange>> {
     let mut find = DiffFindOptions::new();
     find.renames(true).for_untracked(true);
     diff.find_similar(Some(&mut find))
@@ -300,6 +300,16 @@ fn collect(mut diff: Diff) -> Result<Vec<FileChange>> {
             hunks: Vec::new(),
             modes: (mode_of(delta.old_file()), mode_of(delta.new_file())),
         };
+        if status == Status::Typechange && !binary && fc.submodule.is_none() {
+            // git shows a file that became a symlink (or back) as the old one deleted and the
+            // new one added, each with its content; libgit2 gives one delta and no lines.
+            let old = super::typechange::side_bytes(repo, delta.old_file(), &fc.path);
+            let new = super::typechange::side_bytes(repo, delta.new_file(), &fc.path);
+            if let (Some(old), Some(new)) = (old, new) {
+                files.extend(super::typechange::split(&fc, &old, &new, context_lines)?);
+                continue;
+            }
+        }
         if let (Some(patch), false, None) = (patch, binary, &fc.submodule) {
             read_hunks(&patch, &mut fc)?;
         }
@@ -308,7 +318,7 @@ fn collect(mut diff: Diff) -> Result<Vec<FileChange>> {
     Ok(files)
 }
 
-fn read_hunks(patch: &Patch, fc: &mut FileChange) -> Result<()> {
+pub(super) fn read_hunks(patch: &Patch, fc: &mut FileChange) -> Result<()> {
     for h in 0..patch.num_hunks() {
         let (hunk, n) = patch.hunk(h)?;
         let header = String::from_utf8_lossy(hunk.header())
