@@ -410,3 +410,32 @@ fn a_file_that_becomes_a_symlink_is_shown_as_git_shows_it() {
     env.commit_all("now a link");
     check("commit:HEAD", env.git(&["diff", "HEAD~1", "HEAD"]));
 }
+
+#[test]
+fn hunks_slide_where_git_slides_them() {
+    // An ambiguous insertion: git's indent heuristic (on by default) places it after the first
+    // `b`; without it the block starts a line later.
+    let env = TestEnv::with_repo();
+    env.write("f.txt", "1\n2\na\n\nb\n3\n4\n");
+    env.commit_all("base");
+    env.write("f.txt", "1\n2\na\n\nb\na\n\nb\n3\n4\n");
+    env.commit_all("insert");
+    let hunk = |text: &str| -> String {
+        let at = text.find("@@ ").expect("a hunk");
+        text[at..]
+            .lines()
+            .take_while(|l| !l.starts_with("```"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let run = env.run(&["--dry-run", "--scope", "commit:HEAD"]).ok();
+    let git = env.git(&["diff", "HEAD~1", "HEAD"]);
+    assert_eq!(hunk(&run.artifact()), hunk(&git));
+    assert!(hunk(&git).starts_with("@@ -2,6 +2,9 @@"), "{git}");
+    // `diff.indentHeuristic = false` is honoured, as git honours it.
+    env.git(&["config", "diff.indentHeuristic", "false"]);
+    let run = env.run(&["--dry-run", "--scope", "commit:HEAD"]).ok();
+    let git = env.git(&["diff", "HEAD~1", "HEAD"]);
+    assert_eq!(hunk(&run.artifact()), hunk(&git));
+    assert!(hunk(&git).starts_with("@@ -3,5 +3,8 @@"), "{git}");
+}

@@ -24,6 +24,7 @@ pub fn resolve(repo: &Repository, scope: &Scope, context_lines: u32) -> Result<C
         .max_size(MAX_FILE_BYTES as i64)
         .include_typechange(true)
         .ignore_submodules(false);
+    like_git_diff(repo, &mut opts);
     let head = repo::head_commit(repo)?;
     let head_tree = head.as_ref().map(|c| c.tree()).transpose()?;
     let head_desc = || match &head {
@@ -152,6 +153,32 @@ pub fn resolve(repo: &Repository, scope: &Scope, context_lines: u32) -> Result<C
     };
     change.files = collect(repo, diff, context_lines)?;
     Ok(change)
+}
+
+/// The hunks `git diff` would show: git slides an ambiguous block of added or removed lines to
+/// where the indentation says a block begins (`diff.indentHeuristic`, on by default since git
+/// 2.14); libgit2 does not unless asked, and its hunks then differ from git's in some 9 % of real
+/// commits. `diff.algorithm` is honoured where libgit2 has it (patience, minimal; histogram falls
+/// back to the default, which is what libgit2 has).
+fn like_git_diff(repo: &Repository, opts: &mut DiffOptions) {
+    let cfg = repo.config().ok();
+    let heuristic = cfg
+        .as_ref()
+        .and_then(|c| c.get_bool("diff.indentHeuristic").ok())
+        .unwrap_or(true);
+    opts.indent_heuristic(heuristic);
+    match cfg
+        .and_then(|c| c.get_string("diff.algorithm").ok())
+        .as_deref()
+    {
+        Some("patience") => {
+            opts.patience(true);
+        }
+        Some("minimal") => {
+            opts.minimal(true);
+        }
+        _ => {}
+    }
 }
 
 fn diff_trees<'r>(
