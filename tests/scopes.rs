@@ -439,3 +439,36 @@ fn hunks_slide_where_git_slides_them() {
     assert_eq!(hunk(&run.artifact()), hunk(&git));
     assert!(hunk(&git).starts_with("@@ -3,5 +3,8 @@"), "{git}");
 }
+
+#[test]
+fn an_intent_to_add_file_is_what_git_shows_for_it() {
+    // `git add -N`: not staged content (not in `git diff --cached`, not in `git write-tree`), but
+    // a new file in `git diff HEAD`; the index file itself is left as it was.
+    let env = TestEnv::with_repo();
+    env.write("new.txt", "planned\n");
+    env.git(&["add", "-N", "new.txt"]);
+    env.write("a.txt", "staged change\n");
+    env.git(&["add", "a.txt"]);
+    let staged = env.run(&["--dry-run", "--scope", "staged"]).ok().metadata();
+    assert_eq!(
+        staged["scope"]["resolved"]["index_tree"],
+        env.git(&["write-tree"]).trim()
+    );
+    let paths: Vec<&str> = staged["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["a.txt"]);
+    let all = env
+        .run(&["--dry-run", "--scope", "uncommitted"])
+        .ok()
+        .metadata();
+    assert!(all["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["path"] == "new.txt"));
+    assert!(env.git(&["status", "--short"]).contains(" A new.txt"));
+}

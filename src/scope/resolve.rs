@@ -3,6 +3,8 @@
 //! Each scope picks the two sides of a diff; one shared routine then turns the diff into files and
 //! hunks with rename detection, binary and submodule handling, and lossy UTF-8 flagging.
 
+use std::os::unix::ffi::OsStrExt;
+
 use anyhow::{Context, Result};
 use git2::{
     Commit, Delta, Diff, DiffFindOptions, DiffOptions, FileMode, Oid, Patch, Repository, Tree,
@@ -14,6 +16,9 @@ use crate::repo::{self, short};
 
 /// Files bigger than this are not loaded into memory; they are listed as too large.
 pub(super) const MAX_FILE_BYTES: u64 = 4 << 20;
+/// The index entry flag of a file added with `git add -N` (libgit2's
+/// `GIT_INDEX_ENTRY_INTENT_TO_ADD`, in the extended flags).
+const INTENT_TO_ADD: u16 = 1 << 13;
 /// A range can span thousands of commits; the reviewer needs the gist, not the whole log.
 const MAX_COMMITS: usize = 200;
 
@@ -56,6 +61,20 @@ pub fn resolve(repo: &Repository, scope: &Scope, context_lines: u32) -> Result<C
                 crate::usage!(
                     "the index has unresolved merge conflicts; resolve them (git add) before reviewing --scope staged"
                 );
+            }
+            // A file added with `git add -N` is in the index only as an intent: git leaves it
+            // out of `git diff --cached` and of `git write-tree`, and so do we (in this
+            // in-memory copy of the index only; the index file is never written).
+            let intents: Vec<Vec<u8>> = index
+                .iter()
+                .filter(|e| e.flags_extended & INTENT_TO_ADD != 0)
+                .map(|e| e.path)
+                .collect();
+            for path in &intents {
+                let path = std::path::Path::new(std::ffi::OsStr::from_bytes(path));
+                index
+                    .remove_path(path)
+                    .context("cannot set an intent-to-add file aside")?;
             }
             // write_tree stores tree objects (as `git write-tree` does) but changes no ref and
             // nothing staged; it gives the id a pre-commit hook can cache its verdict by.
