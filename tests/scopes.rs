@@ -472,3 +472,27 @@ fn an_intent_to_add_file_is_what_git_shows_for_it() {
         .any(|f| f["path"] == "new.txt"));
     assert!(env.git(&["status", "--short"]).contains(" A new.txt"));
 }
+
+#[test]
+fn a_shallow_clones_boundary_commit_is_not_called_a_root_commit() {
+    let env = TestEnv::with_repo();
+    env.write("a.txt", "two\n");
+    env.commit_all("second");
+    let clone = env.root.join("shallow");
+    let url = format!("file://{}", env.repo.display());
+    env.git(&["clone", "-q", "--depth", "1", &url, clone.to_str().unwrap()]);
+    let run = env
+        .run_in(&clone, &["--dry-run", "--scope", "commit:HEAD"])
+        .ok();
+    assert!(
+        run.stdout.contains("shallow boundary commit") && !run.stdout.contains("root commit"),
+        "{}",
+        run.stdout
+    );
+    // The real first commit is still a root commit.
+    let first = env.git(&["rev-list", "--max-parents=0", "HEAD"]);
+    let run = env
+        .run(&["--dry-run", "--scope", &format!("commit:{}", first.trim())])
+        .ok();
+    assert!(run.stdout.contains("root commit"), "{}", run.stdout);
+}

@@ -100,6 +100,11 @@ pub fn resolve(repo: &Repository, scope: &Scope, context_lines: u32) -> Result<C
                     short(p.id())
                 ),
                 Some(p) => format!("commit {} (parent {})", short(commit.id()), short(p.id())),
+                None if shallow_boundary(repo, commit.id()) => format!(
+                    "shallow boundary commit {} (its parent was not fetched, so every file \
+                     shows as added; `git fetch --deepen=1` to see its own change)",
+                    short(commit.id())
+                ),
                 None => format!("root commit {}", short(commit.id())),
             };
             change.commits = vec![commit_info(&commit)];
@@ -198,6 +203,18 @@ fn like_git_diff(repo: &Repository, opts: &mut DiffOptions) {
         }
         _ => {}
     }
+}
+
+/// Whether `id` is where a shallow clone's history was cut (listed in `<git dir>/shallow`): it
+/// has parents, they were just not fetched, so it is not a root commit.
+fn shallow_boundary(repo: &Repository, id: git2::Oid) -> bool {
+    let file = repo.commondir().join("shallow");
+    crate::files::read_regular(&file, 16 << 20).is_ok_and(|bytes| {
+        let hex = id.to_string();
+        String::from_utf8_lossy(&bytes)
+            .lines()
+            .any(|l| l.trim() == hex)
+    })
 }
 
 fn diff_trees<'r>(
