@@ -403,17 +403,25 @@ fn private_dir(workdir: Option<&Path>) -> Result<PathBuf> {
 }
 
 /// Where exports go: `TMPDIR` when the user set one; else a memory file system (the per-user
-/// `XDG_RUNTIME_DIR`, else `/dev/shm`), because writing tens of thousands of small files is
-/// disk-bound — 20,000 files took 8 s on a VM's ext4 and 0.4 s on tmpfs; else `/tmp`.
+/// `XDG_RUNTIME_DIR`, else `/dev/shm`) with room to spare, because writing tens of thousands of
+/// small files is disk-bound — 20,000 files took 8 s on a VM's ext4 and 0.4 s on tmpfs; else
+/// `/tmp`.
 fn base_dir() -> PathBuf {
     if std::env::var_os("TMPDIR").is_some_and(|t| !t.is_empty()) {
         return std::env::temp_dir();
     }
+    // Memory is shared: a container's 64 MiB `/dev/shm` must not be filled (nor half a copy
+    // written into it), so a memory file system is used only with room for four full exports.
     let usable = |p: &Path| {
-        std::fs::metadata(p).is_ok_and(|m| m.is_dir())
-            // SAFETY: access(2) on a NUL-terminated path we own.
-            && std::ffi::CString::new(p.as_os_str().as_encoded_bytes())
-                .is_ok_and(|c| unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) } == 0)
+        let Ok(c) = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()) else {
+            return false;
+        };
+        // SAFETY: access(2) and statvfs(2) on a NUL-terminated path we own, into a zeroed struct.
+        let writable = unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) } == 0;
+        let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+        let room = unsafe { libc::statvfs(c.as_ptr(), &mut st) } == 0
+            && (st.f_bavail as u64).saturating_mul(st.f_frsize as u64) >= 4 * MAX_TOTAL;
+        std::fs::metadata(p).is_ok_and(|m| m.is_dir()) && writable && room
     };
     std::env::var_os("XDG_RUNTIME_DIR")
         .map(PathBuf::from)
