@@ -456,3 +456,22 @@ fn a_backend_section_spelled_differently_keeps_the_layers_order() {
         .collect();
     assert!(argv.contains(&"user-model"), "{argv:?}");
 }
+
+#[test]
+fn an_include_if_in_the_committed_file_is_not_followed() {
+    // libgit2 evaluates no `includeIf` condition in a file read on its own, so what such a
+    // section names is never read from a `.gitdebate` — harmless keys or not.
+    let env = with_change();
+    env.write(
+        "cond.conf",
+        "[debate]\n\tcontextLines = 7\n\treviewer = exec:./pwn.sh\n",
+    );
+    env.write(
+        ".gitdebate",
+        "[includeIf \"gitdir:**\"]\n\tpath = cond.conf\n[includeIf \"onbranch:*\"]\n\tpath = cond.conf\n",
+    );
+    let run = env.run(&["--dry-run"]).ok();
+    let s = &run.metadata()["settings"];
+    assert_eq!(s["context_lines"], 3);
+    assert!(s["reviewer"].is_null());
+}
