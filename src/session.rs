@@ -219,8 +219,42 @@ pub struct Stored {
     pub metadata: Result<Value, String>,
 }
 
+/// The few metadata fields a listing prints. Read into this, a session's metadata (which lists
+/// every file of its change) is scanned but never held: listing 10,000 sessions took 5 GB when
+/// each was kept whole.
+#[derive(serde::Deserialize, serde::Serialize)]
+struct Brief {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    created_at: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scope: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<BriefSource>,
+}
+
+#[derive(serde::Deserialize, serde::Serialize)]
+struct BriefSource {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    origin: Option<String>,
+}
+
 impl Stored {
     fn load(dir: PathBuf) -> Stored {
+        Stored::read(dir, |bytes| serde_json::from_slice::<Value>(bytes))
+    }
+
+    /// The same with only the fields a listing prints (`scope` whole: it is small).
+    fn load_brief(dir: PathBuf) -> Stored {
+        Stored::read(dir, |bytes| {
+            serde_json::from_slice::<Brief>(bytes).and_then(serde_json::to_value)
+        })
+    }
+
+    fn read(dir: PathBuf, parse: impl Fn(&[u8]) -> serde_json::Result<Value>) -> Stored {
         let id = dir
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -231,7 +265,7 @@ impl Stored {
                 Err("incomplete: no metadata.json (interrupted before it was written)".to_string())
             }
             Err(e) => Err(format!("unreadable metadata.json: {e}")),
-            Ok(bytes) => match serde_json::from_slice::<Value>(&bytes) {
+            Ok(bytes) => match parse(&bytes) {
                 Ok(v) if v.is_object() => Ok(v),
                 Ok(_) => Err("corrupt metadata.json: not a JSON object".to_string()),
                 Err(e) => Err(format!("corrupt metadata.json: {e}")),
@@ -257,8 +291,9 @@ impl Stored {
     }
 }
 
-/// Every session folder under `base`, newest first (ids sort by time).
-pub fn list(base: &Path) -> Result<Vec<Stored>> {
+/// The session folders of a store, newest first, without reading any of them: ids sort by time,
+/// so `last` or a prefix is found from the folder names alone.
+fn folders(base: &Path) -> Result<Vec<(String, PathBuf)>> {
     let entries = match fs::read_dir(base) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -271,19 +306,27 @@ pub fn list(base: &Path) -> Result<Vec<Stored>> {
     for entry in entries {
         let entry =
             entry.with_context(|| format!("cannot read the session store {}", base.display()))?;
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
+        let name = entry.file_name().to_string_lossy().into_owned();
         if entry.file_type().map(|t| t.is_dir()).unwrap_or(false) && name.starts_with("debate-") {
-            out.push(Stored::load(entry.path()));
+            out.push((name, entry.path()));
         }
     }
-    out.sort_by(|a, b| b.id.cmp(&a.id));
+    out.sort_by(|a, b| b.0.cmp(&a.0));
     Ok(out)
 }
 
-/// `last`, an exact id, or a unique prefix of one (the `debate-` prefix may be left out).
+/// Every stored session, newest first, with the metadata fields a listing prints.
+pub fn list(base: &Path) -> Result<Vec<Stored>> {
+    Ok(folders(base)?
+        .into_iter()
+        .map(|(_, dir)| Stored::load_brief(dir))
+        .collect())
+}
+
+/// `last`, an exact id, or a unique prefix of one (the `debate-` prefix may be left out). Only the
+/// session found is read: `show last` costs the same with ten sessions or ten thousand.
 pub fn find(base: &Path, wanted: &str) -> Result<Stored> {
-    let mut all = list(base)?;
+    let mut all = folders(base)?;
     if all.is_empty() {
         crate::usage!(
             "no sessions in {}; run `git debate --dry-run` to create one",
@@ -291,19 +334,21 @@ pub fn find(base: &Path, wanted: &str) -> Result<Stored> {
         );
     }
     if wanted == "last" {
-        return Ok(all.remove(0));
+        return Ok(Stored::load(all.remove(0).1));
     }
-    if let Some(i) = all.iter().position(|s| s.id == wanted) {
-        return Ok(all.remove(i));
+    if let Some(i) = all.iter().position(|(id, _)| id == wanted) {
+        return Ok(Stored::load(all.remove(i).1));
     }
     let matches: Vec<usize> = all
         .iter()
         .enumerate()
-        .filter(|(_, s)| s.id.starts_with(wanted) || s.id.starts_with(&format!("debate-{wanted}")))
+        .filter(|(_, (id, _))| {
+            id.starts_with(wanted) || id.starts_with(&format!("debate-{wanted}"))
+        })
         .map(|(i, _)| i)
         .collect();
     match matches.as_slice() {
-        [i] => Ok(all.remove(*i)),
+        [i] => Ok(Stored::load(all.remove(*i).1)),
         [] => Err(UsageError::new(format!(
             "no session '{wanted}' in {}; `git debate sessions` lists them",
             base.display()
