@@ -199,21 +199,7 @@ fn main() {
     rows.push(env.bench_binary(iters, &bin, "range:HEAD~1..HEAD"));
 
     // The redacted copy a review's model CLIs run in: every tracked file of the head commit.
-    let change = scope::resolve(&env.open(), &range, CONTEXT_LINES).expect("resolve range");
-    let (samples, files) = measure(iters, || {
-        let repo = env.open();
-        timed(|| {
-            let ex =
-                export::create(Some(&repo), &export::Source::of_change(&change)).expect("export");
-            ex.files
-        })
-    });
-    rows.push(Row::new(
-        "`review::export` of the head commit (redacted copy for the reviewer)",
-        samples,
-        files,
-    ));
-    drop(change);
+    rows.push(env.bench_export(iters, &range, "the head commit"));
 
     let changed = modify_work_tree(&env);
     notes.push(format!(
@@ -248,21 +234,7 @@ fn main() {
     ));
     rows.push(env.bench_binary(iters, &bin, "uncommitted"));
 
-    let change = scope::resolve(&env.open(), &Scope::Uncommitted, CONTEXT_LINES)
-        .expect("resolve uncommitted");
-    let (samples, files) = measure(iters, || {
-        let repo = env.open();
-        timed(|| {
-            let ex =
-                export::create(Some(&repo), &export::Source::of_change(&change)).expect("export");
-            ex.files
-        })
-    });
-    rows.push(Row::new(
-        "`review::export` of the work tree (redacted copy for the reviewer)",
-        samples,
-        files,
-    ));
+    rows.push(env.bench_export(iters, &Scope::Uncommitted, "the work tree"));
 
     print!("{}", table(&rows));
     println!();
@@ -370,6 +342,24 @@ impl Env {
     }
 
     /// The binary end to end, each run with a fresh `--state-dir`.
+    /// `review::export` of what `scope` resolves to, written and removed each time.
+    fn bench_export(&self, iters: usize, scope: &Scope, what: &str) -> Row {
+        let change = scope::resolve(&self.open(), scope, CONTEXT_LINES).expect("resolve");
+        let (samples, files) = measure(iters, || {
+            let repo = self.open();
+            timed(|| {
+                export::create(Some(&repo), &export::Source::of_change(&change))
+                    .expect("export")
+                    .files
+            })
+        });
+        Row::new(
+            &format!("`review::export` of {what} (redacted copy for the reviewer)"),
+            samples,
+            files,
+        )
+    }
+
     fn bench_binary(&self, iters: usize, bin: &Path, scope: &str) -> Row {
         let mut n = 0;
         let mut cmd = || {

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::common::{gone, TestEnv};
+use crate::common::{argv, gone, TestEnv};
 
 const AGENTS: [&str; 6] = ["claude", "codex", "gemini", "qwen", "copilot", "opencode"];
 
@@ -13,15 +13,6 @@ fn ask(env: &TestEnv, backend: &str, prompt: &str, extra: &[&str]) -> crate::com
     let mut args = vec!["ask", "--backend", backend];
     args.extend_from_slice(extra);
     env.run_full(&args, prompt, &[])
-}
-
-fn argv(call: &Value) -> Vec<String> {
-    call["argv"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().to_string())
-        .collect()
 }
 
 #[test]

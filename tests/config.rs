@@ -1,6 +1,6 @@
 //! Settings precedence: defaults < system < global < .gitdebate < .git/config < git -c < env < flags.
 
-use crate::common::TestEnv;
+use crate::common::{argv, TestEnv};
 
 fn with_change() -> TestEnv {
     let env = TestEnv::with_repo();
@@ -428,14 +428,8 @@ fn a_model_name_cannot_smuggle_a_flag_onto_the_command_line() {
         "[debate \"gemini\"]\n\tmodel = gemini-2.5-pro\n",
     );
     env.run_stdin(&["ask", "--backend", "gemini"], "hi").ok();
-    let calls = env.fake_calls("gemini");
-    let argv: Vec<&str> = calls[0]["argv"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|a| a.as_str())
-        .collect();
-    assert!(argv.contains(&"gemini-2.5-pro"), "{argv:?}");
+    let args = argv(&env.fake_calls("gemini")[0]);
+    assert!(args.iter().any(|a| a == "gemini-2.5-pro"), "{args:?}");
 }
 
 #[test]
@@ -447,14 +441,8 @@ fn a_backend_section_spelled_differently_keeps_the_layers_order() {
     env.write(".gitdebate", "[debate \"claude\"]\n\tmodel = repo-model\n");
     env.git(&["config", "debate.Claude.model", "user-model"]);
     env.run_stdin(&["ask", "--backend", "claude"], "hi").ok();
-    let calls = env.fake_calls("claude");
-    let argv: Vec<&str> = calls[0]["argv"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|a| a.as_str())
-        .collect();
-    assert!(argv.contains(&"user-model"), "{argv:?}");
+    let args = argv(&env.fake_calls("claude")[0]);
+    assert!(args.iter().any(|a| a == "user-model"), "{args:?}");
 }
 
 #[test]

@@ -27,6 +27,20 @@ fn pid_of(env: &TestEnv, file: &str) -> i32 {
 }
 
 /// Kills a process a failed test would leave behind.
+/// `git debate ask --backend claude` running in the background, its prompt sent.
+fn start_ask(env: &TestEnv) -> std::process::Child {
+    let mut child = env
+        .cmd_in(&env.repo)
+        .args(["ask", "--backend", "claude"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"hi").unwrap();
+    child
+}
+
 fn cleanup(pid: i32) {
     // SAFETY: kill(2) of a test's own leftover.
     unsafe { libc::kill(pid, libc::SIGKILL) };
@@ -92,15 +106,7 @@ fn ctrl_c_does_not_wait_for_a_detached_grandchild() {
     let env = TestEnv::with_repo();
     env.fake("claude", json!({"detached": true, "hang": true}));
     let started = Instant::now();
-    let mut child = env
-        .cmd_in(&env.repo)
-        .args(["ask", "--backend", "claude"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"hi").unwrap();
+    let child = start_ask(&env);
     let (agent, grandchild) = (
         pid_of(&env, "claude.pid"),
         pid_of(&env, "claude.detached.pid"),
@@ -124,15 +130,7 @@ fn ctrl_c_does_not_wait_for_a_detached_grandchild() {
 fn the_agent_dies_with_git_debate_on_kill_9() {
     let env = TestEnv::with_repo();
     env.fake("claude", json!({"hang": true}));
-    let mut child = env
-        .cmd_in(&env.repo)
-        .args(["ask", "--backend", "claude"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"hi").unwrap();
+    let mut child = start_ask(&env);
     let agent = pid_of(&env, "claude.pid");
     child.kill().unwrap();
     child.wait().unwrap();
@@ -150,15 +148,7 @@ fn what_a_wrapper_agent_started_dies_too_when_git_debate_is_killed() {
         "claude",
         json!({"hang": true, "sleeper": true, "detached": true}),
     );
-    let mut child = env
-        .cmd_in(&env.repo)
-        .args(["ask", "--backend", "claude"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"hi").unwrap();
+    let mut child = start_ask(&env);
     let pids: Vec<i32> = ["claude.pid", "claude.sleeper.pid", "claude.detached.pid"]
         .iter()
         .map(|f| pid_of(&env, f))

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
-use crate::common::{all_files, Run, TestEnv};
+use crate::common::{all_files, argv, Run, TestEnv};
 
 const ENV_SECRET: &str = "plain-envsecret-1111";
 const UNTRACKED_SECRET: &str = "untracked-notes-2222";
@@ -133,15 +133,6 @@ fn a_committed_gitdebate_cannot_send_the_reviewer_back_into_the_work_tree() {
         run.stderr
     );
     assert!(!cwd(&env.fake_calls("codex")[0]).starts_with(&env.repo));
-}
-
-fn argv(call: &Value) -> Vec<String> {
-    call["argv"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a.as_str().unwrap().to_string())
-        .collect()
 }
 
 #[test]

@@ -117,9 +117,8 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
     session.write("round-1-input.md", input.as_bytes())?;
     let Some((author, reviewer)) = sides else {
         if settings.format == "json" {
-            // What a pipeline reads: the session and everything stored about it (redacted).
-            let mut meta = meta;
-            crate::redact::redact_json(&mut meta);
+            // What a pipeline reads: the session and everything stored about it (`metadata`
+            // redacted it already).
             let report = serde_json::json!({
                 "dry_run": true,
                 "evaluated": false,

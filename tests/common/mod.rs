@@ -377,3 +377,13 @@ pub fn gone(pid: i32) -> bool {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }
+
+/// The command line a fake agent was run with (one record of [`TestEnv::fake_calls`]).
+pub fn argv(call: &Value) -> Vec<String> {
+    call["argv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().to_string())
+        .collect()
+}
