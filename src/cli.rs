@@ -196,6 +196,22 @@ pub struct ReviewArgs {
     #[arg(long, value_name = "N")]
     pub context_lines: Option<u32>,
 
+    /// Review the change in chunks at once even when it fits the budget (default: only a change
+    /// bigger than --max-artifact-bytes is chunked).
+    #[arg(long, overrides_with = "no_chunk")]
+    pub chunk: bool,
+    /// Never chunk: cut a big change to the budget, listing what was left out.
+    #[arg(long)]
+    pub no_chunk: bool,
+
+    /// Most model calls in flight at once [default: 3].
+    #[arg(long, value_name = "N")]
+    pub concurrency: Option<u64>,
+
+    /// Most chunks one change is cut into [default: 16].
+    #[arg(long, value_name = "N")]
+    pub max_chunks: Option<u64>,
+
     /// Resolve the scope, build and store the artifact, print what would be reviewed; call no model.
     #[arg(long, overrides_with = "no_dry_run")]
     pub dry_run: bool,

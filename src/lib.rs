@@ -17,6 +17,7 @@ pub mod redact;
 pub mod repo;
 pub mod report;
 pub mod review;
+pub mod schedule;
 pub mod scope;
 pub mod session;
 pub mod terminal;

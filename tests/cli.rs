@@ -5,6 +5,7 @@ mod common;
 mod answers;
 mod artifact;
 mod backends;
+mod chunks;
 mod ci;
 mod config;
 mod edge_cases;

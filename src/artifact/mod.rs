@@ -5,7 +5,9 @@
 //! reviewed. Redaction happens here, before the text exists anywhere else.
 
 pub mod budget;
+pub mod chunks;
 pub mod markdown;
+pub mod sections;
 
 use serde::Serialize;
 
@@ -325,7 +327,7 @@ fn clip_at_line(text: &str, max: usize) -> usize {
 
 /// A backtick fence longer than any backtick run that starts a line of `body`, so a diff that
 /// adds a markdown file cannot close our fence early.
-fn fence_for(body: &str) -> String {
+pub(crate) fn fence_for(body: &str) -> String {
     let longest = body
         .lines()
         .map(|l| {

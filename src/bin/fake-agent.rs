@@ -17,7 +17,9 @@
 //! `count` repeats a stream event line instead of `lines`), `ignore_term` (with `hang`: survive
 //! SIGTERM, writing `<name>.term` when one comes), `format` (`raw` or a CLI name; default: the
 //! name it runs as), `read` (paths to read from its cwd and report in the answer, with the cwd),
-//! `structured` (the object a model gives
+//! `when` (`[{contains, ...fields}]`: the
+//! first entry whose `contains` text is in the prompt adds its fields to the step), `structured`
+//! (the object a model gives
 //! when the CLI was run with its schema flag: claude's `structured_output`, qwen's
 //! `structured_result`, codex's final message), `no_schema_flag` (answer like an older CLI that
 //! does not know `--json-schema`/`--output-schema`: a usage error). Given `--output-schema FILE`,
@@ -62,6 +64,7 @@ fn main() {
     record(&dir, &name, &argv, &prompt);
     drop(lock);
     let mut step = load_step(&dir, &name, n);
+    when_prompt(&mut step, &prompt);
     read_files(&mut step);
     let get = |k: &str| step.get(k);
     let schema_flag = argv
@@ -298,6 +301,24 @@ fn load_step(dir: &Path, name: &str, n: usize) -> Value {
         .or(steps.last())
         .cloned()
         .unwrap_or_else(|| json!({}))
+}
+
+/// `when: [{contains, ...fields}]`: the first entry whose text the prompt contains lends the step
+/// its fields (a reviewer that answers each chunk of a big change about that chunk's files).
+fn when_prompt(step: &mut Value, prompt: &str) {
+    let Some(cases) = step.get("when").and_then(Value::as_array).cloned() else {
+        return;
+    };
+    let hit = cases.iter().find(|c| {
+        c.get("contains")
+            .and_then(Value::as_str)
+            .is_some_and(|t| prompt.contains(t))
+    });
+    if let (Some(Value::Object(fields)), Some(obj)) = (hit, step.as_object_mut()) {
+        for (k, v) in fields {
+            obj.insert(k.clone(), v.clone());
+        }
+    }
 }
 
 fn record(dir: &Path, name: &str, argv: &[String], prompt: &str) {

@@ -24,7 +24,7 @@ use crate::cli::{ResumeArgs, ReviewArgs};
 use crate::config::{Layers, Settings, TargetSetting};
 use crate::error::Outcome;
 use crate::review::record::Round;
-use crate::review::{PatchBase, Resume, Review};
+use crate::review::{Chunking, PatchBase, Resume, Review};
 use crate::session::{self, Session};
 
 pub fn run(args: &ResumeArgs) -> Result<Outcome> {
@@ -196,6 +196,10 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         terminal: terminal.map(std::sync::Mutex::new),
         budget_override: None,
         sandbox,
+        chunking: meta["chunking"]["budget"].as_u64().map(|b| Chunking {
+            budget: b as usize,
+            max_chunks: meta["chunking"]["max_chunks"].as_u64().unwrap_or(16) as usize,
+        }),
         resume: Some(Resume {
             rounds,
             text,

@@ -15,7 +15,8 @@ use crate::config::{Layers, Settings};
 use crate::error::{Outcome, UsageError};
 use crate::report;
 use crate::review::locations::{LocationIndex, Revision};
-use crate::review::{PatchBase, Review};
+use crate::review::record::ChunkRecord;
+use crate::review::{Chunking, PatchBase, Review};
 use crate::scope::{self, Change, Scope};
 use crate::session::{self, Session};
 
@@ -61,7 +62,7 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         }
     };
 
-    let artifact = match &source {
+    let mut artifact = match &source {
         Source::Text(input) => {
             artifact::from_text(input, settings.target, settings.max_artifact_bytes)
         }
@@ -71,6 +72,25 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
             settings.target,
             settings.max_artifact_bytes,
         ),
+    };
+    // A change bigger than one prompt is reviewed in chunks at once: the artifact then holds all
+    // of it that fits in the chunks.
+    let chunking = match &source {
+        Source::Change { scope, change } if wants_chunks(&settings, &artifact) => {
+            artifact = artifact::from_change(
+                change,
+                &scope.to_string(),
+                settings.target,
+                settings
+                    .max_artifact_bytes
+                    .saturating_mul(settings.max_chunks as u64),
+            );
+            Some(Chunking {
+                budget: settings.max_artifact_bytes as usize,
+                max_chunks: settings.max_chunks,
+            })
+        }
+        _ => None,
     };
 
     // In CI nobody can answer: manual mode (e.g. from a global config) becomes auto.
@@ -107,7 +127,14 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         .as_ref()
         .and_then(|r| r.workdir().map(Path::to_path_buf))
         .unwrap_or_else(|| cwd.clone());
-    let meta = metadata(&session, &source, &artifact, &settings, &workspace, &route);
+    let mut meta = metadata(&session, &source, &artifact, &settings, &workspace, &route);
+    let plan = chunking.and_then(|c| chunk_plan(&artifact, c));
+    if let (Some(c), Some(plan)) = (chunking, &plan) {
+        meta["chunking"] = json!({"budget": c.budget, "max_chunks": c.max_chunks});
+        meta["chunks"] = serde_json::to_value(&plan.0)?;
+        meta["unfit"] = serde_json::to_value(&plan.1)?;
+        crate::redact::redact_json(&mut meta);
+    }
     session.write_json("metadata.json", &meta)?;
     let templates = base.join("templates");
     let snippet = matches!(source, Source::Text(_));
@@ -134,7 +161,10 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
             }
             return Ok(Outcome::Success);
         }
-        let text = summary(&session, &source, &artifact, &artifact_path);
+        let mut text = summary(&session, &source, &artifact, &artifact_path);
+        if let Some((chunks, unfit)) = &plan {
+            text.push_str(&chunk_summary(chunks, unfit, settings.concurrency));
+        }
         crate::terminal::out(&crate::redact::redact(&text, None).text)?;
         return Ok(Outcome::Success);
     };
@@ -191,6 +221,7 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         budget_override: None,
         locations,
         sandbox,
+        chunking,
     }
     .run()?;
     conclude(
@@ -254,6 +285,14 @@ pub(crate) fn conclude(
         "interrupted" => Outcome::Interrupted,
         "unavailable" => Outcome::Unavailable,
         _ if report.gate.failed => Outcome::GateFailed,
+        // Files whose chunk never got an answer were not evaluated: never a pass.
+        _ if report
+            .coverage
+            .as_ref()
+            .is_some_and(|c| !c.not_evaluated.is_empty()) =>
+        {
+            Outcome::Unavailable
+        }
         _ => Outcome::Success,
     })
 }
@@ -508,6 +547,75 @@ fn metadata(
     });
     crate::redact::redact_json(&mut meta);
     meta
+}
+
+/// Whether a change is reviewed in chunks: `--chunk`, or (by default) when it does not fit.
+fn wants_chunks(settings: &Settings, a: &Artifact) -> bool {
+    a.target == artifact::Target::Code
+        && match settings.chunk.as_str() {
+            "always" => true,
+            "never" => false,
+            _ => a.truncation.cut_anything(),
+        }
+}
+
+/// The first round's chunks (files per chunk) and what fits in none.
+type ChunkPlan = (Vec<ChunkRecord>, Vec<artifact::budget::Note>);
+
+fn chunk_plan(a: &Artifact, c: Chunking) -> Option<ChunkPlan> {
+    let doc = artifact::sections::DiffDoc::parse(&a.text)?;
+    let all: Vec<usize> = (0..doc.sections.len()).collect();
+    let plan = artifact::chunks::plan(&doc, &all, c.budget, c.max_chunks);
+    let chunks = plan
+        .chunks
+        .iter()
+        .enumerate()
+        .map(|(k, ch)| ChunkRecord {
+            chunk: k as u32 + 1,
+            files: artifact::chunks::files(&doc, ch),
+            reviewed: false,
+            error: None,
+        })
+        .collect();
+    let mut unfit = plan.unfit;
+    unfit.extend(
+        a.truncation
+            .omitted
+            .iter()
+            .chain(&a.truncation.clipped)
+            .cloned(),
+    );
+    Some((chunks, unfit))
+}
+
+fn chunk_summary(
+    chunks: &[ChunkRecord],
+    unfit: &[artifact::budget::Note],
+    at_once: usize,
+) -> String {
+    let mut s = format!(
+        "chunks:     {} reviewed at once ({at_once} at a time)\n",
+        chunks.len()
+    );
+    for c in chunks {
+        let shown: Vec<&str> = c.files.iter().take(4).map(String::as_str).collect();
+        let more = c.files.len().saturating_sub(shown.len());
+        let more = if more > 0 {
+            format!(", +{more} more")
+        } else {
+            String::new()
+        };
+        s.push_str(&format!(
+            "  chunk {}: {} files ({}{more})\n",
+            c.chunk,
+            c.files.len(),
+            shown.join(", ")
+        ));
+    }
+    for n in unfit {
+        s.push_str(&format!("did not fit: {}: {}\n", n.path, n.reason));
+    }
+    s
 }
 
 /// The dry-run report: what would be reviewed, and where it was stored.

@@ -46,6 +46,7 @@ pub const FORMATS: &[&str] = &["text", "markdown", "json", "sarif", "rdjson", "g
 pub const FAIL_ON: &[&str] = &["p1", "p2", "p3", "never"];
 pub const WORKSPACES: &[&str] = &["export", "worktree"];
 pub const REVIEWER_TOOLS: &[&str] = &["default", "none"];
+pub const CHUNKING: &[&str] = &["auto", "always", "never"];
 
 /// Every review option. Order is the order of the man page.
 pub const KEYS: &[Key] = &[
@@ -248,6 +249,30 @@ pub const KEYS: &[Key] = &[
         kind: Kind::Int(1024, 64 << 20),
         default: "262144",
         doc: "Size budget of the artifact sent to a model; what does not fit is listed.",
+        user_only: false,
+    },
+    Key {
+        name: "chunk",
+        flag: "--chunk",
+        kind: Kind::Enum(CHUNKING),
+        default: "auto",
+        doc: "Review a change in chunks at once: when it exceeds maxArtifactBytes (auto), always, or never (cut it to the budget).",
+        user_only: false,
+    },
+    Key {
+        name: "concurrency",
+        flag: "--concurrency",
+        kind: Kind::Int(1, 16),
+        default: "3",
+        doc: "Most model calls in flight at once (chunks, the two halves of a mixed document).",
+        user_only: false,
+    },
+    Key {
+        name: "maxChunks",
+        flag: "--max-chunks",
+        kind: Kind::Int(1, 1000),
+        default: "16",
+        doc: "Most chunks one change is cut into; files past them are listed as not reviewed.",
         user_only: false,
     },
     Key {

@@ -54,6 +54,10 @@ pub struct Settings {
     pub output: Option<PathBuf>,
     pub fail_on: String,
     pub max_artifact_bytes: u64,
+    /// `auto`, `always` or `never`: see [`keys::CHUNKING`].
+    pub chunk: String,
+    pub concurrency: usize,
+    pub max_chunks: usize,
     pub context_lines: u32,
     pub dry_run: bool,
     pub allow_same_family: bool,
@@ -190,6 +194,9 @@ impl Settings {
             output: r.get("output")?.map(|p| expand_home(&p)),
             fail_on: r.get("failOn")?.unwrap_or_else(|| "never".into()),
             max_artifact_bytes: r.int("maxArtifactBytes")?.unwrap_or(262_144),
+            chunk: r.get("chunk")?.unwrap_or_else(|| "auto".into()),
+            concurrency: r.int("concurrency")?.unwrap_or(3) as usize,
+            max_chunks: r.int("maxChunks")?.unwrap_or(16) as usize,
             context_lines: r.int("contextLines")?.unwrap_or(3) as u32,
             dry_run: r.bool("dryRun")?.unwrap_or(false),
             allow_same_family: r.bool("allowSameFamily")?.unwrap_or(false),
@@ -279,6 +286,12 @@ fn flag_values(a: &ReviewArgs) -> Vec<(&'static str, String)> {
         a.max_artifact_bytes.map(|v| v.to_string()),
     );
     text("contextLines", a.context_lines.map(|v| v.to_string()));
+    text(
+        "chunk",
+        (a.chunk || a.no_chunk).then(|| if a.chunk { "always" } else { "never" }.into()),
+    );
+    text("concurrency", a.concurrency.map(|v| v.to_string()));
+    text("maxChunks", a.max_chunks.map(|v| v.to_string()));
     let tri = |on: bool, off: bool| (on || off).then(|| on.to_string());
     text(
         "skipMaterializeOpposite",

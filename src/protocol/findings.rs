@@ -163,6 +163,9 @@ pub struct Finding {
     /// `code` or `proposal` for mixed reviews.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub segment: Option<String>,
+    /// The chunk (from 1) whose review raised it, in a chunked review.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chunk: Option<u32>,
     #[serde(default)]
     pub source: Source,
     /// The code around its location (`path#hash`), set by the loop: finding identity across
@@ -182,6 +185,7 @@ impl Finding {
             body: String::new(),
             action: None,
             segment: None,
+            chunk: None,
             source: Source::Reader,
             anchor: None,
         }

@@ -147,7 +147,11 @@ pub fn sarif(r: &Report) -> Value {
             )},
         }));
     }
-    let mut invocation = json!({"executionSuccessful": r.evaluated});
+    let partial = r.coverage.as_ref().and_then(|c| c.not_evaluated_line());
+    if let Some(line) = &partial {
+        notifications.push(json!({"level": "error", "message": {"text": line}}));
+    }
+    let mut invocation = json!({"executionSuccessful": r.evaluated && partial.is_none()});
     if !notifications.is_empty() {
         invocation["toolExecutionNotifications"] = Value::Array(notifications);
     }
@@ -219,6 +223,12 @@ pub fn github(r: &Report) -> String {
                 "The review was not evaluated (exit 3): {}",
                 r.error.as_deref().unwrap_or("the reviewer never answered")
             ))
+        ));
+    }
+    if let Some(line) = r.coverage.as_ref().and_then(|c| c.not_evaluated_line()) {
+        out.push_str(&format!(
+            "::error title=git debate: not evaluated::{}\n",
+            escape_data(&line)
         ));
     }
     let mut shown = std::collections::BTreeMap::<&str, usize>::new();

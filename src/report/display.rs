@@ -90,6 +90,7 @@ impl Report {
                 ..self.gate.clone()
             },
             error: self.error.as_deref().map(line),
+            coverage: self.coverage.as_ref().map(|c| c.for_display()),
             single_file: self.single_file.as_deref().map(line),
             ..self.clone()
         }

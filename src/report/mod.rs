@@ -5,6 +5,7 @@
 //! they cannot disagree. The JSON has a `schema` version; fields are only ever added.
 
 pub mod ci;
+pub mod coverage;
 mod display;
 
 use std::collections::BTreeMap;
@@ -150,6 +151,9 @@ pub struct Report {
     pub gate: Gate,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// What a chunked review covered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<coverage::Coverage>,
     #[serde(skip)]
     pub single_file: Option<String>,
 }
@@ -261,6 +265,7 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
             blocking,
         },
         error: o.error.as_ref().map(|e| e.to_string()),
+        coverage: coverage::Coverage::of(o),
         single_file: cx.single_file.clone(),
     };
     report.next_actions = next_actions(&report, cx.code);
@@ -276,6 +281,9 @@ fn next_actions(r: &Report, code: bool) -> Vec<String> {
             r.error.as_deref().unwrap_or("it did not answer")
         ));
         return out;
+    }
+    if let Some(line) = r.coverage.as_ref().and_then(|c| c.not_evaluated_line()) {
+        out.push(format!("Review again: {line}"));
     }
     if r.status == "failed" || r.status == "interrupted" {
         // Both stopped before the loop was done; the session keeps the last good version.
@@ -396,6 +404,12 @@ pub fn text(r: &Report, color: bool) -> String {
     for n in &r.notes {
         let _ = writeln!(s, "note: {n}");
     }
+    if let Some(c) = &r.coverage {
+        let _ = writeln!(s, "\n{}", h("Coverage"));
+        for l in c.lines() {
+            let _ = writeln!(s, "  {l}");
+        }
+    }
     let _ = writeln!(s, "\n{}", h("Next actions"));
     for (k, a) in r.next_actions.iter().enumerate() {
         let _ = writeln!(s, "  {}. [ ] {a}", k + 1);
@@ -509,6 +523,12 @@ pub fn markdown(r: &Report) -> String {
     }
     for i in &r.unresolved {
         let _ = writeln!(s, "- {}", item_line(i, false));
+    }
+    if let Some(c) = &r.coverage {
+        let _ = writeln!(s, "\n### Coverage");
+        for l in c.lines() {
+            let _ = writeln!(s, "- {l}");
+        }
     }
     let _ = writeln!(s, "\n### Next Actions");
     for (k, a) in r.next_actions.iter().enumerate() {

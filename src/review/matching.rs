@@ -99,6 +99,49 @@ impl Ledger {
     }
 }
 
+/// Merges findings of one round that two chunks raised, by the same test as [`Ledger::assign`];
+/// the merged finding keeps the higher severity. Findings of one call are never merged (a
+/// reviewer that lists the same problem at two places means two places), nor are the code and
+/// proposal halves of a mixed document (two protocols, two questions). Returns how many were
+/// merged away.
+pub fn merge_duplicates(findings: &mut Vec<Finding>, workspace: Option<&Path>) -> usize {
+    let source = |f: &Finding| f.chunk.map(|c| (f.segment.clone(), c));
+    let keys: Vec<(Option<String>, String)> = findings
+        .iter()
+        .map(|f| (anchor(f, workspace), comparable(f)))
+        .collect();
+    let mut kept: Vec<usize> = Vec::new();
+    let mut gone = vec![false; findings.len()];
+    for i in 0..findings.len() {
+        let same = kept.iter().copied().find(|&k| {
+            source(&findings[k]).is_some()
+                && source(&findings[i]).is_some()
+                && source(&findings[k]) != source(&findings[i])
+                && {
+                    let sim = similarity(&keys[i].1, &keys[k].1);
+                    let anchored = keys[i].0.is_some() && keys[i].0 == keys[k].0;
+                    sim >= SAME_TEXT || (anchored && sim >= SAME_ANCHORED)
+                }
+        });
+        match same {
+            Some(k) => {
+                // P0 < P1 < P2 < P3 < unclassified: a stated severity wins over none.
+                if findings[i].severity < findings[k].severity {
+                    findings[k].severity = findings[i].severity;
+                }
+                gone[i] = true;
+            }
+            None => kept.push(i),
+        }
+    }
+    let mut i = 0;
+    findings.retain(|_| {
+        i += 1;
+        !gone[i - 1]
+    });
+    gone.iter().filter(|g| **g).count()
+}
+
 fn comparable(f: &Finding) -> String {
     format!("{} {}", f.title, f.body).to_lowercase()
 }
@@ -233,6 +276,48 @@ mod tests {
         )];
         assert_eq!(l.assign(2, &mut r2, None), [true]);
         assert!(similarity("the quick brown fox", "a slow red dog") < 0.1);
+    }
+
+    #[test]
+    fn duplicates_from_two_chunks_merge_and_one_answer_s_findings_never_do() {
+        let chunk = |k: u32, title: &str, body: &str, at: Option<&str>| {
+            let mut x = f(title, body, at);
+            x.chunk = Some(k);
+            x
+        };
+        let mut found = vec![
+            chunk(
+                1,
+                "config key is not documented",
+                "debate.concurrency missing",
+                None,
+            ),
+            chunk(
+                1,
+                "config key is not documented",
+                "debate.concurrency missing",
+                None,
+            ),
+            chunk(
+                2,
+                "Config key not documented",
+                "debate.concurrency is missing",
+                None,
+            ),
+            chunk(
+                2,
+                "unbounded queue",
+                "the queue grows without limit",
+                Some("q.rs:4"),
+            ),
+        ];
+        found[2].severity = Severity::P0;
+        assert_eq!(merge_duplicates(&mut found, None), 1);
+        assert_eq!(found.len(), 3);
+        // The two from chunk 1 stay two; the merged one took chunk 2's higher severity.
+        assert_eq!(found[0].severity, Severity::P0);
+        assert_eq!(found[1].chunk, Some(1));
+        assert_eq!(found[2].title, "unbounded queue");
     }
 
     #[test]

@@ -7,7 +7,9 @@
 //! P1/P2 findings, the reviewer's agreement, or decision A, B or E. Every step is written to the
 //! session folder as it happens, so an interrupted or failed session stays readable.
 
+mod chunked;
 pub mod export;
+mod lean;
 pub mod locations;
 pub mod manual;
 pub mod matching;
@@ -24,15 +26,16 @@ use serde_json::Value;
 
 use crate::artifact::markdown::{SegmentKind, Target};
 use crate::artifact::Artifact;
-use crate::backend::{signals, Answer, Backend, BackendError, Request};
+use crate::backend::{signals, Backend, BackendError, Request};
 use crate::config::Settings;
 use crate::protocol::findings::Finding;
 use crate::protocol::judge;
 use crate::protocol::read::Protocol;
 use crate::protocol::Template;
 use crate::session::Session;
+pub use chunked::Chunking;
 use matching::Ledger;
-use record::{Call, Round};
+use record::{Call, ChunkRecord, Round};
 
 /// Where a code patch would apply, to check the author's rewritten version.
 #[derive(Debug, Clone)]
@@ -76,6 +79,9 @@ pub struct Review<'a> {
     /// Where the models run and what they may read (the export of the reviewed revision);
     /// `no_tools` there applies to the reviewer's calls only.
     pub sandbox: crate::backend::confine::Sandbox,
+    /// Review a change too big for one prompt in chunks at once (`None`: one prompt, cut to the
+    /// budget).
+    pub chunking: Option<Chunking>,
 }
 
 /// The state of a stopped session, read back from its folder by `git debate resume`.
@@ -109,6 +115,12 @@ pub struct Outcome {
     /// The error that made the review unavailable, or a mid-loop failure.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<BackendError>,
+    /// Files of a chunked review whose chunk never got an answer: not evaluated, never passed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_evaluated: Vec<String>,
+    /// What a chunked review could not fit in any chunk.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unfit: Vec<crate::artifact::budget::Note>,
     pub duration_ms: u64,
 }
 
@@ -127,6 +139,8 @@ struct State {
     final_patch: Option<(String, Option<String>)>,
     /// An author step failed and stopped the session.
     failed: bool,
+    /// Which files a chunked review has covered.
+    coverage: chunked::Coverage,
 }
 
 impl Review<'_> {
@@ -144,7 +158,16 @@ impl Review<'_> {
             None => (self.artifact.text.clone(), 1, None, None, Vec::new()),
         };
         let first = rounds.len() as u32 + 1;
+        let mut coverage = chunked::Coverage::of(&rounds);
+        if self.chunking.is_some() && rounds.is_empty() {
+            // What even all the chunks together could not hold.
+            let t = &self.artifact.truncation;
+            coverage
+                .unfit
+                .extend(t.omitted.iter().chain(&t.clipped).cloned());
+        }
         let mut st = State {
+            coverage,
             text,
             version,
             rebuttal,
@@ -261,6 +284,8 @@ impl Review<'_> {
             rounds: st.rounds,
             extra_calls: st.extra_calls,
             error,
+            not_evaluated: st.coverage.not_evaluated(),
+            unfit: st.coverage.unfit.clone(),
             duration_ms: started.elapsed().as_millis() as u64,
         };
         self.metadata["status"] = status.into();
@@ -349,40 +374,15 @@ impl Review<'_> {
             st.rebuttal.as_deref(),
             st.version,
         );
-        let (prompts, input) = prompts(
-            self.artifact,
-            &st.text,
-            &context,
-            self.templates.as_deref(),
-            self.snippet,
-        )?;
+        let (jobs, input, unfit) = self.jobs(n, st, &context)?;
         self.session
             .write(&format!("round-{n}-input.md"), input.as_bytes())?;
-
-        // Mixed: both reviews at once, so a round takes as long as the slower one.
-        let results: Vec<(Option<&'static str>, Result<Answer, BackendError>, u64)> =
-            std::thread::scope(|s| {
-                let handles: Vec<_> = prompts
-                    .iter()
-                    .map(|(seg, prompt)| {
-                        let protocol = reading::protocol_of(*seg, self.artifact.target);
-                        let mut req = self.request(prompt, started, Some(protocol));
-                        req.sandbox.no_tools = self.sandbox.no_tools;
-                        let reviewer = &self.reviewer;
-                        s.spawn(move || {
-                            let t = Instant::now();
-                            let r = steps::with_progress(reviewer.name(), n, "review", || {
-                                reviewer.ask(&req)
-                            });
-                            (*seg, r, t.elapsed().as_millis() as u64)
-                        })
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("review thread"))
-                    .collect()
-            });
+        for u in &unfit {
+            if !st.coverage.unfit.contains(u) {
+                st.coverage.unfit.push(u.clone());
+            }
+        }
+        let results = self.review_all(n, &jobs, started);
         let mut calls = Vec::new();
         let mut critique_text = String::new();
         let mut findings: Vec<Finding> = Vec::new();
@@ -391,23 +391,29 @@ impl Review<'_> {
         let mut notes = Vec::new();
         let mut normaliser_calls = Vec::new();
         let mut first_error = None;
-        for (seg, result, ms) in &results {
-            let chars = prompts
-                .iter()
-                .find(|(s, _)| s == seg)
-                .map_or(0, |(_, p)| p.chars().count());
+        let mut chunks = Vec::new();
+        for (job, (result, ms)) in jobs.iter().zip(&results) {
+            let label = job.label(jobs.len());
             calls.push(Call::of(
                 "review",
                 self.reviewer.name(),
-                *seg,
-                chars,
+                label.as_deref(),
+                &job.prompt,
                 result,
                 *ms,
             ));
+            if let Some((k, files)) = &job.chunk {
+                chunks.push(ChunkRecord {
+                    chunk: *k,
+                    files: files.clone(),
+                    reviewed: result.is_ok(),
+                    error: result.as_ref().err().map(|e| e.to_string()),
+                });
+            }
             match result {
                 Ok(a) => {
-                    if let Some(s) = seg {
-                        critique_text.push_str(&format!("<!-- {s} review -->\n"));
+                    if let Some(l) = &label {
+                        critique_text.push_str(&format!("<!-- {l} review -->\n"));
                     }
                     critique_text.push_str(&a.text);
                     critique_text.push('\n');
@@ -418,7 +424,7 @@ impl Review<'_> {
                             serde_json::to_string_pretty(v)?
                         ));
                     }
-                    let (c, call, read_notes) = self.read_answer(n, *seg, a, started)?;
+                    let (c, call, read_notes) = self.read_answer(n, job.segment, a, started)?;
                     if let Some(last) = calls.last_mut() {
                         last.read = Some(c.format.to_string());
                     }
@@ -427,18 +433,30 @@ impl Review<'_> {
                     agreement &= c.agreement;
                     missing.extend(c.missing_alternatives);
                     findings.extend(c.findings.into_iter().map(|mut f| {
-                        f.segment = seg.map(str::to_string);
+                        f.segment = job.segment.map(str::to_string);
+                        f.chunk = job.chunk.as_ref().map(|(k, _)| *k);
                         f
                     }));
                 }
                 Err(e) => {
-                    notes.push(format!("the {} review failed: {e}", seg.unwrap_or("whole")));
+                    let what = match &job.chunk {
+                        Some((_, files)) => format!(
+                            "{} ({} files, not evaluated: {})",
+                            label.as_deref().unwrap_or("chunk"),
+                            files.len(),
+                            crate::terminal::clean_line(&files.join(", "))
+                        ),
+                        None => label.clone().unwrap_or_else(|| "whole".into()),
+                    };
+                    notes.push(format!("the {what} review failed: {e}"));
                     first_error.get_or_insert_with(|| e.clone());
                 }
             }
         }
+        st.coverage.record(&chunks);
+        st.coverage.revised.clear();
         calls.extend(normaliser_calls);
-        if results.iter().all(|(_, r, _)| r.is_err()) {
+        if results.iter().all(|(r, _)| r.is_err()) {
             let e = first_error.expect("at least one call");
             self.session.write(
                 &format!("round-{n}-critique.md"),
@@ -452,6 +470,12 @@ impl Review<'_> {
         if let Some(idx) = &self.locations {
             idx.check_all(&mut findings, self.repo_dir.as_deref());
         }
+        let merged = matching::merge_duplicates(&mut findings, Some(&self.workspace));
+        if merged > 0 {
+            notes.push(format!(
+                "{merged} findings raised by more than one chunk were merged"
+            ));
+        }
         let new = st.ledger.assign(n, &mut findings, Some(&self.workspace));
         let new_ids: Vec<String> = findings
             .iter()
@@ -464,7 +488,8 @@ impl Review<'_> {
         let (judged, judgement) = if agreement || findings.is_empty() {
             (judge::apply(&findings, &Default::default()), None)
         } else {
-            let (j, call, note) = self.judge(n, &st.text, &findings, started)?;
+            let shown = self.pointed(&st.text, &findings);
+            let (j, call, note) = self.judge(n, &shown, &findings, started)?;
             calls.push(call);
             notes.extend(note);
             (judge::apply(&findings, &j), Some(j))
@@ -489,6 +514,8 @@ impl Review<'_> {
             decided_by: if agreement { "guard" } else { "auto" }.to_string(),
             notes,
             calls,
+            chunks,
+            unfit,
             duration_ms: 0,
         };
         if let (false, Some(t)) = (agreement, &self.terminal) {

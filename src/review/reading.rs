@@ -65,7 +65,7 @@ impl Review<'_> {
             "normalize",
             normalizer.name(),
             segment,
-            prompt.chars().count(),
+            &prompt,
             &r,
             t.elapsed().as_millis() as u64,
         );

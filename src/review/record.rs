@@ -19,8 +19,12 @@ pub struct Call {
     /// `review`, `judge`, `materialize`, `compromise`, `rebuttal` or `summarize`.
     pub purpose: String,
     pub backend: String,
+    /// `code`/`proposal` for a mixed review, `chunk 2/5` for a chunked one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub segment: Option<String>,
+    /// The prompt's size: what this call cost us to send, whatever the CLI reports.
+    #[serde(default)]
+    pub prompt_bytes: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -46,11 +50,12 @@ impl Call {
     pub fn of(
         purpose: &'static str,
         backend: &str,
-        segment: Option<&'static str>,
-        prompt_chars: usize,
+        segment: Option<&str>,
+        prompt: &str,
         result: &Result<Answer, BackendError>,
         elapsed_ms: u64,
     ) -> Call {
+        let prompt_chars = prompt.chars().count();
         match result {
             Ok(a) => {
                 let mut usage = a.usage.clone();
@@ -65,6 +70,7 @@ impl Call {
                     purpose: purpose.to_string(),
                     backend: backend.to_string(),
                     segment: segment.map(str::to_string),
+                    prompt_bytes: prompt.len(),
                     model: a.model.clone(),
                     cli_version: a.cli_version.clone(),
                     duration_ms: a.duration_ms,
@@ -80,6 +86,7 @@ impl Call {
                 purpose: purpose.to_string(),
                 backend: backend.to_string(),
                 segment: segment.map(str::to_string),
+                prompt_bytes: prompt.len(),
                 model: None,
                 cli_version: None,
                 duration_ms: elapsed_ms,
@@ -119,7 +126,24 @@ pub struct Round {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     pub calls: Vec<Call>,
+    /// A chunked review's chunks: which files each held and whether it was reviewed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chunks: Vec<ChunkRecord>,
+    /// What a chunked review could not fit in its chunks this round.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unfit: Vec<crate::artifact::budget::Note>,
     pub duration_ms: u64,
+}
+
+/// One chunk of a round.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ChunkRecord {
+    /// From 1.
+    pub chunk: u32,
+    pub files: Vec<String>,
+    pub reviewed: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 impl Round {

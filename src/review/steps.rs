@@ -13,6 +13,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 
+use super::lean::SUBSET_NOTE;
 use super::record::{Call, Round};
 use super::{PatchBase, Review, State};
 use crate::artifact::markdown::Target;
@@ -153,7 +154,7 @@ impl Review<'_> {
             purpose,
             self.author.name(),
             None,
-            prompt.chars().count(),
+            &prompt,
             &r,
             t.elapsed().as_millis() as u64,
         );
@@ -250,14 +251,16 @@ impl Review<'_> {
                     st.final_decision = Some("Accept Opposite (materialization skipped)".into());
                     return Ok(true);
                 }
+                let shown = self.touched(&st.text, &round.findings);
+                let note = format_note.to_string() + if shown.subset { SUBSET_NOTE } else { "" };
                 let (r, call) = self.author_call(
                     n,
                     "materialize",
                     Template::Materialize,
                     &[
                         ("findings", &list),
-                        ("artifact", &st.text),
-                        ("format_note", format_note),
+                        ("artifact", &shown.text),
+                        ("format_note", &note),
                     ],
                     started,
                 )?;
@@ -286,14 +289,16 @@ impl Review<'_> {
                 }
             }
             'C' => {
+                let shown = self.touched(&st.text, &round.findings);
+                let note = format_note.to_string() + if shown.subset { SUBSET_NOTE } else { "" };
                 let (r, call) = self.author_call(
                     n,
                     "compromise",
                     Template::Compromise,
                     &[
                         ("findings", &list),
-                        ("artifact", &st.text),
-                        ("format_note", format_note),
+                        ("artifact", &shown.text),
+                        ("format_note", &note),
                     ],
                     started,
                 )?;
@@ -303,7 +308,26 @@ impl Review<'_> {
                 }
                 match r {
                     Ok(a) => {
-                        st.text = strip_fence(&a.text);
+                        match self.merged(&st.text, &a.text) {
+                            Some((text, revised)) => {
+                                st.text = text;
+                                st.coverage.revised.extend(revised);
+                            }
+                            None if shown.subset => {
+                                // Shown some files, it answered with no per-file diff: its
+                                // text cannot stand for the whole change.
+                                round.notes.push(
+                                    "the compromise held no per-file diff; it is kept beside the \
+                                     current version"
+                                        .into(),
+                                );
+                                st.text.push_str(&format!(
+                                    "\n## The author's revision (not a per-file diff)\n\n{}",
+                                    strip_fence(&a.text)
+                                ));
+                            }
+                            None => st.text = strip_fence(&a.text),
+                        }
                         st.version += 1;
                         self.session
                             .write(&format!("artifact-v{}.md", st.version), st.text.as_bytes())?;
@@ -318,11 +342,13 @@ impl Review<'_> {
                 }
             }
             'D' => {
+                let raised: Vec<_> = round.findings.iter().map(|j| j.finding.clone()).collect();
+                let pointed = self.pointed(&st.text, &raised);
                 let (r, call) = self.author_call(
                     n,
                     "rebuttal",
                     Template::Rebuttal,
-                    &[("findings", &list), ("artifact", &st.text)],
+                    &[("findings", &list), ("artifact", &pointed)],
                     started,
                 )?;
                 round.calls.push(call);

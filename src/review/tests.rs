@@ -2,7 +2,7 @@
 //! a signal does at each step.
 
 use super::*;
-use crate::backend::{ErrorKind, Failure, Family};
+use crate::backend::{Answer, ErrorKind, Failure, Family};
 use crate::cli::ReviewArgs;
 use crate::config::{Layers, TargetSetting};
 
@@ -82,6 +82,7 @@ fn run(reviewer_delay_ms: u64, author_delay_ms: u64, budget_ms: u64) -> Outcome 
         normalizer: None,
         locations: None,
         sandbox: Default::default(),
+        chunking: None,
     }
     .run()
     .unwrap()
@@ -176,6 +177,7 @@ fn signal_during_the_last_step() {
         normalizer: None,
         locations: None,
         sandbox: Default::default(),
+        chunking: None,
     }
     .run()
     .unwrap();
