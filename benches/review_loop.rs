@@ -151,6 +151,7 @@ fn main() {
             budget_override: None,
             normalizer: None,
             locations: None,
+            chunking: None,
         }
         .run()
         .expect("review");
