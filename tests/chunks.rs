@@ -304,3 +304,28 @@ fn a_dry_run_shows_the_chunks_and_no_chunk_cuts_to_the_budget() {
         few.stdout
     );
 }
+
+#[test]
+fn a_resumed_chunked_review_goes_on_in_chunks_from_where_it_stopped() {
+    let env = big_change();
+    let first = json!({"answer": answer(json!([])), "when": [
+        {"contains": "+++ b/alpha/a0.rs", "answer": answer(json!([finding("a0_3 returns the wrong value", Some("alpha/a0.rs"), 4)]))},
+    ]});
+    let quiet = json!({"answer": answer(json!([]))});
+    env.fake("codex", json!([first, first, first, quiet]));
+    env.fake(
+        "claude",
+        json!([judge_all_valid(&["F1"], "C"), {"answer": "```diff\ndiff --git a/alpha/a0.rs b/alpha/a0.rs\n--- a/alpha/a0.rs\n+++ b/alpha/a0.rs\n@@ -1,1 +1,1 @@\n-pub fn a0_0() -> u32 { 0 }\n+pub fn a0_0() -> u32 { 7 } // resumed\ndiff --git a/beta/b1.rs b/beta/b1.rs\n--- a/beta/b1.rs\n+++ b/beta/b1.rs\n@@ -1,1 +1,1 @@\n-pub fn b1_0() -> u32 { 0 }\n+pub fn b1_0() -> u32 { 8 } // also revised\n```"}]),
+    );
+    env.run_from_claude(&args(&["--max-rounds", "1"])).ok();
+    assert_eq!(prompts(&env, "codex").len(), 3);
+    env.run_from_claude(&["resume", "last", "--max-rounds", "2"])
+        .ok();
+    let reviews = prompts(&env, "codex");
+    assert_eq!(reviews.len(), 4, "round 2 is one chunk");
+    assert!(reviews[3].contains("// resumed") && !reviews[3].contains("+++ b/gamma/"));
+    // A file the author revised with no finding on it is re-reviewed too, after the resume.
+    assert!(reviews[3].contains("// also revised"), "{}", reviews[3]);
+    assert!(!reviews[3].contains("+++ b/beta/b0.rs"));
+    assert!(reviews[3].contains("## Part 1 of 1"));
+}

@@ -61,6 +61,9 @@ impl Coverage {
     /// Rebuilt from the rounds of a resumed session.
     pub fn of(rounds: &[super::record::Round]) -> Coverage {
         let mut c = Coverage::default();
+        if let Some(last) = rounds.last() {
+            c.revised.extend(last.revised.iter().cloned());
+        }
         for r in rounds {
             c.record(&r.chunks);
             for u in &r.unfit {

@@ -516,6 +516,7 @@ impl Review<'_> {
             calls,
             chunks,
             unfit,
+            revised: Vec::new(),
             duration_ms: 0,
         };
         if let (false, Some(t)) = (agreement, &self.terminal) {

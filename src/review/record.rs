@@ -132,6 +132,10 @@ pub struct Round {
     /// What a chunked review could not fit in its chunks this round.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unfit: Vec<crate::artifact::budget::Note>,
+    /// Files the author's revision of this round replaced or added (the next round re-reviews
+    /// them, also after a resume).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub revised: Vec<String>,
     pub duration_ms: u64,
 }
 

@@ -311,7 +311,8 @@ impl Review<'_> {
                         match self.merged(&st.text, &a.text) {
                             Some((text, revised)) => {
                                 st.text = text;
-                                st.coverage.revised.extend(revised);
+                                st.coverage.revised.extend(revised.iter().cloned());
+                                round.revised = revised;
                             }
                             None if shown.subset => {
                                 // Shown some files, it answered with no per-file diff: its
