@@ -329,3 +329,35 @@ fn a_resumed_chunked_review_goes_on_in_chunks_from_where_it_stopped() {
     assert!(!reviews[3].contains("+++ b/beta/b0.rs"));
     assert!(reviews[3].contains("## Part 1 of 1"));
 }
+
+/// Processes started as the fake `name` of this test that are still alive.
+fn alive(env: &TestEnv, name: &str) -> Vec<i32> {
+    let exe = env.root.join("bin").join(name);
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .ok()
+                .and_then(|c| c.split(|b| *b == 0).next().map(|a| a.to_vec()))
+                .is_some_and(|argv0| argv0 == exe.as_os_str().as_encoded_bytes())
+        })
+        .collect()
+}
+
+#[test]
+fn ctrl_c_during_a_chunked_round_stops_every_chunk_call_and_saves_the_session() {
+    let env = big_change();
+    env.fake("codex", json!({"hang": true}));
+    env.fake("claude", json!({"answer": "unused"}));
+    let run = env.interrupt_when(&args(&["--concurrency", "3"]), "claude", "codex.pid");
+    assert_eq!(run.code, 130, "{}", run.stderr);
+    let meta = read_json(&last_session(&env).join("metadata.json"));
+    assert_eq!(meta["status"], "interrupted");
+    // Every chunk call that had started is gone with us: none is left hanging.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !alive(&env, "codex").is_empty() {
+        assert!(std::time::Instant::now() < deadline, "{:?}", alive(&env, "codex"));
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
