@@ -357,7 +357,11 @@ fn ctrl_c_during_a_chunked_round_stops_every_chunk_call_and_saves_the_session() 
     // Every chunk call that had started is gone with us: none is left hanging.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
     while !alive(&env, "codex").is_empty() {
-        assert!(std::time::Instant::now() < deadline, "{:?}", alive(&env, "codex"));
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{:?}",
+            alive(&env, "codex")
+        );
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }

@@ -9,6 +9,7 @@ mod chunks;
 mod ci;
 mod config;
 mod edge_cases;
+mod first_steps;
 mod hook;
 mod hostile;
 mod interrupt;

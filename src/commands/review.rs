@@ -6,13 +6,14 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde_json::json;
 
+use super::content;
 use crate::artifact::{self, Artifact, TextInput};
 use crate::backend::registry::{self, Role};
 use crate::backend::routing::{self, Route, World};
 use crate::backend::Backend;
 use crate::cli::ReviewArgs;
 use crate::config::{Layers, Settings};
-use crate::error::{Outcome, UsageError};
+use crate::error::Outcome;
 use crate::report;
 use crate::review::locations::{LocationIndex, Revision};
 use crate::review::record::ChunkRecord;
@@ -38,12 +39,14 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
 
     let cap = crate::files::review_cap(settings.max_artifact_bytes);
-    let source = match explicit_content(args, cap)? {
+    let source = match content::explicit(args, cap, repo.as_ref(), &cwd)? {
         Some(input) => Source::Text(input),
         None => {
             let given = settings.scope.as_deref().map(Scope::parse).transpose()?;
             match (given, repo.as_ref()) {
-                (Some(Scope::File(p)), repo) => Source::Text(read_file_scope(repo, &p, &cwd, cap)?),
+                (Some(Scope::File(p)), repo) => {
+                    Source::Text(content::read_file_scope(repo, &p, &cwd, cap)?)
+                }
                 (_, None) => crate::usage!(
                     "not in a git repository: pass content as an argument, --artifact-file PATH, \
                      `-` for standard input, or --scope file:<path>"
@@ -352,114 +355,6 @@ fn emit(settings: &Settings, report: &report::Report) -> Result<()> {
         None if settings.format == "github" => Ok(crate::terminal::out_commands(&text)?),
         None => Ok(crate::terminal::out(&text)?),
     }
-}
-
-/// CONTENT or `--artifact-file`; `-` in either reads standard input.
-fn explicit_content(args: &ReviewArgs, cap: u64) -> Result<Option<TextInput>> {
-    if let Some(content) = &args.content {
-        if content == "-" {
-            return Ok(Some(read_stdin(cap)?));
-        }
-        return Ok(Some(TextInput {
-            text: content.clone(),
-            origin: "argument".into(),
-            path_hint: None,
-            lossy: false,
-        }));
-    }
-    let Some(path) = &args.artifact_file else {
-        return Ok(None);
-    };
-    if path == Path::new("-") {
-        return Ok(Some(read_stdin(cap)?));
-    }
-    let bytes = crate::files::read_regular(path, cap)
-        .map_err(|e| refused(&format!("--artifact-file {}", path.display()), e))?;
-    let input = TextInput::from_bytes(
-        bytes,
-        path.display().to_string(),
-        Some(path.display().to_string()),
-    );
-    if input.text.trim().is_empty() {
-        crate::usage!(
-            "--artifact-file {} is empty; nothing to review",
-            path.display()
-        );
-    }
-    Ok(Some(input))
-}
-
-/// One line about a refused read of `what`, with what to do about the size cap.
-fn refused(what: &str, e: crate::files::Refusal) -> UsageError {
-    use crate::files::Refusal;
-    UsageError::new(match e {
-        Refusal::Io(e) => format!("cannot read {what}: {e}"),
-        Refusal::TooLarge(_) => format!(
-            "{what} {e} (64 × --max-artifact-bytes, at least 16 MiB); \
-             review a part of it, or raise --max-artifact-bytes"
-        ),
-        e => format!("{what} {e}; name a file"),
-    })
-}
-
-fn read_stdin(cap: u64) -> Result<TextInput> {
-    let bytes = crate::files::read_capped(std::io::stdin().lock(), cap)
-        .map_err(|e| refused("standard input", e))?;
-    let input = TextInput::from_bytes(bytes, "stdin".into(), None);
-    if input.text.trim().is_empty() {
-        crate::usage!("standard input was empty; nothing to review");
-    }
-    Ok(input)
-}
-
-/// `file:<path>`: the whole file. Inside a work tree the file must belong to it (the scope names
-/// part of this repository); elsewhere any readable file will do.
-pub(crate) fn read_file_scope(
-    repo: Option<&git2::Repository>,
-    given: &str,
-    cwd: &Path,
-    cap: u64,
-) -> Result<TextInput> {
-    let path = cwd.join(given);
-    let meta = std::fs::metadata(&path).map_err(|_| {
-        UsageError::new(format!(
-            "--scope file:{given}: no such file ({})",
-            path.display()
-        ))
-    })?;
-    if meta.is_dir() {
-        crate::usage!("--scope file:{given} is a directory; name a file");
-    }
-    if !meta.is_file() {
-        crate::usage!(
-            "--scope file:{given} is {}, not a regular file; name a file",
-            crate::files::kind(&meta.file_type())
-        );
-    }
-    let real = path
-        .canonicalize()
-        .with_context(|| format!("cannot resolve {}", path.display()))?;
-    let mut hint = given.to_string();
-    if let Some(root) = repo.and_then(|r| r.workdir()) {
-        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-        match real.strip_prefix(&root) {
-            Ok(rel) => hint = rel.to_string_lossy().into_owned(),
-            Err(_) => crate::usage!(
-                "--scope file:{given} is outside the work tree {}; use --artifact-file {given} to review it anyway",
-                root.display()
-            ),
-        }
-    }
-    let bytes = crate::files::read_regular(&real, cap)
-        .map_err(|e| refused(&format!("--scope file:{given}"), e))?;
-    if bytes[..bytes.len().min(8000)].contains(&0) {
-        crate::usage!("--scope file:{given} is a binary file; there is no text to review");
-    }
-    let input = TextInput::from_bytes(bytes, format!("file:{hint}"), Some(hint));
-    if input.text.trim().is_empty() {
-        crate::usage!("--scope file:{given} is empty; nothing to review");
-    }
-    Ok(input)
 }
 
 fn nothing_to_review(scope: &Scope, explicit: bool) -> String {

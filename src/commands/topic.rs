@@ -292,7 +292,7 @@ fn shared_context(
                 // A file is read whole (bounded, regular files only), like `--scope file:`.
                 let cwd = std::env::current_dir().context("cannot read the current directory")?;
                 let cap = crate::files::review_cap(settings.max_artifact_bytes);
-                let input = super::review::read_file_scope(Some(r), p, &cwd, cap)?;
+                let input = super::content::read_file_scope(Some(r), p, &cwd, cap)?;
                 return Ok(Some(input.text));
             }
             let change = scope::resolve(r, &scope, settings.context_lines)?;
