@@ -294,15 +294,29 @@ pub struct ShowArgs {
     /// Where sessions are stored (default: <git common dir>/review-loop).
     #[arg(long, value_name = "DIR")]
     pub state_dir: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = ListFormat::Text)]
-    pub format: ListFormat,
+    /// Output format. `markdown`, `sarif`, `rdjson` and `github` re-emit a finished review's
+    /// report exactly as the review would have printed it (no model is called), so CI can
+    /// upload what a hook or an earlier step produced.
+    #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
+    pub format: ShowFormat,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ListFormat {
     Text,
     Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ShowFormat {
+    /// The session's metadata and its summary (or the artifact of a dry run).
+    Text,
+    /// Everything stored: metadata, artifact and the JSON report.
+    Json,
+    Markdown,
+    Sarif,
+    Rdjson,
+    Github,
 }
 
 #[derive(Debug, Args)]

@@ -212,3 +212,55 @@ fn manual_mode_runs_automatically_in_ci() {
     let run = review(&env, &["--max-rounds", "1"], &[("CI", Some("true"))]).ok();
     assert!(run.stderr.contains("CI detected"), "{}", run.stderr);
 }
+
+#[test]
+fn show_re_emits_a_stored_review_in_every_report_format() {
+    let env = setup(two_findings());
+    let run = review(
+        &env,
+        &[
+            "--max-rounds",
+            "1",
+            "--format",
+            "sarif",
+            "--output",
+            "live.sarif",
+        ],
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let live = std::fs::read_to_string(env.repo.join("live.sarif")).unwrap();
+    let shown = env.run(&["show", "last", "--format", "sarif"]).ok();
+    let a: Value = serde_json::from_str(&live).unwrap();
+    let b: Value = serde_json::from_str(&shown.stdout).unwrap();
+    assert_eq!(a, b, "the stored review re-emits the SARIF it printed");
+    valid_sarif(&b);
+    // Markdown is the stored summary.md, byte for byte.
+    let md = env.run(&["show", "last", "--format", "markdown"]).ok();
+    let session = b["runs"][0]["automationDetails"]["id"]
+        .as_str()
+        .unwrap()
+        .trim_start_matches("git-debate/")
+        .to_string();
+    let stored = std::fs::read_to_string(env.store().join(&session).join("summary.md")).unwrap();
+    assert_eq!(md.stdout, stored);
+    let rd = env.run(&["show", "last", "--format", "rdjson"]).ok();
+    let rd: Value = serde_json::from_str(&rd.stdout).unwrap();
+    assert_eq!(rd["diagnostics"].as_array().unwrap().len(), 2);
+    let gh = env.run(&["show", "last", "--format", "github"]).ok();
+    assert!(
+        gh.stdout.contains("::error file=a.txt,line=2"),
+        "{}",
+        gh.stdout
+    );
+    // A dry run has no report to re-emit: said, not faked.
+    env.run(&["--dry-run"]).ok();
+    let none = env.run(&["show", "last", "--format", "sarif"]).fails(2);
+    assert!(none.stderr.contains("has no report"), "{}", none.stderr);
+    let round = env
+        .run(&["show", &session, "--round", "1", "--format", "sarif"])
+        .fails(2);
+    assert!(round
+        .stderr
+        .contains("--round shows one round as text or json"));
+}

@@ -309,52 +309,7 @@ fn in_ci() -> bool {
 
 /// The report in the chosen format, on standard output or in `--output`.
 fn emit(settings: &Settings, report: &report::Report) -> Result<()> {
-    let to_file = settings.output.is_some();
-    let color = !to_file && report::use_color(crate::terminal::stdout_is_terminal());
-    // The JSON formats keep the data exact (escaped where a terminal would act on it); the
-    // others are rendered from cleaned text (see `crate::terminal`).
-    let json = |v: String| crate::terminal::json(&(v + "\n")).into_owned();
-    let text = match settings.format.as_str() {
-        "json" => json(serde_json::to_string_pretty(report)?),
-        "markdown" => report::markdown(report),
-        "sarif" => json(serde_json::to_string_pretty(&report::ci::sarif(report))?),
-        "rdjson" => json(serde_json::to_string_pretty(&report::ci::rdjson(report))?),
-        "github" => {
-            if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY") {
-                use std::io::Write;
-                let mut f = std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(&path)
-                    .with_context(|| {
-                        format!(
-                            "cannot write the job summary {}",
-                            Path::new(&path).display()
-                        )
-                    })?;
-                f.write_all(report::markdown(report).as_bytes())?;
-            }
-            report::ci::github(report)
-        }
-        _ => report::text(report, color),
-    };
-    // A machine format piped into another tool (reviewdog, an upload) must not make "not
-    // evaluated" look like "nothing found": say it where a person sees it too.
-    if !report.evaluated && (settings.format != "text" || to_file) {
-        crate::errln!(
-            "git debate: the review was not evaluated (exit 3): {}",
-            report
-                .error
-                .as_deref()
-                .unwrap_or("the reviewer never answered")
-        );
-    }
-    match &settings.output {
-        Some(path) => crate::output::write(path, text.as_bytes()),
-        None if color => Ok(crate::terminal::out_coloured(&text)?),
-        None if settings.format == "github" => Ok(crate::terminal::out_commands(&text)?),
-        None => Ok(crate::terminal::out(&text)?),
-    }
+    report::emit::print(&settings.format, report, settings.output.as_deref())
 }
 
 fn nothing_to_review(scope: &Scope, explicit: bool) -> String {

@@ -3,7 +3,7 @@
 use anyhow::Result;
 use serde_json::json;
 
-use crate::cli::{ListFormat, ShowArgs};
+use crate::cli::{ShowArgs, ShowFormat};
 use crate::error::Outcome;
 use crate::session;
 
@@ -12,6 +12,19 @@ pub fn run(args: &ShowArgs) -> Result<Outcome> {
     let s = session::find(&base, &args.id)?;
     if let Some(n) = args.round {
         return show_round(&s, n, args.format);
+    }
+    let report_format = match args.format {
+        ShowFormat::Text | ShowFormat::Json => None,
+        ShowFormat::Markdown => Some("markdown"),
+        ShowFormat::Sarif => Some("sarif"),
+        ShowFormat::Rdjson => Some("rdjson"),
+        ShowFormat::Github => Some("github"),
+    };
+    if let Some(format) = report_format {
+        let report = crate::report::stored::load(&s.id, &s.dir)
+            .map_err(|e| crate::error::UsageError::new(e.to_string()))?;
+        crate::report::emit::print(format, &report, None)?;
+        return Ok(Outcome::Success);
     }
     let read = |name: &str| session::files::read_to_string(&s.dir.join(name)).ok();
     let summary_md = read("summary.md");
@@ -23,7 +36,7 @@ pub fn run(args: &ShowArgs) -> Result<Outcome> {
     };
     let mut out = String::new();
     match args.format {
-        ListFormat::Json => {
+        ShowFormat::Json => {
             let v = json!({
                 "id": s.id,
                 "path": s.dir,
@@ -36,7 +49,7 @@ pub fn run(args: &ShowArgs) -> Result<Outcome> {
             out.push_str(&serde_json::to_string_pretty(&v)?);
             out.push('\n');
         }
-        ListFormat::Text => {
+        _ => {
             out.push_str(&format!("# Session {}\n\n", s.id));
             match &s.metadata {
                 Ok(m) => {
@@ -68,7 +81,12 @@ pub fn run(args: &ShowArgs) -> Result<Outcome> {
 }
 
 /// `show ID --round N`: the round's record, critique and judgement.
-fn show_round(s: &session::Stored, n: u32, format: ListFormat) -> Result<Outcome> {
+fn show_round(s: &session::Stored, n: u32, format: ShowFormat) -> Result<Outcome> {
+    if !matches!(format, ShowFormat::Text | ShowFormat::Json) {
+        crate::usage!(
+            "--round shows one round as text or json; drop --round to re-emit the report"
+        );
+    }
     let read = |name: String| session::files::read_to_string(&s.dir.join(name)).ok();
     let record: Option<serde_json::Value> =
         read(format!("round-{n}.json")).and_then(|t| serde_json::from_str(&t).ok());
@@ -90,13 +108,13 @@ fn show_round(s: &session::Stored, n: u32, format: ListFormat) -> Result<Outcome
     let judge = read(format!("round-{n}-judge.md"));
     let mut out = String::new();
     match format {
-        ListFormat::Json => {
+        ShowFormat::Json => {
             let v = json!({"id": s.id, "round": n, "record": record, "input": input,
                 "critique": critique, "judge": judge});
             out.push_str(&serde_json::to_string_pretty(&v)?);
             out.push('\n');
         }
-        ListFormat::Text => {
+        _ => {
             out.push_str(&format!("# Session {}, round {n}\n\n", s.id));
             if let Some(r) = &record {
                 out.push_str(&format!(

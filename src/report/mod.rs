@@ -7,6 +7,8 @@
 pub mod ci;
 pub mod coverage;
 mod display;
+pub mod emit;
+pub mod stored;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -272,7 +274,7 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
     report
 }
 
-fn next_actions(r: &Report, code: bool) -> Vec<String> {
+pub(crate) fn next_actions(r: &Report, code: bool) -> Vec<String> {
     let mut out = Vec::new();
     if r.status == "unavailable" {
         out.push(format!(

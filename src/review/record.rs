@@ -163,7 +163,7 @@ impl Round {
 }
 
 /// Calls, tokens, cost and time per backend.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct BackendUsage {
     pub calls: u32,
     pub failed_calls: u32,
