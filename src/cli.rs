@@ -185,7 +185,7 @@ pub struct ReviewArgs {
     pub output: Option<PathBuf>,
 
     /// Exit 1 when unresolved findings at or above this severity remain.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub fail_on: Option<FailOnArg>,
 
     /// Largest artifact sent to a model, in bytes; what does not fit is listed, never cut silently.
@@ -410,7 +410,7 @@ pub struct HookInstallArgs {
 #[derive(Debug, Args, Clone)]
 pub struct HookRunArgs {
     /// Block the commit on unresolved findings at or above this severity [default: p1].
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub fail_on: Option<FailOnArg>,
     /// Critique rounds before the verdict [default: 1].
     #[arg(long, value_name = "N")]
@@ -441,7 +441,7 @@ pub struct ResumeArgs {
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Exit 1 when unresolved findings at or above this severity remain.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub fail_on: Option<FailOnArg>,
     /// Where sessions are stored (default: <git common dir>/review-loop).
     #[arg(long, value_name = "DIR")]

@@ -201,6 +201,17 @@ pub fn stdout_is_terminal() -> bool {
     std::io::stdout().is_terminal()
 }
 
+/// Whether a progress line may be drawn and redrawn on stderr: a terminal that understands
+/// carriage returns and erase-line (`TERM=dumb` does not).
+pub fn can_redraw() -> bool {
+    stderr_is_terminal() && !dumb_terminal()
+}
+
+/// `TERM=dumb` (Emacs shells, some CI log viewers): no escape sequences at all.
+pub fn dumb_terminal() -> bool {
+    std::env::var_os("TERM").is_some_and(|t| t == "dumb")
+}
+
 pub fn stderr_is_terminal() -> bool {
     std::io::stderr().is_terminal()
 }

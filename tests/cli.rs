@@ -13,6 +13,7 @@ mod first_steps;
 mod hook;
 mod hostile;
 mod interrupt;
+mod labels;
 mod long_calls;
 mod manual;
 mod panel;
@@ -25,6 +26,7 @@ mod scopes;
 mod secrets;
 mod session;
 mod store;
+mod terminal;
 mod topic;
 
 /// Every test module file must be listed above, or its tests silently never run.

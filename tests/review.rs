@@ -574,12 +574,21 @@ fn manual_mode_asks_on_the_terminal_even_when_stdin_carried_the_artifact() {
     let run = run.ok();
     assert!(shown.contains("P2 [F1] naming is unclear"), "{shown}");
     assert!(shown.contains("Choose [A/B/C/D/E] (default C)"), "{shown}");
+    // Each finding's why and fix, not only its title.
+    assert!(
+        shown.contains("why: naming is unclear because reasons"),
+        "{shown}"
+    );
+    assert!(shown.contains("fix: rename it"), "{shown}");
     assert!(shown.contains("Please answer A, B, C, D or E."), "{shown}");
     let s: Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(s["final_decision"], "Stopped by user");
     assert_eq!(s["judge_history"][0]["choice"], "E");
     assert_eq!(s["judge_history"][0]["decided_by"], "user");
     assert_eq!(s["judge_history"][0]["rubric"], "C");
+    let md = std::path::Path::new(s["session_dir"].as_str().unwrap()).join("summary.md");
+    let md = std::fs::read_to_string(md).unwrap();
+    assert!(md.contains("the rubric recommended C"), "{md}");
 
     // An empty answer takes the recommendation (C: a compromise is written).
     env.fake("claude", json!([judge(&[("F1", "valid")]), {"answer": "v2"}, judge(&[("F1", "valid")]), {"answer": "v3"}]));

@@ -79,6 +79,8 @@ impl Report {
                 .collect(),
             unresolved: self.unresolved.iter().map(Item::for_display).collect(),
             notes: lines(&self.notes),
+            missing_alternatives: lines(&self.missing_alternatives),
+            reviewer_recommendation: self.reviewer_recommendation.as_deref().map(line),
             next_actions: lines(&self.next_actions),
             usage: self
                 .usage

@@ -146,6 +146,12 @@ pub struct Report {
     pub findings: Vec<Item>,
     pub judge_history: Vec<JudgeLine>,
     pub unresolved: Vec<Item>,
+    /// Alternatives the reviewer said the artifact failed to consider (last round).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing_alternatives: Vec<String>,
+    /// The reviewer's own recommended decision, when its protocol asks for one (last round).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reviewer_recommendation: Option<String>,
     pub notes: Vec<String>,
     pub next_actions: Vec<String>,
     pub usage: BTreeMap<String, BackendUsage>,
@@ -257,6 +263,16 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
         findings,
         judge_history,
         unresolved,
+        missing_alternatives: o
+            .rounds
+            .last()
+            .map(|r| r.missing_alternatives.clone())
+            .unwrap_or_default(),
+        reviewer_recommendation: o
+            .rounds
+            .iter()
+            .rev()
+            .find_map(|r| r.reviewer_recommendation.clone()),
         notes,
         next_actions: Vec::new(),
         usage: usage_by_backend(&o.rounds, &o.extra_calls),
@@ -329,7 +345,9 @@ pub(crate) fn next_actions(r: &Report, code: bool) -> Vec<String> {
 
 /// Whether text output may use colour: a terminal, and `NO_COLOR` unset.
 pub fn use_color(is_terminal: bool) -> bool {
-    is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+    is_terminal
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && !crate::terminal::dumb_terminal()
 }
 
 fn paint(s: &str, code: &str, color: bool) -> String {
@@ -388,8 +406,16 @@ pub fn text(r: &Report, color: bool) -> String {
         let _ = writeln!(s, "\n{}", h("Findings"));
         for i in &r.findings {
             let _ = writeln!(s, "  {}", item_line(i, color));
+            // Why it matters and what to do, one line each (the full text is in summary.json).
+            if !i.body.is_empty() {
+                let _ = writeln!(s, "      why: {}", one_line(&i.body));
+            }
+            if let Some(a) = &i.action {
+                let _ = writeln!(s, "      fix: {}", one_line(a));
+            }
         }
     }
+    alternatives(&mut s, r, "\n", "  ", &h("Missing alternatives"));
     if !r.judge_history.is_empty() {
         let _ = writeln!(s, "\n{}", h("Judge recommendations"));
         for j in &r.judge_history {
@@ -422,6 +448,9 @@ pub fn text(r: &Report, color: bool) -> String {
             let _ = writeln!(s, "  {b}: {}", usage_text(u));
         }
     }
+    if let Some(t) = totals(r) {
+        let _ = writeln!(s, "  total: {t}");
+    }
     let _ = writeln!(s, "\nfinal artifact: {}", r.final_artifact.display());
     if let Some(p) = &r.final_patch {
         let _ = writeln!(
@@ -445,8 +474,49 @@ pub fn text(r: &Report, color: bool) -> String {
     s
 }
 
+/// One line of text from a body that may span lines.
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The reviewer's missing alternatives and recommended decision, when it gave them.
+fn alternatives(s: &mut String, r: &Report, before: &str, bullet: &str, heading: &str) {
+    if r.missing_alternatives.is_empty() && r.reviewer_recommendation.is_none() {
+        return;
+    }
+    let _ = writeln!(s, "{before}{heading}");
+    for a in &r.missing_alternatives {
+        let _ = writeln!(s, "{bullet}{}", one_line(a));
+    }
+    if let Some(rec) = &r.reviewer_recommendation {
+        let _ = writeln!(s, "{bullet}the reviewer recommends: {}", one_line(rec));
+    }
+}
+
+/// Calls, tokens, cost and model time over every backend, and the wall time of the run.
+fn totals(r: &Report) -> Option<String> {
+    if r.usage.len() < 2 {
+        return None;
+    }
+    let mut total = BackendUsage::default();
+    for u in r.usage.values() {
+        total.calls += u.calls;
+        total.failed_calls += u.failed_calls;
+        total.duration_ms += u.duration_ms;
+        total.usage.add(&u.usage);
+    }
+    Some(format!(
+        "{}; {:.1} s wall time",
+        usage_text(&total),
+        r.duration_ms as f64 / 1000.0
+    ))
+}
+
 fn judge_line(j: &JudgeLine) -> String {
     let mut s = format!("{} ({}; {})", j.choice, j.decided_by, j.reason);
+    if j.decided_by == "user" && j.choice != j.rubric {
+        let _ = write!(s, "; the rubric recommended {}", j.rubric);
+    }
     if let Some(l) = j.judge.filter(|l| *l != j.rubric) {
         let _ = write!(s, "; the judge recommended {l}");
         if !j.judge_reason.is_empty() {
@@ -480,12 +550,18 @@ pub fn markdown(r: &Report) -> String {
     let _ = writeln!(s, "Converged: {}", if r.converged { "yes" } else { "no" });
     let _ = writeln!(s, "Status: {} ({})", r.status, r.stop_reason);
     let _ = writeln!(s, "\n### Final Decision\n- {}", r.final_decision);
-    let _ = writeln!(s, "\n### Final Artifact\n- {}", r.final_artifact.display());
+    // A pull-request comment must not show local paths: files are named within the session.
+    let _ = writeln!(
+        s,
+        "\n### Final Artifact\n- `{}` in session `{}`",
+        file_name(&r.final_artifact),
+        r.session
+    );
     if let Some(p) = &r.final_patch {
         let _ = writeln!(
             s,
-            "- patch: {} ({})",
-            p.display(),
+            "- patch: `{}` ({})",
+            file_name(p),
             r.patch_check.as_deref().unwrap_or("")
         );
     }
@@ -532,17 +608,29 @@ pub fn markdown(r: &Report) -> String {
             let _ = writeln!(s, "- {l}");
         }
     }
+    alternatives(&mut s, r, "\n", "- ", "### Missing Alternatives");
     let _ = writeln!(s, "\n### Next Actions");
+    // Session files by name: the session folder is a path on this machine only.
+    let dir = format!("{}/", r.session_dir.display());
     for (k, a) in r.next_actions.iter().enumerate() {
-        let _ = writeln!(s, "{}. [ ] {a}", k + 1);
+        let _ = writeln!(s, "{}. [ ] {}", k + 1, a.replace(&dir, ""));
     }
     if !r.usage.is_empty() {
         let _ = writeln!(s, "\n### Usage");
         for (b, u) in &r.usage {
             let _ = writeln!(s, "- {b}: {}", usage_text(u));
         }
+        if let Some(t) = totals(r) {
+            let _ = writeln!(s, "- total: {t}");
+        }
     }
     s
+}
+
+fn file_name(p: &std::path::Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -174,23 +174,29 @@ impl Review<'_> {
             k if jobs[0].chunk.is_some() => format!("review ({k} chunks)"),
             _ => "review (both halves)".to_string(),
         };
-        steps::with_progress(self.reviewer.name(), n, &what, || {
-            crate::schedule::bounded(
-                self.settings.concurrency,
-                jobs.iter().collect(),
-                |_, job| {
-                    let t = std::time::Instant::now();
-                    if signals::interrupted() {
-                        return (Err(super::interrupted(self.reviewer.name())), 0);
-                    }
-                    let protocol = super::reading::protocol_of(job.segment, self.artifact.target);
-                    let mut req = self.request(&job.prompt, started, Some(protocol));
-                    req.sandbox.no_tools = self.sandbox.no_tools;
-                    let r = self.reviewer.ask(&req);
-                    (r, t.elapsed().as_millis() as u64)
-                },
-            )
-        })
+        steps::with_progress(
+            self.reviewer.name(),
+            (n, self.settings.max_rounds),
+            &what,
+            || {
+                crate::schedule::bounded(
+                    self.settings.concurrency,
+                    jobs.iter().collect(),
+                    |_, job| {
+                        let t = std::time::Instant::now();
+                        if signals::interrupted() {
+                            return (Err(super::interrupted(self.reviewer.name())), 0);
+                        }
+                        let protocol =
+                            super::reading::protocol_of(job.segment, self.artifact.target);
+                        let mut req = self.request(&job.prompt, started, Some(protocol));
+                        req.sandbox.no_tools = self.sandbox.no_tools;
+                        let r = self.reviewer.ask(&req);
+                        (r, t.elapsed().as_millis() as u64)
+                    },
+                )
+            },
+        )
     }
 }
 

@@ -53,6 +53,17 @@ impl Terminal {
                     .unwrap_or_default(),
                 j.verdict_label()
             ));
+            // Why it matters and what to do: a choice needs more than titles.
+            let f = &j.finding;
+            if !f.body.is_empty() {
+                s.push_str(&format!(
+                    "      why: {}\n",
+                    crate::terminal::clean_line(&f.body)
+                ));
+            }
+            if let Some(a) = &f.action {
+                s.push_str(&format!("      fix: {}\n", crate::terminal::clean_line(a)));
+            }
         }
         s.push_str(&format!(
             "Recommendation: {} ({})",

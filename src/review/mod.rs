@@ -392,6 +392,7 @@ impl Review<'_> {
         let mut normaliser_calls = Vec::new();
         let mut first_error = None;
         let mut chunks = Vec::new();
+        let mut recommendation = None;
         for (job, (result, ms)) in jobs.iter().zip(&results) {
             let label = job.label(jobs.len());
             calls.push(Call::of(
@@ -432,6 +433,7 @@ impl Review<'_> {
                     notes.extend(read_notes);
                     agreement &= c.agreement;
                     missing.extend(c.missing_alternatives);
+                    recommendation = recommendation.or(c.recommendation);
                     findings.extend(c.findings.into_iter().map(|mut f| {
                         f.segment = job.segment.map(str::to_string);
                         f.chunk = job.chunk.as_ref().map(|(k, _)| *k);
@@ -505,6 +507,7 @@ impl Review<'_> {
             findings: judged,
             new_ids,
             missing_alternatives: missing,
+            reviewer_recommendation: recommendation,
             agreement,
             rubric,
             rubric_reason,
@@ -527,7 +530,7 @@ impl Review<'_> {
         if agreement {
             round.choice = 'A';
             st.stop_reason = Some(format!("the reviewer agreed in round {n}"));
-            st.final_decision = Some("Keep Original".into());
+            st.final_decision = Some(kept(st.version));
             st.converged = true;
         } else if !self.decide(&mut round, st, started)? {
             // Ctrl-C cut the author's step short: as for the judge, the round is run again.
@@ -622,6 +625,16 @@ fn parts(artifact: &Artifact, text: &str) -> Vec<(Option<&'static str>, Template
                 (Some("proposal"), Template::PeerReview, prose),
             ]
         }
+    }
+}
+
+/// The decision that keeps the current version, named for what it is: the original, or the
+/// compromise the reviewer has now accepted (so `final-artifact.md` is what the label says).
+fn kept(version: u32) -> String {
+    if version > 1 {
+        format!("Compromise (v{version}, accepted)")
+    } else {
+        "Keep Original".into()
     }
 }
 

@@ -59,8 +59,12 @@ impl Review<'_> {
         )?;
         let req = self.request(&prompt, started, Some(protocol));
         let t = Instant::now();
-        let r =
-            super::steps::with_progress(normalizer.name(), n, "normalise", || normalizer.ask(&req));
+        let r = super::steps::with_progress(
+            normalizer.name(),
+            (n, self.settings.max_rounds),
+            "normalise",
+            || normalizer.ask(&req),
+        );
         let call = Call::of(
             "normalize",
             normalizer.name(),

@@ -111,6 +111,9 @@ pub struct Round {
     /// Ids first raised in this round.
     pub new_ids: Vec<String>,
     pub missing_alternatives: Vec<String>,
+    /// The reviewer's own recommended decision (peer-review asks for one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reviewer_recommendation: Option<String>,
     pub agreement: bool,
     /// The rubric's choice and why; the judge's own letter when it gave one.
     pub rubric: char,

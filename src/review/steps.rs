@@ -112,8 +112,13 @@ fn one_line(f: &Finding) -> String {
 }
 
 /// Runs `f` while a one-line progress indicator ticks on stderr (only on a terminal).
-pub(super) fn with_progress<T>(backend: &str, round: u32, what: &str, f: impl FnOnce() -> T) -> T {
-    if !crate::terminal::stderr_is_terminal() {
+pub(super) fn with_progress<T>(
+    backend: &str,
+    (round, of): (u32, u32),
+    what: &str,
+    f: impl FnOnce() -> T,
+) -> T {
+    if !crate::terminal::can_redraw() {
         return f();
     }
     let done = std::sync::atomic::AtomicBool::new(false);
@@ -122,7 +127,7 @@ pub(super) fn with_progress<T>(backend: &str, round: u32, what: &str, f: impl Fn
             let started = Instant::now();
             while !done.load(std::sync::atomic::Ordering::Relaxed) {
                 crate::terminal::progress(&format!(
-                    "  {backend} · round {round} · {what} · {}s",
+                    "  {backend} · round {round}/{of} · {what} · {}s",
                     started.elapsed().as_secs()
                 ));
                 std::thread::sleep(std::time::Duration::from_millis(500));
@@ -149,7 +154,12 @@ impl Review<'_> {
         let schema = (template == Template::Judge).then_some(Protocol::Judge);
         let req = self.request(&prompt, started, schema);
         let t = Instant::now();
-        let r = with_progress(self.author.name(), n, purpose, || self.author.ask(&req));
+        let r = with_progress(
+            self.author.name(),
+            (n, self.settings.max_rounds),
+            purpose,
+            || self.author.ask(&req),
+        );
         let call = Call::of(
             purpose,
             self.author.name(),
@@ -238,8 +248,15 @@ impl Review<'_> {
         };
         match round.choice {
             'A' => {
-                st.final_decision = Some("Keep Original".into());
-                st.stop_reason = Some(format!("decision A in round {n}: keep the original"));
+                st.final_decision = Some(super::kept(st.version));
+                st.stop_reason = Some(if st.version > 1 {
+                    format!(
+                        "decision A in round {n}: keep the current version (v{})",
+                        st.version
+                    )
+                } else {
+                    format!("decision A in round {n}: keep the original")
+                });
                 st.converged = true;
             }
             'B' => {
