@@ -59,6 +59,9 @@ pub enum Command {
     /// For bash, git's own completion calls `_git_debate` for `git debate <TAB>`; the script printed
     /// for bash defines that function too, so both `git-debate` and `git debate` complete.
     Completions(CompletionsArgs),
+    /// Install this manual page where `man` (and so `git debate --help`) finds it: beside the
+    /// binary, in `<bin>/../share/man/man1/`, which man-db searches for every folder on PATH.
+    InstallMan(InstallManArgs),
 }
 
 /// What to review and how. Every option also has a `debate.<key>` git config key (see
@@ -506,6 +509,13 @@ pub enum ProtocolArg {
     Cr,
     PeerReview,
     Judge,
+}
+
+#[derive(Debug, Args)]
+pub struct InstallManArgs {
+    /// A man folder to install into instead (the page goes to DIR/man1/git-debate.1).
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -38,5 +38,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Some(Command::Ask(args)) => commands::ask::run(&args),
         Some(Command::Schema(args)) => commands::schema::run(&args),
         Some(Command::Completions(args)) => commands::completions::run(&args),
+        Some(Command::InstallMan(args)) => commands::install_man::run(&args),
     }
 }

@@ -4,13 +4,60 @@ use clap::CommandFactory;
 
 const MAN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/man/git-debate.1");
 
+/// The page: clap_mangen's title, name, synopsis, description and options; then the commands
+/// by the names people type (no `git-debate-sessions(1)` links: there are no such pages); then
+/// each `SECTION:` of the long help (CONFIGURATION, FILES, ENVIRONMENT, EXAMPLES, EXIT STATUS)
+/// as a real section of its own.
 fn render() -> String {
+    let cmd = git_debate::cli::Cli::command();
+    let man = clap_mangen::Man::new(cmd.clone()).title("git-debate");
     let mut out = Vec::new();
-    clap_mangen::Man::new(git_debate::cli::Cli::command())
-        .title("git-debate")
-        .render(&mut out)
-        .unwrap();
-    String::from_utf8(out).unwrap()
+    man.render_title(&mut out).unwrap();
+    man.render_name_section(&mut out).unwrap();
+    man.render_synopsis_section(&mut out).unwrap();
+    man.render_description_section(&mut out).unwrap();
+    man.render_options_section(&mut out).unwrap();
+    let mut page = String::from_utf8(out).unwrap();
+    page.push_str(".SH COMMANDS\n");
+    for sub in cmd.get_subcommands().filter(|c| c.get_name() != "help") {
+        let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
+        page.push_str(&format!(
+            ".TP\n\\fBgit debate {}\\fR\n{}\n",
+            roff(sub.get_name()),
+            roff(&about)
+        ));
+    }
+    let extra = cmd
+        .get_after_long_help()
+        .map(|h| h.to_string())
+        .unwrap_or_default();
+    for line in extra.lines() {
+        let heading = line
+            .strip_suffix(':')
+            .filter(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_uppercase() || c == ' '));
+        match heading {
+            Some(h) => page.push_str(&format!(".SH {h}\n.nf\n")),
+            // A paragraph (not a list line) is filled to the reader's width.
+            None if line.len() > 100 => {
+                page.push_str(&format!(".fi\n.PP\n{}\n.nf\n", roff(line.trim())))
+            }
+            None => page.push_str(&format!("{}\n", roff(line))),
+        }
+    }
+    page.push_str(".fi\n");
+    let mut version = Vec::new();
+    man.render_version_section(&mut version).unwrap();
+    page + &String::from_utf8(version).unwrap()
+}
+
+/// Text as roff shows it: backslashes and hyphens escaped, no line read as a request.
+fn roff(text: &str) -> String {
+    let t = text.replace('\\', "\\e").replace('-', "\\-");
+    if t.starts_with('.') || t.starts_with('\'') {
+        format!("\\&{t}")
+    } else {
+        t
+    }
 }
 
 /// `UPDATE_MAN=1 cargo test man_page` rewrites the page after a change to `src/cli.rs`.
@@ -40,6 +87,23 @@ fn man_page_documents_every_key_and_exit_code() {
     ] {
         assert!(page.contains(section), "{section} missing");
     }
+    // Real sections, not text under an EXTRA heading, and no links to pages that do not exist.
+    for section in [
+        "COMMANDS",
+        "FILES",
+        "ENVIRONMENT",
+        "EXAMPLES",
+        "EXIT STATUS",
+    ] {
+        assert!(
+            page.contains(&format!(".SH {section}\n")),
+            "{section} is no section"
+        );
+    }
+    assert!(
+        !page.contains(".SH EXTRA") && !page.contains("(1)"),
+        "{page}"
+    );
     for key in git_debate::config::keys::KEYS {
         assert!(
             page.contains(&format!("debate.{}", key.name)),
@@ -63,4 +127,130 @@ fn bash_completion_includes_the_git_shim() {
         let run = env.run_in(&env.root, &["completions", shell]).ok();
         assert!(run.stdout.contains("dry-run"), "{shell}");
     }
+}
+
+/// What real bash completes for `line`, with git's own completion script and ours loaded the way
+/// bash-completion would (git's script asks for `_git_debate`).
+fn complete(env: &crate::common::TestEnv, git_script: &str, line: &str) -> String {
+    let ours = env.root.join("git-debate.bash");
+    let run = env.run_in(&env.root, &["completions", "bash"]).ok();
+    std::fs::write(&ours, run.stdout).unwrap();
+    let script = format!(
+        r#"source {git_script}
+source {ours}
+line='{line}'
+COMP_LINE="$line"; COMP_POINT=${{#line}}
+read -ra COMP_WORDS <<<"$line"; [[ "$line" == *" " ]] && COMP_WORDS+=("")
+COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1))
+__git_wrap__git_main git "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"
+printf '%s\n' "${{COMPREPLY[@]}}"
+"#,
+        ours = ours.display()
+    );
+    let out = std::process::Command::new("bash")
+        .arg("--norc")
+        .arg("-c")
+        .arg(script)
+        .env_clear()
+        .env("PATH", env.path())
+        .current_dir(&env.root)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.is_empty(), "bash said: {err}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn git_debate_tab_completes_through_git_s_own_bash_completion() {
+    let git_script = [
+        "/usr/share/bash-completion/completions/git",
+        "/etc/bash_completion.d/git",
+    ]
+    .into_iter()
+    .find(|p| std::path::Path::new(p).is_file());
+    let Some(git_script) = git_script else {
+        eprintln!("skipped: git's bash completion script is not installed here");
+        return;
+    };
+    let env = crate::common::TestEnv::new();
+    let link = env.root.join("bin/git-debate");
+    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("git-debate"), &link).unwrap();
+    let words = |line: &str| -> Vec<String> {
+        complete(&env, git_script, line)
+            .lines()
+            .map(|w| w.trim().to_string())
+            .collect()
+    };
+    assert!(words("git debate sess").contains(&"sessions".to_string()));
+    assert!(words("git debate ").contains(&"--scope".to_string()));
+    // A subcommand's own words, not the top level's.
+    let hook = words("git debate hook ");
+    assert!(hook.contains(&"install".to_string()), "{hook:?}");
+    assert!(!hook.contains(&"--scope".to_string()), "{hook:?}");
+    assert_eq!(
+        words("git debate hook run --fail-on "),
+        ["p1", "p2", "p3", "never"]
+    );
+    assert!(words("git debate --format s").contains(&"sarif".to_string()));
+    // `git -C dir debate` counts its words from the command.
+    assert!(words("git -C . debate show --for").contains(&"--format".to_string()));
+}
+
+#[test]
+fn install_man_puts_the_page_where_git_debate_help_finds_it() {
+    let env = crate::common::TestEnv::new();
+    // An installed binary, as `cargo install` leaves it: <prefix>/bin/git-debate.
+    let bin = env.root.join("prefix/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::copy(
+        assert_cmd::cargo::cargo_bin("git-debate"),
+        bin.join("git-debate"),
+    )
+    .unwrap();
+    let path = format!("{}:{}", bin.display(), env.path());
+    let out = std::process::Command::new(bin.join("git-debate"))
+        .arg("install-man")
+        .env_clear()
+        .env("PATH", &path)
+        .env("HOME", &env.home)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let page = env.root.join("prefix/share/man/man1/git-debate.1");
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), render());
+    if which("man") {
+        assert!(
+            stdout.contains("`git debate --help` and `man git-debate` show it"),
+            "{stdout}"
+        );
+        // git's own --help, with no MANPATH: the page beside the binary is found.
+        let help = std::process::Command::new("git")
+            .args(["debate", "--help"])
+            .env_clear()
+            .env("PATH", &path)
+            .env("HOME", &env.home)
+            .env("MANPAGER", "cat")
+            .env("PAGER", "cat")
+            .env("MANWIDTH", "80")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&help.stdout);
+        assert!(
+            text.contains("git-debate"),
+            "{text}{}",
+            String::from_utf8_lossy(&help.stderr)
+        );
+        assert!(text.contains("EXIT STATUS"), "{text}");
+    }
+}
+
+fn which(program: &str) -> bool {
+    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .any(|d| d.join(program).is_file())
 }

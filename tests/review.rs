@@ -796,7 +796,8 @@ fn resume_continues_after_max_rounds_with_the_latest_version() {
     let s: Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(s["session"], id.as_str());
     assert_eq!(s["rounds"], 2);
-    assert_eq!(s["final_decision"], "Keep Original");
+    // What the reviewer accepted is the compromise of round 1, and the label says so.
+    assert_eq!(s["final_decision"], "Compromise (v2, accepted)");
     assert_eq!(s["judge_history"][0]["choice"], "C");
     let dir = std::path::PathBuf::from(s["session_dir"].as_str().unwrap());
     let input2 = std::fs::read_to_string(dir.join("round-2-input.md")).unwrap();
@@ -810,7 +811,8 @@ fn resume_continues_after_max_rounds_with_the_latest_version() {
     // A decided session is finished.
     let run = env.run(&["resume", &id]).fails(2);
     assert!(
-        run.stderr.contains("is finished (Keep Original)"),
+        run.stderr
+            .contains("is finished (Compromise (v2, accepted))"),
         "{}",
         run.stderr
     );
@@ -864,8 +866,11 @@ fn a_progress_line_shows_on_a_terminal_only() {
     env.fake("claude", json!({}));
     let (run, shown) = run_on_tty(&env, &[], "", Some(""), true);
     run.ok();
-    assert!(shown.contains("codex · round 1 · review · 0s"), "{shown:?}");
+    assert!(
+        shown.contains("codex · round 1/3 · review · 0s"),
+        "{shown:?}"
+    );
     // Not when standard error is a pipe.
     let run = review(&env, &[]).ok();
-    assert!(!run.stderr.contains("round 1 · review"), "{}", run.stderr);
+    assert!(!run.stderr.contains("round 1/3 · review"), "{}", run.stderr);
 }

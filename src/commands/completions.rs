@@ -6,15 +6,19 @@ use clap::CommandFactory;
 use crate::cli::{Cli, CompletionsArgs};
 use crate::error::Outcome;
 
-/// git's bash completion looks for `_git_<subcommand>` when completing `git debate`; clap's script
-/// only registers `git-debate`, so this shim hands the words over to it.
+/// git's bash completion looks for `_git_<subcommand>` when completing `git debate` (and, with
+/// bash-completion installed, first loads the completion file named `git-debate` to find it).
+/// clap's script only completes the `git-debate` command, under a function whose name depends on
+/// the clap version (`_git__debate` today), so the shim names it by what the script registers.
+/// git's words start at the command's own index (`git -C dir debate`), given in `__git_cmd_idx`.
 const BASH_GIT_SHIM: &str = r#"
-# `git debate <TAB>`: git's completion calls _git_debate with the words after `git`.
+# `git debate <TAB>`: git's completion calls _git_debate; hand the words after `debate` to the
+# completion of `git-debate`.
 _git_debate() {
-    local cur="${COMP_WORDS[COMP_CWORD]}"
-    COMP_WORDS=(git-debate "${COMP_WORDS[@]:2}")
-    COMP_CWORD=$((COMP_CWORD - 1))
-    _git-debate git-debate "$cur" "${COMP_WORDS[COMP_CWORD-1]}"
+    local idx=${__git_cmd_idx:-1}
+    local COMP_WORDS=(git-debate "${COMP_WORDS[@]:idx+1}")
+    local COMP_CWORD=$((COMP_CWORD - idx))
+    COMPLETE_FN git-debate "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
 }
 "#;
 
@@ -23,7 +27,18 @@ pub fn run(args: &CompletionsArgs) -> Result<Outcome> {
     let mut out = Vec::new();
     clap_complete::generate(args.shell, &mut cmd, "git-debate", &mut out);
     if args.shell == clap_complete::Shell::Bash {
-        out.extend_from_slice(BASH_GIT_SHIM.as_bytes());
+        // clap_complete mangles the `-` of `git-debate` one way where it tracks the subcommand
+        // (`git__debate__subcmd__hook`) and another in the case labels that complete it
+        // (`git__subcmd__debate__subcmd__hook`), so no subcommand's arguments ever completed.
+        let script = String::from_utf8_lossy(&out).replace("git__subcmd__debate", "git__debate");
+        out = script.clone().into_bytes();
+        let function = script
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("complete -F "))
+            .and_then(|rest| rest.split_whitespace().next())
+            .ok_or_else(|| anyhow::anyhow!("clap's bash script registers no completion function"))?
+            .to_string();
+        out.extend_from_slice(BASH_GIT_SHIM.replace("COMPLETE_FN", &function).as_bytes());
     }
     crate::terminal::out_trusted(&out)?;
     Ok(Outcome::Success)

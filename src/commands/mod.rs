@@ -5,6 +5,7 @@ pub mod backends;
 pub mod completions;
 pub mod content;
 pub mod hook;
+pub mod install_man;
 pub mod panel;
 pub mod resume;
 pub mod review;

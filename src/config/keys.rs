@@ -431,7 +431,7 @@ git debate resume last --max-rounds 5       continue an unfinished review\n",
         "\nEXIT STATUS:\n  0  done; nothing at or above --fail-on (also: nothing to review, --dry-run)\n  \
 1  the gate failed: unresolved findings at or above --fail-on\n  \
 2  usage or bad input (unknown rev, malformed scope, bad config value, ...)\n  \
-3  not evaluated: the reviewer never answered\n  \
+3  not evaluated: the reviewer never answered, or a chunk's files were never reviewed\n  \
 4  other runtime error\n  \
 130  interrupted\n",
     );
