@@ -152,6 +152,7 @@ fn main() {
             normalizer: None,
             locations: None,
             chunking: None,
+            fallback: None,
         }
         .run()
         .expect("review");

@@ -145,6 +145,11 @@ pub struct ReviewArgs {
     #[arg(long, value_name = "BACKEND")]
     pub normalizer: Option<String>,
 
+    /// A backend that reviews instead when the reviewer never answers (e.g. a local
+    /// openai:<model>); the report says it did.
+    #[arg(long, value_name = "BACKEND")]
+    pub fallback_reviewer: Option<String>,
+
     /// Where the models run: `export` (a redacted copy of the reviewed revision: tracked files
     /// only, no ignored or untracked files, no .git) or `worktree` (the work tree itself)
     /// [default: export].

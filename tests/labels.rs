@@ -100,3 +100,60 @@ fn the_reviewer_s_missing_alternatives_and_recommendation_are_reported() {
     assert_eq!(s["reviewer_recommendation"], "revise");
     assert_eq!(s["missing_alternatives"].as_array().unwrap().len(), 1);
 }
+
+#[test]
+fn a_fallback_reviewer_reviews_when_the_reviewer_never_answers_and_the_report_says_so() {
+    let env = TestEnv::with_subtraction_bug();
+    env.fake(
+        "codex",
+        json!({"error": {"status": 503, "message": "overloaded"}}),
+    );
+    env.fake(
+        "gemini",
+        answer(json!({"verdict": "revise", "findings": [{"severity": "P3", "title": "name the sign", "file": "lib.rs", "start_line": 2}]})),
+    );
+    env.fake(
+        "claude",
+        json!({"answer": "```json\n{\"classifications\":[{\"id\":\"F1\",\"verdict\":\"invalid\",\"reason\":\"fine\"}]}\n```"}),
+    );
+    // Without a fallback: not evaluated.
+    env.run_from_claude(&["--reviewer", "codex", "--max-rounds", "1"])
+        .fails(3);
+    let run = env
+        .run_from_claude(&[
+            "--reviewer",
+            "codex",
+            "--fallback-reviewer",
+            "gemini",
+            "--max-rounds",
+            "1",
+        ])
+        .ok();
+    assert!(
+        run.stdout
+            .contains("fallback reviewer: gemini reviewed because codex did not answer"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr
+            .contains("the fallback reviewer gemini reviews instead"),
+        "{}",
+        run.stderr
+    );
+    let s = summary(&env);
+    assert_eq!(s["reviewer"], "gemini");
+    assert_eq!(s["fallback"]["instead_of"], "codex");
+    assert!(s["fallback"]["because"].as_str().unwrap().contains("codex"));
+    assert_eq!(s["evaluated"], true);
+    assert_eq!(env.fake_calls("gemini").len(), 1);
+    // A fallback of the author's own family is refused before any call.
+    let run = env
+        .run_from_claude(&["--reviewer", "codex", "--fallback-reviewer", "claude"])
+        .fails(2);
+    assert!(
+        run.stderr.contains("like the author claude"),
+        "{}",
+        run.stderr
+    );
+}

@@ -179,9 +179,11 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         &crate::review::export::Source::of_metadata(&meta),
         &settings,
     )?;
+    let fallback = super::review::fallback_reviewer(&settings, author.as_ref(), reviewer.name())?;
     let outcome = Review {
         session: &session,
         settings: &settings,
+        fallback,
         normalizer: super::review::normalizer(&settings, author.name(), reviewer.name())?,
         locations,
         author,

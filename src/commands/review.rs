@@ -206,9 +206,11 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
     if let Some(idx) = &locations {
         session.write_json("locations.json", idx)?;
     }
+    let fallback = fallback_reviewer(&settings, author.as_ref(), &route.reviewer.backend)?;
     let outcome = Review {
         session: &session,
         settings: &settings,
+        fallback,
         normalizer: normalizer(&settings, &route.author.backend, &route.reviewer.backend)?,
         author,
         reviewer,
@@ -250,6 +252,38 @@ pub(crate) fn normalizer(
         Some(name) if name == author => None,
         Some(name) => Some(registry::build(name, None, settings)?),
     })
+}
+
+/// `debate.fallbackReviewer`, built and checked before any call: another family than the
+/// author's (unless `--allow-same-family`), and not the reviewer itself. Shared with `resume`.
+pub(crate) fn fallback_reviewer(
+    settings: &Settings,
+    author: &dyn Backend,
+    reviewer: &str,
+) -> Result<Option<Box<dyn Backend>>> {
+    let Some(name) = settings
+        .fallback_reviewer
+        .as_deref()
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+    else {
+        return Ok(None);
+    };
+    if name == reviewer {
+        crate::usage!(
+            "debate.fallbackReviewer {name} is the reviewer itself; name another backend, or unset it"
+        );
+    }
+    let fb = registry::build(name, Some(Role::Reviewer), settings)?;
+    if fb.family() == author.family() && !fb.family().is_unknown() && !settings.allow_same_family {
+        crate::usage!(
+            "debate.fallbackReviewer {name} is a {} model like the author {}, so it would give no \
+             second opinion; name a backend of another family, or pass --allow-same-family",
+            fb.family(),
+            author.name()
+        );
+    }
+    Ok(Some(fb))
 }
 
 /// Writes `summary.md` and `summary.json`, prints the report, and picks the exit code. Shared

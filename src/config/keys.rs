@@ -171,6 +171,14 @@ pub const KEYS: &[Key] = &[
         user_only: false,
     },
     Key {
+        name: "fallbackReviewer",
+        flag: "--fallback-reviewer",
+        kind: Kind::Text,
+        default: "-",
+        doc: "Backend that reviews when the reviewer never answers (e.g. openai:<model> on a local server); the report names it. Unset: such a review is not evaluated (exit 3).",
+        user_only: false,
+    },
+    Key {
         name: "reviewerWorkspace",
         flag: "--reviewer-workspace",
         kind: Kind::Enum(WORKSPACES),

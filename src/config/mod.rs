@@ -47,6 +47,8 @@ pub struct Settings {
     pub reviewer: Option<String>,
     /// Who restates unreadable answers: `author` (default), `reviewer` or a backend name.
     pub normalizer: Option<String>,
+    /// Who reviews when the reviewer never answers.
+    pub fallback_reviewer: Option<String>,
     pub effort: Option<String>,
     pub model_author: Option<String>,
     pub model_reviewer: Option<String>,
@@ -187,6 +189,7 @@ impl Settings {
             author: r.get("author")?,
             reviewer: r.get("reviewer")?,
             normalizer: r.get("normalizer")?,
+            fallback_reviewer: r.get("fallbackReviewer")?,
             effort: r.get("effort")?,
             model_author: r.get("modelAuthor")?,
             model_reviewer: r.get("modelReviewer")?,
@@ -273,6 +276,7 @@ fn flag_values(a: &ReviewArgs) -> Vec<(&'static str, String)> {
     text("author", a.author.clone());
     text("reviewer", a.reviewer.clone());
     text("normalizer", a.normalizer.clone());
+    text("fallbackReviewer", a.fallback_reviewer.clone());
     text("reviewerWorkspace", a.reviewer_workspace.clone());
     text("reviewerTools", a.reviewer_tools.clone());
     text("effort", a.effort.as_ref().map(word));

@@ -93,6 +93,11 @@ impl Report {
             },
             error: self.error.as_deref().map(line),
             coverage: self.coverage.as_ref().map(|c| c.for_display()),
+            fallback: self.fallback.as_ref().map(|f| crate::review::Fallback {
+                reviewer: line(&f.reviewer),
+                instead_of: line(&f.instead_of),
+                because: line(&f.because),
+            }),
             single_file: self.single_file.as_deref().map(line),
             ..self.clone()
         }

@@ -162,6 +162,9 @@ pub struct Report {
     /// What a chunked review covered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub coverage: Option<coverage::Coverage>,
+    /// The fallback reviewer reviewed (`reviewer` names it), because the first never answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<crate::review::Fallback>,
     #[serde(skip)]
     pub single_file: Option<String>,
 }
@@ -251,7 +254,10 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
         session_dir: cx.session_dir.clone(),
         target: cx.target.clone(),
         author: cx.author.clone(),
-        reviewer: cx.reviewer.clone(),
+        reviewer: o
+            .fallback
+            .as_ref()
+            .map_or_else(|| cx.reviewer.clone(), |f| f.reviewer.clone()),
         status: o.status.clone(),
         rounds: o.rounds.len(),
         converged: o.converged,
@@ -284,6 +290,7 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
         },
         error: o.error.as_ref().map(|e| e.to_string()),
         coverage: coverage::Coverage::of(o),
+        fallback: o.fallback.clone(),
         single_file: cx.single_file.clone(),
     };
     report.next_actions = next_actions(&report, cx.code);
@@ -398,6 +405,16 @@ pub fn text(r: &Report, color: bool) -> String {
         paint(&r.final_decision, "1", color)
     );
     let _ = writeln!(s, "author {} · reviewer {}", r.author, r.reviewer);
+    if let Some(f) = &r.fallback {
+        let _ = writeln!(
+            s,
+            "{} {} reviewed because {} did not answer: {}",
+            paint("fallback reviewer:", "1;33", color),
+            f.reviewer,
+            f.instead_of,
+            f.because
+        );
+    }
     let _ = writeln!(s, "stopped: {}", r.stop_reason);
     if let Some(e) = &r.error {
         let _ = writeln!(s, "{} {e}", paint("error:", "1;31", color));
@@ -549,6 +566,13 @@ pub fn markdown(r: &Report) -> String {
     let _ = writeln!(s, "Rounds: {}", r.rounds);
     let _ = writeln!(s, "Converged: {}", if r.converged { "yes" } else { "no" });
     let _ = writeln!(s, "Status: {} ({})", r.status, r.stop_reason);
+    if let Some(f) = &r.fallback {
+        let _ = writeln!(
+            s,
+            "Reviewer: {} (the fallback reviewer: {} did not answer)",
+            f.reviewer, f.instead_of
+        );
+    }
     let _ = writeln!(s, "\n### Final Decision\n- {}", r.final_decision);
     // A pull-request comment must not show local paths: files are named within the session.
     let _ = writeln!(

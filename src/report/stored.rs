@@ -51,6 +51,7 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
         not_evaluated: serde_json::from_value(coverage["not_evaluated"].clone())
             .unwrap_or_default(),
         unfit: serde_json::from_value(coverage["unfit"].clone()).unwrap_or_default(),
+        fallback: serde_json::from_value(summary["fallback"].clone()).unwrap_or_default(),
         duration_ms: summary["duration_ms"].as_u64().unwrap_or(0),
     };
     let single_file = files::read(&dir.join("locations.json"))

@@ -82,6 +82,18 @@ pub struct Review<'a> {
     /// Review a change too big for one prompt in chunks at once (`None`: one prompt, cut to the
     /// budget).
     pub chunking: Option<Chunking>,
+    /// Reviews instead when the reviewer never answers (`debate.fallbackReviewer`).
+    pub fallback: Option<Box<dyn Backend>>,
+}
+
+/// A fallback reviewer took over from one that never answered.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct Fallback {
+    /// The backend that reviewed.
+    pub reviewer: String,
+    /// The one that was chosen first, and why it did not review.
+    pub instead_of: String,
+    pub because: String,
 }
 
 /// The state of a stopped session, read back from its folder by `git debate resume`.
@@ -121,6 +133,9 @@ pub struct Outcome {
     /// What a chunked review could not fit in any chunk.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unfit: Vec<crate::artifact::budget::Note>,
+    /// The fallback reviewer reviewed, because the reviewer never answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<Fallback>,
     pub duration_ms: u64,
 }
 
@@ -182,6 +197,7 @@ impl Review<'_> {
             failed: false,
         };
         let mut error = None;
+        let mut fallback = None;
         // Ctrl-C between model calls must also leave the session saved as interrupted, but only
         // when it cut something short: one that comes after the last round changes nothing.
         let mut cut_short = false;
@@ -211,7 +227,29 @@ impl Review<'_> {
                     break;
                 }
             }
-            match self.round(n, &mut st, started)? {
+            let mut result = self.round(n, &mut st, started)?;
+            if let Err(e) = &result {
+                // A reviewer that never answered: the fallback, if any, reviews instead (once).
+                let never = st.rounds.is_empty()
+                    && e.kind != crate::backend::ErrorKind::Interrupted
+                    && !signals::interrupted();
+                if let (true, Some(fb)) = (never, self.fallback.take()) {
+                    let was = std::mem::replace(&mut self.reviewer, fb);
+                    crate::errln!(
+                        "note: the reviewer {} did not answer ({e}); the fallback reviewer {} \
+                         reviews instead",
+                        was.name(),
+                        self.reviewer.name()
+                    );
+                    fallback = Some(Fallback {
+                        reviewer: self.reviewer.name().to_string(),
+                        instead_of: was.name().to_string(),
+                        because: e.to_string(),
+                    });
+                    result = self.round(n, &mut st, started)?;
+                }
+            }
+            match result {
                 Ok(()) => {}
                 Err(e) => {
                     if signals::interrupted() || e.kind == crate::backend::ErrorKind::Interrupted {
@@ -285,6 +323,7 @@ impl Review<'_> {
             extra_calls: st.extra_calls,
             error,
             not_evaluated: st.coverage.not_evaluated(),
+            fallback,
             unfit: st.coverage.unfit.clone(),
             duration_ms: started.elapsed().as_millis() as u64,
         };
@@ -293,6 +332,9 @@ impl Review<'_> {
         self.metadata["final_decision"] = outcome.final_decision.clone().into();
         self.metadata["converged"] = outcome.converged.into();
         self.metadata["rounds"] = outcome.rounds.len().into();
+        if let Some(f) = &outcome.fallback {
+            self.metadata["fallback"] = serde_json::to_value(f)?;
+        }
         self.metadata["updated_at"] = crate::session::rfc3339(crate::session::now_utc()).into();
         self.session.write_json("metadata.json", &self.metadata)?;
         Ok(outcome)

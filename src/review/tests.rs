@@ -83,6 +83,7 @@ fn run(reviewer_delay_ms: u64, author_delay_ms: u64, budget_ms: u64) -> Outcome 
         locations: None,
         sandbox: Default::default(),
         chunking: None,
+        fallback: None,
     }
     .run()
     .unwrap()
@@ -178,6 +179,7 @@ fn signal_during_the_last_step() {
         locations: None,
         sandbox: Default::default(),
         chunking: None,
+        fallback: None,
     }
     .run()
     .unwrap();
