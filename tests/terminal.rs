@@ -11,6 +11,11 @@ use crate::common::TestEnv;
 /// Runs `git-debate args` with standard input, output and error on a new pseudo-terminal and
 /// returns everything it wrote there.
 fn on_terminal(env: &TestEnv, args: &[&str], vars: &[(&str, &str)]) -> (i32, String) {
+    typed(env, args, vars, "")
+}
+
+/// The same, with `input` typed on the terminal (the line discipline holds it until read).
+fn typed(env: &TestEnv, args: &[&str], vars: &[(&str, &str)], input: &str) -> (i32, String) {
     let (mut master, mut slave) = (0, 0);
     // SAFETY: plain openpty with no name, termios or window size.
     let rc = unsafe {
@@ -37,6 +42,7 @@ fn on_terminal(env: &TestEnv, args: &[&str], vars: &[(&str, &str)]) -> (i32, Str
     unsafe { libc::close(slave) };
     // SAFETY: `master` is ours alone.
     let mut master = unsafe { std::fs::File::from_raw_fd(master) };
+    std::io::Write::write_all(&mut master, input.as_bytes()).unwrap();
     let mut out = Vec::new();
     // Reading the master ends with EIO once the child (the last holder of the slave) is gone.
     let mut buf = [0u8; 4096];
@@ -81,4 +87,78 @@ fn term_dumb_gets_no_escape_sequences_at_all() {
     assert_eq!(code, 0, "{out}");
     assert!(!out.contains('\x1b'), "{out:?}");
     assert!(out.contains("Debate summary"), "{out}");
+}
+
+fn quiet_review(env: &TestEnv) {
+    env.fake("codex", json!({"answer": "LGTM"}));
+    env.fake("claude", json!({}));
+}
+
+#[test]
+fn text_of_doubtful_kind_is_asked_about_and_the_answer_picks_the_protocol() {
+    let env = TestEnv::with_repo();
+    quiet_review(&env);
+    let text = "we could cache the user list for a while";
+    let (code, out) = typed(
+        &env,
+        &[text, "--max-rounds", "1"],
+        &[("TERM", "dumb")],
+        "code\n",
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("I detected a proposal as the debate target (no code or proposal markers: plain text). Continue? [Y/n/code/proposal/mixed]"),
+        "{out}"
+    );
+    let prompt = env.fake_calls("codex")[0]["prompt"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        prompt.contains("CHANGE UNDER REVIEW"),
+        "reviewed as code: {prompt}"
+    );
+
+    // "n" stops before anything is sent.
+    let before = env.fake_calls("codex").len();
+    let (code, out) = typed(&env, &[text], &[("TERM", "dumb")], "n\n");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("cancelled: nothing was reviewed"), "{out}");
+    assert_eq!(env.fake_calls("codex").len(), before);
+
+    // Without a terminal nobody is asked: the detection stands, and stderr says how to choose.
+    let run = env.run_from_claude(&[text, "--max-rounds", "1"]).ok();
+    assert!(
+        run.stderr.contains("detected with low confidence"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("pass --target code|proposal|mixed"));
+}
+
+#[test]
+fn a_mixed_document_is_asked_mixed_or_proposal_only() {
+    let env = TestEnv::with_repo();
+    quiet_review(&env);
+    env.write(
+        "design.md",
+        "# Design: retries\n\n## Proposal\n\nRetry three times.\n\n```rust\nfn retry() {}\n```\n",
+    );
+    let (code, out) = typed(
+        &env,
+        &["design.md", "--max-rounds", "1"],
+        &[("TERM", "dumb")],
+        "p\n",
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("Review it as mixed (both protocols), or proposal-only? [M/p/n]"),
+        "{out}"
+    );
+    let calls = env.fake_calls("codex");
+    assert_eq!(calls.len(), 1, "one proposal review, not two halves");
+    assert!(calls[0]["prompt"]
+        .as_str()
+        .unwrap()
+        .contains("DOCUMENT UNDER REVIEW"));
 }

@@ -42,6 +42,9 @@ pub struct Segment {
 pub struct Detection {
     pub target: Target,
     pub reasons: Vec<String>,
+    /// `high` (a source file, a diff, clear markers of both kinds or several proposal
+    /// headings), `medium` (partial markers) or `low` (no markers: plain text).
+    pub confidence: &'static str,
 }
 
 const SOURCE_EXTENSIONS: &[&str] = &[
@@ -117,6 +120,7 @@ pub fn detect(text: &str, path_hint: Option<&str>) -> Detection {
             return Detection {
                 target: Target::Code,
                 reasons: vec![format!("source file {name}")],
+                confidence: "high",
             };
         }
     }
@@ -124,6 +128,7 @@ pub fn detect(text: &str, path_hint: Option<&str>) -> Detection {
         return Detection {
             target: Target::Code,
             reasons: vec!["unified diff".into()],
+            confidence: "high",
         };
     }
     let blocks = blocks(text);
@@ -162,24 +167,29 @@ pub fn detect(text: &str, path_hint: Option<&str>) -> Detection {
     for h in proposal_headings.iter().take(3) {
         reasons.push(format!("heading '{h}'"));
     }
-    let target = match (fenced > 0, !proposal_headings.is_empty()) {
-        (true, true) => Target::Mixed,
+    let (target, confidence) = match (fenced > 0, !proposal_headings.is_empty()) {
+        (true, true) => (Target::Mixed, "high"),
         (true, false) if !headings.is_empty() && prose_bytes >= MIXED_PROSE_BYTES => {
             reasons.push(format!("{prose_bytes} bytes of prose under headings"));
-            Target::Mixed
+            (Target::Mixed, "medium")
         }
-        (true, false) => Target::Code,
-        (false, true) => Target::Proposal,
+        (true, false) => (Target::Code, "medium"),
+        (false, true) if proposal_headings.len() >= 2 => (Target::Proposal, "high"),
+        (false, true) => (Target::Proposal, "medium"),
         (false, false) if headings.is_empty() && looks_like_source(text) => {
             reasons.push("looks like source code".into());
-            Target::Code
+            (Target::Code, "medium")
         }
         (false, false) => {
             reasons.push("no code or proposal markers: plain text".into());
-            Target::Proposal
+            (Target::Proposal, "low")
         }
     };
-    Detection { target, reasons }
+    Detection {
+        target,
+        reasons,
+        confidence,
+    }
 }
 
 fn is_unified_diff(text: &str) -> bool {

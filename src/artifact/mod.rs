@@ -23,6 +23,9 @@ pub struct Artifact {
     pub target: Target,
     /// Why that target: "set by --target", "unified diff", "heading 'Design'", ...
     pub target_reasons: Vec<String>,
+    /// How sure the detection is: `high`, `medium` or `low` (see [`markdown::detect`]); an
+    /// explicit target or a git change is `high`.
+    pub confidence: &'static str,
     #[serde(skip)]
     pub text: String,
     /// Ordered code/proposal segments of a mixed artifact (empty otherwise).
@@ -102,19 +105,21 @@ pub fn from_text(input: &TextInput, target: TargetSetting, budget: u64) -> Artif
             red.text.len() - cut
         ));
     }
-    let (target, reasons) = match target {
+    let (target, reasons, confidence) = match target {
         TargetSetting::Auto => {
             let d = markdown::detect(&text, input.path_hint.as_deref());
-            (d.target, d.reasons)
+            (d.target, d.reasons, d.confidence)
         }
         other => (
             explicit(other),
             vec!["set by --target / debate.target".to_string()],
+            "high",
         ),
     };
     let mut artifact = Artifact {
         target,
         target_reasons: reasons,
+        confidence,
         segments: Vec::new(),
         redactions: (&red).into(),
         truncation,
@@ -218,6 +223,7 @@ pub fn from_change(change: &Change, scope: &str, target: TargetSetting, budget: 
     };
     let mut artifact = Artifact {
         target,
+        confidence: "high",
         target_reasons: vec![if target == Target::Code {
             format!("a git change ({scope})")
         } else {

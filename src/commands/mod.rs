@@ -3,6 +3,7 @@
 pub mod ask;
 pub mod backends;
 pub mod completions;
+pub mod confirm;
 pub mod content;
 pub mod hook;
 pub mod install_man;

@@ -96,6 +96,16 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         _ => None,
     };
 
+    // Low confidence or a mixed document: a person at a terminal is asked (seed 004).
+    if let Source::Text(input) = &source {
+        match super::confirm::target(artifact, input, &settings)? {
+            super::confirm::Answer::Review(a) => artifact = *a,
+            super::confirm::Answer::Cancel => {
+                crate::errln!("cancelled: nothing was reviewed");
+                return Ok(Outcome::Success);
+            }
+        }
+    }
     // In CI nobody can answer: manual mode (e.g. from a global config) becomes auto.
     if settings.mode == "manual" && !settings.dry_run && in_ci() {
         crate::errln!("note: CI detected and no terminal: --mode manual runs as --mode auto");
@@ -335,7 +345,7 @@ pub(crate) fn conclude(
 }
 
 /// `CI` is set (every major CI system sets it) and standard input is not a terminal.
-fn in_ci() -> bool {
+pub(crate) fn in_ci() -> bool {
     use std::io::IsTerminal;
     std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0")
         && !std::io::stdin().is_terminal()
@@ -416,6 +426,7 @@ fn metadata(
         "workspace": workspace.display().to_string(),
         "target": artifact.target,
         "target_reasons": artifact.target_reasons,
+        "target_confidence": artifact.confidence,
         "source": source_json,
         "scope": scope_json,
         "files": files,
@@ -507,12 +518,13 @@ fn summary(session: &Session, source: &Source, a: &Artifact, artifact_path: &Pat
     let mut s = String::from("git debate: dry run, no model was called\n");
     s.push_str(&format!("session:    {}\n", session.id));
     s.push_str(&format!(
-        "target:     {} ({})\n",
+        "target:     {} ({}; {} confidence)\n",
         serde_json::to_value(a.target)
             .ok()
             .and_then(|v| v.as_str().map(String::from))
             .unwrap_or_default(),
-        a.target_reasons.join("; ")
+        a.target_reasons.join("; "),
+        a.confidence
     ));
     match source {
         Source::Text(t) => {
