@@ -190,6 +190,13 @@ pub fn progress(line: &str) {
     let _ = e.flush();
 }
 
+/// A question on stderr, cleaned, with no line end: the answer is typed after it.
+pub fn prompt(question: &str) -> std::io::Result<()> {
+    let mut e = std::io::stderr().lock();
+    e.write_all(clean(question).as_bytes())?;
+    e.flush()
+}
+
 /// Erases the progress indicator.
 pub fn progress_clear() {
     let mut e = std::io::stderr().lock();

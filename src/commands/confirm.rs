@@ -7,7 +7,7 @@
 //! stderr says so, with the flag that would have chosen. Nothing has been sent to a model when it
 //! is asked, so "no" costs nothing.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal};
 
 use anyhow::Result;
 
@@ -76,10 +76,7 @@ pub fn target(artifact: Artifact, input: &TextInput, settings: &Settings) -> Res
     let stdin = std::io::stdin();
     let mut lines = stdin.lock();
     for _ in 0..3 {
-        let mut err = std::io::stderr().lock();
-        err.write_all(crate::terminal::clean(&question).as_bytes())?;
-        err.flush()?;
-        drop(err);
+        crate::terminal::prompt(&question)?;
         let mut line = String::new();
         if lines.read_line(&mut line)? == 0 {
             break;

@@ -10,6 +10,7 @@ pub mod install_man;
 pub mod panel;
 pub mod resume;
 pub mod review;
+mod review_record;
 pub mod schema;
 pub mod sessions;
 pub mod show;

@@ -1,0 +1,326 @@
+//! The report for people: text for a terminal (coloured there) and markdown for a pull-request
+//! comment (the seed's summary contract), both rendered from the cleaned copy of the report.
+
+use std::fmt::Write as _;
+
+use super::{Item, JudgeLine, Report};
+use crate::review::record::BackendUsage;
+
+/// Whether text output may use colour: a terminal, and `NO_COLOR` unset.
+pub fn use_color(is_terminal: bool) -> bool {
+    is_terminal
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && !crate::terminal::dumb_terminal()
+}
+
+fn paint(s: &str, code: &str, color: bool) -> String {
+    if color {
+        format!("\x1b[{code}m{s}\x1b[0m")
+    } else {
+        s.to_string()
+    }
+}
+
+fn sev_color(sev: &str) -> &'static str {
+    match sev {
+        "P0" | "P1" | "unclassified" => "1;31",
+        "P2" => "33",
+        _ => "2",
+    }
+}
+
+fn item_line(i: &Item, color: bool) -> String {
+    let mut s = format!(
+        "{} [{}] {}",
+        paint(i.severity_text(), sev_color(i.severity), color),
+        i.id,
+        i.title
+    );
+    if let Some(e) = i.where_() {
+        let _ = write!(s, " — {e}");
+    }
+    let _ = write!(s, " ({})", i.judged);
+    if !i.reason.is_empty() {
+        let _ = write!(s, ": {}", i.reason);
+    }
+    s
+}
+
+pub fn text(r: &Report, color: bool) -> String {
+    let r = &r.for_display();
+    let mut s = String::new();
+    let h = |t: &str| paint(t, "1", color);
+    let _ = writeln!(s, "{} {}", h("Debate summary"), r.session);
+    let _ = writeln!(
+        s,
+        "target {} · {} round{} · converged {} · decision {}",
+        r.target,
+        r.rounds,
+        if r.rounds == 1 { "" } else { "s" },
+        if r.converged { "yes" } else { "no" },
+        paint(&r.final_decision, "1", color)
+    );
+    let _ = writeln!(s, "author {} · reviewer {}", r.author, r.reviewer);
+    if let Some(f) = &r.fallback {
+        let _ = writeln!(
+            s,
+            "{} {} reviewed because {} did not answer: {}",
+            paint("fallback reviewer:", "1;33", color),
+            f.reviewer,
+            f.instead_of,
+            f.because
+        );
+    }
+    let _ = writeln!(s, "stopped: {}", r.stop_reason);
+    if let Some(e) = &r.error {
+        let _ = writeln!(s, "{} {e}", paint("error:", "1;31", color));
+    }
+    if !r.findings.is_empty() {
+        let _ = writeln!(s, "\n{}", h("Findings"));
+        for i in &r.findings {
+            let _ = writeln!(s, "  {}", item_line(i, color));
+            // Why it matters and what to do, one line each (the full text is in summary.json).
+            if !i.body.is_empty() {
+                let _ = writeln!(s, "      why: {}", one_line(&i.body));
+            }
+            if let Some(a) = &i.action {
+                let _ = writeln!(s, "      fix: {}", one_line(a));
+            }
+        }
+    }
+    alternatives(&mut s, r, "\n", "  ", &h("Missing alternatives"));
+    if !r.judge_history.is_empty() {
+        let _ = writeln!(s, "\n{}", h("Judge recommendations"));
+        for j in &r.judge_history {
+            let _ = writeln!(s, "  round {}: {}", j.round, judge_line(j));
+        }
+    }
+    let _ = writeln!(s, "\n{}", h("Unresolved"));
+    if r.unresolved.is_empty() {
+        let _ = writeln!(s, "  none");
+    }
+    for i in &r.unresolved {
+        let _ = writeln!(s, "  {}", item_line(i, color));
+    }
+    for n in &r.notes {
+        let _ = writeln!(s, "note: {n}");
+    }
+    if let Some(c) = &r.coverage {
+        let _ = writeln!(s, "\n{}", h("Coverage"));
+        for l in c.lines() {
+            let _ = writeln!(s, "  {l}");
+        }
+    }
+    let _ = writeln!(s, "\n{}", h("Next actions"));
+    for (k, a) in r.next_actions.iter().enumerate() {
+        let _ = writeln!(s, "  {}. [ ] {a}", k + 1);
+    }
+    if !r.usage.is_empty() {
+        let _ = writeln!(s, "\n{}", h("Usage"));
+        for (b, u) in &r.usage {
+            let _ = writeln!(s, "  {b}: {}", usage_text(u));
+        }
+    }
+    if let Some(t) = totals(r) {
+        let _ = writeln!(s, "  total: {t}");
+    }
+    let _ = writeln!(s, "\nfinal artifact: {}", r.final_artifact.display());
+    if let Some(p) = &r.final_patch {
+        let _ = writeln!(
+            s,
+            "final patch: {} ({})",
+            p.display(),
+            r.patch_check.as_deref().unwrap_or("")
+        );
+    }
+    let _ = writeln!(s, "session: {}", r.session_dir.display());
+    if r.gate.failed {
+        let _ = writeln!(
+            s,
+            "{} {} unresolved finding(s) at or above {}: {}",
+            paint("gate failed:", "1;31", color),
+            r.gate.blocking.len(),
+            r.gate.fail_on.to_uppercase(),
+            r.gate.blocking.join(", ")
+        );
+    }
+    s
+}
+
+/// One line of text from a body that may span lines.
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The reviewer's missing alternatives and recommended decision, when it gave them.
+fn alternatives(s: &mut String, r: &Report, before: &str, bullet: &str, heading: &str) {
+    if r.missing_alternatives.is_empty() && r.reviewer_recommendation.is_none() {
+        return;
+    }
+    let _ = writeln!(s, "{before}{heading}");
+    for a in &r.missing_alternatives {
+        let _ = writeln!(s, "{bullet}{}", one_line(a));
+    }
+    if let Some(rec) = &r.reviewer_recommendation {
+        let _ = writeln!(s, "{bullet}the reviewer recommends: {}", one_line(rec));
+    }
+}
+
+/// Calls, tokens, cost and model time over every backend, and the wall time of the run.
+fn totals(r: &Report) -> Option<String> {
+    if r.usage.len() < 2 {
+        return None;
+    }
+    let mut total = BackendUsage::default();
+    for u in r.usage.values() {
+        total.calls += u.calls;
+        total.failed_calls += u.failed_calls;
+        total.duration_ms += u.duration_ms;
+        total.usage.add(&u.usage);
+    }
+    Some(format!(
+        "{}; {:.1} s wall time",
+        usage_text(&total),
+        r.duration_ms as f64 / 1000.0
+    ))
+}
+
+fn judge_line(j: &JudgeLine) -> String {
+    let mut s = format!("{} ({}; {})", j.choice, j.decided_by, j.reason);
+    if j.decided_by == "user" && j.choice != j.rubric {
+        let _ = write!(s, "; the rubric recommended {}", j.rubric);
+    }
+    if let Some(l) = j.judge.filter(|l| *l != j.rubric) {
+        let _ = write!(s, "; the judge recommended {l}");
+        if !j.judge_reason.is_empty() {
+            let _ = write!(s, ": {}", j.judge_reason);
+        }
+    }
+    s
+}
+
+fn usage_text(u: &BackendUsage) -> String {
+    let mut parts = vec![format!(
+        "{} call{}",
+        u.calls,
+        if u.calls == 1 { "" } else { "s" }
+    )];
+    if u.failed_calls > 0 {
+        parts.push(format!("{} failed", u.failed_calls));
+    }
+    parts.extend(u.usage.describe());
+    parts.push(format!("{:.1} s", u.duration_ms as f64 / 1000.0));
+    parts.join(", ")
+}
+
+/// The seed's final output contract, as markdown.
+pub fn markdown(r: &Report) -> String {
+    let r = &r.for_display();
+    let mut s = String::from("## Debate Summary\n\n");
+    let _ = writeln!(s, "Session: {}", r.session);
+    let _ = writeln!(s, "Target: {}", r.target);
+    let _ = writeln!(s, "Rounds: {}", r.rounds);
+    let _ = writeln!(s, "Converged: {}", if r.converged { "yes" } else { "no" });
+    let _ = writeln!(s, "Status: {} ({})", r.status, r.stop_reason);
+    if let Some(f) = &r.fallback {
+        let _ = writeln!(
+            s,
+            "Reviewer: {} (the fallback reviewer: {} did not answer)",
+            f.reviewer, f.instead_of
+        );
+    }
+    let _ = writeln!(s, "\n### Final Decision\n- {}", r.final_decision);
+    // A pull-request comment must not show local paths: files are named within the session.
+    let _ = writeln!(
+        s,
+        "\n### Final Artifact\n- `{}` in session `{}`",
+        file_name(&r.final_artifact),
+        r.session
+    );
+    if let Some(p) = &r.final_patch {
+        let _ = writeln!(
+            s,
+            "- patch: `{}` ({})",
+            file_name(p),
+            r.patch_check.as_deref().unwrap_or("")
+        );
+    }
+    let _ = writeln!(s, "\n### Key Findings");
+    for (label, ranks) in [
+        ("Severity unknown", [0u8, 0]),
+        ("P1", [1, 1]),
+        ("P2", [2, 2]),
+        ("P3", [3, 3]),
+    ] {
+        let items: Vec<String> = r
+            .findings
+            .iter()
+            .filter(|i| i.rank >= ranks[0] && i.rank <= ranks[1] && i.stands)
+            .map(|i| item_line(i, false))
+            .collect();
+        if label == "Severity unknown" && items.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            "- {label}: {}",
+            if items.is_empty() {
+                "none".to_string()
+            } else {
+                items.join("; ")
+            }
+        );
+    }
+    let _ = writeln!(s, "\n### Judge Recommendation History");
+    for j in &r.judge_history {
+        let _ = writeln!(s, "- Round {}: {}", j.round, judge_line(j));
+    }
+    let _ = writeln!(s, "\n### Unresolved");
+    if r.unresolved.is_empty() {
+        let _ = writeln!(s, "- none");
+    }
+    for i in &r.unresolved {
+        let _ = writeln!(s, "- {}", item_line(i, false));
+    }
+    if let Some(c) = &r.coverage {
+        let _ = writeln!(s, "\n### Coverage");
+        for l in c.lines() {
+            let _ = writeln!(s, "- {l}");
+        }
+    }
+    alternatives(&mut s, r, "\n", "- ", "### Missing Alternatives");
+    let _ = writeln!(s, "\n### Next Actions");
+    // Session files by name: the session folder is a path on this machine only.
+    let dir = format!("{}/", r.session_dir.display());
+    for (k, a) in r.next_actions.iter().enumerate() {
+        let _ = writeln!(s, "{}. [ ] {}", k + 1, a.replace(&dir, ""));
+    }
+    if !r.usage.is_empty() {
+        let _ = writeln!(s, "\n### Usage");
+        for (b, u) in &r.usage {
+            let _ = writeln!(s, "- {b}: {}", usage_text(u));
+        }
+        if let Some(t) = totals(r) {
+            let _ = writeln!(s, "- total: {t}");
+        }
+    }
+    s
+}
+
+fn file_name(p: &std::path::Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_only_on_a_terminal_without_no_color() {
+        assert!(!use_color(false));
+        assert_eq!(paint("x", "1", false), "x");
+        assert_eq!(paint("x", "1", true), "\x1b[1mx\x1b[0m");
+    }
+}
