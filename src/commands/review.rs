@@ -107,7 +107,11 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         .as_ref()
         .and_then(|r| r.workdir().map(Path::to_path_buf))
         .unwrap_or_else(|| cwd.clone());
-    let meta = metadata(&session, &source, &artifact, &settings, &workspace, &route);
+    let mut meta = metadata(&session, &source, &artifact, &settings, &workspace, &route);
+    if let Some(key) = &args.hook_cache {
+        // A hook session: pruned sooner, and kept with its verdict while its tree is staged.
+        meta["hook"] = json!({ "cache": key });
+    }
     session.write_json("metadata.json", &meta)?;
     let templates = base.join("templates");
     let snippet = matches!(source, Source::Text(_));

@@ -1,64 +1,66 @@
-//! `git debate sessions`: the stored sessions, newest first.
+//! `git debate sessions`: the stored sessions, newest first, from the store's index; `--prune`
+//! removes old ones, as every run that makes a session does after it.
+
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use serde_json::json;
 
 use crate::cli::{ListFormat, ReviewArgs, SessionsArgs};
+use crate::config::{Layers, Settings};
 use crate::error::Outcome;
-use crate::session;
+use crate::session::catalog::{self, Row};
+use crate::session::prune::{self, Limits, Policy, Report};
 
-/// The session store this invocation reads: `--state-dir`, `debate.stateDir`, or the default.
-pub fn store_dir(state_dir: Option<&std::path::Path>) -> Result<std::path::PathBuf> {
+/// The store this invocation reads (`--state-dir`, `debate.stateDir`, or the default), with the
+/// repository and settings it was found from.
+struct Store {
+    base: PathBuf,
+    repo: Option<git2::Repository>,
+    settings: Settings,
+}
+
+fn open_store(state_dir: Option<&Path>) -> Result<Store> {
     let repo = crate::repo::discover()?;
     let args = ReviewArgs {
         state_dir: state_dir.map(Into::into),
         ..Default::default()
     };
-    let settings =
-        crate::config::Settings::resolve(crate::config::Layers::load(repo.as_ref())?, &args)?;
+    let settings = Settings::resolve(Layers::load(repo.as_ref())?, &args)?;
     let cwd = std::env::current_dir()?;
-    Ok(session::base_dir(
-        repo.as_ref(),
-        settings.state_dir.as_deref(),
-        &cwd,
-    ))
+    let base = crate::session::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
+    Ok(Store {
+        base,
+        repo,
+        settings,
+    })
+}
+
+/// The session store this invocation reads: `--state-dir`, `debate.stateDir`, or the default.
+pub fn store_dir(state_dir: Option<&Path>) -> Result<PathBuf> {
+    Ok(open_store(state_dir)?.base)
 }
 
 pub fn run(args: &SessionsArgs) -> Result<Outcome> {
-    let base = store_dir(args.state_dir.as_deref())?;
-    let all = session::list(&base)?;
+    let store = open_store(args.state_dir.as_deref())?;
+    if args.prune {
+        return run_prune(args, &store);
+    }
+    let all = catalog::list(&store.base)?;
     let mut out = String::new();
     match args.format {
         ListFormat::Json => {
-            let rows: Vec<_> = all
-                .iter()
-                .map(|s| match &s.metadata {
-                    Ok(m) => json!({
-                        "id": s.id, "created_at": m.get("created_at"), "target": m.get("target"),
-                        "scope": scope_of(m), "status": status(s), "path": s.dir,
-                    }),
-                    Err(e) => json!({"id": s.id, "status": "corrupt", "error": e, "path": s.dir}),
-                })
-                .collect();
+            let rows: Vec<_> = all.iter().map(json_row).collect();
             out.push_str(&serde_json::to_string_pretty(&rows)?);
             out.push('\n');
         }
         ListFormat::Text if all.is_empty() => {
-            crate::errln!("no sessions in {}", base.display());
+            crate::errln!("no sessions in {}", store.base.display());
         }
         ListFormat::Text => {
-            for s in &all {
-                match &s.metadata {
-                    Ok(m) => out.push_str(&format!(
-                        "{}  {}  {:<8}  {:<24}  {}\n",
-                        s.id,
-                        s.field("created_at"),
-                        s.field("target"),
-                        scope_of(m),
-                        status(s)
-                    )),
-                    Err(e) => out.push_str(&format!("{}  {e}\n", s.id)),
-                }
+            for row in &all {
+                out.push_str(&text_row(row));
+                out.push('\n');
             }
         }
     }
@@ -66,24 +68,166 @@ pub fn run(args: &SessionsArgs) -> Result<Outcome> {
     Ok(Outcome::Success)
 }
 
+fn json_row(row: &Row) -> serde_json::Value {
+    match &row.entry {
+        Ok(e) => json!({
+            "id": row.id, "created_at": e.created_at, "target": e.target,
+            "scope": e.scope, "status": status(row), "path": row.dir,
+        }),
+        Err(e) => json!({"id": row.id, "status": "corrupt", "error": e, "path": row.dir}),
+    }
+}
+
+fn text_row(row: &Row) -> String {
+    let q = |v: &Option<String>| v.clone().unwrap_or_else(|| "?".into());
+    match &row.entry {
+        Ok(e) => format!(
+            "{}  {}  {:<8}  {:<24}  {}",
+            row.id,
+            q(&e.created_at),
+            q(&e.target),
+            e.scope,
+            status(row)
+        ),
+        Err(e) => format!("{}  {e}", row.id),
+    }
+}
+
 /// The stored status, except that a session stored as `running` whose process is gone (killed
-/// outright, so it never wrote its end) is `stopped`: `git debate resume` can continue it.
-fn status(s: &session::Stored) -> String {
-    let stored = s.field("status");
-    if stored == "running" && session::lock::holder_gone(&s.dir) == Some(true) {
+/// outright, so it never wrote its end) is `stopped`: `git debate resume` can continue it. Only
+/// those few sessions have their lock looked at.
+fn status(row: &Row) -> String {
+    let stored = row
+        .entry
+        .as_ref()
+        .ok()
+        .and_then(|e| e.status.clone())
+        .unwrap_or_else(|| "?".into());
+    if stored == "running" && crate::session::lock::holder_gone(&row.dir) == Some(true) {
         return "stopped".into();
     }
     stored
 }
 
-/// The scope a session reviewed, as the user would type it (or where explicit content came from).
-fn scope_of(m: &serde_json::Value) -> String {
-    let scope = &m["scope"];
-    if let Some(s) = scope["effective"].as_str().or(scope["given"].as_str()) {
-        return s.to_string();
+/// `sessions --prune`: the limits given, else the configured ones.
+fn run_prune(args: &SessionsArgs, store: &Store) -> Result<Outcome> {
+    let policy = if args.keep.is_some() || args.older_than.is_some() {
+        Policy {
+            all: Limits {
+                keep: args.keep,
+                max_age: args.older_than,
+            },
+            hook: Limits::default(),
+        }
+    } else {
+        Policy::configured(&store.settings)?
+    };
+    let rows = catalog::list(&store.base)?;
+    let total = rows.len();
+    let report = prune::prune(
+        &store.base,
+        rows,
+        &policy,
+        args.dry_run,
+        store.repo.as_ref(),
+    );
+    let verb = if args.dry_run {
+        "would remove"
+    } else {
+        "removed"
+    };
+    let left = total - report.removed.len();
+    match args.format {
+        ListFormat::Json => {
+            let removed: Vec<_> = report
+                .removed
+                .iter()
+                .map(|(row, why)| {
+                    let mut v = json_row(row);
+                    v["reason"] = why.to_string().into();
+                    v
+                })
+                .collect();
+            let kept: Vec<_> = report
+                .kept
+                .iter()
+                .map(|(row, why)| json!({"id": row.id, "reason": why.to_string()}))
+                .collect();
+            let failed: Vec<_> = report
+                .failed
+                .iter()
+                .map(|(row, e)| json!({"id": row.id, "error": e}))
+                .collect();
+            let v = json!({"dry_run": args.dry_run, "sessions": total, "removed": removed,
+                "kept": kept, "failed": failed, "left": left});
+            crate::terminal::out(&(serde_json::to_string_pretty(&v)? + "\n"))?;
+        }
+        ListFormat::Text => {
+            let mut out = String::new();
+            for (row, why) in &report.removed {
+                out.push_str(&format!("{verb} {}  ({why})\n", text_row(row)));
+            }
+            for (row, why) in &report.kept {
+                out.push_str(&format!("kept {}: {why}\n", row.id));
+            }
+            for (row, e) in &report.failed {
+                out.push_str(&format!("failed {}: {e}\n", row.id));
+            }
+            out.push_str(&match (report.removed.len(), args.dry_run) {
+                (0, _) => format!(
+                    "nothing to prune: {total} session{} within {}\n",
+                    if total == 1 { "" } else { "s" },
+                    describe(&policy)
+                ),
+                (n, true) => format!(
+                    "would remove {n} of {total} sessions ({left} left); nothing was removed \
+                     (--dry-run)\n"
+                ),
+                (n, false) => format!("removed {n} of {total} sessions ({left} left)\n"),
+            });
+            crate::terminal::out(&out)?;
+        }
     }
-    match m["source"]["origin"].as_str() {
-        Some(o) => format!("content ({o})"),
-        None => "?".into(),
+    if !report.failed.is_empty() {
+        anyhow::bail!("{} session(s) could not be removed", report.failed.len());
+    }
+    Ok(Outcome::Success)
+}
+
+/// The limits of a policy, in words.
+fn describe(policy: &Policy) -> String {
+    if policy.hook == Limits::default() {
+        return format!("the limits ({})", policy.all);
+    }
+    format!(
+        "the limits ({}; of the hook's, {})",
+        policy.all, policy.hook
+    )
+}
+
+/// After a run that made a session: the configured limits, applied quietly. Cheap when the store
+/// is within them (the index is read, no folder). Never fails the run; a problem is a warning.
+pub fn after_run(state_dir: Option<&Path>) {
+    let pruned = (|| -> Result<usize> {
+        let store = open_store(state_dir)?;
+        let policy = Policy::configured(&store.settings)?;
+        let rows = catalog::list(&store.base)?;
+        let report: Report = prune::prune(&store.base, rows, &policy, false, store.repo.as_ref());
+        for (row, e) in &report.failed {
+            crate::errln!(
+                "warning: git debate: cannot remove old session {}: {e}",
+                row.id
+            );
+        }
+        Ok(report.removed.len())
+    })();
+    match pruned {
+        Ok(0) => {}
+        Ok(n) => crate::errln!(
+            "git debate: removed {n} old session{} (debate.keepSessions, debate.keepDays; \
+             `git debate sessions --prune --dry-run` shows what goes)",
+            if n == 1 { "" } else { "s" }
+        ),
+        Err(e) => crate::errln!("warning: git debate: cannot prune old sessions: {e:#}"),
     }
 }

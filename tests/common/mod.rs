@@ -320,9 +320,16 @@ impl TestEnv {
         self.repo.join(".git/review-loop")
     }
 
+    /// Session folders in the default store (its index and the hook's cache are not sessions).
     pub fn session_count(&self) -> usize {
         std::fs::read_dir(self.store())
-            .map(|d| d.count())
+            .map(|d| {
+                d.filter(|e| {
+                    e.as_ref()
+                        .is_ok_and(|e| e.file_name().to_string_lossy().starts_with("debate-"))
+                })
+                .count()
+            })
             .unwrap_or(0)
     }
 }
