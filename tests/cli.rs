@@ -15,6 +15,7 @@ mod long_calls;
 mod manual;
 mod panel;
 mod processes;
+mod prune;
 mod reading;
 mod real_clis;
 mod review;

@@ -173,18 +173,21 @@ fn run_prune(args: &SessionsArgs, store: &Store) -> Result<Outcome> {
             for (row, e) in &report.failed {
                 out.push_str(&format!("failed {}: {e}\n", row.id));
             }
-            out.push_str(&match (report.removed.len(), args.dry_run) {
-                (0, _) => format!(
-                    "nothing to prune: {total} session{} within {}\n",
-                    if total == 1 { "" } else { "s" },
+            let kept = match report.kept.len() {
+                0 => String::new(),
+                k => format!("; {k} past the limits kept"),
+            };
+            out.push_str(&match (report.removed.len(), report.kept.len()) {
+                (0, 0) => format!(
+                    "nothing to prune: {} within {}\n",
+                    sessions(total),
                     describe(&policy)
                 ),
-                (n, true) => format!(
-                    "would remove {n} of {total} sessions ({left} left); nothing was removed \
-                     (--dry-run)\n"
-                ),
-                (n, false) => format!("removed {n} of {total} sessions ({left} left)\n"),
+                (n, _) => format!("{verb} {n} of {} ({left} left{kept})\n", sessions(total)),
             });
+            if args.dry_run && !report.removed.is_empty() {
+                out.push_str("nothing was removed (--dry-run)\n");
+            }
             crate::terminal::out(&out)?;
         }
     }
@@ -192,6 +195,11 @@ fn run_prune(args: &SessionsArgs, store: &Store) -> Result<Outcome> {
         anyhow::bail!("{} session(s) could not be removed", report.failed.len());
     }
     Ok(Outcome::Success)
+}
+
+/// `1 session`, `2 sessions`.
+fn sessions(n: usize) -> String {
+    format!("{n} session{}", if n == 1 { "" } else { "s" })
 }
 
 /// The limits of a policy, in words.
