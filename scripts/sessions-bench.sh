@@ -33,25 +33,33 @@ for i in range(n):
     open(os.path.join(d, "artifact.md"), "w").write("# artifact\n")
 PY
 cd "$WORK/repo"
-# measure LABEL RUNS COMMAND...: the median wall time and the last run's peak memory.
+# measure LABEL RUNS COMMAND...: the median wall time, the median CPU time (user + system: on a
+# busy machine the wall time waits for other processes, the CPU time does not) and the peak
+# memory of the runs. The memory is GNU time's maximum resident set size: a child of this Python
+# would count the Python it was forked from.
 measure() {
-  local label=$1 runs=$2 times=() mem
-  shift 2
-  for _ in $(seq "$runs"); do
-    local t0 t1
-    t0=$(date +%s%N)
-    /usr/bin/time -f '%M' -o "$WORK/mem" "$@" > /dev/null 2>&1 || true
-    mem=$(tail -1 "$WORK/mem")
-    t1=$(date +%s%N)
-    times+=($(( (t1 - t0) / 1000000 )))
-  done
-  local median
-  median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")
-  printf '| %s | %s | %s |\n' "$label" "$median" "$(( mem / 1024 ))"
+  python3 - "$WORK/mem" "$@" <<'PY'
+import os, statistics, sys, time
+mem, label, runs, cmd = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+walls, cpus, rss = [], [], 0
+for _ in range(runs):
+    t0 = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        os.execvp("/usr/bin/time", ["/usr/bin/time", "-f", "%M", "-o", mem, *cmd])
+    _, _, ru = os.wait4(pid, 0)
+    walls.append((time.monotonic() - t0) * 1000)
+    cpus.append((ru.ru_utime + ru.ru_stime) * 1000)
+    rss = max(rss, int(open(mem).read().split()[-1]))
+print(f"| {label} | {statistics.median(walls):.0f} | {statistics.median(cpus):.0f} | {rss // 1024} |")
+PY
 }
-echo "$N sessions of ~$KB KiB metadata, $(nproc) CPUs"
-echo "| command | median (ms) | peak memory (MiB) |"
-echo "|---|---:|---:|"
+echo "$N sessions of ~$KB KiB metadata, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "| command | median wall (ms) | median CPU (ms) | peak memory (MiB) |"
+echo "|---|---:|---:|---:|"
 measure '`git debate sessions` (first: builds the index)' 1 "$BIN" sessions
 measure '`git debate sessions`' 5 "$BIN" sessions
 measure '`git debate sessions --format json`' 5 "$BIN" sessions --format json

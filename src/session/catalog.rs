@@ -51,71 +51,64 @@ pub fn folder_names(base: &Path) -> Result<Vec<String>> {
 /// Every session of the store `base`, newest first. The index is repaired on the way when it
 /// disagrees with the folders; a store that cannot be written to is still listed.
 pub fn list(base: &Path) -> Result<Vec<Row>> {
-    let names = folder_names(base)?;
-    let snapshot = index::read(base).ok();
+    let mut names = folder_names(base)?;
+    names.reverse(); // oldest first, as the index is sorted
+    let snapshot = index::read(base).ok().flatten();
     let parsed = match &snapshot {
-        Some(Some(s)) => index::parse(&s.bytes, true),
+        Some(s) => index::parse(&s.bytes, true),
         // Missing or unusable: everything is read from the folders.
-        _ => Parsed {
+        None => Parsed {
             bad: true,
             ..Parsed::default()
         },
     };
-    let rebuild = parsed.bad;
-    let lines = parsed.lines;
-    let mut known = if rebuild {
-        BTreeMap::new()
-    } else {
-        parsed.entries
-    };
-    let on_disk: BTreeSet<&str> = names.iter().map(String::as_str).collect();
-    let stale = known.keys().any(|id| !on_disk.contains(id.as_str()));
-    let mut unreadable = BTreeMap::new();
-    let mut added = 0;
-    let missing: Vec<&String> = names
-        .iter()
-        .filter(|n| !known.contains_key(n.as_str()))
-        .collect();
-    for name in missing {
-        match read_entry(&base.join(name), name) {
-            Ok(e) if index::is_id(name) => {
-                known.insert(name.clone(), e);
-                added += 1;
-            }
-            // A folder name an index line cannot hold is read each time, as before the index.
-            Ok(e) => drop(unreadable.insert(name.clone(), Ok(e))),
-            Err(e) => drop(unreadable.insert(name.clone(), Err(e))),
-        }
-    }
-    let bloated = lines > 2 * names.len() + 64;
-    if rebuild && names.is_empty() && !matches!(snapshot, Some(Some(_))) {
-        // No sessions and no index: nothing to write (and no store folder to create).
-    } else if rebuild || added > 0 || stale || bloated {
-        let seen = match &snapshot {
-            Some(Some(s)) => Some(s),
-            _ => None,
-        };
-        if let Some(merged) = rewrite(base, seen, known.clone()) {
-            known = merged;
-        }
-    }
-    Ok(names
+    let (rebuild, lines) = (parsed.bad, parsed.lines);
+    let mut known = if rebuild { Vec::new() } else { parsed.entries }
         .into_iter()
-        .map(|id| {
-            let entry = match unreadable.remove(&id) {
-                Some(r) => r,
-                None => match known.get(&id) {
-                    Some(e) => Ok(e.clone()),
-                    None => read_entry(&base.join(&id), &id),
-                },
-            };
-            Row {
-                dir: base.join(&id),
-                id,
-                entry,
+        .peekable();
+    // Both sorted by id: one walk pairs each folder with its entry.
+    let (mut rows, mut stale, mut added) = (Vec::with_capacity(names.len()), false, 0);
+    for id in names {
+        while known.next_if(|e| e.id < id).is_some() {
+            stale = true; // its folder is gone
+        }
+        let entry = match known.next_if(|e| e.id == id) {
+            Some(e) => Ok(e),
+            None => {
+                let read = read_entry(&base.join(&id), &id);
+                // A folder name an index line cannot hold is read each time, as before the
+                // index; so is a session whose metadata cannot be read.
+                added += usize::from(read.is_ok() && index::is_id(&id));
+                read
             }
-        })
-        .collect())
+        };
+        rows.push(Row {
+            dir: base.join(&id),
+            id,
+            entry,
+        });
+    }
+    stale |= known.next().is_some();
+    let bloated = lines > 2 * rows.len() + 64;
+    let nothing = rows.is_empty() && snapshot.is_none();
+    if !nothing && (rebuild || added > 0 || stale || bloated) {
+        let mine = rows
+            .iter()
+            .filter(|r| index::is_id(&r.id))
+            .filter_map(|r| r.entry.as_ref().ok())
+            .map(|e| (e.id.clone(), e.clone()))
+            .collect();
+        if let Some(merged) = rewrite(base, snapshot.as_ref(), mine) {
+            // Appends made while the folders were read are newer than what was read.
+            for row in &mut rows {
+                if let Some(e) = merged.get(&row.id) {
+                    row.entry = Ok(e.clone());
+                }
+            }
+        }
+    }
+    rows.reverse();
+    Ok(rows)
 }
 
 /// Rewrites the index of `base` without the sessions whose folders are gone (after a prune).
@@ -153,19 +146,22 @@ fn rewrite(
     let current = index::read(base).ok().flatten();
     let mut merged = match (seen, current) {
         (Some(s), Some(c)) if s.identity == c.identity && c.bytes.len() >= s.bytes.len() => {
-            mine.extend(index::parse(&c.bytes[s.bytes.len()..], false).entries);
+            let tail = index::parse(&c.bytes[s.bytes.len()..], false).entries;
+            mine.extend(tail.into_iter().map(|e| (e.id.clone(), e)));
             mine
         }
         (_, Some(c)) => match index::parse(&c.bytes, true) {
             Parsed {
-                mut entries,
+                entries,
                 bad: false,
                 ..
             } => {
+                let mut theirs: BTreeMap<String, Entry> =
+                    entries.into_iter().map(|e| (e.id.clone(), e)).collect();
                 for (id, e) in mine {
-                    entries.entry(id).or_insert(e);
+                    theirs.entry(id).or_insert(e);
                 }
-                entries
+                theirs
             }
             _ => mine,
         },
@@ -206,7 +202,7 @@ mod tests {
     fn indexed(base: &Path) -> Vec<String> {
         let p = index::parse(&index::read(base).unwrap().unwrap().bytes, true);
         assert!(!p.bad);
-        p.entries.into_keys().collect()
+        p.entries.into_iter().map(|e| e.id).collect()
     }
 
     #[test]

@@ -12,7 +12,6 @@
 //! It is a cache, and data that may not be ours: reads are bounded, an id must look like one, and
 //! anything that does not parse makes [`super::catalog`] rebuild it from the folders.
 
-use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::os::fd::AsRawFd;
@@ -138,8 +137,10 @@ pub fn is_cache_key(key: &str) -> bool {
 /// The lines of an index (or of what was appended to one), read.
 #[derive(Debug, Default)]
 pub struct Parsed {
-    /// The last entry of each id.
-    pub entries: BTreeMap<String, Entry>,
+    /// The last entry of each id, sorted by id. A sorted list, not a map: a listing walks it
+    /// beside the sorted folder names, and 10,000 map look-ups of ids that share their first 20
+    /// bytes were a third of a listing's time.
+    pub entries: Vec<Entry>,
     /// Complete lines read, entries and header included.
     pub lines: usize,
     /// A line that is not an entry, or a missing or unknown header: the file must be rebuilt.
@@ -167,13 +168,31 @@ pub fn parse(bytes: &[u8], header: bool) -> Parsed {
             .flatten()
             .filter(|e| is_id(&e.id) && e.hook.as_deref().is_none_or(is_cache_key));
         match entry {
-            Some(e) => {
-                p.entries.insert(e.id.clone(), e);
-            }
+            Some(e) => p.entries.push(e),
             None => p.bad = true,
         }
     }
+    // Stable, and close to linear: a rewritten index is sorted, and only appends follow it.
+    p.entries.sort_by(|a, b| a.id.cmp(&b.id));
+    // Of equal ids the later line wins: its entry moves into the one kept.
+    p.entries.dedup_by(|later, kept| {
+        let same = later.id == kept.id;
+        if same {
+            std::mem::swap(later, kept);
+        }
+        same
+    });
     p
+}
+
+impl Parsed {
+    /// The entry of `id`, if the index has one.
+    pub fn get(&self, id: &str) -> Option<&Entry> {
+        self.entries
+            .binary_search_by(|e| e.id.as_str().cmp(id))
+            .ok()
+            .map(|i| &self.entries[i])
+    }
 }
 
 /// The whole text of an index holding `entries`.

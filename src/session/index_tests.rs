@@ -24,7 +24,10 @@ fn the_last_line_of_an_id_wins_and_a_torn_last_line_is_skipped() {
     assert!(!p.bad);
     assert_eq!(p.lines, 4);
     assert_eq!(p.entries.len(), 2);
-    assert_eq!(p.entries["debate-1"].status.as_deref(), Some("completed"));
+    assert_eq!(
+        p.get("debate-1").unwrap().status.as_deref(),
+        Some("completed")
+    );
 }
 
 #[test]
@@ -66,7 +69,7 @@ fn an_entry_keeps_what_the_listing_prints() {
     assert_eq!(e.scope, "base:main");
     assert_eq!(e.hook, Some(format!("{TREE}-p1-1")));
     let round_trip = parse(render([&e]).as_bytes(), true);
-    assert_eq!(round_trip.entries["debate-1"], e);
+    assert_eq!(*round_trip.get("debate-1").unwrap(), e);
 
     let content = serde_json::json!({"source": {"kind": "content", "origin": "stdin"},
         "scope": {"given": null}, "hook": true});
@@ -116,7 +119,10 @@ fn appends_go_only_to_an_index_that_exists_and_are_read_back() {
     record(&dir, "debate-1", br#"{"status":"completed","scope":null}"#);
     let p = parse(&read(base.path()).unwrap().unwrap().bytes, true);
     assert!(!p.bad);
-    assert_eq!(p.entries["debate-1"].status.as_deref(), Some("completed"));
+    assert_eq!(
+        p.get("debate-1").unwrap().status.as_deref(),
+        Some("completed")
+    );
     // Metadata that is not ours to index drops the index instead of leaving it wrong.
     record(&dir, "debate-1", b"nonsense");
     assert!(read(base.path()).unwrap().is_none());
