@@ -146,7 +146,14 @@ fn rewrite(
     let current = index::read(base).ok().flatten();
     let mut merged = match (seen, current) {
         (Some(s), Some(c)) if s.identity == c.identity && c.bytes.len() >= s.bytes.len() => {
-            let tail = index::parse(&c.bytes[s.bytes.len()..], false).entries;
+            // From the end of the last whole line read: a line still being appended then was
+            // skipped, and is whole now.
+            let read = s
+                .bytes
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let tail = index::parse(&c.bytes[read..], false).entries;
             mine.extend(tail.into_iter().map(|e| (e.id.clone(), e)));
             mine
         }
@@ -274,6 +281,34 @@ mod tests {
         list(base).unwrap();
         let text = fs::read_to_string(base.join(index::FILE)).unwrap();
         assert_eq!(text.lines().count(), 2, "{text}");
+    }
+
+    #[test]
+    fn a_line_half_appended_when_the_index_was_read_is_kept_by_a_rewrite() {
+        let tmp = tempfile::tempdir().unwrap();
+        let base = tmp.path();
+        session(base, "debate-1", "running");
+        list(base).unwrap();
+        let line = read_entry(&base.join("debate-1"), "debate-1")
+            .map(|mut e| {
+                e.status = Some("completed".into());
+                e
+            })
+            .unwrap()
+            .line();
+        let (first, rest) = line.split_at(10);
+        let append = |text: &str| {
+            let mut f = fs::OpenOptions::new()
+                .append(true)
+                .open(base.join(index::FILE))
+                .unwrap();
+            std::io::Write::write_all(&mut f, text.as_bytes()).unwrap();
+        };
+        append(first);
+        let seen = index::read(base).unwrap().unwrap();
+        append(rest);
+        let merged = rewrite(base, Some(&seen), BTreeMap::new()).unwrap();
+        assert_eq!(merged["debate-1"].status.as_deref(), Some("completed"));
     }
 
     #[test]
