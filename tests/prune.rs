@@ -171,7 +171,7 @@ fn the_configured_limits_apply_after_each_run_and_a_repository_cannot_set_them()
     assert!(
         third
             .stderr
-            .contains("git debate: removed 1 old session (debate.keepSessions"),
+            .contains("git debate: removed 1 old session (past debate.keepSessions or keepDays)\n"),
         "{}",
         third.stderr
     );
@@ -216,6 +216,37 @@ fn the_configured_limits_apply_after_each_run_and_a_repository_cannot_set_them()
     );
     let bad = bad.fails(2);
     assert!(bad.stderr.contains("debate.keepDays"), "{}", bad.stderr);
+}
+
+#[test]
+fn a_run_removes_at_most_a_hundred_and_says_what_is_left() {
+    let env = env_with_change();
+    for i in 0..105 {
+        plant_old(
+            &env,
+            &format!("debate-20200101-000000-000-{i:07}"),
+            "2020-01-01T00:00:00Z",
+        );
+    }
+    let run = env.run(&["--dry-run"]).ok();
+    assert!(
+        run.stderr.contains(
+            "git debate: removed 100 old sessions (past debate.keepSessions or keepDays; 5 \
+             sessions more past them go in later runs, or now with `git debate sessions --prune`)"
+        ),
+        "{}",
+        run.stderr
+    );
+    // The oldest went first.
+    let left = ids(&env);
+    assert_eq!(left.len(), 6);
+    assert_eq!(left[5], "debate-20200101-000000-000-0000100");
+    let run = env.run(&["sessions", "--prune"]).ok();
+    assert!(
+        run.stdout.ends_with("removed 5 of 6 sessions (1 left)\n"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]

@@ -168,6 +168,7 @@ fn run_prune(args: &SessionsArgs, store: &Store) -> Result<Outcome> {
         rows,
         &policy,
         args.dry_run,
+        usize::MAX,
         store.repo.as_ref(),
     );
     let verb = if args.dry_run {
@@ -255,29 +256,50 @@ fn describe(policy: &Policy) -> String {
     )
 }
 
+/// The most sessions a run removes after it: a store of 10,000 from before the limits would
+/// otherwise hold up one commit for the minute it takes to delete 9,000 (the rest go in later
+/// runs, or at once with `sessions --prune`).
+const MOST_AFTER_A_RUN: usize = 100;
+
 /// After a run that made a session: the configured limits, applied quietly. Cheap when the store
 /// is within them (the index is read, no folder). Never fails the run; a problem is a warning.
 pub fn after_run(state_dir: Option<&Path>) {
-    let pruned = (|| -> Result<usize> {
+    let pruned = (|| -> Result<Report> {
         let store = open_store(state_dir)?;
         let policy = Policy::configured(&store.settings)?;
         let rows = catalog::list(&store.base)?;
-        let report: Report = prune::prune(&store.base, rows, &policy, false, store.repo.as_ref());
-        for (row, e) in &report.failed {
-            crate::errln!(
-                "warning: git debate: cannot remove old session {}: {e}",
-                row.id
-            );
-        }
-        Ok(report.removed.len())
+        let repo = store.repo.as_ref();
+        Ok(prune::prune(
+            &store.base,
+            rows,
+            &policy,
+            false,
+            MOST_AFTER_A_RUN,
+            repo,
+        ))
     })();
-    match pruned {
-        Ok(0) => {}
-        Ok(n) => crate::errln!(
-            "git debate: removed {n} old session{} (debate.keepSessions, debate.keepDays; \
-             `git debate sessions --prune --dry-run` shows what goes)",
-            if n == 1 { "" } else { "s" }
+    let report = match pruned {
+        Ok(r) => r,
+        Err(e) => return crate::errln!("warning: git debate: cannot prune old sessions: {e:#}"),
+    };
+    for (row, e) in &report.failed {
+        crate::errln!(
+            "warning: git debate: cannot remove old session {}: {e}",
+            row.id
+        );
+    }
+    let more = match report.deferred {
+        0 => String::new(),
+        n => format!(
+            "; {} more past them go in later runs, or now with `git debate sessions --prune`",
+            sessions(n)
         ),
-        Err(e) => crate::errln!("warning: git debate: cannot prune old sessions: {e:#}"),
+    };
+    if !report.removed.is_empty() {
+        crate::errln!(
+            "git debate: removed {} old session{} (past debate.keepSessions or keepDays{more})",
+            report.removed.len(),
+            if report.removed.len() == 1 { "" } else { "s" }
+        );
     }
 }

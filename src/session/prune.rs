@@ -207,21 +207,25 @@ pub fn candidates(rows: &[Row], policy: &Policy, now: time::OffsetDateTime) -> V
     out
 }
 
-/// What a prune did (or, for a dry run, would do).
+/// What a prune did (or, for a dry run, would do), newest first.
 #[derive(Debug, Default)]
 pub struct Report {
     pub removed: Vec<(Row, Why)>,
     pub kept: Vec<(Row, Kept)>,
     pub failed: Vec<(Row, String)>,
+    /// Past the limits, but beyond the most one prune removes (left for the next).
+    pub deferred: usize,
 }
 
-/// Removes the sessions of `rows` past `policy` from the store `base` (lists them only, with
-/// `dry_run`). `repo` is where the hook's verdict cache and the staged trees are found.
+/// Removes the sessions of `rows` past `policy` from the store `base`, the oldest first and at
+/// most `most` of them (lists them only, with `dry_run`). `repo` is where the hook's verdict
+/// cache and the staged trees are found.
 pub fn prune(
     base: &Path,
     rows: Vec<Row>,
     policy: &Policy,
     dry_run: bool,
+    most: usize,
     repo: Option<&git2::Repository>,
 ) -> Report {
     let now = time::OffsetDateTime::now_utc();
@@ -236,7 +240,11 @@ pub fn prune(
         _ => BTreeSet::new(),
     };
     let mut gone = BTreeSet::new();
-    for (i, why) in chosen {
+    for (i, why) in chosen.into_iter().rev() {
+        if report.removed.len() == most {
+            report.deferred += 1;
+            continue;
+        }
         let row = rows[i].clone();
         let key = hook_key(&row);
         if key
@@ -272,6 +280,9 @@ pub fn prune(
         }
         super::catalog::forget_gone(base);
     }
+    report.removed.reverse();
+    report.kept.reverse();
+    report.failed.reverse();
     report
 }
 
