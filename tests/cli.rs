@@ -10,6 +10,7 @@ mod config;
 mod edge_cases;
 mod hook;
 mod hostile;
+mod index;
 mod interrupt;
 mod long_calls;
 mod manual;

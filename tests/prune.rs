@@ -1,6 +1,7 @@
 //! The session index and pruning, end to end: `sessions --prune` by count and by age, dry runs,
 //! the limits applied after each run (the hook's sooner), and what is never removed: a running
-//! session, and a hook session whose tree is staged (with its cached verdict).
+//! session, and a hook session whose tree is staged (with its cached verdict). The index itself
+//! is tested in `index.rs`.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -15,61 +16,17 @@ fn env_with_change() -> TestEnv {
     env
 }
 
-/// Session ids in the default store, newest first.
-fn ids(env: &TestEnv) -> Vec<String> {
-    let mut ids: Vec<String> = std::fs::read_dir(env.store())
-        .map(|d| {
-            d.map(|e| e.unwrap().file_name().into_string().unwrap())
-                .filter(|n| n.starts_with("debate-"))
-                .collect()
-        })
-        .unwrap_or_default();
-    ids.sort_by(|a, b| b.cmp(a));
-    ids
-}
-
-/// `n` dry runs, each its own session; their ids, newest first.
-fn dry_runs(env: &TestEnv, n: usize) -> Vec<String> {
-    for i in 0..n {
-        env.run(&["--dry-run", &format!("proposal {i}")]).ok();
-    }
-    ids(env)
-}
-
-/// What the index holds: id -> entry.
-fn indexed(env: &TestEnv) -> serde_json::Map<String, Value> {
-    let text = std::fs::read_to_string(env.store().join("sessions-index")).unwrap();
-    let mut lines = text.lines();
-    assert_eq!(
-        lines.next(),
-        Some(r#"{"git-debate":"sessions-index","version":1}"#)
-    );
-    lines
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .map(|v| (v["id"].as_str().unwrap().to_string(), v))
-        .collect()
-}
-
-/// Plants a finished session made long ago, as an older version (or a copy) would leave it.
-fn plant_old(env: &TestEnv, id: &str, created_at: &str) {
-    let dir = env.store().join(id);
-    std::fs::create_dir_all(&dir).unwrap();
-    let meta = json!({"version": 1, "id": id, "created_at": created_at, "target": "code",
-        "status": "completed", "scope": {"given": "staged", "effective": "staged"}});
-    std::fs::write(dir.join("metadata.json"), meta.to_string()).unwrap();
-}
-
 #[test]
 fn prune_by_count_lists_first_with_dry_run_then_removes_the_oldest() {
     let env = env_with_change();
-    let all = dry_runs(&env, 4);
+    let all = env.dry_runs(4);
     assert_eq!(all.len(), 4);
     let listed = env.run(&["sessions"]).ok().stdout;
 
     let dry = env
         .run(&["sessions", "--prune", "--keep", "2", "--dry-run"])
         .ok();
-    assert_eq!(ids(&env), all, "a dry run removed something");
+    assert_eq!(env.session_ids(), all, "a dry run removed something");
     let lines: Vec<&str> = dry.stdout.lines().collect();
     assert_eq!(lines.len(), 4, "{}", dry.stdout);
     for (line, id) in lines.iter().zip(&all[2..]) {
@@ -94,11 +51,11 @@ fn prune_by_count_lists_first_with_dry_run_then_removes_the_oldest() {
         run.stdout
     );
     assert!(run.stdout.contains(&format!("removed {}  ", all[3])));
-    assert_eq!(ids(&env), &all[..2]);
+    assert_eq!(env.session_ids(), &all[..2]);
     // The listing is what it was, less the two removed; the index knows only the two left.
     let expected: String = listed.lines().take(2).map(|l| format!("{l}\n")).collect();
     assert_eq!(env.run(&["sessions"]).ok().stdout, expected);
-    let mut known: Vec<String> = indexed(&env).keys().cloned().collect();
+    let mut known: Vec<String> = env.session_index().keys().cloned().collect();
     known.sort_by(|a, b| b.cmp(a));
     assert_eq!(known, &all[..2]);
 
@@ -125,12 +82,8 @@ fn prune_by_count_lists_first_with_dry_run_then_removes_the_oldest() {
 #[test]
 fn prune_by_age_goes_by_creation_time() {
     let env = env_with_change();
-    let fresh = dry_runs(&env, 1);
-    plant_old(
-        &env,
-        "debate-20200101-000000-000-0000001",
-        "2020-01-01T00:00:00Z",
-    );
+    let fresh = env.dry_runs(1);
+    env.plant_old_session("debate-20200101-000000-000-0000001", "2020-01-01T00:00:00Z");
     // No created_at: the time in the id says.
     let dir = env.store().join("debate-20200102-000000-000-0000002");
     std::fs::create_dir_all(&dir).unwrap();
@@ -155,18 +108,18 @@ fn prune_by_age_goes_by_creation_time() {
         "{}",
         run.stdout
     );
-    assert_eq!(ids(&env), fresh);
+    assert_eq!(env.session_ids(), fresh);
     // A bare number is days; 12h keeps what was made a moment ago.
     env.run(&["sessions", "--prune", "--older-than", "12h"])
         .ok();
-    assert_eq!(ids(&env), fresh);
+    assert_eq!(env.session_ids(), fresh);
 }
 
 #[test]
 fn the_configured_limits_apply_after_each_run_and_a_repository_cannot_set_them() {
     let env = env_with_change();
     env.git(&["config", "debate.keepSessions", "2"]);
-    dry_runs(&env, 2);
+    env.dry_runs(2);
     let third = env.run(&["--dry-run", "proposal 3"]).ok();
     assert!(
         third
@@ -175,16 +128,15 @@ fn the_configured_limits_apply_after_each_run_and_a_repository_cannot_set_them()
         "{}",
         third.stderr
     );
-    assert_eq!(ids(&env).len(), 2);
-    assert_eq!(ids(&env)[0], third.metadata()["id"].as_str().unwrap());
+    assert_eq!(env.session_ids().len(), 2);
+    assert_eq!(
+        env.session_ids()[0],
+        third.metadata()["id"].as_str().unwrap()
+    );
 
     // Age, and `--prune` alone applies the configuration too.
     env.git(&["config", "debate.keepSessions", "0"]);
-    plant_old(
-        &env,
-        "debate-20200101-000000-000-0000001",
-        "2020-01-01T00:00:00Z",
-    );
+    env.plant_old_session("debate-20200101-000000-000-0000001", "2020-01-01T00:00:00Z");
     let dry = env.run(&["sessions", "--prune", "--dry-run"]).ok();
     assert!(
         dry.stdout.contains("(older than 90 days)")
@@ -193,7 +145,11 @@ fn the_configured_limits_apply_after_each_run_and_a_repository_cannot_set_them()
         dry.stdout
     );
     env.run(&["--dry-run", "proposal 4"]).ok();
-    assert_eq!(ids(&env).len(), 3, "the old session was not pruned by age");
+    assert_eq!(
+        env.session_ids().len(),
+        3,
+        "the old session was not pruned by age"
+    );
 
     // A committed .gitdebate may not decide what of the user's history goes.
     env.git(&["config", "--unset", "debate.keepSessions"]);
@@ -209,7 +165,7 @@ fn the_configured_limits_apply_after_each_run_and_a_repository_cannot_set_them()
         "{}",
         run.stderr
     );
-    assert_eq!(ids(&env).len(), 4);
+    assert_eq!(env.session_ids().len(), 4);
     let bad = env.run_env(
         &["sessions", "--prune"],
         &[("GIT_DEBATE_KEEP_DAYS", "soon")],
@@ -222,8 +178,7 @@ fn the_configured_limits_apply_after_each_run_and_a_repository_cannot_set_them()
 fn a_run_removes_at_most_a_hundred_and_says_what_is_left() {
     let env = env_with_change();
     for i in 0..105 {
-        plant_old(
-            &env,
+        env.plant_old_session(
             &format!("debate-20200101-000000-000-{i:07}"),
             "2020-01-01T00:00:00Z",
         );
@@ -238,7 +193,7 @@ fn a_run_removes_at_most_a_hundred_and_says_what_is_left() {
         run.stderr
     );
     // The oldest went first.
-    let left = ids(&env);
+    let left = env.session_ids();
     assert_eq!(left.len(), 6);
     assert_eq!(left[5], "debate-20200101-000000-000-0000100");
     let run = env.run(&["sessions", "--prune"]).ok();
@@ -266,7 +221,7 @@ fn a_running_session_is_never_pruned() {
         assert!(Instant::now() < deadline, "the review never started");
         std::thread::sleep(Duration::from_millis(20));
     }
-    let id = ids(&env).remove(0);
+    let id = env.session_ids().remove(0);
     for args in [
         &["sessions", "--prune", "--keep", "0", "--dry-run"][..],
         &["sessions", "--prune", "--keep", "0"],
@@ -281,7 +236,7 @@ fn a_running_session_is_never_pruned() {
             run.stdout
         );
     }
-    assert_eq!(ids(&env), std::slice::from_ref(&id));
+    assert_eq!(env.session_ids(), std::slice::from_ref(&id));
 
     running.kill().unwrap();
     running.wait().unwrap();
@@ -294,7 +249,7 @@ fn a_running_session_is_never_pruned() {
         "{}",
         run.stdout
     );
-    assert!(ids(&env).is_empty());
+    assert!(env.session_ids().is_empty());
 }
 
 fn critique_p1() -> Value {
@@ -334,12 +289,12 @@ fn the_hooks_sessions_go_sooner_and_take_their_cached_verdicts_along() {
     let review = env.run(&["--dry-run", "--scope", "file:notes.md"]).ok();
     let review = review.metadata()["id"].as_str().unwrap().to_string();
     assert_eq!(commit(&env, "a.txt").code, 0);
-    let first = ids(&env)[0].clone();
-    assert!(indexed(&env)[&first]["hook"].is_string(), "{first}");
+    let first = env.session_ids()[0].clone();
+    assert!(env.session_index()[&first]["hook"].is_string(), "{first}");
     assert_eq!(cache(&env).len(), 1);
     assert_eq!(commit(&env, "b.txt").code, 0);
     // The first hook session went, with its cache entry; the review is no hook session.
-    let left = ids(&env);
+    let left = env.session_ids();
     assert_eq!(left.len(), 2, "{left:?}");
     assert!(!left.contains(&first) && left.contains(&review), "{left:?}");
     assert_eq!(cache(&env).len(), 1);
@@ -355,7 +310,7 @@ fn a_blocked_verdict_on_a_staged_tree_survives_pruning_in_any_work_tree() {
     env.fake("claude", judge_valid());
     let blocked = commit(&env, "a.txt");
     assert_ne!(blocked.code, 0, "{}", blocked.stderr);
-    let id = ids(&env).remove(0);
+    let id = env.session_ids().remove(0);
     assert_eq!(cache(&env).len(), 1);
 
     let run = env.run(&["sessions", "--prune", "--keep", "0"]).ok();
@@ -366,7 +321,7 @@ fn a_blocked_verdict_on_a_staged_tree_survives_pruning_in_any_work_tree() {
         "{}",
         run.stdout
     );
-    assert_eq!(ids(&env), std::slice::from_ref(&id));
+    assert_eq!(env.session_ids(), std::slice::from_ref(&id));
     assert_eq!(cache(&env).len(), 1);
     // The commit is still blocked from the cache: no model asked again.
     let again = env.git_run(&["commit", "-q", "-m", "a"]);
@@ -384,7 +339,7 @@ fn a_blocked_verdict_on_a_staged_tree_survives_pruning_in_any_work_tree() {
     env.git_in(&other, &["add", "a.txt"]);
     env.git(&["reset", "-q"]);
     env.run(&["sessions", "--prune", "--keep", "0"]).ok();
-    assert_eq!(ids(&env), std::slice::from_ref(&id));
+    assert_eq!(env.session_ids(), std::slice::from_ref(&id));
 
     // Staged nowhere: the session and its verdict go.
     env.git_in(&other, &["reset", "-q"]);
@@ -394,89 +349,6 @@ fn a_blocked_verdict_on_a_staged_tree_survives_pruning_in_any_work_tree() {
         "{}",
         run.stdout
     );
-    assert!(ids(&env).is_empty());
+    assert!(env.session_ids().is_empty());
     assert!(cache(&env).is_empty(), "{:?}", cache(&env));
-}
-
-#[test]
-fn the_index_is_repaired_from_the_folders_and_the_listing_never_changes() {
-    let env = env_with_change();
-    let all = dry_runs(&env, 3);
-    let text = env.run(&["sessions"]).ok().stdout;
-    let json = env.run(&["sessions", "--format", "json"]).ok().stdout;
-    assert_eq!(text.lines().count(), 3);
-    assert_eq!(indexed(&env).len(), 3);
-    let index = env.store().join("sessions-index");
-    let same = |why: &str| {
-        assert_eq!(env.run(&["sessions"]).ok().stdout, text, "{why}");
-        assert_eq!(
-            env.run(&["sessions", "--format", "json"]).ok().stdout,
-            json,
-            "{why}"
-        );
-        assert_eq!(indexed(&env).len(), 3, "{why}");
-    };
-    std::fs::write(&index, "garbage\n").unwrap();
-    same("after the index was overwritten");
-    let mut torn = std::fs::read_to_string(&index).unwrap();
-    torn.insert_str(torn.len() - 20, "\n{\"id\": 3}\n");
-    std::fs::write(&index, torn).unwrap();
-    same("after a line was damaged");
-    std::fs::remove_file(&index).unwrap();
-    same("after the index was deleted");
-    std::fs::remove_file(&index).unwrap();
-    std::os::unix::fs::symlink("/dev/zero", &index).unwrap();
-    same("after the index became a link to /dev/zero");
-    assert!(!std::fs::symlink_metadata(&index)
-        .unwrap()
-        .file_type()
-        .is_symlink());
-
-    // A folder deleted by hand leaves the listing and the index.
-    std::fs::remove_dir_all(env.store().join(&all[1])).unwrap();
-    let listed = env.run(&["sessions"]).ok().stdout;
-    assert_eq!(listed.lines().count(), 2);
-    assert!(!listed.contains(&all[1]));
-    assert_eq!(indexed(&env).len(), 2);
-    // One copied in (or left by an older version) joins them.
-    plant_old(
-        &env,
-        "debate-20200101-000000-000-0000001",
-        "2020-01-01T00:00:00Z",
-    );
-    let listed = env.run(&["sessions"]).ok().stdout;
-    assert!(
-        listed.ends_with(
-            "debate-20200101-000000-000-0000001  2020-01-01T00:00:00Z  code      staged                    completed\n"
-        ),
-        "{listed}"
-    );
-    assert_eq!(indexed(&env).len(), 3);
-}
-
-#[test]
-fn concurrent_runs_keep_the_index_whole() {
-    let env = env_with_change();
-    dry_runs(&env, 1);
-    let children: Vec<_> = (0..8)
-        .map(|i| {
-            env.cmd_in(&env.repo)
-                .args(["--dry-run", &format!("proposal {i}")])
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    for mut c in children {
-        assert!(c.wait().unwrap().success());
-    }
-    // Read as it is, before any listing could repair it.
-    let known = indexed(&env);
-    let all = ids(&env);
-    assert_eq!(all.len(), 9);
-    for id in &all {
-        assert_eq!(known[id]["status"], "dry-run", "{id}: {known:?}");
-    }
-    assert_eq!(known.len(), 9);
 }
