@@ -35,7 +35,13 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// List stored sessions, newest first.
+    /// List stored sessions, newest first, or remove old ones (--prune).
+    ///
+    /// Every run that makes a session prunes the store after it, to debate.keepSessions (default
+    /// 1000) and debate.keepDays (default 90); the pre-commit hook's sessions also to
+    /// debate.hook.keepSessions (100) and debate.hook.keepDays (30). A running session is never
+    /// removed, nor a hook session whose tree is staged now (its cached verdict stays too).
+    /// `--prune --dry-run` shows what would go.
     Sessions(SessionsArgs),
     /// Print a stored session: its artifact and metadata.
     Show(ShowArgs),
@@ -226,6 +232,11 @@ pub struct ReviewArgs {
     /// Undo --dry-run (e.g. one set in config).
     #[arg(long, hide_short_help = true)]
     pub no_dry_run: bool,
+
+    /// Set by the pre-commit hook: its verdict-cache key, recorded in the session so pruning
+    /// keeps what the cache still needs. Not a flag.
+    #[arg(skip)]
+    pub hook_cache: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -289,6 +300,19 @@ pub struct SessionsArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ListFormat::Text)]
     pub format: ListFormat,
+    /// Remove old sessions: beyond --keep and --older-than if given, else beyond the configured
+    /// limits (debate.keepSessions, debate.keepDays and the hook's own).
+    #[arg(long)]
+    pub prune: bool,
+    /// With --prune: keep only the newest N sessions.
+    #[arg(long, value_name = "N", requires = "prune")]
+    pub keep: Option<usize>,
+    /// With --prune: remove sessions older than AGE: 30d, 12h, 2w (a bare number is days).
+    #[arg(long, value_name = "AGE", requires = "prune", value_parser = crate::session::prune::parse_age)]
+    pub older_than: Option<u64>,
+    /// With --prune: list what would be removed, and remove nothing.
+    #[arg(long, requires = "prune")]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Args)]

@@ -25,8 +25,22 @@ pub mod terminal;
 use cli::{Cli, Command};
 use error::Outcome;
 
-/// Runs one invocation of `git debate`.
+/// Runs one invocation of `git debate`; a run that made a session then prunes the store to its
+/// limits (not after an interrupted one: Ctrl-C means stop now).
 pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
+    let state_dir = match &cli.command {
+        None => cli.review.state_dir.clone(),
+        Some(Command::Topic(args)) => args.state_dir.clone(),
+        _ => None,
+    };
+    let outcome = dispatch(cli);
+    if session::created_one() && matches!(outcome, Ok(o) if o != Outcome::Interrupted) {
+        commands::sessions::after_run(state_dir.as_deref());
+    }
+    outcome
+}
+
+fn dispatch(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
         None => commands::review::run(&cli.review),
         Some(Command::Sessions(args)) => commands::sessions::run(&args),

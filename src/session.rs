@@ -5,10 +5,14 @@
 //! Ctrl-C leaves either the old file or the new one, never a torn one; readers still treat any
 //! file as possibly missing or corrupt and say so instead of panicking, and read it through
 //! [`files`] (regular files only, bounded). A session is held by one process at a time
-//! ([`lock`]).
+//! ([`lock`]). Each metadata write also goes to the store's [`index`], from which [`catalog`]
+//! lists sessions and [`prune`] removes old ones.
 
+pub mod catalog;
 pub mod files;
+pub mod index;
 pub mod lock;
+pub mod prune;
 
 use std::fs;
 use std::io::Write;
@@ -81,6 +85,14 @@ pub fn workspace_key(dir: &Path) -> String {
     format!("{name}-{}", &hash[..12])
 }
 
+/// Set once this process claims a session folder: runs that made one prune the store after.
+static CREATED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether this process created a session (so the store may have grown past its limits).
+pub fn created_one() -> bool {
+    CREATED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// A claimed session folder, locked while this value lives.
 #[derive(Debug)]
 pub struct Session {
@@ -111,6 +123,7 @@ impl Session {
             match fs::create_dir(&dir) {
                 Ok(()) => {
                     let _lock = lock::acquire(&dir, &id)?;
+                    CREATED.store(true, std::sync::atomic::Ordering::Relaxed);
                     return Ok(Session { id, dir, _lock });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
@@ -150,6 +163,9 @@ impl Session {
     pub fn write(&self, name: &str, contents: &[u8]) -> Result<PathBuf> {
         let path = self.dir.join(name);
         write_atomic(&path, contents)?;
+        if name == "metadata.json" {
+            index::record(&self.dir, &self.id, contents);
+        }
         Ok(path)
     }
 
@@ -219,42 +235,8 @@ pub struct Stored {
     pub metadata: Result<Value, String>,
 }
 
-/// The few metadata fields a listing prints. Read into this, a session's metadata (which lists
-/// every file of its change) is scanned but never held: listing 10,000 sessions took 5 GB when
-/// each was kept whole.
-#[derive(serde::Deserialize, serde::Serialize)]
-struct Brief {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    created_at: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    target: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    status: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    scope: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    source: Option<BriefSource>,
-}
-
-#[derive(serde::Deserialize, serde::Serialize)]
-struct BriefSource {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    origin: Option<String>,
-}
-
 impl Stored {
     fn load(dir: PathBuf) -> Stored {
-        Stored::read(dir, |bytes| serde_json::from_slice::<Value>(bytes))
-    }
-
-    /// The same with only the fields a listing prints (`scope` whole: it is small).
-    fn load_brief(dir: PathBuf) -> Stored {
-        Stored::read(dir, |bytes| {
-            serde_json::from_slice::<Brief>(bytes).and_then(serde_json::to_value)
-        })
-    }
-
-    fn read(dir: PathBuf, parse: impl Fn(&[u8]) -> serde_json::Result<Value>) -> Stored {
         let id = dir
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -265,7 +247,7 @@ impl Stored {
                 Err("incomplete: no metadata.json (interrupted before it was written)".to_string())
             }
             Err(e) => Err(format!("unreadable metadata.json: {e}")),
-            Ok(bytes) => match parse(&bytes) {
+            Ok(bytes) => match serde_json::from_slice::<Value>(&bytes) {
                 Ok(v) if v.is_object() => Ok(v),
                 Ok(_) => Err("corrupt metadata.json: not a JSON object".to_string()),
                 Err(e) => Err(format!("corrupt metadata.json: {e}")),
@@ -294,32 +276,12 @@ impl Stored {
 /// The session folders of a store, newest first, without reading any of them: ids sort by time,
 /// so `last` or a prefix is found from the folder names alone.
 fn folders(base: &Path) -> Result<Vec<(String, PathBuf)>> {
-    let entries = match fs::read_dir(base) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => {
-            return Err(e)
-                .with_context(|| format!("cannot read the session store {}", base.display()))
-        }
-    };
-    let mut out = Vec::new();
-    for entry in entries {
-        let entry =
-            entry.with_context(|| format!("cannot read the session store {}", base.display()))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if entry.file_type().map(|t| t.is_dir()).unwrap_or(false) && name.starts_with("debate-") {
-            out.push((name, entry.path()));
-        }
-    }
-    out.sort_by(|a, b| b.0.cmp(&a.0));
-    Ok(out)
-}
-
-/// Every stored session, newest first, with the metadata fields a listing prints.
-pub fn list(base: &Path) -> Result<Vec<Stored>> {
-    Ok(folders(base)?
+    Ok(catalog::folder_names(base)?
         .into_iter()
-        .map(|(_, dir)| Stored::load_brief(dir))
+        .map(|id| {
+            let dir = base.join(&id);
+            (id, dir)
+        })
         .collect())
 }
 

@@ -228,9 +228,10 @@ fn check(a: &HookRunArgs) -> Result<Outcome> {
     };
     let fail_on = fail_on_word(a.fail_on);
     let max_rounds = a.max_rounds.unwrap_or(1);
+    let key = format!("{tree}-{fail_on}-{max_rounds}");
     let cache = crate::repo::session_base(&repo)
         .join("hook-cache")
-        .join(format!("{tree}-{fail_on}-{max_rounds}"));
+        .join(&key);
     if let Some(code) = std::fs::read_to_string(&cache)
         .ok()
         .filter(|_| !tree.is_empty())
@@ -264,6 +265,9 @@ fn check(a: &HookRunArgs) -> Result<Outcome> {
         fail_on: Some(a.fail_on.unwrap_or(FailOnArg::P1)),
         max_rounds: Some(max_rounds),
         mode: Some(crate::cli::ModeArg::Auto),
+        // Recorded in the session: pruning keeps it (and this cache entry) while the tree is
+        // staged.
+        hook_cache: (!tree.is_empty()).then(|| key.clone()),
         ..Default::default()
     });
     let verdict = match review {

@@ -148,6 +148,10 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         meta["unfit"] = serde_json::to_value(&plan.1)?;
         crate::redact::redact_json(&mut meta);
     }
+    if let Some(key) = &args.hook_cache {
+        // A hook session: pruned sooner, and kept with its verdict while its tree is staged.
+        meta["hook"] = json!({ "cache": key });
+    }
     session.write_json("metadata.json", &meta)?;
     let templates = base.join("templates");
     let snippet = matches!(source, Source::Text(_));

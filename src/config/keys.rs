@@ -32,9 +32,9 @@ pub struct Key {
     /// Shown in the man page; `-` when there is no default.
     pub default: &'static str,
     pub doc: &'static str,
-    /// Names a program, its arguments or a place we write to: honoured only from layers the user
-    /// controls, never from a committed `.gitdebate` (a cloned repository must not choose what we
-    /// execute or overwrite).
+    /// Names a program, its arguments or a place we write to, or decides what we delete:
+    /// honoured only from layers the user controls, never from a committed `.gitdebate` (a cloned
+    /// repository must not choose what we execute, overwrite or remove).
     pub user_only: bool,
 }
 
@@ -292,6 +292,23 @@ pub const KEYS: &[Key] = &[
         user_only: false,
     },
     Key {
+        name: "keepSessions",
+        flag: "sessions --prune --keep",
+        kind: Kind::Int(0, 1_000_000),
+        default: "1000",
+        doc: "Sessions kept after each run that makes one (the oldest go first; 0: no limit). The hook's also meet debate.hook.keepSessions (default 100).",
+        // A cloned repository must not decide what of the user's history we delete.
+        user_only: true,
+    },
+    Key {
+        name: "keepDays",
+        flag: "sessions --prune --older-than",
+        kind: Kind::Int(0, 365_000),
+        default: "90",
+        doc: "Sessions older than this many days are removed after each run that makes one (0: no limit). The hook's also meet debate.hook.keepDays (default 30).",
+        user_only: true,
+    },
+    Key {
         name: "dryRun",
         flag: "--dry-run",
         kind: Kind::Bool,
@@ -329,6 +346,9 @@ pub fn is_user_only(full_key: &str) -> bool {
     let lower = rest.to_ascii_lowercase();
     let var = lower.rsplit('.').next().unwrap_or(&lower);
     lower == "templatesdir"
+        // `debate.hook.keepSessions`: how much of the user's history is deleted.
+        || var == "keepsessions"
+        || var == "keepdays"
         || lower.starts_with("exec.")
         || lower.ends_with(".command")
         || lower.ends_with(".args")
@@ -384,9 +404,9 @@ pub fn manual_sections() -> String {
         "  Every option has a git config key. Precedence, lowest first: built-in defaults < \
 system config < global config < the repository's committed .gitdebate file (git-config syntax) < \
 .git/config < git -c < GIT_DEBATE_* environment < flags. Keys that name programs, arguments or \
-paths we write to (marked *) are never read from .gitdebate; neither are servers, headers or \
-credentials (debate.openai.baseUrl, any *Url or *Headers key), exec: and openai: backends, nor a \
-file: scope.\n\n",
+paths we write to or what we delete (marked *) are never read from .gitdebate; neither are \
+servers, headers or credentials (debate.openai.baseUrl, any *Url or *Headers key), exec: and \
+openai: backends, nor a file: scope.\n\n",
     );
     for k in KEYS {
         let star = if k.user_only { "*" } else { "" };
@@ -410,10 +430,19 @@ debate.exec.family*  the family of exec:<command> backends (default unknown)\n  
 debate.openai.baseUrl  server of openai:<model> (else OPENAI_BASE_URL, else api.openai.com)\n",
     );
     s.push_str(
+        "\nHOOK KEYS:\n  \
+debate.hook.strict  block the commit when no model answers (default false)\n  \
+debate.hook.keepSessions*  the hook's sessions kept (default 100; 0: no limit)\n  \
+debate.hook.keepDays*  the hook's sessions older than this many days are removed (default 30)\n  \
+A hook session whose tree is staged in a work tree is kept, and so is its cached verdict.\n",
+    );
+    s.push_str(
         "\nFILES:\n  <git common dir>/review-loop/<id>/  one folder per session (artifact.md, \
 metadata.json, ...); shared by linked worktrees; never staged.\n  \
 $XDG_STATE_HOME/debate/<workspace>/review-loop/  the same outside a git repository.\n  \
 .gitdebate  committed settings at the repository root, in git-config syntax.\n  \
+<git common dir>/review-loop/sessions-index  one line per session, for listing and pruning; \
+rebuilt from the folders when missing or wrong.\n  \
 $XDG_CACHE_HOME/git-debate/versions  each CLI's version, asked once per installed binary.\n",
     );
     s.push_str(
@@ -474,6 +503,10 @@ mod tests {
             "debate.gemini.endpoint",
             "debate.openai.apiKey",
             "debate.proxy",
+            "debate.keepSessions",
+            "debate.keepDays",
+            "debate.hook.keepSessions",
+            "debate.hook.keepDays",
         ] {
             assert!(is_user_only(k), "{k}");
         }

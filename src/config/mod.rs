@@ -62,6 +62,10 @@ pub struct Settings {
     pub max_chunks: usize,
     pub context_lines: u32,
     pub dry_run: bool,
+    /// Sessions kept after a run (0: no limit).
+    pub keep_sessions: u64,
+    /// Days a session is kept after a run (0: no limit).
+    pub keep_days: u64,
     pub allow_same_family: bool,
     /// `export` (default): the models run in a redacted copy of the reviewed revision;
     /// `worktree`: in the work tree.
@@ -202,6 +206,8 @@ impl Settings {
             max_chunks: r.int("maxChunks")?.unwrap_or(16) as usize,
             context_lines: r.int("contextLines")?.unwrap_or(3) as u32,
             dry_run: r.bool("dryRun")?.unwrap_or(false),
+            keep_sessions: r.int("keepSessions")?.unwrap_or(1000),
+            keep_days: r.int("keepDays")?.unwrap_or(90),
             allow_same_family: r.bool("allowSameFamily")?.unwrap_or(false),
             reviewer_workspace: r
                 .get("reviewerWorkspace")?
@@ -233,7 +239,8 @@ fn drop_untrusted(layers: &mut Layers) -> Vec<String> {
             layers.remove_layer(&key, Layer::Repo);
             format!(
                 "warning: ignoring {key} from {origin}: a committed .gitdebate may not choose programs, \
-                 servers, credentials or local files; set it with `git config` if you trust it"
+                 servers, credentials, local files or what is deleted; set it with `git config` \
+                 if you trust it"
             )
         })
         .collect()

@@ -320,9 +320,62 @@ impl TestEnv {
         self.repo.join(".git/review-loop")
     }
 
+    /// Session ids in the default store, newest first.
+    pub fn session_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = std::fs::read_dir(self.store())
+            .map(|d| {
+                d.map(|e| e.unwrap().file_name().into_string().unwrap())
+                    .filter(|n| n.starts_with("debate-"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        ids.sort_by(|a, b| b.cmp(a));
+        ids
+    }
+
+    /// `n` dry runs, each its own session; the store's ids then, newest first.
+    pub fn dry_runs(&self, n: usize) -> Vec<String> {
+        for i in 0..n {
+            self.run(&["--dry-run", &format!("proposal {i}")]).ok();
+        }
+        self.session_ids()
+    }
+
+    /// What the store's session index holds, id -> entry (checking its header).
+    pub fn session_index(&self) -> serde_json::Map<String, Value> {
+        let text = std::fs::read_to_string(self.store().join("sessions-index")).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(
+            lines.next(),
+            Some(r#"{"git-debate":"sessions-index","version":1}"#)
+        );
+        lines
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .map(|v| (v["id"].as_str().unwrap().to_string(), v))
+            .collect()
+    }
+
+    /// Plants a finished session made at `created_at`, as an older version (or a copy) would
+    /// leave it.
+    pub fn plant_old_session(&self, id: &str, created_at: &str) {
+        let dir = self.store().join(id);
+        std::fs::create_dir_all(&dir).unwrap();
+        let meta = serde_json::json!({"version": 1, "id": id, "created_at": created_at,
+            "target": "code", "status": "completed",
+            "scope": {"given": "staged", "effective": "staged"}});
+        std::fs::write(dir.join("metadata.json"), meta.to_string()).unwrap();
+    }
+
+    /// Session folders in the default store (its index and the hook's cache are not sessions).
     pub fn session_count(&self) -> usize {
         std::fs::read_dir(self.store())
-            .map(|d| d.count())
+            .map(|d| {
+                d.filter(|e| {
+                    e.as_ref()
+                        .is_ok_and(|e| e.file_name().to_string_lossy().starts_with("debate-"))
+                })
+                .count()
+            })
             .unwrap_or(0)
     }
 }
