@@ -11,6 +11,7 @@ mod config;
 mod edge_cases;
 mod hook;
 mod hostile;
+mod integrations;
 mod interrupt;
 mod long_calls;
 mod manual;
