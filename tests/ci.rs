@@ -264,3 +264,98 @@ fn show_re_emits_a_stored_review_in_every_report_format() {
         .stderr
         .contains("--round shows one round as text or json"));
 }
+
+fn yaml(path: &str) -> serde_yaml_ng::Value {
+    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+        .unwrap();
+    serde_yaml_ng::from_str(&text).unwrap()
+}
+
+/// What lets the pre-commit hooks work on Debian 12's pre-commit 3.0.4 and on 4.x alike (the
+/// opt-in `integrations` tests run them under the real pre-commit).
+#[test]
+fn the_pre_commit_hooks_load_on_old_and_new_pre_commit() {
+    let hooks = yaml(".pre-commit-hooks.yaml");
+    let hooks = hooks.as_sequence().unwrap();
+    let ids: Vec<(&str, &str)> = hooks
+        .iter()
+        .map(|h| (h["id"].as_str().unwrap(), h["language"].as_str().unwrap()))
+        .collect();
+    assert_eq!(ids, [("git-debate", "system"), ("git-debate-rust", "rust")]);
+    for h in hooks {
+        assert_eq!(h["entry"].as_str(), Some("git-debate hook run"), "{h:?}");
+        // Seen when it passes too: the verdict, or the warning that nothing was reviewed.
+        assert_eq!(h["verbose"].as_bool(), Some(true), "{h:?}");
+        assert_eq!(h["pass_filenames"].as_bool(), Some(false), "{h:?}");
+        assert_eq!(h["always_run"].as_bool(), Some(true), "{h:?}");
+        // `pre-commit` as a stage needs 3.2, `commit` is deprecated in 4: no name suits both.
+        assert!(h.get("stages").is_none(), "{h:?}");
+        assert!(h["minimum_pre_commit_version"].is_string(), "{h:?}");
+    }
+}
+
+/// The first major version of each action that runs on node24 (node20 is gone from the runners).
+const NODE24: &[(&str, u32)] = &[
+    ("actions/checkout", 5),
+    ("actions/cache", 5),
+    ("actions/setup-node", 5),
+    ("actions/upload-artifact", 6),
+    ("github/codeql-action", 4),
+];
+
+#[test]
+fn the_github_example_runs_on_node24_skips_forks_and_keeps_the_exit_code() {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/github-actions.yml"),
+    )
+    .unwrap();
+    let uses_lines = text
+        .lines()
+        .filter_map(|l| l.trim().trim_start_matches("- ").strip_prefix("uses: "));
+    let mut checked = 0;
+    for uses in uses_lines {
+        let (action, version) = uses.split_once('@').unwrap();
+        let Some((_, first)) = NODE24.iter().find(|(a, _)| action.starts_with(a)) else {
+            continue;
+        };
+        let major: u32 = version.trim_start_matches('v').parse().unwrap();
+        assert!(major >= *first, "{uses}: node20 or older");
+        checked += 1;
+    }
+    assert_eq!(checked, 6);
+    let wf = yaml("examples/github-actions.yml");
+    let jobs = &wf["jobs"];
+    assert!(jobs["keys"]["steps"][0]["run"]
+        .as_str()
+        .unwrap()
+        .contains("::notice"));
+    assert_eq!(
+        jobs["review"]["if"].as_str(),
+        Some("needs.keys.outputs.ready == 'true'")
+    );
+    for step in jobs["review"]["steps"].as_sequence().unwrap() {
+        if let Some(run) = step["run"].as_str().filter(|r| r.contains("| reviewdog")) {
+            let pipefail = run.find("set -o pipefail").expect("set -o pipefail");
+            assert!(pipefail < run.find("| reviewdog").unwrap(), "{run}");
+        }
+    }
+}
+
+#[test]
+fn the_gitlab_example_skips_without_keys_as_a_warning_and_reports_code_quality() {
+    let ci = yaml("examples/gitlab-ci.yml");
+    let job = &ci["git-debate:review"];
+    let code = job["allow_failure"]["exit_codes"].as_u64().unwrap();
+    let script: Vec<&str> = job["script"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s.as_str())
+        .collect();
+    assert!(script[0].contains(&format!("exit {code}")), "{}", script[0]);
+    let report = job["artifacts"]["reports"]["codequality"].as_str().unwrap();
+    assert!(script
+        .iter()
+        .any(|s| s.contains(&format!("git-debate.sarif > {report}"))));
+    assert_eq!(job["artifacts"]["when"].as_str(), Some("always"));
+}

@@ -13,6 +13,7 @@ mod first_steps;
 mod hook;
 mod hostile;
 mod index;
+mod integrations;
 mod interrupt;
 mod labels;
 mod long_calls;
