@@ -1,0 +1,209 @@
+//! Each reader on the transcripts recorded from the real CLIs, and the rules for picking the
+//! answer. The recordings stop while the agent runs a command (as when it runs `git debate`):
+//! turns were a plain answer, a tool call and its answer, a design with code, then the call.
+
+use std::path::{Path, PathBuf};
+
+use super::*;
+
+const DESIGN_START: &str = "## Design\n\nStream the input instead of buffering it";
+
+fn fixtures(agent: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/transcripts")
+        .join(agent)
+}
+
+fn lookup_in(home: PathBuf, turn_open: bool) -> impl Fn(&str) -> Result<Message, String> {
+    move |name| {
+        let home = home.display().to_string();
+        let var = |k: &str| (k == "HOME").then(|| home.clone());
+        find(
+            agent(name).unwrap(),
+            &Lookup {
+                var: &var,
+                project: vec![PathBuf::from("/home/dev/project")],
+                turn_open,
+            },
+        )
+    }
+}
+
+#[test]
+fn every_recorded_transcript_gives_the_design_answer() {
+    for name in ["claude", "codex", "gemini", "qwen", "copilot"] {
+        let m = lookup_in(fixtures(name), true)(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(m.text.starts_with(DESIGN_START), "{name}: {}", m.text);
+        assert!(m.text.contains("```rust\nfn tokens"), "{name}");
+        assert!(!m.id.is_empty(), "{name}");
+        assert!(
+            m.file.contains(&fixtures(name).display().to_string()),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_finished_looking_turn_counts_unless_we_run_inside_it() {
+    // Gemini writes a message's tool calls only once they finish, so while it runs us its newest
+    // message looks like a finished answer; only knowing we run inside its turn tells.
+    let m = lookup_in(fixtures("gemini"), false)("gemini").unwrap();
+    assert_eq!(m.text, "I will ask for a second opinion with git debate.\n");
+    // The others show the pending call.
+    for name in ["claude", "codex", "qwen", "copilot"] {
+        let m = lookup_in(fixtures(name), false)(name).unwrap();
+        assert!(m.text.starts_with(DESIGN_START), "{name}");
+    }
+}
+
+#[test]
+fn the_opencode_export_reads_the_same() {
+    let text = std::fs::read_to_string(fixtures("opencode").join("export.json")).unwrap();
+    let parsed = Format::OpencodeExport.events(&text);
+    let (id, answer) = last_answer(&parsed.events, true).unwrap();
+    assert!(answer.starts_with(DESIGN_START));
+    assert!(id.starts_with("msg_"));
+}
+
+#[test]
+fn narration_before_a_tool_is_not_an_answer_and_texts_in_a_row_are_one() {
+    let t = |id: &str, text: &str| Event::Text {
+        id: id.into(),
+        text: text.into(),
+    };
+    let events = vec![
+        Event::Prompt,
+        t("a", "Let me look."),
+        Event::Tool,
+        Event::Tool,
+        t("b", "Part one."),
+        t("b", "Part two."),
+        Event::Prompt,
+        t("c", "Checking."),
+        Event::Tool,
+    ];
+    let want = Some(("b".to_string(), "Part one.\n\nPart two.\n".to_string()));
+    assert_eq!(last_answer(&events, false), want);
+    assert_eq!(last_answer(&events, true), want);
+    let finished = [&events[..], &[t("d", "All done.")]].concat();
+    assert_eq!(last_answer(&finished, false).unwrap().1, "All done.\n");
+    assert_eq!(last_answer(&finished, true), want);
+    assert_eq!(last_answer(&[Event::Prompt, Event::Tool], false), None);
+}
+
+/// A copy of `agent`'s recording in a temp HOME, with `edit` applied to its transcript.
+fn edited(agent: &str, edit: impl Fn(&str) -> String) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(&fixtures(agent), tmp.path());
+    let dir = tmp.path().join(".claude/projects/-home-dev-project");
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        let text = std::fs::read_to_string(&p).unwrap();
+        std::fs::write(&p, edit(&text)).unwrap();
+    }
+    tmp
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn broken_lines_are_skipped_and_a_file_of_them_is_refused() {
+    let tmp = edited("claude", |t| {
+        t.replacen(
+            '\n',
+            "\n{\"type\": \"assistant\", cut off\n\u{0}\u{1}garbage\n",
+            3,
+        )
+    });
+    let m = lookup_in(tmp.path().into(), true)("claude").unwrap();
+    assert!(m.text.starts_with(DESIGN_START));
+
+    let tmp = edited("claude", |t| t.lines().map(|_| "not json\n").collect());
+    let e = lookup_in(tmp.path().into(), true)("claude").unwrap_err();
+    assert!(e.contains("is not a claude transcript"), "{e}");
+    assert!(e.contains("lines could not be read"), "{e}");
+}
+
+#[test]
+fn a_transcript_under_our_slug_but_from_another_folder_is_refused() {
+    // `/home/dev-project` has the same slug as `/home/dev/project`.
+    let tmp = edited("claude", |t| {
+        t.replace("/home/dev/project", "/home/dev-project")
+    });
+    let e = lookup_in(tmp.path().into(), true)("claude").unwrap_err();
+    assert!(e.contains("belongs to /home/dev-project"), "{e}");
+}
+
+#[test]
+fn missing_folders_and_other_projects_say_where_they_looked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let e = lookup_in(tmp.path().into(), true)("codex").unwrap_err();
+    assert!(
+        e.contains("no codex transcripts") && e.contains(".codex does not exist"),
+        "{e}"
+    );
+    let e = lookup_in(fixtures("claude"), true)("qwen").unwrap_err();
+    assert!(e.contains(".qwen does not exist"), "{e}");
+    // The recorded codex session ran in /home/dev/project, not here.
+    let home = fixtures("codex").display().to_string();
+    let var = |k: &str| (k == "HOME").then(|| home.clone());
+    let e = find(
+        agent("codex").unwrap(),
+        &Lookup {
+            var: &var,
+            project: vec![PathBuf::from("/elsewhere")],
+            turn_open: true,
+        },
+    )
+    .unwrap_err();
+    assert!(
+        e.contains("no codex transcript for this project (/elsewhere)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn links_inside_the_agents_folder_are_not_followed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let outside = tmp.path().join("outside");
+    copy_tree(&fixtures("claude"), &outside);
+    let projects = tmp.path().join("home/.claude/projects");
+    std::fs::create_dir_all(&projects).unwrap();
+    std::os::unix::fs::symlink(
+        outside.join(".claude/projects/-home-dev-project"),
+        projects.join("-home-dev-project"),
+    )
+    .unwrap();
+    let e = lookup_in(tmp.path().join("home"), true)("claude").unwrap_err();
+    assert!(e.contains("no claude transcript for this project"), "{e}");
+}
+
+#[test]
+fn the_project_is_this_folder_and_those_above_it_in_the_repository() {
+    let dirs = project_dirs(Path::new("/r/a/b"), Some(Path::new("/r")));
+    assert_eq!(dirs, ["/r/a/b", "/r/a", "/r"].map(PathBuf::from));
+    assert_eq!(
+        project_dirs(Path::new("/x/y"), None),
+        [PathBuf::from("/x/y")]
+    );
+    assert_eq!(
+        locate::slug(Path::new("/tmp/my_proj.v2 x")),
+        "-tmp-my-proj-v2-x"
+    );
+    let head = r#"{"payload":{"text":"say \"cwd\":\"/no\"","cwd":"/home/dev/project","more":"#;
+    assert_eq!(
+        locate::first_string_field(head, "cwd").as_deref(),
+        Some("/home/dev/project")
+    );
+}
