@@ -14,6 +14,7 @@ mod hook;
 mod hostile;
 mod interrupt;
 mod labels;
+mod last_message;
 mod long_calls;
 mod manual;
 mod panel;

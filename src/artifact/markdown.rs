@@ -42,6 +42,9 @@ pub struct Segment {
 pub struct Detection {
     pub target: Target,
     pub reasons: Vec<String>,
+    /// No code and no proposal markers at all: plain text, reviewed as a proposal by default.
+    #[serde(skip)]
+    pub plain: bool,
 }
 
 const SOURCE_EXTENSIONS: &[&str] = &[
@@ -117,6 +120,7 @@ pub fn detect(text: &str, path_hint: Option<&str>) -> Detection {
             return Detection {
                 target: Target::Code,
                 reasons: vec![format!("source file {name}")],
+                plain: false,
             };
         }
     }
@@ -124,6 +128,7 @@ pub fn detect(text: &str, path_hint: Option<&str>) -> Detection {
         return Detection {
             target: Target::Code,
             reasons: vec!["unified diff".into()],
+            plain: false,
         };
     }
     let blocks = blocks(text);
@@ -179,7 +184,12 @@ pub fn detect(text: &str, path_hint: Option<&str>) -> Detection {
             Target::Proposal
         }
     };
-    Detection { target, reasons }
+    let plain = target == Target::Proposal && proposal_headings.is_empty();
+    Detection {
+        target,
+        reasons,
+        plain,
+    }
 }
 
 fn is_unified_diff(text: &str) -> bool {

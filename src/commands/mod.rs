@@ -6,6 +6,7 @@ pub mod completions;
 pub mod content;
 pub mod hook;
 pub mod install_man;
+pub mod last_message;
 pub mod panel;
 pub mod resume;
 pub mod review;

@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde_json::json;
 
-use super::content;
+use super::{content, last_message};
 use crate::artifact::{self, Artifact, TextInput};
 use crate::backend::registry::{self, Role};
 use crate::backend::routing::{self, Route, World};
@@ -39,7 +39,20 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
 
     let cap = crate::files::review_cap(settings.max_artifact_bytes);
-    let source = match content::explicit(args, cap, repo.as_ref(), &cwd)? {
+    let root = repo
+        .as_ref()
+        .and_then(|r| r.workdir())
+        .map(Path::to_path_buf);
+    // Set when the agent's last message is what is reviewed.
+    let mut from_message: Option<last_message::Origin> = None;
+    let explicit_content = if args.last_message {
+        let (input, origin) = last_message::asked(&settings, &cwd, root.as_deref())?;
+        from_message = Some(origin);
+        Some(input)
+    } else {
+        content::explicit(args, cap, repo.as_ref(), &cwd)?
+    };
+    let source = match explicit_content {
         Some(input) => Source::Text(input),
         None => {
             let given = settings.scope.as_deref().map(Scope::parse).transpose()?;
@@ -55,11 +68,20 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
                     let explicit = given.is_some();
                     let scope = given.unwrap_or(Scope::Uncommitted);
                     let change = scope::resolve(repo, &scope, settings.context_lines)?;
-                    if change.files.is_empty() {
-                        crate::outln!("{}", nothing_to_review(&scope, explicit));
-                        return Ok(Outcome::Success);
+                    let instead = (change.files.is_empty() && !explicit)
+                        .then(|| last_message::instead(&settings, &cwd, root.as_deref()))
+                        .flatten();
+                    match instead {
+                        Some((input, origin)) => {
+                            from_message = Some(origin);
+                            Source::Text(input)
+                        }
+                        None if change.files.is_empty() => {
+                            crate::outln!("{}", nothing_to_review(&scope, explicit));
+                            return Ok(Outcome::Success);
+                        }
+                        None => Source::Change { scope, change },
                     }
-                    Source::Change { scope, change }
                 }
             }
         }
@@ -67,7 +89,16 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
 
     let mut artifact = match &source {
         Source::Text(input) => {
-            artifact::from_text(input, settings.target, settings.max_artifact_bytes)
+            let mut a = artifact::from_text(input, settings.target, settings.max_artifact_bytes);
+            if let Some(origin) = &from_message {
+                last_message::note_target(
+                    &mut a,
+                    origin,
+                    &settings,
+                    last_message::chars(&input.text),
+                );
+            }
+            a
         }
         Source::Change { scope, change } => artifact::from_change(
             change,
@@ -130,7 +161,14 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         .as_ref()
         .and_then(|r| r.workdir().map(Path::to_path_buf))
         .unwrap_or_else(|| cwd.clone());
-    let mut meta = metadata(&session, &source, &artifact, &settings, &workspace, &route);
+    let mut meta = metadata(
+        &session,
+        (&source, from_message.as_ref()),
+        &artifact,
+        &settings,
+        &workspace,
+        &route,
+    );
     let plan = chunking.and_then(|c| chunk_plan(&artifact, c));
     if let (Some(c), Some(plan)) = (chunking, &plan) {
         meta["chunking"] = json!({"budget": c.budget, "max_chunks": c.max_chunks});
@@ -164,7 +202,12 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
             }
             return Ok(Outcome::Success);
         }
-        let mut text = summary(&session, &source, &artifact, &artifact_path);
+        let mut text = summary(
+            &session,
+            (&source, from_message.as_ref()),
+            &artifact,
+            &artifact_path,
+        );
         if let Some((chunks, unfit)) = &plan {
             text.push_str(&chunk_summary(chunks, unfit, settings.concurrency));
         }
@@ -325,7 +368,7 @@ fn nothing_to_review(scope: &Scope, explicit: bool) -> String {
 
 fn metadata(
     session: &Session,
-    source: &Source,
+    (source, from_message): (&Source, Option<&last_message::Origin>),
     artifact: &Artifact,
     settings: &Settings,
     workspace: &Path,
@@ -334,7 +377,13 @@ fn metadata(
     let now = session::rfc3339(session::now_utc());
     let (source_json, scope_json, files, commits) = match source {
         Source::Text(t) => (
-            json!({"kind": "content", "origin": t.origin}),
+            match from_message {
+                Some(o) => json!({
+                    "kind": "last-message", "origin": t.origin, "agent": o.agent,
+                    "file": o.file, "message": o.message, "why": o.why,
+                }),
+                None => json!({"kind": "content", "origin": t.origin}),
+            },
             json!({"given": settings.scope, "resolved": null}),
             json!([]),
             json!([]),
@@ -469,7 +518,12 @@ fn chunk_summary(
 }
 
 /// The dry-run report: what would be reviewed, and where it was stored.
-fn summary(session: &Session, source: &Source, a: &Artifact, artifact_path: &Path) -> String {
+fn summary(
+    session: &Session,
+    (source, from_message): (&Source, Option<&last_message::Origin>),
+    a: &Artifact,
+    artifact_path: &Path,
+) -> String {
     let mut s = String::from("git debate: dry run, no model was called\n");
     s.push_str(&format!("session:    {}\n", session.id));
     s.push_str(&format!(
@@ -487,6 +541,9 @@ fn summary(session: &Session, source: &Source, a: &Artifact, artifact_path: &Pat
                 t.origin,
                 t.text.len()
             ));
+            if let Some(o) = from_message {
+                s.push_str(&format!("from:       {} (message {})\n", o.file, o.message));
+            }
         }
         Source::Change { scope, change } => {
             s.push_str(&format!("scope:      {scope}: {}\n", change.description));
