@@ -45,7 +45,7 @@ const MAX_ENTRIES: usize = 20_000;
 /// Transcripts whose project is checked by reading them, newest first, at most.
 const MAX_CHECKED: usize = 400;
 /// How much of a file that names the project is read.
-const HEAD_BYTES: u64 = 256 << 10;
+const HEAD_BYTES: u64 = 64 << 10;
 
 /// `/src/my_app` → `-src-my-app`: how claude and qwen name a project's folder.
 pub fn slug(path: &Path) -> String {
@@ -166,7 +166,7 @@ fn pick(
     project: &[PathBuf],
     project_of: impl Fn(&Path) -> Option<String>,
 ) -> Option<PathBuf> {
-    files.sort_by(|a, b| b.1.cmp(&a.1));
+    files.sort_by_key(|f| std::cmp::Reverse(f.1));
     files
         .into_iter()
         .take(MAX_CHECKED)
