@@ -157,6 +157,11 @@ fn an_agent_with_nothing_changed_gets_its_last_message_reviewed() {
     assert!(run.stdout.contains("lib.rs"), "{}", run.stdout);
     assert_eq!(run.metadata()["source"]["kind"], "scope");
 
+    // The pre-commit hook never reviews a message.
+    let run = from_inside(&env, "claude", "CLAUDECODE", &["hook", "run"]).ok();
+    assert!(!run.stderr.contains("last message"), "{}", run.stderr);
+    assert_eq!(env.session_count(), 2);
+
     // An explicit scope with nothing in it is just that.
     env.commit_all("f");
     let run = from_inside(&env, "claude", "CLAUDECODE", &["--scope", "staged"]).ok();

@@ -11,7 +11,6 @@
 use std::path::Path;
 
 use anyhow::Result;
-use serde::Serialize;
 
 use crate::artifact::{markdown, Artifact, TextInput};
 use crate::backend::routing::{self, World};
@@ -23,7 +22,7 @@ use crate::transcript::{self, Lookup};
 pub const SHORT_CHARS: usize = 2000;
 
 /// Where a reviewed message came from, for metadata and the summary.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct Origin {
     pub agent: String,
     pub file: String,
@@ -31,7 +30,6 @@ pub struct Origin {
     /// `asked` (`--last-message`) or `nothing-to-review` (the automatic fallback).
     pub why: &'static str,
     /// Plain text without code or proposal markers.
-    #[serde(skip)]
     pub plain: bool,
 }
 

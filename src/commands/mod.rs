@@ -10,6 +10,7 @@ pub mod last_message;
 pub mod panel;
 pub mod resume;
 pub mod review;
+mod review_record;
 pub mod schema;
 pub mod sessions;
 pub mod show;

@@ -207,3 +207,15 @@ fn the_project_is_this_folder_and_those_above_it_in_the_repository() {
         Some("/home/dev/project")
     );
 }
+
+#[test]
+fn only_the_tail_of_a_long_transcript_is_read() {
+    // Older turns beyond the tail are never read; the newest answer is in it.
+    let tmp = edited("claude", |t| {
+        let filler =
+            "{\"type\":\"progress\",\"data\":\"".to_string() + &"x".repeat(1 << 20) + "\"}\n";
+        filler.repeat((TAIL_BYTES >> 20) as usize + 1) + t
+    });
+    let m = lookup_in(tmp.path().into(), true)("claude").unwrap();
+    assert!(m.text.starts_with(DESIGN_START));
+}
