@@ -46,6 +46,16 @@ pub struct Parsed {
 }
 
 impl Format {
+    /// Whether the agent records a message before the tool calls it makes: while it runs us,
+    /// its newest message then looks like a finished answer though its turn is still open.
+    /// Gemini rewrites the message with its calls only once they finish. The others show the
+    /// pending call (claude, codex, opencode), have not yet written the message (qwen), or have
+    /// not yet written the turn at all (copilot writes its events file lazily, so the file may
+    /// end at the previous turn: treating that turn as open would skip the right answer).
+    pub fn writes_calls_late(self) -> bool {
+        self == Format::Gemini
+    }
+
     pub fn events(self, text: &str) -> Parsed {
         match self {
             Format::OpencodeExport => opencode(text),

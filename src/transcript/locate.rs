@@ -56,7 +56,21 @@ pub fn slug(path: &Path) -> String {
 }
 
 /// The newest transcript of this project, or why there is none (naming where it looked).
-pub fn newest(agent: &Agent, folder: &Path, project: &[PathBuf]) -> Result<PathBuf, String> {
+/// `session` is the running session's id when the agent exports it to the commands it runs:
+/// its transcript is preferred over a newer one of another session in the same project.
+pub fn newest(
+    agent: &Agent,
+    folder: &Path,
+    project: &[PathBuf],
+    session: Option<&str>,
+) -> Result<PathBuf, String> {
+    let session = session.filter(|s| {
+        s.len() >= 8
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    });
+    let rank =
+        |p: &Path, t: SystemTime| (session.is_some_and(|s| p.to_string_lossy().contains(s)), t);
     let here = project
         .first()
         .map(|p| p.display().to_string())
@@ -73,8 +87,8 @@ pub fn newest(agent: &Agent, folder: &Path, project: &[PathBuf]) -> Result<PathB
             for p in project {
                 let name = slug(p);
                 let d = folder.join(dir).join(&name).join(inner);
-                if let Some(file) =
-                    below(folder, &[dir, &name, inner]).and_then(|d| newest_file(&d, ".jsonl"))
+                if let Some(file) = below(folder, &[dir, &name, inner])
+                    .and_then(|d| newest_file(&d, ".jsonl", rank))
                 {
                     // The slug is lossy (`/a/b-c` and `/a/b/c` share one): the transcript's own
                     // record of where the agent ran must agree.
@@ -99,7 +113,8 @@ pub fn newest(agent: &Agent, folder: &Path, project: &[PathBuf]) -> Result<PathB
             {
                 let named = read_small(&d.join(marker)).map(|s| PathBuf::from(s.trim()));
                 if named.is_some_and(|n| project.contains(&n)) {
-                    if let Some(file) = below(&d, &[inner]).and_then(|i| newest_file(&i, ".jsonl"))
+                    if let Some(file) =
+                        below(&d, &[inner]).and_then(|i| newest_file(&i, ".jsonl", rank))
                     {
                         return Ok(file);
                     }
@@ -123,7 +138,7 @@ pub fn newest(agent: &Agent, folder: &Path, project: &[PathBuf]) -> Result<PathB
                     }
                 }
             }
-            pick(files, project, |f| {
+            pick(files, project, rank, |f| {
                 let (head, _) = read_end_no_link(f, HEAD_BYTES, End::Head).ok()?;
                 first_string_field(&String::from_utf8_lossy(&head), "cwd")
             })
@@ -137,7 +152,7 @@ pub fn newest(agent: &Agent, folder: &Path, project: &[PathBuf]) -> Result<PathB
                 .into_iter()
                 .filter_map(|d| stamped(&d.join(file)))
                 .collect();
-            pick(files, project, |f| {
+            pick(files, project, rank, |f| {
                 let text = read_small(&f.parent()?.join(meta))?;
                 let v: serde_yaml_ng::Value = serde_yaml_ng::from_str(&text).ok()?;
                 v.get("cwd").and_then(|c| c.as_str()).map(String::from)
@@ -160,13 +175,14 @@ fn below(folder: &Path, names: &[&str]) -> Option<PathBuf> {
     Some(path)
 }
 
-/// The newest of `files` whose project (per `project_of`) is one of ours.
+/// The best-ranked of `files` whose project (per `project_of`) is one of ours.
 fn pick(
     mut files: Vec<(PathBuf, SystemTime)>,
     project: &[PathBuf],
+    rank: impl Fn(&Path, SystemTime) -> (bool, SystemTime),
     project_of: impl Fn(&Path) -> Option<String>,
 ) -> Option<PathBuf> {
-    files.sort_by_key(|f| std::cmp::Reverse(f.1));
+    files.sort_by_key(|(p, t)| std::cmp::Reverse(rank(p, *t)));
     files
         .into_iter()
         .take(MAX_CHECKED)
@@ -210,10 +226,15 @@ fn subdirs(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-fn newest_file(dir: &Path, ext: &str) -> Option<PathBuf> {
+/// The best-ranked file in `dir` (the running session's, else the newest).
+fn newest_file(
+    dir: &Path,
+    ext: &str,
+    rank: impl Fn(&Path, SystemTime) -> (bool, SystemTime),
+) -> Option<PathBuf> {
     list(dir, ext, false)
         .into_iter()
-        .max_by_key(|(_, t)| *t)
+        .max_by_key(|(p, t)| rank(p, *t))
         .map(|(p, _)| p)
 }
 

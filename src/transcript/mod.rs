@@ -30,6 +30,8 @@ pub struct Agent {
     pub home_var: Option<&'static str>,
     /// The agent's folder under HOME when that variable is not set.
     pub home: &'static str,
+    /// The variable holding the running session's id in the commands the agent runs.
+    pub session_var: Option<&'static str>,
     pub layout: Layout,
     pub format: Format,
 }
@@ -41,6 +43,7 @@ pub const AGENTS: &[Agent] = &[
         name: "claude",
         home_var: Some("CLAUDE_CONFIG_DIR"),
         home: ".claude",
+        session_var: Some("CLAUDE_CODE_SESSION_ID"),
         layout: Layout::Slug {
             dir: "projects",
             inner: "",
@@ -51,6 +54,7 @@ pub const AGENTS: &[Agent] = &[
         name: "codex",
         home_var: Some("CODEX_HOME"),
         home: ".codex",
+        session_var: Some("CODEX_THREAD_ID"),
         layout: Layout::Dated { dir: "sessions" },
         format: Format::Codex,
     },
@@ -58,6 +62,7 @@ pub const AGENTS: &[Agent] = &[
         name: "gemini",
         home_var: None,
         home: ".gemini",
+        session_var: None,
         layout: Layout::Marked {
             dir: "tmp",
             marker: ".project_root",
@@ -69,6 +74,7 @@ pub const AGENTS: &[Agent] = &[
         name: "qwen",
         home_var: None,
         home: ".qwen",
+        session_var: None,
         layout: Layout::Slug {
             dir: "projects",
             inner: "chats",
@@ -79,6 +85,7 @@ pub const AGENTS: &[Agent] = &[
         name: "copilot",
         home_var: Some("COPILOT_HOME"),
         home: ".copilot",
+        session_var: Some("COPILOT_AGENT_SESSION_ID"),
         layout: Layout::Sessions {
             dir: "session-state",
             file: "events.jsonl",
@@ -90,6 +97,7 @@ pub const AGENTS: &[Agent] = &[
         name: "opencode",
         home_var: None,
         home: "",
+        session_var: None,
         layout: Layout::Command,
         format: Format::OpencodeExport,
     },
@@ -128,7 +136,8 @@ pub struct Lookup<'a> {
     /// an agent that ran in any of them worked on this project.
     pub project: Vec<PathBuf>,
     /// The agent's newest turn is still running (we were started inside it, by a tool call):
-    /// its text only leads into that call, so the answer before it is the last one.
+    /// its text only leads into that call, so the answer before it is the last one. Used for
+    /// the formats that cannot show it themselves ([`Format::writes_calls_late`]).
     pub turn_open: bool,
 }
 
@@ -158,12 +167,16 @@ pub fn find(agent: &Agent, lookup: &Lookup) -> Result<Message, String> {
         Layout::Command => opencode::events(lookup)?,
         _ => {
             let folder = folder(agent, lookup)?;
-            let path = locate::newest(agent, &folder, &lookup.project)?;
+            let session = agent.session_var.and_then(|v| (lookup.var)(v));
+            let path = locate::newest(agent, &folder, &lookup.project, session.as_deref())?;
             let events = read_events(agent, &path)?;
             (path.display().to_string(), events)
         }
     };
-    match last_answer(&events, lookup.turn_open) {
+    match last_answer(
+        &events,
+        lookup.turn_open && agent.format.writes_calls_late(),
+    ) {
         Some((id, text)) => Ok(Message {
             agent: agent.name,
             file,

@@ -57,6 +57,19 @@ fn a_finished_looking_turn_counts_unless_we_run_inside_it() {
 }
 
 #[test]
+fn copilot_may_not_have_written_the_running_turn_yet() {
+    // Seen live: while copilot ran `git debate`, its events file still ended with the previous
+    // turn. That turn's answer is the last one, even though we run inside a newer turn.
+    let tmp = edited("copilot", |t| {
+        let end = t.find("I will ask for a second opinion").unwrap();
+        let end = t[..end].rfind("{\"type\":\"user.message\"").unwrap();
+        t[..end].to_string()
+    });
+    let m = lookup_in(tmp.path().into(), true)("copilot").unwrap();
+    assert!(m.text.starts_with(DESIGN_START), "{}", m.text);
+}
+
+#[test]
 fn the_opencode_export_reads_the_same() {
     let text = std::fs::read_to_string(fixtures("opencode").join("export.json")).unwrap();
     let parsed = Format::OpencodeExport.events(&text);
@@ -94,23 +107,21 @@ fn narration_before_a_tool_is_not_an_answer_and_texts_in_a_row_are_one() {
 /// A copy of `agent`'s recording in a temp HOME, with `edit` applied to its transcript.
 fn edited(agent: &str, edit: impl Fn(&str) -> String) -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
-    copy_tree(&fixtures(agent), tmp.path());
-    let dir = tmp.path().join(".claude/projects/-home-dev-project");
-    for e in std::fs::read_dir(&dir).unwrap() {
-        let p = e.unwrap().path();
-        let text = std::fs::read_to_string(&p).unwrap();
-        std::fs::write(&p, edit(&text)).unwrap();
-    }
+    copy_tree(&fixtures(agent), tmp.path(), &edit);
     tmp
 }
 
-fn copy_tree(from: &Path, to: &Path) {
+/// Copies `from` to `to`, passing each transcript (`.jsonl`) through `edit`.
+fn copy_tree(from: &Path, to: &Path, edit: &dyn Fn(&str) -> String) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap() {
         let e = e.unwrap();
         let target = to.join(e.file_name());
         if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &target);
+            copy_tree(&e.path(), &target, edit);
+        } else if target.extension().is_some_and(|x| x == "jsonl") {
+            let text = std::fs::read_to_string(e.path()).unwrap();
+            std::fs::write(target, edit(&text)).unwrap();
         } else {
             std::fs::copy(e.path(), target).unwrap();
         }
@@ -177,7 +188,7 @@ fn missing_folders_and_other_projects_say_where_they_looked() {
 fn links_inside_the_agents_folder_are_not_followed() {
     let tmp = tempfile::tempdir().unwrap();
     let outside = tmp.path().join("outside");
-    copy_tree(&fixtures("claude"), &outside);
+    copy_tree(&fixtures("claude"), &outside, &|t| t.to_string());
     let projects = tmp.path().join("home/.claude/projects");
     std::fs::create_dir_all(&projects).unwrap();
     std::os::unix::fs::symlink(
@@ -218,4 +229,40 @@ fn only_the_tail_of_a_long_transcript_is_read() {
     });
     let m = lookup_in(tmp.path().into(), true)("claude").unwrap();
     assert!(m.text.starts_with(DESIGN_START));
+}
+
+#[test]
+fn the_running_sessions_transcript_wins_over_a_newer_one() {
+    let tmp = edited("claude", |t| t.to_string());
+    let dir = tmp.path().join(".claude/projects/-home-dev-project");
+    let other = dir.join("ffffffff-0000-4000-8000-000000000000.jsonl");
+    let line = r#"{"type":"assistant","cwd":"/home/dev/project","message":{"id":"msg_other","content":[{"type":"text","text":"Another session's answer."}]}}"#;
+    std::fs::write(&other, format!("{line}\n")).unwrap();
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
+    std::fs::File::options()
+        .write(true)
+        .open(&other)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    let home = tmp.path().display().to_string();
+    let with = |session: Option<&str>| {
+        let var = |k: &str| match k {
+            "HOME" => Some(home.clone()),
+            "CLAUDE_CODE_SESSION_ID" => session.map(String::from),
+            _ => None,
+        };
+        find(
+            agent("claude").unwrap(),
+            &Lookup {
+                var: &var,
+                project: vec![PathBuf::from("/home/dev/project")],
+                turn_open: true,
+            },
+        )
+        .unwrap()
+    };
+    assert_eq!(with(None).text, "Another session's answer.\n");
+    let m = with(Some("de76a6a7-2d46-42de-bce3-2a28573b9821"));
+    assert!(m.text.starts_with(DESIGN_START), "{}", m.text);
 }
