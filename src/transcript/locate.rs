@@ -47,12 +47,44 @@ const MAX_CHECKED: usize = 400;
 /// How much of a file that names the project is read.
 const HEAD_BYTES: u64 = 64 << 10;
 
-/// `/src/my_app` → `-src-my-app`: how claude and qwen name a project's folder.
+/// `/src/my_app` → `-src-my-app`: how claude and qwen name a project's folder. Every character
+/// but an ASCII letter or digit becomes `-`, one per UTF-16 unit (the CLIs are JavaScript: an
+/// emoji is two).
 pub fn slug(path: &Path) -> String {
     path.to_string_lossy()
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .flat_map(|c| {
+            let n = if c.is_ascii_alphanumeric() {
+                1
+            } else {
+                c.len_utf16()
+            };
+            std::iter::repeat_n(if c.is_ascii_alphanumeric() { c } else { '-' }, n)
+        })
         .collect()
+}
+
+/// Longer slugs are cut to this many characters and given a hash of the path, whose function
+/// differs between builds of the CLI; so they are found by their prefix and checked by the
+/// folder the transcript records.
+const SLUG_MAX: usize = 200;
+
+/// The folder names that can be `project`'s under `folder/dir`, and whether they were found by
+/// a long slug's prefix (and so must be confirmed).
+fn slug_names(folder: &Path, dir: &str, project: &Path) -> (Vec<String>, bool) {
+    let name = slug(project);
+    if name.len() <= SLUG_MAX {
+        return (vec![name], false);
+    }
+    let prefix = format!("{}-", &name[..SLUG_MAX]);
+    let names = below(folder, &[dir])
+        .map(|d| subdirs(&d))
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .filter(|n| n.starts_with(&prefix))
+        .collect();
+    (names, true)
 }
 
 /// The newest transcript of this project, or why there is none (naming where it looked).
@@ -85,23 +117,36 @@ pub fn newest(
         Layout::Slug { dir, inner } => {
             let mut looked = Vec::new();
             for p in project {
-                let name = slug(p);
-                let d = folder.join(dir).join(&name).join(inner);
-                if let Some(file) = below(folder, &[dir, &name, inner])
-                    .and_then(|d| newest_file(&d, ".jsonl", rank))
-                {
-                    // The slug is lossy (`/a/b-c` and `/a/b/c` share one): the transcript's own
-                    // record of where the agent ran must agree.
-                    return match recorded_cwd(&file) {
-                        Some(cwd) if !Path::new(&cwd).starts_with(p) => Err(format!(
-                            "{} belongs to {cwd}, not this project ({here}); pass the content \
-                             to review instead",
-                            file.display()
-                        )),
-                        _ => Ok(file),
+                let (names, long) = slug_names(folder, dir, p);
+                looked.push(
+                    folder
+                        .join(dir)
+                        .join(slug(p))
+                        .join(inner)
+                        .display()
+                        .to_string(),
+                );
+                for name in names {
+                    let Some(file) = below(folder, &[dir, &name, inner])
+                        .and_then(|d| newest_file(&d, ".jsonl", rank))
+                    else {
+                        continue;
                     };
+                    // The slug is lossy (`/a/b-c` and `/a/b/c` share one, long paths share a
+                    // prefix): the transcript's own record of where the agent ran must agree.
+                    match recorded_cwd(&file) {
+                        Some(cwd) if Path::new(&cwd).starts_with(p) => return Ok(file),
+                        None if !long => return Ok(file),
+                        Some(cwd) if !long => {
+                            return Err(format!(
+                                "{} belongs to {cwd}, not this project ({here}); pass the \
+                                 content to review instead",
+                                file.display()
+                            ))
+                        }
+                        _ => {}
+                    }
                 }
-                looked.push(d.display().to_string());
             }
             Err(none(format!("nothing in {}", looked.join(", "))))
         }

@@ -266,3 +266,39 @@ fn the_running_sessions_transcript_wins_over_a_newer_one() {
     let m = with(Some("de76a6a7-2d46-42de-bce3-2a28573b9821"));
     assert!(m.text.starts_with(DESIGN_START), "{}", m.text);
 }
+
+#[test]
+fn a_long_project_path_is_found_by_its_prefix_and_its_recorded_folder() {
+    let deep = format!("/home/dev/{}", "nested-folder/".repeat(20));
+    let deep = deep.trim_end_matches('/');
+    let name = locate::slug(Path::new(deep));
+    assert!(name.len() > 200);
+    let tmp = tempfile::tempdir().unwrap();
+    let projects = tmp.path().join(".claude/projects");
+    let line = |cwd: &str, text: &str| {
+        format!(
+            "{{\"type\":\"assistant\",\"cwd\":\"{cwd}\",\"message\":{{\"id\":\"m\",\"content\":[{{\"type\":\"text\",\"text\":\"{text}\"}}]}}}}\n"
+        )
+    };
+    // Claude's own hash suffix, and (looked at first) a twin: another long path, same prefix.
+    for (suffix, cwd, text) in [
+        ("-1x2y3z", deep.to_string(), "Ours."),
+        ("-0q8r7s", format!("{deep}-other"), "Theirs."),
+    ] {
+        let d = projects.join(format!("{}{suffix}", &name[..200]));
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("s.jsonl"), line(&cwd, text)).unwrap();
+    }
+    let home = tmp.path().display().to_string();
+    let var = |k: &str| (k == "HOME").then(|| home.clone());
+    let m = find(
+        agent("claude").unwrap(),
+        &Lookup {
+            var: &var,
+            project: vec![PathBuf::from(deep)],
+            turn_open: true,
+        },
+    )
+    .unwrap();
+    assert_eq!(m.text, "Ours.\n");
+}
