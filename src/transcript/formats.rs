@@ -130,6 +130,11 @@ fn claude(v: &Value, out: &mut Vec<Event>) {
 
 fn codex(v: &Value, out: &mut Vec<Event>) {
     let item = match (str_of(v, "type"), v.get("payload")) {
+        // Before 0.148 the user's words were only an event, not an item.
+        ("event_msg", Some(p)) if str_of(p, "type") == "user_message" => {
+            out.push(Event::Prompt);
+            return;
+        }
         ("response_item", Some(p)) => p,
         // Older rollouts wrote the items bare.
         ("message" | "function_call" | "function_call_output", _) => v,

@@ -302,3 +302,19 @@ fn a_long_project_path_is_found_by_its_prefix_and_its_recorded_folder() {
     .unwrap();
     assert_eq!(m.text, "Ours.\n");
 }
+
+#[test]
+fn older_codex_rollouts_had_the_prompt_only_as_an_event() {
+    let lines = [
+        r#"{"type":"event_msg","payload":{"type":"user_message","message":"Plan it."}}"#,
+        r#"{"type":"response_item","payload":{"type":"message","role":"assistant","id":"m1","content":[{"type":"output_text","text":"The plan."}]}}"#,
+        r#"{"type":"event_msg","payload":{"type":"user_message","message":"Debate it."}}"#,
+        r#"{"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Running the debate."}]}}"#,
+        r#"{"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}"}}"#,
+    ];
+    let parsed = Format::Codex.events(&lines.join("\n"));
+    assert_eq!(
+        last_answer(&parsed.events, false),
+        Some(("m1".to_string(), "The plan.\n".to_string()))
+    );
+}
