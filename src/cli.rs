@@ -82,6 +82,12 @@ pub struct ReviewArgs {
     #[arg(long, value_name = "PATH", conflicts_with = "content")]
     pub artifact_file: Option<PathBuf>,
 
+    /// Review the launching agent's last answer, read from its own session transcript (claude,
+    /// codex, gemini, qwen, copilot, opencode). Also what happens, said on stderr, when an agent
+    /// runs `git debate` with nothing to review; GIT_DEBATE_LAUNCHER=<agent> names the agent.
+    #[arg(long, conflicts_with_all = ["content", "artifact_file", "scope"])]
+    pub last_message: bool,
+
     /// What kind of review: code (cr protocol), proposal (peer review), mixed (both), or auto.
     #[arg(long, value_enum)]
     pub target: Option<TargetArg>,

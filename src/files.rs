@@ -92,6 +92,43 @@ fn read_checked(path: &Path, cap: u64, follow: bool) -> Result<Vec<u8>, Refusal>
     read_capped(file, cap)
 }
 
+/// Which end of a file [`read_end_no_link`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    Head,
+    Tail,
+}
+
+/// At most `max` bytes from one end of the regular file at `path`, which must not be a link,
+/// and whether the rest was left out. For logs that only grow (an agent's transcript): the newest
+/// records are at the tail, the header at the head, and the whole may be far larger than needed.
+pub fn read_end_no_link(path: &Path, max: u64, end: End) -> Result<(Vec<u8>, bool), Refusal> {
+    use std::io::{Seek, SeekFrom};
+    let named = fs::symlink_metadata(path).map_err(Refusal::Io)?;
+    if !named.is_file() {
+        return Err(Refusal::NotRegular(kind(&named.file_type())));
+    }
+    let mut file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+        .open(path)
+        .map_err(Refusal::Io)?;
+    let opened = file.metadata().map_err(Refusal::Io)?;
+    if !opened.is_file() {
+        return Err(Refusal::NotRegular(kind(&opened.file_type())));
+    }
+    let cut = opened.len() > max;
+    if cut && end == End::Tail {
+        file.seek(SeekFrom::Start(opened.len() - max))
+            .map_err(Refusal::Io)?;
+    }
+    let mut bytes = Vec::new();
+    file.take(max)
+        .read_to_end(&mut bytes)
+        .map_err(Refusal::Io)?;
+    Ok((bytes, cut))
+}
+
 /// All of `r`, unless it is longer than `cap` bytes.
 pub fn read_capped(r: impl Read, cap: u64) -> Result<Vec<u8>, Refusal> {
     let mut bytes = Vec::new();
@@ -128,6 +165,24 @@ mod tests {
         let link = tmp.path().join("link");
         std::os::unix::fs::symlink(&p, &link).unwrap();
         assert_eq!(read_regular(&link, 5).unwrap(), b"12345");
+    }
+
+    #[test]
+    fn either_end_of_a_file_is_read_and_links_are_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = tmp.path().join("log");
+        fs::write(&p, "line one\nline two\n").unwrap();
+        let read = |max, end| read_end_no_link(&p, max, end).unwrap();
+        assert_eq!(read(9, End::Tail), (b"line two\n".to_vec(), true));
+        assert_eq!(read(4, End::Head), (b"line".to_vec(), true));
+        assert_eq!(
+            read(100, End::Tail),
+            (b"line one\nline two\n".to_vec(), false)
+        );
+        let link = tmp.path().join("link");
+        std::os::unix::fs::symlink(&p, &link).unwrap();
+        let e = read_end_no_link(&link, 100, End::Tail).unwrap_err();
+        assert_eq!(e.to_string(), "is a symbolic link, not a regular file");
     }
 
     #[test]

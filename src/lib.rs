@@ -21,6 +21,7 @@ pub mod schedule;
 pub mod scope;
 pub mod session;
 pub mod terminal;
+pub mod transcript;
 
 use cli::{Cli, Command};
 use error::Outcome;

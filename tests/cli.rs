@@ -16,6 +16,7 @@ mod index;
 mod integrations;
 mod interrupt;
 mod labels;
+mod last_message;
 mod long_calls;
 mod manual;
 mod panel;

@@ -45,6 +45,9 @@ pub struct Detection {
     /// `high` (a source file, a diff, clear markers of both kinds or several proposal
     /// headings), `medium` (partial markers) or `low` (no markers: plain text).
     pub confidence: &'static str,
+    /// No code and no proposal markers at all: plain text, reviewed as a proposal by default.
+    #[serde(skip)]
+    pub plain: bool,
 }
 
 const SOURCE_EXTENSIONS: &[&str] = &[
@@ -121,6 +124,7 @@ pub fn detect(text: &str, path_hint: Option<&str>) -> Detection {
                 target: Target::Code,
                 reasons: vec![format!("source file {name}")],
                 confidence: "high",
+                plain: false,
             };
         }
     }
@@ -129,6 +133,7 @@ pub fn detect(text: &str, path_hint: Option<&str>) -> Detection {
             target: Target::Code,
             reasons: vec!["unified diff".into()],
             confidence: "high",
+            plain: false,
         };
     }
     let blocks = blocks(text);
@@ -185,10 +190,12 @@ pub fn detect(text: &str, path_hint: Option<&str>) -> Detection {
             (Target::Proposal, "low")
         }
     };
+    let plain = target == Target::Proposal && proposal_headings.is_empty();
     Detection {
         target,
         reasons,
         confidence,
+        plain,
     }
 }
 

@@ -250,6 +250,17 @@ pub fn detect_launcher(world: &World) -> Option<(String, String)> {
     None
 }
 
+/// Whether we run inside a turn of the agent `name`: its shell markers are set, or it is one of
+/// our parent processes. (`GIT_DEBATE_LAUNCHER` alone says who, not that it is running us.)
+pub fn inside(world: &World, name: &str) -> bool {
+    super::registry::agent(name).is_some_and(|s| {
+        s.launched_by.iter().any(|v| (world.var)(v).is_some())
+            || (world.ancestors)()
+                .iter()
+                .any(|a| agent_of_process(a) == Some(s.name))
+    })
+}
+
 /// Which agent a process is: its executable or script name (node CLIs run as `node …/bin/gemini`
 /// or `node …/@google/gemini-cli/…`), else its kernel name.
 fn agent_of_process(a: &Ancestor) -> Option<&'static str> {

@@ -7,6 +7,7 @@ pub mod confirm;
 pub mod content;
 pub mod hook;
 pub mod install_man;
+pub mod last_message;
 pub mod panel;
 pub mod resume;
 pub mod review;

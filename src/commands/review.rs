@@ -6,8 +6,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde_json::json;
 
-use super::content;
 use super::review_record::{chunk_plan, chunk_summary, metadata, summary, wants_chunks};
+use super::{content, last_message};
 use crate::artifact::{self, TextInput};
 use crate::backend::registry::{self, Role};
 use crate::backend::routing::{self, World};
@@ -39,7 +39,20 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
 
     let cap = crate::files::review_cap(settings.max_artifact_bytes);
-    let source = match content::explicit(args, cap, repo.as_ref(), &cwd)? {
+    let root = repo
+        .as_ref()
+        .and_then(|r| r.workdir())
+        .map(Path::to_path_buf);
+    // The launching agent's last answer: asked for, or (below) when nothing changed.
+    let mut from_message: Option<last_message::Origin> = None;
+    let explicit_content = if args.last_message {
+        let (input, origin) = last_message::asked(&settings, &cwd, root.as_deref())?;
+        from_message = Some(origin);
+        Some(input)
+    } else {
+        content::explicit(args, cap, repo.as_ref(), &cwd)?
+    };
+    let source = match explicit_content {
         Some(input) => Source::Text(input),
         None => {
             let given = settings.scope.as_deref().map(Scope::parse).transpose()?;
@@ -55,11 +68,20 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
                     let explicit = given.is_some();
                     let scope = given.unwrap_or(Scope::Uncommitted);
                     let change = scope::resolve(repo, &scope, settings.context_lines)?;
-                    if change.files.is_empty() {
-                        crate::outln!("{}", nothing_to_review(&scope, explicit));
-                        return Ok(Outcome::Success);
+                    let instead = (change.files.is_empty() && !explicit)
+                        .then(|| last_message::instead(&settings, &cwd, root.as_deref()))
+                        .flatten();
+                    match instead {
+                        Some((input, origin)) => {
+                            from_message = Some(origin);
+                            Source::Text(input)
+                        }
+                        None if change.files.is_empty() => {
+                            crate::outln!("{}", nothing_to_review(&scope, explicit));
+                            return Ok(Outcome::Success);
+                        }
+                        None => Source::Change { scope, change },
                     }
-                    Source::Change { scope, change }
                 }
             }
         }
@@ -67,7 +89,16 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
 
     let mut artifact = match &source {
         Source::Text(input) => {
-            artifact::from_text(input, settings.target, settings.max_artifact_bytes)
+            let mut a = artifact::from_text(input, settings.target, settings.max_artifact_bytes);
+            if let Some(origin) = &from_message {
+                last_message::note_target(
+                    &mut a,
+                    origin,
+                    &settings,
+                    last_message::chars(&input.text),
+                );
+            }
+            a
         }
         Source::Change { scope, change } => artifact::from_change(
             change,
@@ -140,7 +171,14 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         .as_ref()
         .and_then(|r| r.workdir().map(Path::to_path_buf))
         .unwrap_or_else(|| cwd.clone());
-    let mut meta = metadata(&session, &source, &artifact, &settings, &workspace, &route);
+    let mut meta = metadata(
+        &session,
+        (&source, from_message.as_ref()),
+        &artifact,
+        &settings,
+        &workspace,
+        &route,
+    );
     let plan = chunking.and_then(|c| chunk_plan(&artifact, c));
     if let (Some(c), Some(plan)) = (chunking, &plan) {
         meta["chunking"] = json!({"budget": c.budget, "max_chunks": c.max_chunks});
@@ -178,7 +216,12 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
             }
             return Ok(Outcome::Success);
         }
-        let mut text = summary(&session, &source, &artifact, &artifact_path);
+        let mut text = summary(
+            &session,
+            (&source, from_message.as_ref()),
+            &artifact,
+            &artifact_path,
+        );
         if let Some((chunks, unfit)) = &plan {
             text.push_str(&chunk_summary(chunks, unfit, settings.concurrency));
         }

@@ -7,6 +7,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde_json::json;
 
+use super::last_message;
 use super::review::Source;
 use crate::artifact::{self, Artifact};
 use crate::backend::routing::Route;
@@ -18,7 +19,7 @@ use crate::session::{self, Session};
 /// The session's metadata, redacted.
 pub(super) fn metadata(
     session: &Session,
-    source: &Source,
+    (source, from_message): (&Source, Option<&last_message::Origin>),
     artifact: &Artifact,
     settings: &Settings,
     workspace: &Path,
@@ -27,7 +28,13 @@ pub(super) fn metadata(
     let now = session::rfc3339(session::now_utc());
     let (source_json, scope_json, files, commits) = match source {
         Source::Text(t) => (
-            json!({"kind": "content", "origin": t.origin}),
+            match from_message {
+                Some(o) => json!({
+                    "kind": "last-message", "origin": t.origin, "agent": o.agent,
+                    "file": o.file, "message": o.message, "why": o.why,
+                }),
+                None => json!({"kind": "content", "origin": t.origin}),
+            },
             json!({"given": settings.scope, "resolved": null}),
             json!([]),
             json!([]),
@@ -165,7 +172,7 @@ pub(super) fn chunk_summary(
 /// The dry-run report: what would be reviewed, and where it was stored.
 pub(super) fn summary(
     session: &Session,
-    source: &Source,
+    (source, from_message): (&Source, Option<&last_message::Origin>),
     a: &Artifact,
     artifact_path: &Path,
 ) -> String {
@@ -187,6 +194,9 @@ pub(super) fn summary(
                 t.origin,
                 t.text.len()
             ));
+            if let Some(o) = from_message {
+                s.push_str(&format!("from:       {} (message {})\n", o.file, o.message));
+            }
         }
         Source::Change { scope, change } => {
             s.push_str(&format!("scope:      {scope}: {}\n", change.description));

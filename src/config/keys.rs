@@ -443,13 +443,16 @@ $XDG_STATE_HOME/debate/<workspace>/review-loop/  the same outside a git reposito
 .gitdebate  committed settings at the repository root, in git-config syntax.\n  \
 <git common dir>/review-loop/sessions-index  one line per session, for listing and pruning; \
 rebuilt from the folders when missing or wrong.\n  \
-$XDG_CACHE_HOME/git-debate/versions  each CLI's version, asked once per installed binary.\n",
+$XDG_CACHE_HOME/git-debate/versions  each CLI's version, asked once per installed binary.\n  \
+~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp, ~/.qwen/projects, ~/.copilot/session-state  \
+read (never written) for the launching agent's last message (--last-message).\n",
     );
     s.push_str(
         "\nENVIRONMENT:\n  GIT_DEBATE_<KEY>  any key above, e.g. GIT_DEBATE_MAX_ROUNDS=2.\n  \
 GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT  set by `git -c key=value debate`; honoured.\n  \
 GIT_DIR, GIT_WORK_TREE  select the repository as for git.\n  \
 GIT_DEBATE_LAUNCHER  the agent that launched us (claude, codex, ...), or none: overrides detection\n  \
+CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME  where those agents keep transcripts, if moved\n  \
 OPENAI_API_KEY, OPENAI_BASE_URL  used by openai:<model>\n",
     );
     s.push_str(
@@ -459,6 +462,7 @@ git debate --scope commit:HEAD              review the last commit\n  \
 git debate --scope base:main --fail-on p1   a pre-merge gate: exit 1 on an unresolved P1\n  \
 git debate --format sarif --scope base:main > review.sarif   for code scanning\n  \
 git debate --mode manual design.md          review a design document, choosing A-E yourself\n  \
+git debate --last-message                   review the launching agent's last answer\n  \
 git debate hook install                     a second opinion before every commit\n  \
 git debate backends                         which models would review, and why\n  \
 echo 'Is this safe?' | git debate ask --backend codex   one question to one backend\n  \
