@@ -5,6 +5,7 @@
 
 mod quote;
 mod resolve;
+mod revision;
 mod typechange;
 
 pub use quote::quote_path;

@@ -10,8 +10,8 @@ use git2::{
     Commit, Delta, Diff, DiffFindOptions, DiffOptions, FileMode, Oid, Patch, Repository, Tree,
 };
 
+use super::revision::{find_base, find_commit, merge_base, shallow_boundary};
 use super::{Change, CommitInfo, FileChange, Hunk, Scope, Status};
-use crate::error::UsageError;
 use crate::repo::{self, short};
 
 /// Files bigger than this are not loaded into memory; they are listed as too large.
@@ -205,18 +205,6 @@ fn like_git_diff(repo: &Repository, opts: &mut DiffOptions) {
     }
 }
 
-/// Whether `id` is where a shallow clone's history was cut (listed in `<git dir>/shallow`): it
-/// has parents, they were just not fetched, so it is not a root commit.
-fn shallow_boundary(repo: &Repository, id: git2::Oid) -> bool {
-    let file = repo.commondir().join("shallow");
-    crate::files::read_regular(&file, 16 << 20).is_ok_and(|bytes| {
-        let hex = id.to_string();
-        String::from_utf8_lossy(&bytes)
-            .lines()
-            .any(|l| l.trim() == hex)
-    })
-}
-
 fn diff_trees<'r>(
     repo: &'r Repository,
     old: Option<&Tree>,
@@ -225,57 +213,6 @@ fn diff_trees<'r>(
 ) -> Result<Diff<'r>> {
     repo.diff_tree_to_tree(old, Some(new), Some(opts))
         .context("cannot diff the trees")
-}
-
-/// Any revspec git accepts, peeled to a commit; an unknown rev is the user's input to fix.
-fn find_commit<'r>(repo: &'r Repository, rev: &str, scope: &str) -> Result<Commit<'r>> {
-    let obj = match repo.revparse_single(rev) {
-        Ok(obj) => obj,
-        Err(_) if rev.starts_with("HEAD") && repo::head_commit(repo)?.is_none() => {
-            crate::usage!(
-                "--scope {scope}: {rev} has no commits yet ({})",
-                repo::head_name(repo)
-            )
-        }
-        Err(e) => crate::usage!(
-            "--scope {scope}: unknown revision '{rev}' ({}); check `git log --oneline --all`",
-            e.message()
-        ),
-    };
-    obj.peel_to_commit().map_err(|_| {
-        UsageError::new(format!("--scope {scope}: '{rev}' does not name a commit")).into()
-    })
-}
-
-/// `base:main` in a CI checkout often has only `origin/main`; git's own DWIM does not look there,
-/// but a reviewer of a pull request means exactly that branch.
-fn find_base<'r>(repo: &'r Repository, branch: &str) -> Result<(Commit<'r>, String)> {
-    let scope = format!("base:{branch}");
-    if repo.revparse_single(branch).is_err() {
-        let remote = format!("origin/{branch}");
-        if let Ok(obj) = repo.revparse_single(&remote) {
-            if let Ok(c) = obj.peel_to_commit() {
-                return Ok((c, remote));
-            }
-        }
-    }
-    Ok((find_commit(repo, branch, &scope)?, branch.to_string()))
-}
-
-fn merge_base(repo: &Repository, a: Oid, b: Oid, a_name: &str, b_name: &str) -> Result<Oid> {
-    match repo.merge_base(a, b) {
-        Ok(oid) => Ok(oid),
-        Err(e) if e.code() == git2::ErrorCode::NotFound => {
-            if repo.is_shallow() {
-                crate::usage!(
-                    "no merge-base between {a_name} and {b_name}: this clone is shallow; deepen it \
-                     (git fetch --unshallow, or --deepen=<n>) and retry"
-                )
-            }
-            crate::usage!("no merge-base between {a_name} and {b_name}: they share no history; use range:{a_name}..{b_name}")
-        }
-        Err(e) => Err(anyhow::Error::new(e).context("cannot compute the merge-base")),
-    }
 }
 
 fn commit_info(c: &Commit) -> CommitInfo {
