@@ -3,9 +3,14 @@
 //! Parsing is separate from resolution so a malformed scope is rejected before we touch the
 //! repository, with a message that lists the accepted forms.
 
+mod collect;
+mod content;
+mod matrix;
 mod quote;
+mod renames;
 mod resolve;
 mod revision;
+mod similarity;
 mod typechange;
 
 pub use quote::quote_path;

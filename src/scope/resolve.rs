@@ -6,12 +6,10 @@
 use std::os::unix::ffi::OsStrExt;
 
 use anyhow::{Context, Result};
-use git2::{
-    Commit, Delta, Diff, DiffFindOptions, DiffOptions, FileMode, Oid, Patch, Repository, Tree,
-};
+use git2::{Commit, Diff, DiffOptions, Oid, Repository, Tree};
 
 use super::revision::{find_base, find_commit, merge_base, shallow_boundary};
-use super::{Change, CommitInfo, FileChange, Hunk, Scope, Status};
+use super::{Change, CommitInfo, Scope};
 use crate::repo::{self, short};
 
 /// Files bigger than this are not loaded into memory; they are listed as too large.
@@ -175,7 +173,14 @@ pub fn resolve(repo: &Repository, scope: &Scope, context_lines: u32) -> Result<C
         }
         Scope::File(_) => unreachable!("file: scopes are read by the artifact builder"),
     };
-    change.files = collect(repo, diff, context_lines)?;
+    let (files, needed_limit) = super::collect::collect(repo, diff, context_lines)?;
+    change.files = files;
+    if let Some(n) = needed_limit {
+        // git warns the same way and shows the files as added and deleted.
+        change.description.push_str(&format!(
+            "; renames not looked for among so many files (set diff.renameLimit to at least {n})"
+        ));
+    }
     Ok(change)
 }
 
@@ -184,7 +189,7 @@ pub fn resolve(repo: &Repository, scope: &Scope, context_lines: u32) -> Result<C
 /// 2.14); libgit2 does not unless asked, and its hunks then differ from git's in some 9 % of real
 /// commits. `diff.algorithm` is honoured where libgit2 has it (patience, minimal; histogram falls
 /// back to the default, which is what libgit2 has).
-fn like_git_diff(repo: &Repository, opts: &mut DiffOptions) {
+pub(super) fn like_git_diff(repo: &Repository, opts: &mut DiffOptions) {
     let cfg = repo.config().ok();
     let heuristic = cfg
         .as_ref()
@@ -239,119 +244,4 @@ fn commits_between(repo: &Repository, from: Option<Oid>, to: Oid) -> Result<Vec<
         out.push(commit_info(&repo.find_commit(oid?)?));
     }
     Ok(out)
-}
-
-/// A side's mode as git writes it (0 for a side that does not exist).
-fn mode_of(f: git2::DiffFile) -> u32 {
-    match f.mode() {
-        FileMode::Unreadable => 0,
-        m => i32::from(m) as u32,
-    }
-}
-
-/// Turns a diff into files and hunks. Renames are detected here, including an untracked file
-/// that is a moved tracked one.
-fn collect(repo: &Repository, mut diff: Diff, context_lines: u32) -> Result<Vec<FileChange>> {
-    let mut find = DiffFindOptions::new();
-    find.renames(true).for_untracked(true);
-    diff.find_similar(Some(&mut find))
-        .context("cannot detect renames")?;
-    let mut files = Vec::with_capacity(diff.deltas().len());
-    for idx in 0..diff.deltas().len() {
-        let patch = Patch::from_diff(&diff, idx).context("cannot compute a file's diff")?;
-        let delta = diff.get_delta(idx).expect("index in range");
-        let status = match delta.status() {
-            Delta::Added => Status::Added,
-            Delta::Deleted => Status::Deleted,
-            Delta::Renamed => Status::Renamed,
-            Delta::Copied => Status::Copied,
-            Delta::Typechange => Status::Typechange,
-            Delta::Untracked => Status::Untracked,
-            Delta::Unmodified | Delta::Ignored => continue,
-            _ => Status::Modified,
-        };
-        let path_of = |f: git2::DiffFile| {
-            f.path_bytes()
-                .map(|p| String::from_utf8_lossy(p).into_owned())
-        };
-        let new_path = path_of(delta.new_file());
-        let old_path = path_of(delta.old_file());
-        let path = new_path.clone().or(old_path.clone()).unwrap_or_default();
-        let is_sub = |f: git2::DiffFile| f.mode() == FileMode::Commit;
-        let submodule = (is_sub(delta.old_file()) || is_sub(delta.new_file())).then(|| {
-            let id = |f: git2::DiffFile| (!f.id().is_zero()).then(|| f.id().to_string());
-            (id(delta.old_file()), id(delta.new_file()))
-        });
-        let binary = submodule.is_none() && delta.flags().is_binary();
-        let too_large = binary
-            && (delta.new_file().size() > MAX_FILE_BYTES
-                || delta.old_file().size() > MAX_FILE_BYTES);
-        let mut fc = FileChange {
-            old_path: matches!(status, Status::Renamed | Status::Copied)
-                .then(|| old_path.unwrap_or_default()),
-            path,
-            status,
-            binary,
-            too_large,
-            lossy: false,
-            submodule,
-            additions: 0,
-            deletions: 0,
-            hunks: Vec::new(),
-            modes: (mode_of(delta.old_file()), mode_of(delta.new_file())),
-        };
-        if status == Status::Typechange && !binary && fc.submodule.is_none() {
-            // git shows a file that became a symlink (or back) as the old one deleted and the
-            // new one added, each with its content; libgit2 gives one delta and no lines.
-            let old = super::typechange::side_bytes(repo, delta.old_file(), &fc.path);
-            let new = super::typechange::side_bytes(repo, delta.new_file(), &fc.path);
-            if let (Some(old), Some(new)) = (old, new) {
-                files.extend(super::typechange::split(&fc, &old, &new, context_lines)?);
-                continue;
-            }
-        }
-        if let (Some(patch), false, None) = (patch, binary, &fc.submodule) {
-            read_hunks(&patch, &mut fc)?;
-        }
-        files.push(fc);
-    }
-    Ok(files)
-}
-
-pub(super) fn read_hunks(patch: &Patch, fc: &mut FileChange) -> Result<()> {
-    for h in 0..patch.num_hunks() {
-        let (hunk, n) = patch.hunk(h)?;
-        let header = String::from_utf8_lossy(hunk.header())
-            .trim_end()
-            .to_string();
-        let mut lines = Vec::with_capacity(n);
-        for l in 0..n {
-            let line = patch.line_in_hunk(h, l)?;
-            let origin = line.origin();
-            match origin {
-                '+' => fc.additions += 1,
-                '-' => fc.deletions += 1,
-                // libgit2's end-of-file markers: render them the way git does.
-                '=' | '>' | '<' => {
-                    lines.push("\\ No newline at end of file".to_string());
-                    continue;
-                }
-                _ => {}
-            }
-            let content = line.content();
-            // The newline ends the line; a carriage return before it is content, as in git
-            // (stripping it made an LF -> CRLF conversion look like identical -/+ lines).
-            let content = content.strip_suffix(b"\n").unwrap_or(content);
-            let text = match std::str::from_utf8(content) {
-                Ok(s) => s.to_string(),
-                Err(_) => {
-                    fc.lossy = true;
-                    String::from_utf8_lossy(content).into_owned()
-                }
-            };
-            lines.push(format!("{origin}{text}"));
-        }
-        fc.hunks.push(Hunk { header, lines });
-    }
-    Ok(())
 }

@@ -1,0 +1,225 @@
+//! A libgit2 diff turned into the files and hunks of a [`super::Change`], renames paired as git
+//! pairs them (see [`super::renames`]), type changes split as git shows them.
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use git2::{Delta, Diff, DiffFile, DiffOptions, FileMode, Patch, Repository};
+
+use super::renames::{self, Side};
+use super::resolve::{like_git_diff, MAX_FILE_BYTES};
+use super::{content, FileChange, Hunk, Status};
+
+/// A submodule's mode: never a rename source or destination here (git would pair two identical
+/// submodule entries; we list them as they are).
+const GITLINK: u32 = 0o160000;
+
+/// The files of `diff`, and the rename limit that would have been needed when it stopped the
+/// search for renames.
+pub(super) fn collect(
+    repo: &Repository,
+    diff: Diff,
+    context_lines: u32,
+) -> Result<(Vec<FileChange>, Option<usize>)> {
+    let mut srcs = Vec::new();
+    let mut dsts = Vec::new();
+    for (idx, delta) in diff.deltas().enumerate() {
+        let side = |f: DiffFile| Side {
+            delta: idx,
+            path: f.path_bytes().unwrap_or_default().to_vec(),
+            id: f.id(),
+            mode: mode_of(&f),
+        };
+        match delta.status() {
+            Delta::Deleted if mode_of(&delta.old_file()) != GITLINK => {
+                srcs.push((side(delta.old_file()), false))
+            }
+            Delta::Modified if mode_of(&delta.old_file()) != GITLINK => {
+                srcs.push((side(delta.old_file()), true))
+            }
+            Delta::Added | Delta::Untracked if mode_of(&delta.new_file()) != GITLINK => {
+                dsts.push(side(delta.new_file()))
+            }
+            _ => {}
+        }
+    }
+    let pairs = renames::pair(repo, renames::Settings::from_config(repo), srcs, dsts);
+
+    let mut files = Vec::with_capacity(diff.deltas().len());
+    for idx in 0..diff.deltas().len() {
+        if pairs.moved_away.contains(&idx) {
+            continue;
+        }
+        let delta = diff.get_delta(idx).expect("index in range");
+        if let Some(&(src, status)) = pairs.by_dst.get(&idx) {
+            let old = diff.get_delta(src).expect("index in range").old_file();
+            files.push(paired(repo, old, delta.new_file(), status, context_lines)?);
+            continue;
+        }
+        // The patch first: libgit2 knows a side is binary only once it has loaded it.
+        let patch = Patch::from_diff(&diff, idx).context("cannot compute a file's diff")?;
+        let delta = diff.get_delta(idx).expect("index in range");
+        let status = match delta.status() {
+            Delta::Added => Status::Added,
+            Delta::Deleted => Status::Deleted,
+            Delta::Renamed => Status::Renamed,
+            Delta::Copied => Status::Copied,
+            Delta::Typechange => Status::Typechange,
+            Delta::Untracked => Status::Untracked,
+            Delta::Unmodified | Delta::Ignored => continue,
+            _ => Status::Modified,
+        };
+        let new_path = delta.new_file().path_bytes().map(path_string);
+        let old_path = delta.old_file().path_bytes().map(path_string);
+        let path = new_path.or(old_path).unwrap_or_default();
+        let is_sub = |f: DiffFile| f.mode() == FileMode::Commit;
+        let submodule = (is_sub(delta.old_file()) || is_sub(delta.new_file())).then(|| {
+            let id = |f: DiffFile| (!f.id().is_zero()).then(|| f.id().to_string());
+            (id(delta.old_file()), id(delta.new_file()))
+        });
+        let binary = submodule.is_none() && delta.flags().is_binary();
+        let too_large = binary
+            && (delta.new_file().size() > MAX_FILE_BYTES
+                || delta.old_file().size() > MAX_FILE_BYTES);
+        let mut fc = FileChange {
+            old_path: None,
+            path,
+            status,
+            binary,
+            too_large,
+            lossy: false,
+            submodule,
+            additions: 0,
+            deletions: 0,
+            hunks: Vec::new(),
+            modes: (mode_of(&delta.old_file()), mode_of(&delta.new_file())),
+        };
+        if status == Status::Typechange && !binary && fc.submodule.is_none() {
+            // git shows a file that became a symlink (or back) as the old one deleted and the
+            // new one added, each with its content; libgit2 gives one delta and no lines.
+            let bytes = delta.new_file().path_bytes().unwrap_or_default();
+            let old = content::side_bytes(repo, delta.old_file().id(), bytes);
+            let new = content::side_bytes(repo, delta.new_file().id(), bytes);
+            if let (Some(old), Some(new)) = (old, new) {
+                files.extend(super::typechange::split(&fc, &old, &new, context_lines)?);
+                continue;
+            }
+        }
+        if let (Some(patch), false, None) = (patch, binary, &fc.submodule) {
+            read_hunks(&patch, &mut fc)?;
+        }
+        files.push(fc);
+    }
+    Ok((files, pairs.needed_limit))
+}
+
+/// A rename or copy: `old` (the source's old side) to `new`, diffed as git diffs the pair.
+fn paired(
+    repo: &Repository,
+    old: DiffFile,
+    new: DiffFile,
+    status: Status,
+    context_lines: u32,
+) -> Result<FileChange> {
+    let (old_bytes, new_bytes) = (
+        old.path_bytes().unwrap_or_default(),
+        new.path_bytes().unwrap_or_default(),
+    );
+    let mut fc = FileChange {
+        path: path_string(new_bytes),
+        old_path: Some(path_string(old_bytes)),
+        status,
+        binary: false,
+        too_large: false,
+        lossy: false,
+        submodule: None,
+        additions: 0,
+        deletions: 0,
+        hunks: Vec::new(),
+        modes: (mode_of(&old), mode_of(&new)),
+    };
+    if !old.id().is_zero() && old.id() == new.id() {
+        return Ok(fc);
+    }
+    let (Some(a), Some(b)) = (
+        content::side_bytes(repo, old.id(), old_bytes),
+        content::side_bytes(repo, new.id(), new_bytes),
+    ) else {
+        fc.binary = true;
+        fc.too_large = true;
+        return Ok(fc);
+    };
+    if a == b {
+        return Ok(fc);
+    }
+    let mut opts = DiffOptions::new();
+    opts.context_lines(context_lines);
+    like_git_diff(repo, &mut opts);
+    let patch = Patch::from_buffers(
+        &a,
+        Some(Path::new(OsStr::from_bytes(old_bytes))),
+        &b,
+        Some(Path::new(OsStr::from_bytes(new_bytes))),
+        Some(&mut opts),
+    )
+    .context("cannot compute a renamed file's diff")?;
+    if patch.delta().flags().is_binary() {
+        fc.binary = true;
+    } else {
+        read_hunks(&patch, &mut fc)?;
+    }
+    Ok(fc)
+}
+
+/// A path as the change stores it.
+fn path_string(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A side's mode as git writes it (0 for a side that does not exist).
+fn mode_of(f: &DiffFile) -> u32 {
+    match f.mode() {
+        FileMode::Unreadable => 0,
+        m => i32::from(m) as u32,
+    }
+}
+
+pub(super) fn read_hunks(patch: &Patch, fc: &mut FileChange) -> Result<()> {
+    for h in 0..patch.num_hunks() {
+        let (hunk, n) = patch.hunk(h)?;
+        let header = String::from_utf8_lossy(hunk.header())
+            .trim_end()
+            .to_string();
+        let mut lines = Vec::with_capacity(n);
+        for l in 0..n {
+            let line = patch.line_in_hunk(h, l)?;
+            let origin = line.origin();
+            match origin {
+                '+' => fc.additions += 1,
+                '-' => fc.deletions += 1,
+                // libgit2's end-of-file markers: render them the way git does.
+                '=' | '>' | '<' => {
+                    lines.push("\\ No newline at end of file".to_string());
+                    continue;
+                }
+                _ => {}
+            }
+            let content = line.content();
+            // The newline ends the line; a carriage return before it is content, as in git
+            // (stripping it made an LF -> CRLF conversion look like identical -/+ lines).
+            let content = content.strip_suffix(b"\n").unwrap_or(content);
+            let text = match std::str::from_utf8(content) {
+                Ok(s) => s.to_string(),
+                Err(_) => {
+                    fc.lossy = true;
+                    String::from_utf8_lossy(content).into_owned()
+                }
+            };
+            lines.push(format!("{origin}{text}"));
+        }
+        fc.hunks.push(Hunk { header, lines });
+    }
+    Ok(())
+}
