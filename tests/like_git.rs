@@ -427,3 +427,87 @@ fn renames_and_copies_are_paired_as_git_pairs_them() {
         git_name_status(&env, &["HEAD"])
     );
 }
+
+#[test]
+fn names_that_are_not_utf8_are_shown_as_git_shows_them_and_stay_apart() {
+    use std::os::unix::ffi::OsStrExt;
+    let env = TestEnv::with_repo();
+    let raw = |name: &[u8], content: &str| {
+        let path = env.repo.join(std::ffi::OsStr::from_bytes(name));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    };
+    // Two Latin-1 names that a lossy conversion would both turn into `caf\u{fffd}.txt`.
+    raw(b"caf\xe9.txt", "e acute, in Latin-1\n");
+    raw(b"caf\xe8.txt", "e grave, in Latin-1\n");
+    env.write("caf\u{e9}.md", "a UTF-8 name\n");
+    env.commit_all("names");
+
+    let run = env.run(&["--dry-run", "--scope", "commit:HEAD"]).ok();
+    let artifact = run.artifact();
+    assert!(!artifact.contains('\u{fffd}'), "{artifact}");
+    // git's default (core.quotePath = true) for the names that are not UTF-8 ...
+    let git = env.git(&["diff", "HEAD~1", "HEAD"]);
+    for want in [
+        "diff --git \"a/caf\\350.txt\" \"b/caf\\350.txt\"",
+        "diff --git \"a/caf\\351.txt\" \"b/caf\\351.txt\"",
+        "+++ \"b/caf\\351.txt\"",
+    ] {
+        assert!(
+            git.lines().any(|l| l == want),
+            "{want} not in git's:\n{git}"
+        );
+        assert!(
+            artifact.lines().any(|l| l == want),
+            "{want} not in:\n{artifact}"
+        );
+    }
+    // ... and core.quotePath = false for the one that is.
+    let git = env.git(&["-c", "core.quotePath=false", "diff", "HEAD~1", "HEAD"]);
+    let want = "diff --git a/caf\u{e9}.md b/caf\u{e9}.md";
+    assert!(git.lines().any(|l| l == want), "{git}");
+    assert!(artifact.lines().any(|l| l == want), "{artifact}");
+    let mut names = crate::common::paths(&run.metadata());
+    names.sort();
+    assert_eq!(
+        names,
+        ["\"caf\\350.txt\"", "\"caf\\351.txt\"", "caf\u{e9}.md"]
+    );
+    assert!(
+        run.stdout.contains("\"caf\\351.txt\"") && run.stdout.contains("\"caf\\350.txt\""),
+        "{}",
+        run.stdout
+    );
+
+    // Moved in the work tree (untracked), then staged: a rename, named as git names it.
+    std::fs::create_dir_all(env.repo.join("dir")).unwrap();
+    std::fs::rename(
+        env.repo.join(std::ffi::OsStr::from_bytes(b"caf\xe9.txt")),
+        env.repo
+            .join(std::ffi::OsStr::from_bytes(b"dir/caf\xe9.txt")),
+    )
+    .unwrap();
+    let run = env.run(&["--dry-run", "--scope", "uncommitted"]).ok();
+    assert!(
+        run.stdout
+            .contains("\"caf\\351.txt\" -> \"dir/caf\\351.txt\""),
+        "{}",
+        run.stdout
+    );
+    env.git(&["add", "-A"]);
+    let artifact = env.run(&["--dry-run", "--scope", "staged"]).ok().artifact();
+    let git = env.git(&["diff", "--cached"]);
+    for want in [
+        "rename from \"caf\\351.txt\"",
+        "rename to \"dir/caf\\351.txt\"",
+    ] {
+        assert!(
+            git.lines().any(|l| l == want),
+            "{want} not in git's:\n{git}"
+        );
+        assert!(
+            artifact.lines().any(|l| l == want),
+            "{want} not in:\n{artifact}"
+        );
+    }
+}

@@ -173,9 +173,9 @@ fn paired(
     Ok(fc)
 }
 
-/// A path as the change stores it.
+/// A path as the change stores it: as it is, or quoted when it is not UTF-8.
 fn path_string(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    super::name_of(bytes)
 }
 
 /// A side's mode as git writes it (0 for a side that does not exist).

@@ -13,7 +13,7 @@ mod revision;
 mod similarity;
 mod typechange;
 
-pub use quote::quote_path;
+pub use quote::{name_of, path_bytes, quote_path};
 
 use serde::Serialize;
 
