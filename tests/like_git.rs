@@ -511,3 +511,86 @@ fn names_that_are_not_utf8_are_shown_as_git_shows_them_and_stay_apart() {
         );
     }
 }
+
+#[test]
+fn a_wide_commit_has_gits_hunks_file_for_file() {
+    // Enough modified files that their hunks are computed on several threads.
+    let env = TestEnv::with_repo();
+    let body = |n: usize, v: usize| -> String {
+        (0..30)
+            .map(|l| match l % 10 {
+                0 => format!("fn f_{n}_{l}() {{\n"),
+                9 => "}\n".to_string(),
+                _ if l == 5 || l == 17 => format!("    let x = {n} + {l} + {v};\n"),
+                _ => format!("    step({n}, {l});\n"),
+            })
+            .collect()
+    };
+    for n in 0..150 {
+        env.write(&format!("src/m{:02}/f{n:03}.rs", n % 7), &body(n, 0));
+    }
+    env.commit_all("base");
+    for n in 0..150 {
+        env.write(&format!("src/m{:02}/f{n:03}.rs", n % 7), &body(n, 1));
+    }
+    env.commit_all("wide");
+    let run = env
+        .run(&[
+            "--dry-run",
+            "--scope",
+            "commit:HEAD",
+            "--max-artifact-bytes",
+            "4194304",
+        ])
+        .ok();
+    let keep = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| {
+                l.starts_with("diff --git ")
+                    || l.starts_with("@@ ")
+                    || (l.starts_with(['+', '-', ' '])
+                        && !l.starts_with("+++")
+                        && !l.starts_with("---"))
+            })
+            .map(str::to_string)
+            .collect()
+    };
+    let git = keep(&env.git(&["diff", "HEAD~1", "HEAD"]));
+    assert_eq!(
+        git.iter().filter(|l| l.starts_with("diff --git")).count(),
+        150
+    );
+    let ours = |run: crate::common::Run| -> Vec<String> {
+        keep(&run.artifact())
+            .into_iter()
+            .skip_while(|l| !l.starts_with("diff --git"))
+            .collect()
+    };
+    assert_eq!(ours(run), git);
+
+    // The same files edited in the work tree (read from disk on several threads), and with
+    // core.autocrlf (libgit2 converts them one by one).
+    for n in 0..150 {
+        env.write(&format!("src/m{:02}/f{n:03}.rs", n % 7), &body(n, 2));
+    }
+    for autocrlf in [None, Some("true")] {
+        if let Some(v) = autocrlf {
+            env.git(&["config", "core.autocrlf", v]);
+        }
+        let git = keep(&env.git(&["diff", "HEAD"]));
+        assert_eq!(
+            git.iter().filter(|l| l.starts_with("diff --git")).count(),
+            150
+        );
+        let run = env
+            .run(&[
+                "--dry-run",
+                "--scope",
+                "uncommitted",
+                "--max-artifact-bytes",
+                "4194304",
+            ])
+            .ok();
+        assert_eq!(ours(run), git, "core.autocrlf={autocrlf:?}");
+    }
+}

@@ -6,8 +6,9 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use git2::{Delta, Diff, DiffFile, DiffOptions, FileMode, Patch, Repository};
+use git2::{Delta, Diff, DiffFile, DiffOptions, FileMode, Oid, Patch, Repository};
 
+use super::patches::Job;
 use super::renames::{self, Side};
 use super::resolve::{like_git_diff, MAX_FILE_BYTES};
 use super::{content, FileChange, Hunk, Status};
@@ -18,10 +19,13 @@ const GITLINK: u32 = 0o160000;
 
 /// The files of `diff`, and the rename limit that would have been needed when it stopped the
 /// search for renames.
+/// `blobs`: both sides of every file are blobs (no work tree). Either way the hunks of modified
+/// files are computed on all cores where that gives git's hunks (see [`super::patches`]).
 pub(super) fn collect(
     repo: &Repository,
     diff: Diff,
     context_lines: u32,
+    blobs: bool,
 ) -> Result<(Vec<FileChange>, Option<usize>)> {
     let mut srcs = Vec::new();
     let mut dsts = Vec::new();
@@ -47,7 +51,15 @@ pub(super) fn collect(
     }
     let pairs = renames::pair(repo, renames::Settings::from_config(repo), srcs, dsts);
 
+    // A work-tree side can be read raw unless git would convert it.
+    let raw_worktree = blobs
+        || !super::patches::worktree_may_convert(
+            repo,
+            diff.deltas()
+                .filter_map(|d| d.new_file().path_bytes().or(d.old_file().path_bytes())),
+        ) && !index_has_attributes(repo);
     let mut files = Vec::with_capacity(diff.deltas().len());
+    let (mut jobs, mut in_jobs) = (Vec::new(), Vec::new());
     for idx in 0..diff.deltas().len() {
         if pairs.moved_away.contains(&idx) {
             continue;
@@ -58,9 +70,6 @@ pub(super) fn collect(
             files.push(paired(repo, old, delta.new_file(), status, context_lines)?);
             continue;
         }
-        // The patch first: libgit2 knows a side is binary only once it has loaded it.
-        let patch = Patch::from_diff(&diff, idx).context("cannot compute a file's diff")?;
-        let delta = diff.get_delta(idx).expect("index in range");
         let status = match delta.status() {
             Delta::Added => Status::Added,
             Delta::Deleted => Status::Deleted,
@@ -79,6 +88,42 @@ pub(super) fn collect(
             let id = |f: DiffFile| (!f.id().is_zero()).then(|| f.id().to_string());
             (id(delta.old_file()), id(delta.new_file()))
         });
+        let modes = (mode_of(&delta.old_file()), mode_of(&delta.new_file()));
+        // In a work-tree diff the new side is the file on disk (an id libgit2 computed for it
+        // need not be in the object database).
+        let readable = !delta.old_file().id().is_zero() && raw_worktree;
+        let file_or_link = |m: u32| m & 0o170000 == 0o100000 || m == 0o120000;
+        if readable
+            && submodule.is_none()
+            && status == Status::Modified
+            && file_or_link(modes.0)
+            && file_or_link(modes.1)
+        {
+            let side = |f: DiffFile| (f.id(), f.path_bytes().unwrap_or_default().to_vec());
+            let (new_id, new_path) = side(delta.new_file());
+            jobs.push(Job {
+                old: side(delta.old_file()),
+                new: (if blobs { new_id } else { Oid::ZERO_SHA1 }, new_path),
+            });
+            in_jobs.push(files.len());
+            files.push(FileChange {
+                old_path: None,
+                path,
+                status,
+                binary: false,
+                too_large: false,
+                lossy: false,
+                submodule: None,
+                additions: 0,
+                deletions: 0,
+                hunks: Vec::new(),
+                modes,
+            });
+            continue;
+        }
+        // The patch first: libgit2 knows a side is binary only once it has loaded it.
+        let patch = Patch::from_diff(&diff, idx).context("cannot compute a file's diff")?;
+        let delta = diff.get_delta(idx).expect("index in range");
         let binary = submodule.is_none() && delta.flags().is_binary();
         let too_large = binary
             && (delta.new_file().size() > MAX_FILE_BYTES
@@ -94,7 +139,7 @@ pub(super) fn collect(
             additions: 0,
             deletions: 0,
             hunks: Vec::new(),
-            modes: (mode_of(&delta.old_file()), mode_of(&delta.new_file())),
+            modes,
         };
         if status == Status::Typechange && !binary && fc.submodule.is_none() {
             // git shows a file that became a symlink (or back) as the old one deleted and the
@@ -112,7 +157,23 @@ pub(super) fn collect(
         }
         files.push(fc);
     }
+    let mut waiting: Vec<&mut FileChange> = Vec::with_capacity(jobs.len());
+    let mut next = in_jobs.iter().peekable();
+    for (i, fc) in files.iter_mut().enumerate() {
+        if next.next_if(|&&j| j == i).is_some() {
+            waiting.push(fc);
+        }
+    }
+    super::patches::run(repo, &jobs, &mut waiting, context_lines)?;
     Ok((files, pairs.needed_limit))
+}
+
+/// Whether any tracked file is a `.gitattributes` (one the diff did not list still applies).
+fn index_has_attributes(repo: &Repository) -> bool {
+    repo.index().is_ok_and(|idx| {
+        idx.iter()
+            .any(|e| renames::file_name(&e.path) == b".gitattributes")
+    })
 }
 
 /// A rename or copy: `old` (the source's old side) to `new`, diffed as git diffs the pair.

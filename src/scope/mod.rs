@@ -6,6 +6,7 @@
 mod collect;
 mod content;
 mod matrix;
+mod patches;
 mod quote;
 mod renames;
 mod resolve;

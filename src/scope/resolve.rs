@@ -173,7 +173,9 @@ pub fn resolve(repo: &Repository, scope: &Scope, context_lines: u32) -> Result<C
         }
         Scope::File(_) => unreachable!("file: scopes are read by the artifact builder"),
     };
-    let (files, needed_limit) = super::collect::collect(repo, diff, context_lines)?;
+    // Every side is a blob unless the work tree is one of them.
+    let blobs = *scope != Scope::Uncommitted;
+    let (files, needed_limit) = super::collect::collect(repo, diff, context_lines, blobs)?;
     change.files = files;
     if let Some(n) = needed_limit {
         // git warns the same way and shows the files as added and deleted.
