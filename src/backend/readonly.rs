@@ -11,7 +11,7 @@
 //! to the nanosecond), never by reading them: any write changes the change time, which no
 //! process can set back, so a write cannot hide, and the cost follows the number of files, not
 //! their size times the number of dirty ones. (Hashing every dirty file twice per call took
-//! about a second per call with 3,000 dirty files; see the README.) A file written again with the
+//! about a second per snapshot with 3,000 dirty files; see the README.) A file written again with the
 //! same bytes counts as changed: a read-only reviewer wrote it. Untracked files are found by
 //! walking the work tree as `git status` does, into folders that are not ignored only.
 //!
