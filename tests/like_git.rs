@@ -594,3 +594,46 @@ fn a_wide_commit_has_gits_hunks_file_for_file() {
         assert_eq!(ours(run), git, "core.autocrlf={autocrlf:?}");
     }
 }
+
+#[test]
+fn a_renamed_files_hunks_use_its_diff_driver_as_git_does() {
+    // The python driver names the method a hunk is in; git's default would name the class.
+    let env = TestEnv::with_repo();
+    env.write(".gitattributes", "*.py diff=python\n");
+    let method = |edit: &str| -> String {
+        let body: String = (0..12).map(|i| format!("        step({i})\n")).collect();
+        format!("class Shape:\n    def area(self):\n{body}        return {edit}\n")
+    };
+    env.write("old/shape.py", &method("1"));
+    env.commit_all("base");
+    std::fs::remove_file(env.repo.join("old/shape.py")).unwrap();
+    env.write("new/shape.py", &method("2"));
+    let hunk_headers = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with("@@ ") || l.starts_with("rename "))
+            .map(str::to_string)
+            .collect()
+    };
+    // In the work tree (the new side read from disk), staged, then committed.
+    let ours = hunk_headers(
+        &env.run(&["--dry-run", "--scope", "uncommitted"])
+            .ok()
+            .artifact(),
+    );
+    env.git(&["add", "-A"]);
+    let git = hunk_headers(&env.git(&["diff", "--cached"]));
+    assert!(
+        git.iter().any(|l| l.ends_with("def area(self):")),
+        "{git:?}"
+    );
+    assert_eq!(ours, git);
+    let staged = hunk_headers(&env.run(&["--dry-run", "--scope", "staged"]).ok().artifact());
+    assert_eq!(staged, git);
+    env.commit_all("move");
+    let commit = hunk_headers(
+        &env.run(&["--dry-run", "--scope", "commit:HEAD"])
+            .ok()
+            .artifact(),
+    );
+    assert_eq!(commit, git);
+}

@@ -176,6 +176,12 @@ fn index_has_attributes(repo: &Repository) -> bool {
     })
 }
 
+/// The new side of a rename: a blob, or the work tree's file as it is on disk.
+enum NewSide<'r> {
+    Blob(git2::Blob<'r>),
+    Disk(Vec<u8>),
+}
+
 /// A rename or copy: `old` (the source's old side) to `new`, diffed as git diffs the pair.
 fn paired(
     repo: &Repository,
@@ -204,27 +210,53 @@ fn paired(
     if !old.id().is_zero() && old.id() == new.id() {
         return Ok(fc);
     }
-    let (Some(a), Some(b)) = (
-        content::side_bytes(repo, old.id(), old_bytes),
-        content::side_bytes(repo, new.id(), new_bytes),
-    ) else {
+    let too_big = |id: git2::Oid| {
+        repo.odb()
+            .ok()
+            .and_then(|odb| content::blob_size(&odb, id))
+            .is_some_and(|size| size > MAX_FILE_BYTES)
+    };
+    let old_blob = repo.find_blob(old.id()).ok().filter(|_| !too_big(old.id()));
+    let new_blob = (!new.id().is_zero())
+        .then(|| repo.find_blob(new.id()).ok())
+        .flatten()
+        .filter(|_| !too_big(new.id()));
+    let new_side = match new_blob {
+        Some(blob) => Some(NewSide::Blob(blob)),
+        None => content::side_bytes(repo, new.id(), new_bytes).map(NewSide::Disk),
+    };
+    let (Some(old_blob), Some(new_side)) = (old_blob, new_side) else {
         fc.binary = true;
         fc.too_large = true;
         return Ok(fc);
     };
-    if a == b {
+    if matches!(&new_side, NewSide::Disk(bytes) if bytes == old_blob.content()) {
         return Ok(fc);
     }
     let mut opts = DiffOptions::new();
     opts.context_lines(context_lines);
     like_git_diff(repo, &mut opts);
-    let patch = Patch::from_buffers(
-        &a,
-        Some(Path::new(OsStr::from_bytes(old_bytes))),
-        &b,
-        Some(Path::new(OsStr::from_bytes(new_bytes))),
-        Some(&mut opts),
-    )
+    // From the blobs (not their bytes), so `.gitattributes` drivers apply as in a whole diff.
+    let (old_path, new_path) = (
+        Path::new(OsStr::from_bytes(old_bytes)),
+        Path::new(OsStr::from_bytes(new_bytes)),
+    );
+    let patch = match &new_side {
+        NewSide::Blob(blob) => Patch::from_blobs(
+            &old_blob,
+            Some(old_path),
+            blob,
+            Some(new_path),
+            Some(&mut opts),
+        ),
+        NewSide::Disk(bytes) => Patch::from_blob_and_buffer(
+            &old_blob,
+            Some(old_path),
+            bytes,
+            Some(new_path),
+            Some(&mut opts),
+        ),
+    }
     .context("cannot compute a renamed file's diff")?;
     if patch.delta().flags().is_binary() {
         fc.binary = true;
