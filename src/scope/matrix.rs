@@ -84,3 +84,35 @@ fn record_if_better(slots: &mut [Option<Candidate>; SLOTS], c: Candidate) {
         slots[worst] = Some(c);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(score: u64, same_name: bool, src: usize) -> Candidate {
+        Candidate {
+            score,
+            same_name,
+            dst: 0,
+            src,
+        }
+    }
+
+    #[test]
+    fn slots_keep_the_best_four_in_gits_places() {
+        let mut slots = [None; SLOTS];
+        for (i, score) in [10, 50, 50, 20, 50, 30].into_iter().enumerate() {
+            record_if_better(&mut slots, c(score, false, i));
+        }
+        let kept: Vec<(usize, u64)> = slots.iter().flatten().map(|c| (c.src, c.score)).collect();
+        // The third 50 took the worst slot (10's, the first), then 30 took 20's: a later
+        // candidate can sit before an earlier equal one, and so wins a tie, as in git.
+        assert_eq!(kept, [(4, 50), (1, 50), (2, 50), (5, 30)]);
+        // A same-name candidate beats an equal score under another name.
+        let mut sorted: Vec<Candidate> = slots.iter().flatten().copied().collect();
+        sorted.push(c(50, true, 9));
+        sorted.sort_by(compare);
+        assert_eq!(sorted[0].src, 9);
+        assert_eq!(sorted.last().unwrap().score, 30);
+    }
+}

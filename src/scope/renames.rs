@@ -174,6 +174,7 @@ pub(super) fn pair(
         }
     }
     // Statuses in destination order: each use but the last of a source is a copy.
+    let mut sources = HashSet::new();
     for d in &dsts {
         let Some(s) = d.pair else { continue };
         let src = &mut srcs[s];
@@ -184,11 +185,15 @@ pub(super) fn pair(
             Status::Renamed
         };
         out.by_dst.insert(d.side.delta, (src.side.delta, status));
-        out.moved_away.insert(src.side.delta);
+        sources.insert(s);
     }
-    // A modified file that was copied is still listed as modified.
-    out.moved_away
-        .retain(|delta| !srcs.iter().any(|s| s.side.delta == *delta && s.used > 0));
+    // A deleted file that moved is no longer listed as deleted; a modified file that was copied
+    // (it counted itself once, so one use is left) still is.
+    out.moved_away = sources
+        .into_iter()
+        .filter(|&s| srcs[s].used == 0)
+        .map(|s| srcs[s].side.delta)
+        .collect();
     out
 }
 
