@@ -18,6 +18,7 @@ mod panel;
 mod processes;
 mod reading;
 mod real_clis;
+mod renames;
 mod review;
 mod revisions;
 mod sandbox;
