@@ -13,8 +13,7 @@ use super::renames::{self, Side};
 use super::resolve::{like_git_diff, MAX_FILE_BYTES};
 use super::{content, FileChange, Hunk, Status};
 
-/// A submodule's mode: never a rename source or destination here (git would pair two identical
-/// submodule entries; we list them as they are).
+/// A submodule's mode: a submodule moves only as an exact rename (the same commit), as in git.
 const GITLINK: u32 = 0o160000;
 
 /// The files of `diff`, and the rename limit that would have been needed when it stopped the
@@ -37,15 +36,9 @@ pub(super) fn collect(
             mode: mode_of(&f),
         };
         match delta.status() {
-            Delta::Deleted if mode_of(&delta.old_file()) != GITLINK => {
-                srcs.push((side(delta.old_file()), false))
-            }
-            Delta::Modified if mode_of(&delta.old_file()) != GITLINK => {
-                srcs.push((side(delta.old_file()), true))
-            }
-            Delta::Added | Delta::Untracked if mode_of(&delta.new_file()) != GITLINK => {
-                dsts.push(side(delta.new_file()))
-            }
+            Delta::Deleted => srcs.push((side(delta.old_file()), false)),
+            Delta::Modified => srcs.push((side(delta.old_file()), true)),
+            Delta::Added | Delta::Untracked => dsts.push(side(delta.new_file())),
             _ => {}
         }
     }
@@ -207,6 +200,11 @@ fn paired(
         hunks: Vec::new(),
         modes: (mode_of(&old), mode_of(&new)),
     };
+    if fc.modes.0 == GITLINK || fc.modes.1 == GITLINK {
+        let id = |f: &DiffFile| (!f.id().is_zero()).then(|| f.id().to_string());
+        fc.submodule = Some((id(&old), id(&new)));
+        return Ok(fc);
+    }
     if !old.id().is_zero() && old.id() == new.id() {
         return Ok(fc);
     }
