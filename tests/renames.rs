@@ -283,3 +283,25 @@ fn a_renamed_files_hunks_use_its_diff_driver_as_git_does() {
     );
     assert_eq!(commit, git);
 }
+
+#[test]
+fn a_submodule_moved_with_the_same_commit_is_a_rename() {
+    let env = TestEnv::with_repo();
+    let pointer = env.git(&["rev-parse", "HEAD"]);
+    let add = |path: &str| {
+        env.git(&[
+            "update-index",
+            "--add",
+            "--cacheinfo",
+            &format!("160000,{pointer},{path}"),
+        ]);
+    };
+    add("vendor/lib");
+    env.git(&["commit", "-qm", "a submodule"]);
+    env.git(&["rm", "-q", "--cached", "vendor/lib"]);
+    add("third_party/lib");
+    env.git(&["commit", "-qm", "moved"]);
+    let git = git_name_status(&env, &["HEAD~1", "HEAD"]);
+    assert_eq!(git, ["R\tvendor/lib\tthird_party/lib"]);
+    assert_eq!(our_name_status(&env, "commit:HEAD"), git);
+}
