@@ -305,3 +305,45 @@ fn a_submodule_moved_with_the_same_commit_is_a_rename() {
     assert_eq!(git, ["R\tvendor/lib\tthird_party/lib"]);
     assert_eq!(our_name_status(&env, "commit:HEAD"), git);
 }
+
+#[test]
+fn git_dash_c_settings_are_honoured_as_git_honours_them() {
+    // `git -c diff.renames=false debate` passes the setting in GIT_CONFIG_PARAMETERS, which
+    // libgit2 does not read.
+    let env = TestEnv::with_repo();
+    env.write("old/name.txt", &lines("gc", 20, ""));
+    env.commit_all("base");
+    std::fs::remove_file(env.repo.join("old/name.txt")).unwrap();
+    env.write("new/name.txt", &lines("gc", 20, ""));
+    env.commit_all("move");
+    let ours = |params: &str| -> Vec<String> {
+        let run = env
+            .run_env(
+                &["--dry-run", "--format", "json", "--scope", "commit:HEAD"],
+                &[("GIT_CONFIG_PARAMETERS", params)],
+            )
+            .ok();
+        let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        let mut statuses: Vec<String> = json["metadata"]["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["status"].as_str().unwrap().to_string())
+            .collect();
+        statuses.sort();
+        statuses
+    };
+    let git = |config: &str| -> usize {
+        env.git(&["-c", config, "diff", "--name-status", "HEAD~1", "HEAD"])
+            .lines()
+            .count()
+    };
+    assert_eq!(
+        (git("diff.renames=true"), ours("")),
+        (1, vec!["renamed".to_string()])
+    );
+    assert_eq!(
+        (git("diff.renames=false"), ours("'diff.renames'='false'")),
+        (2, vec!["added".to_string(), "deleted".to_string()])
+    );
+}

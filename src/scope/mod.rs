@@ -5,6 +5,7 @@
 
 mod collect;
 mod content;
+mod gitconfig;
 mod matrix;
 mod patches;
 mod quote;

@@ -39,19 +39,9 @@ pub(super) fn worktree_may_convert<'a>(
     repo: &Repository,
     mut paths: impl Iterator<Item = &'a [u8]>,
 ) -> bool {
-    let cfg = repo.config().ok();
-    let crlf = cfg
-        .as_ref()
-        .and_then(|c| c.get_string("core.autocrlf").ok())
-        .is_some_and(|v| {
-            !matches!(
-                v.trim().to_ascii_lowercase().as_str(),
-                "false" | "no" | "off" | "0"
-            )
-        });
-    let global = cfg
-        .as_ref()
-        .is_some_and(|c| c.get_string("core.attributesFile").is_ok());
+    let crlf = super::gitconfig::string(repo, "core.autocrlf")
+        .is_some_and(|v| crate::config::parse_bool(v.trim()) != Some(false));
+    let global = super::gitconfig::string(repo, "core.attributesFile").is_some();
     let home_attributes = std::env::var_os("XDG_CONFIG_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))

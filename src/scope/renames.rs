@@ -23,9 +23,9 @@ use std::collections::{HashMap, HashSet};
 
 use git2::{ObjectType, Oid, Repository};
 
-use super::content;
 use super::similarity::{self, Signature, MAX_SCORE};
 use super::Status;
+use super::{content, gitconfig};
 
 /// git's default `-M`: 50 %.
 const MINIMUM: u64 = MAX_SCORE / 2;
@@ -48,19 +48,13 @@ pub(super) struct Settings {
 
 impl Settings {
     pub fn from_config(repo: &Repository) -> Settings {
-        let cfg = repo.config().ok();
-        let word = cfg
-            .as_ref()
-            .and_then(|c| c.get_string("diff.renames").ok())
-            .map(|w| w.trim().to_ascii_lowercase());
+        let word = gitconfig::string(repo, "diff.renames").map(|w| w.trim().to_ascii_lowercase());
         let (renames, copies) = match word.as_deref() {
             Some("copies" | "copy") => (true, true),
-            Some("false" | "no" | "off" | "0") => (false, false),
+            Some(w) if crate::config::parse_bool(w) == Some(false) => (false, false),
             _ => (true, false),
         };
-        let limit = cfg
-            .and_then(|c| c.get_i64("diff.renameLimit").ok())
-            .unwrap_or(DEFAULT_LIMIT);
+        let limit = gitconfig::integer(repo, "diff.renameLimit").unwrap_or(DEFAULT_LIMIT);
         Settings {
             renames,
             copies,

@@ -8,6 +8,7 @@ use std::os::unix::ffi::OsStrExt;
 use anyhow::{Context, Result};
 use git2::{Commit, Diff, DiffOptions, Oid, Repository, Tree};
 
+use super::gitconfig;
 use super::revision::{find_base, find_commit, merge_base, shallow_boundary};
 use super::{Change, CommitInfo, Scope};
 use crate::repo::{self, short};
@@ -192,14 +193,10 @@ pub fn resolve(repo: &Repository, scope: &Scope, context_lines: u32) -> Result<C
 /// commits. `diff.algorithm` is honoured where libgit2 has it (patience, minimal; histogram falls
 /// back to the default, which is what libgit2 has).
 pub(super) fn like_git_diff(repo: &Repository, opts: &mut DiffOptions) {
-    let cfg = repo.config().ok();
-    let heuristic = cfg
-        .as_ref()
-        .and_then(|c| c.get_bool("diff.indentHeuristic").ok())
-        .unwrap_or(true);
+    let heuristic = gitconfig::boolean(repo, "diff.indentHeuristic").unwrap_or(true);
     opts.indent_heuristic(heuristic);
-    match cfg
-        .and_then(|c| c.get_string("diff.algorithm").ok())
+    match gitconfig::string(repo, "diff.algorithm")
+        .map(|a| a.trim().to_ascii_lowercase())
         .as_deref()
     {
         Some("patience") => {
