@@ -7,13 +7,13 @@
 # the commits are read from a temporary clone), compares, file by file, the hunk lines (`@@`,
 # `+`, `-`, context, `\ No newline`) and the mode lines of the artifact with git's patch. The
 # artifact leaves out git's `index` and `similarity index` lines, so they are not compared. Prints
-# each commit that differs and the match rate. Needs a built git-debate on PATH or in
-# target/release or target/debug.
+# each commit that differs and the match rate. Needs a built git-debate: $BIN, else the newer of
+# target/release and target/debug.
 set -uo pipefail
 SRC=$1
 N=${2:-300}
 HERE=$(cd "$(dirname "$0")/.." && pwd)
-BIN=$(command -v git-debate || ls "$HERE"/target/release/git-debate "$HERE"/target/debug/git-debate 2>/dev/null | head -1)
+BIN=${BIN:-$(ls -t "$HERE"/target/release/git-debate "$HERE"/target/debug/git-debate 2>/dev/null | head -1)}
 WORK=$(mktemp -d /tmp/diff-parity.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 set -e

@@ -259,17 +259,19 @@ fn check(a: &HookRunArgs) -> Result<Outcome> {
     .get("hook.strict")
     .and_then(|v| crate::config::parse_bool(v))
     .unwrap_or(false);
-    drop(repo);
-    let review = super::review::run(&ReviewArgs {
-        scope: Some("staged".into()),
-        fail_on: Some(a.fail_on.unwrap_or(FailOnArg::P1)),
-        max_rounds: Some(max_rounds),
-        mode: Some(crate::cli::ModeArg::Auto),
-        // Recorded in the session: pruning keeps it (and this cache entry) while the tree is
-        // staged.
-        hook_cache: (!tree.is_empty()).then(|| key.clone()),
-        ..Default::default()
-    });
+    let review = super::review::run_in(
+        Some(repo),
+        &ReviewArgs {
+            scope: Some("staged".into()),
+            fail_on: Some(a.fail_on.unwrap_or(FailOnArg::P1)),
+            max_rounds: Some(max_rounds),
+            mode: Some(crate::cli::ModeArg::Auto),
+            // Recorded in the session: pruning keeps it (and this cache entry) while the tree is
+            // staged.
+            hook_cache: (!tree.is_empty()).then(|| key.clone()),
+            ..Default::default()
+        },
+    );
     let verdict = match review {
         Ok(Outcome::GateFailed) => {
             crate::errln!(

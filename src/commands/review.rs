@@ -28,7 +28,12 @@ pub(super) enum Source {
 }
 
 pub fn run(args: &ReviewArgs) -> Result<Outcome> {
-    let repo = crate::repo::discover()?;
+    run_in(crate::repo::discover()?, args)
+}
+
+/// [`run`] with the repository already open (the pre-commit hook opened it for its fast paths;
+/// one handle per run, and its object cache, serve the whole review).
+pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Result<Outcome> {
     let mut settings = Settings::resolve(Layers::load(repo.as_ref())?, args)?;
     for w in &settings.warnings {
         crate::errln!("{w}");

@@ -32,12 +32,13 @@
 //! leaves one behind: the next export removes leftovers whose process is gone.
 
 use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 use anyhow::{Context, Result};
-use git2::{ObjectType, Oid, Repository, TreeWalkMode, TreeWalkResult};
+use git2::{ObjectType, Oid, Repository};
 
 use crate::backend::confine::Sandbox;
 
@@ -213,16 +214,27 @@ fn from_tree(repo: &Repository, id: &str, out: &Writer) -> Result<()> {
         .find_object(Oid::from_str(id)?, None)
         .and_then(|o| o.peel_to_tree())
         .with_context(|| format!("cannot read tree {id} to export the reviewed revision"))?;
-    // Files only: a link (0o120000) or a submodule is left out.
-    let mut blobs: Vec<(String, Oid, bool)> = Vec::new();
-    tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
-        let mode = entry.filemode();
-        if entry.kind() == Some(ObjectType::Blob) && (mode == 0o100644 || mode == 0o100755) {
-            let path = format!("{dir}{}", String::from_utf8_lossy(entry.name_bytes()));
-            blobs.push((path, entry.id(), mode == 0o100755));
+    // Files only: a link (0o120000) or a submodule is left out. Names are kept as bytes: a
+    // name that is not UTF-8 is copied as it is (libgit2's `walk` gives up on such a folder).
+    let mut blobs: Vec<(PathBuf, Oid, bool)> = Vec::new();
+    let mut todo = vec![(PathBuf::new(), tree)];
+    while let Some((dir, tree)) = todo.pop() {
+        for entry in tree.iter() {
+            let path = dir.join(std::ffi::OsStr::from_bytes(entry.name_bytes()));
+            let mode = entry.filemode();
+            match entry.kind() {
+                Some(ObjectType::Tree) => todo.push((
+                    path,
+                    repo.find_tree(entry.id())
+                        .context("cannot read a folder of the reviewed revision")?,
+                )),
+                Some(ObjectType::Blob) if mode == 0o100644 || mode == 0o100755 => {
+                    blobs.push((path, entry.id(), mode == 0o100755))
+                }
+                _ => {}
+            }
         }
-        TreeWalkResult::Ok
-    })?;
+    }
     // A repository handle is not shared between threads: each opens its own.
     let git_dir = repo.path().to_path_buf();
     in_parallel(&blobs, |part| {
@@ -247,12 +259,18 @@ fn from_tree(repo: &Repository, id: &str, out: &Writer) -> Result<()> {
 fn from_worktree(repo: &Repository, untracked: &[String], out: &Writer) -> Result<()> {
     let root = repo.workdir().context("no work tree to export")?;
     let index = repo.index().context("cannot read the index")?;
-    let mut paths: Vec<String> = index
+    let as_path = |bytes: &[u8]| PathBuf::from(std::ffi::OsStr::from_bytes(bytes));
+    let mut paths: Vec<PathBuf> = index
         .iter()
         .filter(|e| (e.flags >> 12) & 0x3 == 0 && (e.mode == 0o100644 || e.mode == 0o100755))
-        .map(|e| String::from_utf8_lossy(&e.path).into_owned())
+        .map(|e| as_path(&e.path))
         .collect();
-    paths.extend(untracked.iter().cloned());
+    // The change names files as it shows them (see `scope::name_of`).
+    paths.extend(
+        untracked
+            .iter()
+            .map(|p| as_path(&crate::scope::path_bytes(p))),
+    );
     in_parallel(&paths, |part| {
         for path in part {
             let Some(full) = inside(root, path) else {
@@ -277,8 +295,7 @@ fn from_worktree(repo: &Repository, untracked: &[String], out: &Writer) -> Resul
 
 /// `root/path` when `path` is plain (no `..`, not absolute) and no directory on the way is a
 /// symlink.
-fn inside(root: &Path, path: &str) -> Option<PathBuf> {
-    let rel = Path::new(path);
+fn inside(root: &Path, rel: &Path) -> Option<PathBuf> {
     if !rel.components().all(|c| matches!(c, Component::Normal(_))) {
         return None;
     }
@@ -319,7 +336,7 @@ impl Writer {
     /// Writes one text file, redacted; binary content and paths that are not plain are left out,
     /// and so is an entry that cannot be placed (a crafted tree repeating a path, or nesting one
     /// under a file): the export is a courtesy to the reviewer, never a reason to fail a review.
-    fn put(&self, path: &str, bytes: &[u8], exec: bool) {
+    fn put(&self, path: &Path, bytes: &[u8], exec: bool) {
         if bytes[..bytes.len().min(8192)].contains(&0) {
             return;
         }
@@ -327,7 +344,7 @@ impl Writer {
             return;
         };
         let text = String::from_utf8_lossy(bytes);
-        let red = crate::redact::redact(&text, Some(path));
+        let red = crate::redact::redact(&text, Some(&path.to_string_lossy()));
         let bytes = if red.count == 0 {
             bytes
         } else {
@@ -347,11 +364,10 @@ impl Writer {
 
 /// The destination of `path` under `root` with its directories created; `None` for a path that
 /// is not plain, names a `.git`, or cannot be placed.
-fn place(root: &Path, path: &str) -> Option<PathBuf> {
-    let rel = Path::new(path);
+fn place(root: &Path, rel: &Path) -> Option<PathBuf> {
     // A crafted tree may name a `.git`: the export has none, and must not get one.
     let plain = |c: Component| matches!(c, Component::Normal(n) if !n.to_string_lossy().eq_ignore_ascii_case(".git"));
-    if path.is_empty() || !rel.components().all(plain) {
+    if rel.as_os_str().is_empty() || !rel.components().all(plain) {
         return None;
     }
     let dest = root.join(rel);

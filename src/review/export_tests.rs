@@ -121,6 +121,38 @@ fn the_work_tree_export_takes_edits_and_the_listed_untracked_files_only() {
 }
 
 #[test]
+fn names_that_are_not_utf8_are_copied_as_they_are() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let r = repo(d);
+    let name = |b: &[u8]| PathBuf::from(std::ffi::OsStr::from_bytes(b));
+    std::fs::create_dir(d.join(name(b"dir\xe9"))).unwrap();
+    std::fs::write(d.join(name(b"dir\xe9/f\xe8.txt")), "in a Latin-1 folder\n").unwrap();
+    git(d, &["add", "."]);
+    git(d, &["commit", "-qm", "latin-1"]);
+    // Untracked, named as the change names it.
+    std::fs::write(d.join(name(b"new\xff.txt")), "untracked\n").unwrap();
+    let head = git(d, &["rev-parse", "HEAD"]);
+    let ex = create(Some(&r), &Source::Tree(head)).unwrap();
+    let copied = ex.tree.join(name(b"dir\xe9/f\xe8.txt"));
+    assert_eq!(
+        std::fs::read_to_string(copied).unwrap(),
+        "in a Latin-1 folder\n"
+    );
+    let untracked = crate::scope::name_of(b"new\xff.txt");
+    let ex = create(
+        Some(&r),
+        &Source::WorkTree {
+            untracked: vec![untracked],
+        },
+    )
+    .unwrap();
+    assert!(ex.tree.join(name(b"dir\xe9/f\xe8.txt")).is_file());
+    assert!(ex.tree.join(name(b"new\xff.txt")).is_file());
+}
+
+#[test]
 fn the_index_export_ignores_unstaged_edits() {
     let tmp = tempfile::tempdir().unwrap();
     let r = repo(tmp.path());

@@ -9,6 +9,7 @@
 //! `..`: a model's answer never chooses which local file we open.
 
 use std::collections::BTreeMap;
+use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -121,6 +122,13 @@ impl LocationIndex {
     }
 
     fn check(&self, l: &mut Location, repo: Option<&git2::Repository>) {
+        // A name that is not UTF-8 is known by git's quoted form; a reviewer may cite it without
+        // the quotes.
+        let quoted = format!("\"{}\"", l.path);
+        if !self.changed.contains_key(&l.path) && self.changed.contains_key(&quoted) {
+            l.path = quoted;
+            l.outside = false;
+        }
         // An absolute or shortened path that names a changed file by its tail is that file
         // (codex reports absolute paths of its sandbox copy).
         if !self.changed.contains_key(&l.path) {
@@ -166,17 +174,20 @@ impl LocationIndex {
 
     /// Lines of `path` in the reviewed revision; `None` when there is no such file.
     fn line_count(&self, path: &str, repo: Option<&git2::Repository>) -> Option<u32> {
-        let safe = !path.is_empty()
-            && !path.starts_with('/')
-            && !path.contains('\\')
-            && Path::new(path)
+        if let Some(n) = self.changed.get(path).and_then(|c| c.lines) {
+            return Some(n);
+        }
+        // The file's real name (see `scope::name_of`).
+        let bytes = crate::scope::path_bytes(path);
+        let path = Path::new(std::ffi::OsStr::from_bytes(&bytes));
+        let safe = !bytes.is_empty()
+            && !bytes.starts_with(b"/")
+            && !bytes.contains(&b'\\')
+            && path
                 .components()
                 .all(|c| matches!(c, std::path::Component::Normal(_)));
         if !safe {
             return None;
-        }
-        if let Some(n) = self.changed.get(path).and_then(|c| c.lines) {
-            return Some(n);
         }
         let repo = repo?;
         let count = |bytes: &[u8]| {
@@ -205,7 +216,7 @@ impl LocationIndex {
             }
             Revision::None => None,
         }?;
-        let entry = tree.get_path(Path::new(path)).ok()?;
+        let entry = tree.get_path(path).ok()?;
         let blob = entry.to_object(repo).ok()?.into_blob().ok()?;
         Some(count(blob.content()))
     }

@@ -3,11 +3,19 @@
 //! Parsing is separate from resolution so a malformed scope is rejected before we touch the
 //! repository, with a message that lists the accepted forms.
 
+mod collect;
+mod content;
+mod gitconfig;
+mod matrix;
+mod patches;
 mod quote;
+mod renames;
 mod resolve;
+mod revision;
+mod similarity;
 mod typechange;
 
-pub use quote::quote_path;
+pub use quote::{name_of, path_bytes, quote_path};
 
 use serde::Serialize;
 

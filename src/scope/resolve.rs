@@ -6,12 +6,11 @@
 use std::os::unix::ffi::OsStrExt;
 
 use anyhow::{Context, Result};
-use git2::{
-    Commit, Delta, Diff, DiffFindOptions, DiffOptions, FileMode, Oid, Patch, Repository, Tree,
-};
+use git2::{Commit, Diff, DiffOptions, Oid, Repository, Tree};
 
-use super::{Change, CommitInfo, FileChange, Hunk, Scope, Status};
-use crate::error::UsageError;
+use super::gitconfig;
+use super::revision::{find_base, find_commit, merge_base, shallow_boundary};
+use super::{Change, CommitInfo, Scope};
 use crate::repo::{self, short};
 
 /// Files bigger than this are not loaded into memory; they are listed as too large.
@@ -175,7 +174,16 @@ pub fn resolve(repo: &Repository, scope: &Scope, context_lines: u32) -> Result<C
         }
         Scope::File(_) => unreachable!("file: scopes are read by the artifact builder"),
     };
-    change.files = collect(repo, diff, context_lines)?;
+    // Every side is a blob unless the work tree is one of them.
+    let blobs = *scope != Scope::Uncommitted;
+    let (files, needed_limit) = super::collect::collect(repo, diff, context_lines, blobs)?;
+    change.files = files;
+    if let Some(n) = needed_limit {
+        // git warns the same way and shows the files as added and deleted.
+        change.description.push_str(&format!(
+            "; renames not looked for among so many files (set diff.renameLimit to at least {n})"
+        ));
+    }
     Ok(change)
 }
 
@@ -184,15 +192,11 @@ pub fn resolve(repo: &Repository, scope: &Scope, context_lines: u32) -> Result<C
 /// 2.14); libgit2 does not unless asked, and its hunks then differ from git's in some 9 % of real
 /// commits. `diff.algorithm` is honoured where libgit2 has it (patience, minimal; histogram falls
 /// back to the default, which is what libgit2 has).
-fn like_git_diff(repo: &Repository, opts: &mut DiffOptions) {
-    let cfg = repo.config().ok();
-    let heuristic = cfg
-        .as_ref()
-        .and_then(|c| c.get_bool("diff.indentHeuristic").ok())
-        .unwrap_or(true);
+pub(super) fn like_git_diff(repo: &Repository, opts: &mut DiffOptions) {
+    let heuristic = gitconfig::boolean(repo, "diff.indentHeuristic").unwrap_or(true);
     opts.indent_heuristic(heuristic);
-    match cfg
-        .and_then(|c| c.get_string("diff.algorithm").ok())
+    match gitconfig::string(repo, "diff.algorithm")
+        .map(|a| a.trim().to_ascii_lowercase())
         .as_deref()
     {
         Some("patience") => {
@@ -205,18 +209,6 @@ fn like_git_diff(repo: &Repository, opts: &mut DiffOptions) {
     }
 }
 
-/// Whether `id` is where a shallow clone's history was cut (listed in `<git dir>/shallow`): it
-/// has parents, they were just not fetched, so it is not a root commit.
-fn shallow_boundary(repo: &Repository, id: git2::Oid) -> bool {
-    let file = repo.commondir().join("shallow");
-    crate::files::read_regular(&file, 16 << 20).is_ok_and(|bytes| {
-        let hex = id.to_string();
-        String::from_utf8_lossy(&bytes)
-            .lines()
-            .any(|l| l.trim() == hex)
-    })
-}
-
 fn diff_trees<'r>(
     repo: &'r Repository,
     old: Option<&Tree>,
@@ -225,57 +217,6 @@ fn diff_trees<'r>(
 ) -> Result<Diff<'r>> {
     repo.diff_tree_to_tree(old, Some(new), Some(opts))
         .context("cannot diff the trees")
-}
-
-/// Any revspec git accepts, peeled to a commit; an unknown rev is the user's input to fix.
-fn find_commit<'r>(repo: &'r Repository, rev: &str, scope: &str) -> Result<Commit<'r>> {
-    let obj = match repo.revparse_single(rev) {
-        Ok(obj) => obj,
-        Err(_) if rev.starts_with("HEAD") && repo::head_commit(repo)?.is_none() => {
-            crate::usage!(
-                "--scope {scope}: {rev} has no commits yet ({})",
-                repo::head_name(repo)
-            )
-        }
-        Err(e) => crate::usage!(
-            "--scope {scope}: unknown revision '{rev}' ({}); check `git log --oneline --all`",
-            e.message()
-        ),
-    };
-    obj.peel_to_commit().map_err(|_| {
-        UsageError::new(format!("--scope {scope}: '{rev}' does not name a commit")).into()
-    })
-}
-
-/// `base:main` in a CI checkout often has only `origin/main`; git's own DWIM does not look there,
-/// but a reviewer of a pull request means exactly that branch.
-fn find_base<'r>(repo: &'r Repository, branch: &str) -> Result<(Commit<'r>, String)> {
-    let scope = format!("base:{branch}");
-    if repo.revparse_single(branch).is_err() {
-        let remote = format!("origin/{branch}");
-        if let Ok(obj) = repo.revparse_single(&remote) {
-            if let Ok(c) = obj.peel_to_commit() {
-                return Ok((c, remote));
-            }
-        }
-    }
-    Ok((find_commit(repo, branch, &scope)?, branch.to_string()))
-}
-
-fn merge_base(repo: &Repository, a: Oid, b: Oid, a_name: &str, b_name: &str) -> Result<Oid> {
-    match repo.merge_base(a, b) {
-        Ok(oid) => Ok(oid),
-        Err(e) if e.code() == git2::ErrorCode::NotFound => {
-            if repo.is_shallow() {
-                crate::usage!(
-                    "no merge-base between {a_name} and {b_name}: this clone is shallow; deepen it \
-                     (git fetch --unshallow, or --deepen=<n>) and retry"
-                )
-            }
-            crate::usage!("no merge-base between {a_name} and {b_name}: they share no history; use range:{a_name}..{b_name}")
-        }
-        Err(e) => Err(anyhow::Error::new(e).context("cannot compute the merge-base")),
-    }
 }
 
 fn commit_info(c: &Commit) -> CommitInfo {
@@ -302,119 +243,4 @@ fn commits_between(repo: &Repository, from: Option<Oid>, to: Oid) -> Result<Vec<
         out.push(commit_info(&repo.find_commit(oid?)?));
     }
     Ok(out)
-}
-
-/// A side's mode as git writes it (0 for a side that does not exist).
-fn mode_of(f: git2::DiffFile) -> u32 {
-    match f.mode() {
-        FileMode::Unreadable => 0,
-        m => i32::from(m) as u32,
-    }
-}
-
-/// Turns a diff into files and hunks. Renames are detected here, including an untracked file
-/// that is a moved tracked one.
-fn collect(repo: &Repository, mut diff: Diff, context_lines: u32) -> Result<Vec<FileChange>> {
-    let mut find = DiffFindOptions::new();
-    find.renames(true).for_untracked(true);
-    diff.find_similar(Some(&mut find))
-        .context("cannot detect renames")?;
-    let mut files = Vec::with_capacity(diff.deltas().len());
-    for idx in 0..diff.deltas().len() {
-        let patch = Patch::from_diff(&diff, idx).context("cannot compute a file's diff")?;
-        let delta = diff.get_delta(idx).expect("index in range");
-        let status = match delta.status() {
-            Delta::Added => Status::Added,
-            Delta::Deleted => Status::Deleted,
-            Delta::Renamed => Status::Renamed,
-            Delta::Copied => Status::Copied,
-            Delta::Typechange => Status::Typechange,
-            Delta::Untracked => Status::Untracked,
-            Delta::Unmodified | Delta::Ignored => continue,
-            _ => Status::Modified,
-        };
-        let path_of = |f: git2::DiffFile| {
-            f.path_bytes()
-                .map(|p| String::from_utf8_lossy(p).into_owned())
-        };
-        let new_path = path_of(delta.new_file());
-        let old_path = path_of(delta.old_file());
-        let path = new_path.clone().or(old_path.clone()).unwrap_or_default();
-        let is_sub = |f: git2::DiffFile| f.mode() == FileMode::Commit;
-        let submodule = (is_sub(delta.old_file()) || is_sub(delta.new_file())).then(|| {
-            let id = |f: git2::DiffFile| (!f.id().is_zero()).then(|| f.id().to_string());
-            (id(delta.old_file()), id(delta.new_file()))
-        });
-        let binary = submodule.is_none() && delta.flags().is_binary();
-        let too_large = binary
-            && (delta.new_file().size() > MAX_FILE_BYTES
-                || delta.old_file().size() > MAX_FILE_BYTES);
-        let mut fc = FileChange {
-            old_path: matches!(status, Status::Renamed | Status::Copied)
-                .then(|| old_path.unwrap_or_default()),
-            path,
-            status,
-            binary,
-            too_large,
-            lossy: false,
-            submodule,
-            additions: 0,
-            deletions: 0,
-            hunks: Vec::new(),
-            modes: (mode_of(delta.old_file()), mode_of(delta.new_file())),
-        };
-        if status == Status::Typechange && !binary && fc.submodule.is_none() {
-            // git shows a file that became a symlink (or back) as the old one deleted and the
-            // new one added, each with its content; libgit2 gives one delta and no lines.
-            let old = super::typechange::side_bytes(repo, delta.old_file(), &fc.path);
-            let new = super::typechange::side_bytes(repo, delta.new_file(), &fc.path);
-            if let (Some(old), Some(new)) = (old, new) {
-                files.extend(super::typechange::split(&fc, &old, &new, context_lines)?);
-                continue;
-            }
-        }
-        if let (Some(patch), false, None) = (patch, binary, &fc.submodule) {
-            read_hunks(&patch, &mut fc)?;
-        }
-        files.push(fc);
-    }
-    Ok(files)
-}
-
-pub(super) fn read_hunks(patch: &Patch, fc: &mut FileChange) -> Result<()> {
-    for h in 0..patch.num_hunks() {
-        let (hunk, n) = patch.hunk(h)?;
-        let header = String::from_utf8_lossy(hunk.header())
-            .trim_end()
-            .to_string();
-        let mut lines = Vec::with_capacity(n);
-        for l in 0..n {
-            let line = patch.line_in_hunk(h, l)?;
-            let origin = line.origin();
-            match origin {
-                '+' => fc.additions += 1,
-                '-' => fc.deletions += 1,
-                // libgit2's end-of-file markers: render them the way git does.
-                '=' | '>' | '<' => {
-                    lines.push("\\ No newline at end of file".to_string());
-                    continue;
-                }
-                _ => {}
-            }
-            let content = line.content();
-            // The newline ends the line; a carriage return before it is content, as in git
-            // (stripping it made an LF -> CRLF conversion look like identical -/+ lines).
-            let content = content.strip_suffix(b"\n").unwrap_or(content);
-            let text = match std::str::from_utf8(content) {
-                Ok(s) => s.to_string(),
-                Err(_) => {
-                    fc.lossy = true;
-                    String::from_utf8_lossy(content).into_owned()
-                }
-            };
-            lines.push(format!("{origin}{text}"));
-        }
-        fc.hunks.push(Hunk { header, lines });
-    }
-    Ok(())
 }

@@ -5,27 +5,9 @@
 //! needs the content: a config file replaced by a link to somewhere else is the change.
 
 use anyhow::{Context, Result};
-use git2::{DiffOptions, Patch, Repository};
+use git2::{DiffOptions, Patch};
 
-use super::resolve::MAX_FILE_BYTES;
 use super::{FileChange, Status};
-
-/// The bytes of one side of a delta: its blob, or (a work-tree side libgit2 did not hash) the
-/// file or the link's target as it is on disk. `None` when it cannot be read, or is too big.
-pub(super) fn side_bytes(repo: &Repository, f: git2::DiffFile, path: &str) -> Option<Vec<u8>> {
-    if !f.id().is_zero() {
-        if let Ok(blob) = repo.find_blob(f.id()) {
-            return Some(blob.content().to_vec());
-        }
-    }
-    let full = repo.workdir()?.join(path);
-    let meta = std::fs::symlink_metadata(&full).ok()?;
-    if meta.file_type().is_symlink() {
-        let target = std::fs::read_link(&full).ok()?;
-        return Some(target.as_os_str().as_encoded_bytes().to_vec());
-    }
-    crate::files::read_regular_no_link(&full, MAX_FILE_BYTES).ok()
-}
 
 /// A type change as git writes it: the old side deleted, then the new side added.
 pub(super) fn split(
@@ -52,7 +34,7 @@ pub(super) fn split(
             deletions: 0,
             ..fc.clone()
         };
-        super::resolve::read_hunks(&patch, &mut part)?;
+        super::collect::read_hunks(&patch, &mut part)?;
         Ok(part)
     };
     Ok([
