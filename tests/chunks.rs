@@ -68,6 +68,16 @@ fn reviewer_by_chunk(env: &TestEnv) {
     );
 }
 
+/// Round 1 (three chunks): a finding on alpha/a0.rs; every later review: nothing. Round 1's
+/// calls run at once and take steps in any order, so each of its steps holds the same cases.
+fn one_finding_then_quiet(env: &TestEnv) {
+    let first = json!({"answer": answer(json!([])), "when": [
+        {"contains": "+++ b/alpha/a0.rs", "answer": answer(json!([finding("a0_3 returns the wrong value", Some("alpha/a0.rs"), 4)]))},
+    ]});
+    let quiet = json!({"answer": answer(json!([]))});
+    env.fake("codex", json!([first, first, first, quiet]));
+}
+
 fn judge_all_valid(ids: &[&str], recommendation: &str) -> Value {
     let list: Vec<Value> = ids
         .iter()
@@ -232,12 +242,7 @@ fn a_failed_chunk_leaves_its_files_not_evaluated_and_the_review_never_passes() {
 #[test]
 fn later_rounds_re_review_only_the_revised_files_and_those_in_question() {
     let env = big_change();
-    // Round 1's three calls run at once and take steps in any order: each holds the same cases.
-    let first = json!({"answer": answer(json!([])), "when": [
-        {"contains": "+++ b/alpha/a0.rs", "answer": answer(json!([finding("a0_3 returns the wrong value", Some("alpha/a0.rs"), 4)]))},
-    ]});
-    let quiet = json!({"answer": answer(json!([]))});
-    env.fake("codex", json!([first, first, first, quiet]));
+    one_finding_then_quiet(&env);
     env.fake(
         "claude",
         json!([judge_all_valid(&["F1"], "C"), {"answer": "```diff\ndiff --git a/alpha/a0.rs b/alpha/a0.rs\n--- a/alpha/a0.rs\n+++ b/alpha/a0.rs\n@@ -1,1 +1,1 @@\n-pub fn a0_0() -> u32 { 0 }\n+pub fn a0_0() -> u32 { 100 } // revised\n```"}]),
@@ -308,11 +313,7 @@ fn a_dry_run_shows_the_chunks_and_no_chunk_cuts_to_the_budget() {
 #[test]
 fn a_resumed_chunked_review_goes_on_in_chunks_from_where_it_stopped() {
     let env = big_change();
-    let first = json!({"answer": answer(json!([])), "when": [
-        {"contains": "+++ b/alpha/a0.rs", "answer": answer(json!([finding("a0_3 returns the wrong value", Some("alpha/a0.rs"), 4)]))},
-    ]});
-    let quiet = json!({"answer": answer(json!([]))});
-    env.fake("codex", json!([first, first, first, quiet]));
+    one_finding_then_quiet(&env);
     env.fake(
         "claude",
         json!([judge_all_valid(&["F1"], "C"), {"answer": "```diff\ndiff --git a/alpha/a0.rs b/alpha/a0.rs\n--- a/alpha/a0.rs\n+++ b/alpha/a0.rs\n@@ -1,1 +1,1 @@\n-pub fn a0_0() -> u32 { 0 }\n+pub fn a0_0() -> u32 { 7 } // resumed\ndiff --git a/beta/b1.rs b/beta/b1.rs\n--- a/beta/b1.rs\n+++ b/beta/b1.rs\n@@ -1,1 +1,1 @@\n-pub fn b1_0() -> u32 { 0 }\n+pub fn b1_0() -> u32 { 8 } // also revised\n```"}]),

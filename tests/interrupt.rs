@@ -39,19 +39,7 @@ impl OnTerminal {
                 cmd.env(k, v);
             }
         }
-        let (mut master, mut slave) = (0, 0);
-        // SAFETY: plain openpty with no name, termios or window size (the default termios has
-        // ISIG on and ^C as the interrupt character).
-        let rc = unsafe {
-            libc::openpty(
-                &mut master,
-                &mut slave,
-                std::ptr::null_mut(),
-                std::ptr::null(),
-                std::ptr::null(),
-            )
-        };
-        assert_eq!(rc, 0, "openpty");
+        let (master, slave) = crate::common::openpty();
         let stderr = env.root.join("git-debate.stderr");
         // SAFETY: only async-signal-safe calls between fork and exec: a new session whose
         // controlling terminal is the slave, so git's process group is the foreground one.

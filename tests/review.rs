@@ -482,18 +482,7 @@ fn run_on_tty(
         };
         return (crate::common::to_run(cmd.output().unwrap()), String::new());
     };
-    let (mut master, mut slave) = (0, 0);
-    // SAFETY: plain openpty with no name, termios or window size.
-    let rc = unsafe {
-        libc::openpty(
-            &mut master,
-            &mut slave,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            std::ptr::null(),
-        )
-    };
-    assert_eq!(rc, 0, "openpty");
+    let (master, slave) = crate::common::openpty();
     // SAFETY: only async-signal-safe calls between fork and exec.
     unsafe {
         cmd.pre_exec(move || {

@@ -16,18 +16,7 @@ fn on_terminal(env: &TestEnv, args: &[&str], vars: &[(&str, &str)]) -> (i32, Str
 
 /// The same, with `input` typed on the terminal (the line discipline holds it until read).
 fn typed(env: &TestEnv, args: &[&str], vars: &[(&str, &str)], input: &str) -> (i32, String) {
-    let (mut master, mut slave) = (0, 0);
-    // SAFETY: plain openpty with no name, termios or window size.
-    let rc = unsafe {
-        libc::openpty(
-            &mut master,
-            &mut slave,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            std::ptr::null(),
-        )
-    };
-    assert_eq!(rc, 0, "openpty");
+    let (master, slave) = crate::common::openpty();
     let mut cmd = env.cmd_in(&env.repo);
     cmd.args(args).env("GIT_DEBATE_LAUNCHER", "claude");
     for (k, v) in vars {

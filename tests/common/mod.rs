@@ -440,3 +440,21 @@ pub fn argv(call: &Value) -> Vec<String> {
         .map(|a| a.as_str().unwrap().to_string())
         .collect()
 }
+
+/// A new pseudo-terminal: (master, slave) descriptors, both owned by the caller. Plain, with
+/// no name, termios or window size (so ISIG is on and ^C is the interrupt character).
+pub fn openpty() -> (i32, i32) {
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: openpty writes the two descriptors; every other argument may be null.
+    let rc = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(rc, 0, "openpty");
+    (master, slave)
+}
