@@ -254,3 +254,72 @@ fn which(program: &str) -> bool {
     std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
         .any(|d| d.join(program).is_file())
 }
+
+/// What zsh offers for `line` with compinit and our `_git-debate` in fpath: an interactive zsh on
+/// a zsh pseudo-terminal (zpty) is typed the line and a TAB, with `compadd` wrapped to print what
+/// completion adds.
+fn zsh_complete(env: &crate::common::TestEnv, line: &str) -> Vec<String> {
+    let fns = env.root.join("zfn");
+    std::fs::create_dir_all(&fns).unwrap();
+    let run = env.run_in(&env.root, &["completions", "zsh"]).ok();
+    std::fs::write(fns.join("_git-debate"), run.stdout).unwrap();
+    let driver = format!(
+        r#"zmodload zsh/zpty
+zpty z zsh -f -i
+zpty -w z "PS1=''"
+zpty -w z "fpath=({fns} \$fpath); autoload -U compinit; compinit -u -D"
+zpty -w z 'compadd () {{ builtin compadd -O __hits "$@"; print -l -- ${{^__hits/#/HIT:}} >&2; builtin compadd "$@" }}'
+zpty -w z 'zstyle ":completion:*" menu no'
+zpty -n -w z '{line}'$'\t'
+sleep 2
+out=""
+while zpty -r -t z chunk; do out+="$chunk"; done
+print -r -- "$out""#,
+        fns = fns.display()
+    );
+    let out = std::process::Command::new("zsh")
+        .arg("-f")
+        .arg("-c")
+        .arg(driver)
+        .env_clear()
+        .env("PATH", env.path())
+        .env("HOME", &env.home)
+        .current_dir(&env.root)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).replace('\r', "\n");
+    let mut hits: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.split("HIT:").nth(1))
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty() && !h.starts_with('}'))
+        .collect();
+    hits.sort();
+    hits.dedup();
+    hits
+}
+
+#[test]
+fn zsh_completes_subcommands_and_their_arguments() {
+    if !which("zsh") {
+        eprintln!("skipped: zsh is not installed here");
+        return;
+    }
+    let env = crate::common::TestEnv::new();
+    let link = env.root.join("bin/git-debate");
+    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("git-debate"), &link).unwrap();
+    // A subcommand's own words, not the top level's again (clap's script read `hook` as CONTENT).
+    assert_eq!(
+        zsh_complete(&env, "git-debate hook "),
+        ["help", "install", "run", "uninstall"]
+    );
+    assert_eq!(
+        zsh_complete(&env, "git debate hook "),
+        ["help", "install", "run", "uninstall"]
+    );
+    assert_eq!(
+        zsh_complete(&env, "git debate hook run --fail-on "),
+        ["never", "p1", "p2", "p3"]
+    );
+    assert!(zsh_complete(&env, "git debate sess").contains(&"sessions".to_string()));
+}

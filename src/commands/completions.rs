@@ -22,6 +22,23 @@ _git_debate() {
 }
 "#;
 
+/// clap's zsh script gives the top level's optional CONTENT the first word, so after
+/// `git debate hook ` zsh offers the top-level commands again (CONTENT=hook, command next). The
+/// first word is a command or CONTENT; completing it as a command (CONTENT is free text, or any
+/// file name) and reading the command from that word fixes every subcommand's arguments.
+fn zsh_subcommands_first(script: &str) -> String {
+    let Some(content) = script
+        .lines()
+        .find(|l| l.starts_with("'::content -- "))
+        .map(|l| format!("{l}\n"))
+    else {
+        return script.to_string();
+    };
+    script
+        .replacen(&content, "", 1)
+        .replace("$line[2]", "$line[1]")
+}
+
 pub fn run(args: &CompletionsArgs) -> Result<Outcome> {
     let mut cmd = Cli::command();
     let mut out = Vec::new();
@@ -39,6 +56,9 @@ pub fn run(args: &CompletionsArgs) -> Result<Outcome> {
             .ok_or_else(|| anyhow::anyhow!("clap's bash script registers no completion function"))?
             .to_string();
         out.extend_from_slice(BASH_GIT_SHIM.replace("COMPLETE_FN", &function).as_bytes());
+    }
+    if args.shell == clap_complete::Shell::Zsh {
+        out = zsh_subcommands_first(&String::from_utf8_lossy(&out)).into_bytes();
     }
     crate::terminal::out_trusted(&out)?;
     Ok(Outcome::Success)
