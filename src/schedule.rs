@@ -1,7 +1,7 @@
-//! Model calls that may run at once (the chunks of a big change, the two sides of a mixed
-//! document, a panel's independent answers) run through one bounded scheduler, so
-//! `debate.concurrency` means the same thing everywhere and one slow call never holds up the
-//! start of the next.
+//! Steps that may run at once (the chunks of a big change, the two halves of a mixed document, a
+//! panellist's turn beside the verification of the entries before it) run through this one
+//! scheduler, so `debate.concurrency` means the same thing everywhere (1: one step at a time) and
+//! one slow call never holds up the start of the next.
 //!
 //! Threads, not tokio. Every job here is a blocking model call: the process runner already waits
 //! on its child with `poll(2)` and enforces the timeouts and Ctrl-C itself (see
@@ -51,6 +51,28 @@ where
         .collect()
 }
 
+/// Runs two different steps at once (a panellist's turn beside the verification of what was
+/// said before it), or one after the other when `limit` is 1, and returns both results.
+pub fn beside<A, B>(
+    limit: usize,
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B)
+where
+    A: Send,
+    B: Send,
+{
+    if limit <= 1 {
+        let first = a();
+        return (first, b());
+    }
+    std::thread::scope(|s| {
+        let second = s.spawn(b);
+        let first = a();
+        (first, second.join().expect("a step beside another"))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -71,6 +93,22 @@ mod tests {
         });
         assert_eq!(out, (0..10).map(|i| (i, i as u64 * 10)).collect::<Vec<_>>());
         assert_eq!(peak.load(Ordering::SeqCst), 3);
+    }
+
+    #[test]
+    fn two_steps_run_beside_each_other_unless_the_limit_is_one() {
+        let both = AtomicUsize::new(0);
+        let peak = AtomicUsize::new(0);
+        let step = || {
+            peak.fetch_max(both.fetch_add(1, Ordering::SeqCst) + 1, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(30));
+            both.fetch_sub(1, Ordering::SeqCst);
+        };
+        let (a, b) = beside(2, || (step(), 1).1, || (step(), "b").1);
+        assert_eq!((a, b), (1, "b"));
+        assert_eq!(peak.swap(0, Ordering::SeqCst), 2);
+        beside(1, step, step);
+        assert_eq!(peak.load(Ordering::SeqCst), 1);
     }
 
     #[test]

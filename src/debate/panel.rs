@@ -20,8 +20,9 @@ use crate::config::Settings;
 use crate::protocol::read::json::json_blocks;
 use crate::session::{self, Session};
 
-/// A verification running on its own thread: the entry's seq and its checked citations.
-type Pending = std::thread::JoinHandle<(u32, Vec<citations::Citation>)>;
+/// An entry not verified yet: its seq and its text. It is verified beside the next speaker's
+/// turn (see [`crate::schedule::beside`]), or at the end of its phase.
+type Pending = (u32, String);
 
 /// One panellist.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -456,9 +457,14 @@ impl Panel<'_> {
         notes: &mut Vec<String>,
         pending: &mut Vec<Pending>,
     ) -> Result<bool> {
-        // Earlier entries are being verified on their own threads meanwhile.
-        let result = b.ask(&self.request(cue, started));
-        self.drain(log, pending)?;
+        // Earlier entries are verified while this debater speaks.
+        let unchecked = std::mem::take(pending);
+        let (result, checked) = crate::schedule::beside(
+            self.settings.concurrency,
+            || b.ask(&self.request(cue, started)),
+            || self.verify(unchecked),
+        );
+        self.log_checked(log, checked)?;
         match result {
             Ok(a) => {
                 let text = a.text.trim().to_string();
@@ -471,8 +477,7 @@ impl Panel<'_> {
                     Some(citations::unchecked(&text)),
                     None,
                 )?;
-                let checker = self.checker.clone();
-                pending.push(std::thread::spawn(move || (seq, checker.check(&text))));
+                pending.push((seq, text));
                 Ok(true)
             }
             Err(e) => {
@@ -498,13 +503,28 @@ impl Panel<'_> {
         }
     }
 
-    /// Logs the results of every verification still running: one `verification_result` per
-    /// cited source, and a chair redaction for each that does not exist.
+    /// Verifies and logs every entry not verified yet (at the end of a phase).
     fn drain(&self, log: &mut Vec<Entry>, pending: &mut Vec<Pending>) -> Result<()> {
-        for h in pending.drain(..) {
-            let Ok((seq, sources)) = h.join() else {
-                continue;
-            };
+        let checked = self.verify(std::mem::take(pending));
+        self.log_checked(log, checked)
+    }
+
+    /// Each entry's cited sources, checked.
+    fn verify(&self, entries: Vec<Pending>) -> Vec<(u32, Vec<citations::Citation>)> {
+        entries
+            .into_iter()
+            .map(|(seq, text)| (seq, self.checker.check(&text)))
+            .collect()
+    }
+
+    /// One `verification_result` per cited source, and a chair redaction for each that does not
+    /// exist.
+    fn log_checked(
+        &self,
+        log: &mut Vec<Entry>,
+        checked: Vec<(u32, Vec<citations::Citation>)>,
+    ) -> Result<()> {
+        for (seq, sources) in checked {
             for c in &sources {
                 let result = json!({"verified_seq": seq, "source": c.cited, "status": c.status, "explanation": c.detail});
                 self.push(
