@@ -366,3 +366,30 @@ fn ctrl_c_during_a_chunked_round_stops_every_chunk_call_and_saves_the_session() 
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }
+
+#[test]
+fn the_compromise_of_a_small_change_gets_only_the_file_its_findings_touch() {
+    // Two findings on one file, none elsewhere: the other file is not sent again.
+    let env = TestEnv::with_repo();
+    env.write("lib.rs", "fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n");
+    env.write("other.rs", "pub fn untouched_marker() {}\n");
+    let f = |title: &str, line: u32| finding(title, Some("lib.rs"), line);
+    env.fake(
+        "codex",
+        json!({"answer": answer(json!([f("add subtracts", 2), f("no overflow check", 2)]))}),
+    );
+    env.fake(
+        "claude",
+        json!([judge_all_valid(&["F1", "F2"], "C"), {"answer": "```diff\ndiff --git a/lib.rs b/lib.rs\n--- a/lib.rs\n+++ b/lib.rs\n@@ -1,3 +1,3 @@\n fn add(a: i32, b: i32) -> i32 {\n-    a - b\n+    a.wrapping_add(b)\n }\n```"}]),
+    );
+    env.run_from_claude(&["--max-rounds", "1"]).ok();
+    let compromise = &prompts(&env, "claude")[1];
+    assert!(compromise.contains("+++ b/lib.rs"), "{compromise}");
+    assert!(!compromise.contains("untouched_marker"), "{compromise}");
+    // The next version still holds the other file: the answer was merged, not taken whole.
+    let v2 = std::fs::read_to_string(last_session(&env).join("artifact-v2.md")).unwrap();
+    assert!(
+        v2.contains("untouched_marker") && v2.contains("wrapping_add"),
+        "{v2}"
+    );
+}

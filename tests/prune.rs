@@ -4,7 +4,6 @@
 //! is tested in `index.rs`.
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
@@ -207,20 +206,7 @@ fn a_run_removes_at_most_a_hundred_and_says_what_is_left() {
 #[test]
 fn a_running_session_is_never_pruned() {
     let env = TestEnv::with_subtraction_bug();
-    env.fake("codex", json!({"hang": true}));
-    env.fake("claude", json!({}));
-    let mut running = env
-        .cmd_in(&env.repo)
-        .env("GIT_DEBATE_LAUNCHER", "claude")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while env.fake_file("codex.pid").is_none() {
-        assert!(Instant::now() < deadline, "the review never started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut running = env.start_running_review();
     let id = env.session_ids().remove(0);
     for args in [
         &["sessions", "--prune", "--keep", "0", "--dry-run"][..],

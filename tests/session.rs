@@ -226,20 +226,7 @@ fn session_files_that_are_not_regular_files_are_refused_without_hanging() {
 #[test]
 fn a_running_session_cannot_be_resumed_and_a_dead_holders_lock_is_taken_over() {
     let env = TestEnv::with_subtraction_bug();
-    env.fake("codex", json!({"hang": true}));
-    env.fake("claude", json!({}));
-    let mut running = env
-        .cmd_in(&env.repo)
-        .env("GIT_DEBATE_LAUNCHER", "claude")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while env.fake_file("codex.pid").is_none() {
-        assert!(Instant::now() < deadline, "the review never started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut running = env.start_running_review();
     let run = run_bounded(&env, &["resume", "last"]).fails(2);
     assert_eq!(
         run.stderr.trim(),

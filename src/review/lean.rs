@@ -56,15 +56,16 @@ impl Review<'_> {
             .filter(|j| j.stands())
             .map(|j| &j.finding)
             .collect();
-        let mut picked: Vec<usize> = standing
+        let places: Vec<Option<usize>> = standing
             .iter()
-            .filter_map(|f| f.location.as_ref().and_then(|l| doc.find(&l.path)))
+            .map(|f| f.location.as_ref().and_then(|l| doc.find(&l.path)))
             .collect();
+        let mut picked: Vec<usize> = places.iter().flatten().copied().collect();
         picked.sort_unstable();
         picked.dedup();
         // A standing finding with no file may concern any of them: a change that fits one
         // prompt is then shown whole; a bigger one by its file list, as the judge saw it.
-        let unplaced = standing.len() > picked.len() && picked.len() < doc.sections.len();
+        let unplaced = places.contains(&None);
         if picked.is_empty() || (unplaced && text.len() <= self.cap()) {
             if text.len() <= self.cap() {
                 return whole();

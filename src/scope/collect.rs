@@ -99,19 +99,7 @@ pub(super) fn collect(
                 new: (if blobs { new_id } else { Oid::ZERO_SHA1 }, new_path),
             });
             in_jobs.push(files.len());
-            files.push(FileChange {
-                old_path: None,
-                path,
-                status,
-                binary: false,
-                too_large: false,
-                lossy: false,
-                submodule: None,
-                additions: 0,
-                deletions: 0,
-                hunks: Vec::new(),
-                modes,
-            });
+            files.push(FileChange::named(path, None, status, modes));
             continue;
         }
         // The patch first: libgit2 knows a side is binary only once it has loaded it.
@@ -122,17 +110,10 @@ pub(super) fn collect(
             && (delta.new_file().size() > MAX_FILE_BYTES
                 || delta.old_file().size() > MAX_FILE_BYTES);
         let mut fc = FileChange {
-            old_path: None,
-            path,
-            status,
             binary,
             too_large,
-            lossy: false,
             submodule,
-            additions: 0,
-            deletions: 0,
-            hunks: Vec::new(),
-            modes,
+            ..FileChange::named(path, None, status, modes)
         };
         if status == Status::Typechange && !binary && fc.submodule.is_none() {
             // git shows a file that became a symlink (or back) as the old one deleted and the
@@ -187,19 +168,12 @@ fn paired(
         old.path_bytes().unwrap_or_default(),
         new.path_bytes().unwrap_or_default(),
     );
-    let mut fc = FileChange {
-        path: path_string(new_bytes),
-        old_path: Some(path_string(old_bytes)),
+    let mut fc = FileChange::named(
+        path_string(new_bytes),
+        Some(path_string(old_bytes)),
         status,
-        binary: false,
-        too_large: false,
-        lossy: false,
-        submodule: None,
-        additions: 0,
-        deletions: 0,
-        hunks: Vec::new(),
-        modes: (mode_of(&old), mode_of(&new)),
-    };
+        (mode_of(&old), mode_of(&new)),
+    );
     if fc.modes.0 == GITLINK || fc.modes.1 == GITLINK {
         let id = |f: &DiffFile| (!f.id().is_zero()).then(|| f.id().to_string());
         fc.submodule = Some((id(&old), id(&new)));

@@ -189,6 +189,30 @@ pub struct FileChange {
     pub modes: (u32, u32),
 }
 
+impl FileChange {
+    /// A change with nothing read yet: no hunks, counts or flags, which the diff then fills in.
+    pub fn named(
+        path: String,
+        old_path: Option<String>,
+        status: Status,
+        modes: (u32, u32),
+    ) -> Self {
+        FileChange {
+            path,
+            old_path,
+            status,
+            binary: false,
+            too_large: false,
+            lossy: false,
+            submodule: None,
+            additions: 0,
+            deletions: 0,
+            hunks: Vec::new(),
+            modes,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Hunk {
     /// `@@ -a,b +c,d @@ section`

@@ -184,6 +184,35 @@ impl TestEnv {
     /// Starts `git debate args` with `launcher` as the launching agent, waits until the fake
     /// writes `pid_file` (a step with `"hang": true` is running), presses Ctrl-C, and returns how
     /// it ended.
+    /// Waits (at most 30 s) until the fake agents have written `file` (e.g. `codex.pid` once a
+    /// hanging call has started).
+    pub fn wait_for_fake_file(&self, file: &str) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while self.fake_file(file).is_none() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{file} never appeared"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
+    /// Starts `git debate` (claude's review) in the background with a reviewer that hangs, and
+    /// returns once the reviewer's call has started: a session that is running.
+    pub fn start_running_review(&self) -> std::process::Child {
+        self.fake("codex", serde_json::json!({"hang": true}));
+        self.fake("claude", serde_json::json!({}));
+        let running = self
+            .cmd_in(&self.repo)
+            .env("GIT_DEBATE_LAUNCHER", "claude")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        self.wait_for_fake_file("codex.pid");
+        running
+    }
+
     pub fn interrupt_when(&self, args: &[&str], launcher: &str, pid_file: &str) -> Run {
         let child = self
             .cmd_in(&self.repo)
@@ -193,14 +222,7 @@ impl TestEnv {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-        while self.fake_file(pid_file).is_none() {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "{pid_file} never appeared"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
+        self.wait_for_fake_file(pid_file);
         // SAFETY: a plain kill(2) of our own child.
         unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
         to_run(child.wait_with_output().unwrap())
