@@ -380,6 +380,14 @@ pub struct TopicArgs {
     /// Model for the challenger.
     #[arg(long, value_name = "MODEL")]
     pub model_challenger: Option<String>,
+    /// Who gives the verdict (and the round summaries) [default: a backend of a third family
+    /// when one is installed, else the orchestrating author; the output says which].
+    #[arg(long, value_name = "BACKEND")]
+    pub judge: Option<String>,
+    /// Let the proposer and the challenger be models of the same family (never the same
+    /// backend).
+    #[arg(long)]
+    pub allow_same_family: bool,
     /// A panel debater: NAME=BACKEND[:persona text] (repeat, 2 or more, for a chaired panel
     /// instead of a proposer/challenger duel).
     #[arg(long = "debater", value_name = "NAME=BACKEND[:PERSONA]")]
@@ -402,7 +410,8 @@ pub struct TopicArgs {
     /// Timeout for one model call, in seconds.
     #[arg(long, value_name = "SECONDS")]
     pub backend_timeout_seconds: Option<u64>,
-    /// Wall-clock budget for the whole debate, in minutes.
+    /// Wall-clock budget for the whole debate, verdict included, in minutes [default:
+    /// debate.topic.budgetMinutes, else 60; a panel's: 30]. The verdict's share is kept back.
     #[arg(long, value_name = "MINUTES")]
     pub budget_minutes: Option<u64>,
     /// Output format (text and markdown print the summary; json everything).

@@ -12,6 +12,7 @@ pub mod debate;
 pub mod error;
 pub mod files;
 pub mod output;
+pub mod progress;
 pub mod protocol;
 pub mod redact;
 pub mod repo;

@@ -8,6 +8,7 @@ mod backends;
 mod chunks;
 mod ci;
 mod config;
+mod duel;
 mod edge_cases;
 mod first_steps;
 mod hook;

@@ -151,3 +151,35 @@ fn a_mixed_document_is_asked_mixed_or_proposal_only() {
         .unwrap()
         .contains("DOCUMENT UNDER REVIEW"));
 }
+
+#[test]
+fn a_topic_shows_who_is_speaking_in_which_round() {
+    let env = TestEnv::with_repo();
+    env.write(
+        "src/lib.rs",
+        "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
+    );
+    env.commit_all("lib");
+    env.fake(
+        "claude",
+        json!([{"delay_ms": 700, "answer": "OPENING"}, {"answer": "```json\n{\"winner\":\"proposer\"}\n```"}]),
+    );
+    env.fake("codex", json!({"delay_ms": 700, "answer": "CRITIQUE"}));
+    let args = [
+        "topic",
+        "Saturate?",
+        "--proposer",
+        "claude",
+        "--challenger",
+        "codex",
+        "--rounds",
+        "1",
+    ];
+    let (code, out) = on_terminal(&env, &args, &[("TERM", "xterm")]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("claude · round 1/1 · proposer · 0s"), "{out}");
+    assert!(out.contains("codex · round 1/1 · challenger"), "{out}");
+    // Not on a dumb terminal.
+    let (_, out) = on_terminal(&env, &args, &[("TERM", "dumb")]);
+    assert!(!out.contains("· proposer ·"), "{out}");
+}

@@ -197,6 +197,42 @@ fn pick_reviewer(settings: &Settings, world: &World, author: &Pick) -> Result<Pi
     .into())
 }
 
+/// The judge of a topic debate: `given` (`--judge`), else the first installed backend of a
+/// family neither side has (a third party's verdict), else the orchestrating author.
+pub fn pick_judge(
+    settings: &Settings,
+    world: &World,
+    sides: [&Pick; 2],
+    given: Option<&str>,
+) -> Result<Pick> {
+    if let Some(name) = given {
+        return Ok(Pick {
+            family: (world.family)(name, Role::Author),
+            backend: name.to_string(),
+            why: "--judge was given".into(),
+        });
+    }
+    for name in REVIEWER_ORDER {
+        if !(world.installed)(name) {
+            continue;
+        }
+        let family = (world.family)(name, Role::Author);
+        if family.is_unknown() || sides.iter().any(|s| s.family == family) {
+            continue;
+        }
+        return Ok(Pick {
+            backend: name.to_string(),
+            why: format!("a third family ({family}), neither side's"),
+            family,
+        });
+    }
+    let author = pick_author(settings, world)?;
+    Ok(Pick {
+        why: "the orchestrating author: no backend of a third family is installed".into(),
+        ..author
+    })
+}
+
 /// Agents whose family differs from `family`, for error messages.
 fn others(world: &World, family: &Family) -> Vec<String> {
     REVIEWER_ORDER
@@ -363,6 +399,40 @@ mod tests {
             installed: &inst,
             family: &family,
         })
+    }
+
+    #[test]
+    fn the_judge_is_a_third_family_else_the_orchestrating_author() {
+        let s = settings(ReviewArgs::default());
+        let side = |b: &str, f: Family| Pick {
+            backend: b.into(),
+            family: f,
+            why: String::new(),
+        };
+        let (p, c) = (
+            side("claude", Family::anthropic()),
+            side("codex", Family::openai()),
+        );
+        let judge = |installed: &[&str], given: Option<&str>| {
+            with_world(
+                &[("GIT_DEBATE_LAUNCHER", "claude")],
+                vec![],
+                installed,
+                |w| pick_judge(&s, w, [&p, &c], given).unwrap(),
+            )
+        };
+        let j = judge(&["claude", "codex", "copilot", "gemini"], None);
+        assert_eq!(j.backend, "gemini");
+        assert!(j.why.contains("third family (google)"), "{}", j.why);
+        // copilot is openai's, like the challenger: no third family.
+        let j = judge(&["claude", "codex", "copilot"], None);
+        assert_eq!(j.backend, "claude");
+        assert!(j.why.contains("orchestrating author"), "{}", j.why);
+        let j = judge(&["claude", "codex", "gemini"], Some("codex"));
+        assert_eq!(
+            (j.backend.as_str(), j.why.as_str()),
+            ("codex", "--judge was given")
+        );
     }
 
     #[test]

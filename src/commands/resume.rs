@@ -84,7 +84,14 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         return super::panel::resume(session, &stored, meta, &settings);
     }
     if meta["kind"] == "topic" {
-        return super::topic::resume(session, &stored, meta, &settings, &base, args.max_rounds);
+        return super::topic::resume(
+            session,
+            &stored,
+            meta,
+            &settings,
+            &base,
+            (args.max_rounds, args.budget_minutes),
+        );
     }
     let dir = &stored.dir;
 

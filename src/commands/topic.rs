@@ -68,8 +68,8 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
             },
         );
     }
-    // The sides: proposer and challenger route like author and reviewer; the orchestrator (the
-    // judge) is the author a review would have.
+    // The sides: proposer and challenger route like author and reviewer. The same family is
+    // checked here, in the debate's own words.
     let sides = Settings::resolve(
         layers()?,
         &ReviewArgs {
@@ -77,25 +77,54 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
             reviewer: args.challenger.clone(),
             model_author: args.model_proposer.clone(),
             model_reviewer: args.model_challenger.clone(),
+            allow_same_family: true,
             ..base_args.clone()
         },
     )?;
-    let route = World::with(&sides, |w| routing::route(&sides, w))?;
-    for n in &route.notes {
+    let (route, judge) = World::with(&sides, |w| -> Result<_> {
+        let route = routing::route(&sides, w)?;
+        let judge = routing::pick_judge(
+            &settings,
+            w,
+            [&route.author, &route.reviewer],
+            args.judge.as_deref(),
+        )?;
+        Ok((route, judge))
+    })?;
+    for n in route
+        .notes
+        .iter()
+        .filter(|n| !n.contains("--allow-same-family"))
+    {
         crate::errln!("{n}");
     }
-    if route.author.backend == route.reviewer.backend {
+    let (p, c) = (&route.author, &route.reviewer);
+    if p.backend == c.backend {
         crate::usage!(
             "the proposer and the challenger are both {}; they must differ (--proposer / --challenger)",
-            route.author.backend
+            p.backend
         );
     }
-    let orchestrator_name = World::with(&settings, |w| routing::route(&settings, w))
-        .map(|r| r.author.backend)
-        .unwrap_or_else(|_| route.author.backend.clone());
-    let proposer = registry::build(&route.author.backend, Some(Role::Author), &sides)?;
-    let challenger = registry::build(&route.reviewer.backend, Some(Role::Reviewer), &sides)?;
-    let orchestrator = registry::build(&orchestrator_name, Some(Role::Author), &settings)?;
+    if p.family == c.family && !p.family.is_unknown() {
+        if !args.allow_same_family {
+            crate::usage!(
+                "the proposer {} and the challenger {} are both {} models, so the debate is not \
+                 between two perspectives; choose --challenger from another family or pass \
+                 --allow-same-family",
+                p.backend,
+                c.backend,
+                p.family
+            );
+        }
+        crate::errln!(
+            "note: the proposer and the challenger are both {} models (--allow-same-family)",
+            p.family
+        );
+    }
+    let proposer = registry::build(&p.backend, Some(Role::Author), &sides)?;
+    let challenger = registry::build(&c.backend, Some(Role::Reviewer), &sides)?;
+    let judge_backend = registry::build(&judge.backend, Some(Role::Author), &settings)?;
+    let budget = debate::budget::for_topic(&settings, args.budget_minutes)?;
 
     let s = Session::create(&base)?;
     s.write("artifact.md", format!("# Topic\n\n{topic}\n").as_bytes())?;
@@ -104,7 +133,10 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
         "version": session::METADATA_VERSION, "id": s.id, "kind": "topic", "status": "running",
         "target": "topic", "topic": topic, "created_at": now, "updated_at": now,
         "tool_version": env!("CARGO_PKG_VERSION"), "workspace": workspace,
-        "proposer": route.author, "challenger": route.reviewer, "orchestrator": orchestrator_name,
+        "proposer": route.author, "challenger": route.reviewer,
+        "orchestrator": judge.backend, "judge": judge,
+        "budget": {"seconds": budget.total.as_secs(), "reserved_for_verdict_seconds":
+            budget.reserve.as_secs(), "source": budget.source},
         "rounds": args.rounds, "scope": args.scope, "settings": settings,
     });
     s.write_json("metadata.json", &meta)?;
@@ -115,8 +147,10 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
         topic: topic.clone(),
         proposer,
         challenger,
-        orchestrator,
+        judge: judge_backend,
+        judge_why: judge.why.clone(),
         rounds: args.rounds,
+        budget,
         workspace,
         context,
         templates: Some(base.join("templates")),
@@ -138,8 +172,6 @@ fn conclude(
 ) -> Result<Outcome> {
     let topic = meta["topic"].as_str().unwrap_or("").to_string();
     let rounds = meta["rounds"].as_u64().unwrap_or(2) as u32;
-    let name = |k: &str| meta[k]["backend"].as_str().unwrap_or("").to_string();
-    let (proposer, challenger) = (name("proposer"), name("challenger"));
     s.write(
         "transcript.md",
         debate::transcript(&topic, &outcome.exchanges, &outcome.notes).as_bytes(),
@@ -149,28 +181,13 @@ fn conclude(
     let report = json!({
         "schema": 1, "kind": "topic", "session": s.id, "session_dir": s.dir, "topic": topic,
         "status": outcome.status, "rounds_completed": outcome.rounds_completed,
-        "max_rounds": rounds, "proposer": proposer, "challenger": challenger,
-        "orchestrator": meta["orchestrator"], "verdict": outcome.verdict,
+        "max_rounds": rounds, "proposer": outcome.proposer, "challenger": outcome.challenger,
+        "judge": outcome.judge, "verdict": outcome.verdict,
         "notes": outcome.notes, "exchanges": outcome.exchanges,
         "duration_ms": outcome.duration_ms,
     });
     s.write_json("summary.json", &report)?;
-    let model_of = |role: &str| {
-        outcome
-            .exchanges
-            .iter()
-            .find(|e| e.role == role)
-            .and_then(|e| e.model.clone())
-    };
-    let (pm, cm) = (model_of("proposer"), model_of("challenger"));
-    let state = debate::state_record(
-        &s.id,
-        &topic,
-        outcome,
-        rounds,
-        settings.effort.as_deref(),
-        [(&proposer, pm.as_deref()), (&challenger, cm.as_deref())],
-    );
+    let state = debate::state_record(&s.id, &topic, outcome, rounds, settings.effort.as_deref());
     session::write_atomic(
         &base.join("last-debate.json"),
         serde_json::to_string_pretty(&state)?.as_bytes(),
@@ -203,7 +220,8 @@ pub(crate) fn emit(
     }
     Ok(match status {
         "interrupted" => Outcome::Interrupted,
-        "aborted" => Outcome::Unavailable,
+        // Nothing was debated: the challenger (like a reviewer) never answered.
+        "aborted" | "uncontested" => Outcome::Unavailable,
         _ => Outcome::Success,
     })
 }
@@ -216,7 +234,7 @@ pub fn resume(
     mut meta: serde_json::Value,
     settings: &Settings,
     base: &std::path::Path,
-    max_rounds: Option<u32>,
+    (max_rounds, budget_minutes): (Option<u32>, Option<u64>),
 ) -> Result<Outcome> {
     if meta["status"] == "completed" {
         crate::usage!(
@@ -242,7 +260,18 @@ pub fn resume(
     };
     let proposer = registry::build(&name("proposer")?, Some(Role::Author), settings)?;
     let challenger = registry::build(&name("challenger")?, Some(Role::Reviewer), settings)?;
-    let orchestrator = registry::build(&name("orchestrator")?, Some(Role::Author), settings)?;
+    // Older sessions recorded only the backend, as the orchestrator.
+    let judge_name = match meta["judge"]["backend"].as_str() {
+        Some(j) => super::resume::recorded_backend(&stored.id, "judge", j)?,
+        None => name("orchestrator")?,
+    };
+    let judge = registry::build(&judge_name, Some(Role::Author), settings)?;
+    let judge_why = meta["judge"]["why"]
+        .as_str()
+        .unwrap_or("the judge the debate started with")
+        .to_string();
+    // The time budget starts afresh, from the flag or the configuration of now.
+    let budget = debate::budget::for_topic(settings, budget_minutes)?;
     let repo = crate::repo::discover()?;
     // The current work tree, never a folder the session names.
     let workspace = repo
@@ -256,8 +285,10 @@ pub fn resume(
         topic: meta["topic"].as_str().unwrap_or("").to_string(),
         proposer,
         challenger,
-        orchestrator,
+        judge,
+        judge_why,
         rounds,
+        budget,
         workspace,
         context: None,
         templates: Some(base.join("templates")),

@@ -437,6 +437,11 @@ debate.hook.keepDays*  the hook's sessions older than this many days are removed
 A hook session whose tree is staged in a work tree is kept, and so is its cached verdict.\n",
     );
     s.push_str(
+        "\nTOPIC KEYS:\n  \
+debate.topic.budgetMinutes  wall-clock budget of a topic debate, verdict included (default 60; \
+--budget-minutes); the verdict's share (one call, at most a quarter) is kept back from the turns\n",
+    );
+    s.push_str(
         "\nFILES:\n  <git common dir>/review-loop/<id>/  one folder per session (artifact.md, \
 metadata.json, ...); shared by linked worktrees; never staged.\n  \
 $XDG_STATE_HOME/debate/<workspace>/review-loop/  the same outside a git repository.\n  \

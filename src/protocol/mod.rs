@@ -34,11 +34,13 @@ pub enum Template {
     DebateDefense,
     DebateFollowup,
     DebateSynthesis,
+    DebateSummary,
+    DebateRepick,
     Normalize,
 }
 
 impl Template {
-    pub const ALL: [Template; 13] = [
+    pub const ALL: [Template; 15] = [
         Template::Cr,
         Template::PeerReview,
         Template::Judge,
@@ -51,6 +53,8 @@ impl Template {
         Template::DebateDefense,
         Template::DebateFollowup,
         Template::DebateSynthesis,
+        Template::DebateSummary,
+        Template::DebateRepick,
         Template::Normalize,
     ];
 
@@ -69,6 +73,8 @@ impl Template {
             Template::DebateDefense => "debate-defense.md",
             Template::DebateFollowup => "debate-followup.md",
             Template::DebateSynthesis => "debate-synthesis.md",
+            Template::DebateSummary => "debate-summary.md",
+            Template::DebateRepick => "debate-repick.md",
             Template::Normalize => "normalize.md",
         }
     }
@@ -97,6 +103,10 @@ impl Template {
             Template::DebateSynthesis => {
                 include_str!("../../references/templates/debate-synthesis.md")
             }
+            Template::DebateSummary => {
+                include_str!("../../references/templates/debate-summary.md")
+            }
+            Template::DebateRepick => include_str!("../../references/templates/debate-repick.md"),
             Template::Normalize => include_str!("../../references/templates/normalize.md"),
         }
     }

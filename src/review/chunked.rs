@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use anyhow::Result;
 
 use super::record::ChunkRecord;
-use super::{steps, Review, State};
+use super::{Review, State};
 use crate::artifact::budget::Note;
 use crate::artifact::chunks;
 use crate::artifact::sections::DiffDoc;
@@ -174,7 +174,7 @@ impl Review<'_> {
             k if jobs[0].chunk.is_some() => format!("review ({k} chunks)"),
             _ => "review (both halves)".to_string(),
         };
-        steps::with_progress(
+        crate::progress::with_progress(
             self.reviewer.name(),
             (n, self.settings.max_rounds),
             &what,

@@ -59,7 +59,7 @@ impl Review<'_> {
         )?;
         let req = self.request(&prompt, started, Some(protocol));
         let t = Instant::now();
-        let r = super::steps::with_progress(
+        let r = crate::progress::with_progress(
             normalizer.name(),
             (n, self.settings.max_rounds),
             "normalise",

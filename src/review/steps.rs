@@ -111,35 +111,6 @@ fn one_line(f: &Finding) -> String {
     s
 }
 
-/// Runs `f` while a one-line progress indicator ticks on stderr (only on a terminal).
-pub(super) fn with_progress<T>(
-    backend: &str,
-    (round, of): (u32, u32),
-    what: &str,
-    f: impl FnOnce() -> T,
-) -> T {
-    if !crate::terminal::can_redraw() {
-        return f();
-    }
-    let done = std::sync::atomic::AtomicBool::new(false);
-    std::thread::scope(|s| {
-        s.spawn(|| {
-            let started = Instant::now();
-            while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                crate::terminal::progress(&format!(
-                    "  {backend} · round {round}/{of} · {what} · {}s",
-                    started.elapsed().as_secs()
-                ));
-                std::thread::sleep(std::time::Duration::from_millis(500));
-            }
-            crate::terminal::progress_clear();
-        });
-        let out = f();
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
-        out
-    })
-}
-
 impl Review<'_> {
     /// One call to the author model.
     fn author_call(
@@ -154,7 +125,7 @@ impl Review<'_> {
         let schema = (template == Template::Judge).then_some(Protocol::Judge);
         let req = self.request(&prompt, started, schema);
         let t = Instant::now();
-        let r = with_progress(
+        let r = crate::progress::with_progress(
             self.author.name(),
             (n, self.settings.max_rounds),
             purpose,

@@ -1,0 +1,203 @@
+//! A finished duel on paper: the transcript, the summary in seed 001's synthesis format (every
+//! field of it, with tool and model per side and a Rigor line that says what was really checked),
+//! and the seed's `last-debate.json` state record.
+
+use serde_json::{json, Value};
+
+use super::{citations, title, Exchange, Outcome};
+use crate::session;
+
+/// The debate as markdown, with each turn's checked citations.
+pub fn transcript(topic: &str, ex: &[Exchange], notes: &[String]) -> String {
+    let mut s = format!("# Debate: {topic}\n");
+    for e in ex {
+        s.push_str(&format!(
+            "\n## Round {} - {} ({}{})\n\n{}\n",
+            e.round,
+            title(&e.role),
+            e.tool,
+            e.model
+                .as_deref()
+                .map(|m| format!(", {m}"))
+                .unwrap_or_default(),
+            e.response.trim()
+        ));
+        let b = citations::block(&e.citations);
+        if !b.is_empty() {
+            s.push_str(&format!("\n{b}"));
+        }
+    }
+    for n in notes {
+        s.push_str(&format!("\n{n}\n"));
+    }
+    s
+}
+
+/// The quality dimensions of seed 001, as the judge's JSON names them and as the summary shows
+/// them.
+const QUALITY: &[(&str, &str)] = &[
+    ("genuine_disagreement", "Genuine disagreement"),
+    ("evidence_quality", "Evidence quality"),
+    ("challenge_depth", "Challenge depth"),
+];
+
+/// The summary in markdown (`summary.md`, and the text report), in seed 001's synthesis layout.
+pub fn summary_markdown(id: &str, topic: &str, o: &Outcome, rounds: u32) -> String {
+    let all: Vec<&citations::Citation> = o
+        .exchanges
+        .iter()
+        .flat_map(|e| e.citations.iter())
+        .collect();
+    let count = |st: citations::Status| all.iter().filter(|c| c.status == st).count();
+    let (verified, missing, unverifiable) = (
+        count(citations::Status::Verified),
+        count(citations::Status::NotFound),
+        count(citations::Status::Unverifiable),
+    );
+    let mut s = format!("## Debate Summary\n\n**Topic**: {topic}\n");
+    s.push_str(&format!("**Proposer**: {}\n", o.proposer.label()));
+    s.push_str(&format!("**Challenger**: {}\n", o.challenger.label()));
+    s.push_str(&format!(
+        "**Judge**: {}{}\n",
+        o.judge.label(),
+        o.judge
+            .why
+            .as_deref()
+            .map(|w| format!(" — {w}"))
+            .unwrap_or_default()
+    ));
+    s.push_str(&format!(
+        "**Rounds**: {} of {rounds} · Status: {}\n",
+        o.rounds_completed, o.status
+    ));
+    s.push_str(&format!(
+        "**Rigor**: Structured perspective comparison (prompt-enforced adversarial rules; \
+         repository citations checked by the tool: {verified} verified, {missing} not found, \
+         {unverifiable} unverifiable)\n"
+    ));
+    s.push_str(&format!("Session: {id}\n"));
+    for n in &o.notes {
+        s.push_str(&format!("\n{n}\n"));
+    }
+    if o.status == "uncontested" {
+        if let Some(e) = o.exchanges.iter().find(|e| e.role == "proposer") {
+            s.push_str(&format!(
+                "\n### Proposer's uncontested position ({})\n\n{}\n",
+                e.tool,
+                e.response.trim()
+            ));
+        }
+        s.push_str(
+            "\n### Verdict\nNone: the challenger never answered, so nothing was contested.\n",
+        );
+    }
+    if let Some(v) = &o.verdict {
+        let tool_of = |role: &str| {
+            if role == "proposer" {
+                &o.proposer.tool
+            } else {
+                &o.challenger.tool
+            }
+        };
+        s.push_str("\n### Verdict\n");
+        match &v.winner {
+            Some(w) => s.push_str(&format!(
+                "**Winner**: {w} ({})\n\n{} had the stronger argument because: {}\n",
+                tool_of(w),
+                tool_of(w),
+                v.reasoning
+            )),
+            None => s.push_str(&format!(
+                "**Winner**: undecided — the judge named no side{}\n\n{}\n",
+                if v.asked > 1 {
+                    ", even when asked again"
+                } else {
+                    ""
+                },
+                v.reasoning
+            )),
+        }
+        s.push_str("\n### Debate Quality\n");
+        for (key, label) in QUALITY {
+            let rating = v
+                .quality
+                .get(key)
+                .and_then(Value::as_str)
+                .unwrap_or("not rated");
+            s.push_str(&format!("- **{label}**: {rating}\n"));
+        }
+        for (title, items) in [
+            ("Key Agreements", &v.agreements),
+            ("Key Disagreements", &v.disagreements),
+            ("Unresolved Questions", &v.unresolved),
+        ] {
+            s.push_str(&format!("\n### {title}\n"));
+            if items.is_empty() {
+                s.push_str("- none\n");
+            }
+            for i in items {
+                s.push_str(&format!("- {i}\n"));
+            }
+        }
+        let rec = if v.recommendation.is_empty() {
+            "none given"
+        } else {
+            &v.recommendation
+        };
+        s.push_str(&format!("\n### Recommendation\n{rec}\n"));
+    }
+    s.push_str(&format!(
+        "\n### Evidence\n- citations: {verified} verified, {missing} not found, {unverifiable} \
+         unverifiable\n"
+    ));
+    for c in all
+        .iter()
+        .filter(|c| c.status == citations::Status::NotFound)
+    {
+        s.push_str(&format!("- not found: `{}` {}\n", c.cited, c.detail));
+    }
+    s
+}
+
+/// The seed's state record, kept as `last-debate.json` in the store. As in the seed, `winner`
+/// is the winning tool; `winner_role` says which side that was.
+pub fn state_record(
+    id: &str,
+    topic: &str,
+    o: &Outcome,
+    rounds: u32,
+    effort: Option<&str>,
+) -> Value {
+    let winner_tool = o
+        .verdict
+        .as_ref()
+        .and_then(|v| v.winner.as_deref())
+        .map(|w| {
+            if w == "proposer" {
+                o.proposer.tool.clone()
+            } else {
+                o.challenger.tool.clone()
+            }
+        });
+    json!({
+        "id": id,
+        "topic": topic,
+        "proposer": {"tool": o.proposer.tool, "model": o.proposer.model},
+        "challenger": {"tool": o.challenger.tool, "model": o.challenger.model},
+        "judge": {"tool": o.judge.tool, "model": o.judge.model},
+        "effort": effort,
+        "rounds_completed": o.rounds_completed,
+        "max_rounds": rounds,
+        "status": o.status,
+        "exchanges": o.exchanges.iter().map(|e| json!({
+            "round": e.round, "role": e.role, "tool": e.tool, "response": e.response,
+            "duration_ms": e.duration_ms,
+        })).collect::<Vec<_>>(),
+        "verdict": o.verdict.as_ref().map(|v| json!({
+            "winner": winner_tool, "winner_role": v.winner, "reasoning": v.reasoning,
+            "agreements": v.agreements, "disagreements": v.disagreements,
+            "recommendation": v.recommendation,
+        })),
+        "timestamp": session::rfc3339(session::now_utc()),
+    })
+}

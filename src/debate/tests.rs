@@ -1,0 +1,145 @@
+//! The duel's orchestration with scripted backends (the model is the only thing faked): the
+//! budget runs out mid-debate and the verdict still arrives, and the note names the limit that
+//! bit. End-to-end runs of the built binary are in `tests/topic.rs`.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use super::budget::Budget;
+use super::citations::Checker;
+use super::{Duel, Outcome};
+use crate::backend::error::Failure;
+use crate::backend::{Answer, Backend, BackendError, ErrorKind, Family, Request};
+use crate::cli::ReviewArgs;
+use crate::config::{Layers, Settings};
+use crate::session::Session;
+
+/// A model that takes `delay` per answer and, like a CLI under our timeout, fails with a timeout
+/// when the request allows less.
+struct Slow {
+    name: &'static str,
+    family: Family,
+    delay: Duration,
+    answers: Mutex<Vec<&'static str>>,
+}
+
+impl Slow {
+    fn new(
+        name: &'static str,
+        family: Family,
+        delay_ms: u64,
+        answers: &[&'static str],
+    ) -> Box<Slow> {
+        Box::new(Slow {
+            name,
+            family,
+            delay: Duration::from_millis(delay_ms),
+            answers: Mutex::new(answers.iter().rev().copied().collect()),
+        })
+    }
+}
+
+impl Backend for Slow {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn family(&self) -> &Family {
+        &self.family
+    }
+    fn model(&self) -> Option<&str> {
+        None
+    }
+    fn describe(&self) -> String {
+        String::new()
+    }
+    fn ask(&self, req: &Request) -> Result<Answer, BackendError> {
+        if self.delay > req.timeout {
+            std::thread::sleep(req.timeout);
+            return Err(BackendError::new(
+                self.name,
+                Failure::new(ErrorKind::Timeout, "no answer within the wall-clock limit"),
+                &|_| String::new(),
+            ));
+        }
+        std::thread::sleep(self.delay);
+        let mut a = self.answers.lock().unwrap();
+        let text = if a.len() > 1 {
+            a.pop()
+        } else {
+            a.last().copied()
+        };
+        Ok(Answer::plain(self.name, text.unwrap_or("").to_string()))
+    }
+}
+
+const VERDICT: &str = "```json\n{\"winner\": \"challenger\", \"reasoning\": \"measured\"}\n```";
+
+fn duel(budget: Budget, sides_ms: u64, rounds: u32) -> Outcome {
+    let tmp = tempfile::tempdir().unwrap();
+    let session = Session::create(tmp.path()).unwrap();
+    let settings = Settings::resolve(Layers::default(), &ReviewArgs::default()).unwrap();
+    Duel {
+        session: &session,
+        settings: &settings,
+        topic: "cache or not?".into(),
+        proposer: Slow::new("claude", Family::anthropic(), sides_ms, &["FOR"]),
+        challenger: Slow::new("codex", Family::openai(), sides_ms, &["AGAINST"]),
+        judge: Slow::new("gemini", Family::google(), 50, &["SUMMARY", VERDICT]),
+        judge_why: "a third family".into(),
+        rounds,
+        budget,
+        workspace: tmp.path().to_path_buf(),
+        context: None,
+        templates: None,
+        checker: Checker::new(None),
+        resume: Vec::new(),
+    }
+    .run()
+    .unwrap()
+}
+
+#[test]
+fn when_the_budget_runs_out_in_round_two_the_verdict_still_arrives() {
+    // 4 s in all, 1 s of it kept for the verdict; each turn takes 1.2 s, so round 2 cannot be
+    // finished within the 3 s the turns have.
+    let budget = Budget::new(
+        Duration::from_secs(4),
+        Duration::from_secs(60),
+        "--budget-minutes 4".into(),
+    );
+    assert_eq!(budget.reserve, Duration::from_secs(1));
+    let o = duel(budget, 1200, 3);
+    assert_eq!(o.status, "completed", "{:?}", o.notes);
+    assert_eq!(o.rounds_completed, 1);
+    let v = o.verdict.expect("the verdict got its reserved time");
+    assert_eq!(v.winner.as_deref(), Some("challenger"));
+    let note = o.notes.join("\n");
+    assert!(note.contains("[WARN] Round 2 is incomplete"), "{note}");
+    assert!(
+        note.contains("the topic's time budget (--budget-minutes 4; 1 s of it kept"),
+        "the note names the budget that bit: {note}"
+    );
+    assert!(!note.contains("--backend-timeout-seconds"), "{note}");
+    assert_eq!(o.judge.tool, "gemini");
+    assert_eq!(o.judge.why.as_deref(), Some("a third family"));
+}
+
+#[test]
+fn a_per_call_timeout_is_named_as_such_when_the_budget_had_room() {
+    let budget = Budget::new(
+        Duration::from_secs(3600),
+        Duration::from_millis(300),
+        "debate.topic.budgetMinutes, default 60".into(),
+    );
+    let o = duel(budget, 600, 2);
+    // The proposer's opening timed out on the per-call limit: seed 001 aborts.
+    assert_eq!(o.status, "aborted");
+    let note = o.notes.join("\n");
+    assert!(note.contains("[ERROR] Debate aborted"), "{note}");
+    assert!(!note.contains("topic's time budget"), "{note}");
+    assert!(
+        note.contains("[ERROR] Debate failed: all tool invocations timed out."),
+        "{note}"
+    );
+    assert!(o.verdict.is_none());
+}
