@@ -307,14 +307,21 @@ impl Duel<'_> {
     /// the budget's doing, not `--backend-timeout-seconds`'.
     fn why_failed(&self, e: &BackendError, slice: Slice) -> String {
         let idle = e.message.contains("idle limit");
-        if e.kind == ErrorKind::Timeout && slice.by_budget && !idle {
-            return format!(
+        match (e.kind == ErrorKind::Timeout && !idle, slice.by_budget) {
+            (true, true) => format!(
                 "no answer within {}, the time left of {}",
                 budget::span(slice.timeout),
                 self.budget.describe()
-            );
+            ),
+            (true, false) => format!(
+                "{}: no answer within {}, the per-call limit (--backend-timeout-seconds {}); \
+                 the topic's budget had room",
+                e.backend,
+                budget::span(slice.timeout),
+                slice.timeout.as_secs()
+            ),
+            _ => e.to_string(),
         }
-        e.to_string()
     }
 
     fn request<'p>(&self, prompt: &'p str, slice: Slice) -> Request<'p> {

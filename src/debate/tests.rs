@@ -136,7 +136,13 @@ fn a_per_call_timeout_is_named_as_such_when_the_budget_had_room() {
     assert_eq!(o.status, "aborted");
     let note = o.notes.join("\n");
     assert!(note.contains("[ERROR] Debate aborted"), "{note}");
-    assert!(!note.contains("topic's time budget"), "{note}");
+    assert!(!note.contains("topic's time budget ("), "{note}");
+    assert!(
+        note.contains(
+            "claude: no answer within 300 ms, the per-call limit (--backend-timeout-seconds"
+        ),
+        "{note}"
+    );
     assert!(
         note.contains("[ERROR] Debate failed: all tool invocations timed out."),
         "{note}"
