@@ -171,9 +171,7 @@ pub fn parse_verdict(text: &str, sides: (&str, &str)) -> Verdict {
 /// copied from the prompt, `both`, `tie` or `neither` name none.
 fn side_named(value: &str, sides: (&str, &str)) -> Option<String> {
     let v = value.to_ascii_lowercase();
-    let names = |role: &str, tool: &str| {
-        v.contains(role) || (!tool.is_empty() && v.trim() == tool.to_ascii_lowercase())
-    };
+    let names = |role: &str, tool: &str| v.contains(role) || mentions(&v, tool);
     match (names("proposer", sides.0), names("challenger", sides.1)) {
         (true, false) => Some("proposer".into()),
         (false, true) => Some("challenger".into()),
@@ -181,10 +179,28 @@ fn side_named(value: &str, sides: (&str, &str)) -> Option<String> {
     }
 }
 
+/// Whether lowercase `text` names `tool` as a word of its own (`Claude (Opus)` names claude;
+/// `claudette` does not).
+fn mentions(text: &str, tool: &str) -> bool {
+    let tool = tool.to_ascii_lowercase();
+    if tool.is_empty() {
+        return false;
+    }
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+    text.match_indices(&tool).any(|(i, _)| {
+        !word(text[..i].chars().next_back()) && !word(text[i + tool.len()..].chars().next())
+    })
+}
+
 /// "The proposer wins", "Winner: challenger", "codex had the stronger argument": a side named
 /// once, and the other not.
 fn winner_in_prose(text: &str, sides: (&str, &str)) -> Option<String> {
-    let lower = text.to_ascii_lowercase();
+    // Markdown emphasis aside: `**Winner:** Challenger` reads as `winner: challenger`.
+    let lower: String = text
+        .to_ascii_lowercase()
+        .chars()
+        .filter(|c| !matches!(c, '*' | '_'))
+        .collect();
     let says = |role: &str, tool: &str| {
         let mut who = vec![role.to_string()];
         if !tool.is_empty() {
@@ -233,6 +249,9 @@ mod tests {
         assert_eq!(w("claude").as_deref(), Some("proposer"));
         assert_eq!(w("Codex").as_deref(), Some("challenger"));
         assert_eq!(w("the challenger (codex)").as_deref(), Some("challenger"));
+        assert_eq!(w("Claude (Opus 4.5)").as_deref(), Some("proposer"));
+        assert_eq!(w("claudette"), None);
+        assert_eq!(w("claude and codex"), None);
         assert_eq!(w("proposer|challenger"), None);
         assert_eq!(w("tie"), None);
         assert_eq!(w("both"), None);
