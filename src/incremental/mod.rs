@@ -1,0 +1,408 @@
+//! Incremental review: a branch reviewed before is reviewed again only where it changed since,
+//! and the findings the earlier review left open are carried forward (`--since
+//! last|SESSION|REV`, or `debate.incremental` for `base:` scopes).
+//!
+//! [`start`] finds the earlier review ([`previous`]), compares the trees of the head it saw and
+//! the new head in the change's files ([`delta`]), re-anchors the open findings on the new head
+//! ([`carry`]) and stores the plan as `incremental.json` in the new session. The reviewer gets
+//! the delta plus the carried findings ([`context`]) and is asked to review the delta and say,
+//! per carried finding, whether it is fixed, still open or no longer applicable. [`finish`]
+//! reads that answer (untrusted, through [`crate::protocol::read::carried`]) and adds new /
+//! carried-open / fixed / outdated to the report; the live run and `git debate show` both call
+//! it, from what the session holds.
+
+pub mod carry;
+pub mod delta;
+pub mod previous;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use git2::{Oid, Repository};
+use serde::{Deserialize, Serialize};
+
+use crate::error::UsageError;
+use crate::report::incremental::{CarriedItem, Incremental};
+use crate::scope::{Change, Scope};
+use carry::Carry;
+
+/// The plan's file in a session folder.
+pub const FILE: &str = "incremental.json";
+
+/// What `--since` names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Since {
+    /// The newest finished review of the same scope.
+    Last,
+    Session(String),
+    /// A commit: the delta from it; findings are carried from a finished review of it, if any.
+    Rev(String),
+}
+
+impl Since {
+    pub fn parse(s: &str) -> Result<Since, UsageError> {
+        let s = s.trim();
+        if s.is_empty() {
+            return Err(UsageError::new(
+                "--since needs a value: last, a session id (`git debate sessions`) or a revision",
+            ));
+        }
+        if s == "last" {
+            return Ok(Since::Last);
+        }
+        if s.starts_with("debate-") {
+            if !crate::session::index::is_id(s) {
+                return Err(UsageError::new(format!(
+                    "--since {s}: not a session id; `git debate sessions` lists them"
+                )));
+            }
+            return Ok(Since::Session(s.to_string()));
+        }
+        Ok(Since::Rev(s.to_string()))
+    }
+}
+
+/// What an incremental review does, stored as `incremental.json`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Plan {
+    /// `delta` or `full`.
+    pub mode: String,
+    pub since: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous_session: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub old_head: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new_head: Option<String>,
+    /// Why a full review instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(default)]
+    pub rebased: bool,
+    #[serde(default)]
+    pub files: Vec<String>,
+    #[serde(default)]
+    pub left_out: Vec<String>,
+    #[serde(default)]
+    pub carried: Vec<Carry>,
+    /// The highest finding number the earlier review gave: new findings are numbered after it,
+    /// so an id never names two findings of one branch.
+    #[serde(default)]
+    pub last_id: usize,
+}
+
+/// How a review with `--since` goes on.
+pub enum Start {
+    /// Review the whole change (the plan says why).
+    Full(Plan),
+    /// Review the delta (this change), carrying the plan's findings.
+    Delta(Plan, Box<Change>),
+    /// Nothing in the change's files changed since the earlier review.
+    Unchanged(Plan),
+}
+
+/// Plans the review of `change` (resolved from `scope`) since `since`, against the sessions of
+/// `store`. `given`: `since` as the user gave it (`auto` for `debate.incremental`).
+pub fn start(
+    repo: &Repository,
+    store: &Path,
+    scope: &Scope,
+    change: &Change,
+    since: &Since,
+    given: &str,
+    context_lines: u32,
+) -> Result<Start> {
+    if !matches!(scope, Scope::Base(_) | Scope::Range { .. }) {
+        crate::usage!(
+            "--since works with --scope base:<branch> or range:<a>..<b> (a change with a commit \
+             head), not {scope}"
+        );
+    }
+    let new_head = change
+        .head
+        .clone()
+        .context("an incremental review needs a commit head")?;
+    let scope_text = scope.to_string();
+    let mut plan = Plan {
+        mode: "full".into(),
+        since: given.to_string(),
+        previous_session: None,
+        old_head: None,
+        new_head: Some(new_head.clone()),
+        reason: None,
+        rebased: false,
+        files: Vec::new(),
+        left_out: Vec::new(),
+        carried: Vec::new(),
+        last_id: 0,
+    };
+    let (previous, old_head) = match since {
+        Since::Last => match previous::latest(store, &scope_text, None)? {
+            Some(p) => {
+                let h = p.head.clone();
+                (Some(p), h)
+            }
+            None => {
+                plan.reason = Some(format!(
+                    "no earlier finished review of {scope_text} to continue"
+                ));
+                return Ok(Start::Full(plan));
+            }
+        },
+        Since::Session(id) => {
+            let p = previous::named(store, id)?;
+            let h = p.head.clone();
+            (Some(p), h)
+        }
+        Since::Rev(rev) => {
+            let commit = repo
+                .revparse_single(rev)
+                .and_then(|o| o.peel_to_commit())
+                .map_err(|_| {
+                    UsageError::new(format!(
+                        "--since {rev}: not `last`, a session id or a commit in this repository; \
+                         check `git log --oneline` or `git debate sessions`"
+                    ))
+                })?;
+            let sha = commit.id().to_string();
+            (previous::latest(store, &scope_text, Some(&sha))?, sha)
+        }
+    };
+    plan.previous_session = previous.as_ref().map(|p| p.id.clone());
+    plan.last_id = previous.as_ref().map_or(0, |p| p.last_id);
+    plan.old_head = Some(old_head.clone());
+    let old = Oid::from_str(&old_head)
+        .ok()
+        .filter(|o| repo.find_commit(*o).is_ok());
+    let Some(old) = old else {
+        plan.reason = Some(format!(
+            "history was rewritten: the reviewed head {} is not in this repository any more",
+            &old_head[..old_head.len().min(12)]
+        ));
+        return Ok(Start::Full(plan));
+    };
+    let new = Oid::from_str(&new_head)?;
+    let paths: Vec<String> = change
+        .files
+        .iter()
+        .flat_map(|f| std::iter::once(f.path.clone()).chain(f.old_path.clone()))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    // The files the earlier review saw count too: one the change no longer touches (reverted,
+    // or added then deleted) changed since, and that is part of the delta.
+    let seen: Vec<String> = paths
+        .iter()
+        .chain(previous.iter().flat_map(|p| &p.files))
+        .cloned()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let ancestor = repo.graph_descendant_of(new, old).unwrap_or(false);
+    let delta = if old == new {
+        Change::default()
+    } else {
+        crate::scope::between(repo, old, new, &seen, context_lines)?
+    };
+    plan.rebased = !ancestor && old != new;
+    plan.left_out = crate::scope::changed_paths(repo, old, new)?
+        .into_iter()
+        .filter(|p| !seen.contains(p))
+        .collect();
+    if let Some(why) = delta::rewritten(
+        ancestor || old == new,
+        previous.as_ref().map(|p| p.files.as_slice()),
+        &paths,
+        delta.additions() + delta.deletions(),
+        change.additions() + change.deletions(),
+    ) {
+        plan.reason = Some(why);
+        plan.left_out.clear();
+        return Ok(Start::Full(plan));
+    }
+    plan.files = delta.files.iter().map(|f| f.path.clone()).collect();
+    plan.carried = previous
+        .iter()
+        .flat_map(|p| &p.open)
+        .map(|f| carried(repo, old, new, &delta, f.clone()))
+        .collect();
+    plan.mode = "delta".into();
+    if delta.files.is_empty() {
+        return Ok(Start::Unchanged(plan));
+    }
+    let mut delta = delta;
+    delta.description = format!(
+        "{} since {} ({}): {}",
+        change.description,
+        plan.previous_session.as_deref().unwrap_or(given),
+        if ancestor {
+            "new commits"
+        } else {
+            "trees compared after a rebase"
+        },
+        delta.description
+    );
+    if delta.commits.is_empty() {
+        delta.commits = change.commits.clone();
+    }
+    Ok(Start::Delta(plan, Box::new(delta)))
+}
+
+/// A finding of the earlier review, followed from the old head to the new one.
+fn carried(
+    repo: &Repository,
+    old: Oid,
+    new: Oid,
+    delta: &Change,
+    f: crate::protocol::findings::Finding,
+) -> Carry {
+    let previous = f.location.clone();
+    let Some((path, line)) = f
+        .location
+        .as_ref()
+        .filter(|l| !l.outside)
+        .and_then(|l| Some((l.path.clone(), l.start_line? as usize)))
+    else {
+        return Carry {
+            finding: f,
+            previous,
+            anchoring: carry::Anchoring::Unplaced,
+        };
+    };
+    // A file renamed since is followed under its new name.
+    let now = delta
+        .files
+        .iter()
+        .find(|c| c.old_path.as_deref() == Some(path.as_str()))
+        .map_or(path.clone(), |c| c.path.clone());
+    let anchoring = carry::reanchor(
+        file_at(repo, old, &path).as_deref(),
+        file_at(repo, new, &now).as_deref(),
+        line,
+    );
+    Carry {
+        finding: carry::moved(f, &anchoring, &now),
+        previous,
+        anchoring,
+    }
+}
+
+/// The text of `path` in commit `at`, when it is a text file we would read.
+fn file_at(repo: &Repository, at: Oid, path: &str) -> Option<String> {
+    let tree = repo.find_commit(at).ok()?.tree().ok()?;
+    let entry = tree.get_path(Path::new(path)).ok()?;
+    let blob = repo.find_blob(entry.id()).ok()?;
+    (blob.size() as u64 <= crate::files::CITED_FILE_CAP && !blob.is_binary())
+        .then(|| String::from_utf8_lossy(blob.content()).into_owned())
+}
+
+/// The reviewer's instructions for the carried findings (our text, outside the fence) and the
+/// findings themselves (model text, fenced as data).
+pub fn context(plan: &Plan) -> String {
+    let mut s = format!(
+        "\nThis is an incremental review. The change below is only what changed in this \
+         branch's files since an earlier review ({} -> {}); review it as usual.\n",
+        short(plan.old_head.as_deref()),
+        short(plan.new_head.as_deref())
+    );
+    if plan.carried.is_empty() {
+        return s;
+    }
+    let mut list = String::new();
+    for c in &plan.carried {
+        let f = &c.finding;
+        let at = match (&c.anchoring, f.location.as_ref()) {
+            (carry::Anchoring::Gone { why }, _) => format!(" — {why}"),
+            (_, Some(l)) => format!(" — {}", l.display()),
+            _ => String::new(),
+        };
+        list.push_str(&format!(
+            "- {} [{}] {}{at}\n",
+            f.id,
+            f.severity.label(),
+            f.title
+        ));
+        if !f.body.is_empty() {
+            list.push_str(&format!("  {}\n", f.body.replace('\n', "\n  ")));
+        }
+    }
+    s.push_str(&format!(
+        "The earlier review left these findings open (where they point now, at the new head):\n{}",
+        crate::protocol::fence::wrap("CARRIED FINDINGS", &list)
+    ));
+    s.push_str(
+        "Besides your findings on the change, say for each carried finding whether it is fixed, \
+         still open or not applicable any more: end with a section `## Carried findings`, one \
+         line per finding, `- F<n>: fixed | still open | not applicable — why`. Do not list a \
+         carried finding again among your findings.\n",
+    );
+    s
+}
+
+fn short(h: Option<&str>) -> String {
+    h.map(|h| h.chars().take(12).collect())
+        .unwrap_or_else(|| "?".into())
+}
+
+/// The plan stored in the session folder `dir`, if it is an incremental review.
+pub fn load(dir: &Path) -> Option<Plan> {
+    crate::session::files::read(&dir.join(FILE))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Plan>(&b).ok())
+}
+
+/// Adds the incremental part of the session in `dir` to its report (nothing when the session
+/// is not incremental): the reviewer's statuses are read from round 1's answers.
+pub fn finish(dir: &Path, report: &mut crate::report::Report, fail_on: &str, code: bool) {
+    let Some(plan) = load(dir) else {
+        return;
+    };
+    let answer = crate::session::files::read(&dir.join("round-1-critique.md"))
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
+    report.add_incremental(outcome(&plan, &answer, report), fail_on, code);
+}
+
+/// The incremental report of `plan`, given round 1's `answer` and the report so far.
+pub fn outcome(plan: &Plan, answer: &str, report: &crate::report::Report) -> Incremental {
+    let ids: Vec<String> = plan.carried.iter().map(|c| c.finding.id.clone()).collect();
+    let said = crate::protocol::read::carried::read(answer, &ids);
+    let carried = plan
+        .carried
+        .iter()
+        .map(|c| {
+            let id = &c.finding.id;
+            let again = report.unresolved.iter().any(|i| &i.id == id);
+            let (status, why) = carry::decide(
+                &c.anchoring,
+                said.status.get(id).copied(),
+                said.ambiguous.contains(id),
+                again,
+            );
+            CarriedItem {
+                id: id.clone(),
+                severity: c.finding.severity.label().to_string(),
+                title: c.finding.title.clone(),
+                status: status.label().to_string(),
+                why,
+                location: c.finding.location.clone(),
+                previous_location: c.previous.clone(),
+                finding: Some(c.finding.clone()),
+            }
+        })
+        .collect();
+    Incremental {
+        mode: plan.mode.clone(),
+        since: plan.since.clone(),
+        previous_session: plan.previous_session.clone(),
+        old_head: plan.old_head.clone(),
+        new_head: plan.new_head.clone(),
+        reason: plan.reason.clone(),
+        rebased: plan.rebased,
+        files: plan.files.clone(),
+        left_out: plan.left_out.clone(),
+        counts: Default::default(),
+        carried,
+    }
+}
