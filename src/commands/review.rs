@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use serde_json::json;
 
 use super::review_record::{chunk_plan, chunk_summary, metadata, summary, wants_chunks};
-use super::{content, last_message};
+use super::{content, last_message, review_since};
 use crate::artifact::{self, TextInput};
 use crate::backend::registry::{self, Role};
 use crate::backend::routing::{self, World};
@@ -15,7 +15,7 @@ use crate::backend::Backend;
 use crate::cli::ReviewArgs;
 use crate::config::{Layers, Settings};
 use crate::error::Outcome;
-use crate::incremental::{self, Since};
+use crate::incremental;
 use crate::report;
 use crate::review::locations::{LocationIndex, Revision};
 use crate::review::{Chunking, PatchBase, Review};
@@ -23,7 +23,7 @@ use crate::scope::{self, Change, Scope};
 use crate::session::{self, Session};
 
 /// What the artifact was built from.
-pub(super) enum Source {
+pub(crate) enum Source {
     Text(TextInput),
     Change { scope: Scope, change: Change },
 }
@@ -95,49 +95,11 @@ pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Resul
 
     let base = session::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
     // `--since` (or debate.incremental for base: scopes): only the delta is reviewed.
-    let mut inc_plan = None;
-    if let Some((since, given)) = incremental_since(args, &settings, &source)? {
-        let (Source::Change { scope, change }, Some(repo)) = (&source, repo.as_ref()) else {
-            crate::usage!(
-                "--since works with --scope base:<branch> or range:<a>..<b>, not with content"
-            )
-        };
-        let start = incremental::start(
-            repo,
-            &base,
-            scope,
-            change,
-            &since,
-            &given,
-            settings.context_lines,
-        )?;
-        let mut change_files: Vec<String> = change.files.iter().map(|f| f.path.clone()).collect();
-        change_files.extend(change.files.iter().filter_map(|f| f.old_path.clone()));
-        match start {
-            incremental::Start::Full(p) => {
-                if let Some(r) = &p.reason {
-                    crate::errln!("note: full review, not incremental: {r}");
-                }
-                inc_plan = Some((p, change_files));
-            }
-            incremental::Start::Unchanged(p) => return unchanged(&p, &settings),
-            incremental::Start::Delta(p, delta) => {
-                crate::errln!(
-                    "note: incremental review since {}: {} of the change's files changed, {} \
-                     finding(s) carried",
-                    p.previous_session.as_deref().unwrap_or(&p.since),
-                    p.files.len(),
-                    p.carried.len()
-                );
-                let scope = scope.clone();
-                source = Source::Change {
-                    scope,
-                    change: *delta,
-                };
-                inc_plan = Some((p, change_files));
-            }
-        }
-    }
+    let inc_plan = match review_since::prepare(args, &settings, &mut source, repo.as_ref(), &base)?
+    {
+        review_since::Next::Review(plan) => plan,
+        review_since::Next::Done(outcome) => return Ok(outcome),
+    };
 
     let mut artifact = match &source {
         Source::Text(input) => {
@@ -237,15 +199,7 @@ pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Resul
         meta["unfit"] = serde_json::to_value(&plan.1)?;
         crate::redact::redact_json(&mut meta);
     }
-    if let Some((p, change_files)) = &inc_plan {
-        session.write_json(incremental::FILE, p)?;
-        meta["incremental"] = json!({
-            "mode": p.mode, "since": p.since, "previous_session": p.previous_session,
-            "old_head": p.old_head, "reason": p.reason, "change_files": change_files,
-        });
-        crate::redact::redact_json(&mut meta);
-    }
-    let inc_plan = inc_plan.map(|(p, _)| p).filter(|p| p.mode == "delta");
+    let inc_plan = review_since::record(&session, &mut meta, inc_plan)?;
     if let Some(key) = &args.hook_cache {
         // A hook session: pruned sooner, and kept with its verdict while its tree is staged.
         meta["hook"] = json!({ "cache": key });
@@ -465,68 +419,6 @@ pub(crate) fn conclude(
             Outcome::Unavailable
         }
         _ => Outcome::Success,
-    })
-}
-
-/// What `--since` asks for, or `debate.incremental` for a `base:` scope (`--since last`), with
-/// the value as given (`auto` for the key).
-fn incremental_since(
-    args: &ReviewArgs,
-    settings: &Settings,
-    source: &Source,
-) -> Result<Option<(Since, String)>> {
-    if let Some(s) = &args.since {
-        return Ok(Some((Since::parse(s)?, s.trim().to_string())));
-    }
-    let base_scope = matches!(
-        source,
-        Source::Change {
-            scope: Scope::Base(_),
-            ..
-        }
-    );
-    Ok((settings.incremental && base_scope).then(|| (Since::Last, "auto".to_string())))
-}
-
-/// Nothing in the change's files changed since the earlier review: no model is asked, and what
-/// that review left open still stands (and counts for the gate).
-fn unchanged(plan: &incremental::Plan, settings: &Settings) -> Result<Outcome> {
-    let mut text = format!(
-        "nothing to review: the change's files are as they were in session {} (head {}); its \
-         {} open finding(s) stand\n",
-        plan.previous_session.as_deref().unwrap_or(&plan.since),
-        plan.old_head
-            .as_deref()
-            .unwrap_or("?")
-            .chars()
-            .take(12)
-            .collect::<String>(),
-        plan.carried.len()
-    );
-    let rank = |f: &crate::protocol::findings::Finding| f.severity.rank();
-    let limit = match settings.fail_on.as_str() {
-        "p1" => 1,
-        "p2" => 2,
-        "p3" => 3,
-        _ => 0,
-    };
-    let mut blocking = 0;
-    for c in &plan.carried {
-        let f = &c.finding;
-        let at = f.where_().map(|w| format!(" ({w})")).unwrap_or_default();
-        text.push_str(&format!(
-            "  [{}] {} {}{at}\n",
-            f.id,
-            f.severity.label(),
-            f.title
-        ));
-        blocking += usize::from(limit > 0 && rank(f) <= limit);
-    }
-    crate::terminal::out(&crate::terminal::clean(&text))?;
-    Ok(if blocking > 0 {
-        Outcome::GateFailed
-    } else {
-        Outcome::Success
     })
 }
 
