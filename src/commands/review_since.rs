@@ -19,7 +19,7 @@ use crate::session::Session;
 pub(super) enum Next {
     /// Review `source` (now the delta, for an incremental review); the plan and the whole
     /// change's files, to record.
-    Review(Option<(Plan, Vec<String>)>),
+    Review(Option<Box<(Plan, Vec<String>)>>),
     /// Nothing changed since the earlier review: done, with this exit.
     Done(Outcome),
 }
@@ -56,7 +56,7 @@ pub(super) fn prepare(
             if let Some(r) = &p.reason {
                 crate::errln!("note: full review, not incremental: {r}");
             }
-            Next::Review(Some((p, change_files)))
+            Next::Review(Some(Box::new((p, change_files))))
         }
         Start::Unchanged(p) => Next::Done(unchanged(&p, settings)?),
         Start::Delta(p, delta) => {
@@ -72,7 +72,7 @@ pub(super) fn prepare(
                 scope,
                 change: *delta,
             };
-            Next::Review(Some((p, change_files)))
+            Next::Review(Some(Box::new((p, change_files))))
         }
     })
 }
@@ -82,9 +82,9 @@ pub(super) fn prepare(
 pub(super) fn record(
     session: &Session,
     meta: &mut serde_json::Value,
-    plan: Option<(Plan, Vec<String>)>,
+    plan: Option<Box<(Plan, Vec<String>)>>,
 ) -> Result<Option<Plan>> {
-    let Some((p, change_files)) = plan else {
+    let Some((p, change_files)) = plan.map(|b| *b) else {
         return Ok(None);
     };
     session.write_json(incremental::FILE, &p)?;
