@@ -463,3 +463,48 @@ fn nothing_new_since_the_last_review_asks_no_model_and_its_open_findings_still_g
     )
     .ok();
 }
+
+#[test]
+fn a_carried_finding_raised_again_keeps_its_id_and_is_not_new_and_a_renamed_file_is_followed() {
+    let env = pull_request();
+    let first = first_review(&env)["session"].as_str().unwrap().to_string();
+    env.git(&["mv", "src/parse.rs", "src/parsing.rs"]);
+    small_push(&env, 0);
+    // Reworded, at its new place: the same finding (F2), not a new one.
+    env.fake(
+        "codex",
+        critique(
+            json!([finding(
+                "P2",
+                "The token gets logged in clear text",
+                "src/parsing.rs",
+                9
+            )]),
+            "",
+        ),
+    );
+    let run = review(&env, &["--scope", "base:main", "--since", "last"]).ok();
+    let s = summary(&run);
+    let (st, why) = carried_status(&s, "F2");
+    assert_eq!(
+        (st.as_str(), why.as_str()),
+        ("carried-open", "the reviewer raised it again")
+    );
+    assert_eq!(
+        s["incremental"]["counts"]["new"], 0,
+        "{:#}",
+        s["incremental"]
+    );
+    assert_eq!(
+        s["incremental"]["carried"][0]["location"]["path"],
+        "src/parsing.rs"
+    );
+    // Said nothing of F1: still open, at its new path.
+    assert_eq!(carried_status(&s, "F1").0, "carried-open");
+    // A dry run shows the same prompt: the carried findings beside the delta.
+    let dry = env
+        .run(&["--dry-run", "--scope", "base:main", "--since", &first])
+        .ok();
+    let input = std::fs::read_to_string(dry.session_dir().join("round-1-input.md")).unwrap();
+    assert!(input.contains("CARRIED FINDINGS"), "{input}");
+}

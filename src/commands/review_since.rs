@@ -119,19 +119,23 @@ fn incremental_since(
 /// Nothing in the change's files changed since the earlier review: no model is asked, and what
 /// that review left open still stands (and counts for the gate).
 fn unchanged(plan: &incremental::Plan, settings: &Settings) -> Result<Outcome> {
-    let mut text = format!(
-        "nothing to review: the change's files are as they were in session {} (head {}); its \
-         {} open finding(s) stand\n",
-        plan.previous_session.as_deref().unwrap_or(&plan.since),
-        plan.old_head
-            .as_deref()
-            .unwrap_or("?")
-            .chars()
-            .take(12)
-            .collect::<String>(),
+    use crate::terminal::clean_line;
+    let head: String = plan
+        .old_head
+        .as_deref()
+        .unwrap_or("?")
+        .chars()
+        .take(12)
+        .collect();
+    let reviewed = match &plan.previous_session {
+        Some(id) => format!(", reviewed in session {id}"),
+        None => String::new(),
+    };
+    let mut lines = vec![format!(
+        "nothing to review: the change's files are as they were at {head}{reviewed}; {} open \
+         finding(s) stand",
         plan.carried.len()
-    );
-    let rank = |f: &crate::protocol::findings::Finding| f.severity.rank();
+    )];
     let limit = match settings.fail_on.as_str() {
         "p1" => 1,
         "p2" => 2,
@@ -142,15 +146,21 @@ fn unchanged(plan: &incremental::Plan, settings: &Settings) -> Result<Outcome> {
     for c in &plan.carried {
         let f = &c.finding;
         let at = f.where_().map(|w| format!(" ({w})")).unwrap_or_default();
-        text.push_str(&format!(
-            "  [{}] {} {}{at}\n",
+        lines.push(format!(
+            "  [{}] {} {}{at}",
             f.id,
             f.severity.label(),
             f.title
         ));
-        blocking += usize::from(limit > 0 && rank(f) <= limit);
+        // As the gate counts: at or above --fail-on, and an unclassified finding always.
+        blocking += usize::from(limit > 0 && f.severity.rank() <= limit);
     }
-    crate::terminal::out(&crate::terminal::clean(&text))?;
+    // Titles are a model's text: one line each, whatever they hold.
+    let text: String = lines
+        .iter()
+        .map(|l| format!("{}\n", clean_line(l)))
+        .collect();
+    crate::terminal::out(&text)?;
     Ok(if blocking > 0 {
         Outcome::GateFailed
     } else {
