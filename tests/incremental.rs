@@ -313,8 +313,8 @@ fn a_force_push_that_rewrote_history_gets_a_full_review_and_says_why() {
     env.fake("codex", critique(json!([]), "LGTM"));
     let run = review(&env, &["--scope", "base:main", "--since", "last"]).ok();
     assert!(
-        run.stderr
-            .contains("note: full review, not incremental: history was rewritten"),
+        run.stderr.contains("note: full review, not incremental: ")
+            && run.stderr.contains("history was rewritten"),
         "{}",
         run.stderr
     );
@@ -322,6 +322,21 @@ fn a_force_push_that_rewrote_history_gets_a_full_review_and_says_why() {
     assert!(!last_prompt(&env).contains("CARRIED FINDINGS"));
     let s = summary(&run);
     assert_eq!(s["incremental"]["mode"], "full");
+    // Named, the session gives the reason alone.
+    let id = s["incremental"]["previous_session"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let run = review(&env, &["--scope", "base:main", "--since", &id]).ok();
+    assert!(
+        run.stderr.contains(
+            "note: full review, not incremental: history was rewritten: the reviewed head is \
+             not an ancestor of the new one, and none of the files reviewed then"
+        ),
+        "{}",
+        run.stderr
+    );
+    let s = summary(&run);
     assert!(s["notes"]
         .as_array()
         .unwrap()
@@ -507,4 +522,33 @@ fn a_carried_finding_raised_again_keeps_its_id_and_is_not_new_and_a_renamed_file
         .ok();
     let input = std::fs::read_to_string(dry.session_dir().join("round-1-input.md")).unwrap();
     assert!(input.contains("CARRIED FINDINGS"), "{input}");
+}
+
+#[test]
+fn since_last_continues_this_branch_s_review_not_another_branch_s() {
+    let env = pull_request();
+    let a = first_review(&env)["session"].as_str().unwrap().to_string();
+    // Another pull request against the same base, reviewed after.
+    env.git(&["checkout", "-q", "-b", "other", "main"]);
+    env.write("src/other.rs", "pub fn another_pull_request() {}\n");
+    env.commit_all("other work");
+    env.fake("codex", critique(json!([]), "LGTM"));
+    let run = review(&env, &["--scope", "base:main", "--since", "last"]).ok();
+    let s = summary(&run);
+    assert_eq!(s["incremental"]["mode"], "full");
+    assert!(
+        s["incremental"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("no earlier review of base:main is of this branch's history"),
+        "{:#}",
+        s["incremental"]
+    );
+    // Back on the first branch: its own review is continued, not the newest one.
+    env.git(&["checkout", "-q", "feature"]);
+    small_push(&env, 0);
+    env.fake("codex", critique(json!([]), "LGTM"));
+    let s = summary(&review(&env, &["--scope", "base:main", "--since", "last"]).ok());
+    assert_eq!(s["incremental"]["previous_session"], a.as_str());
+    assert_eq!(s["incremental"]["mode"], "delta");
 }

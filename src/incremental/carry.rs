@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::protocol::findings::{Finding, Location};
 use crate::protocol::read::vocab::Carried;
-use crate::review::matching::window_hash;
+use crate::review::matching::{window_hash, window_hash_of};
 
 /// Where a carried finding's code is at the new head.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,28 +79,23 @@ pub fn reanchor(old: Option<&str>, new: Option<&str>, line: usize) -> Anchoring 
             Anchoring::Moved { from: line, to: j }
         }
     };
-    let count = new.lines().count();
-    let nearest = |hits: Vec<usize>| hits.into_iter().min_by_key(|j| j.abs_diff(line));
+    let lines: Vec<&str> = new.lines().collect();
+    // Nearest the old line first, so the usual case (nothing or little moved) stops at once.
+    let nearest = |hit: &dyn Fn(usize) -> bool| {
+        (0..=lines.len().max(line))
+            .flat_map(|d| [line.checked_sub(d), (d > 0).then_some(line + d)])
+            .flatten()
+            .find(|&j| j >= 1 && j <= lines.len() && hit(j))
+    };
     let hash = window_hash(old, line);
-    let by_window = nearest(
-        (1..=count)
-            .filter(|&j| hash.is_some() && window_hash(new, j) == hash)
-            .collect(),
-    );
-    if let Some(j) = by_window {
+    if let Some(j) = nearest(&|j| hash.is_some() && window_hash_of(&lines, j) == hash) {
         return found(j);
     }
     let squash = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
     let cited = squash(old.lines().nth(line - 1).unwrap_or_default());
     // A line such as `}` or `return x;` is everywhere; only one that says enough is followed.
     let telling = cited.chars().filter(|c| c.is_alphanumeric()).count() >= 8;
-    let by_line = nearest(
-        new.lines()
-            .enumerate()
-            .filter(|(_, l)| telling && squash(l) == cited)
-            .map(|(i, _)| i + 1)
-            .collect(),
-    );
+    let by_line = nearest(&|j| telling && squash(lines[j - 1]) == cited);
     match by_line {
         Some(j) => found(j),
         None => Anchoring::Gone {

@@ -139,19 +139,33 @@ pub fn start(
         carried: Vec::new(),
         last_id: 0,
     };
+    // `--since last` found reviews of the scope, none of this branch's history.
+    let mut unrelated: Option<String> = None;
     let (previous, old_head) = match since {
-        Since::Last => match previous::latest(store, &scope_text, None)? {
-            Some(p) => {
-                let h = p.head.clone();
-                (Some(p), h)
-            }
-            None => {
+        Since::Last => {
+            let all = previous::finished(store, &scope_text, None, CANDIDATES)?;
+            let Some(newest) = all.first() else {
                 plan.reason = Some(format!(
                     "no earlier finished review of {scope_text} to continue"
                 ));
                 return Ok(Start::Full(plan));
-            }
-        },
+            };
+            // The newest review this branch continues; else the newest, which then says why
+            // not (another branch's review of the same base, or rewritten history).
+            let p = match continued(repo, &all, change, context_lines)? {
+                Some(p) => p,
+                None => {
+                    unrelated = Some(format!(
+                        "no earlier review of {scope_text} is of this branch's history (the \
+                         newest, {}: ",
+                        newest.id
+                    ));
+                    newest.clone()
+                }
+            };
+            let h = p.head.clone();
+            (Some(p), h)
+        }
         Since::Session(id) => {
             let p = previous::named(store, id)?;
             let h = p.head.clone();
@@ -185,22 +199,8 @@ pub fn start(
         return Ok(Start::Full(plan));
     };
     let new = Oid::from_str(&new_head)?;
-    let paths: Vec<String> = change
-        .files
-        .iter()
-        .flat_map(|f| std::iter::once(f.path.clone()).chain(f.old_path.clone()))
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    // The files the earlier review saw count too: one the change no longer touches (reverted,
-    // or added then deleted) changed since, and that is part of the delta.
-    let seen: Vec<String> = paths
-        .iter()
-        .chain(previous.iter().flat_map(|p| &p.files))
-        .cloned()
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    let paths = change_paths(change);
+    let seen = with_files(&paths, previous.as_ref());
     let ancestor = repo.graph_descendant_of(new, old).unwrap_or(false);
     let delta = if old == new {
         Change::default()
@@ -219,7 +219,10 @@ pub fn start(
         delta.additions() + delta.deletions(),
         change.additions() + change.deletions(),
     ) {
-        plan.reason = Some(why);
+        plan.reason = Some(match unrelated {
+            Some(prefix) => format!("{prefix}{why})"),
+            None => why,
+        });
         plan.left_out.clear();
         return Ok(Start::Full(plan));
     }
@@ -249,6 +252,72 @@ pub fn start(
         delta.commits = change.commits.clone();
     }
     Ok(Start::Delta(plan, Box::new(delta)))
+}
+
+/// How many earlier reviews of a scope `--since last` looks through for the one this branch
+/// continues (several branches may be reviewed against one base in one repository).
+const CANDIDATES: usize = 20;
+
+/// The newest of `all` (finished reviews of the scope, newest first) that the change continues:
+/// its head is HEAD or an ancestor of it, else (a rebase) the trees say it is the same change.
+fn continued(
+    repo: &Repository,
+    all: &[previous::Previous],
+    change: &Change,
+    context_lines: u32,
+) -> Result<Option<previous::Previous>> {
+    let Some(new) = change.head.as_deref().and_then(|h| Oid::from_str(h).ok()) else {
+        return Ok(None);
+    };
+    let commit = |p: &previous::Previous| {
+        Oid::from_str(&p.head)
+            .ok()
+            .filter(|o| repo.find_commit(*o).is_ok())
+    };
+    let descends = |old: Oid| old == new || repo.graph_descendant_of(new, old).unwrap_or(false);
+    if let Some(p) = all.iter().find(|p| commit(p).is_some_and(descends)) {
+        return Ok(Some(p.clone()));
+    }
+    let paths = change_paths(change);
+    for p in all {
+        let Some(old) = commit(p) else { continue };
+        let seen = with_files(&paths, Some(p));
+        let delta = crate::scope::between(repo, old, new, &seen, context_lines)?;
+        let why = delta::rewritten(
+            false,
+            Some(&p.files),
+            &paths,
+            delta.additions() + delta.deletions(),
+            change.additions() + change.deletions(),
+        );
+        if why.is_none() {
+            return Ok(Some(p.clone()));
+        }
+    }
+    Ok(None)
+}
+
+/// The paths of a change, both sides of renames, sorted.
+fn change_paths(change: &Change) -> Vec<String> {
+    change
+        .files
+        .iter()
+        .flat_map(|f| std::iter::once(f.path.clone()).chain(f.old_path.clone()))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect()
+}
+
+/// `paths` and the files the earlier review saw: one the change no longer touches (reverted, or
+/// added then deleted) changed since, and that is part of the delta.
+fn with_files(paths: &[String], previous: Option<&previous::Previous>) -> Vec<String> {
+    paths
+        .iter()
+        .chain(previous.iter().flat_map(|p| &p.files))
+        .cloned()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect()
 }
 
 /// A finding of the earlier review, followed from the old head to the new one.

@@ -29,17 +29,32 @@ pub struct Previous {
 
 /// The newest finished review of `scope` (optionally: of the commit `head`).
 pub fn latest(store: &Path, scope: &str, head: Option<&str>) -> Result<Option<Previous>> {
+    Ok(finished(store, scope, head, 1)?.into_iter().next())
+}
+
+/// The finished reviews of `scope` (optionally: of the commit `head`), newest first, at most
+/// `limit`.
+pub fn finished(
+    store: &Path,
+    scope: &str,
+    head: Option<&str>,
+    limit: usize,
+) -> Result<Vec<Previous>> {
+    let mut out = Vec::new();
     for row in catalog::list(store)? {
         let Ok(e) = &row.entry else { continue };
         let finished = e.status.as_deref() == Some("completed");
         let same_head = head.is_none_or(|h| e.head.as_deref() == Some(h));
         if e.scope == scope && finished && e.head.is_some() && same_head {
             if let Ok(p) = load(&row.id, &row.dir) {
-                return Ok(Some(p));
+                out.push(p);
+                if out.len() >= limit {
+                    break;
+                }
             }
         }
     }
-    Ok(None)
+    Ok(out)
 }
 
 /// The session `id`, which must be a finished review of a commit.

@@ -189,7 +189,11 @@ fn anchor(f: &Finding, workspace: Option<&Path>) -> Option<String> {
 /// The hash of the lines around `line` (from 1) of `text`, whitespace-insensitive: what an anchor
 /// holds, so the same code hashes alike wherever it moved. `None` when no line is near `line`.
 pub fn window_hash(text: &str, line: usize) -> Option<String> {
-    let all: Vec<&str> = text.lines().collect();
+    window_hash_of(&text.lines().collect::<Vec<_>>(), line)
+}
+
+/// [`window_hash`] of a text already split into lines.
+pub fn window_hash_of(all: &[&str], line: usize) -> Option<String> {
     let from = line.saturating_sub(3);
     let to = (line + 2).min(all.len());
     if from >= to {
