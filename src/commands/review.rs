@@ -23,7 +23,7 @@ use crate::scope::{self, Change, Scope};
 use crate::session::{self, Session};
 
 /// What the artifact was built from.
-pub(crate) enum Source {
+pub(super) enum Source {
     Text(TextInput),
     Change { scope: Scope, change: Change },
 }
