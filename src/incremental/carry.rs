@@ -6,8 +6,8 @@
 //! hash round-to-round matching uses) is looked for in the file at the new head, nearest the old
 //! line first; failing that, the cited line itself (when it says enough to be told apart). When
 //! neither is there the code is gone and the finding is `outdated` — shown, never closed quietly.
-//! The reviewer's word (fixed / open / not applicable) is untrusted: it decides only between the
-//! statuses the code still allows, and silence keeps a finding open.
+//! The reviewer's word (fixed / open / not applicable) is untrusted: silence keeps a finding open
+//! (or outdated, when its code is gone), and only an explicit, uncontradicted "fixed" closes one.
 
 use serde::{Deserialize, Serialize};
 
@@ -214,7 +214,7 @@ mod tests {
     }
 
     #[test]
-    fn the_reviewer_decides_only_what_the_code_allows_and_silence_keeps_it_open() {
+    fn the_reviewers_word_and_the_code_decide_and_silence_never_closes_a_finding() {
         let here = Anchoring::Same { line: 3 };
         let gone = Anchoring::Gone {
             why: "the code it pointed at is gone".into(),
