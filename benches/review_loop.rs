@@ -147,6 +147,7 @@ fn main() {
             metadata: serde_json::json!({}),
             terminal: None,
             resume: None,
+            incremental: None,
             sandbox: Default::default(),
             budget_override: None,
             normalizer: None,

@@ -99,6 +99,25 @@ pub struct ReviewArgs {
     #[arg(long, value_name = "SCOPE")]
     pub scope: Option<String>,
 
+    /// Review only what changed since an earlier review of this branch, and carry the findings
+    /// it left open: `last` (the newest finished review of the same scope), a session id, or a
+    /// revision (the commit reviewed before). For base: and range: scopes.
+    ///
+    /// The change's files are compared between the head reviewed then and HEAD (trees, not
+    /// commits, so a rebase stays incremental and what it brought in from the base is left out);
+    /// the reviewer also says whether each carried finding is fixed, still open or no longer
+    /// applicable. A finding whose code is gone is outdated. History rewritten beyond a rebase
+    /// gets a full review, and the report says why.
+    #[arg(long, value_name = "last|SESSION|REV")]
+    pub since: Option<String>,
+
+    /// Review base: scopes incrementally by default (as --since last).
+    #[arg(long, overrides_with = "no_incremental")]
+    pub incremental: bool,
+    /// Review the whole change even where debate.incremental is set.
+    #[arg(long)]
+    pub no_incremental: bool,
+
     /// Preset for rounds, budget and timeout: quick (1 round, 10 min, 180 s), standard (3, 20,
     /// 600), extensive (5, 40, 900). An explicit flag overrides only its own value.
     #[arg(long, value_enum)]

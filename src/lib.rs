@@ -11,6 +11,7 @@ pub mod config;
 pub mod debate;
 pub mod error;
 pub mod files;
+pub mod incremental;
 pub mod output;
 pub mod progress;
 pub mod protocol;

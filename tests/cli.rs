@@ -13,6 +13,7 @@ mod edge_cases;
 mod first_steps;
 mod hook;
 mod hostile;
+mod incremental;
 mod index;
 mod integrations;
 mod interrupt;

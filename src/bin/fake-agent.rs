@@ -6,7 +6,8 @@
 //! cwd, environment) as one line of `$FAKE_AGENT_DIR/<name>.calls.jsonl`, and answers in the output
 //! format of the CLI it poses as, with the envelopes recorded from the real CLIs. Step fields (all
 //! optional): `answer`, `model`, `input_tokens`, `output_tokens`, `error: {status, message}`,
-//! `stdout`/`stderr` (raw, replacing the formatted output), `exit`, `delay_ms`, `hang` (sleep
+//! `stdout`/`stderr` (raw, replacing the formatted output), `exit`, `delay_ms`,
+//! `delay_per_kib_ms` (more per KiB of prompt: a model's time grows with its input), `hang` (sleep
 //! forever), `sleeper` (also start a child that sleeps, to prove the group is killed), `detached`
 //! (also start, in a session of its own as `setsid` would, a child that sleeps holding our stdout
 //! and stderr open: no group kill reaches it, and its pipes never close by themselves), `huge`
@@ -76,6 +77,10 @@ fn main() {
         std::process::exit(1);
     }
 
+    // A model's time grows with its input: `delay_per_kib_ms` more per KiB of prompt.
+    if let Some(ms) = get("delay_per_kib_ms").and_then(Value::as_u64) {
+        std::thread::sleep(Duration::from_millis(ms * prompt.len() as u64 / 1024));
+    }
     if let Some(ms) = get("delay_ms").and_then(Value::as_u64) {
         std::thread::sleep(Duration::from_millis(ms));
     }

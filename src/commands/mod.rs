@@ -12,6 +12,7 @@ pub mod panel;
 pub mod resume;
 pub mod review;
 mod review_record;
+mod review_since;
 pub mod schema;
 pub mod sessions;
 pub mod show;

@@ -204,6 +204,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         metadata,
         terminal: terminal.map(std::sync::Mutex::new),
         budget_override: None,
+        incremental: crate::incremental::load(&session.dir),
         sandbox,
         chunking: meta["chunking"]["budget"].as_u64().map(|b| Chunking {
             budget: b as usize,

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use serde_json::json;
 
 use super::review_record::{chunk_plan, chunk_summary, metadata, summary, wants_chunks};
-use super::{content, last_message};
+use super::{content, last_message, review_since};
 use crate::artifact::{self, TextInput};
 use crate::backend::registry::{self, Role};
 use crate::backend::routing::{self, World};
@@ -15,6 +15,7 @@ use crate::backend::Backend;
 use crate::cli::ReviewArgs;
 use crate::config::{Layers, Settings};
 use crate::error::Outcome;
+use crate::incremental;
 use crate::report;
 use crate::review::locations::{LocationIndex, Revision};
 use crate::review::{Chunking, PatchBase, Review};
@@ -57,7 +58,7 @@ pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Resul
     } else {
         content::explicit(args, cap, repo.as_ref(), &cwd)?
     };
-    let source = match explicit_content {
+    let mut source = match explicit_content {
         Some(input) => Source::Text(input),
         None => {
             let given = settings.scope.as_deref().map(Scope::parse).transpose()?;
@@ -90,6 +91,14 @@ pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Resul
                 }
             }
         }
+    };
+
+    let base = session::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
+    // `--since` (or debate.incremental for base: scopes): only the delta is reviewed.
+    let inc_plan = match review_since::prepare(args, &settings, &mut source, repo.as_ref(), &base)?
+    {
+        review_since::Next::Review(plan) => plan,
+        review_since::Next::Done(outcome) => return Ok(outcome),
     };
 
     let mut artifact = match &source {
@@ -169,7 +178,6 @@ pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Resul
         }
     };
 
-    let base = session::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
     let session = Session::create(&base)?;
     let artifact_path = session.write("artifact.md", artifact.text.as_bytes())?;
     let workspace = repo
@@ -191,6 +199,7 @@ pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Resul
         meta["unfit"] = serde_json::to_value(&plan.1)?;
         crate::redact::redact_json(&mut meta);
     }
+    let inc_plan = review_since::record(&session, &mut meta, inc_plan)?;
     if let Some(key) = &args.hook_cache {
         // A hook session: pruned sooner, and kept with its verdict while its tree is staged.
         meta["hook"] = json!({ "cache": key });
@@ -199,8 +208,17 @@ pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Resul
     let templates = base.join("templates");
     let snippet = matches!(source, Source::Text(_));
     // The round-1 prompts, so a dry run shows exactly what would be sent.
-    let (_, input) =
-        crate::review::prompts(&artifact, &artifact.text, "", Some(&templates), snippet)?;
+    let context = inc_plan
+        .as_ref()
+        .map(incremental::context)
+        .unwrap_or_default();
+    let (_, input) = crate::review::prompts(
+        &artifact,
+        &artifact.text,
+        &context,
+        Some(&templates),
+        snippet,
+    )?;
     session.write("round-1-input.md", input.as_bytes())?;
     let Some((author, reviewer)) = sides else {
         if settings.format == "json" {
@@ -289,6 +307,7 @@ pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Resul
         locations,
         sandbox,
         chunking,
+        incremental: inc_plan,
     }
     .run()?;
     conclude(
@@ -376,6 +395,13 @@ pub(crate) fn conclude(
                 .and_then(|b| serde_json::from_slice::<LocationIndex>(&b).ok())
                 .and_then(|i| i.single_file),
         },
+    );
+    let mut report = report;
+    incremental::finish(
+        &session.dir,
+        &mut report,
+        &settings.fail_on,
+        target != crate::artifact::markdown::Target::Proposal,
     );
     session.write("summary.md", report::markdown(&report).as_bytes())?;
     session.write_json("summary.json", &report)?;

@@ -309,6 +309,14 @@ pub const KEYS: &[Key] = &[
         user_only: true,
     },
     Key {
+        name: "incremental",
+        flag: "--incremental",
+        kind: Kind::Bool,
+        default: "false",
+        doc: "Review base: scopes only where they changed since the last finished review of the same scope, carrying its open findings (as --since last).",
+        user_only: false,
+    },
+    Key {
         name: "dryRun",
         flag: "--dry-run",
         kind: Kind::Bool,

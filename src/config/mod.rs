@@ -62,6 +62,8 @@ pub struct Settings {
     pub max_chunks: usize,
     pub context_lines: u32,
     pub dry_run: bool,
+    /// `base:` scopes are reviewed as `--since last`.
+    pub incremental: bool,
     /// Sessions kept after a run (0: no limit).
     pub keep_sessions: u64,
     /// Days a session is kept after a run (0: no limit).
@@ -206,6 +208,7 @@ impl Settings {
             max_chunks: r.int("maxChunks")?.unwrap_or(16) as usize,
             context_lines: r.int("contextLines")?.unwrap_or(3) as u32,
             dry_run: r.bool("dryRun")?.unwrap_or(false),
+            incremental: r.bool("incremental")?.unwrap_or(false),
             keep_sessions: r.int("keepSessions")?.unwrap_or(1000),
             keep_days: r.int("keepDays")?.unwrap_or(90),
             allow_same_family: r.bool("allowSameFamily")?.unwrap_or(false),
@@ -309,6 +312,7 @@ fn flag_values(a: &ReviewArgs) -> Vec<(&'static str, String)> {
         tri(a.skip_materialize_opposite, a.no_skip_materialize_opposite),
     );
     text("dryRun", tri(a.dry_run, a.no_dry_run));
+    text("incremental", tri(a.incremental, a.no_incremental));
     text(
         "allowSameFamily",
         tri(a.allow_same_family, a.no_allow_same_family),

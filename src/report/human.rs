@@ -102,6 +102,12 @@ pub fn text(r: &Report, color: bool) -> String {
     for i in &r.unresolved {
         let _ = writeln!(s, "  {}", item_line(i, color));
     }
+    if let Some(inc) = &r.incremental {
+        let _ = writeln!(s, "\n{}", h("Incremental"));
+        for l in inc.lines() {
+            let _ = writeln!(s, "  {l}");
+        }
+    }
     for n in &r.notes {
         let _ = writeln!(s, "note: {n}");
     }
@@ -281,6 +287,12 @@ pub fn markdown(r: &Report) -> String {
     }
     for i in &r.unresolved {
         let _ = writeln!(s, "- {}", item_line(i, false));
+    }
+    if let Some(inc) = &r.incremental {
+        let _ = writeln!(s, "\n### Incremental");
+        for l in inc.lines() {
+            let _ = writeln!(s, "- {l}");
+        }
     }
     if let Some(c) = &r.coverage {
         let _ = writeln!(s, "\n### Coverage");

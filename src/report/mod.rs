@@ -9,6 +9,7 @@ pub mod coverage;
 mod display;
 pub mod emit;
 mod human;
+pub mod incremental;
 pub mod stored;
 
 use std::collections::BTreeMap;
@@ -167,6 +168,9 @@ pub struct Report {
     /// The fallback reviewer reviewed (`reviewer` names it), because the first never answered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fallback: Option<crate::review::Fallback>,
+    /// An incremental review (`--since`): what it continued and how carried findings stand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub incremental: Option<incremental::Incremental>,
     #[serde(skip)]
     pub single_file: Option<String>,
 }
@@ -209,21 +213,6 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
                 .iter()
                 .filter(|j| j.stands())
                 .map(|j| Item::of(j, r.round))
-                .collect()
-        })
-        .unwrap_or_default();
-    let threshold = match cx.fail_on {
-        "p1" => Some(1),
-        "p2" => Some(2),
-        "p3" => Some(3),
-        _ => None,
-    };
-    let blocking: Vec<String> = threshold
-        .map(|t| {
-            unresolved
-                .iter()
-                .filter(|i| i.rank <= t)
-                .map(|i| i.id.clone())
                 .collect()
         })
         .unwrap_or_default();
@@ -270,7 +259,7 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
         patch_check: o.patch_check.clone(),
         findings,
         judge_history,
-        unresolved,
+        unresolved: Vec::new(),
         missing_alternatives: o
             .rounds
             .last()
@@ -285,18 +274,40 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
         next_actions: Vec::new(),
         usage: usage_by_backend(&o.rounds, &o.extra_calls),
         duration_ms: o.duration_ms,
-        gate: Gate {
-            fail_on: cx.fail_on.to_string(),
-            failed: !blocking.is_empty(),
-            blocking,
-        },
+        gate: gate(&unresolved, cx.fail_on),
         error: o.error.as_ref().map(|e| e.to_string()),
         coverage: coverage::Coverage::of(o),
         fallback: o.fallback.clone(),
         single_file: cx.single_file.clone(),
+        incremental: None,
     };
+    report.unresolved = unresolved;
     report.next_actions = next_actions(&report, cx.code);
     report
+}
+
+/// The gate: unresolved findings at or above `fail_on`.
+pub(crate) fn gate(unresolved: &[Item], fail_on: &str) -> Gate {
+    let threshold = match fail_on {
+        "p1" => Some(1),
+        "p2" => Some(2),
+        "p3" => Some(3),
+        _ => None,
+    };
+    let blocking: Vec<String> = threshold
+        .map(|t| {
+            unresolved
+                .iter()
+                .filter(|i| i.rank <= t)
+                .map(|i| i.id.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    Gate {
+        fail_on: fail_on.to_string(),
+        failed: !blocking.is_empty(),
+        blocking,
+    }
 }
 
 pub(crate) fn next_actions(r: &Report, code: bool) -> Vec<String> {

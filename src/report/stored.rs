@@ -82,5 +82,7 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
         report.usage = usage;
     }
     report.next_actions = super::next_actions(&report, report.target != "proposal");
+    let code = report.target != "proposal";
+    crate::incremental::finish(dir, &mut report, &fail_on, code);
     Ok(report)
 }

@@ -49,6 +49,11 @@ impl Ledger {
         );
     }
 
+    /// Numbers new findings after `F<last>` (ids an earlier review of the branch gave).
+    pub fn reserve(&mut self, last: usize) {
+        self.next = self.next.max(last);
+    }
+
     /// Gives each finding of `round` an id: an earlier finding's when it matches one, else a new
     /// `F<n>`. Returns, per finding, whether it is new.
     pub fn assign(
@@ -175,26 +180,31 @@ fn anchor(f: &Finding, workspace: Option<&Path>) -> Option<String> {
     let content = workspace
         .and_then(|w| crate::files::read_regular(&w.join(path), crate::files::CITED_FILE_CAP).ok())
         .and_then(|b| String::from_utf8(b).ok());
-    match content {
-        Some(text) => {
-            let all: Vec<&str> = text.lines().collect();
-            let from = line.saturating_sub(3);
-            let to = (line + 2).min(all.len());
-            if from >= to {
-                return Some(format!("{path}:{line}"));
-            }
-            let window: String = all[from..to]
-                .iter()
-                .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
-                .collect::<Vec<_>>()
-                .join("\n");
-            Some(format!(
-                "{path}#{}",
-                &sha1_smol::Sha1::from(window).digest().to_string()[..12]
-            ))
-        }
+    match content.and_then(|text| window_hash(&text, line)) {
+        Some(hash) => Some(format!("{path}#{hash}")),
         None => Some(format!("{path}:{line}")),
     }
+}
+
+/// The hash of the lines around `line` (from 1) of `text`, whitespace-insensitive: what an anchor
+/// holds, so the same code hashes alike wherever it moved. `None` when no line is near `line`.
+pub fn window_hash(text: &str, line: usize) -> Option<String> {
+    window_hash_of(&text.lines().collect::<Vec<_>>(), line)
+}
+
+/// [`window_hash`] of a text already split into lines.
+pub fn window_hash_of(all: &[&str], line: usize) -> Option<String> {
+    let from = line.saturating_sub(3);
+    let to = (line + 2).min(all.len());
+    if from >= to {
+        return None;
+    }
+    let window: String = all[from..to]
+        .iter()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("\n");
+    Some(sha1_smol::Sha1::from(window).digest().to_string()[..12].to_string())
 }
 
 #[cfg(test)]

@@ -84,6 +84,9 @@ pub struct Review<'a> {
     pub chunking: Option<Chunking>,
     /// Reviews instead when the reviewer never answers (`debate.fallbackReviewer`).
     pub fallback: Option<Box<dyn Backend>>,
+    /// An incremental review's plan: the artifact is the delta, and round 1 also asks about the
+    /// findings carried from the earlier review.
+    pub incremental: Option<crate::incremental::Plan>,
 }
 
 /// A fallback reviewer took over from one that never answered.
@@ -163,6 +166,13 @@ impl Review<'_> {
         let started = Instant::now();
         let resume = self.resume.take();
         let mut ledger = Ledger::default();
+        if let Some(plan) = &self.incremental {
+            // Carried findings are known before round 1: one raised again keeps its id.
+            ledger.reserve(plan.last_id);
+            for c in &plan.carried {
+                ledger.remember(0, &c.finding, Some(&self.workspace));
+            }
+        }
         for r in resume.iter().flat_map(|r| r.rounds.iter()) {
             for j in &r.findings {
                 ledger.remember(r.round, &j.finding, Some(&self.workspace));

@@ -23,13 +23,16 @@ impl Review<'_> {
         started: Instant,
     ) -> Result<std::result::Result<(), BackendError>> {
         let round_started = Instant::now();
-        let context = steps::context(
+        let mut context = steps::context(
             n,
             st.summary.as_deref(),
             st.rounds.last(),
             st.rebuttal.as_deref(),
             st.version,
         );
+        if let (1, Some(plan)) = (n, &self.incremental) {
+            context.push_str(&crate::incremental::context(plan));
+        }
         let (jobs, input, unfit) = self.jobs(n, st, &context)?;
         self.session
             .write(&format!("round-{n}-input.md"), input.as_bytes())?;

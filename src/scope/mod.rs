@@ -20,7 +20,7 @@ pub use quote::{name_of, path_bytes, quote_path};
 use serde::Serialize;
 
 use crate::error::UsageError;
-pub use resolve::resolve;
+pub use resolve::{between, changed_paths, resolve};
 
 /// A parsed `--scope` value.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -244,3 +244,64 @@ fn commits_between(repo: &Repository, from: Option<Oid>, to: Oid) -> Result<Vec<
     }
     Ok(out)
 }
+
+/// The change from commit `old` to commit `new` in the files `paths` only (an incremental
+/// review's delta: the trees compared, whatever the history between them). `commits`: the
+/// commits to describe it with. Paths are literal, never patterns.
+pub fn between(
+    repo: &Repository,
+    old: Oid,
+    new: Oid,
+    paths: &[String],
+    context_lines: u32,
+) -> Result<Change> {
+    let mut opts = DiffOptions::new();
+    opts.context_lines(context_lines)
+        .max_size(MAX_FILE_BYTES as i64)
+        .include_typechange(true)
+        .ignore_submodules(false)
+        .disable_pathspec_match(true);
+    for p in paths {
+        opts.pathspec(p);
+    }
+    like_git_diff(repo, &mut opts);
+    let (a, b) = (repo.find_commit(old)?, repo.find_commit(new)?);
+    let mut change = Change {
+        base: Some(old.to_string()),
+        head: Some(new.to_string()),
+        description: format!("{} -> {}", short(old), short(new)),
+        ..Change::default()
+    };
+    let ancestor = repo.graph_descendant_of(new, old).unwrap_or(false);
+    change.commits = if ancestor {
+        commits_between(repo, Some(old), new)?
+    } else {
+        Vec::new()
+    };
+    if paths.is_empty() {
+        return Ok(change);
+    }
+    let diff = diff_trees(repo, Some(&a.tree()?), &b.tree()?, &mut opts)?;
+    let (files, _) = super::collect::collect(repo, diff, context_lines, true)?;
+    change.files = files;
+    Ok(change)
+}
+
+/// The paths that differ between the trees of two commits (names only, nothing read).
+pub fn changed_paths(repo: &Repository, old: Oid, new: Oid) -> Result<Vec<String>> {
+    let (a, b) = (
+        repo.find_commit(old)?.tree()?,
+        repo.find_commit(new)?.tree()?,
+    );
+    let diff = repo
+        .diff_tree_to_tree(Some(&a), Some(&b), None)
+        .context("cannot diff the trees")?;
+    Ok(diff
+        .deltas()
+        .flat_map(|d| [d.old_file().path_bytes(), d.new_file().path_bytes()])
+        .flatten()
+        .map(|p| String::from_utf8_lossy(p).into_owned())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect())
+}

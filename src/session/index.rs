@@ -44,6 +44,10 @@ pub struct Entry {
     pub status: Option<String>,
     /// The scope as the user would type it, or where explicit content came from (`?` if neither).
     pub scope: String,
+    /// The commit reviewed (a commit-headed scope's new side): what `--since` finds the earlier
+    /// review of a branch by.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<String>,
     /// The pre-commit hook's verdict-cache key (`<tree>-<fail-on>-<rounds>`) of a hook session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hook: Option<String>,
@@ -83,6 +87,14 @@ impl Entry {
             (None, Some(BriefSource { origin: Some(o) })) => format!("content ({o})"),
             _ => "?".into(),
         };
+        let head = b
+            .scope
+            .as_ref()
+            .and_then(|s| s.get("resolved"))
+            .and_then(|r| r.get("head"))
+            .and_then(Value::as_str)
+            .filter(|h| is_sha(h))
+            .map(String::from);
         let hook = b
             .hook
             .as_ref()
@@ -96,6 +108,7 @@ impl Entry {
             target: b.target,
             status: b.status,
             scope,
+            head,
             hook,
         })
     }
@@ -113,6 +126,13 @@ pub fn is_id(id: &str) -> bool {
     id.len() <= 128
         && id.starts_with("debate-")
         && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+}
+
+/// A full commit id (sha-1 or sha-256), lower-case hex.
+pub fn is_sha(s: &str) -> bool {
+    matches!(s.len(), 40 | 64)
+        && s.bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
 }
 
 /// The hook's cache key, `<tree sha>-<fail-on>-<rounds>`: it names a file we may delete, so
@@ -166,7 +186,11 @@ pub fn parse(bytes: &[u8], header: bool) -> Parsed {
         let entry = (line.len() <= MAX_LINE)
             .then(|| serde_json::from_slice::<Entry>(line).ok())
             .flatten()
-            .filter(|e| is_id(&e.id) && e.hook.as_deref().is_none_or(is_cache_key));
+            .filter(|e| {
+                is_id(&e.id)
+                    && e.hook.as_deref().is_none_or(is_cache_key)
+                    && e.head.as_deref().is_none_or(is_sha)
+            });
         match entry {
             Some(e) => p.entries.push(e),
             None => p.bad = true,

@@ -11,6 +11,7 @@ fn entry(id: &str, status: &str) -> Entry {
         target: Some("code".into()),
         status: Some(status.into()),
         scope: "staged".into(),
+        head: None,
         hook: None,
     }
 }
@@ -126,4 +127,25 @@ fn appends_go_only_to_an_index_that_exists_and_are_read_back() {
     // Metadata that is not ours to index drops the index instead of leaving it wrong.
     record(&dir, "debate-1", b"nonsense");
     assert!(read(base.path()).unwrap().is_none());
+}
+
+#[test]
+fn the_reviewed_head_is_indexed_and_a_forged_one_makes_the_index_bad() {
+    let meta =
+        format!(r#"{{"scope": {{"effective": "base:main", "resolved": {{"head": "{TREE}"}}}}}}"#);
+    let e = Entry::from_metadata("debate-1", meta.as_bytes()).unwrap();
+    assert_eq!(e.head.as_deref(), Some(TREE));
+    let odd = r#"{"scope": {"effective": "base:main", "resolved": {"head": "../x"}}}"#;
+    assert_eq!(
+        Entry::from_metadata("debate-1", odd.as_bytes())
+            .unwrap()
+            .head,
+        None
+    );
+    let forged = format!(
+        "{}{}\n",
+        render([]),
+        r#"{"id":"debate-2","scope":"x","head":"HEAD"}"#
+    );
+    assert!(parse(forged.as_bytes(), true).bad);
 }

@@ -15,6 +15,7 @@ fn row(id: &str, created: &str, hook: bool) -> Row {
             target: None,
             status: Some("completed".into()),
             scope: "staged".into(),
+            head: None,
             hook: hook.then(|| format!("{TREE}-p1-1")),
         }),
     }

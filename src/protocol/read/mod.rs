@@ -14,6 +14,7 @@
 //! answer's own emoji legend.
 
 pub mod blocks;
+pub mod carried;
 pub mod conventional;
 pub mod json;
 pub mod location;

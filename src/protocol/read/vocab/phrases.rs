@@ -71,3 +71,40 @@ pub const CONDITIONS: &str = r"(?i)^[^.!?\n]*?\b(once|after|until|unless|if|prov
 
 /// Phrases anywhere in an answer that mean it does not approve.
 pub const OBJECTIONS: &str = r"(?i)\b(request(?:ing)? changes|changes requested|do not merge|don't merge|not (?:yet )?(?:ready|safe) to (?:merge|ship|land)|needs (?:more )?work|patch is incorrect|must be (?:fixed|addressed) before)\b";
+
+/// What a reviewer says of a finding carried from an earlier review (incremental review), as
+/// normalised phrases. Longer phrases are tried first at each place, so "not fixed" is never
+/// read as "fixed".
+pub const CARRIED_STATUS: &[(&str, Carried)] = &[
+    ("fixed", Carried::Fixed),
+    ("resolved", Carried::Fixed),
+    ("addressed", Carried::Fixed),
+    ("done", Carried::Fixed),
+    ("closed", Carried::Fixed),
+    ("open", Carried::Open),
+    ("still open", Carried::Open),
+    ("still applies", Carried::Open),
+    ("still present", Carried::Open),
+    ("unresolved", Carried::Open),
+    ("not fixed", Carried::Open),
+    ("not yet fixed", Carried::Open),
+    ("not resolved", Carried::Open),
+    ("not addressed", Carried::Open),
+    ("remains", Carried::Open),
+    ("not applicable", Carried::NotApplicable),
+    ("no longer applicable", Carried::NotApplicable),
+    ("no longer applies", Carried::NotApplicable),
+    ("n a", Carried::NotApplicable),
+    ("obsolete", Carried::NotApplicable),
+    ("outdated", Carried::NotApplicable),
+    ("moot", Carried::NotApplicable),
+];
+
+/// A carried finding's status, as a reviewer states it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Carried {
+    Fixed,
+    Open,
+    NotApplicable,
+}

@@ -1,0 +1,170 @@
+//! What a reviewer says of the findings carried from an earlier review (incremental review):
+//! fixed, still open, or no longer applicable, one per finding id.
+//!
+//! The answer is untrusted text in whatever shape the model chose: `- F3: fixed — …` lines, a
+//! table, `**F3** still open`, a `"carried": [{"id": "F3", "status": "fixed"}]` list in its JSON,
+//! or lines inside a JSON string (the `summary` of a schema-enforced answer). Only ids we asked
+//! about count; a line naming two of them says nothing certain and is skipped; an id given two
+//! different statuses is ambiguous and reported as such, so the caller keeps it open.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::vocab::{normalise, Carried, CARRIED_STATUS};
+
+/// What the answer said about each asked id.
+#[derive(Debug, Default, PartialEq)]
+pub struct Said {
+    pub status: BTreeMap<String, Carried>,
+    /// Ids given contradictory statuses.
+    pub ambiguous: Vec<String>,
+}
+
+/// Reads the statuses of the `asked` ids from an answer.
+pub fn read(text: &str, asked: &[String]) -> Said {
+    let prepared = super::prepare::prepare(text);
+    let mut found: Vec<(String, Carried)> = Vec::new();
+    for line in prepared.lines() {
+        found.extend(from_line(line, asked));
+    }
+    for v in super::json::json_blocks(&prepared) {
+        from_json(&v, asked, &mut found);
+    }
+    let mut said = Said::default();
+    for (id, st) in found {
+        if said.ambiguous.contains(&id) {
+            continue;
+        }
+        match said.status.get(&id) {
+            Some(old) if *old != st => {
+                said.status.remove(&id);
+                said.ambiguous.push(id);
+            }
+            _ => {
+                said.status.insert(id, st);
+            }
+        }
+    }
+    said
+}
+
+/// The one asked id a line names and the first status phrase after it.
+fn from_line(line: &str, asked: &[String]) -> Option<(String, Carried)> {
+    let words: Vec<String> = normalise(line)
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect();
+    let named: Vec<usize> = words
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| asked.iter().any(|a| a.eq_ignore_ascii_case(w)))
+        .map(|(i, _)| i)
+        .collect();
+    let [at] = named[..] else { return None };
+    let id = asked
+        .iter()
+        .find(|a| a.eq_ignore_ascii_case(&words[at]))?
+        .clone();
+    status_in(&words[at + 1..]).map(|s| (id, s))
+}
+
+/// The first status phrase in `words`, the longest one where several start at one word.
+fn status_in(words: &[String]) -> Option<Carried> {
+    for i in 0..words.len() {
+        let best = CARRIED_STATUS
+            .iter()
+            .filter(|(p, _)| {
+                let p: Vec<&str> = p.split(' ').collect();
+                words.len() - i >= p.len()
+                    && words[i..i + p.len()].iter().zip(&p).all(|(a, b)| a == b)
+            })
+            .max_by_key(|(p, _)| p.len());
+        if let Some((_, st)) = best {
+            return Some(*st);
+        }
+    }
+    None
+}
+
+/// `{"id": "F3", "status": "fixed"}` objects anywhere in a JSON value, and status lines inside
+/// its strings.
+fn from_json(v: &Value, asked: &[String], out: &mut Vec<(String, Carried)>) {
+    match v {
+        Value::Object(m) => {
+            let id = m.get("id").and_then(Value::as_str);
+            let status = ["status", "state", "verdict"]
+                .iter()
+                .find_map(|k| m.get(*k).and_then(Value::as_str));
+            if let (Some(id), Some(status)) = (id, status) {
+                let words: Vec<String> = normalise(status).split(' ').map(str::to_string).collect();
+                if let (Some(a), Some(st)) = (
+                    asked.iter().find(|a| a.eq_ignore_ascii_case(id.trim())),
+                    status_in(&words),
+                ) {
+                    out.push((a.clone(), st));
+                    return;
+                }
+            }
+            for x in m.values() {
+                from_json(x, asked, out);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| from_json(x, asked, out)),
+        Value::String(s) => out.extend(s.lines().filter_map(|l| from_line(l, asked))),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids() -> Vec<String> {
+        ["F1", "F2", "F3", "F4"].map(String::from).to_vec()
+    }
+
+    #[test]
+    fn the_shapes_reviewers_use_are_read() {
+        let answer = "## Carried findings\n\
+            - F1: fixed — the loop now stops at len\n\
+            | **F2** | still open | the token is still logged |\n\
+            * F3 — no longer applicable: the cache is gone\n\
+            Nothing about the fourth.\n";
+        let s = read(answer, &ids());
+        assert_eq!(s.status["F1"], Carried::Fixed);
+        assert_eq!(s.status["F2"], Carried::Open);
+        assert_eq!(s.status["F3"], Carried::NotApplicable);
+        assert!(!s.status.contains_key("F4"));
+    }
+
+    #[test]
+    fn not_fixed_is_open_and_the_first_phrase_after_the_id_wins() {
+        let s = read(
+            "F1: not fixed, the earlier fix was reverted\nF2: open (partly resolved)\n",
+            &ids(),
+        );
+        assert_eq!(s.status["F1"], Carried::Open);
+        assert_eq!(s.status["F2"], Carried::Open);
+    }
+
+    #[test]
+    fn json_lists_and_strings_inside_json_are_read() {
+        let answer = "```json\n{\"verdict\": \"revise\", \"summary\": \"F2: fixed\", \
+            \"carried\": [{\"id\": \"f1\", \"status\": \"Still open\"}], \"findings\": []}\n```";
+        let s = read(answer, &ids());
+        assert_eq!(s.status["F1"], Carried::Open);
+        assert_eq!(s.status["F2"], Carried::Fixed);
+    }
+
+    #[test]
+    fn unknown_ids_two_ids_on_a_line_and_contradictions_say_nothing() {
+        let s = read(
+            "F9: fixed\nF1 and F2: fixed\nF3: fixed\nF3: still open\n",
+            &ids(),
+        );
+        assert!(s.status.is_empty(), "{s:?}");
+        assert_eq!(s.ambiguous, ["F3"]);
+    }
+}
