@@ -322,7 +322,7 @@ fn the_github_example_runs_on_node24_skips_forks_and_keeps_the_exit_code() {
         assert!(major >= *first, "{uses}: node20 or older");
         checked += 1;
     }
-    assert_eq!(checked, 6);
+    assert_eq!(checked, 8);
     let wf = yaml("examples/github-actions.yml");
     let jobs = &wf["jobs"];
     assert!(jobs["keys"]["steps"][0]["run"]
@@ -333,11 +333,39 @@ fn the_github_example_runs_on_node24_skips_forks_and_keeps_the_exit_code() {
         jobs["review"]["if"].as_str(),
         Some("needs.keys.outputs.ready == 'true'")
     );
-    for step in jobs["review"]["steps"].as_sequence().unwrap() {
+    let steps = jobs["review"]["steps"].as_sequence().unwrap();
+    for step in steps {
         if let Some(run) = step["run"].as_str().filter(|r| r.contains("| reviewdog")) {
             let pipefail = run.find("set -o pipefail").expect("set -o pipefail");
             assert!(pipefail < run.find("| reviewdog").unwrap(), "{run}");
         }
+    }
+    // Each review continues the pull request's earlier one: its sessions are restored before
+    // the reviews and saved after them, even when the gate failed.
+    let at = |pred: &dyn Fn(&serde_yaml_ng::Value) -> bool| steps.iter().position(|s| pred(s));
+    let uses =
+        |s: &serde_yaml_ng::Value, a: &str| s["uses"].as_str().is_some_and(|u| u.starts_with(a));
+    let path = |s: &serde_yaml_ng::Value| s["with"]["path"].as_str() == Some(".git/review-loop");
+    let restore = at(&|s| uses(s, "actions/cache/restore") && path(s)).expect("restore");
+    let save = at(&|s| uses(s, "actions/cache/save") && path(s)).expect("save");
+    assert_eq!(steps[save]["if"].as_str(), Some("${{ !cancelled() }}"));
+    let reviews: Vec<usize> = (0..steps.len())
+        .filter(|i| {
+            steps[*i]["run"]
+                .as_str()
+                .is_some_and(|r| r.contains("git debate --scope"))
+        })
+        .collect();
+    assert_eq!(reviews.len(), 3);
+    for i in reviews {
+        assert!(
+            restore < i && i < save,
+            "step {i} is outside the sessions cache"
+        );
+        assert!(
+            steps[i]["run"].as_str().unwrap().contains("--since last"),
+            "step {i}"
+        );
     }
 }
 

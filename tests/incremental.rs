@@ -552,3 +552,44 @@ fn since_last_continues_this_branch_s_review_not_another_branch_s() {
     assert_eq!(s["incremental"]["previous_session"], a.as_str());
     assert_eq!(s["incremental"]["mode"], "delta");
 }
+
+/// A reviewer whose CLI enforces the review schema (codex `--output-schema`) has no section to
+/// end with: it is told to put the statuses in the object's `summary`, and they are read there.
+#[test]
+fn a_schema_bound_reviewer_gives_the_statuses_in_its_summary() {
+    let env = pull_request();
+    first_review(&env);
+    second_push(&env);
+    env.fake(
+        "codex",
+        json!({"answer": "unused", "structured": {"verdict": "approve", "findings": [],
+            "summary": "The delta is fine.\n- F1: fixed — parse returns an Option now\n- F2: still open — the token is still printed"}}),
+    );
+    let run = review(
+        &env,
+        &[
+            "--scope",
+            "base:main",
+            "--since",
+            "last",
+            "--format",
+            "json",
+        ],
+    )
+    .ok();
+    let prompt = last_prompt(&env);
+    assert!(
+        prompt.contains("put those lines at the end of its `summary`"),
+        "{prompt}"
+    );
+    let argv = env.fake_calls("codex").last().unwrap()["argv"].to_string();
+    assert!(
+        argv.contains("--output-schema"),
+        "the schema was enforced: {argv}"
+    );
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(carried_status(&s, "F1").0, "fixed");
+    let (st, why) = carried_status(&s, "F2");
+    assert_eq!(st, "carried-open");
+    assert!(!why.contains("said nothing"), "the reviewer did say: {why}");
+}

@@ -43,8 +43,9 @@ pub fn context(plan: &Plan) -> String {
     s.push_str(
         "Besides your findings on the change, say for each carried finding whether it is fixed, \
          still open or not applicable any more: end with a section `## Carried findings`, one \
-         line per finding, `- F<n>: fixed | still open | not applicable — why`. Do not list a \
-         carried finding again among your findings.\n",
+         line per finding, `- F<n>: fixed | still open | not applicable — why` (when your \
+         answer must be one JSON object, put those lines at the end of its `summary`). Do not \
+         list a carried finding again among your findings.\n",
     );
     s
 }
