@@ -118,26 +118,7 @@ pub(super) fn with_progress<T>(
     what: &str,
     f: impl FnOnce() -> T,
 ) -> T {
-    if !crate::terminal::can_redraw() {
-        return f();
-    }
-    let done = std::sync::atomic::AtomicBool::new(false);
-    std::thread::scope(|s| {
-        s.spawn(|| {
-            let started = Instant::now();
-            while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                crate::terminal::progress(&format!(
-                    "  {backend} · round {round}/{of} · {what} · {}s",
-                    started.elapsed().as_secs()
-                ));
-                std::thread::sleep(std::time::Duration::from_millis(500));
-            }
-            crate::terminal::progress_clear();
-        });
-        let out = f();
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
-        out
-    })
+    crate::terminal::ticking(&format!("  {backend} · round {round}/{of} · {what}"), f)
 }
 
 impl Review<'_> {
