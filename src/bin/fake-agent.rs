@@ -184,7 +184,8 @@ fn main() {
 
 /// A `rendezvous` step (`{tag, wait_ms}`) proves two calls overlap without timing them: it
 /// leaves `<tag>.<pid>` in the state folder, waits up to `wait_ms` (default 3000) for another
-/// process's `<tag>.*`, and ends its answer with ` [met]` or ` [alone]`.
+/// process's `<tag>.*`, and ends its answer with ` [met]` or ` [alone]` (and, when it met one,
+/// leaves `<tag>.<pid>.met`).
 fn rendezvous(step: &mut Value, dir: &Path) {
     let Some(r) = step.get("rendezvous").cloned() else {
         return;
@@ -195,15 +196,21 @@ fn rendezvous(step: &mut Value, dir: &Path) {
     std::fs::write(dir.join(&mine), "").expect("rendezvous file");
     let started = std::time::Instant::now();
     let met = loop {
-        let other = std::fs::read_dir(dir).expect("state dir").flatten().any(|e| {
-            let n = e.file_name().to_string_lossy().into_owned();
-            n.starts_with(&format!("{tag}.")) && n != mine
-        });
+        let other = std::fs::read_dir(dir)
+            .expect("state dir")
+            .flatten()
+            .any(|e| {
+                let n = e.file_name().to_string_lossy().into_owned();
+                n.starts_with(&format!("{tag}.")) && n != mine && !n.ends_with(".met")
+            });
         if other || started.elapsed() >= wait {
             break other;
         }
         std::thread::sleep(Duration::from_millis(20));
     };
+    if met {
+        std::fs::write(dir.join(format!("{mine}.met")), "").expect("met file");
+    }
     let answer = step.get("answer").and_then(Value::as_str).unwrap_or("");
     let mark = if met { " [met]" } else { " [alone]" };
     step["answer"] = Value::String(format!("{answer}{mark}"));

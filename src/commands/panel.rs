@@ -14,53 +14,18 @@ use crate::backend::Backend;
 use crate::cli::TopicArgs;
 use crate::config::Settings;
 use crate::debate::citations::Checker;
-use crate::debate::panel::{self, lineup, Debater, Panel, Roles};
+use crate::debate::panel::{self, lineup, roles, Debater, Panel};
 use crate::error::{Outcome, UsageError};
 use crate::session::{self, Session};
-
-/// `NAME=BACKEND[:persona]`; `openai:<model>` and `exec:<command>` keep their own colons (give an
-/// exec debater its persona in a `--panel` file).
-pub fn parse_debater(spec: &str) -> Result<Debater> {
-    let bad = |why: &str| -> anyhow::Error {
-        UsageError::new(format!(
-            "bad --debater {spec:?}: {why}; expected NAME=BACKEND[:persona], e.g. skeptic=codex:a cautious SRE"
-        ))
-        .into()
-    };
-    let (name, rest) = spec.split_once('=').ok_or_else(|| bad("no ="))?;
-    let name = name.trim();
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
-        return Err(bad("the name must be letters, digits and hyphens"));
-    }
-    let (backend, persona) = if rest.starts_with("exec:") {
-        (rest.to_string(), String::new())
-    } else if let Some(model_rest) = rest.strip_prefix("openai:") {
-        match model_rest.split_once(':') {
-            Some((m, p)) => (format!("openai:{m}"), p.to_string()),
-            None => (rest.to_string(), String::new()),
-        }
-    } else {
-        match rest.split_once(':') {
-            Some((b, p)) => (b.to_string(), p.to_string()),
-            None => (rest.to_string(), String::new()),
-        }
-    };
-    if backend.trim().is_empty() {
-        return Err(bad("no backend"));
-    }
-    Ok(Debater {
-        name: name.to_string(),
-        backend: backend.trim().to_string(),
-        persona: persona.trim().to_string(),
-        position: String::new(),
-        incentives: String::new(),
-    })
-}
 
 /// The lineup asked for: `--debater` flags, a `--panel` file, or a `--panel` phrase (a head
 /// count or personas, backends spread across the installed families). Unnamed debaters get
 /// their names from the chair's proposal.
-pub fn lineup(args: &TopicArgs, installed: &[(String, String)], chair_family: &str) -> Result<Vec<Debater>> {
+pub fn lineup(
+    args: &TopicArgs,
+    installed: &[(String, String)],
+    chair_family: &str,
+) -> Result<Vec<Debater>> {
     let list: Vec<Debater> = match &args.panel {
         Some(spec) if std::path::Path::new(spec).is_file() || spec.ends_with(".json") => {
             let path = std::path::Path::new(spec);
@@ -94,7 +59,11 @@ pub fn lineup(args: &TopicArgs, installed: &[(String, String)], chair_family: &s
                 .into_iter()
                 .zip(backends)
                 .map(|(persona, backend)| Debater {
-                    name: if persona.is_empty() { String::new() } else { lineup::slug(&persona) },
+                    name: if persona.is_empty() {
+                        String::new()
+                    } else {
+                        lineup::slug(&persona)
+                    },
                     backend,
                     persona,
                     position: String::new(),
@@ -105,13 +74,17 @@ pub fn lineup(args: &TopicArgs, installed: &[(String, String)], chair_family: &s
         None => args
             .debaters
             .iter()
-            .map(|d| parse_debater(d))
+            .map(|d| lineup::parse_debater(d))
             .collect::<Result<_>>()?,
     };
     if list.len() < 2 {
         crate::usage!("a panel needs at least 2 debaters (--debater NAME=BACKEND, repeated)");
     }
-    let mut names: Vec<&str> = list.iter().map(|d| d.name.as_str()).filter(|n| !n.is_empty()).collect();
+    let mut names: Vec<&str> = list
+        .iter()
+        .map(|d| d.name.as_str())
+        .filter(|n| !n.is_empty())
+        .collect();
     let named = names.len();
     names.sort();
     names.dedup();
@@ -119,58 +92,6 @@ pub fn lineup(args: &TopicArgs, installed: &[(String, String)], chair_family: &s
         crate::usage!("two debaters share a name; give each a different NAME");
     }
     Ok(list)
-}
-
-/// The installed agent CLIs with their families, in the order a reviewer is picked.
-fn installed(settings: &Settings) -> Vec<(String, String)> {
-    registry::REVIEWER_ORDER
-        .iter()
-        .filter(|n| registry::installed(n, settings).is_some())
-        .filter_map(|n| {
-            let b = registry::build(n, Some(Role::Reviewer), settings).ok()?;
-            Some((n.to_string(), b.family().0.clone()))
-        })
-        .collect()
-}
-
-/// A support role's backend: its flag, else `debate.panel.<role>`, else the first installed
-/// CLI of a family other than the chair's, else the chair's own.
-fn role(
-    role: &str,
-    flag: Option<&str>,
-    settings: &Settings,
-    installed: &[(String, String)],
-    chair: (&str, &str),
-) -> String {
-    flag.map(str::to_string)
-        .or_else(|| registry::var(settings, "panel", role).map(str::to_string))
-        .or_else(|| installed.iter().find(|(_, f)| f != chair.1).map(|(n, _)| n.clone()))
-        .unwrap_or_else(|| chair.0.to_string())
-}
-
-/// The support roles, built.
-fn roles(args: Option<&TopicArgs>, settings: &Settings, meta: Option<&serde_json::Value>, chair_name: &str) -> Result<(Roles, serde_json::Value)> {
-    let chair = registry::build(chair_name, Some(Role::Author), settings)?;
-    let inst = installed(settings);
-    let family = chair.family().0.clone();
-    let mut names = serde_json::Map::new();
-    let mut pick = |r: &str, flag: Option<&String>| -> Result<Box<dyn Backend>> {
-        let recorded = meta.and_then(|m| m["roles"][r]["backend"].as_str()).map(str::to_string);
-        let name = match recorded {
-            Some(n) => n,
-            None => role(r, flag.map(String::as_str), settings, &inst, (chair_name, &family)),
-        };
-        let b = registry::build(&name, Some(Role::Reviewer), settings)
-            .with_context(|| format!("the panel's {r}"))?;
-        names.insert(r.into(), json!({"backend": b.name(), "model": b.model(), "family": b.family().0}));
-        Ok(b)
-    };
-    let audience = pick("audience", args.and_then(|a| a.audience.as_ref()))?;
-    let reporter = pick("reporter", args.and_then(|a| a.reporter.as_ref()))?;
-    let assessor = pick("assessor", args.and_then(|a| a.assessor.as_ref()))?;
-    names.insert("chair".into(), json!({"backend": chair.name(), "model": chair.model(), "family": family}));
-    names.insert("verifier".into(), json!({"backend": "git debate (deterministic)"}));
-    Ok((Roles { chair, audience, reporter, assessor }, serde_json::Value::Object(names)))
 }
 
 /// What `topic` has already worked out for any debate.
@@ -203,20 +124,31 @@ pub fn run(args: &TopicArgs, setup: Setup) -> Result<Outcome> {
             args.max_rounds
         );
     }
-    let inst = installed(settings);
+    let inst = roles::installed(settings);
     let chair_family = registry::build(chair_name, Some(Role::Author), settings)?
         .family()
         .0
         .clone();
     let mut debaters = lineup(args, &inst, &chair_family)?;
-    let (roles, roles_meta) = roles(Some(args), settings, None, chair_name)?;
+    let flags = roles::Flags {
+        audience: args.audience.as_deref(),
+        reporter: args.reporter.as_deref(),
+        assessor: args.assessor.as_deref(),
+    };
+    let (roles, roles_meta) = roles::build(&flags, settings, None, chair_name)?;
     if debaters
         .iter()
         .any(|d| d.name.is_empty() || d.persona.is_empty() || d.position.is_empty())
     {
         let budget = panel::budget::Budget::new(settings, std::time::Instant::now())
             .map_err(UsageError::new)?;
-        panel::propose::propose(&mut debaters, topic, roles.chair.as_ref(), &budget, &workspace)?;
+        panel::propose::propose(
+            &mut debaters,
+            topic,
+            roles.chair.as_ref(),
+            &budget,
+            &workspace,
+        )?;
         confirm(&mut debaters, args.yes, topic)?;
     }
     let backends: Vec<Box<dyn Backend>> = debaters
@@ -315,7 +247,7 @@ pub fn resume(
         .with_context(|| format!("the debate log of {} is damaged", stored.id))?;
     let chair_name =
         super::resume::recorded_backend(&stored.id, "chair", meta["chair"].as_str().unwrap_or(""))?;
-    let (roles, _) = roles(None, settings, Some(&meta), &chair_name)?;
+    let (roles, _) = roles::build(&roles::Flags::default(), settings, Some(&meta), &chair_name)?;
     let backends: Vec<Box<dyn Backend>> = debaters
         .iter()
         .map(|d| {
@@ -365,14 +297,19 @@ fn confirm(debaters: &mut Vec<Debater>, yes: bool, topic: &str) -> Result<()> {
         out.flush()?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
-            crate::usage!("no answer at the lineup prompt; pass --yes to accept the chair's lineup");
+            crate::usage!(
+                "no answer at the lineup prompt; pass --yes to accept the chair's lineup"
+            );
         }
         Ok(line.trim().to_string())
     };
     let mut shown = format!("The chair proposes this lineup for {topic:?}:\n");
     loop {
         shown.push_str(&lineup::show(debaters));
-        let answer = ask(&mut out, &format!("{shown}Accept, edit N, add, remove N, or quit? [accept] "))?;
+        let answer = ask(
+            &mut out,
+            &format!("{shown}Accept, edit N, add, remove N, or quit? [accept] "),
+        )?;
         shown = String::new();
         let edit = match lineup::parse_edit(&answer) {
             Ok(e) => e,
@@ -381,7 +318,11 @@ fn confirm(debaters: &mut Vec<Debater>, yes: bool, topic: &str) -> Result<()> {
                 continue;
             }
         };
-        let field = |out: &mut std::fs::File, ask: &mut dyn FnMut(&mut std::fs::File, &str) -> Result<String>, label: &str, now: &str| -> Result<String> {
+        let field = |out: &mut std::fs::File,
+                     ask: &mut dyn FnMut(&mut std::fs::File, &str) -> Result<String>,
+                     label: &str,
+                     now: &str|
+         -> Result<String> {
             let a = ask(out, &format!("  {label} [{now}]: "))?;
             Ok(if a.is_empty() { now.to_string() } else { a })
         };
@@ -417,28 +358,5 @@ fn confirm(debaters: &mut Vec<Debater>, yes: bool, topic: &str) -> Result<()> {
         if let Err(why) = result {
             writeln!(out, "{why}")?;
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn debater_specs() {
-        let d = parse_debater("skeptic=codex:a cautious SRE: hates pagers").unwrap();
-        assert_eq!(
-            (d.name.as_str(), d.backend.as_str(), d.persona.as_str()),
-            ("skeptic", "codex", "a cautious SRE: hates pagers")
-        );
-        let d = parse_debater("local=openai:llama3.1:a pragmatist").unwrap();
-        assert_eq!(
-            (d.backend.as_str(), d.persona.as_str()),
-            ("openai:llama3.1", "a pragmatist")
-        );
-        let d = parse_debater("tool=exec:llm -m x").unwrap();
-        assert_eq!(d.backend, "exec:llm -m x");
-        assert!(parse_debater("bad name=codex").is_err());
-        assert!(parse_debater("nobackend").is_err());
     }
 }

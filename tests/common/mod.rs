@@ -8,6 +8,8 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+pub mod panel;
+
 pub struct TestEnv {
     _tmp: tempfile::TempDir,
     pub root: PathBuf,

@@ -72,11 +72,7 @@ impl Panel<'_> {
     /// The progress line: elapsed panel time, where we are, who is speaking.
     pub(super) fn progress(&self, budget: &Budget, at: &str, who: &str) -> Option<String> {
         let s = budget.started.elapsed().as_secs();
-        Some(format!(
-            "  panel {}:{:02} · {at} · {who}",
-            s / 60,
-            s % 60
-        ))
+        Some(format!("  panel {}:{:02} · {at} · {who}", s / 60, s % 60))
     }
 
     /// A chair task; `None` when the chair did not answer.
@@ -131,8 +127,13 @@ impl Panel<'_> {
              conclusion, or would another round add anything? Answer with ONE fenced json block: \
              {{\"continue\": true}} or {{\"continue\": false}}"
         );
-        let Some(text) = self.chair(&format!("prepare round {}", round + 1), &task, log, budget, false)
-        else {
+        let Some(text) = self.chair(
+            &format!("prepare round {}", round + 1),
+            &task,
+            log,
+            budget,
+            false,
+        ) else {
             return true;
         };
         json_blocks(&text)

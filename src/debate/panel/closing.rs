@@ -100,12 +100,15 @@ pub(super) fn run(
     } else {
         conclude(p, &log.entries, redactions, budget)
     };
-    log.push(
-        "system",
-        "chair",
-        "conclusion",
-        &format!("Debate concluded. Outcome: {outcome}. Reason: {reason}"),
-    )?;
+    // An interrupted panel logs no conclusion: `resume` goes on from where it stopped.
+    if !signals::interrupted() {
+        log.push(
+            "system",
+            "chair",
+            "conclusion",
+            &format!("Debate concluded. Outcome: {outcome}. Reason: {reason}"),
+        )?;
+    }
     let mut report = String::new();
     let mut blog = None;
     if !signals::interrupted() {
@@ -128,7 +131,9 @@ pub(super) fn run(
         }
         blog = bp;
         if p.blog && outcome != "void" && blog.is_none() {
-            carry.notes.push("[WARN] the reporter wrote no blog post".into());
+            carry
+                .notes
+                .push("[WARN] the reporter wrote no blog post".into());
         }
     }
     let status = if signals::interrupted() {

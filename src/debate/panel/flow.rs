@@ -61,13 +61,25 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
         let lineup: Vec<String> = p
             .debaters
             .iter()
-            .map(|(d, b)| format!("{} ({}): {}; position: {}", d.name, b.name(), d.persona, d.position))
+            .map(|(d, b)| {
+                format!(
+                    "{} ({}): {}; position: {}",
+                    d.name,
+                    b.name(),
+                    d.persona,
+                    d.position
+                )
+            })
             .collect();
         log.push(
             "system",
             "chair",
             "announcement",
-            &format!("{READY}: Opening Statements. Topic: {}\nLineup:\n{}", p.topic, lineup.join("\n")),
+            &format!(
+                "{READY}: Opening Statements. Topic: {}\nLineup:\n{}",
+                p.topic,
+                lineup.join("\n")
+            ),
         )?;
     }
 
@@ -77,22 +89,41 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
         if signals::interrupted() || budget.spent() {
             break;
         }
-        if let Some(e) = log.entries.iter().find(|e| e.speaker == d.name && e.kind == "opening_statement") {
+        if let Some(e) = log
+            .entries
+            .iter()
+            .find(|e| e.speaker == d.name && e.kind == "opening_statement")
+        {
             openers.push(format!("{}: seq {}", d.name, e.seq));
             continue;
         }
-        let mut task = format!("Phase 1 — Opening Statements. {}, please deliver your opening statement.", d.name);
+        let mut task = format!(
+            "Phase 1 — Opening Statements. {}, please deliver your opening statement.",
+            d.name
+        );
         if !openers.is_empty() {
-            task.push_str(&format!(" Prior openers and their seqs: {}.", openers.join(", ")));
+            task.push_str(&format!(
+                " Prior openers and their seqs: {}.",
+                openers.join(", ")
+            ));
         }
         let cue = p.cue(d, &log.entries, &p.flags_for(&log.entries, &d.name), &task);
-        let slot = Slot { phase: "opening", round: 0, reserved: false };
+        let slot = Slot {
+            phase: "opening",
+            round: 0,
+            reserved: false,
+        };
         if let Some(seq) = p.speak(&mut log, d, b.as_ref(), slot, &cue, &budget, &mut carry)? {
             openers.push(format!("{}: seq {seq}", d.name));
         }
     }
     if log.announced(PHASE1_DONE).is_none() && !signals::interrupted() {
-        log.push("system", "chair", "announcement", &format!("{PHASE1_DONE} Opening statements delivered. Proceeding to Phase 2."))?;
+        log.push(
+            "system",
+            "chair",
+            "announcement",
+            &format!("{PHASE1_DONE} Opening statements delivered. Proceeding to Phase 2."),
+        )?;
     }
 
     // Phase 2: rounds.
@@ -106,7 +137,11 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
     }
     let closing_started = log.announced(UNRESOLVED).is_some();
     for r in 1..=p.max_rounds {
-        if signals::interrupted() || closing_started || p.spoken(&log.entries) == 0 || budget.spent() {
+        if signals::interrupted()
+            || closing_started
+            || p.spoken(&log.entries) == 0
+            || budget.spent()
+        {
             break;
         }
         if r < rounds {
@@ -115,7 +150,12 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
         let round_start = if r == rounds {
             starts[r as usize - 1]
         } else {
-            log.push("rebuttal", "chair", "announcement", &format!("Round {r} of {} beginning.", p.max_rounds))?
+            log.push(
+                "rebuttal",
+                "chair",
+                "announcement",
+                &format!("Round {r} of {} beginning.", p.max_rounds),
+            )?
         };
         rounds = r;
         let mut context: Vec<String> = Vec::new();
@@ -128,17 +168,27 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
             }
             let mut notes = vec![format!("Round {r} — Your turn, {}.", d.name)];
             if !context.is_empty() {
-                notes.push(format!("Context from this round so far:\n{}", context.join("\n")));
+                notes.push(format!(
+                    "Context from this round so far:\n{}",
+                    context.join("\n")
+                ));
             }
             notes.extend(p.flags_for(&log.entries, &d.name));
             notes.extend(
                 log.entries
                     .iter()
-                    .filter(|e| e.seq > round_start && e.content.starts_with("Note: ") && e.content.contains("analytical framework"))
+                    .filter(|e| {
+                        e.seq > round_start
+                            && e.content.starts_with("Note: ")
+                            && e.content.contains("analytical framework")
+                    })
                     .map(|e| e.content.clone()),
             );
             notes.extend(
-                questions.iter().filter(|(to, _)| *to == d.name).map(|(_, q)| format!("An audience question for you: {q}")),
+                questions
+                    .iter()
+                    .filter(|(to, _)| *to == d.name)
+                    .map(|(_, q)| format!("An audience question for you: {q}")),
             );
             let task = "You may make a `new_point`, a `rebuttal` (name the entry you answer) or a \
                         `conjecture`. Begin your answer with one line `TYPE: new_point`, `TYPE: \
@@ -147,9 +197,20 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
                         `FRAMEWORK: name — one-line description`. Then your argument; refer to \
                         entries by [seq N].";
             let cue = p.cue(d, &log.entries, &notes, task);
-            let slot = Slot { phase: "rebuttal", round: r, reserved: false };
+            let slot = Slot {
+                phase: "rebuttal",
+                round: r,
+                reserved: false,
+            };
             if let Some(seq) = p.speak(&mut log, d, b.as_ref(), slot, &cue, &budget, &mut carry)? {
-                let first: String = log.entries[seq as usize].content.split(['.', '\n']).next().unwrap_or("").chars().take(160).collect();
+                let first: String = log.entries[seq as usize]
+                    .content
+                    .split(['.', '\n'])
+                    .next()
+                    .unwrap_or("")
+                    .chars()
+                    .take(160)
+                    .collect();
                 context.push(format!("  - {} (seq {seq}): {first}", d.name));
             }
         }
@@ -158,10 +219,11 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
         }
         // The last turn is verified, the audience asks, the chair prepares the next round.
         let ask_chair = r >= p.min_rounds && r < p.max_rounds && !budget.spent();
-        let mut jobs = vec![Between::Audience, Between::Verify];
+        let mut jobs = vec![Between::Audience];
         if ask_chair {
             jobs.push(Between::Chair);
         }
+        jobs.push(Between::Verify);
         let pending = std::mem::take(&mut carry.pending);
         let snapshot = log.entries.clone();
         let out = crate::schedule::bounded(p.settings.concurrency, jobs, |_, job| match job {
@@ -178,7 +240,10 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
             match o {
                 BetweenOut::Questions(Some(q)) => questions = q,
                 BetweenOut::Questions(None) => {
-                    carry.notes.push(format!("[WARN] the audience ({}) did not answer after round {r}", p.roles.audience.name()));
+                    carry.notes.push(format!(
+                        "[WARN] the audience ({}) did not answer after round {r}",
+                        p.roles.audience.name()
+                    ));
                     log.push("system", "chair", "ruling", &format!("Ruling: the audience did not answer after round {r}; no questions are relayed."))?;
                 }
                 BetweenOut::GoOn(g) => go_on = g,
@@ -188,10 +253,25 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
                 }
             }
         }
-        let relay_from = log.entries.iter().rev().find(|e| e.content.starts_with("Verifier findings relayed")).map_or(0, |e| e.seq);
-        log.push("system", "chair", "announcement", &relay_line(&log.entries, relay_from))?;
+        let relay_from = log
+            .entries
+            .iter()
+            .rev()
+            .find(|e| e.content.starts_with("Verifier findings relayed"))
+            .map_or(0, |e| e.seq);
+        log.push(
+            "system",
+            "chair",
+            "announcement",
+            &relay_line(&log.entries, relay_from),
+        )?;
         for (to, q) in &questions {
-            log.push("rebuttal", "chair", "audience_question", &format!("Q: {to}: {q}"))?;
+            log.push(
+                "rebuttal",
+                "chair",
+                "audience_question",
+                &format!("Q: {to}: {q}"),
+            )?;
         }
         if r >= p.min_rounds && (!go_on || budget.spent()) {
             break;

@@ -6,6 +6,7 @@
 //! the rules (names are slugs, at least two debaters, families spread across the panel) are
 //! tested without a model or a terminal.
 
+use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
 /// One panellist.
@@ -20,6 +21,45 @@ pub struct Debater {
     pub position: String,
     #[serde(default)]
     pub incentives: String,
+}
+
+/// `NAME=BACKEND[:persona]`; `openai:<model>` and `exec:<command>` keep their own colons (give an
+/// exec debater its persona in a `--panel` file).
+pub fn parse_debater(spec: &str) -> Result<Debater> {
+    let bad = |why: &str| -> anyhow::Error {
+        crate::error::UsageError::new(format!(
+            "bad --debater {spec:?}: {why}; expected NAME=BACKEND[:persona], e.g. skeptic=codex:a cautious SRE"
+        ))
+        .into()
+    };
+    let (name, rest) = spec.split_once('=').ok_or_else(|| bad("no ="))?;
+    let name = name.trim();
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+        return Err(bad("the name must be letters, digits and hyphens"));
+    }
+    let (backend, persona) = if rest.starts_with("exec:") {
+        (rest.to_string(), String::new())
+    } else if let Some(model_rest) = rest.strip_prefix("openai:") {
+        match model_rest.split_once(':') {
+            Some((m, p)) => (format!("openai:{m}"), p.to_string()),
+            None => (rest.to_string(), String::new()),
+        }
+    } else {
+        match rest.split_once(':') {
+            Some((b, p)) => (b.to_string(), p.to_string()),
+            None => (rest.to_string(), String::new()),
+        }
+    };
+    if backend.trim().is_empty() {
+        return Err(bad("no backend"));
+    }
+    Ok(Debater {
+        name: name.to_string(),
+        backend: backend.trim().to_string(),
+        persona: persona.trim().to_string(),
+        position: String::new(),
+        incentives: String::new(),
+    })
 }
 
 /// The default panel size when only a topic is given (the issue asks for three personas).
@@ -85,8 +125,8 @@ pub fn parse_request(text: &str) -> Result<Request, String> {
         }
         _ => {
             return Err(format!(
-                "{t:?} is neither a lineup file, a head count (\"3 debaters\") nor a list of personas"
-            ))
+            "{t:?} is neither a lineup file, a head count (\"3 debaters\") nor a list of personas"
+        ))
         }
     };
     if !(2..=MAX_SIZE).contains(&n) {
@@ -228,6 +268,24 @@ pub fn show(lineup: &[Debater]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn debater_specs() {
+        let d = parse_debater("skeptic=codex:a cautious SRE: hates pagers").unwrap();
+        assert_eq!(
+            (d.name.as_str(), d.backend.as_str(), d.persona.as_str()),
+            ("skeptic", "codex", "a cautious SRE: hates pagers")
+        );
+        let d = parse_debater("local=openai:llama3.1:a pragmatist").unwrap();
+        assert_eq!(
+            (d.backend.as_str(), d.persona.as_str()),
+            ("openai:llama3.1", "a pragmatist")
+        );
+        let d = parse_debater("tool=exec:llm -m x").unwrap();
+        assert_eq!(d.backend, "exec:llm -m x");
+        assert!(parse_debater("bad name=codex").is_err());
+        assert!(parse_debater("nobackend").is_err());
+    }
 
     #[test]
     fn head_counts_and_persona_lists() {

@@ -216,9 +216,17 @@ mod tests {
 
     #[test]
     fn turn_headers() {
-        let t = read_turn("TYPE: rebuttal to [seq 4]\nFRAMEWORK: none\n\nNo: see `x`.", &[4, 5]);
+        let t = read_turn(
+            "TYPE: rebuttal to [seq 4]\nFRAMEWORK: none\n\nNo: see `x`.",
+            &[4, 5],
+        );
         assert_eq!(
-            (t.kind.as_str(), t.rebuttal_to, t.framework, t.content.as_str()),
+            (
+                t.kind.as_str(),
+                t.rebuttal_to,
+                t.framework,
+                t.content.as_str()
+            ),
             ("rebuttal", Some(4), None, "No: see `x`.")
         );
         let t = read_turn(

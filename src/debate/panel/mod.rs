@@ -19,6 +19,7 @@ pub mod lineup;
 pub mod log;
 pub mod outputs;
 pub mod propose;
+pub mod roles;
 mod turns;
 mod verify;
 

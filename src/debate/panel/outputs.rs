@@ -33,9 +33,15 @@ pub(super) fn reporter(
             speaker: "reporter",
             step: step.into(),
             reserved: true,
-            progress: p.progress(budget, "phase 4", &format!("reporter ({}): {step}", b.name())),
+            progress: p.progress(
+                budget,
+                "phase 4",
+                &format!("reporter ({}): {step}", b.name()),
+            ),
         };
-        p.call(b, c, &prompt, budget).ok().map(|a| a.text.trim().to_string())
+        p.call(b, c, &prompt, budget)
+            .ok()
+            .map(|a| a.text.trim().to_string())
     };
     let summary = ask(
         "summary",
@@ -63,14 +69,17 @@ pub(super) fn write_reports(p: &Panel, o: &PanelOutcome) -> Result<()> {
     let debaters: Vec<Debater> = p.debaters.iter().map(|(d, _)| d.clone()).collect();
     p.session
         .write("transcript.md", transcript(&p.topic, o).as_bytes())?;
-    p.session
-        .write("verifier-report.md", verifier_report(&p.topic, o).as_bytes())?;
+    p.session.write(
+        "verifier-report.md",
+        verifier_report(&p.topic, o).as_bytes(),
+    )?;
     p.session.write(
         "summary.md",
         summary(&p.session.id, &p.topic, &debaters, o).as_bytes(),
     )?;
     if let Some(b) = &o.blog {
-        p.session.write("blog-post.md", format!("{b}\n").as_bytes())?;
+        p.session
+            .write("blog-post.md", format!("{b}\n").as_bytes())?;
     }
     Ok(())
 }
@@ -105,13 +114,25 @@ pub(super) fn assess(p: &Panel, o: &mut PanelOutcome, budget: &Budget) -> Result
     let text = match p.call(b, c, &prompt, budget) {
         Ok(a) => a.text.trim().to_string(),
         Err(e) => {
-            o.notes.push(format!("[WARN] the assessor ({}) did not answer: {e}", b.name()));
-            format!("The assessment could not be written: the assessor ({}) did not answer ({}).", b.name(), e.kind.label())
+            o.notes.push(format!(
+                "[WARN] the assessor ({}) did not answer: {e}",
+                b.name()
+            ));
+            format!(
+                "The assessment could not be written: the assessor ({}) did not answer ({}).",
+                b.name(),
+                e.kind.label()
+            )
         }
     };
     p.session.write(
         "assessor-report.md",
-        format!("# Assessor report\n\nTopic: {}\nAssessor: {}\n\n{text}\n", p.topic, b.name()).as_bytes(),
+        format!(
+            "# Assessor report\n\nTopic: {}\nAssessor: {}\n\n{text}\n",
+            p.topic,
+            b.name()
+        )
+        .as_bytes(),
     )?;
     Ok(())
 }
@@ -124,7 +145,10 @@ pub fn transcript(topic: &str, o: &PanelOutcome) -> String {
         o.outcome, o.reason, o.rounds
     );
     if let (Some(a), Some(b)) = (o.entries.first(), o.entries.last()) {
-        s.push_str(&format!("- Start: {}\n- End: {}\n", a.timestamp, b.timestamp));
+        s.push_str(&format!(
+            "- Start: {}\n- End: {}\n",
+            a.timestamp, b.timestamp
+        ));
     }
     let redacted: Vec<(u32, u32)> = o
         .entries
@@ -134,11 +158,19 @@ pub fn transcript(topic: &str, o: &PanelOutcome) -> String {
         .collect();
     for e in &o.entries {
         if e.kind == "verification_result" {
-            s.push_str(&format!("\n#### [FACT-CHECK] seq {}: {}\n", e.target_seq.unwrap_or(0), e.content));
+            s.push_str(&format!(
+                "\n#### [FACT-CHECK] seq {}: {}\n",
+                e.target_seq.unwrap_or(0),
+                e.content
+            ));
             continue;
         }
         if e.kind == "audience_conclusion" {
-            s.push_str(&format!("\n---\n\n## Audience conclusion [seq {}]\n\n> {}\n\n---\n", e.seq, e.content.replace('\n', "\n> ")));
+            s.push_str(&format!(
+                "\n---\n\n## Audience conclusion [seq {}]\n\n> {}\n\n---\n",
+                e.seq,
+                e.content.replace('\n', "\n> ")
+            ));
             continue;
         }
         let mut head = format!("[seq {}] {} | {} | {}", e.seq, e.phase, e.speaker, e.kind);
@@ -146,7 +178,9 @@ pub fn transcript(topic: &str, o: &PanelOutcome) -> String {
             head.push_str(&format!(" (to seq {t})"));
         }
         let body = match redacted.iter().find(|(t, _)| *t == e.seq) {
-            Some((_, by)) => format!("[REDACTED — a cited source does not exist; see the ruling at seq {by}]"),
+            Some((_, by)) => {
+                format!("[REDACTED — a cited source does not exist; see the ruling at seq {by}]")
+            }
             None => e.content.clone(),
         };
         s.push_str(&format!("\n### {head}\n_{}_\n\n{body}\n", e.timestamp));
@@ -161,15 +195,26 @@ pub fn verifier_report(topic: &str, o: &PanelOutcome) -> String {
     for e in o.entries.iter().filter(|e| e.kind == "verification_result") {
         let v: serde_json::Value = serde_json::from_str(&e.content).unwrap_or_default();
         let seq = e.target_seq.unwrap_or(0);
-        let speaker = o.entries.get(seq as usize).map_or("", |t| t.speaker.as_str());
+        let speaker = o
+            .entries
+            .get(seq as usize)
+            .map_or("", |t| t.speaker.as_str());
         let status = v["status"].as_str().unwrap_or("");
         *counts.entry(status.to_string()).or_default() += 1;
         let cell = |k: &str| v[k].as_str().unwrap_or("").replace('|', "\\|");
-        s.push_str(&format!("| {seq} | {speaker} | `{}` | {} | {status} | {} |\n", cell("url"), cell("kind"), cell("explanation")));
+        s.push_str(&format!(
+            "| {seq} | {speaker} | `{}` | {} | {status} | {} |\n",
+            cell("url"),
+            cell("kind"),
+            cell("explanation")
+        ));
     }
     s.push_str("\n## Totals\n\n");
     for st in ["verified", "unreliable", "fabricated", "unverifiable"] {
-        s.push_str(&format!("- {st}: {}\n", counts.get(st).copied().unwrap_or(0)));
+        s.push_str(&format!(
+            "- {st}: {}\n",
+            counts.get(st).copied().unwrap_or(0)
+        ));
     }
     s.push_str("\nRepository citations are checked at HEAD; URLs cannot be checked offline.\n");
     s
@@ -180,7 +225,10 @@ pub fn summary(id: &str, topic: &str, debaters: &[Debater], o: &PanelOutcome) ->
     let mut s = format!("## Panel Debate Summary\n\nSession: {id}\nTopic: {topic}\nStatus: {}\nRounds: {}\n\n### Debaters\n", o.status, o.rounds);
     for d in debaters {
         let entries = o.entries.iter().filter(|e| e.speaker == d.name).count();
-        s.push_str(&format!("- {} ({}): {} — position: {} ({entries} entries)\n", d.name, d.backend, d.persona, d.position));
+        s.push_str(&format!(
+            "- {} ({}): {} — position: {} ({entries} entries)\n",
+            d.name, d.backend, d.persona, d.position
+        ));
     }
     let count = |st: &str| {
         o.entries
@@ -201,7 +249,11 @@ pub fn summary(id: &str, topic: &str, debaters: &[Debater], o: &PanelOutcome) ->
         s.push_str(&format!("\n### Reporter's account\n\n{}\n", o.report));
     }
     if let Some(a) = o.entries.iter().find(|e| e.kind == "audience_conclusion") {
-        s.push_str(&format!("\n### Audience Perspective [seq {}]\n\n> {}\n", a.seq, a.content.replace('\n', "\n> ")));
+        s.push_str(&format!(
+            "\n### Audience Perspective [seq {}]\n\n> {}\n",
+            a.seq,
+            a.content.replace('\n', "\n> ")
+        ));
     }
     for n in &o.notes {
         s.push_str(&format!("\n{n}\n"));

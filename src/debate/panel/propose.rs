@@ -56,14 +56,11 @@ pub fn propose(
         .find_map(|v| v.as_array().cloned())
         .unwrap_or_default();
     for (i, d) in debaters.iter_mut().enumerate() {
-        // By name when the debater has one, else by position.
-        let p = if d.name.is_empty() {
-            proposed.get(i)
-        } else {
-            proposed
-                .iter()
-                .find(|p| p["name"].as_str() == Some(d.name.as_str()))
-        };
+        // By name when the chair kept it, else by position.
+        let p = proposed
+            .iter()
+            .find(|p| !d.name.is_empty() && p["name"].as_str() == Some(d.name.as_str()))
+            .or_else(|| proposed.get(i));
         let get = |k: &str| {
             p.and_then(|p| p[k].as_str())
                 .unwrap_or("")

@@ -114,7 +114,9 @@ impl Panel<'_> {
                     let others: Vec<u32> = log
                         .entries
                         .iter()
-                        .filter(|e| e.speaker != d.name && e.speaker != "chair" && e.speaker != "verifier")
+                        .filter(|e| {
+                            e.speaker != d.name && e.speaker != "chair" && e.speaker != "verifier"
+                        })
                         .map(|e| e.seq)
                         .collect();
                     let t = read_turn(raw, &others);
@@ -151,6 +153,8 @@ impl Panel<'_> {
                 carry.pending.push(log.entries[seq as usize].clone());
                 Ok(Some(seq))
             }
+            // Ctrl-C: no ruling; a resumed panel gives this debater the turn again.
+            Err(_) if crate::backend::signals::interrupted() => Ok(None),
             Err(e) => {
                 carry.notes.push(format!(
                     "[WARN] {} ({}) failed in the {}: {e}",
@@ -159,10 +163,7 @@ impl Panel<'_> {
                     slot.phase
                 ));
                 let why = if budget.spent() && !slot.reserved {
-                    format!(
-                        "{}; the time budget ran out",
-                        e.kind.label()
-                    )
+                    format!("{}; the time budget ran out", e.kind.label())
                 } else {
                     e.kind.label()
                 };

@@ -100,9 +100,17 @@ impl Panel<'_> {
             .map(|e| e.seq)
             .collect();
         log.iter()
-            .filter(|e| e.kind == "redaction" || (e.kind == "ruling" && e.content.contains("unreliable")))
+            .filter(|e| {
+                e.kind == "redaction" || (e.kind == "ruling" && e.content.contains("unreliable"))
+            })
             .filter(|e| e.target_seq.is_some_and(|t| mine.contains(&t)))
-            .map(|e| format!("Note: the verifier flagged seq {}: {}", e.target_seq.unwrap_or(0), e.content))
+            .map(|e| {
+                format!(
+                    "Note: the verifier flagged seq {}: {}",
+                    e.target_seq.unwrap_or(0),
+                    e.content
+                )
+            })
             .collect()
     }
 }
