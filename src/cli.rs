@@ -45,7 +45,8 @@ pub enum Command {
     Sessions(SessionsArgs),
     /// Print a stored session: its artifact and metadata.
     Show(ShowArgs),
-    /// Debate a question between two models of different families, grounded in this repository.
+    /// Debate a question between two models of different families, or in a chaired panel of
+    /// personas (--panel, --debater), grounded in this repository.
     Topic(TopicArgs),
     /// Continue a stopped, interrupted or failed review from its last complete round.
     Resume(ResumeArgs),

@@ -227,3 +227,45 @@ fn a_three_debater_panel_follows_the_seed_phases_log_and_outputs() {
         .any(|c| c["speaker"] == "alice" && c["step"] == "round 2" && c["ms"].is_u64()));
     assert!(meta["timings"]["elapsed_ms"].is_u64());
 }
+
+#[test]
+fn the_support_roles_come_from_flags_or_the_panel_section_and_a_clone_cannot_pick_programs() {
+    let env = setup();
+    fakes(&env, &[]);
+    env.git(&["config", "debate.panel.reporter", "gemini"]);
+    env.write(
+        ".gitdebate",
+        "[debate \"panel\"]\n\taudience = exec:./evil\n",
+    );
+    let run = env
+        .run_full(
+            &panel_args(&["--yes", "--assessor", "claude"]),
+            "",
+            &[("GIT_DEBATE_LAUNCHER", Some("qwen"))],
+        )
+        .ok();
+    assert!(
+        run.stderr.contains("ignoring debate.panel.audience"),
+        "{}",
+        run.stderr
+    );
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    let meta = read_json(
+        &std::path::PathBuf::from(s["session_dir"].as_str().unwrap()).join("metadata.json"),
+    );
+    assert_eq!(meta["roles"]["reporter"]["backend"], "gemini");
+    assert_eq!(meta["roles"]["assessor"]["backend"], "claude");
+    // The default: the first installed CLI of a family other than the chair's.
+    assert_eq!(meta["roles"]["audience"]["backend"], "codex");
+    let asked = |cli: &str, what: &str| {
+        env.fake_calls(cli)
+            .iter()
+            .any(|c| c["prompt"].as_str().unwrap().contains(what))
+    };
+    assert!(
+        asked("gemini", "Write the body of summary.md")
+            && !asked("qwen", "Write the body of summary.md")
+    );
+    assert!(asked("claude", "You are the assessor") && !asked("qwen", "You are the assessor"));
+    assert!(asked("codex", "You are the audience") && !asked("qwen", "You are the audience"));
+}
