@@ -409,6 +409,9 @@ pub struct TopicArgs {
     /// Panel: who grades the run after the reporter (default: debate.panel.assessor, else a family other than the chair's).
     #[arg(long, value_name = "BACKEND")]
     pub assessor: Option<String>,
+    /// Panel: a model that also judges the sources the tool cannot check, such as URLs (default: debate.panel.verifier, else none).
+    #[arg(long, value_name = "BACKEND")]
+    pub verifier: Option<String>,
     /// Panel: also write blog-post.md (never for a void debate).
     #[arg(long)]
     pub blog: bool,

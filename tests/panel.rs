@@ -2,7 +2,7 @@
 //! qwen (the launcher), the audience, reporter and assessor on their own backends — all the fake
 //! agent (see `common::panel`).
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::common::panel::*;
 use crate::common::read_json;
@@ -183,6 +183,8 @@ fn a_three_debater_panel_follows_the_seed_phases_log_and_outputs() {
     assert!(transcript.contains("[FACT-CHECK]"));
     assert!(transcript.contains("[REDACTED — a cited source does not exist; see the ruling at seq"));
     assert!(transcript.contains("## Audience conclusion"));
+    let rulings = &transcript[transcript.find("\n## Chair Rulings\n").unwrap()..];
+    assert!(rulings.contains("is unreliable") && rulings.contains("\n## Redactions\n\n- [seq"));
     let summary = read("summary.md");
     assert!(
         summary.contains("REPORTER ACCOUNT: bob argued failover."),
@@ -206,6 +208,13 @@ fn a_three_debater_panel_follows_the_seed_phases_log_and_outputs() {
         assessor.contains("REPORTER ACCOUNT: bob argued failover.")
             && assessor.contains("Proponents argue")
     );
+    assert!(!["qwen", "claude", "codex", "gemini"].iter().any(|cli| env
+        .fake_calls(cli)
+        .iter()
+        .any(|c| c["prompt"]
+            .as_str()
+            .unwrap()
+            .contains("You are the verifier"))));
     let meta = read_json(&dir.join("metadata.json"));
     assert_eq!(meta["kind"], "panel");
     assert_eq!(meta["outcome"], "bob_wins");
@@ -268,4 +277,66 @@ fn the_support_roles_come_from_flags_or_the_panel_section_and_a_clone_cannot_pic
     );
     assert!(asked("claude", "You are the assessor") && !asked("qwen", "You are the assessor"));
     assert!(asked("codex", "You are the audience") && !asked("qwen", "You are the audience"));
+}
+
+#[test]
+fn a_verifier_model_judges_only_what_the_tool_cannot_check() {
+    let env = setup();
+    let verdict = json!([{"url": "https://example.com/pg", "status": "unreliable", "explanation": "a placeholder domain"}]);
+    fakes(
+        &env,
+        &[(
+            "You are the verifier of a panel debate",
+            json!({"answer": block(verdict)}),
+        )],
+    );
+    let (_, dir) = run_panel(&env, &["--yes", "--verifier", "gemini"]);
+    let log = read_log(&dir);
+    check_schema(&log, &["alice", "bob", "carol"]);
+    let checks: Vec<Value> = kinds_of(&log, "verification_result")
+        .iter()
+        .map(|e| serde_json::from_str(e["content"].as_str().unwrap()).unwrap())
+        .collect();
+    let url = checks
+        .iter()
+        .find(|c| c["url"] == "https://example.com/pg")
+        .unwrap();
+    assert_eq!(url["status"], "unreliable");
+    assert_eq!(
+        url["explanation"],
+        "model check (gemini): a placeholder domain"
+    );
+    assert!(log.iter().any(|e| e["type"] == "ruling"
+        && e["content"]
+            .as_str()
+            .unwrap()
+            .contains("the source `https://example.com/pg` is unreliable")));
+    // The tool's own marks stand: the model is asked about the URL only.
+    assert_eq!(
+        checks.iter().find(|c| c["url"] == "src/ghost.rs").unwrap()["status"],
+        "fabricated"
+    );
+    let asked: Vec<String> = env
+        .fake_calls("gemini")
+        .iter()
+        .map(|c| c["prompt"].as_str().unwrap().to_string())
+        .filter(|p| p.contains("You are the verifier of a panel debate"))
+        .collect();
+    assert_eq!(asked.len(), 1, "one entry cites a URL");
+    assert!(
+        asked[0].contains("Sources: https://example.com/pg\n"),
+        "{}",
+        asked[0]
+    );
+    let meta = read_json(&dir.join("metadata.json"));
+    assert_eq!(
+        meta["roles"]["verifier"]["model_check"]["backend"],
+        "gemini"
+    );
+    for cli in ["qwen", "claude", "codex"] {
+        assert!(!env.fake_calls(cli).iter().any(|c| c["prompt"]
+            .as_str()
+            .unwrap()
+            .contains("You are the verifier")));
+    }
 }

@@ -19,9 +19,14 @@ fn a_failure_stops_no_one_else_in_any_phase_or_role() {
             ("Any questions for the debaters?", fail.clone()),
             ("Write the body of summary.md", fail.clone()),
             ("You are the assessor", fail.clone()),
+            ("Write blog-post.md", fail.clone()),
+            ("Please share your conclusions on the topic", fail.clone()),
+            ("running notes on this entry", fail.clone()),
+            // The chair cannot say whether to go on: it goes on.
+            ("Prepare the next round", fail.clone()),
         ],
     );
-    let (s, dir) = run_panel(&env, &["--yes"]);
+    let (s, dir) = run_panel(&env, &["--yes", "--blog"]);
     assert_eq!(s["status"], "completed");
     assert_eq!(s["outcome"], "bob_wins", "the chair still concludes");
     let log = read_log(&dir);

@@ -224,6 +224,16 @@ fn an_interrupted_panel_resumes_where_it_stopped() {
     env.interrupt_when(&args, "qwen", "codex.pid").fails(130);
 
     fakes(&env, &[stop]);
+    // A session file does not choose what runs: a recorded role naming a program is refused.
+    let id = env.session_ids().remove(0);
+    let meta_path = env.store().join(&id).join("metadata.json");
+    let good = std::fs::read_to_string(&meta_path).unwrap();
+    let mut bad: Value = serde_json::from_str(&good).unwrap();
+    bad["roles"]["audience"]["backend"] = "exec:./evil".into();
+    std::fs::write(&meta_path, bad.to_string()).unwrap();
+    let run = env.run_full(&["resume", "last"], "", &[]).fails(2);
+    assert!(run.stderr.contains("as its audience"), "{}", run.stderr);
+    std::fs::write(&meta_path, good).unwrap();
     let run = env
         .run_full(&["resume", "last", "--format", "json"], "", &[])
         .ok();

@@ -134,8 +134,9 @@ pub fn run(args: &TopicArgs, setup: Setup) -> Result<Outcome> {
         audience: args.audience.as_deref(),
         reporter: args.reporter.as_deref(),
         assessor: args.assessor.as_deref(),
+        verifier: args.verifier.as_deref(),
     };
-    let (roles, roles_meta) = roles::build(&flags, settings, None, chair_name)?;
+    let (roles, roles_meta) = roles::build(&flags, settings, chair_name)?;
     if debaters
         .iter()
         .any(|d| d.name.is_empty() || d.persona.is_empty() || d.position.is_empty())
@@ -247,7 +248,29 @@ pub fn resume(
         .with_context(|| format!("the debate log of {} is damaged", stored.id))?;
     let chair_name =
         super::resume::recorded_backend(&stored.id, "chair", meta["chair"].as_str().unwrap_or(""))?;
-    let (roles, _) = roles::build(&roles::Flags::default(), settings, Some(&meta), &chair_name)?;
+    // The roles it recorded, if they name no program (a session file must not choose what runs).
+    let recorded = |r: &str| -> Result<Option<String>> {
+        meta["roles"][r]["backend"]
+            .as_str()
+            .map(|n| super::resume::recorded_backend(&stored.id, r, n))
+            .transpose()
+    };
+    let (audience, reporter, assessor) = (
+        recorded("audience")?,
+        recorded("reporter")?,
+        recorded("assessor")?,
+    );
+    let verifier = meta["roles"]["verifier"]["model_check"]["backend"]
+        .as_str()
+        .map(|n| super::resume::recorded_backend(&stored.id, "verifier", n))
+        .transpose()?;
+    let flags = roles::Flags {
+        audience: audience.as_deref(),
+        reporter: reporter.as_deref(),
+        assessor: assessor.as_deref(),
+        verifier: verifier.as_deref(),
+    };
+    let (roles, _) = roles::build(&flags, settings, &chair_name)?;
     let backends: Vec<Box<dyn Backend>> = debaters
         .iter()
         .map(|d| {

@@ -334,6 +334,7 @@ pub const BACKEND_VALUED: &[&str] = &[
     "panel.audience",
     "panel.reporter",
     "panel.assessor",
+    "panel.verifier",
 ];
 
 /// The `[debate "panel"]` section (seed 002's chaired panel): key, what it sets. The role keys
@@ -343,6 +344,7 @@ pub const PANEL_KEYS: &[(&str, &str)] = &[
     ("audience", "who asks the audience's questions and gives its conclusion (--audience; default: a family other than the chair's)"),
     ("reporter", "who keeps running notes and writes summary.md and blog-post.md (--reporter; same default)"),
     ("assessor", "who grades the run after the reporter, in assessor-report.md (--assessor; same default)"),
+    ("verifier", "a model that also judges the sources the tool cannot check, such as URLs (--verifier; default none)"),
     ("budgetMinutes", "the panel's soft time budget in minutes, decimals allowed (default 30; --budget-minutes wins)"),
 ];
 

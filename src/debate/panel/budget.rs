@@ -24,12 +24,18 @@ pub struct Budget {
 
 /// Which flag or key set the budget, for messages that name what bit.
 pub fn budget_origin(settings: &Settings) -> String {
-    if crate::backend::registry::var(settings, "panel", "budgetMinutes").is_some()
-        && !flag_set(settings)
-    {
-        "debate.panel.budgetMinutes".into()
-    } else {
+    let panel_key = crate::backend::registry::var(settings, "panel", "budgetMinutes").is_some();
+    if flag_set(settings) {
         "--budget-minutes".into()
+    } else if panel_key {
+        "debate.panel.budgetMinutes".into()
+    } else if settings.sources.contains_key("budgetMinutes") {
+        "debate.budgetMinutes".into()
+    } else {
+        format!(
+            "the default {} minutes; raise it with --budget-minutes",
+            settings.budget_minutes
+        )
     }
 }
 

@@ -44,6 +44,8 @@ pub struct Roles {
     pub audience: Box<dyn Backend>,
     pub reporter: Box<dyn Backend>,
     pub assessor: Box<dyn Backend>,
+    /// Judges the sources the tool cannot check (URLs), when one is configured.
+    pub verifier: Option<Box<dyn Backend>>,
 }
 
 pub struct Panel<'a> {

@@ -185,6 +185,16 @@ pub fn transcript(topic: &str, o: &PanelOutcome) -> String {
         };
         s.push_str(&format!("\n### {head}\n_{}_\n\n{body}\n", e.timestamp));
     }
+    for (title, kind) in [("Chair Rulings", "ruling"), ("Redactions", "redaction")] {
+        s.push_str(&format!("\n## {title}\n\n"));
+        let list: Vec<&Entry> = o.entries.iter().filter(|e| e.kind == kind).collect();
+        if list.is_empty() {
+            s.push_str("None.\n");
+        }
+        for e in list {
+            s.push_str(&format!("- [seq {}] {}\n", e.seq, e.content));
+        }
+    }
     s
 }
 

@@ -1,7 +1,8 @@
 //! Who plays each role of a panel. The chair is the author a review would have; the audience,
 //! the reporter and the assessor are separate calls on their own backends — by flag, else the
 //! `[debate "panel"]` section, else the first installed CLI of a family other than the chair's
-//! (so the chair does not grade itself), else the chair's own. The verifier is the tool itself.
+//! (so the chair does not grade itself), else the chair's own. The verifier is the tool itself,
+//! with an optional model (`--verifier`) for the sources it cannot check.
 
 use anyhow::{Context, Result};
 use serde_json::{json, Value};
@@ -49,28 +50,18 @@ pub struct Flags<'a> {
     pub audience: Option<&'a str>,
     pub reporter: Option<&'a str>,
     pub assessor: Option<&'a str>,
+    /// A model that also judges the sources the tool cannot check (none by default).
+    pub verifier: Option<&'a str>,
 }
 
-/// The chair and the support roles, built, and how each was chosen for `metadata.json`. A
-/// resumed panel (`meta`) keeps the backends it recorded.
-pub fn build(
-    flags: &Flags,
-    settings: &Settings,
-    meta: Option<&Value>,
-    chair_name: &str,
-) -> Result<(Roles, Value)> {
+/// The chair and the support roles, built, and how each was chosen for `metadata.json`.
+pub fn build(flags: &Flags, settings: &Settings, chair_name: &str) -> Result<(Roles, Value)> {
     let chair = registry::build(chair_name, Some(Role::Author), settings)?;
     let inst = installed(settings);
     let family = chair.family().0.clone();
     let mut names = serde_json::Map::new();
     let mut pick = |r: &str, flag: Option<&str>| -> Result<Box<dyn Backend>> {
-        let recorded = meta
-            .and_then(|m| m["roles"][r]["backend"].as_str())
-            .map(str::to_string);
-        let name = match recorded {
-            Some(n) => n,
-            None => role(r, flag, settings, &inst, (chair_name, &family)),
-        };
+        let name = role(r, flag, settings, &inst, (chair_name, &family));
         let b = registry::build(&name, Some(Role::Reviewer), settings)
             .with_context(|| format!("the panel's {r}"))?;
         names.insert(
@@ -86,9 +77,18 @@ pub fn build(
         "chair".into(),
         json!({"backend": chair.name(), "model": chair.model(), "family": family}),
     );
+    let verifier = match flags
+        .verifier
+        .or_else(|| registry::var(settings, "panel", "verifier"))
+    {
+        Some(n) => Some(
+            registry::build(n, Some(Role::Reviewer), settings).context("the panel's verifier")?,
+        ),
+        None => None,
+    };
     names.insert(
         "verifier".into(),
-        json!({"backend": "git debate (deterministic)"}),
+        json!({"backend": "git debate (deterministic)", "model_check": verifier.as_ref().map(|b| json!({"backend": b.name(), "model": b.model(), "family": b.family().0}))}),
     );
     Ok((
         Roles {
@@ -96,6 +96,7 @@ pub fn build(
             audience,
             reporter,
             assessor,
+            verifier,
         },
         Value::Object(names),
     ))

@@ -188,7 +188,7 @@ impl Panel<'_> {
         entries: &[Pending],
         budget: &Budget,
     ) -> (Vec<(u32, Vec<citations::Citation>)>, Vec<String>) {
-        let checked = self.verify(entries);
+        let checked = self.verify(entries, budget);
         let notes = entries
             .iter()
             .filter_map(|e| self.reporter_note(e, budget))
