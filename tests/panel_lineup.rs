@@ -382,3 +382,29 @@ fn notes_run_beside_the_next_turn_and_questions_beside_the_chair_unless_concurre
         );
     }
 }
+
+#[test]
+fn a_chair_that_cannot_propose_the_lineup_stops_before_anything_runs() {
+    let env = setup();
+    fakes(
+        &env,
+        &[(
+            "Propose for each",
+            json!({"error": {"status": 500, "message": "boom"}}),
+        )],
+    );
+    let run = env
+        .run_full(
+            &topic_only(&["--yes", "--panel"]),
+            "",
+            &[("GIT_DEBATE_LAUNCHER", Some("qwen"))],
+        )
+        .fails(3);
+    assert!(
+        run.stderr
+            .contains("the chair could not propose the lineup"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(env.session_count(), 0, "no session was started");
+}
