@@ -162,3 +162,42 @@ fn an_outcome_outside_the_allowed_values_is_void() {
     let (s, _) = run_panel(&env, &["--yes"]);
     assert_eq!(s["outcome"], "void");
 }
+
+#[test]
+fn a_panel_interrupted_between_a_round_and_the_closings_does_not_repeat_the_round_end() {
+    let env = setup();
+    fakes(
+        &env,
+        &[("Before the closing statements", json!({"hang": true}))],
+    );
+    let args = panel_args(&["--yes", "--max-rounds", "1"]);
+    env.interrupt_when(&args, "qwen", "qwen.pid").fails(130);
+    fakes(&env, &[]);
+    let run = env
+        .run_full(&["resume", "last", "--format", "json"], "", &[])
+        .ok();
+    let s: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(s["status"], "completed", "{s}");
+    let log: Vec<serde_json::Value> = serde_json::from_value(s["entries"].clone()).unwrap();
+    check_schema(&log, &["alice", "bob", "carol"]);
+    let count = |c: &str| {
+        log.iter()
+            .filter(|e| e["content"].as_str().unwrap().starts_with(c))
+            .count()
+    };
+    assert_eq!(count("Verifier findings relayed this round:"), 1);
+    assert_eq!(count("Q: bob: What about failover?"), 1);
+    assert_eq!(count("Pre-Phase-3 review:"), 1);
+    assert_eq!(said(&log, "closing_statement"), ["carol", "bob", "alice"]);
+    // The audience question asked after the last round still reaches bob's closing.
+    let cue = env
+        .fake_calls("codex")
+        .iter()
+        .map(|c| c["prompt"].as_str().unwrap().to_string())
+        .find(|p| p.contains("Closing Statements. bob,"))
+        .unwrap();
+    assert!(
+        cue.contains("An audience question for you: What about failover?"),
+        "{cue}"
+    );
+}

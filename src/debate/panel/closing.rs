@@ -39,7 +39,10 @@ pub(super) fn run(
                 let text = format!(
                     "{UNRESOLVED} The following points remain unresolved entering the closing round:\n{points}\nDebaters are encouraged to address these in their closing statements."
                 );
-                log.push("system", "chair", "announcement", &text)?;
+                // Interrupted while the chair thought: asked again on resume, not recorded.
+                if !signals::interrupted() {
+                    log.push("system", "chair", "announcement", &text)?;
+                }
                 text
             }
         };

@@ -16,7 +16,7 @@ use anyhow::Result;
 use super::budget::Budget;
 use super::log::{Entry, Log, ROUND_TYPES};
 use super::turns::{Carry, Slot};
-use super::verify::relay_line;
+use super::verify::{relay_line, RELAY};
 use super::{Panel, PanelOutcome};
 use crate::backend::signals;
 use crate::debate::citations::Citation;
@@ -129,12 +129,13 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
     // Phase 2: rounds.
     let starts = log.round_starts();
     let mut rounds = starts.len() as u32;
-    let mut questions: Vec<(String, String)> = Vec::new();
-    if let Some(&last) = starts.last() {
-        // Resuming inside a round: the questions asked for it.
-        let from = starts.len().checked_sub(2).map_or(0, |i| starts[i]);
-        questions = logged_questions(&log.entries, from, last);
-    }
+    // Resuming: the questions asked after the last round that ended are still to be relayed.
+    let mut questions = log
+        .entries
+        .iter()
+        .rfind(|e| e.content.starts_with(RELAY))
+        .map(|relay| logged_questions(&log.entries, relay.seq))
+        .unwrap_or_default();
     let closing_started = log.announced(UNRESOLVED).is_some();
     for r in 1..=p.max_rounds {
         if signals::interrupted()
@@ -217,6 +218,15 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
         if signals::interrupted() {
             break;
         }
+        // Resumed after this round had ended: its questions are in the log.
+        if let Some(relay) = log
+            .entries
+            .iter()
+            .find(|e| e.seq > round_start && e.content.starts_with(RELAY))
+        {
+            questions = logged_questions(&log.entries, relay.seq);
+            continue;
+        }
         // The last turn is verified, the audience asks, the chair prepares the next round.
         let ask_chair = r >= p.min_rounds && r < p.max_rounds && !budget.spent();
         let mut jobs = vec![Between::Audience];
@@ -257,7 +267,7 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
             .entries
             .iter()
             .rev()
-            .find(|e| e.content.starts_with("Verifier findings relayed"))
+            .find(|e| e.content.starts_with(RELAY))
             .map_or(0, |e| e.seq);
         log.push(
             "system",
@@ -288,10 +298,10 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
     super::closing::run(&p, log, carry, rounds, questions, &budget, budget_spent)
 }
 
-/// The audience questions logged between two seqs (for the round they were asked for).
-fn logged_questions(log: &[Entry], from: u32, to: u32) -> Vec<(String, String)> {
+/// The audience questions logged after `from` (a round's relay line).
+fn logged_questions(log: &[Entry], from: u32) -> Vec<(String, String)> {
     log.iter()
-        .filter(|e| e.kind == "audience_question" && e.seq > from && e.seq < to)
+        .filter(|e| e.kind == "audience_question" && e.seq > from)
         .filter_map(|e| {
             let (to, q) = e.content.strip_prefix("Q: ")?.split_once(": ")?;
             Some((to.to_string(), q.to_string()))

@@ -179,6 +179,9 @@ impl Panel<'_> {
     }
 }
 
+/// How the chair's relay line starts (seed 002's wording).
+pub const RELAY: &str = "Verifier findings relayed this round:";
+
 /// The chair's mandatory relay line for a round: the findings logged since `from`.
 pub fn relay_line(log: &[Entry], from: u32) -> String {
     let found: Vec<String> = log
@@ -197,7 +200,7 @@ pub fn relay_line(log: &[Entry], from: u32) -> String {
         })
         .collect();
     format!(
-        "Verifier findings relayed this round: {}",
+        "{RELAY} {}",
         if found.is_empty() {
             "none".to_string()
         } else {
