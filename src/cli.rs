@@ -47,7 +47,7 @@ pub enum Command {
     Show(ShowArgs),
     /// Debate a question between two models of different families, or in a chaired panel of
     /// personas (--panel, --debater), grounded in this repository.
-    Topic(TopicArgs),
+    Topic(Box<TopicArgs>),
     /// Continue a stopped, interrupted or failed review from its last complete round.
     Resume(ResumeArgs),
     /// Install, remove or run the pre-commit hook that reviews the staged change.
