@@ -240,7 +240,12 @@ fn a_three_debater_panel_follows_the_seed_phases_log_and_outputs() {
 #[test]
 fn the_support_roles_come_from_flags_or_the_panel_section_and_a_clone_cannot_pick_programs() {
     let env = setup();
-    fakes(&env, &[]);
+    // A long turn: later cues keep it whole for its author and within its round only.
+    let long = format!("TYPE: new_point\n{} END-OF-LONG", "word ".repeat(400));
+    fakes(
+        &env,
+        &[("Round 1 — Your turn, alice.", json!({ "answer": long }))],
+    );
     env.git(&["config", "debate.panel.reporter", "gemini"]);
     env.write(
         ".gitdebate",
@@ -277,6 +282,20 @@ fn the_support_roles_come_from_flags_or_the_panel_section_and_a_clone_cannot_pic
     );
     assert!(asked("claude", "You are the assessor") && !asked("qwen", "You are the assessor"));
     assert!(asked("codex", "You are the audience") && !asked("qwen", "You are the audience"));
+    let cue = |cli: &str, marker: &str| {
+        env.fake_calls(cli)
+            .iter()
+            .map(|c| c["prompt"].as_str().unwrap().to_string())
+            .find(|p| p.contains(marker))
+            .unwrap()
+    };
+    assert!(cue("codex", "Round 1 — Your turn, bob.").contains("END-OF-LONG"));
+    assert!(cue("claude", "Round 2 — Your turn, alice.").contains("END-OF-LONG"));
+    let later = cue("codex", "Round 2 — Your turn, bob.");
+    assert!(
+        !later.contains("END-OF-LONG") && later.contains(" …\n"),
+        "{later}"
+    );
 }
 
 #[test]

@@ -139,6 +139,20 @@ fn when_time_runs_out_in_round_2_the_closings_and_the_conclusion_still_arrive() 
     assert_eq!(said(&log, "closing_statement"), ["carol", "bob", "alice"]);
     assert!(log.iter().any(|e| e["type"] == "conclusion"));
     assert_eq!(log.last().unwrap()["type"], "audience_conclusion");
+    // Past the budget nobody is asked anything more before the closings.
+    assert!(!log.iter().any(|e| e["content"]
+        .as_str()
+        .unwrap()
+        .starts_with("Ruling: the audience")));
+    assert_eq!(
+        log.iter()
+            .filter(|e| e["content"]
+                .as_str()
+                .unwrap()
+                .starts_with("Verifier findings relayed this round:"))
+            .count(),
+        2
+    );
     let notes = s["notes"].as_array().unwrap();
     assert!(
         notes.iter().any(|n| n

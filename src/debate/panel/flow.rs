@@ -228,9 +228,13 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
             continue;
         }
         // The last turn is verified, the audience asks, the chair prepares the next round.
-        let ask_chair = r >= p.min_rounds && r < p.max_rounds && !budget.spent();
-        let mut jobs = vec![Between::Audience];
-        if ask_chair {
+        // Past the budget no one is asked anything more before the closings.
+        let spent = budget.spent();
+        let mut jobs = Vec::new();
+        if !spent {
+            jobs.push(Between::Audience);
+        }
+        if r >= p.min_rounds && r < p.max_rounds && !spent {
             jobs.push(Between::Chair);
         }
         jobs.push(Between::Verify);

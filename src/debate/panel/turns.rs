@@ -14,6 +14,9 @@ use super::{Debater, Panel};
 use crate::backend::Backend;
 use crate::debate::citations;
 
+/// Characters kept of another debater's turn from before the latest round.
+const OLDER_CHARS: usize = 600;
+
 /// Where a turn falls.
 pub struct Slot<'s> {
     /// `opening`, `rebuttal` or `closing`.
@@ -48,15 +51,26 @@ impl Panel<'_> {
             s.push('\n');
             s.push_str(&crate::protocol::fence::wrap("SHARED CONTEXT", c));
         }
+        // Openings, the latest round and the debater's own words in full; older turns of others
+        // cut, so a long panel's prompts stay bounded.
+        let recent = log
+            .iter()
+            .rposition(|e| e.kind == "announcement" && e.phase == "rebuttal")
+            .unwrap_or(0);
         let mut so_far = String::new();
-        for e in log.iter().filter(|e| e.kind != "verification_result") {
+        for (i, e) in log.iter().enumerate() {
+            if e.kind == "verification_result" {
+                continue;
+            }
+            let full = i >= recent || e.kind == "opening_statement" || e.speaker == d.name;
+            let text = e.content.trim();
+            let body = match text.char_indices().nth(OLDER_CHARS) {
+                Some((cut, _)) if !full => format!("{} …", &text[..cut]),
+                _ => text.to_string(),
+            };
             so_far.push_str(&format!(
-                "[seq {}] {} | {} | {}\n{}\n\n",
-                e.seq,
-                e.phase,
-                e.speaker,
-                e.kind,
-                e.content.trim()
+                "[seq {}] {} | {} | {}\n{body}\n\n",
+                e.seq, e.phase, e.speaker, e.kind
             ));
         }
         s.push('\n');
@@ -189,10 +203,16 @@ impl Panel<'_> {
         budget: &Budget,
     ) -> (Vec<(u32, Vec<citations::Citation>)>, Vec<String>) {
         let checked = self.verify(entries, budget);
-        let notes = entries
-            .iter()
-            .filter_map(|e| self.reporter_note(e, budget))
-            .collect();
+        // Past the budget the running notes are skipped (the reporter still reads the whole log
+        // at the end): a call cut to a second would only fail.
+        let notes = if budget.spent() {
+            Vec::new()
+        } else {
+            entries
+                .iter()
+                .filter_map(|e| self.reporter_note(e, budget))
+                .collect()
+        };
         (checked, notes)
     }
 

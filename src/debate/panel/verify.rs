@@ -39,7 +39,7 @@ impl Panel<'_> {
             .iter()
             .map(|e| {
                 let mut checked = self.checker.check(&e.content);
-                if let Some(v) = &self.roles.verifier {
+                if let Some(v) = self.roles.verifier.as_ref().filter(|_| !budget.spent()) {
                     self.model_check(v.as_ref(), e, &mut checked, budget);
                 }
                 (e.seq, checked)
