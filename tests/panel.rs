@@ -183,6 +183,8 @@ fn a_three_debater_panel_follows_the_seed_phases_log_and_outputs() {
     assert!(transcript.contains("[FACT-CHECK]"));
     assert!(transcript.contains("[REDACTED — a cited source does not exist; see the ruling at seq"));
     assert!(transcript.contains("## Audience conclusion"));
+    assert!(transcript.contains("| Openings | seq 2–"), "{transcript}");
+    assert!(transcript.contains(&format!("| Round 2 | seq {r2}–")));
     let rulings = &transcript[transcript.find("\n## Chair Rulings\n").unwrap()..];
     assert!(rulings.contains("is unreliable") && rulings.contains("\n## Redactions\n\n- [seq"));
     let summary = read("summary.md");

@@ -150,6 +150,7 @@ pub fn transcript(topic: &str, o: &PanelOutcome) -> String {
             a.timestamp, b.timestamp
         ));
     }
+    s.push_str(&navigation(&o.entries));
     let redacted: Vec<(u32, u32)> = o
         .entries
         .iter()
@@ -195,6 +196,50 @@ pub fn transcript(topic: &str, o: &PanelOutcome) -> String {
             s.push_str(&format!("- [seq {}] {}\n", e.seq, e.content));
         }
     }
+    s
+}
+
+/// The transcript's quick navigation: where each part starts and ends, by seq.
+fn navigation(entries: &[Entry]) -> String {
+    let range = |kinds: &[&str]| {
+        let seqs: Vec<u32> = entries
+            .iter()
+            .filter(|e| kinds.contains(&e.kind.as_str()))
+            .map(|e| e.seq)
+            .collect();
+        match (seqs.first(), seqs.last()) {
+            (Some(a), Some(b)) => format!("seq {a}–{b}"),
+            _ => "none".into(),
+        }
+    };
+    let mut s = String::from("\n## Quick Navigation\n\n| Part | Entries |\n| --- | --- |\n");
+    s.push_str(&format!(
+        "| Openings | {} |\n",
+        range(&["opening_statement"])
+    ));
+    let starts: Vec<&Entry> = entries
+        .iter()
+        .filter(|e| e.kind == "announcement" && e.phase == "rebuttal")
+        .collect();
+    for (i, e) in starts.iter().enumerate() {
+        let end = starts
+            .get(i + 1)
+            .map(|n| n.seq - 1)
+            .or_else(|| {
+                entries
+                    .iter()
+                    .find(|x| x.seq > e.seq && x.phase == "closing")
+                    .map(|x| x.seq - 1)
+            })
+            .unwrap_or_else(|| entries.last().map_or(e.seq, |l| l.seq));
+        s.push_str(&format!("| Round {} | seq {}–{end} |\n", i + 1, e.seq));
+    }
+    s.push_str(&format!(
+        "| Closings | {} |\n",
+        range(&["closing_statement"])
+    ));
+    s.push_str(&format!("| Chair rulings | {} |\n", range(&["ruling"])));
+    s.push_str(&format!("| Redactions | {} |\n", range(&["redaction"])));
     s
 }
 
