@@ -75,6 +75,15 @@ impl Budget {
         self.started.elapsed() >= self.soft
     }
 
+    /// The same budget with every call held to `cap` (the audience's questions: seed 002 waits
+    /// two minutes for them, then goes on).
+    pub fn capped(&self, cap: Duration) -> Budget {
+        Budget {
+            per_call: self.per_call.min(cap),
+            ..*self
+        }
+    }
+
     /// A call in the openings or rounds: never beyond the budget.
     pub fn debate_call<'p>(&self, workspace: &std::path::Path, prompt: &'p str) -> Request<'p> {
         let left = self.soft.saturating_sub(self.started.elapsed());
@@ -123,5 +132,13 @@ mod tests {
         let p = std::path::Path::new("/");
         assert_eq!(b.debate_call(p, "x").timeout, Duration::from_secs(1));
         assert_eq!(b.reserved_call(p, "x").timeout, Duration::from_secs(600));
+        let fresh = Budget {
+            started: Instant::now(),
+            soft: Duration::from_secs(3600),
+            ..b
+        };
+        let asked = fresh.capped(Duration::from_secs(120));
+        assert_eq!(asked.debate_call(p, "x").timeout, Duration::from_secs(120));
+        assert_eq!(asked.soft, fresh.soft, "only the per-call time is capped");
     }
 }
