@@ -45,8 +45,9 @@ pub enum Command {
     Sessions(SessionsArgs),
     /// Print a stored session: its artifact and metadata.
     Show(ShowArgs),
-    /// Debate a question between two models of different families, grounded in this repository.
-    Topic(TopicArgs),
+    /// Debate a question between two models of different families, or in a chaired panel of
+    /// personas (--panel, --debater), grounded in this repository.
+    Topic(Box<TopicArgs>),
     /// Continue a stopped, interrupted or failed review from its last complete round.
     Resume(ResumeArgs),
     /// Install, remove or run the pre-commit hook that reviews the staged change.
@@ -411,9 +412,12 @@ pub struct TopicArgs {
     /// instead of a proposer/challenger duel).
     #[arg(long = "debater", value_name = "NAME=BACKEND[:PERSONA]")]
     pub debaters: Vec<String>,
-    /// A panel lineup as a JSON file: [{"name", "backend", "persona", "position", "incentives"}].
-    #[arg(long, value_name = "FILE", conflicts_with = "debaters")]
-    pub panel: Option<PathBuf>,
+    /// A chaired panel: a lineup JSON file ([{"name", "backend", "persona", "position",
+    /// "incentives"}]), a head count ("3 debaters", "a panel of four") or a list of personas ("a
+    /// venture capitalist, a labour economist and an SRE"); bare (`--panel` last, or before
+    /// another flag), the chair proposes 3 debaters across the installed families.
+    #[arg(long, value_name = "FILE|PHRASE", num_args = 0..=1, default_missing_value = "", conflicts_with = "debaters")]
+    pub panel: Option<String>,
     /// Panel: rebuttal rounds before the chair may close.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub min_rounds: u32,
@@ -423,6 +427,21 @@ pub struct TopicArgs {
     /// Panel: accept the lineup the chair proposes without asking.
     #[arg(long)]
     pub yes: bool,
+    /// Panel: who asks the questions and gives the audience's conclusion (default: debate.panel.audience, else a family other than the chair's).
+    #[arg(long, value_name = "BACKEND")]
+    pub audience: Option<String>,
+    /// Panel: who keeps running notes and writes summary.md and blog-post.md (default: debate.panel.reporter, else a family other than the chair's).
+    #[arg(long, value_name = "BACKEND")]
+    pub reporter: Option<String>,
+    /// Panel: who grades the run after the reporter (default: debate.panel.assessor, else a family other than the chair's).
+    #[arg(long, value_name = "BACKEND")]
+    pub assessor: Option<String>,
+    /// Panel: a model that also judges the sources the tool cannot check, such as URLs (default: debate.panel.verifier, else none).
+    #[arg(long, value_name = "BACKEND")]
+    pub verifier: Option<String>,
+    /// Panel: also write blog-post.md (never for a void debate).
+    #[arg(long)]
+    pub blog: bool,
     /// Ground the debate in a change (any review scope); it is shared with both sides.
     #[arg(long, value_name = "SCOPE")]
     pub scope: Option<String>,

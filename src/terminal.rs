@@ -194,6 +194,28 @@ pub fn progress(line: &str) {
     let _ = e.flush();
 }
 
+/// Runs `f` while `line · Ns` (the seconds `f` has taken) ticks on stderr as the progress
+/// indicator, then erases it; only on a terminal that can redraw. Used by reviews and panels.
+pub fn ticking<T>(line: &str, f: impl FnOnce() -> T) -> T {
+    if !can_redraw() {
+        return f();
+    }
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let started = std::time::Instant::now();
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                progress(&format!("{line} · {}s", started.elapsed().as_secs()));
+                std::thread::sleep(std::time::Duration::from_millis(500));
+            }
+            progress_clear();
+        });
+        let out = f();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        out
+    })
+}
+
 /// A question on stderr, cleaned, with no line end: the answer is typed after it.
 pub fn prompt(question: &str) -> std::io::Result<()> {
     let mut e = std::io::stderr().lock();

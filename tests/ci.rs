@@ -342,7 +342,7 @@ fn the_github_example_runs_on_node24_skips_forks_and_keeps_the_exit_code() {
     }
     // Each review continues the pull request's earlier one: its sessions are restored before
     // the reviews and saved after them, even when the gate failed.
-    let at = |pred: &dyn Fn(&serde_yaml_ng::Value) -> bool| steps.iter().position(|s| pred(s));
+    let at = |pred: &dyn Fn(&serde_yaml_ng::Value) -> bool| steps.iter().position(pred);
     let uses =
         |s: &serde_yaml_ng::Value, a: &str| s["uses"].as_str().is_some_and(|u| u.starts_with(a));
     let path = |s: &serde_yaml_ng::Value| s["with"]["path"].as_str() == Some(".git/review-loop");

@@ -23,6 +23,8 @@ mod like_git;
 mod long_calls;
 mod manual;
 mod panel;
+mod panel_failures;
+mod panel_lineup;
 mod processes;
 mod prune;
 mod reading;

@@ -18,7 +18,8 @@
 //! `count` repeats a stream event line instead of `lines`), `ignore_term` (with `hang`: survive
 //! SIGTERM, writing `<name>.term` when one comes), `format` (`raw` or a CLI name; default: the
 //! name it runs as), `read` (paths to read from its cwd and report in the answer, with the cwd),
-//! `when` (`[{contains, ...fields}]`: the
+//! `rendezvous` (`{tag, wait_ms}`: wait for another call with the same tag, answer ` [met]` or
+//! ` [alone]`: proves two calls overlapped), `when` (`[{contains, ...fields}]`: the
 //! first entry whose `contains` text is in the prompt adds its fields to the step), `structured`
 //! (the object a model gives
 //! when the CLI was run with its schema flag: claude's `structured_output`, qwen's
@@ -67,6 +68,7 @@ fn main() {
     let mut step = load_step(&dir, &name, n);
     when_prompt(&mut step, &prompt);
     read_files(&mut step);
+    rendezvous(&mut step, &dir);
     let get = |k: &str| step.get(k);
     let schema_flag = argv
         .iter()
@@ -183,6 +185,40 @@ fn main() {
     out.flush().unwrap();
     std::io::stderr().write_all(stderr.as_bytes()).unwrap();
     std::process::exit(code);
+}
+
+/// A `rendezvous` step (`{tag, wait_ms}`) proves two calls overlap without timing them: it
+/// leaves `<tag>.<pid>` in the state folder, waits up to `wait_ms` (default 3000) for another
+/// process's `<tag>.*`, and ends its answer with ` [met]` or ` [alone]` (and, when it met one,
+/// leaves `<tag>.<pid>.met`).
+fn rendezvous(step: &mut Value, dir: &Path) {
+    let Some(r) = step.get("rendezvous").cloned() else {
+        return;
+    };
+    let tag = r["tag"].as_str().unwrap_or("meet").to_string();
+    let wait = Duration::from_millis(r["wait_ms"].as_u64().unwrap_or(3000));
+    let mine = format!("{tag}.{}", std::process::id());
+    std::fs::write(dir.join(&mine), "").expect("rendezvous file");
+    let started = std::time::Instant::now();
+    let met = loop {
+        let other = std::fs::read_dir(dir)
+            .expect("state dir")
+            .flatten()
+            .any(|e| {
+                let n = e.file_name().to_string_lossy().into_owned();
+                n.starts_with(&format!("{tag}.")) && n != mine && !n.ends_with(".met")
+            });
+        if other || started.elapsed() >= wait {
+            break other;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    if met {
+        std::fs::write(dir.join(format!("{mine}.met")), "").expect("met file");
+    }
+    let answer = step.get("answer").and_then(Value::as_str).unwrap_or("");
+    let mark = if met { " [met]" } else { " [alone]" };
+    step["answer"] = Value::String(format!("{answer}{mark}"));
 }
 
 /// A `read` step is a curious reviewer: it reads each path (relative to its cwd) as its tools

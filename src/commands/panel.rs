@@ -14,52 +14,21 @@ use crate::backend::Backend;
 use crate::cli::TopicArgs;
 use crate::config::Settings;
 use crate::debate::citations::Checker;
-use crate::debate::panel::{self, Debater, Panel};
+use crate::debate::panel::{self, lineup, roles, Debater, Panel};
 use crate::error::{Outcome, UsageError};
 use crate::session::{self, Session};
 
-/// `NAME=BACKEND[:persona]`; `openai:<model>` and `exec:<command>` keep their own colons (give an
-/// exec debater its persona in a `--panel` file).
-pub fn parse_debater(spec: &str) -> Result<Debater> {
-    let bad = |why: &str| -> anyhow::Error {
-        UsageError::new(format!(
-            "bad --debater {spec:?}: {why}; expected NAME=BACKEND[:persona], e.g. skeptic=codex:a cautious SRE"
-        ))
-        .into()
-    };
-    let (name, rest) = spec.split_once('=').ok_or_else(|| bad("no ="))?;
-    let name = name.trim();
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
-        return Err(bad("the name must be letters, digits and hyphens"));
-    }
-    let (backend, persona) = if rest.starts_with("exec:") {
-        (rest.to_string(), String::new())
-    } else if let Some(model_rest) = rest.strip_prefix("openai:") {
-        match model_rest.split_once(':') {
-            Some((m, p)) => (format!("openai:{m}"), p.to_string()),
-            None => (rest.to_string(), String::new()),
-        }
-    } else {
-        match rest.split_once(':') {
-            Some((b, p)) => (b.to_string(), p.to_string()),
-            None => (rest.to_string(), String::new()),
-        }
-    };
-    if backend.trim().is_empty() {
-        return Err(bad("no backend"));
-    }
-    Ok(Debater {
-        name: name.to_string(),
-        backend: backend.trim().to_string(),
-        persona: persona.trim().to_string(),
-        position: String::new(),
-        incentives: String::new(),
-    })
-}
-
-pub fn lineup(args: &TopicArgs) -> Result<Vec<Debater>> {
+/// The lineup asked for: `--debater` flags, a `--panel` file, or a `--panel` phrase (a head
+/// count or personas, backends spread across the installed families). Unnamed debaters get
+/// their names from the chair's proposal.
+pub fn lineup(
+    args: &TopicArgs,
+    installed: &[(String, String)],
+    chair_family: &str,
+) -> Result<Vec<Debater>> {
     let list: Vec<Debater> = match &args.panel {
-        Some(path) => {
+        Some(spec) if std::path::Path::new(spec).is_file() || spec.ends_with(".json") => {
+            let path = std::path::Path::new(spec);
             // A lineup is a few lines of JSON: 1 MiB is plenty, and a FIFO is refused.
             let text = crate::files::read_regular(path, 1 << 20)
                 .map_err(anyhow::Error::from)
@@ -72,19 +41,54 @@ pub fn lineup(args: &TopicArgs) -> Result<Vec<Debater>> {
                 ))
             })?
         }
+        Some(phrase) => {
+            let asked = lineup::parse_request(phrase).map_err(|why| {
+                UsageError::new(format!(
+                    "bad --panel: {why}; give a lineup file, a head count (\"3 debaters\") or personas (\"an economist, a union organiser and a CFO\")"
+                ))
+            })?;
+            let personas = match asked {
+                lineup::Request::Count(n) => vec![String::new(); n],
+                lineup::Request::Personas(p) => p,
+            };
+            let backends = lineup::spread(personas.len(), installed, chair_family);
+            if backends.is_empty() {
+                crate::usage!("no agent CLI is installed to debate on; install one (see `git debate backends`) or give --debater NAME=BACKEND");
+            }
+            personas
+                .into_iter()
+                .zip(backends)
+                .map(|(persona, backend)| Debater {
+                    name: if persona.is_empty() {
+                        String::new()
+                    } else {
+                        lineup::slug(&persona)
+                    },
+                    backend,
+                    persona,
+                    position: String::new(),
+                    incentives: String::new(),
+                })
+                .collect()
+        }
         None => args
             .debaters
             .iter()
-            .map(|d| parse_debater(d))
+            .map(|d| lineup::parse_debater(d))
             .collect::<Result<_>>()?,
     };
     if list.len() < 2 {
         crate::usage!("a panel needs at least 2 debaters (--debater NAME=BACKEND, repeated)");
     }
-    let mut names: Vec<&str> = list.iter().map(|d| d.name.as_str()).collect();
+    let mut names: Vec<&str> = list
+        .iter()
+        .map(|d| d.name.as_str())
+        .filter(|n| !n.is_empty())
+        .collect();
+    let named = names.len();
     names.sort();
     names.dedup();
-    if names.len() != list.len() {
+    if names.len() != named {
         crate::usage!("two debaters share a name; give each a different NAME");
     }
     Ok(list)
@@ -120,8 +124,34 @@ pub fn run(args: &TopicArgs, setup: Setup) -> Result<Outcome> {
             args.max_rounds
         );
     }
-    let mut debaters = lineup(args)?;
-    let chair = registry::build(chair_name, Some(Role::Author), settings)?;
+    let inst = roles::installed(settings);
+    let chair_family = registry::build(chair_name, Some(Role::Author), settings)?
+        .family()
+        .0
+        .clone();
+    let mut debaters = lineup(args, &inst, &chair_family)?;
+    let flags = roles::Flags {
+        audience: args.audience.as_deref(),
+        reporter: args.reporter.as_deref(),
+        assessor: args.assessor.as_deref(),
+        verifier: args.verifier.as_deref(),
+    };
+    let (roles, roles_meta) = roles::build(&flags, settings, chair_name)?;
+    if debaters
+        .iter()
+        .any(|d| d.name.is_empty() || d.persona.is_empty() || d.position.is_empty())
+    {
+        let budget = panel::budget::Budget::new(settings, std::time::Instant::now())
+            .map_err(UsageError::new)?;
+        panel::propose::propose(
+            &mut debaters,
+            topic,
+            roles.chair.as_ref(),
+            &budget,
+            &workspace,
+        )?;
+        confirm(&mut debaters, args.yes, topic)?;
+    }
     let backends: Vec<Box<dyn Backend>> = debaters
         .iter()
         .map(|d| registry::build(&d.backend, Some(Role::Reviewer), settings))
@@ -132,13 +162,11 @@ pub fn run(args: &TopicArgs, setup: Setup) -> Result<Outcome> {
     if families.len() < 2 {
         crate::errln!("note: every debater is of the {} family; a cross-family panel gives more independent views", families[0]);
     }
-    if debaters
+    let lineup_meta: Vec<serde_json::Value> = debaters
         .iter()
-        .any(|d| d.persona.is_empty() || d.position.is_empty())
-    {
-        propose_lineup(&mut debaters, topic, &*chair, settings, &workspace)?;
-        confirm(&debaters, args.yes)?;
-    }
+        .zip(&backends)
+        .map(|(d, b)| json!({"name": d.name, "backend": d.backend, "model": b.model(), "family": b.family().0, "persona": d.persona, "position": d.position, "incentives": d.incentives}))
+        .collect();
     let s = Session::create(base)?;
     s.write("artifact.md", format!("# Topic\n\n{topic}\n").as_bytes())?;
     let now = session::rfc3339(session::now_utc());
@@ -146,27 +174,30 @@ pub fn run(args: &TopicArgs, setup: Setup) -> Result<Outcome> {
         "version": session::METADATA_VERSION, "id": s.id, "kind": "panel", "status": "running",
         "target": "topic", "topic": topic, "created_at": now, "updated_at": now,
         "tool_version": env!("CARGO_PKG_VERSION"), "workspace": workspace, "chair": chair_name,
-        "debaters": debaters, "min_rounds": args.min_rounds, "max_rounds": args.max_rounds,
+        "debaters": debaters, "lineup": lineup_meta, "roles": roles_meta,
+        "min_rounds": args.min_rounds, "max_rounds": args.max_rounds, "blog": args.blog,
     });
     s.write_json("metadata.json", &meta)?;
-    let outcome = Panel {
+    let outcome = panel::run(Panel {
         session: &s,
         settings,
         topic: topic.to_string(),
         debaters: debaters.iter().cloned().zip(backends).collect(),
-        chair,
+        roles,
         min_rounds: args.min_rounds,
         max_rounds: args.max_rounds,
         workspace,
         context,
         checker,
+        blog: args.blog,
         resume: Vec::new(),
-    }
-    .run()?;
+        timings: Default::default(),
+    })?;
     finish(&s, settings, &mut meta, &debaters, &outcome)
 }
 
-/// Writes the transcript, summary and report, prints the result and picks the exit code.
+/// Records the outcome (the documents are written by the panel), prints the result and picks
+/// the exit code.
 fn finish(
     s: &Session,
     settings: &Settings,
@@ -175,21 +206,20 @@ fn finish(
     outcome: &panel::PanelOutcome,
 ) -> Result<Outcome> {
     let topic = meta["topic"].as_str().unwrap_or("").to_string();
-    s.write(
-        "transcript.md",
-        panel::transcript(&topic, outcome).as_bytes(),
-    )?;
     let summary = panel::summary(&s.id, &topic, debaters, outcome);
-    s.write("summary.md", summary.as_bytes())?;
     let report = json!({
         "schema": 1, "kind": "panel", "session": s.id, "session_dir": s.dir, "topic": topic,
         "status": outcome.status, "outcome": outcome.outcome, "reason": outcome.reason,
         "rounds": outcome.rounds, "redactions": outcome.redactions, "debaters": debaters,
-        "notes": outcome.notes, "entries": outcome.entries,
+        "budget_spent": outcome.budget_spent, "notes": outcome.notes, "entries": outcome.entries,
     });
     s.write_json("summary.json", &report)?;
     meta["status"] = outcome.status.clone().into();
     meta["outcome"] = outcome.outcome.clone().into();
+    meta["reason"] = outcome.reason.clone().into();
+    meta["rounds_run"] = outcome.rounds.into();
+    meta["budget_spent"] = outcome.budget_spent.into();
+    meta["timings"] = json!({"elapsed_ms": outcome.elapsed_ms, "calls": outcome.timings});
     meta["updated_at"] = session::rfc3339(session::now_utc()).into();
     s.write_json("metadata.json", meta)?;
     super::topic::emit(settings, &report, &summary, s, &outcome.status)
@@ -218,7 +248,29 @@ pub fn resume(
         .with_context(|| format!("the debate log of {} is damaged", stored.id))?;
     let chair_name =
         super::resume::recorded_backend(&stored.id, "chair", meta["chair"].as_str().unwrap_or(""))?;
-    let chair = registry::build(&chair_name, Some(Role::Author), settings)?;
+    // The roles it recorded, if they name no program (a session file must not choose what runs).
+    let recorded = |r: &str| -> Result<Option<String>> {
+        meta["roles"][r]["backend"]
+            .as_str()
+            .map(|n| super::resume::recorded_backend(&stored.id, r, n))
+            .transpose()
+    };
+    let (audience, reporter, assessor) = (
+        recorded("audience")?,
+        recorded("reporter")?,
+        recorded("assessor")?,
+    );
+    let verifier = meta["roles"]["verifier"]["model_check"]["backend"]
+        .as_str()
+        .map(|n| super::resume::recorded_backend(&stored.id, "verifier", n))
+        .transpose()?;
+    let flags = roles::Flags {
+        audience: audience.as_deref(),
+        reporter: reporter.as_deref(),
+        assessor: assessor.as_deref(),
+        verifier: verifier.as_deref(),
+    };
+    let (roles, _) = roles::build(&flags, settings, &chair_name)?;
     let backends: Vec<Box<dyn Backend>> = debaters
         .iter()
         .map(|d| {
@@ -228,12 +280,12 @@ pub fn resume(
         .collect::<Result<_>>()?;
     let repo = crate::repo::discover()?;
     crate::errln!("resuming {} after {} log entries", stored.id, log.len());
-    let outcome = Panel {
+    let outcome = panel::run(Panel {
         session: &s,
         settings,
         topic: meta["topic"].as_str().unwrap_or("").to_string(),
         debaters: debaters.iter().cloned().zip(backends).collect(),
-        chair,
+        roles,
         min_rounds: meta["min_rounds"].as_u64().unwrap_or(3) as u32,
         max_rounds: meta["max_rounds"].as_u64().unwrap_or(8) as u32,
         // The current work tree, never a folder the session names.
@@ -243,131 +295,91 @@ pub fn resume(
             .unwrap_or(std::env::current_dir()?),
         context: None,
         checker: Checker::new(repo.as_ref()),
+        blog: meta["blog"].as_bool().unwrap_or(false),
         resume: log,
-    }
-    .run()?;
+        timings: Default::default(),
+    })?;
     finish(&s, settings, &mut meta, &debaters, &outcome)
 }
 
-/// The chair fills in personas, positions and incentives the lineup left out.
-fn propose_lineup(
-    debaters: &mut [Debater],
-    topic: &str,
-    chair: &dyn Backend,
-    settings: &Settings,
-    workspace: &std::path::Path,
-) -> Result<()> {
-    let given: Vec<String> = debaters
-        .iter()
-        .map(|d| {
-            format!(
-                "- {} (persona: {})",
-                d.name,
-                if d.persona.is_empty() {
-                    "to propose"
-                } else {
-                    &d.persona
-                }
-            )
-        })
-        .collect();
-    let prompt = format!(
-        "You chair a panel debate on: {topic}\nDebaters:\n{}\n\nPropose for each a persona (keep a \
-         given one), a distinct starting position and incentives, so the panel covers the real \
-         sides of the question. Answer with ONE fenced json block: [{{\"name\": \"...\", \
-         \"persona\": \"...\", \"position\": \"...\", \"incentives\": \"...\"}}]",
-        given.join("\n")
-    );
-    let answer = chair
-        .ask(&crate::backend::Request {
-            prompt: &prompt,
-            cwd: Some(workspace.to_path_buf()),
-            timeout: std::time::Duration::from_secs(settings.backend_timeout_seconds),
-            idle_timeout: std::time::Duration::from_secs(settings.backend_idle_seconds),
-            schema: None,
-            sandbox: Default::default(),
-        })
-        .context("the chair could not propose the lineup")?;
-    let proposed = crate::protocol::read::json::json_blocks(&answer.text)
-        .into_iter()
-        .rev()
-        .find_map(|v| v.as_array().cloned())
-        .unwrap_or_default();
-    for d in debaters.iter_mut() {
-        let p = proposed
-            .iter()
-            .find(|p| p["name"].as_str() == Some(d.name.as_str()));
-        let get = |k: &str| {
-            p.and_then(|p| p[k].as_str())
-                .unwrap_or("")
-                .trim()
-                .to_string()
-        };
-        if d.persona.is_empty() {
-            d.persona = get("persona");
-        }
-        if d.position.is_empty() {
-            d.position = get("position");
-        }
-        if d.incentives.is_empty() {
-            d.incentives = get("incentives");
-        }
-    }
-    Ok(())
-}
-
-/// `--yes`, or a yes on the terminal; never a silent default.
-fn confirm(debaters: &[Debater], yes: bool) -> Result<()> {
-    let shown: String = debaters
-        .iter()
-        .map(|d| {
-            format!(
-                "  {} ({}): {}\n    position: {}\n    incentives: {}\n",
-                d.name, d.backend, d.persona, d.position, d.incentives
-            )
-        })
-        .collect();
+/// `--yes`, or the person at the terminal accepts the lineup, after editing it if they like
+/// (edit a debater, add one, remove one); never a silent default.
+fn confirm(debaters: &mut Vec<Debater>, yes: bool, topic: &str) -> Result<()> {
     if yes {
-        crate::errln!("git debate: the lineup:\n{shown}");
+        crate::errln!("git debate: the lineup:\n{}", lineup::show(debaters));
         return Ok(());
     }
     let tty = std::fs::OpenOptions::new().read(true).write(true).open("/dev/tty").map_err(|_| {
         UsageError::new("the chair proposed the lineup and there is no terminal to confirm it on: pass --yes to accept it, or give every debater a persona and position in a --panel file")
     })?;
     let mut out = tty.try_clone()?;
-    write!(
-        out,
-        "The chair proposes this lineup:\n{shown}Accept it? [Y/n] "
-    )?;
-    out.flush()?;
-    let mut line = String::new();
-    std::io::BufReader::new(tty).read_line(&mut line)?;
-    if matches!(line.trim().to_ascii_lowercase().as_str(), "" | "y" | "yes") {
-        Ok(())
-    } else {
-        crate::usage!("lineup declined; give personas and positions with --debater NAME=BACKEND:persona or a --panel file")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn debater_specs() {
-        let d = parse_debater("skeptic=codex:a cautious SRE: hates pagers").unwrap();
-        assert_eq!(
-            (d.name.as_str(), d.backend.as_str(), d.persona.as_str()),
-            ("skeptic", "codex", "a cautious SRE: hates pagers")
-        );
-        let d = parse_debater("local=openai:llama3.1:a pragmatist").unwrap();
-        assert_eq!(
-            (d.backend.as_str(), d.persona.as_str()),
-            ("openai:llama3.1", "a pragmatist")
-        );
-        let d = parse_debater("tool=exec:llm -m x").unwrap();
-        assert_eq!(d.backend, "exec:llm -m x");
-        assert!(parse_debater("bad name=codex").is_err());
-        assert!(parse_debater("nobackend").is_err());
+    let mut input = std::io::BufReader::new(tty);
+    // What is typed here is shown back through the terminal; the model's words are cleaned.
+    let mut ask = |out: &mut std::fs::File, q: &str| -> Result<String> {
+        write!(out, "{}", crate::terminal::clean(q))?;
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            crate::usage!(
+                "no answer at the lineup prompt; pass --yes to accept the chair's lineup"
+            );
+        }
+        Ok(line.trim().to_string())
+    };
+    let mut shown = format!("The chair proposes this lineup for {topic:?}:\n");
+    loop {
+        shown.push_str(&lineup::show(debaters));
+        let answer = ask(
+            &mut out,
+            &format!("{shown}Accept, edit N, add, remove N, or quit? [accept] "),
+        )?;
+        shown = String::new();
+        let edit = match lineup::parse_edit(&answer) {
+            Ok(e) => e,
+            Err(why) => {
+                writeln!(out, "{why}")?;
+                continue;
+            }
+        };
+        let field = |out: &mut std::fs::File,
+                     ask: &mut dyn FnMut(&mut std::fs::File, &str) -> Result<String>,
+                     label: &str,
+                     now: &str|
+         -> Result<String> {
+            let a = ask(out, &format!("  {label} [{now}]: "))?;
+            Ok(if a.is_empty() { now.to_string() } else { a })
+        };
+        let result = match edit {
+            lineup::Edit::Accept => return Ok(()),
+            lineup::Edit::Decline => crate::usage!("lineup declined; give personas and positions with --debater NAME=BACKEND:persona or a --panel file"),
+            lineup::Edit::Remove(n) => lineup::remove(debaters, n),
+            lineup::Edit::Edit(n) if n == 0 || n > debaters.len() => {
+                Err(format!("there is no debater {n}"))
+            }
+            lineup::Edit::Edit(_) | lineup::Edit::Add => {
+                let at = if let lineup::Edit::Edit(n) = edit { Some(n - 1) } else { None };
+                let base = at.map(|i| debaters[i].clone()).unwrap_or_else(|| Debater {
+                    name: String::new(),
+                    backend: debaters.last().map(|d| d.backend.clone()).unwrap_or_default(),
+                    persona: String::new(),
+                    position: String::new(),
+                    incentives: String::new(),
+                });
+                let d = Debater {
+                    name: field(&mut out, &mut ask, "name", &base.name)?,
+                    backend: field(&mut out, &mut ask, "backend", &base.backend)?,
+                    persona: field(&mut out, &mut ask, "persona", &base.persona)?,
+                    position: field(&mut out, &mut ask, "starting position", &base.position)?,
+                    incentives: field(&mut out, &mut ask, "incentives", &base.incentives)?,
+                };
+                lineup::check_new(debaters, &d, at).map(|()| match at {
+                    Some(i) => debaters[i] = d,
+                    None => debaters.push(d),
+                })
+            }
+        };
+        if let Err(why) = result {
+            writeln!(out, "{why}")?;
+        }
     }
 }

@@ -334,7 +334,27 @@ const DESTINATION_SUFFIXES: &[&str] = &[
 ];
 
 /// Keys whose value is a backend name (`exec:<command>`, `openai:<model>` or an agent CLI).
-pub const BACKEND_VALUED: &[&str] = &["author", "reviewer", "normalizer", "fallbackreviewer"];
+pub const BACKEND_VALUED: &[&str] = &[
+    "author",
+    "reviewer",
+    "normalizer",
+    "fallbackreviewer",
+    "panel.audience",
+    "panel.reporter",
+    "panel.assessor",
+    "panel.verifier",
+];
+
+/// The `[debate "panel"]` section (seed 002's chaired panel): key, what it sets. The role keys
+/// name backends, so a committed `.gitdebate` may not make them `exec:`/`openai:` (see
+/// [`BACKEND_VALUED`]).
+pub const PANEL_KEYS: &[(&str, &str)] = &[
+    ("audience", "who asks the audience's questions and gives its conclusion (--audience; default: a family other than the chair's)"),
+    ("reporter", "who keeps running notes and writes summary.md and blog-post.md (--reporter; same default)"),
+    ("assessor", "who grades the run after the reporter, in assessor-report.md (--assessor; same default)"),
+    ("verifier", "a model that also judges the sources the tool cannot check, such as URLs (--verifier; default none)"),
+    ("budgetMinutes", "the panel's soft time budget in minutes, decimals allowed (default 30; --budget-minutes wins)"),
+];
 
 /// Backend prefixes that run a program we do not know (`exec:`) or send the change to a server
 /// with the user's API key (`openai:`): never chosen by a committed `.gitdebate`.
@@ -444,6 +464,10 @@ debate.hook.keepSessions*  the hook's sessions kept (default 100; 0: no limit)\n
 debate.hook.keepDays*  the hook's sessions older than this many days are removed (default 30)\n  \
 A hook session whose tree is staged in a work tree is kept, and so is its cached verdict.\n",
     );
+    s.push_str("\nPANEL KEYS:\n");
+    for (k, doc) in PANEL_KEYS {
+        s.push_str(&format!("  debate.panel.{k}  {doc}\n"));
+    }
     s.push_str(
         "\nTOPIC KEYS:\n  \
 debate.topic.budgetMinutes  wall-clock budget of a topic debate, verdict included (default 60; \

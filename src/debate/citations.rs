@@ -2,7 +2,8 @@
 //! looked up at HEAD.
 //!
 //! The seeds ask debaters for evidence and then trust it. Here a `path:line` must name a file that
-//! exists at HEAD with that many lines, a bare path must exist, and a code pattern in backticks must
+//! exists at HEAD with that many lines (a file that exists with fewer lines is an unreliable
+//! citation, one that does not exist is not found), a bare path must exist, and a code pattern in backticks must
 //! occur in some file; each citation is marked verified or not found, and the marks go to the next
 //! speaker and to the synthesis, so a fabricated source costs its author. URLs cannot be checked
 //! offline and are marked so.
@@ -22,6 +23,9 @@ const MAX_BLOB: usize = 1 << 20;
 pub enum Status {
     Verified,
     NotFound,
+    /// The source exists but does not hold what is cited: a `path:line` past the end of an
+    /// existing file (seed 002's "page exists but does not support the claim").
+    Unreliable,
     Unverifiable,
     /// Cited, and being checked (a panel entry's own list; its results follow in the log).
     Unchecked,
@@ -32,6 +36,7 @@ impl Status {
         match self {
             Status::Verified => "verified",
             Status::NotFound => "NOT FOUND",
+            Status::Unreliable => "UNRELIABLE",
             Status::Unverifiable => "unverifiable offline",
             Status::Unchecked => "being checked",
         }
@@ -161,7 +166,10 @@ fn status(repo: Option<&git2::Repository>, cited: &str, kind: &str) -> (Status, 
                     if start >= 1 && start <= end && end <= n {
                         (Status::Verified, String::new())
                     } else {
-                        (Status::NotFound, format!("{path} has {n} lines"))
+                        (
+                            Status::Unreliable,
+                            format!("{path} exists but has {n} lines"),
+                        )
                     }
                 }
             }

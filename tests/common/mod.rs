@@ -8,6 +8,8 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+pub mod panel;
+
 pub struct TestEnv {
     _tmp: tempfile::TempDir,
     pub root: PathBuf,
@@ -479,4 +481,95 @@ pub fn openpty() -> (i32, i32) {
     };
     assert_eq!(rc, 0, "openpty");
     (master, slave)
+}
+
+/// Runs git-debate in `env.repo` as launched by `launcher`. With `typed`, the child gets a
+/// pseudo-terminal as its controlling terminal (`/dev/tty`), `typed` is typed on it, and what the
+/// child showed there is returned; with `stderr_on_tty` its standard error goes there too.
+/// Without `typed`, the child has no terminal at all.
+pub fn run_on_tty(
+    env: &TestEnv,
+    args: &[&str],
+    stdin: &str,
+    typed: Option<&str>,
+    stderr_on_tty: bool,
+    launcher: &str,
+) -> (Run, String) {
+    use std::io::{Read, Write};
+    use std::os::fd::FromRawFd;
+    use std::os::unix::process::CommandExt;
+    let mut cmd = env.cmd_in(&env.repo);
+    cmd.args(args)
+        .env("GIT_DEBATE_LAUNCHER", launcher)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let Some(typed) = typed else {
+        // SAFETY: setsid is async-signal-safe; the child gets no controlling terminal.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::setsid();
+                Ok(())
+            })
+        };
+        return (crate::common::to_run(cmd.output().unwrap()), String::new());
+    };
+    let (master, slave) = crate::common::openpty();
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::setsid();
+            libc::ioctl(slave, libc::TIOCSCTTY as _, 0);
+            libc::close(master);
+            libc::close(slave);
+            Ok(())
+        })
+    };
+    cmd.stdin(Stdio::piped());
+    if stderr_on_tty {
+        // SAFETY: a duplicate of our slave descriptor, owned by the Stdio from here on.
+        cmd.stderr(unsafe { Stdio::from_raw_fd(libc::dup(slave)) });
+    }
+    let mut child = cmd.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    // SAFETY: `master` is ours. The slave stays open here until the end, so what the child wrote
+    // is not discarded when it exits (Linux drops unread output once no slave is open).
+    let mut tty = unsafe { std::fs::File::from_raw_fd(master) };
+    tty.write_all(typed.as_bytes()).unwrap();
+    let mut reader = tty.try_clone().unwrap();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let finished = done.clone();
+    let shown = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let mut buf = [0u8; 4096];
+        loop {
+            let mut pfd = libc::pollfd {
+                fd: master,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd.
+            let ready = unsafe { libc::poll(&mut pfd, 1, 100) };
+            if ready > 0 {
+                match reader.read(&mut buf) {
+                    Ok(n) if n > 0 => out.extend_from_slice(&buf[..n]),
+                    _ => break,
+                }
+            } else if finished.load(std::sync::atomic::Ordering::SeqCst) {
+                break;
+            }
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    });
+    let out = child.wait_with_output().unwrap();
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    let shown = shown.join().unwrap();
+    drop(tty);
+    // SAFETY: our copy of the slave, no longer needed.
+    unsafe { libc::close(slave) };
+    (crate::common::to_run(out), shown)
 }

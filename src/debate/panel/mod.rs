@@ -1,0 +1,117 @@
+//! The chaired panel (seed 002): two or more debaters with personas argue a topic through
+//! openings, rounds, audience questions and closings; a neutral chair moderates and declares
+//! `<name>_wins`, `draw` or `void`; an audience asks questions and gives its conclusion; a
+//! reporter keeps running notes and writes the summary (and a blog post); an assessor grades the
+//! run after the reporter. Every role is its own call on its own backend ([`Roles`]).
+//!
+//! The seed's verifier never logged a result in its one recorded run; here verification is done
+//! by the tool after every entry, for every cited source (repository citations checked at HEAD,
+//! URLs marked unverifiable offline): a citation that does not exist is redacted by a chair
+//! ruling, one that exists but does not hold what is cited is `unreliable` and gets a ruling and
+//! a warning. A failed turn gets a ruling and the panel goes on ([`flow`]); the time budget is
+//! soft ([`budget`]); every entry goes to `debate-log.jsonl` with the seed's fields ([`log`]).
+
+pub mod budget;
+mod calls;
+mod closing;
+mod flow;
+pub mod lineup;
+pub mod log;
+pub mod outputs;
+pub mod propose;
+pub mod roles;
+mod turns;
+mod verify;
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use serde::Serialize;
+
+use super::citations::Checker;
+use crate::backend::Backend;
+use crate::config::Settings;
+use crate::session::Session;
+pub use flow::run;
+pub use lineup::Debater;
+pub use log::Entry;
+pub use outputs::{summary, transcript, verifier_report};
+
+/// The support roles, each on its own backend: a family other than the chair's by default, so
+/// the chair does not grade itself.
+pub struct Roles {
+    pub chair: Box<dyn Backend>,
+    pub audience: Box<dyn Backend>,
+    pub reporter: Box<dyn Backend>,
+    pub assessor: Box<dyn Backend>,
+    /// Judges the sources the tool cannot check (URLs), when one is configured.
+    pub verifier: Option<Box<dyn Backend>>,
+}
+
+pub struct Panel<'a> {
+    pub session: &'a Session,
+    pub settings: &'a Settings,
+    pub topic: String,
+    pub debaters: Vec<(Debater, Box<dyn Backend>)>,
+    pub roles: Roles,
+    pub min_rounds: u32,
+    pub max_rounds: u32,
+    pub workspace: PathBuf,
+    pub context: Option<String>,
+    pub checker: Checker,
+    /// Ask the reporter for `blog-post.md` too (never for a void debate).
+    pub blog: bool,
+    /// The log of an interrupted panel: finished steps are skipped.
+    pub resume: Vec<Entry>,
+    /// Every model call, timed, for `metadata.json` (calls may run on two threads at once).
+    pub timings: Mutex<Vec<Timing>>,
+}
+
+/// One model call, for `metadata.json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Timing {
+    /// `chair`, `debater`, `audience`, `reporter` or `assessor`.
+    pub role: String,
+    /// The debater's name, or the role.
+    pub speaker: String,
+    pub step: String,
+    pub backend: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Milliseconds since the panel started, and how long the call took.
+    pub at_ms: u64,
+    pub ms: u64,
+    pub ok: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PanelOutcome {
+    pub status: String,
+    /// `<name>_wins`, `draw` or `void`.
+    pub outcome: String,
+    pub reason: String,
+    pub rounds: u32,
+    pub entries: Vec<Entry>,
+    pub redactions: u32,
+    pub notes: Vec<String>,
+    /// What the reporter wrote for `summary.md` (empty when it did not answer).
+    pub report: String,
+    pub blog: Option<String>,
+    /// Whether the budget ran out before the closings.
+    pub budget_spent: bool,
+    pub elapsed_ms: u64,
+    pub timings: Vec<Timing>,
+}
+
+impl Panel<'_> {
+    /// How many debater entries there are.
+    fn spoken(&self, log: &[Entry]) -> usize {
+        log.iter()
+            .filter(|e| self.debaters.iter().any(|(d, _)| d.name == e.speaker))
+            .count()
+    }
+
+    fn names(&self) -> Vec<&str> {
+        self.debaters.iter().map(|(d, _)| d.name.as_str()).collect()
+    }
+}

@@ -1,0 +1,92 @@
+//! The chair's lineup proposal (seed 002, step B): from the topic and what the user asked for
+//! (a head count, personas, or named debaters), a name, persona, starting position and
+//! incentives for every debater, so the panel covers the real sides of the question. What the
+//! user gave is kept; the proposal is then shown for confirmation, never silently used.
+
+use anyhow::{Context, Result};
+
+use super::budget::Budget;
+use super::calls::NEUTRALITY;
+use super::lineup::{slug, valid_name, Debater};
+use crate::backend::Backend;
+use crate::protocol::read::json::json_blocks;
+
+/// Fills in what the lineup leaves out; a debater without a name (a head count) gets the
+/// chair's slug, or `debater-N`.
+pub fn propose(
+    debaters: &mut [Debater],
+    topic: &str,
+    chair: &dyn Backend,
+    budget: &Budget,
+    workspace: &std::path::Path,
+) -> Result<()> {
+    let given: Vec<String> = debaters
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let or = |s: &str| {
+                if s.is_empty() {
+                    "to propose".to_string()
+                } else {
+                    s.to_string()
+                }
+            };
+            format!(
+                "{}. name: {}; persona: {}",
+                i + 1,
+                or(&d.name),
+                or(&d.persona)
+            )
+        })
+        .collect();
+    let prompt = format!(
+        "{NEUTRALITY}\n\nYou chair a panel debate on: {topic}\nDebaters:\n{}\n\nPropose for each, \
+         in this order, a short memorable slug name (letters, digits, hyphens; keep a given one), \
+         a persona (keep a given one), a distinct starting position and incentives, so the panel \
+         covers the real sides of the question. Answer with ONE fenced json block: [{{\"name\": \
+         \"...\", \"persona\": \"...\", \"position\": \"...\", \"incentives\": \"...\"}}]",
+        given.join("\n")
+    );
+    let answer = chair
+        .ask(&budget.reserved_call(workspace, &prompt))
+        .context("the chair could not propose the lineup")?;
+    let proposed = json_blocks(&answer.text)
+        .into_iter()
+        .rev()
+        .find_map(|v| v.as_array().cloned())
+        .unwrap_or_default();
+    for (i, d) in debaters.iter_mut().enumerate() {
+        // By name when the chair kept it, else by position.
+        let p = proposed
+            .iter()
+            .find(|p| !d.name.is_empty() && p["name"].as_str() == Some(d.name.as_str()))
+            .or_else(|| proposed.get(i));
+        let get = |k: &str| {
+            p.and_then(|p| p[k].as_str())
+                .unwrap_or("")
+                .trim()
+                .to_string()
+        };
+        for (field, key) in [
+            (&mut d.persona, "persona"),
+            (&mut d.position, "position"),
+            (&mut d.incentives, "incentives"),
+        ] {
+            if field.is_empty() {
+                *field = get(key);
+            }
+        }
+        if d.name.is_empty() {
+            let n = slug(&get("name"));
+            d.name = if valid_name(&n) { n } else { slug(&d.persona) };
+        }
+    }
+    // Names must be distinct slugs whatever the chair said.
+    for i in 0..debaters.len() {
+        let clash = debaters[..i].iter().any(|o| o.name == debaters[i].name);
+        if clash || !valid_name(&debaters[i].name) {
+            debaters[i].name = format!("debater-{}", i + 1);
+        }
+    }
+    Ok(())
+}
