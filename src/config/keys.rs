@@ -328,9 +328,9 @@ const DESTINATION_SUFFIXES: &[&str] = &[
 /// Keys whose value is a backend name (`exec:<command>`, `openai:<model>` or an agent CLI).
 pub const BACKEND_VALUED: &[&str] = &["author", "reviewer", "normalizer", "fallbackreviewer"];
 
-/// Backend prefixes that run a program we do not know (`exec:`) or send the change to a server
-/// with the user's API key (`openai:`): never chosen by a committed `.gitdebate`.
-pub const UNTRUSTED_BACKEND_PREFIXES: &[&str] = &["exec:", "openai:"];
+/// Backend prefixes that run a program we do not know (`exec:`, `acp:`) or send the change to a
+/// server with the user's API key (`openai:`): never chosen by a committed `.gitdebate`.
+pub const UNTRUSTED_BACKEND_PREFIXES: &[&str] = &["exec:", "openai:", "acp:"];
 
 /// Variables (after `debate.`) that name programs, arguments, templates, servers or credentials,
 /// for any backend subsection: `debate.<backend>.command`, `debate.<backend>.args`,
@@ -351,7 +351,11 @@ pub fn is_user_only(full_key: &str) -> bool {
         || var == "keepdays"
         || lower.starts_with("exec.")
         || lower.ends_with(".command")
+        || lower.ends_with(".acpcommand")
         || lower.ends_with(".args")
+        // `debate.<backend>.transport` chooses the program run (an ACP adapter, `gemini --acp`).
+        || lower.ends_with(".transport")
+        || lower.starts_with("acp.")
         || lower.ends_with(".templatesdir")
         || DESTINATION_SUFFIXES.iter().any(|s| var.ends_with(s))
 }
@@ -405,8 +409,8 @@ pub fn manual_sections() -> String {
 system config < global config < the repository's committed .gitdebate file (git-config syntax) < \
 .git/config < git -c < GIT_DEBATE_* environment < flags. Keys that name programs, arguments or \
 paths we write to or what we delete (marked *) are never read from .gitdebate; neither are \
-servers, headers or credentials (debate.openai.baseUrl, any *Url or *Headers key), exec: and \
-openai: backends, nor a file: scope.\n\n",
+servers, headers or credentials (debate.openai.baseUrl, any *Url or *Headers key), exec:, acp: \
+and openai: backends, nor a file: scope.\n\n",
     );
     for k in KEYS {
         let star = if k.user_only { "*" } else { "" };
@@ -426,6 +430,9 @@ debate.<backend>.effort<Level>  replaces the --effort table's model, e.g. debate
 debate.<backend>.family  its model family, for routing (anthropic, openai, google, qwen, ...)\n  \
 debate.<backend>.command*  a non-default path of its program\n  \
 debate.<backend>.args*  extra flags, split like shell words (no shell runs them)\n  \
+debate.<backend>.transport*  cli (default) or acp: speak the Agent Client Protocol to it (kiro: acp only)\n  \
+debate.<backend>.acpCommand*  the program of its ACP mode (claude-agent-acp, codex-acp, ...)\n  \
+debate.acp.family*, debate.acp.model*  family and model of acp:<command> backends\n  \
 debate.exec.family*  the family of exec:<command> backends (default unknown)\n  \
 debate.openai.baseUrl  server of openai:<model> (else OPENAI_BASE_URL, else api.openai.com)\n",
     );

@@ -1,0 +1,436 @@
+//! One ACP conversation, as the runner's [`Talk`]: `initialize`, `session/new`, the session
+//! settings (read-only mode, model, effort), `session/prompt`, and everything the agent sends
+//! meanwhile.
+//!
+//! The agent may ask for permissions and client methods at any time: a tool call that only reads
+//! (`read`, `search`, `think`) is allowed once; everything else (edit, delete, move, execute,
+//! fetch, other) is rejected and written down, and so is any client method (we advertise no file
+//! system and no terminal). Text of `agent_message_chunk` updates is the answer; usage and the
+//! model that answered are taken wherever the agent reports them ([`super::options`]).
+
+use std::collections::VecDeque;
+
+use serde_json::{json, Value};
+
+use super::options::{self, ModelPlan, Setting};
+use super::wire::{self, Incoming, RpcError};
+use crate::backend::runner::Talk;
+use crate::backend::{Effort, ErrorKind, Failure, Usage};
+
+/// The protocol version we speak.
+pub const PROTOCOL_VERSION: u64 = 1;
+
+/// An answer longer than this is cut off by a runaway agent, not a review.
+pub const MAX_ANSWER: usize = 8 << 20;
+
+/// Tool-call kinds a read-only reviewer may be allowed.
+const READ_KINDS: &[&str] = &["read", "search", "think"];
+
+/// ACP's "authentication required" error code.
+const AUTH_REQUIRED: i64 = -32000;
+
+/// What the caller wants of the session.
+#[derive(Debug, Clone, Default)]
+pub struct Wanted {
+    pub prompt: String,
+    pub cwd: String,
+    pub model: Option<String>,
+    pub effort: Option<Effort>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Step {
+    Initialize,
+    NewSession,
+    ReadOnly(Setting),
+    Model { setting: Setting, alias: bool },
+    Effort(Setting),
+    Prompt,
+}
+
+/// What the conversation established, read once it is over.
+#[derive(Debug, Default)]
+pub struct Heard {
+    pub answer: String,
+    pub usage: Usage,
+    /// The model the agent says answered (its reports, or the value it echoed when set).
+    pub model: Option<String>,
+    /// The agent's `name version`, from `initialize`.
+    pub agent: Option<String>,
+    pub stop_reason: Option<String>,
+    /// What we refused it (permissions, client methods), one line each, sanitised.
+    pub denied: Vec<String>,
+    /// What the record should say about the session (model not confirmable, no read-only mode).
+    pub notes: Vec<String>,
+    pub malformed: u64,
+    pub notifications: u64,
+    pub failure: Option<Failure>,
+    /// `session/prompt` returned.
+    pub finished: bool,
+}
+
+/// The conversation.
+pub struct Conversation {
+    wanted: Wanted,
+    next_id: u64,
+    pending: Option<(u64, Step)>,
+    queue: VecDeque<Step>,
+    session: Option<String>,
+    /// The model value we set, to compare with what the agent reports.
+    model_set: Option<String>,
+    pub heard: Heard,
+}
+
+impl Conversation {
+    pub fn new(wanted: Wanted) -> Conversation {
+        Conversation {
+            wanted,
+            next_id: 0,
+            pending: None,
+            queue: VecDeque::from([Step::Initialize, Step::NewSession]),
+            session: None,
+            model_set: None,
+            heard: Heard::default(),
+        }
+    }
+
+    fn fail(&mut self, failure: Failure) -> Vec<u8> {
+        if self.heard.failure.is_none() {
+            self.heard.failure = Some(failure);
+        }
+        Vec::new()
+    }
+
+    /// Sends the next queued request.
+    fn next(&mut self) -> Vec<u8> {
+        let Some(step) = self.queue.pop_front() else {
+            return Vec::new();
+        };
+        let sid = self.session.clone().unwrap_or_default();
+        let (method, params) = match &step {
+            Step::Initialize => (
+                "initialize",
+                json!({
+                    "protocolVersion": PROTOCOL_VERSION,
+                    // Nothing is offered: the agent reads files with its own (read-only) tools,
+                    // and has no way to ask us to write one or run a command.
+                    "clientCapabilities": {
+                        "fs": {"readTextFile": false, "writeTextFile": false},
+                        "terminal": false
+                    },
+                    "clientInfo": {"name": "git-debate", "version": env!("CARGO_PKG_VERSION")}
+                }),
+            ),
+            Step::NewSession => (
+                "session/new",
+                json!({"cwd": self.wanted.cwd, "mcpServers": []}),
+            ),
+            Step::ReadOnly(s) | Step::Model { setting: s, .. } | Step::Effort(s) => match s {
+                Setting::Config { id, value } => (
+                    "session/set_config_option",
+                    json!({"sessionId": sid, "configId": id, "value": value}),
+                ),
+                Setting::Mode(m) => ("session/set_mode", json!({"sessionId": sid, "modeId": m})),
+                Setting::Model(m) => (
+                    "session/set_model",
+                    json!({"sessionId": sid, "modelId": m}),
+                ),
+            },
+            Step::Prompt => (
+                "session/prompt",
+                json!({"sessionId": sid, "prompt": [{"type": "text", "text": self.wanted.prompt}]}),
+            ),
+        };
+        let id = self.next_id;
+        self.next_id += 1;
+        self.pending = Some((id, step));
+        wire::request(id, method, params)
+    }
+
+    /// Plans the settings from the `session/new` result.
+    fn plan(&mut self, result: &Value) -> Result<(), Failure> {
+        match options::read_only_mode(result) {
+            Ok(Some(s)) => self.queue.push_back(Step::ReadOnly(s)),
+            Ok(None) => {}
+            Err(()) => self.heard.notes.push(
+                "the agent offers no read-only mode: every permission it asks for is refused"
+                    .into(),
+            ),
+        }
+        if let Some(model) = self.wanted.model.clone() {
+            match options::model_plan(result, &model) {
+                ModelPlan::Set { setting, alias } => {
+                    self.queue.push_back(Step::Model { setting, alias })
+                }
+                ModelPlan::NotOffered(offered) => {
+                    return Err(Failure::new(
+                        ErrorKind::Exited(1),
+                        format!(
+                            "the agent does not offer model {model:?} (it offers: {})",
+                            offered.join(", ")
+                        ),
+                    ))
+                }
+                ModelPlan::NoSelection => self.heard.notes.push(format!(
+                    "model {model} was asked for, but the agent offers no model selection over \
+                     ACP: it answers with its own model"
+                )),
+            }
+        }
+        if let Some(effort) = self.wanted.effort {
+            match options::effort_setting(result, effort) {
+                Some(s) => self.queue.push_back(Step::Effort(s)),
+                None => self.heard.notes.push(format!(
+                    "effort {} was asked for, but the agent offers no reasoning-effort setting",
+                    effort.name()
+                )),
+            }
+        }
+        self.queue.push_back(Step::Prompt);
+        Ok(())
+    }
+
+    fn on_response(&mut self, id: u64, result: Result<Value, RpcError>) -> Vec<u8> {
+        let Some((want, step)) = self.pending.take() else {
+            return self.note_malformed();
+        };
+        if want != id {
+            self.pending = Some((want, step));
+            return self.note_malformed();
+        }
+        let result = match result {
+            Ok(r) => r,
+            Err(e) => return self.refused(&step, &e),
+        };
+        match step {
+            Step::Initialize => {
+                let info = result.get("agentInfo");
+                let s = |k| info.and_then(|i| i.get(k)).and_then(Value::as_str);
+                if let Some(name) = s("name") {
+                    self.heard.agent =
+                        Some(format!("{name} {}", s("version").unwrap_or("")).trim().into());
+                }
+            }
+            Step::NewSession => {
+                let Some(sid) = result.get("sessionId").and_then(Value::as_str) else {
+                    return self.fail(Failure::parse("acp-session-without-id", None));
+                };
+                self.session = Some(sid.to_string());
+                if let Err(f) = self.plan(&result) {
+                    return self.fail(f);
+                }
+            }
+            Step::ReadOnly(_) | Step::Effort(_) => {}
+            Step::Model { setting, alias } => {
+                let value = match &setting {
+                    Setting::Config { id, value } => {
+                        // The agent echoes its options: the value it now has is the proof.
+                        if let Some(now) = options::current_value(&result, id) {
+                            if &now != value {
+                                return self.fail(Failure::new(
+                                    ErrorKind::Exited(1),
+                                    format!("the agent kept model {now:?} when asked for {value:?}"),
+                                ));
+                            }
+                            self.heard.model = Some(now);
+                        }
+                        value.clone()
+                    }
+                    Setting::Model(m) | Setting::Mode(m) => m.clone(),
+                };
+                if alias {
+                    let wanted = self.wanted.model.as_deref().unwrap_or_default();
+                    self.heard.notes.push(format!(
+                        "model {wanted} was asked for; the agent offers aliases only and was set \
+                         to {value:?}"
+                    ));
+                }
+                self.model_set = Some(value);
+            }
+            Step::Prompt => {
+                self.heard.finished = true;
+                self.heard.stop_reason = result
+                    .get("stopReason")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                if let Some(u) = options::prompt_usage(&result) {
+                    let cost = self.heard.usage.cost_usd;
+                    self.heard.usage = Usage { cost_usd: cost, ..u };
+                }
+                if let Some(m) = options::prompt_model(&result) {
+                    self.heard.model = Some(m);
+                }
+                return Vec::new();
+            }
+        }
+        self.next()
+    }
+
+    /// The agent answered a request of ours with an error.
+    fn refused(&mut self, step: &Step, e: &RpcError) -> Vec<u8> {
+        let what = match step {
+            Step::Initialize => "initialize",
+            Step::NewSession => "session/new",
+            Step::ReadOnly(_) => "switching to read-only mode",
+            Step::Model { .. } => "setting the model",
+            Step::Effort(_) => "setting the reasoning effort",
+            Step::Prompt => "the prompt",
+        };
+        if matches!(step, Step::Effort(_)) {
+            // A refused effort does not make the answer wrong: say so and go on.
+            self.heard.notes.push(format!(
+                "the agent refused the reasoning effort: {}",
+                e.text()
+            ));
+            return self.next();
+        }
+        let kind = if e.code == AUTH_REQUIRED {
+            ErrorKind::NotAuthenticated
+        } else {
+            crate::backend::error::classify(&e.text(), None, None)
+        };
+        self.fail(Failure::new(
+            kind,
+            format!("the agent refused {what} ({}): {}", e.code, e.text()),
+        ))
+    }
+
+    fn note_malformed(&mut self) -> Vec<u8> {
+        self.heard.malformed += 1;
+        Vec::new()
+    }
+
+    fn on_update(&mut self, params: &Value) {
+        self.heard.notifications += 1;
+        let sid = params.get("sessionId").and_then(Value::as_str);
+        if sid.is_some() && sid != self.session.as_deref() {
+            return;
+        }
+        let Some(update) = params.get("update") else {
+            return;
+        };
+        match update.get("sessionUpdate").and_then(Value::as_str) {
+            Some("agent_message_chunk") => {
+                if let Some(t) = update.pointer("/content/text").and_then(Value::as_str) {
+                    if self.heard.answer.len() + t.len() > MAX_ANSWER {
+                        self.fail(Failure::new(
+                            ErrorKind::ParseError,
+                            format!("PARSE_ERROR:answer-over-{}-MB:acp", MAX_ANSWER >> 20),
+                        ));
+                        return;
+                    }
+                    self.heard.answer.push_str(t);
+                }
+            }
+            Some("usage_update") => {
+                if let Some(c) = options::update_cost(update) {
+                    self.heard.usage.cost_usd = Some(c);
+                }
+            }
+            _ => {}
+        }
+        if let Some(u) = options::update_usage(update) {
+            let cost = self.heard.usage.cost_usd;
+            self.heard.usage = Usage { cost_usd: cost, ..u };
+        }
+        if let Some(m) = options::update_model(update) {
+            self.heard.model = Some(m);
+        }
+    }
+
+    /// The agent asks something of us.
+    fn on_request(&mut self, id: &Value, method: &str, params: &Value) -> Vec<u8> {
+        if method != "session/request_permission" {
+            self.deny(format!("refused the agent's {method} request"));
+            return wire::error(id, wire::METHOD_NOT_FOUND, "not offered by this client");
+        }
+        let call = params.get("toolCall").cloned().unwrap_or(Value::Null);
+        let kind = call.get("kind").and_then(Value::as_str).unwrap_or("other");
+        let title = call.get("title").and_then(Value::as_str).unwrap_or("");
+        let options: Vec<(&str, &str)> = params
+            .get("options")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|o| {
+                Some((
+                    o.get("optionId").and_then(Value::as_str)?,
+                    o.get("kind").and_then(Value::as_str).unwrap_or(""),
+                ))
+            })
+            .collect();
+        let find = |k: &str| options.iter().find(|(_, ok)| *ok == k).map(|(id, _)| *id);
+        let choice = if READ_KINDS.contains(&kind) {
+            find("allow_once")
+        } else {
+            None
+        };
+        if let Some(allow) = choice {
+            return wire::result(
+                id,
+                json!({"outcome": {"outcome": "selected", "optionId": allow}}),
+            );
+        }
+        self.deny(format!("refused permission for a {kind} tool call: {title}"));
+        let outcome = match find("reject_once").or_else(|| find("reject_always")) {
+            Some(reject) => json!({"outcome": "selected", "optionId": reject}),
+            None => json!({"outcome": "cancelled"}),
+        };
+        wire::result(id, json!({ "outcome": outcome }))
+    }
+
+    fn deny(&mut self, what: String) {
+        // Bounded: a flood of requests must not grow the record without end.
+        if self.heard.denied.len() < 100 {
+            self.heard
+                .denied
+                .push(crate::backend::error::sanitize(&what));
+        }
+    }
+
+    /// The model the record should carry, and a note when it is not the one asked for or the
+    /// agent never said.
+    pub fn settle_model(&mut self) -> Option<String> {
+        let wanted = self.wanted.model.clone()?;
+        match (&self.heard.model, &self.model_set) {
+            (Some(m), Some(set)) if m != set && m != &wanted => self.heard.notes.push(format!(
+                "model {wanted} was asked for (set as {set:?}); the agent reports {m}"
+            )),
+            (None, Some(set)) => self.heard.notes.push(format!(
+                "model {wanted} was asked for and the agent accepted {set:?}, but did not report \
+                 which model answered"
+            )),
+            _ => {}
+        }
+        self.heard.model.clone().or(Some(wanted))
+    }
+}
+
+impl Talk for Conversation {
+    fn open(&mut self) -> Vec<u8> {
+        self.next()
+    }
+
+    fn hear(&mut self, line: &[u8]) -> Vec<u8> {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return Vec::new();
+        }
+        match wire::parse(line) {
+            Incoming::Response { id, result } => self.on_response(id, result),
+            Incoming::Request { id, method, params } => self.on_request(&id, &method, &params),
+            Incoming::Notification { method, params } => {
+                if method == "session/update" {
+                    self.on_update(&params);
+                } else {
+                    self.heard.notifications += 1;
+                }
+                Vec::new()
+            }
+            Incoming::Malformed(_) => self.note_malformed(),
+        }
+    }
+
+    fn done(&self) -> bool {
+        self.heard.finished || self.heard.failure.is_some()
+    }
+}
