@@ -2,6 +2,7 @@
 
 mod common;
 
+mod acp;
 mod answers;
 mod artifact;
 mod backends;

@@ -15,11 +15,11 @@
 //! `_meta.quota.model_usage` names the current model; a string: names that one), `usage`
 //! (the prompt result's `usage`), `qwen_usage` (usage on the last chunk's `_meta`, as qwen does),
 //! `echo` (false: `set_config_option` answers `{}` instead of the options), `garbage` (lines
-//! printed before the first answer), `flood` (that many `tool_call_update` notifications before
+//! printed before the first answer), `quit` (exit after the garbage, answering nothing), `flood` (that many `tool_call_update` notifications before
 //! the answer), `permission` (`{kind, title}`: ask `session/request_permission` mid-prompt),
 //! `write_request` (ask `fs/write_text_file` mid-prompt), `error` (`{method, code, message}`: answer
 //! that method with an error), `hang` (after the prompt arrives, sleep for ever; with a child
-//! `sleep` whose pid goes to `<name>.sleeper.pid`), `exit` (`{code, stderr}`: after the first
+//! `sleep` whose pid goes to `<name>.sleeper.pid`, its own to `<name>.pid`), `exit` (`{code, stderr}`: after the first
 //! chunk, print `stderr` and exit), `stop_reason`, `stdout_after` (a line printed after the prompt
 //! result).
 
@@ -79,6 +79,10 @@ fn main() {
     };
     for g in agent.list("garbage") {
         agent.raw(g.as_str().unwrap_or(""));
+    }
+    if agent.scenario["quit"] == json!(true) {
+        agent.save();
+        return;
     }
     while let Some(msg) = agent.read() {
         let (Some(id), Some(method)) = (msg.get("id").cloned(), msg["method"].as_str()) else {
@@ -230,6 +234,11 @@ impl Agent {
         let s = self.scenario.clone();
         if s["hang"] == json!(true) {
             self.save();
+            std::fs::write(
+                self.dir.join(format!("{}.pid", self.name)),
+                std::process::id().to_string(),
+            )
+            .unwrap();
             let child = std::process::Command::new("sleep")
                 .arg("1000")
                 .spawn()

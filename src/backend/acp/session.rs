@@ -391,7 +391,10 @@ impl Conversation {
     /// The model the record should carry, and a note when it is not the one asked for or the
     /// agent never said.
     pub fn settle_model(&mut self) -> Option<String> {
-        let wanted = self.wanted.model.clone()?;
+        let Some(wanted) = self.wanted.model.clone() else {
+            // Nothing asked for: the agent's default, named when it says.
+            return self.heard.model.clone();
+        };
         match (&self.heard.model, &self.model_set) {
             (Some(m), Some(set)) if m != set && m != &wanted => self.heard.notes.push(format!(
                 "model {wanted} was asked for (set as {set:?}); the agent reports {m}"
