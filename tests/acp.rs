@@ -13,7 +13,8 @@ fn ask(env: &TestEnv, backend: &str, extra: &[&str]) -> Run {
 }
 
 fn answer(run: &Run) -> Value {
-    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}\n{}", run.stdout, run.stderr))
+    serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", run.stdout, run.stderr))
 }
 
 /// The settings the agent was given, as `(configId or method, value)`.
@@ -28,7 +29,10 @@ fn settings(call: &Value) -> Vec<(String, String)> {
                 .as_str()
                 .unwrap_or(s["method"].as_str().unwrap())
                 .to_string();
-            let value = p["value"].as_str().or(p["modelId"].as_str()).or(p["modeId"].as_str());
+            let value = p["value"]
+                .as_str()
+                .or(p["modelId"].as_str())
+                .or(p["modeId"].as_str());
             (key, value.unwrap().to_string())
         })
         .collect()
@@ -59,7 +63,10 @@ fn kiro_answers_over_acp_with_the_prompt_on_stdin_in_read_only_mode() {
     // The prompt came in session/prompt, never on argv.
     assert_eq!(call["prompt"], "Is this safe? SECRET-PROMPT-MARKER\n");
     assert_eq!(call["argv"], json!(["acp"]));
-    assert_eq!(call["session_cwd"].as_str().unwrap(), env.repo.to_str().unwrap());
+    assert_eq!(
+        call["session_cwd"].as_str().unwrap(),
+        env.repo.to_str().unwrap()
+    );
     // Switched to its read-only mode before the prompt; no model or effort was asked for.
     assert_eq!(settings(call), [pair("mode", "read-only")]);
     let log = env.fake_file("kiro-cli.acp.jsonl").unwrap();
@@ -134,9 +141,15 @@ fn an_alias_only_model_list_gets_the_alias_and_says_so() {
     // What answered, as the agent reports it.
     assert_eq!(a["model"], "claude-sonnet-4-6");
     let notes = a["notes"].to_string();
-    assert!(notes.contains("offers aliases only and was set to \\\"sonnet\\\""), "{notes}");
+    assert!(
+        notes.contains("offers aliases only and was set to \\\"sonnet\\\""),
+        "{notes}"
+    );
     assert!(notes.contains("no read-only mode"), "{notes}");
-    assert!(notes.contains("the agent reports claude-sonnet-4-6"), "{notes}");
+    assert!(
+        notes.contains("the agent reports claude-sonnet-4-6"),
+        "{notes}"
+    );
 }
 
 #[test]
@@ -163,15 +176,22 @@ fn a_model_the_agent_cannot_confirm_is_said_so() {
     );
     assert_eq!(a["model"], "gemini-2.5-flash");
     assert!(
-        a["notes"].to_string().contains("did not report which model answered"),
+        a["notes"]
+            .to_string()
+            .contains("did not report which model answered"),
         "{a}"
     );
     // With no model selection at all (kiro's), the note says the agent chose.
     let env = TestEnv::with_repo();
-    env.fake_acp("kiro-cli", json!({"answer": "ok", "session": {"configOptions": []}}));
+    env.fake_acp(
+        "kiro-cli",
+        json!({"answer": "ok", "session": {"configOptions": []}}),
+    );
     let a = answer(&ask(&env, "kiro", &["--model", "claude-x"]).ok());
     assert!(
-        a["notes"].to_string().contains("offers no model selection over ACP"),
+        a["notes"]
+            .to_string()
+            .contains("offers no model selection over ACP"),
         "{a}"
     );
 }
@@ -199,7 +219,12 @@ fn a_permission_to_write_is_refused_and_recorded_and_reading_is_allowed() {
     assert!(a["notes"].to_string().contains("Write src/evil.rs"), "{a}");
     ask(&env, "kiro", &[]).ok();
     let run = ask(&env, "kiro", &[]).ok();
-    assert!(run.stderr.contains("refused the agent's fs/write_text_file request"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("refused the agent's fs/write_text_file request"),
+        "{}",
+        run.stderr
+    );
     let calls = env.acp_calls("kiro-cli");
     let outcome = |i: usize| calls[i]["answers"][0].clone();
     assert_eq!(
@@ -241,10 +266,16 @@ fn a_review_records_a_refused_permission_in_the_session() {
         .lines()
         .find_map(|l| l.strip_prefix("session: "))
         .unwrap_or_else(|| panic!("{}", run.stdout));
-    let round = std::fs::read_to_string(std::path::Path::new(dir.trim()).join("round-1.json"))
-        .unwrap();
-    assert!(round.contains("refused permission for a execute tool call: rm -rf /"), "{round}");
-    assert!(round.contains("\"model\": \"gemini-3.1-pro-preview\""), "{round}");
+    let round =
+        std::fs::read_to_string(std::path::Path::new(dir.trim()).join("round-1.json")).unwrap();
+    assert!(
+        round.contains("refused permission for a execute tool call: rm -rf /"),
+        "{round}"
+    );
+    assert!(
+        round.contains("\"model\": \"gemini-3.1-pro-preview\""),
+        "{round}"
+    );
 }
 
 #[test]
@@ -265,7 +296,11 @@ fn malformed_lines_are_skipped_and_an_agent_of_only_garbage_is_a_parse_error() {
         "{}",
         run.stderr
     );
-    assert!(!run.stderr.contains("BOOM"), "raw output echoed: {}", run.stderr);
+    assert!(
+        !run.stderr.contains("BOOM"),
+        "raw output echoed: {}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -284,13 +319,23 @@ fn a_hung_agent_is_killed_with_its_children_at_the_deadline() {
     let env = TestEnv::with_repo();
     env.fake_acp("kiro-cli", json!({"hang": true}));
     let run = ask(&env, "kiro", &["--backend-timeout-seconds", "1"]).fails(3);
-    assert!(run.stderr.contains("kiro failed (timeout): no answer within 1 s"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("kiro failed (timeout): no answer within 1 s"),
+        "{}",
+        run.stderr
+    );
     for file in ["kiro-cli.pid", "kiro-cli.sleeper.pid"] {
         let pid: i32 = env.fake_file(file).unwrap().trim().parse().unwrap();
         assert!(gone(pid), "{file} {pid} still running");
     }
     let run = ask(&env, "kiro", &["--backend-idle-seconds", "1"]).fails(3);
-    assert!(run.stderr.contains("kiro failed (timeout): no output for 1 s"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("kiro failed (timeout): no output for 1 s"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -323,7 +368,11 @@ fn an_agent_exiting_mid_prompt_or_answering_an_error_is_classified() {
 fn kiro_without_kiro_cli_says_how_to_install_it() {
     let env = TestEnv::with_repo();
     let run = ask(&env, "kiro", &[]).fails(3);
-    assert!(run.stderr.contains("kiro failed (not-installed)"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("kiro failed (not-installed)"),
+        "{}",
+        run.stderr
+    );
     assert!(run.stderr.contains("kiro-cli"), "{}", run.stderr);
 }
 
@@ -334,7 +383,10 @@ fn any_acp_agent_runs_as_acp_command_from_user_config() {
     let a = answer(&ask(&env, "acp:my-agent --stdio 'two words'", &[]).ok());
     assert_eq!(a["text"], "from my agent");
     assert_eq!(a["backend"], "acp:my-agent --stdio 'two words'");
-    assert_eq!(env.acp_calls("my-agent")[0]["argv"], json!(["--stdio", "two words"]));
+    assert_eq!(
+        env.acp_calls("my-agent")[0]["argv"],
+        json!(["--stdio", "two words"])
+    );
 }
 
 #[test]
@@ -356,9 +408,15 @@ fn backends_shows_the_transport_of_each() {
     };
     assert_eq!(row("kiro")["transport"], "acp");
     assert_eq!(row("kiro")["installed"], true);
-    assert!(row("kiro")["invocation"].as_str().unwrap().contains("kiro-cli acp [ACP:"));
+    assert!(row("kiro")["invocation"]
+        .as_str()
+        .unwrap()
+        .contains("kiro-cli acp [ACP:"));
     assert_eq!(row("gemini")["transport"], "acp");
-    assert!(row("gemini")["invocation"].as_str().unwrap().contains("gemini --acp"));
+    assert!(row("gemini")["invocation"]
+        .as_str()
+        .unwrap()
+        .contains("gemini --acp"));
     assert_eq!(row("codex")["transport"], "cli");
     let text = env.run(&["backends"]).ok().stdout;
     assert!(text.contains("TRANSPORT"), "{text}");
@@ -374,7 +432,8 @@ fn a_committed_gitdebate_cannot_choose_the_transport_or_an_acp_command() {
         "[debate \"gemini\"]\n\ttransport = acp\n\tacpCommand = /tmp/evil\n[debate]\n\treviewer = acp:evil-agent\n",
     );
     env.commit_all("shared config");
-    let v: Value = serde_json::from_str(&env.run(&["backends", "--format", "json"]).ok().stdout).unwrap();
+    let v: Value =
+        serde_json::from_str(&env.run(&["backends", "--format", "json"]).ok().stdout).unwrap();
     let gemini = v["backends"]
         .as_array()
         .unwrap()
@@ -392,11 +451,16 @@ fn a_bad_transport_is_a_one_line_usage_error() {
     env.git(&["config", "debate.codex.transport", "smoke-signals"]);
     let run = ask(&env, "codex", &[]).fails(2);
     assert!(
-        run.stderr.contains("bad debate.codex.transport \"smoke-signals\": use cli"),
+        run.stderr
+            .contains("bad debate.codex.transport \"smoke-signals\": use cli"),
         "{}",
         run.stderr
     );
     env.git(&["config", "debate.kiro.transport", "cli"]);
     let run = ask(&env, "kiro", &[]).fails(2);
-    assert!(run.stderr.contains("kiro has no command-line mode"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("kiro has no command-line mode"),
+        "{}",
+        run.stderr
+    );
 }

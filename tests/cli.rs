@@ -25,6 +25,7 @@ mod panel;
 mod processes;
 mod prune;
 mod reading;
+mod real_acp;
 mod real_clis;
 mod renames;
 mod review;

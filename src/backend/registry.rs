@@ -10,12 +10,12 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
+use super::acp::agents::{acp_agent, AcpAgent};
+use super::acp::AcpBackend;
 pub use super::agent::host::{version, which};
 use super::agent::{AgentBackend, AgentSpec, CallOptions};
 use super::exec::{split_words, ExecBackend};
 use super::openai::OpenAiBackend;
-use super::acp::agents::{acp_agent, AcpAgent};
-use super::acp::AcpBackend;
 use super::{effort, Backend, Effort, Family};
 use crate::config::Settings;
 
@@ -106,7 +106,9 @@ fn build_unredacted(
         return Ok(Box::new(OpenAiBackend::new(model, base, key, family)));
     }
     if let Some(line) = name.strip_prefix("acp:") {
-        return Ok(Box::new(acp_command(name, line, role_model, effort, settings)?));
+        return Ok(Box::new(acp_command(
+            name, line, role_model, effort, settings,
+        )?));
     }
     let cli = transport(name, settings)? == Transport::Cli;
     let Some(spec) = agent(name).filter(|_| cli) else {
@@ -170,9 +172,8 @@ fn model_of(
 /// `debate.<name>.args`, split like shell words.
 fn extra_args(name: &str, settings: &Settings) -> Result<Vec<String>> {
     Ok(match var(settings, name, "args") {
-        Some(a) => split_words(a).map_err(|e| {
-            crate::error::UsageError::new(format!("bad debate.{name}.args: {e}"))
-        })?,
+        Some(a) => split_words(a)
+            .map_err(|e| crate::error::UsageError::new(format!("bad debate.{name}.args: {e}")))?,
         None => Vec::new(),
     })
 }
@@ -187,7 +188,10 @@ pub enum Transport {
 /// `debate.<name>.transport` (default `cli`; kiro has only `acp`).
 pub fn transport(name: &str, settings: &Settings) -> Result<Transport> {
     let only_acp = agent(name).is_none() && acp_agent(name).is_some();
-    match var(settings, name, "transport").map(str::to_ascii_lowercase).as_deref() {
+    match var(settings, name, "transport")
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
         None if only_acp => Ok(Transport::Acp),
         None => Ok(Transport::Cli),
         Some("acp") => Ok(Transport::Acp),
@@ -223,8 +227,8 @@ fn acp_backend(
     let model = model_of(a.name, role_model, effort, settings)?;
     let mut args: Vec<String> = a.args.iter().map(|s| s.to_string()).collect();
     args.extend(extra_args(a.name, settings)?);
-    let family = var(settings, a.name, "family")
-        .map_or_else(|| a.family(model.as_deref()), Family::new);
+    let family =
+        var(settings, a.name, "family").map_or_else(|| a.family(model.as_deref()), Family::new);
     Ok(AcpBackend {
         name: a.name.to_string(),
         agent: Some(a),

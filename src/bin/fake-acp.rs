@@ -91,7 +91,8 @@ fn main() {
         let method = method.to_string();
         if agent.scenario["error"]["method"].as_str() == Some(method.as_str()) {
             let e = &agent.scenario["error"];
-            let err = json!({"code": e["code"].as_i64().unwrap_or(-32603), "message": e["message"]});
+            let err =
+                json!({"code": e["code"].as_i64().unwrap_or(-32603), "message": e["message"]});
             agent.send(json!({"jsonrpc": "2.0", "id": id, "error": err}));
             continue;
         }
@@ -256,19 +257,27 @@ impl Agent {
             self.update(json!({"sessionUpdate": "tool_call_update", "toolCallId": format!("t{i}"), "status": "in_progress"}));
         }
         if let Some(p) = s.get("permission") {
-            self.ask("perm-1", "session/request_permission", json!({
-                "sessionId": "fake-session-1",
-                "toolCall": {"toolCallId": "call-1", "title": p["title"], "kind": p["kind"]},
-                "options": [
-                    {"optionId": "allow", "name": "Allow", "kind": "allow_once"},
-                    {"optionId": "always", "name": "Always allow", "kind": "allow_always"},
-                    {"optionId": "reject", "name": "Reject", "kind": "reject_once"}
-                ]
-            }));
+            self.ask(
+                "perm-1",
+                "session/request_permission",
+                json!({
+                    "sessionId": "fake-session-1",
+                    "toolCall": {"toolCallId": "call-1", "title": p["title"], "kind": p["kind"]},
+                    "options": [
+                        {"optionId": "allow", "name": "Allow", "kind": "allow_once"},
+                        {"optionId": "always", "name": "Always allow", "kind": "allow_always"},
+                        {"optionId": "reject", "name": "Reject", "kind": "reject_once"}
+                    ]
+                }),
+            );
         }
         if s["write_request"] == json!(true) {
-            self.ask("fs-1", "fs/write_text_file", json!({
-                "sessionId": "fake-session-1", "path": "/tmp/evil.txt", "content": "x"}));
+            self.ask(
+                "fs-1",
+                "fs/write_text_file",
+                json!({
+                "sessionId": "fake-session-1", "path": "/tmp/evil.txt", "content": "x"}),
+            );
         }
         let answer = s["answer"].as_str().unwrap_or("ACP answer").to_string();
         let n = s["chunks"].as_u64().unwrap_or(3).max(1) as usize;
@@ -301,9 +310,7 @@ impl Agent {
             Value::Bool(true) => {
                 result["_meta"] = json!({"quota": {"model_usage": [{"model": current}]}})
             }
-            Value::String(m) => {
-                result["_meta"] = json!({"quota": {"model_usage": [{"model": m}]}})
-            }
+            Value::String(m) => result["_meta"] = json!({"quota": {"model_usage": [{"model": m}]}}),
             _ => {}
         }
         self.send(json!({"jsonrpc": "2.0", "id": id, "result": result}));

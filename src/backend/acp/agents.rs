@@ -20,6 +20,9 @@ pub struct AcpAgent {
     pub install: &'static str,
     /// The CLI spec of the same agent, for family, environment and login hint.
     pub cli: Option<&'static AgentSpec>,
+    /// It reports retries and errors as message chunks (`Info: `, `Error: `) and still ends the
+    /// turn normally (copilot 1.0.102, recorded in `tests/fixtures/acp/copilot-401.jsonl`).
+    pub status_chunks: bool,
 }
 
 /// kiro's family: it serves Anthropic's models.
@@ -33,6 +36,7 @@ pub static ACP_AGENTS: [AcpAgent; 7] = [
         install: "npm install -g @agentclientprotocol/claude-agent-acp (formerly \
                   @zed-industries/claude-code-acp)",
         cli: Some(&crate::backend::claude::SPEC),
+        status_chunks: false,
     },
     AcpAgent {
         name: "codex",
@@ -40,6 +44,7 @@ pub static ACP_AGENTS: [AcpAgent; 7] = [
         args: &[],
         install: "npm install -g @zed-industries/codex-acp",
         cli: Some(&crate::backend::codex::SPEC),
+        status_chunks: false,
     },
     AcpAgent {
         name: "gemini",
@@ -48,6 +53,7 @@ pub static ACP_AGENTS: [AcpAgent; 7] = [
         args: &["--acp"],
         install: "npm install -g @google/gemini-cli",
         cli: Some(&crate::backend::gemini::SPEC),
+        status_chunks: false,
     },
     AcpAgent {
         name: "qwen",
@@ -55,6 +61,7 @@ pub static ACP_AGENTS: [AcpAgent; 7] = [
         args: &["--acp"],
         install: "npm install -g @qwen-code/qwen-code",
         cli: Some(&crate::backend::qwen::SPEC),
+        status_chunks: false,
     },
     AcpAgent {
         name: "copilot",
@@ -62,6 +69,7 @@ pub static ACP_AGENTS: [AcpAgent; 7] = [
         args: &["--acp", "--stdio"],
         install: "npm install -g @github/copilot",
         cli: Some(&crate::backend::copilot::SPEC),
+        status_chunks: true,
     },
     AcpAgent {
         name: "opencode",
@@ -69,6 +77,7 @@ pub static ACP_AGENTS: [AcpAgent; 7] = [
         args: &["acp"],
         install: "npm install -g opencode-ai",
         cli: Some(&crate::backend::opencode::SPEC),
+        status_chunks: false,
     },
     AcpAgent {
         name: "kiro",
@@ -76,11 +85,14 @@ pub static ACP_AGENTS: [AcpAgent; 7] = [
         args: &["acp"],
         install: "install Kiro's CLI (https://kiro.dev/cli) so that `kiro-cli` is on PATH",
         cli: None,
+        status_chunks: false,
     },
 ];
 
 pub fn acp_agent(name: &str) -> Option<&'static AcpAgent> {
-    ACP_AGENTS.iter().find(|a| a.name.eq_ignore_ascii_case(name))
+    ACP_AGENTS
+        .iter()
+        .find(|a| a.name.eq_ignore_ascii_case(name))
 }
 
 impl AcpAgent {

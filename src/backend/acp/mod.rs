@@ -13,7 +13,10 @@
 
 pub mod agents;
 pub mod options;
+#[cfg(test)]
+mod replay;
 pub mod session;
+pub mod trace;
 pub mod wire;
 
 use std::path::PathBuf;
@@ -119,10 +122,20 @@ impl Backend for AcpBackend {
             cwd,
             model: self.model.clone(),
             effort: self.effort,
+            status_chunks: self.agent.is_some_and(|a| a.status_chunks),
         });
         let inv = self.invocation(req);
-        let (finished, changes) = run_checked_talking(&self.name, &inv, req, Some(&mut talk))
-            .map_err(|f| self.error(f, req))?;
+        let ran = match trace::Traced::file() {
+            Some(file) => {
+                let mut traced = trace::Traced {
+                    inner: &mut talk,
+                    file,
+                };
+                run_checked_talking(&self.name, &inv, req, Some(&mut traced))
+            }
+            None => run_checked_talking(&self.name, &inv, req, Some(&mut talk)),
+        };
+        let (finished, changes) = ran.map_err(|f| self.error(f, req))?;
         let model = talk.settle_model();
         let heard = std::mem::take(&mut talk.heard);
         for d in &heard.denied {
@@ -173,7 +186,11 @@ fn conclude(heard: &Heard, finished: &Finished, req: &Request) -> Result<(String
             _ => None,
         };
         let stderr = String::from_utf8_lossy(&finished.stderr);
-        let said = stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let said = stderr
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
         if heard.malformed > 0 && said.is_empty() {
             return Err(Failure::parse(
                 &format!("acp-{}-malformed-lines-no-answer", heard.malformed),

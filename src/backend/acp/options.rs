@@ -212,7 +212,11 @@ fn usage_from(v: &Value) -> Option<Usage> {
         output_tokens: count(v, &["outputTokens", "output_tokens"]),
         cached_input_tokens: count(
             v,
-            &["cachedReadTokens", "cachedInputTokens", "cached_input_tokens"],
+            &[
+                "cachedReadTokens",
+                "cachedInputTokens",
+                "cached_input_tokens",
+            ],
         )
         .filter(|n| *n > 0),
         ..Usage::default()
@@ -253,7 +257,10 @@ pub fn prompt_model(result: &Value) -> Option<String> {
 /// The model a `session/update` names: claude's `usage_update` `_meta`, or the model option of
 /// a `config_option_update`.
 pub fn update_model(update: &Value) -> Option<String> {
-    if let Some(m) = update.pointer("/_meta/_claude~1model").and_then(Value::as_str) {
+    if let Some(m) = update
+        .pointer("/_meta/_claude~1model")
+        .and_then(Value::as_str)
+    {
         return Some(m.to_string());
     }
     config_options(update)

@@ -36,6 +36,10 @@ pub struct Wanted {
     pub cwd: String,
     pub model: Option<String>,
     pub effort: Option<Effort>,
+    /// The agent reports its own state in message chunks (copilot: "Info: ... Retrying...",
+    /// "Error: Authentication failed ... (HTTP 401)" and then `end_turn`, recorded): such chunks
+    /// are not the answer, and an error one fails the call.
+    pub status_chunks: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -78,6 +82,11 @@ pub struct Conversation {
     session: Option<String>,
     /// The model value we set, to compare with what the agent reports.
     model_set: Option<String>,
+    /// Message text without a `messageId`. Where the model's chunks carry one (claude-agent-acp,
+    /// opencode), such text is the agent's own notice, not the answer: claude-agent-acp 0.101
+    /// appends a billing "**Warning:** ..." that way (recorded).
+    untagged: String,
+    tagged: bool,
     pub heard: Heard,
 }
 
@@ -90,6 +99,8 @@ impl Conversation {
             queue: VecDeque::from([Step::Initialize, Step::NewSession]),
             session: None,
             model_set: None,
+            untagged: String::new(),
+            tagged: false,
             heard: Heard::default(),
         }
     }
@@ -131,10 +142,7 @@ impl Conversation {
                     json!({"sessionId": sid, "configId": id, "value": value}),
                 ),
                 Setting::Mode(m) => ("session/set_mode", json!({"sessionId": sid, "modeId": m})),
-                Setting::Model(m) => (
-                    "session/set_model",
-                    json!({"sessionId": sid, "modelId": m}),
-                ),
+                Setting::Model(m) => ("session/set_model", json!({"sessionId": sid, "modelId": m})),
             },
             Step::Prompt => (
                 "session/prompt",
@@ -207,8 +215,11 @@ impl Conversation {
                 let info = result.get("agentInfo");
                 let s = |k| info.and_then(|i| i.get(k)).and_then(Value::as_str);
                 if let Some(name) = s("name") {
-                    self.heard.agent =
-                        Some(format!("{name} {}", s("version").unwrap_or("")).trim().into());
+                    self.heard.agent = Some(
+                        format!("{name} {}", s("version").unwrap_or(""))
+                            .trim()
+                            .into(),
+                    );
                 }
             }
             Step::NewSession => {
@@ -229,7 +240,9 @@ impl Conversation {
                             if &now != value {
                                 return self.fail(Failure::new(
                                     ErrorKind::Exited(1),
-                                    format!("the agent kept model {now:?} when asked for {value:?}"),
+                                    format!(
+                                        "the agent kept model {now:?} when asked for {value:?}"
+                                    ),
                                 ));
                             }
                             self.heard.model = Some(now);
@@ -249,13 +262,26 @@ impl Conversation {
             }
             Step::Prompt => {
                 self.heard.finished = true;
+                let untagged = std::mem::take(&mut self.untagged);
+                if !self.tagged {
+                    self.heard.answer = untagged;
+                } else if !untagged.trim().is_empty() {
+                    self.heard.notes.push(format!(
+                        "{} characters the agent sent outside the model's messages (its own \
+                         notices) were left out of the answer",
+                        untagged.chars().count()
+                    ));
+                }
                 self.heard.stop_reason = result
                     .get("stopReason")
                     .and_then(Value::as_str)
                     .map(str::to_string);
                 if let Some(u) = options::prompt_usage(&result) {
                     let cost = self.heard.usage.cost_usd;
-                    self.heard.usage = Usage { cost_usd: cost, ..u };
+                    self.heard.usage = Usage {
+                        cost_usd: cost,
+                        ..u
+                    };
                 }
                 if let Some(m) = options::prompt_model(&result) {
                     self.heard.model = Some(m);
@@ -295,6 +321,11 @@ impl Conversation {
         ))
     }
 
+    /// The prompt was sent and its turn has not ended.
+    fn prompting(&self) -> bool {
+        matches!(self.pending, Some((_, Step::Prompt)))
+    }
+
     fn note_malformed(&mut self) -> Vec<u8> {
         self.heard.malformed += 1;
         Vec::new()
@@ -310,16 +341,31 @@ impl Conversation {
             return;
         };
         match update.get("sessionUpdate").and_then(Value::as_str) {
-            Some("agent_message_chunk") => {
+            // Only what it says in answer to the prompt: gemini 0.61 announces a mode switch with
+            // an agent_message_chunk "[MODE_UPDATE] plan" (recorded) before any prompt.
+            Some("agent_message_chunk") if self.prompting() => {
                 if let Some(t) = update.pointer("/content/text").and_then(Value::as_str) {
-                    if self.heard.answer.len() + t.len() > MAX_ANSWER {
+                    if self.wanted.status_chunks && t.starts_with("Info: ") {
+                        return;
+                    }
+                    if self.wanted.status_chunks && t.starts_with("Error: ") {
+                        let said = t.trim_start_matches("Error: ");
+                        self.fail(Failure::classified(said, None, None));
+                        return;
+                    }
+                    if self.heard.answer.len() + self.untagged.len() + t.len() > MAX_ANSWER {
                         self.fail(Failure::new(
                             ErrorKind::ParseError,
                             format!("PARSE_ERROR:answer-over-{}-MB:acp", MAX_ANSWER >> 20),
                         ));
                         return;
                     }
-                    self.heard.answer.push_str(t);
+                    if update.get("messageId").and_then(Value::as_str).is_some() {
+                        self.tagged = true;
+                        self.heard.answer.push_str(t);
+                    } else {
+                        self.untagged.push_str(t);
+                    }
                 }
             }
             Some("usage_update") => {
@@ -331,7 +377,10 @@ impl Conversation {
         }
         if let Some(u) = options::update_usage(update) {
             let cost = self.heard.usage.cost_usd;
-            self.heard.usage = Usage { cost_usd: cost, ..u };
+            self.heard.usage = Usage {
+                cost_usd: cost,
+                ..u
+            };
         }
         if let Some(m) = options::update_model(update) {
             self.heard.model = Some(m);
@@ -371,7 +420,9 @@ impl Conversation {
                 json!({"outcome": {"outcome": "selected", "optionId": allow}}),
             );
         }
-        self.deny(format!("refused permission for a {kind} tool call: {title}"));
+        self.deny(format!(
+            "refused permission for a {kind} tool call: {title}"
+        ));
         let outcome = match find("reject_once").or_else(|| find("reject_always")) {
             Some(reject) => json!({"outcome": "selected", "optionId": reject}),
             None => json!({"outcome": "cancelled"}),
