@@ -377,6 +377,88 @@ fn kiro_without_kiro_cli_says_how_to_install_it() {
 }
 
 #[test]
+fn ctrl_c_kills_the_agent_and_exits_130() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let env = TestEnv::with_repo();
+    env.fake_acp("kiro-cli", json!({"hang": true}));
+    let mut child = env
+        .cmd_in(&env.repo)
+        .args(["ask", "--backend", "kiro"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(b"hi").unwrap();
+    }
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let written = |f: &str| {
+        env.fake_file(f)
+            .is_some_and(|s| s.trim().parse::<i32>().is_ok())
+    };
+    while !written("kiro-cli.sleeper.pid") || !written("kiro-cli.pid") {
+        assert!(Instant::now() < deadline, "the fake never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for file in ["kiro-cli.pid", "kiro-cli.sleeper.pid"] {
+        let pid: i32 = env.fake_file(file).unwrap().trim().parse().unwrap();
+        assert!(gone(pid), "{file} {pid} survived Ctrl-C");
+    }
+}
+
+#[test]
+fn the_trace_variable_records_the_conversation_both_ways() {
+    let env = TestEnv::with_repo();
+    env.fake_acp("kiro-cli", json!({"answer": "traced"}));
+    let trace = env.root.join("trace.jsonl");
+    env.run_full(
+        &["ask", "--backend", "kiro"],
+        "hi",
+        &[("GIT_DEBATE_ACP_TRACE", Some(trace.to_str().unwrap()))],
+    )
+    .ok();
+    let lines: Vec<Value> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // Exactly what the agent logged, in the same order, from our side.
+    let agent: Vec<Value> = env
+        .fake_file("kiro-cli.acp.jsonl")
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            let flipped = if v["dir"] == "in" { "out" } else { "in" };
+            let line: Value = serde_json::from_str(v["line"].as_str().unwrap()).unwrap();
+            json!([flipped, line])
+        })
+        .collect();
+    let ours: Vec<Value> = lines
+        .iter()
+        .map(|v| {
+            json!([
+                v["dir"],
+                serde_json::from_str::<Value>(v["line"].as_str().unwrap()).unwrap()
+            ])
+        })
+        .collect();
+    assert_eq!(ours, agent);
+    assert!(ours.iter().any(|l| l[1]["method"] == "session/prompt"));
+}
+
+#[test]
 fn any_acp_agent_runs_as_acp_command_from_user_config() {
     let env = TestEnv::with_repo();
     env.fake_acp("my-agent", json!({"answer": "from my agent"}));

@@ -401,6 +401,57 @@ mod tests {
             .any(|l| l == "answer"));
     }
 
+    /// Answers `A:hello` with `world` and is done at `B:world`.
+    struct Echo {
+        heard: Vec<String>,
+    }
+
+    impl Talk for Echo {
+        fn open(&mut self) -> Vec<u8> {
+            b"hello\n".to_vec()
+        }
+        fn hear(&mut self, line: &[u8]) -> Vec<u8> {
+            self.heard.push(String::from_utf8_lossy(line).into_owned());
+            if line == b"A:hello" {
+                b"world\n".to_vec()
+            } else {
+                Vec::new()
+            }
+        }
+        fn done(&self) -> bool {
+            self.heard.iter().any(|l| l == "B:world")
+        }
+    }
+
+    #[test]
+    fn a_conversation_is_answered_line_by_line_and_stopped_when_over() {
+        let mut talk = Echo { heard: Vec::new() };
+        let f = converse(
+            &Invocation {
+                program: "sh".into(),
+                // It would sleep on after the conversation: the runner stops it.
+                args: vec![
+                    "-c".into(),
+                    "read a; echo \"A:$a\"; read b; echo \"B:$b\"; sleep 30".into(),
+                ],
+                env: vec![],
+                env_remove: vec![],
+                cwd: None,
+                stdin: vec![],
+                timeout: Duration::from_secs(20),
+                idle_timeout: Duration::from_secs(20),
+                watch: None,
+            },
+            &mut talk,
+        )
+        .unwrap();
+        assert_eq!(talk.heard, ["A:hello", "B:world"]);
+        assert_eq!(f.ending, Ending::Concluded);
+        // Heard lines are not kept a second time.
+        assert!(f.stdout.is_empty());
+        assert!(f.duration < Duration::from_secs(10), "{:?}", f.duration);
+    }
+
     #[test]
     fn a_missing_program_is_an_error_naming_it() {
         let e = run(&Invocation {

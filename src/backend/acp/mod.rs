@@ -13,6 +13,7 @@
 
 pub mod agents;
 pub mod options;
+pub mod permissions;
 #[cfg(test)]
 mod replay;
 pub mod session;

@@ -268,3 +268,119 @@ pub fn update_model(update: &Value) -> Option<String> {
         .and_then(|o| str_of(o, "currentValue"))
         .map(str::to_string)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn select(id: &str, category: &str, current: &str, values: &[&str]) -> Value {
+        let options: Vec<Value> = values
+            .iter()
+            .map(|v| json!({"value": v, "name": v}))
+            .collect();
+        json!({"id": id, "category": category, "type": "select", "currentValue": current, "options": options})
+    }
+
+    #[test]
+    fn the_read_only_mode_is_found_in_either_generation() {
+        let config = |current: &str, values: &[&str]| json!({"configOptions": [select("mode", "mode", current, values)]});
+        // read-only beats plan; a session already in it needs nothing.
+        assert_eq!(
+            read_only_mode(&config("auto", &["auto", "plan", "read-only"])),
+            Ok(Some(Setting::Config {
+                id: "mode".into(),
+                value: "read-only".into()
+            }))
+        );
+        assert_eq!(
+            read_only_mode(&config("read-only", &["read-only", "auto"])),
+            Ok(None)
+        );
+        let copilot = "https://agentclientprotocol.com/protocol/session-modes#plan";
+        assert_eq!(
+            read_only_mode(&config("x#agent", &["x#agent", copilot])),
+            Ok(Some(Setting::Config {
+                id: "mode".into(),
+                value: copilot.into()
+            }))
+        );
+        assert_eq!(
+            read_only_mode(&config("build", &["build", "yolo"])),
+            Err(())
+        );
+        let legacy = json!({"modes": {"currentModeId": "default", "availableModes": [{"id": "default"}, {"id": "plan"}]}});
+        assert_eq!(
+            read_only_mode(&legacy),
+            Ok(Some(Setting::Mode("plan".into())))
+        );
+        assert_eq!(read_only_mode(&json!({})), Err(()));
+    }
+
+    #[test]
+    fn models_are_matched_by_id_bare_name_or_alias() {
+        let r = json!({"configOptions": [select("model", "model", "a", &["opencode/big-pickle", "fakellm/fake-model"])]});
+        assert!(matches!(
+            model_plan(&r, "fakellm/fake-model"),
+            ModelPlan::Set { alias: false, .. }
+        ));
+        assert_eq!(
+            model_plan(&r, "gpt-9"),
+            ModelPlan::NotOffered(vec![
+                "opencode/big-pickle".into(),
+                "fakellm/fake-model".into()
+            ])
+        );
+        // "default" is never taken for an alias.
+        let aliases = json!({"configOptions": [select("model", "model", "default", &["default", "opus", "haiku"])]});
+        assert!(matches!(
+            model_plan(&aliases, "claude-default-x"),
+            ModelPlan::NotOffered(_)
+        ));
+        assert!(matches!(
+            model_plan(&aliases, "claude-opus-4-6"),
+            ModelPlan::Set { alias: true, .. }
+        ));
+        // Legacy lists take any id (gemini does); nothing at all is no selection.
+        let legacy =
+            json!({"models": {"currentModelId": "auto", "availableModels": [{"modelId": "auto"}]}});
+        assert_eq!(
+            model_plan(&legacy, "gemini-2.5-flash"),
+            ModelPlan::Set {
+                setting: Setting::Model("gemini-2.5-flash".into()),
+                alias: false
+            }
+        );
+        assert_eq!(model_plan(&json!({}), "m"), ModelPlan::NoSelection);
+    }
+
+    #[test]
+    fn effort_maps_to_the_offered_levels() {
+        let codex = json!({"configOptions": [select("reasoning_effort", "thought_level", "medium", &["low", "medium", "high", "xhigh"])]});
+        let value = |r: &Value, e| match effort_setting(r, e) {
+            Some(Setting::Config { value, .. }) => Some(value),
+            _ => None,
+        };
+        assert_eq!(value(&codex, Effort::Max).as_deref(), Some("xhigh"));
+        assert_eq!(value(&codex, Effort::Low).as_deref(), Some("low"));
+        let claude = json!({"configOptions": [select("effort", "thought_level", "default", &["default", "low", "medium", "high", "xhigh", "max"])]});
+        assert_eq!(value(&claude, Effort::Max).as_deref(), Some("max"));
+        assert_eq!(value(&json!({}), Effort::High), None);
+    }
+
+    #[test]
+    fn usage_and_models_are_read_where_each_agent_puts_them() {
+        let opencode = json!({"stopReason": "end_turn", "usage": {"inputTokens": 7688, "outputTokens": 7, "totalTokens": 7695}});
+        assert_eq!(prompt_usage(&opencode).unwrap().input_tokens, Some(7688));
+        let gemini = json!({"_meta": {"quota": {"token_count": {"input_tokens": 12102, "output_tokens": 7},
+            "model_usage": [{"model": "gemini-2.5-flash"}]}}});
+        assert_eq!(prompt_usage(&gemini).unwrap().output_tokens, Some(7));
+        assert_eq!(prompt_model(&gemini).as_deref(), Some("gemini-2.5-flash"));
+        let qwen = json!({"sessionUpdate": "agent_message_chunk", "_meta": {"usage": {"inputTokens": 19502, "outputTokens": 7, "cachedReadTokens": 5}}});
+        assert_eq!(update_usage(&qwen).unwrap().cached_input_tokens, Some(5));
+        let claude = json!({"sessionUpdate": "usage_update", "cost": {"amount": 0.05, "currency": "USD"}, "_meta": {"_claude/model": "claude-opus-5-5"}});
+        assert_eq!(update_cost(&claude), Some(0.05));
+        assert_eq!(update_model(&claude).as_deref(), Some("claude-opus-5-5"));
+        assert_eq!(prompt_usage(&json!({"stopReason": "end_turn"})), None);
+    }
+}

@@ -13,6 +13,7 @@ use std::collections::VecDeque;
 use serde_json::{json, Value};
 
 use super::options::{self, ModelPlan, Setting};
+use super::permissions;
 use super::wire::{self, Incoming, RpcError};
 use crate::backend::runner::Talk;
 use crate::backend::{Effort, ErrorKind, Failure, Usage};
@@ -22,9 +23,6 @@ pub const PROTOCOL_VERSION: u64 = 1;
 
 /// An answer longer than this is cut off by a runaway agent, not a review.
 pub const MAX_ANSWER: usize = 8 << 20;
-
-/// Tool-call kinds a read-only reviewer may be allowed.
-const READ_KINDS: &[&str] = &["read", "search", "think"];
 
 /// ACP's "authentication required" error code.
 const AUTH_REQUIRED: i64 = -32000;
@@ -387,47 +385,13 @@ impl Conversation {
         }
     }
 
-    /// The agent asks something of us.
+    /// The agent asks something of us: answered by [`permissions::answer`], refusals noted.
     fn on_request(&mut self, id: &Value, method: &str, params: &Value) -> Vec<u8> {
-        if method != "session/request_permission" {
-            self.deny(format!("refused the agent's {method} request"));
-            return wire::error(id, wire::METHOD_NOT_FOUND, "not offered by this client");
+        let (reply, refused) = permissions::answer(id, method, params);
+        if let Some(what) = refused {
+            self.deny(what);
         }
-        let call = params.get("toolCall").cloned().unwrap_or(Value::Null);
-        let kind = call.get("kind").and_then(Value::as_str).unwrap_or("other");
-        let title = call.get("title").and_then(Value::as_str).unwrap_or("");
-        let options: Vec<(&str, &str)> = params
-            .get("options")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|o| {
-                Some((
-                    o.get("optionId").and_then(Value::as_str)?,
-                    o.get("kind").and_then(Value::as_str).unwrap_or(""),
-                ))
-            })
-            .collect();
-        let find = |k: &str| options.iter().find(|(_, ok)| *ok == k).map(|(id, _)| *id);
-        let choice = if READ_KINDS.contains(&kind) {
-            find("allow_once")
-        } else {
-            None
-        };
-        if let Some(allow) = choice {
-            return wire::result(
-                id,
-                json!({"outcome": {"outcome": "selected", "optionId": allow}}),
-            );
-        }
-        self.deny(format!(
-            "refused permission for a {kind} tool call: {title}"
-        ));
-        let outcome = match find("reject_once").or_else(|| find("reject_always")) {
-            Some(reject) => json!({"outcome": "selected", "optionId": reject}),
-            None => json!({"outcome": "cancelled"}),
-        };
-        wire::result(id, json!({ "outcome": outcome }))
+        reply
     }
 
     fn deny(&mut self, what: String) {
