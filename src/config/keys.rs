@@ -425,7 +425,7 @@ and openai: backends, nor a file: scope.\n\n",
     }
     s.push_str(
         "\nBACKEND KEYS:\n  \
-debate.<backend>.model  the model of that backend (claude, codex, gemini, qwen, copilot, opencode)\n  \
+debate.<backend>.model  the model of that backend (claude, codex, gemini, qwen, copilot, opencode, kiro)\n  \
 debate.<backend>.effort<Level>  replaces the --effort table's model, e.g. debate.claude.effortHigh\n  \
 debate.<backend>.family  its model family, for routing (anthropic, openai, google, qwen, ...)\n  \
 debate.<backend>.command*  a non-default path of its program\n  \
@@ -460,7 +460,8 @@ GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT  set by `git -c key=value debate`; honou
 GIT_DIR, GIT_WORK_TREE  select the repository as for git.\n  \
 GIT_DEBATE_LAUNCHER  the agent that launched us (claude, codex, ...), or none: overrides detection\n  \
 CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME  where those agents keep transcripts, if moved\n  \
-OPENAI_API_KEY, OPENAI_BASE_URL  used by openai:<model>\n",
+OPENAI_API_KEY, OPENAI_BASE_URL  used by openai:<model>\n  \
+GIT_DEBATE_ACP_TRACE  a file that gets every JSON-RPC line of each ACP conversation (it holds the prompt)\n",
     );
     s.push_str(
         "\nEXAMPLES:\n  \
@@ -518,6 +519,11 @@ mod tests {
             "debate.keepDays",
             "debate.hook.keepSessions",
             "debate.hook.keepDays",
+            "debate.gemini.transport",
+            "debate.Claude.Transport",
+            "debate.claude.acpCommand",
+            "debate.acp.family",
+            "debate.acp.model",
         ] {
             assert!(is_user_only(k), "{k}");
         }
@@ -533,6 +539,8 @@ mod tests {
             ("debate.reviewer", " OpenAI:gpt-4o"),
             ("debate.author", "exec:./x"),
             ("debate.normalizer", "exec:x"),
+            ("debate.reviewer", "acp:./evil-agent"),
+            ("debate.author", "ACP:x"),
             ("debate.fallbackReviewer", "openai:qwen"),
             ("debate.scope", "file:.env"),
             ("debate.scope", "File:secrets"),
@@ -542,6 +550,7 @@ mod tests {
         }
         for (k, v) in [
             ("debate.reviewer", "codex"),
+            ("debate.reviewer", "kiro"),
             ("debate.scope", "base:main"),
             ("debate.scope", "staged"),
             ("debate.scope", "range:a..b"),

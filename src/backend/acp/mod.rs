@@ -125,6 +125,14 @@ impl Backend for AcpBackend {
             effort: self.effort,
             status_chunks: self.agent.is_some_and(|a| a.status_chunks),
         });
+        if req.sandbox.no_tools {
+            // No agent's ACP mode has a switch that really removes its tools (claude's deny
+            // rules are command-line settings too): it still runs in the export, read-only.
+            super::confine::warn_once(&format!(
+                "{}: the ACP transport has no switch that removes an agent's tools",
+                self.name
+            ));
+        }
         let inv = self.invocation(req);
         let ran = match trace::Traced::file() {
             Some(file) => {
