@@ -507,6 +507,22 @@ fn backends_shows_the_transport_of_each() {
 }
 
 #[test]
+fn kiro_is_picked_as_the_reviewer_of_another_familys_author() {
+    let env = TestEnv::with_repo();
+    env.fake_acp("kiro-cli", json!({}));
+    env.fake("codex", json!({}));
+    let run = env.run_full(
+        &["backends", "--format", "json"],
+        "",
+        &[("GIT_DEBATE_LAUNCHER", Some("codex"))],
+    );
+    let v: Value = serde_json::from_str(&run.ok().stdout).unwrap();
+    assert_eq!(v["route"]["author"]["backend"], "codex");
+    assert_eq!(v["route"]["reviewer"]["backend"], "kiro");
+    assert_eq!(v["route"]["reviewer"]["family"], "anthropic");
+}
+
+#[test]
 fn a_committed_gitdebate_cannot_choose_the_transport_or_an_acp_command() {
     let env = TestEnv::with_repo();
     env.write(

@@ -240,8 +240,11 @@ impl Agent {
                 std::process::id().to_string(),
             )
             .unwrap();
+            // Deliberately left running: the test checks that the process-group kill reaches it.
+            #[allow(clippy::zombie_processes)]
             let child = std::process::Command::new("sleep")
                 .arg("1000")
+                .stdin(std::process::Stdio::null())
                 .spawn()
                 .unwrap();
             std::fs::write(

@@ -8,8 +8,9 @@
 //! settings and checked against what the agent reports; the process runner's wall-clock and idle
 //! deadlines, process-group kill and sweep apply ([`crate::backend::runner::converse`]); failures
 //! are classified like the CLI adapters'. [`agents`] says which agents speak it and how,
-//! [`session`] holds the conversation, [`options`] the shapes of the agents' settings and reports,
-//! [`wire`] the framing.
+//! [`session`] holds the conversation ([`steps`] its requests, [`permissions`] its answers to the
+//! agent's), [`options`] the shapes of the agents' settings and reports, [`wire`] the framing,
+//! [`trace`] the optional transcript.
 
 pub mod agents;
 pub mod options;
@@ -17,6 +18,7 @@ pub mod permissions;
 #[cfg(test)]
 mod replay;
 pub mod session;
+pub mod steps;
 pub mod trace;
 pub mod wire;
 

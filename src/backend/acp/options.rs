@@ -79,9 +79,19 @@ fn read_only_rank(id: &str) -> Option<u8> {
     }
 }
 
-/// The read-only mode to switch to, when the agent has one and is not already in it; `Ok(None)`
-/// when it already is, `Err(())` when it offers none.
-pub fn read_only_mode(result: &Value) -> Result<Option<Setting>, ()> {
+/// Where the session stands with a read-only mode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadOnly {
+    /// Switch to it with this setting.
+    Switch(Setting),
+    /// The session is already in it (codex-acp starts in `read-only`).
+    Already,
+    /// The agent offers none.
+    Unavailable,
+}
+
+/// The agent's read-only mode, from its `session/new` result.
+pub fn read_only_mode(result: &Value) -> ReadOnly {
     if let Some(opt) = by_category(result, "mode") {
         let best = values(opt)
             .into_iter()
@@ -89,12 +99,14 @@ pub fn read_only_mode(result: &Value) -> Result<Option<Setting>, ()> {
             .min();
         let id = str_of(opt, "id").unwrap_or("mode").to_string();
         return match best {
-            Some((_, v)) if str_of(opt, "currentValue") == Some(v.as_str()) => Ok(None),
-            Some((_, value)) => Ok(Some(Setting::Config { id, value })),
-            None => Err(()),
+            Some((_, v)) if str_of(opt, "currentValue") == Some(v.as_str()) => ReadOnly::Already,
+            Some((_, value)) => ReadOnly::Switch(Setting::Config { id, value }),
+            None => ReadOnly::Unavailable,
         };
     }
-    let modes = result.get("modes").ok_or(())?;
+    let Some(modes) = result.get("modes") else {
+        return ReadOnly::Unavailable;
+    };
     let best = modes
         .get("availableModes")
         .and_then(Value::as_array)
@@ -104,9 +116,9 @@ pub fn read_only_mode(result: &Value) -> Result<Option<Setting>, ()> {
         .filter_map(|id| read_only_rank(id).map(|r| (r, id.to_string())))
         .min();
     match best {
-        Some((_, id)) if str_of(modes, "currentModeId") == Some(id.as_str()) => Ok(None),
-        Some((_, id)) => Ok(Some(Setting::Mode(id))),
-        None => Err(()),
+        Some((_, id)) if str_of(modes, "currentModeId") == Some(id.as_str()) => ReadOnly::Already,
+        Some((_, id)) => ReadOnly::Switch(Setting::Mode(id)),
+        None => ReadOnly::Unavailable,
     }
 }
 
@@ -288,33 +300,33 @@ mod tests {
         // read-only beats plan; a session already in it needs nothing.
         assert_eq!(
             read_only_mode(&config("auto", &["auto", "plan", "read-only"])),
-            Ok(Some(Setting::Config {
+            ReadOnly::Switch(Setting::Config {
                 id: "mode".into(),
                 value: "read-only".into()
-            }))
+            })
         );
         assert_eq!(
             read_only_mode(&config("read-only", &["read-only", "auto"])),
-            Ok(None)
+            ReadOnly::Already
         );
         let copilot = "https://agentclientprotocol.com/protocol/session-modes#plan";
         assert_eq!(
             read_only_mode(&config("x#agent", &["x#agent", copilot])),
-            Ok(Some(Setting::Config {
+            ReadOnly::Switch(Setting::Config {
                 id: "mode".into(),
                 value: copilot.into()
-            }))
+            })
         );
         assert_eq!(
             read_only_mode(&config("build", &["build", "yolo"])),
-            Err(())
+            ReadOnly::Unavailable
         );
         let legacy = json!({"modes": {"currentModeId": "default", "availableModes": [{"id": "default"}, {"id": "plan"}]}});
         assert_eq!(
             read_only_mode(&legacy),
-            Ok(Some(Setting::Mode("plan".into())))
+            ReadOnly::Switch(Setting::Mode("plan".into()))
         );
-        assert_eq!(read_only_mode(&json!({})), Err(()));
+        assert_eq!(read_only_mode(&json!({})), ReadOnly::Unavailable);
     }
 
     #[test]

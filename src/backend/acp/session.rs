@@ -10,16 +10,14 @@
 
 use std::collections::VecDeque;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use super::options::{self, ModelPlan, Setting};
+use super::options::{self, ModelPlan, ReadOnly, Setting};
 use super::permissions;
+use super::steps::Step;
 use super::wire::{self, Incoming, RpcError};
 use crate::backend::runner::Talk;
 use crate::backend::{Effort, ErrorKind, Failure, Usage};
-
-/// The protocol version we speak.
-pub const PROTOCOL_VERSION: u64 = 1;
 
 /// An answer longer than this is cut off by a runaway agent, not a review.
 pub const MAX_ANSWER: usize = 8 << 20;
@@ -38,16 +36,6 @@ pub struct Wanted {
     /// "Error: Authentication failed ... (HTTP 401)" and then `end_turn`, recorded): such chunks
     /// are not the answer, and an error one fails the call.
     pub status_chunks: bool,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-enum Step {
-    Initialize,
-    NewSession,
-    ReadOnly(Setting),
-    Model { setting: Setting, alias: bool },
-    Effort(Setting),
-    Prompt,
 }
 
 /// What the conversation established, read once it is over.
@@ -116,37 +104,7 @@ impl Conversation {
             return Vec::new();
         };
         let sid = self.session.clone().unwrap_or_default();
-        let (method, params) = match &step {
-            Step::Initialize => (
-                "initialize",
-                json!({
-                    "protocolVersion": PROTOCOL_VERSION,
-                    // Nothing is offered: the agent reads files with its own (read-only) tools,
-                    // and has no way to ask us to write one or run a command.
-                    "clientCapabilities": {
-                        "fs": {"readTextFile": false, "writeTextFile": false},
-                        "terminal": false
-                    },
-                    "clientInfo": {"name": "git-debate", "version": env!("CARGO_PKG_VERSION")}
-                }),
-            ),
-            Step::NewSession => (
-                "session/new",
-                json!({"cwd": self.wanted.cwd, "mcpServers": []}),
-            ),
-            Step::ReadOnly(s) | Step::Model { setting: s, .. } | Step::Effort(s) => match s {
-                Setting::Config { id, value } => (
-                    "session/set_config_option",
-                    json!({"sessionId": sid, "configId": id, "value": value}),
-                ),
-                Setting::Mode(m) => ("session/set_mode", json!({"sessionId": sid, "modeId": m})),
-                Setting::Model(m) => ("session/set_model", json!({"sessionId": sid, "modelId": m})),
-            },
-            Step::Prompt => (
-                "session/prompt",
-                json!({"sessionId": sid, "prompt": [{"type": "text", "text": self.wanted.prompt}]}),
-            ),
-        };
+        let (method, params) = step.request(&sid, &self.wanted);
         let id = self.next_id;
         self.next_id += 1;
         self.pending = Some((id, step));
@@ -156,11 +114,10 @@ impl Conversation {
     /// Plans the settings from the `session/new` result.
     fn plan(&mut self, result: &Value) -> Result<(), Failure> {
         match options::read_only_mode(result) {
-            Ok(Some(s)) => self.queue.push_back(Step::ReadOnly(s)),
-            Ok(None) => {}
-            Err(()) => self.heard.notes.push(
-                "the agent offers no read-only mode: every permission it asks for is refused"
-                    .into(),
+            ReadOnly::Switch(s) => self.queue.push_back(Step::ReadOnly(s)),
+            ReadOnly::Already => {}
+            ReadOnly::Unavailable => self.heard.notes.push(
+                "the agent offers no read-only mode: only permissions to read are granted".into(),
             ),
         }
         if let Some(model) = self.wanted.model.clone() {
