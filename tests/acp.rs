@@ -365,6 +365,42 @@ fn an_agent_exiting_mid_prompt_or_answering_an_error_is_classified() {
 }
 
 #[test]
+fn copilots_error_chunks_fail_the_call_and_cancel_the_turn() {
+    // copilot 1.0.102 reports provider errors as message chunks and ends the turn normally
+    // (tests/fixtures/acp/copilot-401.jsonl); its retry notices are not the answer either.
+    let env = TestEnv::with_repo();
+    env.git(&["config", "debate.copilot.transport", "acp"]);
+    env.fake_acp(
+        "copilot",
+        json!([
+            {"answer": "Error: 429 Too Many Requests", "chunks": 1},
+            {"answer": "Info: Request failed due to a transient API error. Retrying...", "chunks": 1, "qwen_usage": {"inputTokens": 1}},
+        ]),
+    );
+    let run = ask(&env, "copilot", &[]).fails(3);
+    assert!(
+        run.stderr
+            .contains("copilot failed (rate-limited): 429 Too Many Requests"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        env.acp_calls("copilot")[0]["argv"],
+        json!(["--acp", "--stdio"])
+    );
+    // The turn in progress was cancelled before the agent was stopped.
+    let log = env.fake_file("copilot.acp.jsonl").unwrap();
+    assert!(log.contains(r#"\"method\":\"session/cancel\""#), "{log}");
+    // Only a notice and no answer: empty.
+    let run = ask(&env, "copilot", &[]).fails(3);
+    assert!(
+        run.stderr.contains("copilot failed (empty-answer)"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn kiro_without_kiro_cli_says_how_to_install_it() {
     let env = TestEnv::with_repo();
     let run = ask(&env, "kiro", &[]).fails(3);

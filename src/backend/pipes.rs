@@ -102,9 +102,15 @@ impl Pipes {
         }
     }
 
-    /// Closes the child's input: end of file, the way to tell an ACP agent to exit.
+    /// Closes the child's input once what is queued was written (a last `session/cancel`): end of
+    /// file, the way to tell an ACP agent to exit.
     pub fn close_input(&mut self) {
-        self.stdin = None;
+        self.talking = false;
+        if self.written >= self.input.len() {
+            self.stdin = None;
+        } else {
+            self.write_some();
+        }
     }
 
     /// Whether the child's stdout or stderr may still bring something.

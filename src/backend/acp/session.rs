@@ -91,11 +91,19 @@ impl Conversation {
         }
     }
 
+    /// Ends the conversation with `failure`. A turn in progress is cancelled (`session/cancel`)
+    /// before the agent's input is closed and it is stopped.
     fn fail(&mut self, failure: Failure) -> Vec<u8> {
-        if self.heard.failure.is_none() {
-            self.heard.failure = Some(failure);
+        if self.heard.failure.is_some() {
+            return Vec::new();
         }
-        Vec::new()
+        self.heard.failure = Some(failure);
+        match (&self.session, self.prompting()) {
+            (Some(sid), true) => {
+                wire::notification("session/cancel", serde_json::json!({ "sessionId": sid }))
+            }
+            _ => Vec::new(),
+        }
     }
 
     /// Sends the next queued request.
@@ -286,14 +294,15 @@ impl Conversation {
         Vec::new()
     }
 
-    fn on_update(&mut self, params: &Value) {
+    /// A `session/update`; what to send back (a cancel, when it ends the call).
+    fn on_update(&mut self, params: &Value) -> Vec<u8> {
         self.heard.notifications += 1;
         let sid = params.get("sessionId").and_then(Value::as_str);
         if sid.is_some() && sid != self.session.as_deref() {
-            return;
+            return Vec::new();
         }
         let Some(update) = params.get("update") else {
-            return;
+            return Vec::new();
         };
         match update.get("sessionUpdate").and_then(Value::as_str) {
             // Only what it says in answer to the prompt: gemini 0.61 announces a mode switch with
@@ -301,19 +310,17 @@ impl Conversation {
             Some("agent_message_chunk") if self.prompting() => {
                 if let Some(t) = update.pointer("/content/text").and_then(Value::as_str) {
                     if self.wanted.status_chunks && t.starts_with("Info: ") {
-                        return;
+                        return Vec::new();
                     }
                     if self.wanted.status_chunks && t.starts_with("Error: ") {
                         let said = t.trim_start_matches("Error: ");
-                        self.fail(Failure::classified(said, None, None));
-                        return;
+                        return self.fail(Failure::classified(said, None, None));
                     }
                     if self.heard.answer.len() + self.untagged.len() + t.len() > MAX_ANSWER {
-                        self.fail(Failure::new(
+                        return self.fail(Failure::new(
                             ErrorKind::ParseError,
                             format!("PARSE_ERROR:answer-over-{}-MB:acp", MAX_ANSWER >> 20),
                         ));
-                        return;
                     }
                     if update.get("messageId").and_then(Value::as_str).is_some() {
                         self.tagged = true;
@@ -340,6 +347,7 @@ impl Conversation {
         if let Some(m) = options::update_model(update) {
             self.heard.model = Some(m);
         }
+        Vec::new()
     }
 
     /// The agent asks something of us: answered by [`permissions::answer`], refusals noted.
@@ -395,10 +403,9 @@ impl Talk for Conversation {
             Incoming::Request { id, method, params } => self.on_request(&id, &method, &params),
             Incoming::Notification { method, params } => {
                 if method == "session/update" {
-                    self.on_update(&params);
-                } else {
-                    self.heard.notifications += 1;
+                    return self.on_update(&params);
                 }
+                self.heard.notifications += 1;
                 Vec::new()
             }
             Incoming::Malformed(_) => self.note_malformed(),
