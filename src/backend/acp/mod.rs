@@ -196,6 +196,13 @@ fn conclude(heard: &Heard, finished: &Finished, req: &Request) -> Result<(String
             Ending::Exited(s) => s.code(),
             _ => None,
         };
+        if finished.dropped > 0 {
+            // One line beyond the capture limit: cut, so never read as the answer.
+            return Err(Failure::parse(
+                &format!("acp-line-over-{}-MB", super::runner::MAX_CAPTURE >> 20),
+                code,
+            ));
+        }
         let stderr = String::from_utf8_lossy(&finished.stderr);
         let said = stderr
             .lines()
