@@ -4,7 +4,9 @@
 //! (text, usage, timing, the model actually used) or a typed [`BackendError`] out. The six agent
 //! CLIs share one adapter ([`agent::AgentBackend`]) driven by a per-CLI [`agent::AgentSpec`] (its
 //! command line, environment and output parser, one file each); `exec:` programs and
-//! OpenAI-compatible servers have their own files. [`routing`] picks the author and the reviewer.
+//! OpenAI-compatible servers have their own files, and [`acp`] speaks the Agent Client Protocol to
+//! the agents that have an ACP server (kiro, `acp:<command>`, any agent with `transport = acp`).
+//! [`routing`] picks the author and the reviewer.
 //!
 //! Layers, each using only those below it: [`registry`] and [`routing`] on top; the adapters
 //! (one file per CLI, `exec`); the shared [`agent`] layer (with [`agent::host`]: PATH, versions,

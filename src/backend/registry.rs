@@ -1,10 +1,12 @@
-//! From a backend name (`claude`, `exec:llm -m x`, `openai:llama3`) and the settings to a ready
-//! [`Backend`]: program path, model, reasoning, extra arguments and family.
+//! From a backend name (`claude`, `kiro`, `exec:llm -m x`, `openai:llama3`, `acp:my-agent`) and
+//! the settings to a ready [`Backend`]: program path, model, reasoning, extra arguments and family.
 //!
 //! Per-backend git config lives under `debate.<backend>.*`: `model`, `family`, `effort<Level>`
 //! (replaces the effort table's model), `maxAttempts` (gemini: failed attempts before it is
 //! stopped), and the user-only `command` (a non-default binary) and
 //! `args` (extra flags, split like shell words). For `openai:` also `baseUrl`; for `exec:` `family`.
+//! `transport` (`cli` or `acp`, user-only) switches an agent to its ACP server ([`super::acp`]),
+//! whose program `acpCommand` may replace; `kiro` and `acp:<command>` speak only ACP.
 
 use std::path::PathBuf;
 
