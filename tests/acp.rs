@@ -348,7 +348,8 @@ fn an_agent_exiting_mid_prompt_or_answering_an_error_is_classified() {
             {"exit": {"code": 7, "stderr": ""}},
             {"error": {"method": "session/prompt", "code": -32000, "message": "Authentication required"}},
             {"error": {"method": "session/new", "code": -32603, "message": "Rate limit exceeded, quota"}},
-            {"stop_reason": "max_tokens"}
+            {"stop_reason": "max_tokens"},
+            {"error": {"method": "session/set_config_option", "code": -32602, "message": "Invalid params"}}
         ]),
     );
     let expect = [
@@ -357,11 +358,19 @@ fn an_agent_exiting_mid_prompt_or_answering_an_error_is_classified() {
         "kiro failed (not-authenticated): the agent refused the prompt (-32000): Authentication required",
         "kiro failed (rate-limited): the agent refused session/new (-32603)",
         "kiro failed (parse-error): the agent stopped the turn early (stopReason max_tokens)",
+        // No read-only mode, no prompt.
+        "the agent refused switching to read-only mode (-32602): Invalid params",
     ];
     for e in expect {
         let run = ask(&env, "kiro", &[]).fails(3);
         assert!(run.stderr.contains(e), "{e}\n{}", run.stderr);
     }
+    assert!(env
+        .acp_calls("kiro-cli")
+        .last()
+        .unwrap()
+        .get("prompt")
+        .is_none());
 }
 
 #[test]
