@@ -557,8 +557,8 @@ pub struct BackendsArgs {
 
 #[derive(Debug, Args)]
 pub struct AskArgs {
-    /// The backend: claude, codex, gemini, qwen, copilot, opencode, exec:<command> or
-    /// openai:<model>.
+    /// The backend: claude, codex, gemini, qwen, copilot, opencode, kiro, exec:<command>,
+    /// openai:<model> or acp:<command>.
     #[arg(long, value_name = "BACKEND")]
     pub backend: String,
     /// The model to ask for (default: config, the effort table, or the CLI's own default).

@@ -2,6 +2,7 @@
 
 mod common;
 
+mod acp;
 mod answers;
 mod artifact;
 mod backends;
@@ -28,6 +29,7 @@ mod panel_lineup;
 mod processes;
 mod prune;
 mod reading;
+mod real_acp;
 mod real_clis;
 mod renames;
 mod review;

@@ -16,9 +16,9 @@ use serde_json::Value;
 
 use crate::common::TestEnv;
 
-const ANSWER: &str = "FAKE-ANSWER: No, add() subtracts; it should return a + b.";
+pub(crate) const ANSWER: &str = "FAKE-ANSWER: No, add() subtracts; it should return a + b.";
 
-fn harness() -> Option<PathBuf> {
+pub(crate) fn harness() -> Option<PathBuf> {
     if std::env::var("GIT_DEBATE_REAL_CLIS").ok().as_deref() != Some("1") {
         return None;
     }
@@ -26,9 +26,9 @@ fn harness() -> Option<PathBuf> {
     (dir.join("fake_llm.py").is_file() && dir.join("node_modules/.bin").is_dir()).then_some(dir)
 }
 
-struct Server {
+pub(crate) struct Server {
     child: Child,
-    url: String,
+    pub(crate) url: String,
 }
 
 impl Drop for Server {
@@ -38,7 +38,7 @@ impl Drop for Server {
     }
 }
 
-fn server(harness: &Path, dir: &Path, fail: Option<&str>) -> Server {
+pub(crate) fn server(harness: &Path, dir: &Path, fail: Option<&str>) -> Server {
     let rules = serde_json::json!({"default": "FAKE-DEFAULT-REPLY", "rules": [
         {"match": "Review this change", "reply": ANSWER},
         {"match": "CHANGE UNDER REVIEW", "reply": STRUCTURED.to_string()},
@@ -87,7 +87,7 @@ fn serve_rules(harness: &Path, dir: &Path, fail: Option<&str>, rules_json: &Valu
 }
 
 /// The environment and git config that point `cli` at the fake server, as in REAL-CLIS.md.
-fn setup(env: &TestEnv, cli: &str, url: &str) -> Vec<(String, String)> {
+pub(crate) fn setup(env: &TestEnv, cli: &str, url: &str) -> Vec<(String, String)> {
     let kv = |k: &str, v: &str| (k.to_string(), v.to_string());
     match cli {
         "claude" => {
@@ -144,7 +144,7 @@ fn setup(env: &TestEnv, cli: &str, url: &str) -> Vec<(String, String)> {
     }
 }
 
-fn ask_real(
+pub(crate) fn ask_real(
     env: &TestEnv,
     harness: &Path,
     cli: &str,

@@ -92,6 +92,7 @@ impl Backend for ExecBackend {
             tree_changes: changes,
             structured: None,
             output: super::OutputMode::prompt(None),
+            notes: Vec::new(),
         })
     }
 }

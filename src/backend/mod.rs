@@ -4,12 +4,15 @@
 //! (text, usage, timing, the model actually used) or a typed [`BackendError`] out. The six agent
 //! CLIs share one adapter ([`agent::AgentBackend`]) driven by a per-CLI [`agent::AgentSpec`] (its
 //! command line, environment and output parser, one file each); `exec:` programs and
-//! OpenAI-compatible servers have their own files. [`routing`] picks the author and the reviewer.
+//! OpenAI-compatible servers have their own files, and [`acp`] speaks the Agent Client Protocol to
+//! the agents that have an ACP server (kiro, `acp:<command>`, any agent with `transport = acp`).
+//! [`routing`] picks the author and the reviewer.
 //!
 //! Layers, each using only those below it: [`registry`] and [`routing`] on top; the adapters
 //! (one file per CLI, `exec`); the shared [`agent`] layer (with [`agent::host`]: PATH, versions,
 //! the environment no child inherits); and [`runner`], [`signals`], [`readonly`] at the bottom.
 
+pub mod acp;
 pub mod agent;
 pub mod claude;
 pub mod codex;
@@ -318,6 +321,10 @@ pub struct Answer {
     #[serde(skip)]
     pub structured: Option<Value>,
     pub output: OutputMode,
+    /// What the transport has to say about the call for the record: requests it refused the
+    /// agent (ACP permissions), a model it could not confirm.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl Answer {
@@ -333,6 +340,7 @@ impl Answer {
             tree_changes: Vec::new(),
             structured: None,
             output: OutputMode::prompt(None),
+            notes: Vec::new(),
         }
     }
 }
@@ -346,6 +354,11 @@ pub trait Backend: Send + Sync {
     fn model(&self) -> Option<&str>;
     /// How it is run, for `git debate backends` and the session record (no prompt, no secrets).
     fn describe(&self) -> String;
+    /// How it is spoken to: `cli` (a command line, the prompt on stdin), `acp` (the Agent Client
+    /// Protocol over stdio), `http`.
+    fn transport(&self) -> &'static str {
+        "cli"
+    }
     fn ask(&self, req: &Request) -> Result<Answer, BackendError>;
 }
 

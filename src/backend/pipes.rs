@@ -30,6 +30,9 @@ pub struct Pipes {
     pub stderr: Vec<u8>,
     /// Bytes dropped beyond [`MAX_CAPTURE`] (stdout + stderr).
     pub dropped: usize,
+    /// A conversation (ACP): the child's input stays open for what we send next, until
+    /// [`Pipes::close_input`].
+    talking: bool,
 }
 
 fn non_blocking(fd: &OwnedFd) -> io::Result<()> {
@@ -50,6 +53,17 @@ impl Pipes {
         stderr: ChildStderr,
         input: Vec<u8>,
     ) -> io::Result<Pipes> {
+        let talking = false;
+        Pipes::open_with(stdin, stdout, stderr, input, talking)
+    }
+
+    fn open_with(
+        stdin: ChildStdin,
+        stdout: ChildStdout,
+        stderr: ChildStderr,
+        input: Vec<u8>,
+        talking: bool,
+    ) -> io::Result<Pipes> {
         let (i, o, e) = (
             OwnedFd::from(stdin),
             OwnedFd::from(stdout),
@@ -60,7 +74,7 @@ impl Pipes {
         }
         Ok(Pipes {
             // Nothing to write: the child sees end of input at once.
-            stdin: (!input.is_empty()).then_some(i),
+            stdin: (talking || !input.is_empty()).then_some(i),
             input,
             written: 0,
             out: Some(o),
@@ -68,7 +82,35 @@ impl Pipes {
             stdout: Vec::new(),
             stderr: Vec::new(),
             dropped: 0,
+            talking,
         })
+    }
+
+    /// Pipes for a conversation: the child's input stays open, fed by [`Pipes::send`].
+    pub fn talking(
+        stdin: ChildStdin,
+        stdout: ChildStdout,
+        stderr: ChildStderr,
+    ) -> io::Result<Pipes> {
+        Pipes::open_with(stdin, stdout, stderr, Vec::new(), true)
+    }
+
+    /// Queues `bytes` for the child's input (written as it reads, never blocking us).
+    pub fn send(&mut self, bytes: &[u8]) {
+        if self.stdin.is_some() {
+            self.input.extend_from_slice(bytes);
+        }
+    }
+
+    /// Closes the child's input once what is queued was written (a last `session/cancel`): end of
+    /// file, the way to tell an ACP agent to exit.
+    pub fn close_input(&mut self) {
+        self.talking = false;
+        if self.written >= self.input.len() {
+            self.stdin = None;
+        } else {
+            self.write_some();
+        }
     }
 
     /// Whether the child's stdout or stderr may still bring something.
@@ -86,7 +128,10 @@ impl Pipes {
                 revents: 0,
             })
         };
-        fds.extend(watch(&self.stdin, libc::POLLOUT));
+        // An open conversation with nothing queued does not wait for room to write.
+        if self.written < self.input.len() {
+            fds.extend(watch(&self.stdin, libc::POLLOUT));
+        }
         fds.extend(watch(&self.out, libc::POLLIN));
         fds.extend(watch(&self.err, libc::POLLIN));
         if fds.is_empty() {
@@ -140,6 +185,14 @@ impl Pipes {
             self.written += n as usize;
         }
         let again = n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::WouldBlock;
+        if self.talking && (n >= 0 || again) {
+            if self.written >= self.input.len() {
+                // All sent: keep the input open for the next message.
+                self.input.clear();
+                self.written = 0;
+            }
+            return;
+        }
         // Done, or the child closed its input (EPIPE: it answers without reading all, harmless).
         if self.written >= self.input.len() || (n < 0 && !again) {
             self.stdin = None;

@@ -22,6 +22,9 @@ impl Backend for Redacting {
     fn describe(&self) -> String {
         self.0.describe()
     }
+    fn transport(&self) -> &'static str {
+        self.0.transport()
+    }
     fn ask(&self, req: &Request) -> Result<Answer, BackendError> {
         self.0.ask(req).map(redact_answer)
     }

@@ -1,15 +1,19 @@
-//! From a backend name (`claude`, `exec:llm -m x`, `openai:llama3`) and the settings to a ready
-//! [`Backend`]: program path, model, reasoning, extra arguments and family.
+//! From a backend name (`claude`, `kiro`, `exec:llm -m x`, `openai:llama3`, `acp:my-agent`) and
+//! the settings to a ready [`Backend`]: program path, model, reasoning, extra arguments and family.
 //!
 //! Per-backend git config lives under `debate.<backend>.*`: `model`, `family`, `effort<Level>`
 //! (replaces the effort table's model), `maxAttempts` (gemini: failed attempts before it is
 //! stopped), and the user-only `command` (a non-default binary) and
 //! `args` (extra flags, split like shell words). For `openai:` also `baseUrl`; for `exec:` `family`.
+//! `transport` (`cli` or `acp`, user-only) switches an agent to its ACP server ([`super::acp`]),
+//! whose program `acpCommand` may replace; `kiro` and `acp:<command>` speak only ACP.
 
 use std::path::PathBuf;
 
 use anyhow::Result;
 
+use super::acp::agents::{acp_agent, AcpAgent};
+use super::acp::AcpBackend;
 pub use super::agent::host::{version, which};
 use super::agent::{AgentBackend, AgentSpec, CallOptions};
 use super::exec::{split_words, ExecBackend};
@@ -28,7 +32,10 @@ pub static AGENTS: [&AgentSpec; 6] = [
 ];
 
 /// The order a reviewer is picked in: the first installed one of another family than the author.
-pub const REVIEWER_ORDER: [&str; 6] = ["codex", "claude", "gemini", "qwen", "copilot", "opencode"];
+/// kiro (ACP only) comes last.
+pub const REVIEWER_ORDER: [&str; 7] = [
+    "codex", "claude", "gemini", "qwen", "copilot", "opencode", "kiro",
+];
 
 pub fn agent(name: &str) -> Option<&'static AgentSpec> {
     AGENTS
@@ -100,30 +107,25 @@ fn build_unredacted(
             var(settings, "openai", "family").map_or_else(|| Family::of_model(&model), Family::new);
         return Ok(Box::new(OpenAiBackend::new(model, base, key, family)));
     }
-    let Some(spec) = agent(name) else {
-        crate::usage!(
-            "unknown backend {name:?}: use one of {}, exec:<command> or openai:<model>",
-            AGENTS.map(|s| s.name).join(", ")
-        );
+    if let Some(line) = name.strip_prefix("acp:") {
+        return Ok(Box::new(acp_command(
+            name, line, role_model, effort, settings,
+        )?));
+    }
+    let cli = transport(name, settings)? == Transport::Cli;
+    let Some(spec) = agent(name).filter(|_| cli) else {
+        let Some(acp) = acp_agent(name) else {
+            crate::usage!(
+                "unknown backend {name:?}: use one of {}, kiro, exec:<command>, openai:<model> or \
+                 acp:<command>",
+                AGENTS.map(|s| s.name).join(", ")
+            );
+        };
+        return Ok(Box::new(acp_backend(acp, role_model, effort, settings)?));
     };
     let table = effort.map(|e| (e, effort::setting(spec.name, e)));
-    let model = role_model
-        .or_else(|| var(settings, spec.name, "model").map(str::to_string))
-        .or_else(|| {
-            let (e, row) = table?;
-            var(settings, spec.name, &effort::config_name(e))
-                .map(str::to_string)
-                .or(row.model.map(str::to_string))
-        });
-    if let Some(m) = &model {
-        check_model(spec.name, m)?;
-    }
-    let extra_args = match var(settings, spec.name, "args") {
-        Some(a) => split_words(a).map_err(|e| {
-            crate::error::UsageError::new(format!("bad debate.{}.args: {e}", spec.name))
-        })?,
-        None => Vec::new(),
-    };
+    let model = model_of(spec.name, role_model, effort, settings)?;
+    let extra_args = extra_args(spec.name, settings)?;
     let max_attempts = match var(settings, spec.name, "maxAttempts") {
         Some(v) => Some(v.parse::<u32>().ok().filter(|n| *n >= 1).ok_or_else(|| {
             crate::error::UsageError::new(format!(
@@ -145,6 +147,128 @@ fn build_unredacted(
         backend.family = Family::new(f);
     }
     Ok(Box::new(backend))
+}
+
+/// The model of agent `name`: the role's flag, `debate.<name>.model`, `debate.<name>.effort<Level>`,
+/// else the effort table's (none: the agent's default).
+fn model_of(
+    name: &str,
+    role_model: Option<String>,
+    effort: Option<Effort>,
+    settings: &Settings,
+) -> Result<Option<String>> {
+    let model = role_model
+        .or_else(|| var(settings, name, "model").map(str::to_string))
+        .or_else(|| {
+            let e = effort?;
+            var(settings, name, &effort::config_name(e))
+                .map(str::to_string)
+                .or(effort::setting(name, e).model.map(str::to_string))
+        });
+    if let Some(m) = &model {
+        check_model(name, m)?;
+    }
+    Ok(model)
+}
+
+/// `debate.<name>.args`, split like shell words.
+fn extra_args(name: &str, settings: &Settings) -> Result<Vec<String>> {
+    Ok(match var(settings, name, "args") {
+        Some(a) => split_words(a)
+            .map_err(|e| crate::error::UsageError::new(format!("bad debate.{name}.args: {e}")))?,
+        None => Vec::new(),
+    })
+}
+
+/// How an agent is spoken to (`debate.<name>.transport`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transport {
+    Cli,
+    Acp,
+}
+
+/// `debate.<name>.transport` (default `cli`; kiro has only `acp`).
+pub fn transport(name: &str, settings: &Settings) -> Result<Transport> {
+    let only_acp = agent(name).is_none() && acp_agent(name).is_some();
+    match var(settings, name, "transport")
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        None if only_acp => Ok(Transport::Acp),
+        None => Ok(Transport::Cli),
+        Some("acp") => Ok(Transport::Acp),
+        Some("cli") if only_acp => crate::usage!(
+            "bad debate.{name}.transport \"cli\": {name} has no command-line mode, only acp"
+        ),
+        Some("cli") => Ok(Transport::Cli),
+        Some(other) => crate::usage!(
+            "bad debate.{name}.transport {other:?}: use cli (a command line, the default) or acp \
+             (the Agent Client Protocol)"
+        ),
+    }
+}
+
+/// The program of an agent's ACP mode: `debate.<name>.acpCommand`; else, when the ACP server is
+/// the CLI itself (gemini, qwen, opencode, copilot), `debate.<name>.command`; else its name on
+/// PATH.
+pub fn acp_program(a: &AcpAgent, settings: &Settings) -> PathBuf {
+    let same_program = agent(a.name).is_some_and(|s| s.name == a.program);
+    let configured = var(settings, a.name, "acpCommand")
+        .or_else(|| var(settings, a.name, "command").filter(|_| same_program))
+        .map(crate::config::expand_home);
+    let name = configured.unwrap_or_else(|| PathBuf::from(a.program));
+    which(&name.to_string_lossy()).unwrap_or(name)
+}
+
+fn acp_backend(
+    a: &'static AcpAgent,
+    role_model: Option<String>,
+    effort: Option<Effort>,
+    settings: &Settings,
+) -> Result<AcpBackend> {
+    let model = model_of(a.name, role_model, effort, settings)?;
+    let mut args: Vec<String> = a.args.iter().map(|s| s.to_string()).collect();
+    args.extend(extra_args(a.name, settings)?);
+    let family =
+        var(settings, a.name, "family").map_or_else(|| a.family(model.as_deref()), Family::new);
+    Ok(AcpBackend {
+        name: a.name.to_string(),
+        agent: Some(a),
+        program: acp_program(a, settings),
+        args,
+        family,
+        model,
+        effort,
+    })
+}
+
+/// `acp:<command>`: any ACP agent (user configuration only; see `UNTRUSTED_BACKEND_PREFIXES`).
+/// Its model is the role's flag or `debate.acp.model`, its family `debate.acp.family`.
+fn acp_command(
+    name: &str,
+    line: &str,
+    role_model: Option<String>,
+    effort: Option<Effort>,
+    settings: &Settings,
+) -> Result<AcpBackend> {
+    let words = split_words(line)
+        .map_err(|e| crate::error::UsageError::new(format!("bad backend {name:?}: {e}")))?;
+    let Some((program, args)) = words.split_first() else {
+        crate::usage!("acp: needs a command, e.g. acp:kiro-cli acp or 'acp:gemini --acp'");
+    };
+    let model = role_model.or_else(|| var(settings, "acp", "model").map(str::to_string));
+    if let Some(m) = &model {
+        check_model(name, m)?;
+    }
+    Ok(AcpBackend {
+        name: name.to_string(),
+        agent: None,
+        program: which(program).unwrap_or_else(|| PathBuf::from(program)),
+        args: args.to_vec(),
+        family: var(settings, "acp", "family").map_or_else(Family::unknown, Family::new),
+        model,
+        effort,
+    })
 }
 
 /// A model name goes on the CLI's command line after `--model`/`-m`: one that starts with `-` or
@@ -184,7 +308,13 @@ pub fn installed(name: &str, settings: &Settings) -> Option<PathBuf> {
         let words = split_words(line).ok()?;
         return which(words.first()?);
     }
-    let spec = agent(name)?;
-    let p = program_of(spec, settings);
+    if let Some(line) = name.strip_prefix("acp:") {
+        let words = split_words(line).ok()?;
+        return which(words.first()?);
+    }
+    let p = match (agent(name), transport(name, settings)) {
+        (Some(spec), Ok(Transport::Cli)) => program_of(spec, settings),
+        _ => acp_program(acp_agent(name)?, settings),
+    };
     p.is_file().then_some(p)
 }

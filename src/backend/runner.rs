@@ -73,6 +73,20 @@ pub enum Ending {
     Idle,
     /// Killed when its stderr showed more failed attempts than the [`Watch`] allows.
     GaveUp,
+    /// A conversation ([`Talk`]) was over and the child, its input closed, was stopped.
+    Concluded,
+}
+
+/// A child spoken with while it runs (ACP's JSON-RPC over stdio): each line it prints on stdout
+/// is heard as it arrives and may be answered on its stdin. Lines heard are not kept in
+/// [`Finished::stdout`], so a long conversation holds no more memory than one line.
+pub trait Talk {
+    /// What to send as soon as the child runs.
+    fn open(&mut self) -> Vec<u8>;
+    /// One line of its stdout (without the newline); returns what to write to its stdin.
+    fn hear(&mut self, line: &[u8]) -> Vec<u8>;
+    /// The conversation is over: its input is closed and it is stopped.
+    fn done(&self) -> bool;
 }
 
 #[derive(Debug, Clone)]
@@ -88,6 +102,16 @@ pub struct Finished {
 /// Runs `inv` to completion or to a deadline. `Err` only when the program cannot be started;
 /// every other failure is described by the returned [`Finished`].
 pub fn run(inv: &Invocation) -> Result<Finished> {
+    run_talking(inv, None)
+}
+
+/// [`run`] speaking with the child through `talk` (`inv.stdin` is not used): the same deadlines,
+/// process-group kill and sweep.
+pub fn converse(inv: &Invocation, talk: &mut dyn Talk) -> Result<Finished> {
+    run_talking(inv, Some(talk))
+}
+
+fn run_talking(inv: &Invocation, mut talk: Option<&mut dyn Talk>) -> Result<Finished> {
     let started = Instant::now();
     reap::become_subreaper();
     reap::start_guardian();
@@ -119,12 +143,15 @@ pub fn run(inv: &Invocation) -> Result<Finished> {
     reap::waited_on(pgid, false);
     // Ctrl-C kills this group too (it is not in our terminal's foreground group).
     let _registered = super::signals::register(pgid);
-    let pipes = Pipes::new(
+    let (stdin, stdout, stderr) = (
         child.stdin.take().expect("piped"),
         child.stdout.take().expect("piped"),
         child.stderr.take().expect("piped"),
-        inv.stdin.clone(),
     );
+    let pipes = match talk.is_some() {
+        true => Pipes::talking(stdin, stdout, stderr),
+        false => Pipes::new(stdin, stdout, stderr, inv.stdin.clone()),
+    };
     let mut pipes = match pipes {
         Ok(p) => p,
         Err(e) => {
@@ -143,8 +170,29 @@ pub fn run(inv: &Invocation) -> Result<Finished> {
     let mut failure = None;
     let mut watched = 0;
     let mut watched_at = started;
+    // Of stdout not yet heard as lines: how far a newline was already looked for.
+    let mut scanned = 0;
+    let mut concluded_at: Option<Instant> = None;
+    if let Some(t) = talk.as_deref_mut() {
+        let first = t.open();
+        pipes.send(&first);
+    }
     loop {
         let now = Instant::now();
+        if let Some(t) = talk.as_deref_mut() {
+            hear_lines(&mut pipes, t, &mut scanned, false);
+            if t.done() && concluded_at.is_none() {
+                pipes.close_input();
+                concluded_at = Some(now);
+            }
+        }
+        if let Some(at) = concluded_at {
+            // It may exit by itself on end of input; it gets a moment, then is stopped.
+            if exited.is_some() || now >= at + EXIT_GRACE {
+                ending = Some(exited.map_or(Ending::Concluded, |(s, _)| Ending::Exited(s)));
+                break;
+            }
+        }
         if exited.is_none() {
             match child.try_wait() {
                 Ok(Some(status)) => exited = Some((status, now)),
@@ -212,6 +260,10 @@ pub fn run(inv: &Invocation) -> Result<Finished> {
     reap::waited_on(pgid, true);
     reap::sweep(&token, pgid, pgid);
     pipes.drain();
+    if let Some(t) = talk {
+        // What it said last, even a final line without a newline.
+        hear_lines(&mut pipes, t, &mut scanned, true);
+    }
     if let Some(e) = failure {
         return Err(e).context("cannot watch the model process");
     }
@@ -228,6 +280,27 @@ pub fn run(inv: &Invocation) -> Result<Finished> {
         dropped,
         duration: started.elapsed(),
     })
+}
+
+/// Hands `talk` every whole line of stdout (and, at the end, what is left) and queues its
+/// answers; heard lines leave the buffer.
+fn hear_lines(pipes: &mut Pipes, talk: &mut dyn Talk, scanned: &mut usize, last: bool) {
+    let mut from = 0;
+    let mut look = *scanned;
+    while let Some(nl) = pipes.stdout[look..].iter().position(|&b| b == b'\n') {
+        let end = look + nl;
+        let reply = talk.hear(&pipes.stdout[from..end]);
+        pipes.send(&reply);
+        from = end + 1;
+        look = from;
+    }
+    if last && from < pipes.stdout.len() {
+        let reply = talk.hear(&pipes.stdout[from..]);
+        pipes.send(&reply);
+        from = pipes.stdout.len();
+    }
+    pipes.stdout.drain(..from);
+    *scanned = pipes.stdout.len();
 }
 
 /// SIGKILL to the whole process group; a group that is already gone is fine.
@@ -326,6 +399,57 @@ mod tests {
         assert!(String::from_utf8_lossy(&f.stdout)
             .lines()
             .any(|l| l == "answer"));
+    }
+
+    /// Answers `A:hello` with `world` and is done at `B:world`.
+    struct Echo {
+        heard: Vec<String>,
+    }
+
+    impl Talk for Echo {
+        fn open(&mut self) -> Vec<u8> {
+            b"hello\n".to_vec()
+        }
+        fn hear(&mut self, line: &[u8]) -> Vec<u8> {
+            self.heard.push(String::from_utf8_lossy(line).into_owned());
+            if line == b"A:hello" {
+                b"world\n".to_vec()
+            } else {
+                Vec::new()
+            }
+        }
+        fn done(&self) -> bool {
+            self.heard.iter().any(|l| l == "B:world")
+        }
+    }
+
+    #[test]
+    fn a_conversation_is_answered_line_by_line_and_stopped_when_over() {
+        let mut talk = Echo { heard: Vec::new() };
+        let f = converse(
+            &Invocation {
+                program: "sh".into(),
+                // It would sleep on after the conversation: the runner stops it.
+                args: vec![
+                    "-c".into(),
+                    "read a; echo \"A:$a\"; read b; echo \"B:$b\"; sleep 30".into(),
+                ],
+                env: vec![],
+                env_remove: vec![],
+                cwd: None,
+                stdin: vec![],
+                timeout: Duration::from_secs(20),
+                idle_timeout: Duration::from_secs(20),
+                watch: None,
+            },
+            &mut talk,
+        )
+        .unwrap();
+        assert_eq!(talk.heard, ["A:hello", "B:world"]);
+        assert_eq!(f.ending, Ending::Concluded);
+        // Heard lines are not kept a second time.
+        assert!(f.stdout.is_empty());
+        assert!(f.duration < Duration::from_secs(10), "{:?}", f.duration);
     }
 
     #[test]

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use serde::Serialize;
 
+use crate::backend::acp::agents::ACP_AGENTS;
 use crate::backend::registry::{self, Role, AGENTS};
 use crate::backend::routing::{self, Route, World};
 use crate::backend::Family;
@@ -25,6 +26,8 @@ struct Row {
     version: Option<String>,
     family: Family,
     model: Option<String>,
+    /// `cli`, `acp` or `http`: how it is spoken to.
+    transport: &'static str,
     invocation: String,
     role: Vec<&'static str>,
 }
@@ -45,6 +48,13 @@ pub fn run(args: &BackendsArgs) -> Result<Outcome> {
     }
     let route = World::with(&settings, |w| routing::route(&settings, w));
     let mut names: Vec<String> = AGENTS.iter().map(|s| s.name.to_string()).collect();
+    // The agents that speak only ACP.
+    names.extend(
+        ACP_AGENTS
+            .iter()
+            .filter(|a| a.cli.is_none())
+            .map(|a| a.name.to_string()),
+    );
     if let Ok(r) = &route {
         for p in [&r.author, &r.reviewer] {
             if !names.contains(&p.backend) {
@@ -109,6 +119,7 @@ fn row(name: &str, settings: &Settings, route: Option<&Route>) -> Result<Row> {
         version,
         family: backend.family().clone(),
         model: backend.model().map(str::to_string),
+        transport: backend.transport(),
         invocation: backend.describe(),
         role,
     })
@@ -118,17 +129,18 @@ fn write_text(out: &mut impl Write, rows: &[Row], route: &Result<Route>) -> Resu
     let w = rows.iter().map(|r| r.name.len()).max().unwrap_or(7).max(7);
     writeln!(
         out,
-        "{:<w$}  {:<9}  {:<10}  {:<9}  ROLE",
-        "BACKEND", "INSTALLED", "VERSION", "FAMILY"
+        "{:<w$}  {:<9}  {:<10}  {:<9}  {:<9}  ROLE",
+        "BACKEND", "INSTALLED", "VERSION", "FAMILY", "TRANSPORT"
     )?;
     for r in rows {
         writeln!(
             out,
-            "{:<w$}  {:<9}  {:<10}  {:<9}  {}",
+            "{:<w$}  {:<9}  {:<10}  {:<9}  {:<9}  {}",
             r.name,
             if r.installed { "yes" } else { "no" },
             r.version.as_deref().unwrap_or("-"),
             r.family.0,
+            r.transport,
             if r.role.is_empty() {
                 "-".to_string()
             } else {

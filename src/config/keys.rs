@@ -356,9 +356,9 @@ pub const PANEL_KEYS: &[(&str, &str)] = &[
     ("budgetMinutes", "the panel's soft time budget in minutes, decimals allowed (default 30; --budget-minutes wins)"),
 ];
 
-/// Backend prefixes that run a program we do not know (`exec:`) or send the change to a server
-/// with the user's API key (`openai:`): never chosen by a committed `.gitdebate`.
-pub const UNTRUSTED_BACKEND_PREFIXES: &[&str] = &["exec:", "openai:"];
+/// Backend prefixes that run a program we do not know (`exec:`, `acp:`) or send the change to a
+/// server with the user's API key (`openai:`): never chosen by a committed `.gitdebate`.
+pub const UNTRUSTED_BACKEND_PREFIXES: &[&str] = &["exec:", "openai:", "acp:"];
 
 /// Variables (after `debate.`) that name programs, arguments, templates, servers or credentials,
 /// for any backend subsection: `debate.<backend>.command`, `debate.<backend>.args`,
@@ -379,7 +379,11 @@ pub fn is_user_only(full_key: &str) -> bool {
         || var == "keepdays"
         || lower.starts_with("exec.")
         || lower.ends_with(".command")
+        || lower.ends_with(".acpcommand")
         || lower.ends_with(".args")
+        // `debate.<backend>.transport` chooses the program run (an ACP adapter, `gemini --acp`).
+        || lower.ends_with(".transport")
+        || lower.starts_with("acp.")
         || lower.ends_with(".templatesdir")
         || DESTINATION_SUFFIXES.iter().any(|s| var.ends_with(s))
 }
@@ -433,8 +437,8 @@ pub fn manual_sections() -> String {
 system config < global config < the repository's committed .gitdebate file (git-config syntax) < \
 .git/config < git -c < GIT_DEBATE_* environment < flags. Keys that name programs, arguments or \
 paths we write to or what we delete (marked *) are never read from .gitdebate; neither are \
-servers, headers or credentials (debate.openai.baseUrl, any *Url or *Headers key), exec: and \
-openai: backends, nor a file: scope.\n\n",
+servers, headers or credentials (debate.openai.baseUrl, any *Url or *Headers key), exec:, acp: \
+and openai: backends, nor a file: scope.\n\n",
     );
     for k in KEYS {
         let star = if k.user_only { "*" } else { "" };
@@ -449,11 +453,14 @@ openai: backends, nor a file: scope.\n\n",
     }
     s.push_str(
         "\nBACKEND KEYS:\n  \
-debate.<backend>.model  the model of that backend (claude, codex, gemini, qwen, copilot, opencode)\n  \
+debate.<backend>.model  the model of that backend (claude, codex, gemini, qwen, copilot, opencode, kiro)\n  \
 debate.<backend>.effort<Level>  replaces the --effort table's model, e.g. debate.claude.effortHigh\n  \
 debate.<backend>.family  its model family, for routing (anthropic, openai, google, qwen, ...)\n  \
 debate.<backend>.command*  a non-default path of its program\n  \
 debate.<backend>.args*  extra flags, split like shell words (no shell runs them)\n  \
+debate.<backend>.transport*  cli (default) or acp: speak the Agent Client Protocol to it (kiro: acp only)\n  \
+debate.<backend>.acpCommand*  the program of its ACP mode (claude-agent-acp, codex-acp, ...)\n  \
+debate.acp.family*, debate.acp.model*  family and model of acp:<command> backends\n  \
 debate.exec.family*  the family of exec:<command> backends (default unknown)\n  \
 debate.openai.baseUrl  server of openai:<model> (else OPENAI_BASE_URL, else api.openai.com)\n",
     );
@@ -490,7 +497,8 @@ GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT  set by `git -c key=value debate`; honou
 GIT_DIR, GIT_WORK_TREE  select the repository as for git.\n  \
 GIT_DEBATE_LAUNCHER  the agent that launched us (claude, codex, ...), or none: overrides detection\n  \
 CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME  where those agents keep transcripts, if moved\n  \
-OPENAI_API_KEY, OPENAI_BASE_URL  used by openai:<model>\n",
+OPENAI_API_KEY, OPENAI_BASE_URL  used by openai:<model>\n  \
+GIT_DEBATE_ACP_TRACE  a file that gets every JSON-RPC line of each ACP conversation (it holds the prompt)\n",
     );
     s.push_str(
         "\nEXAMPLES:\n  \
@@ -548,6 +556,11 @@ mod tests {
             "debate.keepDays",
             "debate.hook.keepSessions",
             "debate.hook.keepDays",
+            "debate.gemini.transport",
+            "debate.Claude.Transport",
+            "debate.claude.acpCommand",
+            "debate.acp.family",
+            "debate.acp.model",
         ] {
             assert!(is_user_only(k), "{k}");
         }
@@ -563,6 +576,8 @@ mod tests {
             ("debate.reviewer", " OpenAI:gpt-4o"),
             ("debate.author", "exec:./x"),
             ("debate.normalizer", "exec:x"),
+            ("debate.reviewer", "acp:./evil-agent"),
+            ("debate.author", "ACP:x"),
             ("debate.fallbackReviewer", "openai:qwen"),
             ("debate.scope", "file:.env"),
             ("debate.scope", "File:secrets"),
@@ -572,6 +587,7 @@ mod tests {
         }
         for (k, v) in [
             ("debate.reviewer", "codex"),
+            ("debate.reviewer", "kiro"),
             ("debate.scope", "base:main"),
             ("debate.scope", "staged"),
             ("debate.scope", "range:a..b"),

@@ -44,6 +44,9 @@ pub struct Call {
     /// How a review answer was read: `schema`, `json`, `markdown`, `normaliser` or `raw`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub read: Option<String>,
+    /// The transport's notes: permissions refused to an ACP agent, a model it did not confirm.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl Call {
@@ -80,6 +83,7 @@ impl Call {
                     tree_changes: a.tree_changes.clone(),
                     output: Some(a.output.clone()),
                     read: None,
+                    notes: a.notes.clone(),
                 }
             }
             Err(e) => Call {
@@ -96,6 +100,7 @@ impl Call {
                 tree_changes: Vec::new(),
                 output: None,
                 read: None,
+                notes: Vec::new(),
             },
         }
     }

@@ -142,6 +142,31 @@ impl TestEnv {
         link
     }
 
+    /// Installs the fake ACP agent (`src/bin/fake-acp.rs`) as `name` in the test's PATH, playing
+    /// `scenario` (one object, or a list: one per run).
+    pub fn fake_acp(&self, name: &str, scenario: Value) -> PathBuf {
+        let link = self.root.join("bin").join(name);
+        if !link.exists() {
+            std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("fake-acp"), &link).unwrap();
+        }
+        std::fs::write(
+            self.root.join("fake").join(format!("{name}.acp.json")),
+            scenario.to_string(),
+        )
+        .unwrap();
+        link
+    }
+
+    /// What the fake ACP agent `name` was told, one JSON object per run (argv, cwd, prompt, the
+    /// settings it was given, how its own requests were answered).
+    pub fn acp_calls(&self, name: &str) -> Vec<Value> {
+        self.fake_file(&format!("{name}.acp-calls.jsonl"))
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
     /// What the fake `name` received, one JSON object per call (argv, prompt, cwd, env).
     pub fn fake_calls(&self, name: &str) -> Vec<Value> {
         std::fs::read_to_string(self.root.join("fake").join(format!("{name}.calls.jsonl")))

@@ -363,6 +363,7 @@ impl AgentBackend {
             tree_changes: Vec::new(),
             structured,
             output,
+            notes: Vec::new(),
         })
     }
 }
@@ -374,8 +375,22 @@ pub fn run_checked(
     inv: &Invocation,
     req: &Request,
 ) -> Result<(runner::Finished, Vec<String>), Failure> {
+    run_checked_talking(name, inv, req, None)
+}
+
+/// [`run_checked`] for a conversation ([`runner::converse`]) when `talk` is given.
+pub fn run_checked_talking(
+    name: &str,
+    inv: &Invocation,
+    req: &Request,
+    talk: Option<&mut dyn runner::Talk>,
+) -> Result<(runner::Finished, Vec<String>), Failure> {
     let before = req.cwd.as_deref().and_then(readonly::Snapshot::take);
-    let finished = runner::run(inv).map_err(|e| {
+    let ran = match talk {
+        Some(t) => runner::converse(inv, t),
+        None => runner::run(inv),
+    };
+    let finished = ran.map_err(|e| {
         let not_found = e
             .chain()
             .filter_map(|c| c.downcast_ref::<std::io::Error>())
@@ -411,6 +426,29 @@ pub fn run_checked(
         }
     }
     Ok((finished, changes))
+}
+
+/// The failure of a call a limit ended, saying which limit: the user must know which one to
+/// raise. `None` when no limit ended it.
+pub fn limit_failure(ending: Ending, req: &Request) -> Option<Failure> {
+    match ending {
+        Ending::TimedOut => Some(Failure::new(
+            ErrorKind::Timeout,
+            format!(
+                "no answer within {} s, the wall-clock limit (--backend-timeout-seconds, or \
+                 the time left of --budget-minutes)",
+                req.timeout.as_secs()
+            ),
+        )),
+        Ending::Idle => Some(Failure::new(
+            ErrorKind::Timeout,
+            format!(
+                "no output for {} s, the idle limit (--backend-idle-seconds)",
+                req.idle_timeout.as_secs()
+            ),
+        )),
+        _ => None,
+    }
 }
 
 /// Decides how a finished call ended: interrupted, timed out, or whatever its parser says, with an
@@ -449,27 +487,12 @@ pub fn interpret_with(
             return Err(stopped_retrying().expect("checked"));
         }
         Ending::GaveUp => return Err(Failure::new(ErrorKind::ServerError, "stopped retrying")),
-        // Each limit says its name: the user must know which one to raise.
-        Ending::TimedOut => {
-            return Err(Failure::new(
-                ErrorKind::Timeout,
-                format!(
-                    "no answer within {} s, the wall-clock limit (--backend-timeout-seconds, or \
-                     the time left of --budget-minutes)",
-                    req.timeout.as_secs()
-                ),
-            ))
-        }
-        Ending::Idle => {
-            return Err(Failure::new(
-                ErrorKind::Timeout,
-                format!(
-                    "no output for {} s, the idle limit (--backend-idle-seconds)",
-                    req.idle_timeout.as_secs()
-                ),
-            ))
+        Ending::TimedOut | Ending::Idle => {
+            return Err(limit_failure(finished.ending, req).expect("a limit ended it"))
         }
         Ending::Exited(status) => status.code(),
+        // Only conversations conclude; their transports read their own outcome.
+        Ending::Concluded => None,
     };
     if finished.dropped > 0 {
         // A cut answer must not pass for a whole one.

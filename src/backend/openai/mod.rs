@@ -215,6 +215,9 @@ impl Backend for OpenAiBackend {
     fn model(&self) -> Option<&str> {
         Some(&self.model)
     }
+    fn transport(&self) -> &'static str {
+        "http"
+    }
     fn describe(&self) -> String {
         let auth = if self.api_key.is_some() {
             " (with OPENAI_API_KEY)"
@@ -300,6 +303,7 @@ impl Backend for OpenAiBackend {
             duration_ms: elapsed.as_millis() as u64,
             cli_version: None,
             tree_changes: Vec::new(),
+            notes: Vec::new(),
         })
     }
 }
