@@ -45,11 +45,39 @@ pub struct Entry {
     pub kind: String,
     pub content: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sources: Option<Vec<Citation>>,
+    pub sources: Option<Vec<Source>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rebuttal_to_seq: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target_seq: Option<u32>,
+}
+
+/// A cited source as seed 002's log writes one: `url`, `title`, `accessed`. Here `url` is what was
+/// cited (a URL, or a repository path, `path:line` or code pattern); a debater's answer names no
+/// title and no access time, so those stay null rather than invented; `kind` and `status` say what
+/// it is and that it is not checked yet (its `verification_result` entry follows).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Source {
+    #[serde(alias = "cited")]
+    pub url: String,
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub accessed: Option<String>,
+    pub kind: String,
+    pub status: crate::debate::citations::Status,
+}
+
+impl From<Citation> for Source {
+    fn from(c: Citation) -> Source {
+        Source {
+            url: c.cited,
+            title: None,
+            accessed: None,
+            kind: c.kind,
+            status: c.status,
+        }
+    }
 }
 
 /// The log in memory and on disk: every push is appended to the session's file at once, so an
@@ -87,7 +115,9 @@ impl Log<'_> {
             speaker: speaker.into(),
             kind: kind.into(),
             content: content.into(),
-            sources: extra.sources,
+            sources: extra
+                .sources
+                .map(|v| v.into_iter().map(Source::from).collect()),
             rebuttal_to_seq: extra.rebuttal_to,
             target_seq: extra.target,
         };
