@@ -361,3 +361,50 @@ fn a_verifier_model_judges_only_what_the_tool_cannot_check() {
             .contains("You are the verifier")));
     }
 }
+
+/// Seed 002 checks each source once per debate: a source cited again is logged as a
+/// re-confirmation of the first check, and the verifier model is not asked twice.
+#[test]
+fn a_source_cited_again_is_a_re_confirmation_not_a_second_model_check() {
+    let env = setup();
+    let verdict = json!([{"url": "https://example.com/pg", "status": "unreliable", "explanation": "a placeholder domain"}]);
+    fakes(
+        &env,
+        &[
+            (
+                "You are the verifier of a panel debate",
+                json!({"answer": block(verdict)}),
+            ),
+            (
+                "Closing Statements. bob,",
+                json!({"answer": "CLOSING bob: as https://example.com/pg shows"}),
+            ),
+        ],
+    );
+    let (_, dir) = run_panel(&env, &["--yes", "--verifier", "gemini"]);
+    let log = read_log(&dir);
+    check_schema(&log, &["alice", "bob", "carol"]);
+    let asked = env
+        .fake_calls("gemini")
+        .iter()
+        .filter(|c| {
+            c["prompt"]
+                .as_str()
+                .unwrap()
+                .contains("You are the verifier of a panel debate")
+        })
+        .count();
+    assert_eq!(asked, 1, "the URL is judged once");
+    let checks: Vec<Value> = kinds_of(&log, "verification_result")
+        .iter()
+        .map(|e| serde_json::from_str(e["content"].as_str().unwrap()).unwrap())
+        .filter(|c: &Value| c["url"] == "https://example.com/pg")
+        .collect();
+    assert_eq!(checks.len(), 2, "{checks:?}");
+    assert_eq!(checks[1]["status"], "unreliable");
+    let first = checks[0]["verified_seq"].as_u64().unwrap();
+    assert_eq!(
+        checks[1]["explanation"],
+        format!("re-confirmation of the check at seq {first}: model check (gemini): a placeholder domain")
+    );
+}

@@ -192,6 +192,7 @@ pub fn run(args: &TopicArgs, setup: Setup) -> Result<Outcome> {
         blog: args.blog,
         resume: Vec::new(),
         timings: Default::default(),
+        judged: Default::default(),
     })?;
     finish(&s, settings, &mut meta, &debaters, &outcome)
 }
@@ -298,6 +299,7 @@ pub fn resume(
         blog: meta["blog"].as_bool().unwrap_or(false),
         resume: log,
         timings: Default::default(),
+        judged: Default::default(),
     })?;
     finish(&s, settings, &mut meta, &debaters, &outcome)
 }

@@ -28,7 +28,7 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
-use super::citations::Checker;
+use super::citations::{Checker, Status};
 use crate::backend::Backend;
 use crate::config::Settings;
 use crate::session::Session;
@@ -65,6 +65,9 @@ pub struct Panel<'a> {
     pub resume: Vec<Entry>,
     /// Every model call, timed, for `metadata.json` (calls may run on two threads at once).
     pub timings: Mutex<Vec<Timing>>,
+    /// What the verifier model said of each source it judged, and at which seq: a source is
+    /// judged once per debate.
+    pub judged: Mutex<std::collections::BTreeMap<String, (Status, String, u32)>>,
 }
 
 /// One model call, for `metadata.json`.

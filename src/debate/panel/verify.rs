@@ -51,6 +51,20 @@ impl Panel<'_> {
     /// them either, so it may only confirm or call one unreliable; "fabricated" needs proof and
     /// stays the tool's word. Its judgement is marked as a model's in the explanation.
     fn model_check(&self, v: &dyn Backend, e: &Entry, checked: &mut [Citation], budget: &Budget) {
+        // Seed 002 checks each source once per debate; a later citation of it is logged as a
+        // re-confirmation of that check, not asked about again.
+        {
+            let judged = self.judged.lock().unwrap_or_else(|p| p.into_inner());
+            for c in checked
+                .iter_mut()
+                .filter(|c| c.status == Status::Unverifiable)
+            {
+                if let Some((status, detail, seq)) = judged.get(&c.cited) {
+                    c.status = *status;
+                    c.detail = format!("re-confirmation of the check at seq {seq}: {detail}");
+                }
+            }
+        }
         let open: Vec<&str> = checked
             .iter()
             .filter(|c| c.status == Status::Unverifiable)
@@ -60,7 +74,11 @@ impl Panel<'_> {
             return;
         }
         let prompt = format!(
-            "You are the verifier of a panel debate. From what you know (you cannot fetch              anything), judge each source below: is it a real, reliable source that supports the              claim it is cited for? Sources: {}\n\n{}\nAnswer with ONE fenced json block:              [{{\"url\": \"...\", \"status\": \"verified\" | \"unreliable\" | \"unknown\", \"explanation\": \"...\"}}]",
+            "You are the verifier of a panel debate. From what you know (you cannot fetch \
+             anything), judge each source below: is it a real, reliable source that supports the \
+             claim it is cited for? Sources: {}\n\n{}\nAnswer with ONE fenced json block: \
+             [{{\"url\": \"...\", \"status\": \"verified\" | \"unreliable\" | \"unknown\", \
+             \"explanation\": \"...\"}}]",
             open.join(", "),
             crate::protocol::fence::wrap("ENTRY", &e.content)
         );
@@ -79,6 +97,7 @@ impl Panel<'_> {
             .rev()
             .find_map(|v| v.as_array().cloned())
             .unwrap_or_default();
+        let mut judged = self.judged.lock().unwrap_or_else(|p| p.into_inner());
         for c in checked
             .iter_mut()
             .filter(|c| c.status == Status::Unverifiable)
@@ -96,6 +115,7 @@ impl Panel<'_> {
                 _ => continue,
             };
             c.detail = format!("model check ({}): {why}", v.name());
+            judged.insert(c.cited.clone(), (c.status, c.detail.clone(), e.seq));
         }
     }
 
