@@ -53,7 +53,7 @@ pub(super) fn prepare(
     change_files.extend(change.files.iter().filter_map(|f| f.old_path.clone()));
     Ok(match start {
         Start::Full(p) => {
-            if let Some(r) = &p.reason {
+            if let Some(r) = &p.basis.reason {
                 crate::errln!("note: full review, not incremental: {r}");
             }
             Next::Review(Some(Box::new((p, change_files))))
@@ -63,8 +63,11 @@ pub(super) fn prepare(
             crate::errln!(
                 "note: incremental review since {}: {} of the change's files changed, {} \
                  finding(s) carried",
-                p.previous_session.as_deref().unwrap_or(&p.since),
-                p.files.len(),
+                p.basis
+                    .previous_session
+                    .as_deref()
+                    .unwrap_or(&p.basis.since),
+                p.basis.files.len(),
                 p.carried.len()
             );
             let scope = scope.clone();
@@ -89,11 +92,11 @@ pub(super) fn record(
     };
     session.write_json(incremental::FILE, &p)?;
     meta["incremental"] = json!({
-        "mode": p.mode, "since": p.since, "previous_session": p.previous_session,
-        "old_head": p.old_head, "reason": p.reason, "change_files": change_files,
+        "mode": p.basis.mode, "since": p.basis.since, "previous_session": p.basis.previous_session,
+        "old_head": p.basis.old_head, "reason": p.basis.reason, "change_files": change_files,
     });
     crate::redact::redact_json(meta);
-    Ok((p.mode == "delta").then_some(p))
+    Ok((p.basis.mode == "delta").then_some(p))
 }
 
 /// What `--since` asks for, or `debate.incremental` for a `base:` scope (`--since last`), with
@@ -121,13 +124,14 @@ fn incremental_since(
 fn unchanged(plan: &incremental::Plan, settings: &Settings) -> Result<Outcome> {
     use crate::terminal::clean_line;
     let head: String = plan
+        .basis
         .old_head
         .as_deref()
         .unwrap_or("?")
         .chars()
         .take(12)
         .collect();
-    let reviewed = match &plan.previous_session {
+    let reviewed = match &plan.basis.previous_session {
         Some(id) => format!(", reviewed in session {id}"),
         None => String::new(),
     };

@@ -12,8 +12,8 @@ pub fn context(plan: &Plan) -> String {
     let mut s = format!(
         "\nThis is an incremental review. The change below is only what changed in this \
          branch's files since an earlier review ({} -> {}); review it as usual.\n",
-        short(plan.old_head.as_deref()),
-        short(plan.new_head.as_deref())
+        short(plan.basis.old_head.as_deref()),
+        short(plan.basis.new_head.as_deref())
     );
     if plan.carried.is_empty() {
         return s;
@@ -103,15 +103,7 @@ pub fn outcome(plan: &Plan, answer: &str, report: &crate::report::Report) -> Inc
         })
         .collect();
     Incremental {
-        mode: plan.mode.clone(),
-        since: plan.since.clone(),
-        previous_session: plan.previous_session.clone(),
-        old_head: plan.old_head.clone(),
-        new_head: plan.new_head.clone(),
-        reason: plan.reason.clone(),
-        rebased: plan.rebased,
-        files: plan.files.clone(),
-        left_out: plan.left_out.clone(),
+        basis: plan.basis.clone(),
         counts: Default::default(),
         carried,
     }

@@ -26,6 +26,7 @@ use git2::{Oid, Repository};
 use serde::{Deserialize, Serialize};
 
 use crate::error::UsageError;
+use crate::report::incremental::Basis;
 use crate::scope::{Change, Scope};
 use carry::Carry;
 
@@ -68,24 +69,8 @@ impl Since {
 /// What an incremental review does, stored as `incremental.json`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Plan {
-    /// `delta` or `full`.
-    pub mode: String,
-    pub since: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub previous_session: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub old_head: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub new_head: Option<String>,
-    /// Why a full review instead.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    #[serde(default)]
-    pub rebased: bool,
-    #[serde(default)]
-    pub files: Vec<String>,
-    #[serde(default)]
-    pub left_out: Vec<String>,
+    #[serde(flatten)]
+    pub basis: Basis,
     #[serde(default)]
     pub carried: Vec<Carry>,
     /// The highest finding number the earlier review gave: new findings are numbered after it,
@@ -127,15 +112,12 @@ pub fn start(
         .context("an incremental review needs a commit head")?;
     let scope_text = scope.to_string();
     let mut plan = Plan {
-        mode: "full".into(),
-        since: given.to_string(),
-        previous_session: None,
-        old_head: None,
-        new_head: Some(new_head.clone()),
-        reason: None,
-        rebased: false,
-        files: Vec::new(),
-        left_out: Vec::new(),
+        basis: Basis {
+            mode: "full".into(),
+            since: given.to_string(),
+            new_head: Some(new_head.clone()),
+            ..Basis::default()
+        },
         carried: Vec::new(),
         last_id: 0,
     };
@@ -145,7 +127,7 @@ pub fn start(
         Since::Last => {
             let all = previous::finished(store, &scope_text, None, CANDIDATES)?;
             let Some(newest) = all.first() else {
-                plan.reason = Some(format!(
+                plan.basis.reason = Some(format!(
                     "no earlier finished review of {scope_text} to continue"
                 ));
                 return Ok(Start::Full(plan));
@@ -185,14 +167,14 @@ pub fn start(
             (previous::latest(store, &scope_text, Some(&sha))?, sha)
         }
     };
-    plan.previous_session = previous.as_ref().map(|p| p.id.clone());
+    plan.basis.previous_session = previous.as_ref().map(|p| p.id.clone());
     plan.last_id = previous.as_ref().map_or(0, |p| p.last_id);
-    plan.old_head = Some(old_head.clone());
+    plan.basis.old_head = Some(old_head.clone());
     let old = Oid::from_str(&old_head)
         .ok()
         .filter(|o| repo.find_commit(*o).is_ok());
     let Some(old) = old else {
-        plan.reason = Some(format!(
+        plan.basis.reason = Some(format!(
             "history was rewritten: the reviewed head {} is not in this repository any more",
             &old_head[..old_head.len().min(12)]
         ));
@@ -207,8 +189,8 @@ pub fn start(
     } else {
         crate::scope::between(repo, old, new, &seen, context_lines)?
     };
-    plan.rebased = !ancestor && old != new;
-    plan.left_out = crate::scope::changed_paths(repo, old, new)?
+    plan.basis.rebased = !ancestor && old != new;
+    plan.basis.left_out = crate::scope::changed_paths(repo, old, new)?
         .into_iter()
         .filter(|p| !seen.contains(p))
         .collect();
@@ -219,20 +201,20 @@ pub fn start(
         delta.additions() + delta.deletions(),
         change.additions() + change.deletions(),
     ) {
-        plan.reason = Some(match unrelated {
+        plan.basis.reason = Some(match unrelated {
             Some(prefix) => format!("{prefix}{why})"),
             None => why,
         });
-        plan.left_out.clear();
+        plan.basis.left_out.clear();
         return Ok(Start::Full(plan));
     }
-    plan.files = delta.files.iter().map(|f| f.path.clone()).collect();
+    plan.basis.files = delta.files.iter().map(|f| f.path.clone()).collect();
     plan.carried = previous
         .iter()
         .flat_map(|p| &p.open)
         .map(|f| carried(repo, old, new, &delta, f.clone()))
         .collect();
-    plan.mode = "delta".into();
+    plan.basis.mode = "delta".into();
     if delta.files.is_empty() {
         return Ok(Start::Unchanged(plan));
     }
@@ -240,7 +222,7 @@ pub fn start(
     delta.description = format!(
         "{} since {} ({}): {}",
         change.description,
-        plan.previous_session.as_deref().unwrap_or(given),
+        plan.basis.previous_session.as_deref().unwrap_or(given),
         if ancestor {
             "new commits"
         } else {

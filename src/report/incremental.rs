@@ -9,9 +9,10 @@ use super::{Item, Report};
 use crate::protocol::findings::{Finding, Location};
 use crate::terminal::clean_line;
 
-/// The incremental part of a report.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Incremental {
+/// Which review an incremental one continues and what it sent: decided before the review (the
+/// plan in `incremental.json`) and repeated in its report.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Basis {
     /// `delta` (only what changed was reviewed) or `full` (an incremental review was asked for
     /// and could not be done; `reason` says why).
     pub mode: String,
@@ -23,6 +24,7 @@ pub struct Incremental {
     pub old_head: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub new_head: Option<String>,
+    /// Why a full review instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// The old head is not an ancestor of the new one, and the trees were compared.
@@ -35,6 +37,13 @@ pub struct Incremental {
     /// a merge of the base): not reviewed.
     #[serde(default)]
     pub left_out: Vec<String>,
+}
+
+/// The incremental part of a report.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Incremental {
+    #[serde(flatten)]
+    pub basis: Basis,
     #[serde(default)]
     pub counts: Counts,
     #[serde(default)]
@@ -93,8 +102,8 @@ impl Report {
                 }
             }
         }
-        if inc.mode == "full" {
-            if let Some(r) = &inc.reason {
+        if inc.basis.mode == "full" {
+            if let Some(r) = &inc.basis.reason {
                 self.notes
                     .push(format!("full review instead of incremental: {r}"));
             }
@@ -138,11 +147,12 @@ impl Incremental {
                 .unwrap_or_else(|| "?".into())
         };
         let mut out = Vec::new();
-        if self.mode == "full" {
+        if self.basis.mode == "full" {
             out.push(format!(
                 "full review (since {}): {}",
-                self.since,
-                self.reason
+                self.basis.since,
+                self.basis
+                    .reason
                     .as_deref()
                     .unwrap_or("no earlier review to continue")
             ));
@@ -153,17 +163,20 @@ impl Incremental {
         }
         out.push(format!(
             "since {} ({} -> {}{}): {} file(s) changed{}",
-            self.previous_session.as_deref().unwrap_or(&self.since),
-            short(&self.old_head),
-            short(&self.new_head),
-            if self.rebased { ", rebased" } else { "" },
-            self.files.len(),
-            if self.left_out.is_empty() {
+            self.basis
+                .previous_session
+                .as_deref()
+                .unwrap_or(&self.basis.since),
+            short(&self.basis.old_head),
+            short(&self.basis.new_head),
+            if self.basis.rebased { ", rebased" } else { "" },
+            self.basis.files.len(),
+            if self.basis.left_out.is_empty() {
                 String::new()
             } else {
                 format!(
                     "; {} file(s) outside the change (from the base) not reviewed",
-                    self.left_out.len()
+                    self.basis.left_out.len()
                 )
             }
         ));
