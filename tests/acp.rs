@@ -423,43 +423,9 @@ fn kiro_without_kiro_cli_says_how_to_install_it() {
 
 #[test]
 fn ctrl_c_kills_the_agent_and_exits_130() {
-    use std::process::Stdio;
-    use std::time::{Duration, Instant};
     let env = TestEnv::with_repo();
     env.fake_acp("kiro-cli", json!({"hang": true}));
-    let mut child = env
-        .cmd_in(&env.repo)
-        .args(["ask", "--backend", "kiro"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        child.stdin.take().unwrap().write_all(b"hi").unwrap();
-    }
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let written = |f: &str| {
-        env.fake_file(f)
-            .is_some_and(|s| s.trim().parse::<i32>().is_ok())
-    };
-    while !written("kiro-cli.sleeper.pid") || !written("kiro-cli.pid") {
-        assert!(Instant::now() < deadline, "the fake never started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(130),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    for file in ["kiro-cli.pid", "kiro-cli.sleeper.pid"] {
-        let pid: i32 = env.fake_file(file).unwrap().trim().parse().unwrap();
-        assert!(gone(pid), "{file} {pid} survived Ctrl-C");
-    }
+    env.ctrl_c_during_ask("kiro", "kiro-cli");
 }
 
 #[test]

@@ -184,44 +184,9 @@ fn silence_trips_the_idle_timeout() {
 
 #[test]
 fn ctrl_c_kills_the_model_and_exits_130() {
-    use std::process::Stdio;
     let env = TestEnv::with_repo();
     env.fake("claude", json!({"hang": true, "sleeper": true}));
-    let mut child = env
-        .cmd_in(&env.repo)
-        .args(["ask", "--backend", "claude"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(b"hi").unwrap();
-    }
-    let deadline = Instant::now() + Duration::from_secs(20);
-    // A pid file is there once it holds a number (it is created before it is written).
-    let written = |f: &str| {
-        env.fake_file(f)
-            .is_some_and(|s| s.trim().parse::<i32>().is_ok())
-    };
-    while !written("claude.sleeper.pid") || !written("claude.pid") {
-        assert!(Instant::now() < deadline, "the fake never started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(130),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    for file in ["claude.pid", "claude.sleeper.pid"] {
-        let pid: i32 = env.fake_file(file).unwrap().trim().parse().unwrap();
-        assert!(gone(pid), "{file} {pid} survived Ctrl-C");
-    }
+    env.ctrl_c_during_ask("claude", "claude");
 }
 
 #[test]

@@ -6,16 +6,6 @@ use serde_json::{json, Value};
 
 use crate::common::{read_json, Run, TestEnv};
 
-fn setup() -> TestEnv {
-    let env = TestEnv::with_repo();
-    env.write(
-        "src/lib.rs",
-        "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
-    );
-    env.commit_all("lib");
-    env
-}
-
 fn a(text: &str) -> Value {
     json!({"answer": text})
 }
@@ -48,7 +38,7 @@ const NO_SIDE: &str =
 
 #[test]
 fn a_verdict_that_picks_no_side_is_asked_again_once() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     env.fake("claude", json!([a("OPENING"), a(NO_SIDE), a(PICKS)]));
     env.fake("codex", json!([a("CRITIQUE")]));
     let s = json_of(&duel(&env, &["--rounds", "1", "--format", "json"]).ok());
@@ -67,7 +57,7 @@ fn a_verdict_that_picks_no_side_is_asked_again_once() {
 
 #[test]
 fn a_judge_that_never_picks_is_marked_undecided_not_given_a_winner() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     env.fake("claude", json!([a("OPENING"), a(NO_SIDE)]));
     env.fake("codex", json!([a("CRITIQUE")]));
     let run = duel(&env, &["--rounds", "1"]).ok();
@@ -92,7 +82,7 @@ fn a_judge_that_never_picks_is_marked_undecided_not_given_a_winner() {
 
 #[test]
 fn the_judge_is_a_third_family_when_one_is_installed_or_the_one_named() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     env.fake("claude", json!([a("OPENING")]));
     env.fake("codex", json!([a("CRITIQUE")]));
     env.fake("gemini", json!([a(PICKS)]));
@@ -118,7 +108,7 @@ fn the_judge_is_a_third_family_when_one_is_installed_or_the_one_named() {
     );
 
     // --judge names it; it may be any backend, one of the sides included.
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     env.fake("claude", json!([a("OPENING")]));
     env.fake("codex", json!([a("CRITIQUE"), a(PICKS)]));
     env.fake("gemini", json!([a("unused")]));
@@ -136,7 +126,7 @@ fn the_judge_is_a_third_family_when_one_is_installed_or_the_one_named() {
 
 #[test]
 fn same_family_sides_need_allow_same_family() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     env.fake("codex", json!([a("OPENING"), a(PICKS)]));
     env.fake("copilot", json!([a("CRITIQUE")]));
     env.fake("claude", json!([a(PICKS)]));
@@ -183,7 +173,7 @@ fn same_family_sides_need_allow_same_family() {
 
 #[test]
 fn each_side_gets_its_model_and_the_effort() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     env.fake("claude", json!([a("OPENING"), a(PICKS)]));
     env.fake("codex", json!([a("CRITIQUE")]));
     let run = duel(
@@ -231,7 +221,7 @@ fn each_side_gets_its_model_and_the_effort() {
 
 #[test]
 fn a_topic_has_its_own_budget_and_names_where_it_came_from() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     env.fake("claude", json!([a("OPENING"), a(PICKS)]));
     env.fake("codex", json!([a("CRITIQUE")]));
     let budget = |env: &TestEnv, extra: &[&str]| -> Value {
@@ -273,7 +263,7 @@ fn a_topic_has_its_own_budget_and_names_where_it_came_from() {
 
 #[test]
 fn the_round_three_summary_keeps_concessions_word_for_word() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     env.fake(
         "claude",
         json!([

@@ -6,10 +6,11 @@ use serde_json::{json, Value};
 
 use crate::common::panel::*;
 use crate::common::read_json;
+use crate::common::TestEnv;
 
 #[test]
 fn a_three_debater_panel_follows_the_seed_phases_log_and_outputs() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     fakes(&env, &[]);
     let (s, dir) = run_panel(&env, &["--yes", "--blog"]);
     assert_eq!(s["status"], "completed", "{s}");
@@ -241,7 +242,7 @@ fn a_three_debater_panel_follows_the_seed_phases_log_and_outputs() {
 
 #[test]
 fn the_support_roles_come_from_flags_or_the_panel_section_and_a_clone_cannot_pick_programs() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     // A long turn: later cues keep it whole for its author and within its round only.
     let long = format!("TYPE: new_point\n{} END-OF-LONG", "word ".repeat(400));
     fakes(
@@ -302,7 +303,7 @@ fn the_support_roles_come_from_flags_or_the_panel_section_and_a_clone_cannot_pic
 
 #[test]
 fn a_verifier_model_judges_only_what_the_tool_cannot_check() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     let verdict = json!([{"url": "https://example.com/pg", "status": "unreliable", "explanation": "a placeholder domain"}]);
     fakes(
         &env,
@@ -366,7 +367,7 @@ fn a_verifier_model_judges_only_what_the_tool_cannot_check() {
 /// re-confirmation of the first check, and the verifier model is not asked twice.
 #[test]
 fn a_source_cited_again_is_a_re_confirmation_not_a_second_model_check() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     let verdict = json!([{"url": "https://example.com/pg", "status": "unreliable", "explanation": "a placeholder domain"}]);
     fakes(
         &env,

@@ -5,10 +5,11 @@
 use serde_json::json;
 
 use crate::common::panel::*;
+use crate::common::TestEnv;
 
 #[test]
 fn a_failure_stops_no_one_else_in_any_phase_or_role() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     let fail = json!({"error": {"status": 500, "message": "boom"}});
     fakes(
         &env,
@@ -82,7 +83,7 @@ fn a_failure_stops_no_one_else_in_any_phase_or_role() {
 
 #[test]
 fn a_chair_that_cannot_conclude_makes_the_panel_void_and_nothing_else_does() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     let fail = json!({"error": {"status": 500, "message": "boom"}});
     fakes(
         &env,
@@ -107,7 +108,7 @@ fn a_chair_that_cannot_conclude_makes_the_panel_void_and_nothing_else_does() {
 
 #[test]
 fn when_time_runs_out_in_round_2_the_closings_and_the_conclusion_still_arrive() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     // 12 seconds of budget; alice's round-2 turn would take a minute.
     env.git(&["config", "debate.panel.budgetMinutes", "0.2"]);
     fakes(
@@ -165,7 +166,7 @@ fn when_time_runs_out_in_round_2_the_closings_and_the_conclusion_still_arrive() 
 
 #[test]
 fn an_outcome_outside_the_allowed_values_is_void() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     fakes(
         &env,
         &[(
@@ -179,7 +180,7 @@ fn an_outcome_outside_the_allowed_values_is_void() {
 
 #[test]
 fn a_panel_interrupted_between_a_round_and_the_closings_does_not_repeat_the_round_end() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     fakes(
         &env,
         &[("Before the closing statements", json!({"hang": true}))],

@@ -29,7 +29,7 @@ fn topic_only<'a>(extra: &[&'a str]) -> Vec<&'a str> {
 
 #[test]
 fn a_topic_alone_gets_three_debaters_across_families_and_head_counts_and_personas_work() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     fakes(&env, &[]);
     let launch = [("GIT_DEBATE_LAUNCHER", Some("qwen"))];
     let run = env
@@ -94,7 +94,7 @@ fn a_topic_alone_gets_three_debaters_across_families_and_head_counts_and_persona
 
 #[test]
 fn the_lineup_is_edited_at_the_terminal_before_the_panel_starts() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     fakes(&env, &[]);
     let typed = "frobnicate\nremove 3\nremove 1\nedit 1\nskeptic\n\nA skeptic\n\n\nadd\ndave\ngemini\na data engineer\nmaybe\nlatency\naccept\n";
     let (run, shown) = run_on_tty(
@@ -164,7 +164,7 @@ fn the_lineup_is_edited_at_the_terminal_before_the_panel_starts() {
 
 #[test]
 fn a_proposed_lineup_needs_yes_or_a_terminal_and_bad_specs_are_usage_errors() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     fakes(&env, &[]);
     let (run, _) = run_on_tty(&env, &panel_args(&[]), "", None, false, "qwen");
     let run = run.fails(2);
@@ -188,7 +188,7 @@ fn a_proposed_lineup_needs_yes_or_a_terminal_and_bad_specs_are_usage_errors() {
 
 #[test]
 fn an_interrupted_panel_resumes_where_it_stopped() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     let lineup = env.root.join("lineup.json");
     std::fs::write(
         &lineup,
@@ -296,7 +296,7 @@ fn an_interrupted_panel_resumes_where_it_stopped() {
 
 #[test]
 fn the_progress_line_says_who_is_speaking_in_which_round() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     fakes(
         &env,
         &[(
@@ -336,7 +336,7 @@ fn met(env: &TestEnv, tag: &str) -> usize {
 #[test]
 fn notes_run_beside_the_next_turn_and_questions_beside_the_chair_unless_concurrency_is_1() {
     for (concurrency, together) in [("2", 2), ("1", 1)] {
-        let env = setup();
+        let env = TestEnv::with_committed_add();
         let meet = |tag: &str, answer: &str| json!({"answer": answer, "rendezvous": {"tag": tag, "wait_ms": 3000}});
         fakes(
             &env,
@@ -385,7 +385,7 @@ fn notes_run_beside_the_next_turn_and_questions_beside_the_chair_unless_concurre
 
 #[test]
 fn a_chair_that_cannot_propose_the_lineup_stops_before_anything_runs() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     fakes(
         &env,
         &[(

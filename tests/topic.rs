@@ -5,16 +5,6 @@ use serde_json::{json, Value};
 
 use crate::common::{read_json, Run, TestEnv};
 
-fn setup() -> TestEnv {
-    let env = TestEnv::with_repo();
-    env.write(
-        "src/lib.rs",
-        "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
-    );
-    env.commit_all("lib");
-    env
-}
-
 fn topic(env: &TestEnv, extra: &[&str]) -> Run {
     let mut args = vec![
         "topic",
@@ -38,7 +28,7 @@ const VERDICT: &str = "The challenger had the evidence.\n```json\n{\"winner\":\"
 
 #[test]
 fn a_one_round_duel_with_a_verdict_and_the_stored_files() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     env.fake(
         "claude",
         json!([a("OPENING: saturate, see `src/lib.rs:2`."), a(VERDICT)]),
@@ -137,7 +127,7 @@ fn a_one_round_duel_with_a_verdict_and_the_stored_files() {
 
 #[test]
 fn repository_citations_are_checked_and_the_marks_travel() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     env.fake(
         "claude",
         json!([a("Evidence: `src/lib.rs:2`, `src/invented.rs:5`, the `pub fn add(` pattern and `src/nowhere.rs`."), a(VERDICT)]),
@@ -177,7 +167,7 @@ fn repository_citations_are_checked_and_the_marks_travel() {
 
 #[test]
 fn from_round_three_the_prompt_carries_a_summary_not_the_history() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     env.fake(
         "claude",
         json!([
@@ -220,7 +210,7 @@ fn from_round_three_the_prompt_carries_a_summary_not_the_history() {
 #[test]
 fn the_error_table() {
     // Proposer fails in round 1: abort, nothing recorded.
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     env.fake(
         "claude",
         json!({"error": {"status": 500, "message": "down"}}),
@@ -245,7 +235,7 @@ fn the_error_table() {
     );
 
     // Every call timed out.
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     env.fake("claude", json!({"hang": true}));
     let run = topic(&env, &["--backend-timeout-seconds", "1"]).fails(3);
     assert!(
@@ -258,7 +248,7 @@ fn the_error_table() {
     // Challenger fails in round 1: the proposer's uncontested position, shown in the output
     // with the warning; nothing was contested, so no verdict is asked for and it is "not
     // evaluated" (3), as a review whose reviewer never answers.
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     env.fake(
         "claude",
         json!([a("OPENING-POSITION: saturate"), a(VERDICT)]),
@@ -298,7 +288,7 @@ fn the_error_table() {
     );
 
     // A later failure: synthesized from the completed rounds.
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     env.fake("claude", json!([a("OPENING"), a("DEFENSE"), a(VERDICT)]));
     env.fake(
         "codex",
@@ -319,7 +309,7 @@ fn the_error_table() {
 
 #[test]
 fn the_two_sides_must_differ() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     env.fake("claude", json!({}));
     let run = env
         .run_full(
@@ -348,7 +338,7 @@ fn the_two_sides_must_differ() {
 
 #[test]
 fn a_topic_grounded_in_a_change_shares_it_with_both_sides() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     env.write(
         "src/lib.rs",
         "pub fn add(a: i32, b: i32) -> i32 {\n    a.saturating_add(b)\n}\n",
@@ -370,7 +360,7 @@ fn a_topic_grounded_in_a_change_shares_it_with_both_sides() {
 
 #[test]
 fn an_interrupted_duel_resumes_from_the_next_turn() {
-    let env = setup();
+    let env = TestEnv::with_committed_add();
     env.fake("claude", json!([a("OPENING"), a("DEFENSE-2"), a(VERDICT)]));
     env.fake(
         "codex",

@@ -84,6 +84,17 @@ impl TestEnv {
         }
     }
 
+    /// A repository whose one commit holds `src/lib.rs` with `add` (what debates cite).
+    pub fn with_committed_add() -> TestEnv {
+        let env = TestEnv::with_repo();
+        env.write(
+            "src/lib.rs",
+            "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
+        );
+        env.commit_all("lib");
+        env
+    }
+
     /// A repository whose `lib.rs` has an uncommitted bug: `add` subtracts (line 2).
     pub fn with_subtraction_bug() -> TestEnv {
         let env = TestEnv::with_repo();
@@ -238,6 +249,50 @@ impl TestEnv {
             .unwrap();
         self.wait_for_fake_file("codex.pid");
         running
+    }
+
+    /// `git debate ask --backend BACKEND` interrupted (SIGINT) once the fake `fake` and the
+    /// sleeping child it started have written their pids: exits 130 and leaves neither behind.
+    pub fn ctrl_c_during_ask(&self, backend: &str, fake: &str) {
+        let mut child = self
+            .cmd_in(&self.repo)
+            .args(["ask", "--backend", backend])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(b"hi").unwrap();
+        }
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        // A pid file is there once it holds a number (it is created before it is written).
+        let written = |f: &str| {
+            self.fake_file(f)
+                .is_some_and(|s| s.trim().parse::<i32>().is_ok())
+        };
+        let pids = [format!("{fake}.pid"), format!("{fake}.sleeper.pid")];
+        while !pids.iter().all(|f| written(f)) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the fake never started"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        // SAFETY: a plain kill(2) of our own child.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(130),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for file in &pids {
+            let pid: i32 = self.fake_file(file).unwrap().trim().parse().unwrap();
+            assert!(gone(pid), "{file} {pid} survived Ctrl-C");
+        }
     }
 
     pub fn interrupt_when(&self, args: &[&str], launcher: &str, pid_file: &str) -> Run {

@@ -97,16 +97,6 @@ pub fn script(extra: &[(&str, Value)]) -> Value {
     json!({"answer": "R-later", "when": cases})
 }
 
-pub fn setup() -> TestEnv {
-    let env = TestEnv::with_repo();
-    env.write(
-        "src/lib.rs",
-        "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
-    );
-    env.commit_all("lib");
-    env
-}
-
 /// The same script on the chair's CLI and the debaters'.
 pub fn fakes(env: &TestEnv, extra: &[(&str, Value)]) {
     for cli in ["qwen", "claude", "codex", "gemini"] {
