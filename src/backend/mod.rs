@@ -36,6 +36,8 @@ pub mod routing;
 pub mod runner;
 #[cfg(test)]
 mod schema_replay;
+#[cfg(test)]
+pub mod scripted;
 pub mod signals;
 
 use std::path::PathBuf;

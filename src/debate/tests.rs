@@ -2,75 +2,16 @@
 //! budget runs out mid-debate and the verdict still arrives, and the note names the limit that
 //! bit. End-to-end runs of the built binary are in `tests/topic.rs`.
 
-use std::sync::Mutex;
 use std::time::Duration;
 
 use super::budget::Budget;
 use super::citations::Checker;
 use super::{Duel, Outcome};
-use crate::backend::error::Failure;
-use crate::backend::{Answer, Backend, BackendError, ErrorKind, Family, Request};
+use crate::backend::scripted::Slow;
+use crate::backend::Family;
 use crate::cli::ReviewArgs;
 use crate::config::{Layers, Settings};
 use crate::session::Session;
-
-/// A model that takes `delay` per answer and, like a CLI under our timeout, fails with a timeout
-/// when the request allows less.
-struct Slow {
-    name: &'static str,
-    family: Family,
-    delay: Duration,
-    answers: Mutex<Vec<&'static str>>,
-}
-
-impl Slow {
-    fn new(
-        name: &'static str,
-        family: Family,
-        delay_ms: u64,
-        answers: &[&'static str],
-    ) -> Box<Slow> {
-        Box::new(Slow {
-            name,
-            family,
-            delay: Duration::from_millis(delay_ms),
-            answers: Mutex::new(answers.iter().rev().copied().collect()),
-        })
-    }
-}
-
-impl Backend for Slow {
-    fn name(&self) -> &str {
-        self.name
-    }
-    fn family(&self) -> &Family {
-        &self.family
-    }
-    fn model(&self) -> Option<&str> {
-        None
-    }
-    fn describe(&self) -> String {
-        String::new()
-    }
-    fn ask(&self, req: &Request) -> Result<Answer, BackendError> {
-        if self.delay > req.timeout {
-            std::thread::sleep(req.timeout);
-            return Err(BackendError::new(
-                self.name,
-                Failure::new(ErrorKind::Timeout, "no answer within the wall-clock limit"),
-                &|_| String::new(),
-            ));
-        }
-        std::thread::sleep(self.delay);
-        let mut a = self.answers.lock().unwrap();
-        let text = if a.len() > 1 {
-            a.pop()
-        } else {
-            a.last().copied()
-        };
-        Ok(Answer::plain(self.name, text.unwrap_or("").to_string()))
-    }
-}
 
 const VERDICT: &str = "```json\n{\"winner\": \"challenger\", \"reasoning\": \"measured\"}\n```";
 

@@ -46,14 +46,7 @@ impl Duel<'_> {
             if !earlier.is_empty() {
                 history.push_str("Previous exchanges:\n");
                 for e in earlier {
-                    history.push_str(&format!(
-                        "Round {} - {} ({}):\n{}\n{}\n",
-                        e.round,
-                        title(&e.role),
-                        e.tool,
-                        e.response.trim(),
-                        citations::block(&e.citations)
-                    ));
+                    history.push_str(&as_history(e));
                 }
             }
         }
@@ -95,16 +88,7 @@ impl Duel<'_> {
         let old: String = ex
             .iter()
             .filter(|e| e.round <= n - 2)
-            .map(|e| {
-                format!(
-                    "Round {} - {} ({}):\n{}\n{}\n",
-                    e.round,
-                    title(&e.role),
-                    e.tool,
-                    e.response.trim(),
-                    citations::block(&e.citations)
-                )
-            })
+            .map(as_history)
             .collect();
         let digest: String = old.chars().take(DIGEST_CHARS).collect();
         let upto = format!("1-{}", n - 2);
@@ -143,6 +127,19 @@ impl Duel<'_> {
             Err(e) => fallback(self.why_failed(&e, slice), notes),
         }
     }
+}
+
+/// A turn as seed 001's context block writes it: `Round N - Proposer (tool):`, the text, and the
+/// tool's marks on its citations.
+fn as_history(e: &Exchange) -> String {
+    format!(
+        "Round {} - {} ({}):\n{}\n{}\n",
+        e.round,
+        title(&e.role),
+        e.tool,
+        e.response.trim(),
+        citations::block(&e.citations)
+    )
 }
 
 #[cfg(test)]

@@ -2,44 +2,10 @@
 //! a signal does at each step.
 
 use super::*;
-use crate::backend::{Answer, ErrorKind, Failure, Family};
+use crate::backend::scripted::Slow;
+use crate::backend::{Answer, Family};
 use crate::cli::ReviewArgs;
 use crate::config::{Layers, TargetSetting};
-
-/// A model that takes `delay` to answer, or fails with a timeout when the call's timeout is
-/// shorter (as a killed CLI would).
-struct Slow {
-    name: &'static str,
-    family: Family,
-    delay: Duration,
-    answer: &'static str,
-}
-
-impl Backend for Slow {
-    fn name(&self) -> &str {
-        self.name
-    }
-    fn family(&self) -> &Family {
-        &self.family
-    }
-    fn model(&self) -> Option<&str> {
-        None
-    }
-    fn describe(&self) -> String {
-        String::new()
-    }
-    fn ask(&self, req: &Request) -> std::result::Result<Answer, BackendError> {
-        std::thread::sleep(self.delay.min(req.timeout));
-        if req.timeout < self.delay {
-            return Err(BackendError::new(
-                self.name,
-                Failure::new(ErrorKind::Timeout, "killed"),
-                &|_| String::new(),
-            ));
-        }
-        Ok(Answer::plain(self.name, self.answer.into()))
-    }
-}
 
 const CRITIQUE: &str = "```json\n{\"verdict\":\"revise\",\"findings\":[{\"severity\":\"P2\",\"title\":\"naming\",\"action\":\"rename\"}]}\n```";
 
@@ -57,18 +23,8 @@ fn run(reviewer_delay_ms: u64, author_delay_ms: u64, budget_ms: u64) -> Outcome 
     Review {
         session: &session,
         settings: &settings,
-        author: Box::new(Slow {
-            name: "author",
-            family: Family::anthropic(),
-            delay: Duration::from_millis(author_delay_ms),
-            answer: "v2",
-        }),
-        reviewer: Box::new(Slow {
-            name: "reviewer",
-            family: Family::openai(),
-            delay: Duration::from_millis(reviewer_delay_ms),
-            answer: CRITIQUE,
-        }),
+        author: Slow::new("author", Family::anthropic(), author_delay_ms, &["v2"]),
+        reviewer: Slow::new("reviewer", Family::openai(), reviewer_delay_ms, &[CRITIQUE]),
         artifact: &art,
         workspace: tmp.path().to_path_buf(),
         repo_dir: None,
@@ -160,12 +116,7 @@ fn signal_during_the_last_step() {
         session: &session,
         settings: &settings,
         author: Box::new(CtrlCDuringTheLastStep(Default::default())),
-        reviewer: Box::new(Slow {
-            name: "reviewer",
-            family: Family::openai(),
-            delay: Duration::ZERO,
-            answer: CRITIQUE,
-        }),
+        reviewer: Slow::new("reviewer", Family::openai(), 0, &[CRITIQUE]),
         artifact: &art,
         workspace: tmp.path().to_path_buf(),
         repo_dir: None,
