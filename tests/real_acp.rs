@@ -13,24 +13,18 @@
 use std::time::Instant;
 
 use crate::common::TestEnv;
-use crate::real_clis::{ask_real, harness, server, setup, ANSWER};
+use crate::real_clis::{ask_real, harness_for, server, setup, ANSWER};
 
 #[test]
 fn the_real_agents_answer_over_acp() {
-    let Some(harness) = harness() else {
-        eprintln!("skipped: set GIT_DEBATE_REAL_CLIS=1 and GIT_DEBATE_HARNESS=<harness dir>");
+    let Some((harness, clis)) =
+        harness_for(&["claude", "codex", "gemini", "qwen", "copilot", "opencode"])
+    else {
         return;
     };
-    let only = std::env::var("GIT_DEBATE_REAL_CLIS_ONLY").ok();
     let record = std::env::var("GIT_DEBATE_ACP_RECORD").ok();
     let mut failures = Vec::new();
-    for cli in ["claude", "codex", "gemini", "qwen", "copilot", "opencode"] {
-        if only
-            .as_deref()
-            .is_some_and(|o| !o.split(',').any(|x| x == cli))
-        {
-            continue;
-        }
+    for cli in clis {
         for fail in [None, Some("401")] {
             let env = TestEnv::with_repo();
             let srv = server(&harness, &env.root, fail);

@@ -18,6 +18,25 @@ use crate::common::TestEnv;
 
 pub(crate) const ANSWER: &str = "FAKE-ANSWER: No, add() subtracts; it should return a + b.";
 
+/// The harness and which of `clis` to run (`GIT_DEBATE_REAL_CLIS_ONLY=gemini,qwen` limits them);
+/// `None`, with a line saying how to run it, when the opt-in variables are not set.
+pub(crate) fn harness_for(clis: &[&'static str]) -> Option<(PathBuf, Vec<&'static str>)> {
+    let Some(harness) = harness() else {
+        eprintln!("skipped: set GIT_DEBATE_REAL_CLIS=1 and GIT_DEBATE_HARNESS=<harness dir>");
+        return None;
+    };
+    let only = std::env::var("GIT_DEBATE_REAL_CLIS_ONLY").ok();
+    let picked = clis
+        .iter()
+        .copied()
+        .filter(|cli| {
+            only.as_deref()
+                .is_none_or(|o| o.split(',').any(|x| x == *cli))
+        })
+        .collect();
+    Some((harness, picked))
+}
+
 pub(crate) fn harness() -> Option<PathBuf> {
     if std::env::var("GIT_DEBATE_REAL_CLIS").ok().as_deref() != Some("1") {
         return None;
@@ -196,19 +215,13 @@ pub(crate) fn ask_real(
 
 #[test]
 fn the_real_clis_answer_and_fail_as_recorded() {
-    let Some(harness) = harness() else {
-        eprintln!("skipped: set GIT_DEBATE_REAL_CLIS=1 and GIT_DEBATE_HARNESS=<harness dir>");
+    let Some((harness, clis)) =
+        harness_for(&["claude", "codex", "gemini", "qwen", "copilot", "opencode"])
+    else {
         return;
     };
-    let only = std::env::var("GIT_DEBATE_REAL_CLIS_ONLY").ok();
     let mut failures = Vec::new();
-    for cli in ["claude", "codex", "gemini", "qwen", "copilot", "opencode"] {
-        if only
-            .as_deref()
-            .is_some_and(|o| !o.split(',').any(|x| x == cli))
-        {
-            continue;
-        }
+    for cli in clis {
         for fail in [None, Some("401")] {
             let env = TestEnv::with_repo();
             let srv = server(&harness, &env.root, fail);
@@ -243,19 +256,11 @@ fn the_real_clis_answer_and_fail_as_recorded() {
 
 #[test]
 fn the_real_clis_give_the_schema_object_of_a_review() {
-    let Some(harness) = harness() else {
-        eprintln!("skipped: set GIT_DEBATE_REAL_CLIS=1 and GIT_DEBATE_HARNESS=<harness dir>");
+    let Some((harness, clis)) = harness_for(&["claude", "codex", "qwen"]) else {
         return;
     };
-    let only = std::env::var("GIT_DEBATE_REAL_CLIS_ONLY").ok();
     let mut failures = Vec::new();
-    for cli in ["claude", "codex", "qwen"] {
-        if only
-            .as_deref()
-            .is_some_and(|o| !o.split(',').any(|x| x == cli))
-        {
-            continue;
-        }
+    for cli in clis {
         let env = TestEnv::with_repo();
         env.write("lib.rs", "fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n");
         env.commit_all("add");
