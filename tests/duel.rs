@@ -303,3 +303,30 @@ fn the_round_three_summary_keeps_concessions_word_for_word() {
         "SUMMARY"
     );
 }
+
+/// Time runs out in round 2: the turn that was cut is named with the budget that cut it, and
+/// the verdict still arrives in the time kept for it. (6 s in all, 1.5 s of it for the verdict;
+/// the defence would take 5 s.)
+#[test]
+fn when_the_topic_budget_runs_out_in_round_two_the_verdict_still_arrives() {
+    let env = TestEnv::with_committed_add();
+    env.git(&["config", "debate.topic.budgetMinutes", "0.1"]);
+    env.fake(
+        "claude",
+        json!([{"answer": "OPENING", "delay_ms": 1000}, {"answer": "DEFENSE", "delay_ms": 5000}, a(PICKS)]),
+    );
+    env.fake("codex", json!([{"answer": "CRITIQUE", "delay_ms": 1000}]));
+    let s = json_of(&duel(&env, &["--rounds", "2", "--format", "json"]).ok());
+    assert_eq!(s["status"], "completed", "{s}");
+    assert_eq!(s["rounds_completed"], 1);
+    assert_eq!(s["verdict"]["winner"], "challenger", "{s}");
+    let notes = s["notes"].to_string();
+    assert!(notes.contains("Round 2 is incomplete"), "{notes}");
+    assert!(
+        notes.contains(
+            "the topic's time budget (debate.topic.budgetMinutes = 0.1; 1.5 s of it kept"
+        ),
+        "{notes}"
+    );
+    assert!(!notes.contains("--backend-timeout-seconds"), "{notes}");
+}

@@ -477,8 +477,9 @@ A hook session whose tree is staged in a work tree is kept, and so is its cached
     }
     s.push_str(
         "\nTOPIC KEYS:\n  \
-debate.topic.budgetMinutes  wall-clock budget of a topic debate, verdict included (default 60; \
---budget-minutes); the verdict's share (one call, at most a quarter) is kept back from the turns\n",
+debate.topic.budgetMinutes  wall-clock budget of a topic debate, verdict included, in minutes \
+(fractions allowed; default 60; --budget-minutes); the verdict's share (one call, at most a \
+quarter) is kept back from the turns\n",
     );
     s.push_str(
         "\nFILES:\n  <git common dir>/review-loop/<id>/  one folder per session (artifact.md, \

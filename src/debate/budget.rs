@@ -95,25 +95,26 @@ impl Budget {
 /// `.gitdebate` included: it only bounds time), else [`DEFAULT_TOPIC_MINUTES`]. The review's own
 /// `debate.budgetMinutes` and intensity presets do not apply: a debate's turns are longer.
 pub fn for_topic(settings: &Settings, flag: Option<u64>) -> Result<Budget> {
+    // The key takes fractions (`0.5` is 30 s), as the panel's does; the flag whole minutes.
     let (minutes, source) = match (flag, settings.backend_vars.get("topic.budgetminutes")) {
-        (Some(m), _) => (m, format!("--budget-minutes {m}")),
-        (None, Some(v)) => match v.parse::<u64>() {
-            Ok(m) if (1..=1440).contains(&m) => (m, format!("debate.topic.budgetMinutes = {m}")),
+        (Some(m), _) => (m as f64, format!("--budget-minutes {m}")),
+        (None, Some(v)) => match v.parse::<f64>() {
+            Ok(m) if m > 0.0 && m <= 1440.0 => (m, format!("debate.topic.budgetMinutes = {v}")),
             _ => {
                 return Err(UsageError::new(format!(
-                    "bad value for debate.topic.budgetMinutes = {v:?}: expected whole minutes \
-                     from 1 to 1440"
+                    "bad value for debate.topic.budgetMinutes = {v:?}: expected minutes above 0 \
+                     and at most 1440 (fractions allowed)"
                 ))
                 .into())
             }
         },
         (None, None) => (
-            DEFAULT_TOPIC_MINUTES,
+            DEFAULT_TOPIC_MINUTES as f64,
             format!("debate.topic.budgetMinutes, default {DEFAULT_TOPIC_MINUTES}"),
         ),
     };
     Ok(Budget::new(
-        Duration::from_secs(minutes * 60),
+        Duration::from_secs_f64(minutes * 60.0),
         Duration::from_secs(settings.backend_timeout_seconds),
         source,
     ))
@@ -124,6 +125,7 @@ pub fn span(d: Duration) -> String {
     let s = d.as_secs();
     match s {
         0 => format!("{} ms", d.as_millis()),
+        1..=9 if d.subsec_millis() >= 100 => format!("{:.1} s", d.as_secs_f64()),
         1..=59 => format!("{s} s"),
         _ if s % 60 == 0 => format!("{}m", s / 60),
         _ => format!("{}m {}s", s / 60, s % 60),
@@ -176,6 +178,7 @@ mod tests {
         assert_eq!(span(Duration::from_secs(150)), "2m 30s");
         assert_eq!(span(Duration::from_secs(600)), "10m");
         assert_eq!(span(Duration::from_secs(9)), "9 s");
+        assert_eq!(span(Duration::from_millis(1500)), "1.5 s");
         assert_eq!(span(Duration::from_millis(120)), "120 ms");
     }
 }
