@@ -23,7 +23,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     version,
     args_conflicts_with_subcommands = true,
     subcommand_precedence_over_arg = true,
-    after_long_help = crate::config::keys::manual_sections()
+    after_long_help = crate::config::manual::manual_sections()
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -7,6 +7,7 @@
 
 pub mod keys;
 pub mod layers;
+pub mod manual;
 
 use std::path::PathBuf;
 

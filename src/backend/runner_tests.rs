@@ -1,0 +1,157 @@
+//! Unit tests of the process runner: deadlines, pipes, a JSON-RPC conversation.
+
+use super::*;
+
+/// A test child: `sh -c SCRIPT`. The runner itself never uses a shell; tests use one only to
+/// script a misbehaving program.
+fn sh(script: &str, stdin: &[u8], timeout_ms: u64, idle_ms: u64) -> Finished {
+    run(&Invocation {
+        program: "sh".into(),
+        args: vec!["-c".into(), script.into()],
+        env: vec![("GREETING".into(), "hi".into())],
+        env_remove: vec!["CLAUDECODE".into()],
+        cwd: None,
+        stdin: stdin.to_vec(),
+        timeout: Duration::from_millis(timeout_ms),
+        idle_timeout: Duration::from_millis(idle_ms),
+        watch: None,
+    })
+    .unwrap()
+}
+
+#[test]
+fn a_large_prompt_on_stdin_does_not_deadlock() {
+    // The child echoes 10 MB back while we are still writing it.
+    let prompt = vec![b'x'; 10 << 20];
+    let f = sh("cat", &prompt, 60_000, 60_000);
+    assert!(matches!(f.ending, Ending::Exited(s) if s.success()));
+    assert_eq!(f.stdout.len() + f.dropped, prompt.len());
+    assert!(f.stdout.len() <= MAX_CAPTURE);
+}
+
+#[test]
+fn exit_codes_stderr_and_environment_reach_us() {
+    let f = sh(
+        "echo \"$GREETING ${CLAUDECODE:-unset}\"; echo oops >&2; exit 3",
+        b"",
+        10_000,
+        10_000,
+    );
+    assert!(matches!(f.ending, Ending::Exited(s) if s.code() == Some(3)));
+    assert_eq!(String::from_utf8_lossy(&f.stdout), "hi unset\n");
+    assert_eq!(String::from_utf8_lossy(&f.stderr), "oops\n");
+}
+
+#[test]
+fn wall_clock_timeout_kills_the_whole_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("grandchild-wrote");
+    // A grandchild that would write a file after 2 s, and a parent that keeps printing.
+    let script = format!(
+        "(sleep 2; touch {}) & while true; do echo tick; sleep 0.1; done",
+        marker.display()
+    );
+    let f = sh(&script, b"", 500, 10_000);
+    assert_eq!(f.ending, Ending::TimedOut);
+    assert!(f.duration < Duration::from_secs(2), "{:?}", f.duration);
+    std::thread::sleep(Duration::from_millis(2500));
+    assert!(!marker.exists(), "a grandchild survived the timeout");
+}
+
+#[test]
+fn silence_trips_the_idle_timeout() {
+    let f = sh("echo started; sleep 30", b"", 20_000, 300);
+    assert_eq!(f.ending, Ending::Idle);
+    assert_eq!(String::from_utf8_lossy(&f.stdout), "started\n");
+    assert!(f.duration < Duration::from_secs(5));
+}
+
+#[test]
+fn a_child_left_writing_after_its_parent_exits_is_killed() {
+    // The parent exits at once; its background child holds stdout open and keeps writing.
+    let f = sh(
+        "(while true; do echo late; sleep 0.1; done) & echo answer",
+        b"",
+        20_000,
+        10_000,
+    );
+    // The parent's exit counts, its straggler is killed after a short grace, and we do not
+    // wait for the deadline.
+    assert!(
+        matches!(f.ending, Ending::Exited(s) if s.success()),
+        "{:?}",
+        f.ending
+    );
+    assert!(f.duration < Duration::from_secs(5), "{:?}", f.duration);
+    assert!(String::from_utf8_lossy(&f.stdout)
+        .lines()
+        .any(|l| l == "answer"));
+}
+
+/// Answers `A:hello` with `world` and is done at `B:world`.
+struct Echo {
+    heard: Vec<String>,
+}
+
+impl Talk for Echo {
+    fn open(&mut self) -> Vec<u8> {
+        b"hello\n".to_vec()
+    }
+    fn hear(&mut self, line: &[u8]) -> Vec<u8> {
+        self.heard.push(String::from_utf8_lossy(line).into_owned());
+        if line == b"A:hello" {
+            b"world\n".to_vec()
+        } else {
+            Vec::new()
+        }
+    }
+    fn done(&self) -> bool {
+        self.heard.iter().any(|l| l == "B:world")
+    }
+}
+
+#[test]
+fn a_conversation_is_answered_line_by_line_and_stopped_when_over() {
+    let mut talk = Echo { heard: Vec::new() };
+    let f = converse(
+        &Invocation {
+            program: "sh".into(),
+            // It would sleep on after the conversation: the runner stops it.
+            args: vec![
+                "-c".into(),
+                "read a; echo \"A:$a\"; read b; echo \"B:$b\"; sleep 30".into(),
+            ],
+            env: vec![],
+            env_remove: vec![],
+            cwd: None,
+            stdin: vec![],
+            timeout: Duration::from_secs(20),
+            idle_timeout: Duration::from_secs(20),
+            watch: None,
+        },
+        &mut talk,
+    )
+    .unwrap();
+    assert_eq!(talk.heard, ["A:hello", "B:world"]);
+    assert_eq!(f.ending, Ending::Concluded);
+    // Heard lines are not kept a second time.
+    assert!(f.stdout.is_empty());
+    assert!(f.duration < Duration::from_secs(10), "{:?}", f.duration);
+}
+
+#[test]
+fn a_missing_program_is_an_error_naming_it() {
+    let e = run(&Invocation {
+        program: "/nonexistent/agent-cli".into(),
+        args: vec![],
+        env: vec![],
+        env_remove: vec![],
+        cwd: None,
+        stdin: vec![],
+        timeout: Duration::from_secs(1),
+        idle_timeout: Duration::from_secs(1),
+        watch: None,
+    })
+    .unwrap_err();
+    assert!(e.to_string().contains("/nonexistent/agent-cli"));
+}
