@@ -25,8 +25,22 @@ pub struct Said {
 pub fn read(text: &str, asked: &[String]) -> Said {
     let prepared = super::prepare::prepare(text);
     let mut found: Vec<(String, Carried)> = Vec::new();
+    // A finding named on a line of its own (`### F1: unwrap panics`), whose status follows on a
+    // labelled line (`**Status:** Fixed`) before the next finding is named.
+    let mut pending: Option<String> = None;
     for line in prepared.lines() {
-        found.extend(from_line(line, asked));
+        match (named(line, asked), from_line(line, asked)) {
+            (_, Some(said)) => {
+                pending = None;
+                found.push(said);
+            }
+            (Some(id), None) => pending = Some(id),
+            (None, None) => {
+                if let Some(st) = pending.as_ref().and_then(|_| labelled(line)) {
+                    found.push((pending.take().expect("checked"), st));
+                }
+            }
+        }
     }
     for v in super::json::json_blocks(&prepared) {
         from_json(&v, asked, &mut found);
@@ -47,6 +61,30 @@ pub fn read(text: &str, asked: &[String]) -> Said {
         }
     }
     said
+}
+
+/// Words that introduce a status on a line of its own.
+const STATUS_LABELS: &[&str] = &["status", "state", "verdict", "resolution", "outcome"];
+
+/// The status of a `Status: fixed` line (the label first, then the phrase).
+fn labelled(line: &str) -> Option<Carried> {
+    let words: Vec<String> = normalise(line).split(' ').map(str::to_string).collect();
+    let first = words.first()?;
+    STATUS_LABELS
+        .contains(&first.as_str())
+        .then(|| status_in(&words[1..]))
+        .flatten()
+}
+
+/// The one asked id a line names, if it names exactly one.
+fn named(line: &str, asked: &[String]) -> Option<String> {
+    let mut ids = normalise(line)
+        .split(' ')
+        .filter_map(|w| asked.iter().find(|a| a.eq_ignore_ascii_case(w)))
+        .cloned()
+        .collect::<Vec<_>>();
+    ids.dedup();
+    (ids.len() == 1).then(|| ids.remove(0))
 }
 
 /// The one asked id a line names and the first status phrase after it.
@@ -137,6 +175,31 @@ mod tests {
         assert_eq!(s.status["F2"], Carried::Open);
         assert_eq!(s.status["F3"], Carried::NotApplicable);
         assert!(!s.status.contains_key("F4"));
+    }
+
+    #[test]
+    fn a_status_on_its_own_labelled_line_belongs_to_the_finding_named_above() {
+        let answer = "### F1: unwrap panics on bad input\n\
+            **Status:** Fixed\n\
+            **Why:** parse returns an Option now.\n\n\
+            ### F2 — the token is logged in clear\n\
+            - Status: partially fixed, the debug line still prints it\n\n\
+            ### F3 the cache grows\n\
+            The whole module was deleted, fixed or not.\n\
+            ### F4 stale lock\n\
+            Verdict: n/a\n";
+        let s = read(answer, &ids());
+        assert_eq!(s.status["F1"], Carried::Fixed);
+        assert_eq!(
+            s.status["F2"],
+            Carried::Open,
+            "partially fixed is not fixed"
+        );
+        assert!(
+            !s.status.contains_key("F3"),
+            "an unlabelled sentence is not a status"
+        );
+        assert_eq!(s.status["F4"], Carried::NotApplicable);
     }
 
     #[test]
