@@ -484,6 +484,29 @@ fn nothing_new_since_the_last_review_asks_no_model_and_its_open_findings_still_g
         ],
     )
     .ok();
+    // A CI format gets the earlier review's report, whose findings stand: a re-run must not
+    // make the SARIF results or the annotations vanish.
+    let args = [
+        "--scope",
+        "base:main",
+        "--since",
+        "last",
+        "--fail-on",
+        "p1",
+        "--format",
+    ];
+    let run = review(&env, &[&args[..], &["sarif"]].concat()).fails(1);
+    let sarif: Value = serde_json::from_str(&run.stdout).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 3, "{sarif:#}");
+    assert!(run.stderr.contains("nothing to review"), "{}", run.stderr);
+    let run = review(&env, &[&args[..], &["github"]].concat()).fails(1);
+    assert!(
+        run.stdout.contains("unwrap panics on bad input"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(env.fake_calls("codex").len(), calls, "still no model call");
 }
 
 #[test]

@@ -58,7 +58,7 @@ pub(super) fn prepare(
             }
             Next::Review(Some(Box::new((p, change_files))))
         }
-        Start::Unchanged(p) => Next::Done(unchanged(&p, settings)?),
+        Start::Unchanged(p) => Next::Done(unchanged(&p, settings, store)?),
         Start::Delta(p, delta) => {
             crate::errln!(
                 "note: incremental review since {}: {} of the change's files changed, {} \
@@ -121,7 +121,7 @@ fn incremental_since(
 
 /// Nothing in the change's files changed since the earlier review: no model is asked, and what
 /// that review left open still stands (and counts for the gate).
-fn unchanged(plan: &incremental::Plan, settings: &Settings) -> Result<Outcome> {
+fn unchanged(plan: &incremental::Plan, settings: &Settings, store: &Path) -> Result<Outcome> {
     use crate::terminal::clean_line;
     let head: String = plan
         .basis
@@ -164,7 +164,21 @@ fn unchanged(plan: &incremental::Plan, settings: &Settings) -> Result<Outcome> {
         .iter()
         .map(|l| format!("{}\n", clean_line(l)))
         .collect();
-    crate::terminal::out(&text)?;
+    // A CI format still gets its report: the earlier review's, whose open findings stand (a
+    // re-run or a rebase-only push must not make the annotations, or the SARIF file, vanish).
+    let previous = plan
+        .basis
+        .previous_session
+        .as_deref()
+        .and_then(|id| crate::session::find(store, id).ok());
+    match previous.filter(|_| settings.format != "text") {
+        Some(s) => {
+            crate::terminal::err(&text);
+            let report = crate::report::stored::load(&s.id, &s.dir)?;
+            crate::report::emit::print(&settings.format, &report, settings.output.as_deref())?;
+        }
+        None => crate::terminal::out(&text)?,
+    }
     Ok(if blocking > 0 {
         Outcome::GateFailed
     } else {
