@@ -76,8 +76,12 @@ pub fn finish(dir: &Path, report: &mut crate::report::Report, fail_on: &str, cod
 
 /// The incremental report of `plan`, given round 1's `answer` and the report so far.
 pub fn outcome(plan: &Plan, answer: &str, report: &crate::report::Report) -> Incremental {
-    let ids: Vec<String> = plan.carried.iter().map(|c| c.finding.id.clone()).collect();
-    let said = crate::protocol::read::carried::read(answer, &ids);
+    let asked: Vec<(String, String)> = plan
+        .carried
+        .iter()
+        .map(|c| (c.finding.id.clone(), c.finding.title.clone()))
+        .collect();
+    let said = crate::protocol::read::carried::read(answer, &asked);
     let carried = plan
         .carried
         .iter()

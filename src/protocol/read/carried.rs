@@ -21,8 +21,10 @@ pub struct Said {
     pub ambiguous: Vec<String>,
 }
 
-/// Reads the statuses of the `asked` ids from an answer.
-pub fn read(text: &str, asked: &[String]) -> Said {
+/// Reads the statuses of the asked `(id, title)` findings. A line that repeats a finding's title
+/// after its id (`F3: unresolved promise in the handler — fixed`) is read past the title, so a
+/// status word inside the title is not taken for the reviewer's word.
+pub fn read(text: &str, asked: &[(String, String)]) -> Said {
     let prepared = super::prepare::prepare(text);
     let mut found: Vec<(String, Carried)> = Vec::new();
     // A finding named on a line of its own (`### F1: unwrap panics`), whose status follows on a
@@ -77,18 +79,18 @@ fn labelled(line: &str) -> Option<Carried> {
 }
 
 /// The one asked id a line names, if it names exactly one.
-fn named(line: &str, asked: &[String]) -> Option<String> {
+fn named(line: &str, asked: &[(String, String)]) -> Option<String> {
     let mut ids = normalise(line)
         .split(' ')
-        .filter_map(|w| asked.iter().find(|a| a.eq_ignore_ascii_case(w)))
-        .cloned()
+        .filter_map(|w| asked.iter().find(|(a, _)| a.eq_ignore_ascii_case(w)))
+        .map(|(a, _)| a.clone())
         .collect::<Vec<_>>();
     ids.dedup();
     (ids.len() == 1).then(|| ids.remove(0))
 }
 
 /// The one asked id a line names and the first status phrase after it.
-fn from_line(line: &str, asked: &[String]) -> Option<(String, Carried)> {
+fn from_line(line: &str, asked: &[(String, String)]) -> Option<(String, Carried)> {
     let words: Vec<String> = normalise(line)
         .split(' ')
         .filter(|w| !w.is_empty())
@@ -97,15 +99,28 @@ fn from_line(line: &str, asked: &[String]) -> Option<(String, Carried)> {
     let named: Vec<usize> = words
         .iter()
         .enumerate()
-        .filter(|(_, w)| asked.iter().any(|a| a.eq_ignore_ascii_case(w)))
+        .filter(|(_, w)| asked.iter().any(|(a, _)| a.eq_ignore_ascii_case(w)))
         .map(|(i, _)| i)
         .collect();
     let [at] = named[..] else { return None };
-    let id = asked
+    let (id, title) = asked
         .iter()
-        .find(|a| a.eq_ignore_ascii_case(&words[at]))?
-        .clone();
-    status_in(&words[at + 1..]).map(|s| (id, s))
+        .find(|(a, _)| a.eq_ignore_ascii_case(&words[at]))?;
+    let rest = &words[at + 1..];
+    // The title repeated after the id, word for word (a severity label may come first).
+    let title = normalise(title);
+    let title: Vec<&str> = title.split(' ').filter(|w| !w.is_empty()).collect();
+    let skip = (0..=rest.len().min(2))
+        .find(|&i| {
+            !title.is_empty()
+                && rest.len() >= i + title.len()
+                && rest[i..i + title.len()]
+                    .iter()
+                    .zip(&title)
+                    .all(|(a, b)| a == b)
+        })
+        .map_or(0, |i| i + title.len());
+    status_in(&rest[skip..]).map(|s| (id.clone(), s))
 }
 
 /// The first status phrase in `words`, the longest one where several start at one word.
@@ -128,7 +143,7 @@ fn status_in(words: &[String]) -> Option<Carried> {
 
 /// `{"id": "F3", "status": "fixed"}` objects anywhere in a JSON value, and status lines inside
 /// its strings.
-fn from_json(v: &Value, asked: &[String], out: &mut Vec<(String, Carried)>) {
+fn from_json(v: &Value, asked: &[(String, String)], out: &mut Vec<(String, Carried)>) {
     match v {
         Value::Object(m) => {
             let id = m.get("id").and_then(Value::as_str);
@@ -138,7 +153,10 @@ fn from_json(v: &Value, asked: &[String], out: &mut Vec<(String, Carried)>) {
             if let (Some(id), Some(status)) = (id, status) {
                 let words: Vec<String> = normalise(status).split(' ').map(str::to_string).collect();
                 if let (Some(a), Some(st)) = (
-                    asked.iter().find(|a| a.eq_ignore_ascii_case(id.trim())),
+                    asked
+                        .iter()
+                        .find(|(a, _)| a.eq_ignore_ascii_case(id.trim()))
+                        .map(|(a, _)| a),
                     status_in(&words),
                 ) {
                     out.push((a.clone(), st));
@@ -159,6 +177,13 @@ fn from_json(v: &Value, asked: &[String], out: &mut Vec<(String, Carried)>) {
 mod tests {
     use super::*;
 
+    /// The ids alone, without titles.
+    fn read_ids(text: &str, ids: &[String]) -> Said {
+        let untitled: Vec<(String, String)> =
+            ids.iter().map(|a| (a.clone(), String::new())).collect();
+        read(text, &untitled)
+    }
+
     fn ids() -> Vec<String> {
         ["F1", "F2", "F3", "F4"].map(String::from).to_vec()
     }
@@ -170,7 +195,7 @@ mod tests {
             | **F2** | still open | the token is still logged |\n\
             * F3 — no longer applicable: the cache is gone\n\
             Nothing about the fourth.\n";
-        let s = read(answer, &ids());
+        let s = read_ids(answer, &ids());
         assert_eq!(s.status["F1"], Carried::Fixed);
         assert_eq!(s.status["F2"], Carried::Open);
         assert_eq!(s.status["F3"], Carried::NotApplicable);
@@ -188,7 +213,7 @@ mod tests {
             The whole module was deleted, fixed or not.\n\
             ### F4 stale lock\n\
             Verdict: n/a\n";
-        let s = read(answer, &ids());
+        let s = read_ids(answer, &ids());
         assert_eq!(s.status["F1"], Carried::Fixed);
         assert_eq!(
             s.status["F2"],
@@ -203,8 +228,34 @@ mod tests {
     }
 
     #[test]
-    fn not_fixed_is_open_and_the_first_phrase_after_the_id_wins() {
+    fn a_status_word_in_the_repeated_title_is_not_the_status() {
+        let asked = [
+            (
+                "F1".to_string(),
+                "Unresolved promise in the handler".to_string(),
+            ),
+            (
+                "F2".to_string(),
+                "Cache entries remain after logout".to_string(),
+            ),
+        ];
         let s = read(
+            "- F1: Unresolved promise in the handler — fixed, it is awaited now\n\
+             - F2 [P2] Cache entries remain after logout: not applicable, the cache is gone\n",
+            &asked,
+        );
+        assert_eq!(s.status["F1"], Carried::Fixed);
+        assert_eq!(s.status["F2"], Carried::NotApplicable);
+        // Without the titles, the first status word is the title's.
+        assert_eq!(
+            read_ids("- F1: Unresolved promise in the handler — fixed\n", &ids()).status["F1"],
+            Carried::Open
+        );
+    }
+
+    #[test]
+    fn not_fixed_is_open_and_the_first_phrase_after_the_id_wins() {
+        let s = read_ids(
             "F1: not fixed, the earlier fix was reverted\nF2: open (partly resolved)\n",
             &ids(),
         );
@@ -216,14 +267,14 @@ mod tests {
     fn json_lists_and_strings_inside_json_are_read() {
         let answer = "```json\n{\"verdict\": \"revise\", \"summary\": \"F2: fixed\", \
             \"carried\": [{\"id\": \"f1\", \"status\": \"Still open\"}], \"findings\": []}\n```";
-        let s = read(answer, &ids());
+        let s = read_ids(answer, &ids());
         assert_eq!(s.status["F1"], Carried::Open);
         assert_eq!(s.status["F2"], Carried::Fixed);
     }
 
     #[test]
     fn unknown_ids_two_ids_on_a_line_and_contradictions_say_nothing() {
-        let s = read(
+        let s = read_ids(
             "F9: fixed\nF1 and F2: fixed\nF3: fixed\nF3: still open\n",
             &ids(),
         );
