@@ -5,10 +5,7 @@
 use serde_json::{json, Value};
 
 use crate::common::{read_json, Run, TestEnv};
-
-fn a(text: &str) -> Value {
-    json!({"answer": text})
-}
+use crate::topic::a;
 
 fn duel(env: &TestEnv, extra: &[&str]) -> Run {
     let mut args = vec![

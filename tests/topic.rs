@@ -20,7 +20,8 @@ fn topic(env: &TestEnv, extra: &[&str]) -> Run {
     env.run_full(&args, "", &[("GIT_DEBATE_LAUNCHER", Some("claude"))])
 }
 
-fn a(text: &str) -> Value {
+/// A fake's step that answers `text`.
+pub(crate) fn a(text: &str) -> Value {
     json!({"answer": text})
 }
 

@@ -340,26 +340,6 @@ impl Duel<'_> {
     }
 }
 
-/// A panel call: the per-call timeout, never beyond what is left of the panel's budget.
-pub fn request<'p>(
-    settings: &Settings,
-    workspace: &std::path::Path,
-    prompt: &'p str,
-    started: Instant,
-) -> Request<'p> {
-    let left = Duration::from_secs(settings.budget_minutes * 60).saturating_sub(started.elapsed());
-    Request {
-        prompt,
-        cwd: Some(workspace.to_path_buf()),
-        timeout: Duration::from_secs(settings.backend_timeout_seconds)
-            .min(left)
-            .max(Duration::from_secs(1)),
-        idle_timeout: Duration::from_secs(settings.backend_idle_seconds),
-        schema: None,
-        sandbox: Default::default(),
-    }
-}
-
 /// "Proposer" / "Challenger", as the transcript and the prompts write a role.
 pub(crate) fn title(role: &str) -> &'static str {
     if role == "proposer" {
