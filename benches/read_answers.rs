@@ -13,7 +13,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use git_debate::protocol::read::{self, Protocol, Roots};
+use git_debate::answer::{self, Protocol, Roots};
 
 fn main() {
     let iters: usize = std::env::var("BENCH_ITERS")
@@ -48,7 +48,7 @@ fn main() {
         let mut times: Vec<Duration> = (0..iters)
             .map(|_| {
                 let t = Instant::now();
-                std::hint::black_box(read::read(text, None, Protocol::Cr, &roots));
+                std::hint::black_box(answer::read(text, None, Protocol::Cr, &roots));
                 t.elapsed()
             })
             .collect();
@@ -83,7 +83,7 @@ fn main() {
         .join("\n\n---\n\n")
         .repeat(repeat);
     let t = Instant::now();
-    let r = read::read(&all, None, Protocol::Cr, &roots);
+    let r = answer::read(&all, None, Protocol::Cr, &roots);
     println!(
         "| `protocol::read::read`, all answers as one | 1 ({} KB) | {:.1} | | {} findings |",
         all.len() / 1024,

@@ -18,7 +18,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use git_debate::backend::readonly::Snapshot;
+use git_debate::sandbox::readonly::Snapshot;
 
 const DIRS: usize = 200;
 const FILES_PER_DIR: usize = 100;

@@ -18,12 +18,12 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use git_debate::artifact::{self, TextInput};
-use git_debate::backend::{Answer, Backend, BackendError, Family, Request};
+use git_debate::agents::{Answer, Backend, BackendError, Family, Request};
+use git_debate::change::{self, TextInput};
 use git_debate::cli::ReviewArgs;
-use git_debate::config::{Layers, Settings, TargetSetting};
 use git_debate::review::{PatchBase, Review};
-use git_debate::session::Session;
+use git_debate::settings::{Layers, Settings, TargetSetting};
+use git_debate::store::Session;
 
 /// Answers instantly: critiques when reviewing, rulings when judging, text otherwise.
 struct Instant_ {
@@ -119,7 +119,7 @@ fn main() {
         path_hint: None,
         lossy: false,
     };
-    let art = artifact::from_text(&input, TargetSetting::Code, 1 << 20);
+    let art = change::from_text(&input, TargetSetting::Code, 1 << 20);
     let mut per_round = Vec::new();
     for _ in 0..iters {
         let session = Session::create(tmp.path()).expect("session");

@@ -23,7 +23,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     version,
     args_conflicts_with_subcommands = true,
     subcommand_precedence_over_arg = true,
-    after_long_help = crate::config::manual::manual_sections()
+    after_long_help = crate::settings::manual::manual_sections()
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -334,7 +334,7 @@ pub struct SessionsArgs {
     #[arg(long, value_name = "N", requires = "prune")]
     pub keep: Option<usize>,
     /// With --prune: remove sessions older than AGE: 30d, 12h, 2w (a bare number is days).
-    #[arg(long, value_name = "AGE", requires = "prune", value_parser = crate::session::prune::parse_age)]
+    #[arg(long, value_name = "AGE", requires = "prune", value_parser = crate::store::prune::parse_age)]
     pub older_than: Option<u64>,
     /// With --prune: list what would be removed, and remove nothing.
     #[arg(long, requires = "prune")]

@@ -63,7 +63,7 @@ impl Outcome {
     pub fn exit_code(self) -> ExitCode {
         // Ctrl-C stopped a model call but the command finished anyway (e.g. `backends` with a
         // version probe killed): still an interruption.
-        if crate::backend::signals::interrupted() {
+        if crate::sys::signals::interrupted() {
             return ExitCode::from(EXIT_INTERRUPTED);
         }
         match self {
@@ -94,9 +94,9 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
     crate::errln!("error: {msg}");
     let backend = err
         .chain()
-        .find_map(|c| c.downcast_ref::<crate::backend::BackendError>());
-    if backend.is_some_and(|b| b.kind == crate::backend::ErrorKind::Interrupted)
-        || crate::backend::signals::interrupted()
+        .find_map(|c| c.downcast_ref::<crate::agents::BackendError>());
+    if backend.is_some_and(|b| b.kind == crate::agents::ErrorKind::Interrupted)
+        || crate::sys::signals::interrupted()
     {
         ExitCode::from(EXIT_INTERRUPTED)
     } else if err.chain().any(|c| c.is::<UsageError>()) {

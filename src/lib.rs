@@ -3,27 +3,25 @@
 //! `main.rs` only parses and maps the outcome to an exit code; everything else lives here so the
 //! integration tests and the man-page generator can reach it.
 
-pub mod artifact;
-pub mod backend;
+pub mod agents;
+pub mod answer;
+pub mod change;
 pub mod cli;
 pub mod commands;
-pub mod config;
 pub mod debate;
 pub mod error;
-pub mod files;
-pub mod incremental;
-pub mod output;
-pub mod progress;
-pub mod protocol;
+pub mod findings;
+pub mod git;
+pub mod prompts;
 pub mod redact;
-pub mod repo;
 pub mod report;
 pub mod review;
-pub mod schedule;
-pub mod scope;
-pub mod session;
-pub mod terminal;
+pub mod sandbox;
+pub mod settings;
+pub mod store;
+pub mod sys;
 pub mod transcript;
+pub mod ui;
 
 use cli::{Cli, Command};
 use error::Outcome;
@@ -37,7 +35,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         _ => None,
     };
     let outcome = dispatch(cli);
-    if session::created_one() && matches!(outcome, Ok(o) if o != Outcome::Interrupted) {
+    if crate::store::created_one() && matches!(outcome, Ok(o) if o != Outcome::Interrupted) {
         commands::sessions::after_run(state_dir.as_deref());
     }
     outcome

@@ -4,7 +4,7 @@ use clap::Parser;
 
 fn main() -> std::process::ExitCode {
     // Started by ourselves to outlive us for a moment (see `backend::reap`), not by a user.
-    if let Some(code) = git_debate::backend::reap::guardian_main() {
+    if let Some(code) = git_debate::sys::reap::guardian_main() {
         return code;
     }
     let cli = git_debate::cli::Cli::parse();

@@ -104,7 +104,7 @@ fn man_page_documents_every_key_and_exit_code() {
         !page.contains(".SH EXTRA") && !page.contains("(1)"),
         "{page}"
     );
-    for key in git_debate::config::keys::KEYS {
+    for key in git_debate::settings::keys::KEYS {
         assert!(
             page.contains(&format!("debate.{}", key.name)),
             "debate.{} missing",

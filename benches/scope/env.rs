@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use git_debate::review::export;
-use git_debate::scope::{self, Scope};
+use git_debate::git::{self, Scope};
+use git_debate::sandbox::export;
 
 use crate::CONTEXT_LINES;
 
@@ -120,7 +120,7 @@ impl Env {
     /// The binary end to end, each run with a fresh `--state-dir`.
     /// `review::export` of what `scope` resolves to, written and removed each time.
     pub fn bench_export(&self, iters: usize, scope: &Scope, what: &str) -> Row {
-        let change = scope::resolve(&self.open(), scope, CONTEXT_LINES).expect("resolve");
+        let change = git::resolve(&self.open(), scope, CONTEXT_LINES).expect("resolve");
         let (samples, files) = measure(iters, || {
             let repo = self.open();
             timed(|| {

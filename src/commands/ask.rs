@@ -8,13 +8,13 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 
-use crate::backend::{registry, Request};
+use crate::agents::{registry, Request};
 use crate::cli::{AskArgs, ListFormat, ReviewArgs};
-use crate::config::{Layers, Settings};
 use crate::error::Outcome;
+use crate::settings::{Layers, Settings};
 
 pub fn run(args: &AskArgs) -> Result<Outcome> {
-    let repo = crate::repo::discover()?;
+    let repo = crate::git::repo::discover()?;
     let settings = Settings::resolve(
         Layers::load(repo.as_ref())?,
         &ReviewArgs {
@@ -52,10 +52,10 @@ pub fn run(args: &AskArgs) -> Result<Outcome> {
         ListFormat::Json => {
             let mut out = serde_json::to_string_pretty(&answer)?;
             out.push('\n');
-            crate::terminal::out_json(&out)?;
+            crate::ui::terminal::out_json(&out)?;
         }
         ListFormat::Text => {
-            crate::terminal::out(&format!("{}\n", answer.text))?;
+            crate::ui::terminal::out(&format!("{}\n", answer.text))?;
             crate::errln!("{}", usage_line(&answer));
         }
     }
@@ -63,7 +63,7 @@ pub fn run(args: &AskArgs) -> Result<Outcome> {
 }
 
 /// `claude · claude-sonnet-4-5 · 8573 in / 14 out tokens · $0.0259 · 0.7 s`
-pub fn usage_line(a: &crate::backend::Answer) -> String {
+pub fn usage_line(a: &crate::agents::Answer) -> String {
     let mut parts = vec![a.backend.clone()];
     if let Some(m) = &a.model {
         parts.push(m.clone());

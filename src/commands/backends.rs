@@ -10,13 +10,13 @@ use std::path::PathBuf;
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::backend::acp::agents::ACP_AGENTS;
-use crate::backend::registry::{self, Role, AGENTS};
-use crate::backend::routing::{self, Route, World};
-use crate::backend::Family;
+use crate::agents::acp::agents::ACP_AGENTS;
+use crate::agents::registry::{self, Role, AGENTS};
+use crate::agents::routing::{self, Route, World};
+use crate::agents::Family;
 use crate::cli::{BackendsArgs, ListFormat, ReviewArgs};
-use crate::config::{Layers, Settings};
 use crate::error::Outcome;
+use crate::settings::{Layers, Settings};
 
 #[derive(Debug, Serialize)]
 struct Row {
@@ -33,7 +33,7 @@ struct Row {
 }
 
 pub fn run(args: &BackendsArgs) -> Result<Outcome> {
-    let repo = crate::repo::discover()?;
+    let repo = crate::git::repo::discover()?;
     let settings = Settings::resolve(
         Layers::load(repo.as_ref())?,
         &ReviewArgs {
@@ -83,11 +83,11 @@ pub fn run(args: &BackendsArgs) -> Result<Outcome> {
             });
             serde_json::to_writer_pretty(&mut out, &v)?;
             writeln!(out)?;
-            crate::terminal::out_json(&String::from_utf8_lossy(&out))?;
+            crate::ui::terminal::out_json(&String::from_utf8_lossy(&out))?;
         }
         ListFormat::Text => {
             write_text(&mut out, &rows, &route)?;
-            crate::terminal::out(&String::from_utf8_lossy(&out))?;
+            crate::ui::terminal::out(&String::from_utf8_lossy(&out))?;
         }
     }
     Ok(Outcome::Success)

@@ -60,6 +60,6 @@ pub fn run(args: &CompletionsArgs) -> Result<Outcome> {
     if args.shell == clap_complete::Shell::Zsh {
         out = zsh_subcommands_first(&String::from_utf8_lossy(&out)).into_bytes();
     }
-    crate::terminal::out_trusted(&out)?;
+    crate::ui::terminal::out_trusted(&out)?;
     Ok(Outcome::Success)
 }

@@ -11,8 +11,8 @@ use std::io::{BufRead, IsTerminal};
 
 use anyhow::Result;
 
-use crate::artifact::{self, Artifact, Target, TextInput};
-use crate::config::{Settings, TargetSetting};
+use crate::change::{self, Artifact, Target, TextInput};
+use crate::settings::{Settings, TargetSetting};
 
 /// What the user decided.
 pub enum Answer {
@@ -30,8 +30,8 @@ pub fn target(artifact: Artifact, input: &TextInput, settings: &Settings) -> Res
         return Ok(Answer::Review(Box::new(artifact)));
     }
     let person = std::io::stdin().is_terminal()
-        && crate::terminal::stderr_is_terminal()
-        && !super::review::in_ci();
+        && crate::ui::terminal::stderr_is_terminal()
+        && !crate::commands::review::in_ci();
     let detected = name(artifact.target);
     if !person {
         if doubtful {
@@ -76,7 +76,7 @@ pub fn target(artifact: Artifact, input: &TextInput, settings: &Settings) -> Res
     let stdin = std::io::stdin();
     let mut lines = stdin.lock();
     for _ in 0..3 {
-        crate::terminal::prompt(&question)?;
+        crate::ui::terminal::prompt(&question)?;
         let mut line = String::new();
         if lines.read_line(&mut line)? == 0 {
             break;
@@ -89,7 +89,7 @@ pub fn target(artifact: Artifact, input: &TextInput, settings: &Settings) -> Res
             return Ok(Answer::Review(Box::new(match choice {
                 None => artifact,
                 Some(t) => {
-                    let mut a = artifact::from_text(input, *t, settings.max_artifact_bytes);
+                    let mut a = change::from_text(input, *t, settings.max_artifact_bytes);
                     a.target_reasons = vec!["chosen at the prompt".into()];
                     a
                 }

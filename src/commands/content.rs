@@ -12,7 +12,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use clap::CommandFactory;
 
-use crate::artifact::TextInput;
+use crate::change::TextInput;
 use crate::cli::ReviewArgs;
 use crate::error::UsageError;
 
@@ -69,7 +69,7 @@ fn positional(
             read_file_scope(repo, word, cwd, cap)?
         } else {
             crate::errln!("note: reviewing the file {word} (as --artifact-file {word})");
-            let bytes = crate::files::read_regular(&path, cap)
+            let bytes = crate::sys::files::read_regular(&path, cap)
                 .map_err(|e| refused(&format!("the file {word}"), e))?;
             TextInput::from_bytes(bytes, word.to_string(), Some(word.to_string()))
         };
@@ -175,7 +175,7 @@ pub fn explicit(
     if path == Path::new("-") {
         return Ok(Some(read_stdin(cap)?));
     }
-    let bytes = crate::files::read_regular(path, cap)
+    let bytes = crate::sys::files::read_regular(path, cap)
         .map_err(|e| refused(&format!("--artifact-file {}", path.display()), e))?;
     let input = TextInput::from_bytes(
         bytes,
@@ -192,8 +192,8 @@ pub fn explicit(
 }
 
 /// One line about a refused read of `what`, with what to do about the size cap.
-fn refused(what: &str, e: crate::files::Refusal) -> UsageError {
-    use crate::files::Refusal;
+fn refused(what: &str, e: crate::sys::files::Refusal) -> UsageError {
+    use crate::sys::files::Refusal;
     UsageError::new(match e {
         Refusal::Io(e) => format!("cannot read {what}: {e}"),
         Refusal::TooLarge(_) => format!(
@@ -205,7 +205,7 @@ fn refused(what: &str, e: crate::files::Refusal) -> UsageError {
 }
 
 pub fn read_stdin(cap: u64) -> Result<TextInput> {
-    let bytes = crate::files::read_capped(std::io::stdin().lock(), cap)
+    let bytes = crate::sys::files::read_capped(std::io::stdin().lock(), cap)
         .map_err(|e| refused("standard input", e))?;
     let input = TextInput::from_bytes(bytes, "stdin".into(), None);
     if input.text.trim().is_empty() {
@@ -235,7 +235,7 @@ pub fn read_file_scope(
     if !meta.is_file() {
         crate::usage!(
             "--scope file:{given} is {}, not a regular file; name a file",
-            crate::files::kind(&meta.file_type())
+            crate::sys::files::kind(&meta.file_type())
         );
     }
     let real = path
@@ -252,7 +252,7 @@ pub fn read_file_scope(
             ),
         }
     }
-    let bytes = crate::files::read_regular(&real, cap)
+    let bytes = crate::sys::files::read_regular(&real, cap)
         .map_err(|e| refused(&format!("--scope file:{given}"), e))?;
     if bytes[..bytes.len().min(8000)].contains(&0) {
         crate::usage!("--scope file:{given} is a binary file; there is no text to review");

@@ -31,7 +31,7 @@ pub fn run(args: &HookArgs) -> Result<Outcome> {
 }
 
 fn repo() -> Result<git2::Repository> {
-    crate::repo::discover()?.ok_or_else(|| {
+    crate::git::repo::discover()?.ok_or_else(|| {
         UsageError::new("not in a git repository: run `git debate hook` inside the repository")
             .into()
     })
@@ -47,11 +47,11 @@ fn hooks_dir(repo: &git2::Repository) -> Result<PathBuf> {
         .filter(|p| !p.is_empty());
     Ok(match configured {
         Some(p) => {
-            let p = crate::config::expand_home(&p);
+            let p = crate::settings::expand_home(&p);
             if p.is_absolute() {
                 p
             } else {
-                crate::repo::workdir(repo, "a relative core.hooksPath")?.join(p)
+                crate::git::repo::workdir(repo, "a relative core.hooksPath")?.join(p)
             }
         }
         None => repo.commondir().join("hooks"),
@@ -131,7 +131,7 @@ fn install(run: &HookRunArgs, force: bool) -> Result<Outcome> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", hook.display())),
     }
-    crate::session::write_atomic(&hook, text.as_bytes())?;
+    crate::store::write_atomic(&hook, text.as_bytes())?;
     std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755))
         .with_context(|| format!("cannot make {} executable", hook.display()))?;
     crate::outln!(
@@ -190,7 +190,7 @@ fn staged(repo: &git2::Repository) -> Result<Staged> {
     let tree = index
         .write_tree()
         .context("cannot compute the index tree")?;
-    let head_tree = crate::repo::head_commit(repo)?
+    let head_tree = crate::git::repo::head_commit(repo)?
         .map(|c| c.tree())
         .transpose()?;
     if head_tree.as_ref().map(|t| t.id()) == Some(tree) {
@@ -229,7 +229,7 @@ fn check(a: &HookRunArgs) -> Result<Outcome> {
     let fail_on = fail_on_word(a.fail_on);
     let max_rounds = a.max_rounds.unwrap_or(1);
     let key = format!("{tree}-{fail_on}-{max_rounds}");
-    let cache = crate::repo::session_base(&repo)
+    let cache = crate::git::repo::session_base(&repo)
         .join("hook-cache")
         .join(&key);
     if let Some(code) = std::fs::read_to_string(&cache)
@@ -251,15 +251,15 @@ fn check(a: &HookRunArgs) -> Result<Outcome> {
             Outcome::Success
         });
     }
-    let strict = crate::config::Settings::resolve(
-        crate::config::Layers::load(Some(&repo))?,
+    let strict = crate::settings::Settings::resolve(
+        crate::settings::Layers::load(Some(&repo))?,
         &ReviewArgs::default(),
     )?
     .backend_vars
     .get("hook.strict")
-    .and_then(|v| crate::config::parse_bool(v))
+    .and_then(|v| crate::settings::parse_bool(v))
     .unwrap_or(false);
-    let review = super::review::run_in(
+    let review = crate::commands::review::run_in(
         Some(repo),
         &ReviewArgs {
             scope: Some("staged".into()),
@@ -296,7 +296,7 @@ fn check(a: &HookRunArgs) -> Result<Outcome> {
     } else {
         "0"
     };
-    let _ = crate::session::write_atomic(&cache, code.as_bytes());
+    let _ = crate::store::write_atomic(&cache, code.as_bytes());
     Ok(verdict)
 }
 

@@ -24,7 +24,7 @@ pub fn run(args: &InstallManArgs) -> Result<Outcome> {
     std::fs::create_dir_all(&dir)
         .with_context(|| format!("cannot create {}; choose another with --dir", dir.display()))?;
     let page = dir.join("git-debate.1");
-    crate::output::write(&page, PAGE.as_bytes())?;
+    crate::report::output::write(&page, PAGE.as_bytes())?;
     crate::outln!("installed the manual page as {}", page.display());
     match found_by_man() {
         Some(p) if same_file(&p, &page) => {

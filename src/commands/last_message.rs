@@ -12,10 +12,10 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use crate::artifact::{markdown, Artifact, TextInput};
-use crate::backend::routing::{self, World};
-use crate::config::{Settings, TargetSetting};
+use crate::agents::routing::{self, World};
+use crate::change::{markdown, Artifact, TextInput};
 use crate::error::UsageError;
+use crate::settings::{Settings, TargetSetting};
 use crate::transcript::{self, Lookup};
 
 /// Plain text shorter than this (in characters) is reviewed whole without asking.

@@ -9,14 +9,14 @@ use std::io::{BufRead, Write};
 use anyhow::{Context, Result};
 use serde_json::json;
 
-use crate::backend::registry::{self, Role};
-use crate::backend::Backend;
+use crate::agents::registry::{self, Role};
+use crate::agents::Backend;
 use crate::cli::TopicArgs;
-use crate::config::Settings;
 use crate::debate::citations::Checker;
 use crate::debate::panel::{self, lineup, roles, Debater, Panel};
 use crate::error::{Outcome, UsageError};
-use crate::session::{self, Session};
+use crate::settings::Settings;
+use crate::store::{self, Session};
 
 /// The lineup asked for: `--debater` flags, a `--panel` file, or a `--panel` phrase (a head
 /// count or personas, backends spread across the installed families). Unnamed debaters get
@@ -30,7 +30,7 @@ pub fn lineup(
         Some(spec) if std::path::Path::new(spec).is_file() || spec.ends_with(".json") => {
             let path = std::path::Path::new(spec);
             // A lineup is a few lines of JSON: 1 MiB is plenty, and a FIFO is refused.
-            let text = crate::files::read_regular(path, 1 << 20)
+            let text = crate::sys::files::read_regular(path, 1 << 20)
                 .map_err(anyhow::Error::from)
                 .and_then(|b| Ok(String::from_utf8(b)?))
                 .with_context(|| format!("cannot read the panel file {}", path.display()))?;
@@ -169,9 +169,9 @@ pub fn run(args: &TopicArgs, setup: Setup) -> Result<Outcome> {
         .collect();
     let s = Session::create(base)?;
     s.write("artifact.md", format!("# Topic\n\n{topic}\n").as_bytes())?;
-    let now = session::rfc3339(session::now_utc());
+    let now = store::rfc3339(store::now_utc());
     let mut meta = json!({
-        "version": session::METADATA_VERSION, "id": s.id, "kind": "panel", "status": "running",
+        "version": store::METADATA_VERSION, "id": s.id, "kind": "panel", "status": "running",
         "target": "topic", "topic": topic, "created_at": now, "updated_at": now,
         "tool_version": env!("CARGO_PKG_VERSION"), "workspace": workspace, "chair": chair_name,
         "debaters": debaters, "lineup": lineup_meta, "roles": roles_meta,
@@ -221,16 +221,16 @@ fn finish(
     meta["rounds_run"] = outcome.rounds.into();
     meta["budget_spent"] = outcome.budget_spent.into();
     meta["timings"] = json!({"elapsed_ms": outcome.elapsed_ms, "calls": outcome.timings});
-    meta["updated_at"] = session::rfc3339(session::now_utc()).into();
+    meta["updated_at"] = store::rfc3339(store::now_utc()).into();
     s.write_json("metadata.json", meta)?;
-    super::topic::emit(settings, &report, &summary, s, &outcome.status)
+    crate::commands::topic::emit(settings, &report, &summary, s, &outcome.status)
 }
 
 /// `git debate resume` of a panel: its log is replayed and the debate goes on from the first
 /// step not taken, with the same lineup and chair.
 pub fn resume(
     s: Session,
-    stored: &session::Stored,
+    stored: &store::Stored,
     mut meta: serde_json::Value,
     settings: &Settings,
 ) -> Result<Outcome> {
@@ -242,18 +242,22 @@ pub fn resume(
     }
     let debaters: Vec<Debater> = serde_json::from_value(meta["debaters"].clone())
         .with_context(|| format!("panel {} does not record its lineup", stored.id))?;
-    let log: Vec<panel::Entry> = super::topic::read_log(&stored.dir.join("debate-log.jsonl"))?
-        .lines()
-        .map(serde_json::from_str)
-        .collect::<std::result::Result<_, _>>()
-        .with_context(|| format!("the debate log of {} is damaged", stored.id))?;
-    let chair_name =
-        super::resume::recorded_backend(&stored.id, "chair", meta["chair"].as_str().unwrap_or(""))?;
+    let log: Vec<panel::Entry> =
+        crate::commands::topic::read_log(&stored.dir.join("debate-log.jsonl"))?
+            .lines()
+            .map(serde_json::from_str)
+            .collect::<std::result::Result<_, _>>()
+            .with_context(|| format!("the debate log of {} is damaged", stored.id))?;
+    let chair_name = crate::commands::resume::recorded_backend(
+        &stored.id,
+        "chair",
+        meta["chair"].as_str().unwrap_or(""),
+    )?;
     // The roles it recorded, if they name no program (a session file must not choose what runs).
     let recorded = |r: &str| -> Result<Option<String>> {
         meta["roles"][r]["backend"]
             .as_str()
-            .map(|n| super::resume::recorded_backend(&stored.id, r, n))
+            .map(|n| crate::commands::resume::recorded_backend(&stored.id, r, n))
             .transpose()
     };
     let (audience, reporter, assessor) = (
@@ -263,7 +267,7 @@ pub fn resume(
     );
     let verifier = meta["roles"]["verifier"]["model_check"]["backend"]
         .as_str()
-        .map(|n| super::resume::recorded_backend(&stored.id, "verifier", n))
+        .map(|n| crate::commands::resume::recorded_backend(&stored.id, "verifier", n))
         .transpose()?;
     let flags = roles::Flags {
         audience: audience.as_deref(),
@@ -275,11 +279,11 @@ pub fn resume(
     let backends: Vec<Box<dyn Backend>> = debaters
         .iter()
         .map(|d| {
-            let name = super::resume::recorded_backend(&stored.id, &d.name, &d.backend)?;
+            let name = crate::commands::resume::recorded_backend(&stored.id, &d.name, &d.backend)?;
             registry::build(&name, Some(Role::Reviewer), settings)
         })
         .collect::<Result<_>>()?;
-    let repo = crate::repo::discover()?;
+    let repo = crate::git::repo::discover()?;
     crate::errln!("resuming {} after {} log entries", stored.id, log.len());
     let outcome = panel::run(Panel {
         session: &s,
@@ -318,7 +322,7 @@ fn confirm(debaters: &mut Vec<Debater>, yes: bool, topic: &str) -> Result<()> {
     let mut input = std::io::BufReader::new(tty);
     // What is typed here is shown back through the terminal; the model's words are cleaned.
     let mut ask = |out: &mut std::fs::File, q: &str| -> Result<String> {
-        write!(out, "{}", crate::terminal::clean(q))?;
+        write!(out, "{}", crate::ui::terminal::clean(q))?;
         out.flush()?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {

@@ -17,18 +17,18 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::artifact::{self, TextInput};
-use crate::backend::registry::{self, Role};
-use crate::backend::routing::{self, World};
+use crate::agents::registry::{self, Role};
+use crate::agents::routing::{self, World};
+use crate::change::{self, TextInput};
 use crate::cli::{ResumeArgs, ReviewArgs};
-use crate::config::{Layers, Settings, TargetSetting};
 use crate::error::Outcome;
 use crate::review::record::Round;
 use crate::review::{Chunking, PatchBase, Resume, Review};
-use crate::session::{self, Session};
+use crate::settings::{Layers, Settings, TargetSetting};
+use crate::store::{self, Session};
 
 pub fn run(args: &ResumeArgs) -> Result<Outcome> {
-    let repo = crate::repo::discover()?;
+    let repo = crate::git::repo::discover()?;
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     // Where the session is: only the store location matters before it is found.
     let locate = Settings::resolve(
@@ -38,8 +38,8 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
             ..Default::default()
         },
     )?;
-    let base = session::base_dir(repo.as_ref(), locate.state_dir.as_deref(), &cwd);
-    let found = session::find(&base, &args.id)?;
+    let base = store::base_dir(repo.as_ref(), locate.state_dir.as_deref(), &cwd);
+    let found = store::find(&base, &args.id)?;
     // Locked before anything is read, then read again: what we continue is what the holder left.
     let session = Session::open(&found.dir, &found.id)?;
     let stored = found.reload();
@@ -81,10 +81,10 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         crate::errln!("{w}");
     }
     if meta["kind"] == "panel" {
-        return super::panel::resume(session, &stored, meta, &settings);
+        return crate::commands::panel::resume(session, &stored, meta, &settings);
     }
     if meta["kind"] == "topic" {
-        return super::topic::resume(
+        return crate::commands::topic::resume(
             session,
             &stored,
             meta,
@@ -127,7 +127,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         path_hint: None,
         lossy: false,
     };
-    let artifact = artifact::from_text(&input, target, u64::MAX);
+    let artifact = change::from_text(&input, target, u64::MAX);
     let route = World::with(&settings, |w| routing::route(&settings, w))?;
     for n in &route.notes {
         crate::errln!("{n}");
@@ -171,27 +171,28 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         .cloned()
         .unwrap_or_default();
     let mut resumed = resumed;
-    resumed.push(session::rfc3339(session::now_utc()).into());
+    resumed.push(store::rfc3339(store::now_utc()).into());
     metadata["resumed_at"] = resumed.into();
     crate::errln!(
         "resuming {} after round {} (author {author_name}, reviewer {reviewer_name})",
         stored.id,
         rounds.len()
     );
-    let locations = session::files::read(&session.dir.join("locations.json"))
+    let locations = store::files::read(&session.dir.join("locations.json"))
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok());
-    let (_export, sandbox) = crate::review::export::prepare(
+    let (_export, sandbox) = crate::sandbox::export::prepare(
         repo.as_ref(),
-        &crate::review::export::Source::of_metadata(&meta),
+        &crate::sandbox::export::Source::of_metadata(&meta),
         &settings,
     )?;
-    let fallback = super::review::fallback_reviewer(&settings, author.as_ref(), reviewer.name())?;
+    let fallback =
+        crate::commands::review::fallback_reviewer(&settings, author.as_ref(), reviewer.name())?;
     let outcome = Review {
         session: &session,
         settings: &settings,
         fallback,
-        normalizer: super::review::normalizer(&settings, author.name(), reviewer.name())?,
+        normalizer: crate::commands::review::normalizer(&settings, author.name(), reviewer.name())?,
         locations,
         author,
         reviewer,
@@ -204,7 +205,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         metadata,
         terminal: terminal.map(std::sync::Mutex::new),
         budget_override: None,
-        incremental: crate::incremental::load(&session.dir),
+        incremental: crate::review::incremental::load(&session.dir),
         sandbox,
         chunking: meta["chunking"]["budget"].as_u64().map(|b| Chunking {
             budget: b as usize,
@@ -219,7 +220,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         }),
     }
     .run()?;
-    super::review::conclude(
+    crate::commands::review::conclude(
         &session,
         &settings,
         &outcome,
@@ -258,13 +259,13 @@ fn check_resumable(id: &str, meta: &serde_json::Value) -> Result<()> {
 }
 
 fn read(dir: &Path, name: &str) -> Result<String> {
-    session::files::read_to_string(&dir.join(name))
+    store::files::read_to_string(&dir.join(name))
         .with_context(|| format!("cannot read {}", dir.join(name).display()))
 }
 
 /// A file the session may not have; one that is there but unreadable is an error.
 fn optional(dir: &Path, name: &str) -> Result<Option<String>> {
-    match session::files::read_to_string(&dir.join(name)) {
+    match store::files::read_to_string(&dir.join(name)) {
         Ok(t) => Ok(Some(t)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e).with_context(|| format!("cannot read {}", dir.join(name).display())),
@@ -295,7 +296,7 @@ fn read_rounds(dir: &Path) -> Result<Vec<Round>> {
     let mut rounds = Vec::new();
     for n in 1.. {
         let path = dir.join(format!("round-{n}.json"));
-        let bytes = match session::files::read(&path) {
+        let bytes = match store::files::read(&path) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
             Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),

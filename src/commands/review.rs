@@ -6,21 +6,21 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde_json::json;
 
-use super::review_record::{chunk_plan, chunk_summary, metadata, summary, wants_chunks};
-use super::{content, last_message, review_since};
-use crate::artifact::{self, TextInput};
-use crate::backend::registry::{self, Role};
-use crate::backend::routing::{self, World};
-use crate::backend::Backend;
+use crate::agents::registry::{self, Role};
+use crate::agents::routing::{self, World};
+use crate::agents::Backend;
+use crate::change::{self, TextInput};
 use crate::cli::ReviewArgs;
-use crate::config::{Layers, Settings};
+use crate::commands::review_record::{chunk_plan, chunk_summary, metadata, summary, wants_chunks};
+use crate::commands::{content, last_message, review_since};
 use crate::error::Outcome;
-use crate::incremental;
+use crate::git::{self, Change, Scope};
 use crate::report;
+use crate::review::incremental;
 use crate::review::locations::{LocationIndex, Revision};
 use crate::review::{Chunking, PatchBase, Review};
-use crate::scope::{self, Change, Scope};
-use crate::session::{self, Session};
+use crate::settings::{Layers, Settings};
+use crate::store::{self, Session};
 
 /// What the artifact was built from.
 pub(super) enum Source {
@@ -29,7 +29,7 @@ pub(super) enum Source {
 }
 
 pub fn run(args: &ReviewArgs) -> Result<Outcome> {
-    run_in(crate::repo::discover()?, args)
+    run_in(crate::git::repo::discover()?, args)
 }
 
 /// [`run`] with the repository already open (the pre-commit hook opened it for its fast paths;
@@ -40,11 +40,11 @@ pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Resul
         crate::errln!("{w}");
     }
     if let Some(p) = &settings.output {
-        crate::output::check(p)?;
+        crate::report::output::check(p)?;
     }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
 
-    let cap = crate::files::review_cap(settings.max_artifact_bytes);
+    let cap = crate::sys::files::review_cap(settings.max_artifact_bytes);
     let root = repo
         .as_ref()
         .and_then(|r| r.workdir())
@@ -73,7 +73,7 @@ pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Resul
                 (given, Some(repo)) => {
                     let explicit = given.is_some();
                     let scope = given.unwrap_or(Scope::Uncommitted);
-                    let change = scope::resolve(repo, &scope, settings.context_lines)?;
+                    let change = git::resolve(repo, &scope, settings.context_lines)?;
                     let instead = (change.files.is_empty() && !explicit)
                         .then(|| last_message::instead(&settings, &cwd, root.as_deref()))
                         .flatten();
@@ -93,7 +93,7 @@ pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Resul
         }
     };
 
-    let base = session::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
+    let base = store::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
     // `--since` (or debate.incremental for base: scopes): only the delta is reviewed.
     let inc_plan = match review_since::prepare(args, &settings, &mut source, repo.as_ref(), &base)?
     {
@@ -103,7 +103,7 @@ pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Resul
 
     let mut artifact = match &source {
         Source::Text(input) => {
-            let mut a = artifact::from_text(input, settings.target, settings.max_artifact_bytes);
+            let mut a = change::from_text(input, settings.target, settings.max_artifact_bytes);
             if let Some(origin) = &from_message {
                 last_message::note_target(
                     &mut a,
@@ -114,7 +114,7 @@ pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Resul
             }
             a
         }
-        Source::Change { scope, change } => artifact::from_change(
+        Source::Change { scope, change } => change::from_change(
             change,
             &scope.to_string(),
             settings.target,
@@ -125,7 +125,7 @@ pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Resul
     // of it that fits in the chunks.
     let chunking = match &source {
         Source::Change { scope, change } if wants_chunks(&settings, &artifact) => {
-            artifact = artifact::from_change(
+            artifact = change::from_change(
                 change,
                 &scope.to_string(),
                 settings.target,
@@ -143,9 +143,9 @@ pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Resul
 
     // Low confidence or a mixed document: a person at a terminal is asked (seed 004).
     if let Source::Text(input) = &source {
-        match super::confirm::target(artifact, input, &settings)? {
-            super::confirm::Answer::Review(a) => artifact = *a,
-            super::confirm::Answer::Cancel => {
+        match crate::commands::confirm::target(artifact, input, &settings)? {
+            crate::commands::confirm::Answer::Review(a) => artifact = *a,
+            crate::commands::confirm::Answer::Cancel => {
                 crate::errln!("cancelled: nothing was reviewed");
                 return Ok(Outcome::Success);
             }
@@ -212,7 +212,7 @@ pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Resul
         .as_ref()
         .map(incremental::context)
         .unwrap_or_default();
-    let (_, input) = crate::review::prompts(
+    let (_, input) = crate::prompts::review::prompts(
         &artifact,
         &artifact.text,
         &context,
@@ -234,8 +234,8 @@ pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Resul
             });
             let text = serde_json::to_string_pretty(&report)? + "\n";
             match &settings.output {
-                Some(path) => crate::output::write(path, text.as_bytes())?,
-                None => crate::terminal::out_json(&text)?,
+                Some(path) => crate::report::output::write(path, text.as_bytes())?,
+                None => crate::ui::terminal::out_json(&text)?,
             }
             return Ok(Outcome::Success);
         }
@@ -248,16 +248,16 @@ pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Resul
         if let Some((chunks, unfit)) = &plan {
             text.push_str(&chunk_summary(chunks, unfit, settings.concurrency));
         }
-        crate::terminal::out(&crate::redact::redact(&text, None).text)?;
+        crate::ui::terminal::out(&crate::redact::redact(&text, None).text)?;
         return Ok(Outcome::Success);
     };
     let route = route?;
     // Removed when it goes out of scope at the end of this function, also on an error.
-    let (_export, sandbox) = crate::review::export::prepare(
+    let (_export, sandbox) = crate::sandbox::export::prepare(
         repo.as_ref(),
         &match &source {
-            Source::Change { change, .. } => crate::review::export::Source::of_change(change),
-            Source::Text(_) => crate::review::export::Source::Empty,
+            Source::Change { change, .. } => crate::sandbox::export::Source::of_change(change),
+            Source::Text(_) => crate::sandbox::export::Source::Empty,
         },
         &settings,
     )?;
@@ -373,7 +373,7 @@ pub(crate) fn conclude(
     session: &Session,
     settings: &Settings,
     outcome: &crate::review::Outcome,
-    target: crate::artifact::markdown::Target,
+    target: crate::change::markdown::Target,
     author: &str,
     reviewer: &str,
 ) -> Result<Outcome> {
@@ -389,8 +389,8 @@ pub(crate) fn conclude(
             author: author.to_string(),
             reviewer: reviewer.to_string(),
             fail_on: &settings.fail_on,
-            code: target != crate::artifact::markdown::Target::Proposal,
-            single_file: session::files::read(&session.dir.join("locations.json"))
+            code: target != crate::change::markdown::Target::Proposal,
+            single_file: store::files::read(&session.dir.join("locations.json"))
                 .ok()
                 .and_then(|b| serde_json::from_slice::<LocationIndex>(&b).ok())
                 .and_then(|i| i.single_file),
@@ -401,7 +401,7 @@ pub(crate) fn conclude(
         &session.dir,
         &mut report,
         &settings.fail_on,
-        target != crate::artifact::markdown::Target::Proposal,
+        target != crate::change::markdown::Target::Proposal,
     );
     session.write("summary.md", report::markdown(&report).as_bytes())?;
     session.write_json("summary.json", &report)?;

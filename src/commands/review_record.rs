@@ -7,14 +7,14 @@ use std::path::Path;
 use anyhow::Result;
 use serde_json::json;
 
-use super::last_message;
-use super::review::Source;
-use crate::artifact::{self, Artifact};
-use crate::backend::routing::Route;
-use crate::config::Settings;
+use crate::agents::routing::Route;
+use crate::change::{self, Artifact};
+use crate::commands::last_message;
+use crate::commands::review::Source;
 use crate::review::record::ChunkRecord;
 use crate::review::Chunking;
-use crate::session::{self, Session};
+use crate::settings::Settings;
+use crate::store::{self, Session};
 
 /// The session's metadata, redacted.
 pub(super) fn metadata(
@@ -25,7 +25,7 @@ pub(super) fn metadata(
     workspace: &Path,
     route: &Result<Route>,
 ) -> serde_json::Value {
-    let now = session::rfc3339(session::now_utc());
+    let now = store::rfc3339(store::now_utc());
     let (source_json, scope_json, files, commits) = match source {
         Source::Text(t) => (
             match from_message {
@@ -73,7 +73,7 @@ pub(super) fn metadata(
     };
     // File names, commit subjects and the given scope can hold secrets too.
     let mut meta = json!({
-        "version": session::METADATA_VERSION,
+        "version": store::METADATA_VERSION,
         "id": session.id,
         "status": if settings.dry_run { "dry-run" } else { "running" },
         "created_at": now,
@@ -102,7 +102,7 @@ pub(super) fn metadata(
 
 /// Whether a change is reviewed in chunks: `--chunk`, or (by default) when it does not fit.
 pub(super) fn wants_chunks(settings: &Settings, a: &Artifact) -> bool {
-    a.target == artifact::Target::Code
+    a.target == change::Target::Code
         && match settings.chunk.as_str() {
             "always" => true,
             "never" => false,
@@ -111,19 +111,19 @@ pub(super) fn wants_chunks(settings: &Settings, a: &Artifact) -> bool {
 }
 
 /// The first round's chunks (files per chunk) and what fits in none.
-pub(super) type ChunkPlan = (Vec<ChunkRecord>, Vec<artifact::budget::Note>);
+pub(super) type ChunkPlan = (Vec<ChunkRecord>, Vec<change::budget::Note>);
 
 pub(super) fn chunk_plan(a: &Artifact, c: Chunking) -> Option<ChunkPlan> {
-    let doc = artifact::sections::DiffDoc::parse(&a.text)?;
+    let doc = change::sections::DiffDoc::parse(&a.text)?;
     let all: Vec<usize> = (0..doc.sections.len()).collect();
-    let plan = artifact::chunks::plan(&doc, &all, c.budget, c.max_chunks);
+    let plan = change::chunks::plan(&doc, &all, c.budget, c.max_chunks);
     let chunks = plan
         .chunks
         .iter()
         .enumerate()
         .map(|(k, ch)| ChunkRecord {
             chunk: k as u32 + 1,
-            files: artifact::chunks::files(&doc, ch),
+            files: change::chunks::files(&doc, ch),
             reviewed: false,
             error: None,
         })
@@ -141,7 +141,7 @@ pub(super) fn chunk_plan(a: &Artifact, c: Chunking) -> Option<ChunkPlan> {
 
 pub(super) fn chunk_summary(
     chunks: &[ChunkRecord],
-    unfit: &[artifact::budget::Note],
+    unfit: &[change::budget::Note],
     at_once: usize,
 ) -> String {
     let mut s = format!(
@@ -210,14 +210,14 @@ pub(super) fn summary(
                 change.deletions()
             ));
             for f in &change.files {
-                s.push_str(&format!("  {}\n", artifact::file_line(f)));
+                s.push_str(&format!("  {}\n", change::file_line(f)));
             }
         }
     }
     if !a.segments.is_empty() {
         s.push_str(&format!("segments:   {}\n", a.segments.len()));
         for seg in &a.segments {
-            let kind = if seg.kind == artifact::SegmentKind::Code {
+            let kind = if seg.kind == change::SegmentKind::Code {
                 "code"
             } else {
                 "proposal"

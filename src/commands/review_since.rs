@@ -1,5 +1,5 @@
 //! `--since` and `debate.incremental` for a review: what to review instead of the whole change
-//! (the delta since an earlier review, see [`crate::incremental`]), what to record of it, and
+//! (the delta since an earlier review, see [`crate::review::incremental`]), what to record of it, and
 //! what to say when nothing changed since.
 
 use std::path::Path;
@@ -7,13 +7,13 @@ use std::path::Path;
 use anyhow::Result;
 use serde_json::json;
 
-use super::review::Source;
 use crate::cli::ReviewArgs;
-use crate::config::Settings;
+use crate::commands::review::Source;
 use crate::error::Outcome;
-use crate::incremental::{self, Plan, Since, Start};
-use crate::scope::Scope;
-use crate::session::Session;
+use crate::git::Scope;
+use crate::review::incremental::{self, Plan, Since, Start};
+use crate::settings::Settings;
+use crate::store::Session;
 
 /// How the review goes on.
 pub(super) enum Next {
@@ -122,7 +122,7 @@ fn incremental_since(
 /// Nothing in the change's files changed since the earlier review: no model is asked, and what
 /// that review left open still stands (and counts for the gate).
 fn unchanged(plan: &incremental::Plan, settings: &Settings, store: &Path) -> Result<Outcome> {
-    use crate::terminal::clean_line;
+    use crate::ui::terminal::clean_line;
     let head: String = plan
         .basis
         .old_head
@@ -170,14 +170,14 @@ fn unchanged(plan: &incremental::Plan, settings: &Settings, store: &Path) -> Res
         .basis
         .previous_session
         .as_deref()
-        .and_then(|id| crate::session::find(store, id).ok());
+        .and_then(|id| crate::store::find(store, id).ok());
     match previous.filter(|_| settings.format != "text") {
         Some(s) => {
-            crate::terminal::err(&text);
+            crate::ui::terminal::err(&text);
             let report = crate::report::stored::load(&s.id, &s.dir)?;
             crate::report::emit::print(&settings.format, &report, settings.output.as_deref())?;
         }
-        None => crate::terminal::out(&text)?,
+        None => crate::ui::terminal::out(&text)?,
     }
     Ok(if blocking > 0 {
         Outcome::GateFailed

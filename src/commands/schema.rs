@@ -3,9 +3,9 @@
 
 use anyhow::Result;
 
+use crate::answer::Protocol;
 use crate::cli::{ProtocolArg, SchemaArgs};
 use crate::error::Outcome;
-use crate::protocol::read::Protocol;
 
 pub fn run(args: &SchemaArgs) -> Result<Outcome> {
     let protocol = match args.protocol {
@@ -13,6 +13,6 @@ pub fn run(args: &SchemaArgs) -> Result<Outcome> {
         ProtocolArg::PeerReview => Protocol::PeerReview,
         ProtocolArg::Judge => Protocol::Judge,
     };
-    crate::terminal::out(protocol.schema_text())?;
+    crate::ui::terminal::out(protocol.schema_text())?;
     Ok(Outcome::Success)
 }

@@ -7,10 +7,10 @@ use anyhow::Result;
 use serde_json::json;
 
 use crate::cli::{ListFormat, ReviewArgs, SessionsArgs};
-use crate::config::{Layers, Settings};
 use crate::error::Outcome;
-use crate::session::catalog::{self, Row};
-use crate::session::prune::{self, Limits, Policy, Report};
+use crate::settings::{Layers, Settings};
+use crate::store::catalog::{self, Row};
+use crate::store::prune::{self, Limits, Policy, Report};
 
 /// The store this invocation reads (`--state-dir`, `debate.stateDir`, or the default), with the
 /// repository and settings it was found from.
@@ -21,14 +21,14 @@ struct Store {
 }
 
 fn open_store(state_dir: Option<&Path>) -> Result<Store> {
-    let repo = crate::repo::discover()?;
+    let repo = crate::git::repo::discover()?;
     let args = ReviewArgs {
         state_dir: state_dir.map(Into::into),
         ..Default::default()
     };
     let settings = Settings::resolve(Layers::load(repo.as_ref())?, &args)?;
     let cwd = std::env::current_dir()?;
-    let base = crate::session::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
+    let base = crate::store::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
     Ok(Store {
         base,
         repo,
@@ -66,7 +66,7 @@ pub fn run(args: &SessionsArgs) -> Result<Outcome> {
             }
         }
     }
-    crate::terminal::out(&out)?;
+    crate::ui::terminal::out(&out)?;
     Ok(Outcome::Success)
 }
 
@@ -142,7 +142,7 @@ fn status(row: &Row) -> &str {
         .ok()
         .and_then(|e| e.status.as_deref())
         .unwrap_or("?");
-    if stored == "running" && crate::session::lock::holder_gone(&row.dir) == Some(true) {
+    if stored == "running" && crate::store::lock::holder_gone(&row.dir) == Some(true) {
         return "stopped";
     }
     stored
@@ -200,7 +200,7 @@ fn run_prune(args: &SessionsArgs, store: &Store) -> Result<Outcome> {
                 .collect();
             let v = json!({"dry_run": args.dry_run, "sessions": total, "removed": removed,
                 "kept": kept, "failed": failed, "left": left});
-            crate::terminal::out(&(serde_json::to_string_pretty(&v)? + "\n"))?;
+            crate::ui::terminal::out(&(serde_json::to_string_pretty(&v)? + "\n"))?;
         }
         ListFormat::Text => {
             let mut out = String::new();
@@ -231,7 +231,7 @@ fn run_prune(args: &SessionsArgs, store: &Store) -> Result<Outcome> {
             if args.dry_run && !report.removed.is_empty() {
                 out.push_str("nothing was removed (--dry-run)\n");
             }
-            crate::terminal::out(&out)?;
+            crate::ui::terminal::out(&out)?;
         }
     }
     if !report.failed.is_empty() {

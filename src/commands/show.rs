@@ -5,11 +5,11 @@ use serde_json::json;
 
 use crate::cli::{ShowArgs, ShowFormat};
 use crate::error::Outcome;
-use crate::session;
+use crate::store;
 
 pub fn run(args: &ShowArgs) -> Result<Outcome> {
-    let base = super::sessions::store_dir(args.state_dir.as_deref())?;
-    let s = session::find(&base, &args.id)?;
+    let base = crate::commands::sessions::store_dir(args.state_dir.as_deref())?;
+    let s = store::find(&base, &args.id)?;
     if let Some(n) = args.round {
         return show_round(&s, n, args.format);
     }
@@ -26,11 +26,11 @@ pub fn run(args: &ShowArgs) -> Result<Outcome> {
         crate::report::emit::print(format, &report, None)?;
         return Ok(Outcome::Success);
     }
-    let read = |name: &str| session::files::read_to_string(&s.dir.join(name)).ok();
+    let read = |name: &str| store::files::read_to_string(&s.dir.join(name)).ok();
     let summary_md = read("summary.md");
     let summary_json: Option<serde_json::Value> =
         read("summary.json").and_then(|t| serde_json::from_str(&t).ok());
-    let artifact = match session::files::read(&s.dir.join("artifact.md")) {
+    let artifact = match store::files::read(&s.dir.join("artifact.md")) {
         Ok(b) => Ok(String::from_utf8_lossy(&b).into_owned()),
         Err(e) => Err(format!("artifact.md unreadable: {e}")),
     };
@@ -72,7 +72,7 @@ pub fn run(args: &ShowArgs) -> Result<Outcome> {
             }
         }
     }
-    crate::terminal::out(&out)?;
+    crate::ui::terminal::out(&out)?;
     // A damaged session is shown as far as it can be, then reported as an error.
     if let Err(e) = s.metadata.as_ref().and(artifact.as_ref().map(|_| ())) {
         anyhow::bail!("session {} is damaged: {e}", s.id);
@@ -81,13 +81,13 @@ pub fn run(args: &ShowArgs) -> Result<Outcome> {
 }
 
 /// `show ID --round N`: the round's record, critique and judgement.
-fn show_round(s: &session::Stored, n: u32, format: ShowFormat) -> Result<Outcome> {
+fn show_round(s: &store::Stored, n: u32, format: ShowFormat) -> Result<Outcome> {
     if !matches!(format, ShowFormat::Text | ShowFormat::Json) {
         crate::usage!(
             "--round shows one round as text or json; drop --round to re-emit the report"
         );
     }
-    let read = |name: String| session::files::read_to_string(&s.dir.join(name)).ok();
+    let read = |name: String| store::files::read_to_string(&s.dir.join(name)).ok();
     let record: Option<serde_json::Value> =
         read(format!("round-{n}.json")).and_then(|t| serde_json::from_str(&t).ok());
     let critique = read(format!("round-{n}-critique.md"));
@@ -132,6 +132,6 @@ fn show_round(s: &session::Stored, n: u32, format: ShowFormat) -> Result<Outcome
             }
         }
     }
-    crate::terminal::out(&out)?;
+    crate::ui::terminal::out(&out)?;
     Ok(Outcome::Success)
 }

@@ -4,14 +4,14 @@
 use anyhow::{Context, Result};
 use serde_json::json;
 
-use crate::backend::registry::{self, Role};
-use crate::backend::routing::{self, World};
+use crate::agents::registry::{self, Role};
+use crate::agents::routing::{self, World};
 use crate::cli::{ReviewArgs, TopicArgs};
-use crate::config::{Layers, Settings};
 use crate::debate::{self, citations::Checker, Duel};
 use crate::error::Outcome;
-use crate::scope::{self, Scope};
-use crate::session::{self, Session};
+use crate::git::{self, Scope};
+use crate::settings::{Layers, Settings};
+use crate::store::{self, Session};
 
 pub fn run(args: &TopicArgs) -> Result<Outcome> {
     if !(1..=5).contains(&args.rounds) {
@@ -20,7 +20,7 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
     if args.topic.trim().is_empty() {
         crate::usage!("the topic is empty: say what to debate, e.g. git debate topic \"should we cache this?\"");
     }
-    let repo = crate::repo::discover()?;
+    let repo = crate::git::repo::discover()?;
     let base_args = ReviewArgs {
         effort: args.effort,
         backend_timeout_seconds: args.backend_timeout_seconds,
@@ -36,12 +36,12 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
         crate::errln!("{w}");
     }
     if let Some(p) = &settings.output {
-        crate::output::check(p)?;
+        crate::report::output::check(p)?;
     }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let context = shared_context(args, repo.as_ref(), &settings)?;
     let topic = crate::redact::redact(args.topic.trim(), None).text;
-    let base = session::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
+    let base = store::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
     let workspace = repo
         .as_ref()
         .and_then(|r| r.workdir().map(|p| p.to_path_buf()))
@@ -55,9 +55,9 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
         }
         // The chair is the author a review would have; it needs no opposite.
         let chair = World::with(&settings, |w| routing::pick_author(&settings, w))?.backend;
-        return super::panel::run(
+        return crate::commands::panel::run(
             args,
-            super::panel::Setup {
+            crate::commands::panel::Setup {
                 settings: &settings,
                 topic: &topic,
                 chair: &chair,
@@ -128,9 +128,9 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
 
     let s = Session::create(&base)?;
     s.write("artifact.md", format!("# Topic\n\n{topic}\n").as_bytes())?;
-    let now = session::rfc3339(session::now_utc());
+    let now = store::rfc3339(store::now_utc());
     let mut meta = json!({
-        "version": session::METADATA_VERSION, "id": s.id, "kind": "topic", "status": "running",
+        "version": store::METADATA_VERSION, "id": s.id, "kind": "topic", "status": "running",
         "target": "topic", "topic": topic, "created_at": now, "updated_at": now,
         "tool_version": env!("CARGO_PKG_VERSION"), "workspace": workspace,
         "proposer": route.author, "challenger": route.reviewer,
@@ -188,13 +188,13 @@ fn conclude(
     });
     s.write_json("summary.json", &report)?;
     let state = debate::state_record(&s.id, &topic, outcome, rounds, settings.effort.as_deref());
-    session::write_atomic(
+    store::write_atomic(
         &base.join("last-debate.json"),
         serde_json::to_string_pretty(&state)?.as_bytes(),
     )?;
     meta["status"] = outcome.status.clone().into();
     meta["rounds_completed"] = outcome.rounds_completed.into();
-    meta["updated_at"] = session::rfc3339(session::now_utc()).into();
+    meta["updated_at"] = store::rfc3339(store::now_utc()).into();
     s.write_json("metadata.json", meta)?;
     emit(settings, &report, &summary, s, &outcome.status)
 }
@@ -210,13 +210,14 @@ pub(crate) fn emit(
 ) -> Result<Outcome> {
     let json = settings.format == "json";
     let text = if json {
-        crate::terminal::json(&(serde_json::to_string_pretty(report)? + "\n")).into_owned()
+        crate::ui::terminal::json(&(serde_json::to_string_pretty(report)? + "\n")).into_owned()
     } else {
-        crate::terminal::clean(&format!("{summary}\nsession: {}\n", s.dir.display())).into_owned()
+        crate::ui::terminal::clean(&format!("{summary}\nsession: {}\n", s.dir.display()))
+            .into_owned()
     };
     match &settings.output {
-        Some(p) => crate::output::write(p, text.as_bytes())?,
-        None => crate::terminal::out_trusted(text.as_bytes())?,
+        Some(p) => crate::report::output::write(p, text.as_bytes())?,
+        None => crate::ui::terminal::out_trusted(text.as_bytes())?,
     }
     Ok(match status {
         "interrupted" => Outcome::Interrupted,
@@ -230,7 +231,7 @@ pub(crate) fn emit(
 /// next turn with the same sides.
 pub fn resume(
     s: Session,
-    stored: &session::Stored,
+    stored: &store::Stored,
     mut meta: serde_json::Value,
     settings: &Settings,
     base: &std::path::Path,
@@ -256,13 +257,13 @@ pub fn resume(
             .as_str()
             .or_else(|| meta[k].as_str())
             .with_context(|| format!("debate {} does not record its {k}", stored.id))?;
-        super::resume::recorded_backend(&stored.id, k, recorded)
+        crate::commands::resume::recorded_backend(&stored.id, k, recorded)
     };
     let proposer = registry::build(&name("proposer")?, Some(Role::Author), settings)?;
     let challenger = registry::build(&name("challenger")?, Some(Role::Reviewer), settings)?;
     // Older sessions recorded only the backend, as the orchestrator.
     let judge_name = match meta["judge"]["backend"].as_str() {
-        Some(j) => super::resume::recorded_backend(&stored.id, "judge", j)?,
+        Some(j) => crate::commands::resume::recorded_backend(&stored.id, "judge", j)?,
         None => name("orchestrator")?,
     };
     let judge = registry::build(&judge_name, Some(Role::Author), settings)?;
@@ -272,7 +273,7 @@ pub fn resume(
         .to_string();
     // The time budget starts afresh, from the flag or the configuration of now.
     let budget = debate::budget::for_topic(settings, budget_minutes)?;
-    let repo = crate::repo::discover()?;
+    let repo = crate::git::repo::discover()?;
     // The current work tree, never a folder the session names.
     let workspace = repo
         .as_ref()
@@ -301,7 +302,7 @@ pub fn resume(
 
 /// A debate log (JSON lines), read as a session file; a missing log is an empty one.
 pub(crate) fn read_log(path: &std::path::Path) -> Result<String> {
-    match session::files::read_to_string(path) {
+    match store::files::read_to_string(path) {
         Ok(t) => Ok(t),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
         Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
@@ -322,15 +323,15 @@ fn shared_context(
             if let Scope::File(p) = &scope {
                 // A file is read whole (bounded, regular files only), like `--scope file:`.
                 let cwd = std::env::current_dir().context("cannot read the current directory")?;
-                let cap = crate::files::review_cap(settings.max_artifact_bytes);
-                let input = super::content::read_file_scope(Some(r), p, &cwd, cap)?;
+                let cap = crate::sys::files::review_cap(settings.max_artifact_bytes);
+                let input = crate::commands::content::read_file_scope(Some(r), p, &cwd, cap)?;
                 return Ok(Some(input.text));
             }
-            let change = scope::resolve(r, &scope, settings.context_lines)?;
-            let a = crate::artifact::from_change(
+            let change = git::resolve(r, &scope, settings.context_lines)?;
+            let a = crate::change::from_change(
                 &change,
                 &scope.to_string(),
-                crate::config::TargetSetting::Code,
+                crate::settings::TargetSetting::Code,
                 settings.max_artifact_bytes,
             );
             Ok(Some(a.text))

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use crate::config::Settings;
 use crate::error::UsageError;
+use crate::settings::Settings;
 
 /// A topic's budget when neither `--budget-minutes` nor `debate.topic.budgetMinutes` says:
 /// 5 rounds of two slow CLI turns (~4 minutes each, the seed's per-call limit), the summaries

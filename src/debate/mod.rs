@@ -23,9 +23,12 @@ use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::backend::{signals, Backend, BackendError, ErrorKind, Request, Usage};
-use crate::config::Settings;
-use crate::session::{self, Session};
+use crate::settings::Settings;
+use crate::store::{self, Session};
+use crate::{
+    agents::{Backend, BackendError, ErrorKind, Request, Usage},
+    sys::signals,
+};
 use budget::{Budget, Slice};
 use citations::{Checker, Citation};
 
@@ -155,7 +158,7 @@ impl Duel<'_> {
             .map(|c| {
                 format!(
                     "\n{}",
-                    crate::protocol::fence::wrap("SHARED CONTEXT: the change under discussion", c)
+                    crate::prompts::fence::wrap("SHARED CONTEXT: the change under discussion", c)
                 )
             })
             .unwrap_or_default();
@@ -193,10 +196,12 @@ impl Duel<'_> {
                 };
                 let req = self.request(&prompt, slice);
                 let t = Instant::now();
-                let r =
-                    crate::progress::with_progress(backend.name(), (n, self.rounds), role, || {
-                        backend.ask(&req)
-                    });
+                let r = crate::ui::progress::with_progress(
+                    backend.name(),
+                    (n, self.rounds),
+                    role,
+                    || backend.ask(&req),
+                );
                 match r {
                     Ok(a) => {
                         let entry = Exchange {
@@ -209,7 +214,7 @@ impl Duel<'_> {
                             response: a.text,
                             duration_ms: t.elapsed().as_millis() as u64,
                             usage: a.usage,
-                            timestamp: session::rfc3339(session::now_utc()),
+                            timestamp: store::rfc3339(store::now_utc()),
                         };
                         self.log(&entry)?;
                         ex.push(entry);

@@ -4,8 +4,8 @@
 
 use serde_json::{json, Value};
 
-use super::{citations, title, Exchange, Outcome};
-use crate::session;
+use crate::debate::{citations, title, Exchange, Outcome};
+use crate::store;
 
 /// The debate as markdown, with each turn's checked citations.
 pub fn transcript(topic: &str, ex: &[Exchange], notes: &[String]) -> String {
@@ -198,6 +198,6 @@ pub fn state_record(
             "agreements": v.agreements, "disagreements": v.disagreements,
             "recommendation": v.recommendation,
         })),
-        "timestamp": session::rfc3339(session::now_utc()),
+        "timestamp": store::rfc3339(store::now_utc()),
     })
 }

@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use super::{transcript, Duel, Exchange, Verdict};
-use crate::protocol::Template;
+use crate::debate::{transcript, Duel, Exchange, Verdict};
+use crate::prompts::Template;
 
 impl Duel<'_> {
     /// The verdict and the model that gave it; `None` (with a note) when the judge failed.
@@ -36,7 +36,7 @@ impl Duel<'_> {
         let ask = |prompt: &str| {
             let slice = self.budget.for_verdict(started);
             let req = self.request(prompt, slice);
-            crate::progress::with_progress(
+            crate::ui::progress::with_progress(
                 self.judge.name(),
                 (rounds, self.rounds),
                 "verdict",
@@ -99,7 +99,7 @@ impl Duel<'_> {
 /// challenger's tool names, which a judge may name instead of the roles (the seed's own state
 /// record does).
 pub fn parse_verdict(text: &str, sides: (&str, &str)) -> Verdict {
-    let block = crate::protocol::read::json::json_blocks(text)
+    let block = crate::answer::json::json_blocks(text)
         .into_iter()
         .rev()
         .find(|v| v.get("winner").is_some() || v.get("reasoning").is_some());

@@ -4,14 +4,14 @@
 
 use std::time::Duration;
 
-use super::budget::Budget;
-use super::citations::Checker;
-use super::{Duel, Outcome};
-use crate::backend::scripted::Slow;
-use crate::backend::Family;
+use crate::agents::scripted::Slow;
+use crate::agents::Family;
 use crate::cli::ReviewArgs;
-use crate::config::{Layers, Settings};
-use crate::session::Session;
+use crate::debate::budget::Budget;
+use crate::debate::citations::Checker;
+use crate::debate::{Duel, Outcome};
+use crate::settings::{Layers, Settings};
+use crate::store::Session;
 
 const VERDICT: &str = "```json\n{\"winner\": \"challenger\", \"reasoning\": \"measured\"}\n```";
 

@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use super::{citations, title, Duel, Exchange};
-use crate::protocol::Template;
+use crate::debate::{citations, title, Duel, Exchange};
+use crate::prompts::Template;
 
 /// The most of the judge's summary that is passed on (800 tokens is ~3,200 characters; a judge
 /// that writes more than asked is cut, not trusted to stay bounded).
@@ -51,7 +51,7 @@ impl Duel<'_> {
             }
         }
         if !history.is_empty() {
-            history = crate::protocol::fence::wrap("EARLIER ROUNDS", &history);
+            history = crate::prompts::fence::wrap("EARLIER ROUNDS", &history);
         }
         let round = n.to_string();
         let previous = (n - 1).to_string();
@@ -111,10 +111,12 @@ impl Duel<'_> {
             Err(e) => return fallback(format!("{e:#}"), notes),
         };
         let req = self.request(&prompt, slice);
-        let r =
-            crate::progress::with_progress(self.judge.name(), (n, self.rounds), "summary", || {
-                self.judge.ask(&req)
-            });
+        let r = crate::ui::progress::with_progress(
+            self.judge.name(),
+            (n, self.rounds),
+            "summary",
+            || self.judge.ask(&req),
+        );
         match r {
             Ok(a) if !a.text.trim().is_empty() => {
                 let s: String = a.text.trim().chars().take(SUMMARY_CHARS).collect();
@@ -144,7 +146,7 @@ fn as_history(e: &Exchange) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::protocol::Template;
+    use crate::prompts::Template;
 
     /// Seed 001's rules, each in the prompt of the turn it governs (whitespace aside): dropping
     /// one from a template fails here.

@@ -4,17 +4,17 @@
 //! The name decides whether to look (its last word must name a secret: `client_secret` does,
 //! `token_type` and `tokenizer` do not); the value decides whether it is a literal (code such as
 //! `Token::Any`, `next_token()`, `String`, `^2.0.0` or `${VAR}` is not); the file kind decides how
-//! an unquoted value reads (see [`super::files`]).
+//! an unquoted value reads (see [`crate::redact::files`]).
 
 use std::sync::LazyLock;
 
 use regex::{Captures, Regex};
 
-use super::files::FileKind;
-use super::rules::{
+use crate::redact::files::FileKind;
+use crate::redact::rules::{
     KEY_QUALIFIERS, PLACEHOLDERS, SECRET_NAMES, SECRET_WORDS, SETTING_WORDS, WEAK_WORDS,
 };
-use super::{entropy, marker};
+use crate::redact::{entropy, marker};
 
 /// A key containing a secret-ish word, an assignment operator and a value.
 static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {

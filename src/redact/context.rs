@@ -10,8 +10,8 @@ use std::sync::LazyLock;
 
 use regex::{Captures, Regex};
 
-use super::files::FileKind;
-use super::{assign, entropy, marker, rules};
+use crate::redact::files::FileKind;
+use crate::redact::{assign, entropy, marker, rules};
 
 static NAMED_FORMS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     rules::NAMED_FORMS

@@ -280,13 +280,13 @@ fn this_repository_sources_have_no_secrets() {
     walk(&root.join("tests"), &mut files);
     // Tests that plant a fake secret on purpose, with what they plant: true positives.
     let planted: &[(&str, &str)] = &[
-        ("src/backend/error.rs", r#"{"anthropic-key": 1}"#),
+        ("src/agents/error.rs", r#"{"anthropic-key": 1}"#),
         (
             "tests/artifact.rs",
             r#"{"aws-access-key": 1, "private-key": 1, "url-credential": 1}"#,
         ),
         ("tests/backends.rs", r#"{"openai-key": 1}"#),
-        ("src/review/export_tests.rs", r#"{"anthropic-key": 1}"#),
+        ("src/sandbox/export_tests.rs", r#"{"anthropic-key": 1}"#),
         ("tests/sandbox.rs", r#"{"anthropic-key": 1}"#),
     ];
     let mut hits = Vec::new();

@@ -17,7 +17,7 @@
 
 use serde_json::{json, Value};
 
-use super::{Item, Report};
+use crate::report::{Item, Report};
 
 /// A position a code host may be given: a path in the repository and a line range.
 fn location(i: &Item) -> Option<(String, u64, u64)> {
@@ -59,7 +59,7 @@ fn message(i: &Item) -> String {
 /// the code around the location (never the per-session `F1`).
 fn fingerprint(i: &Item) -> String {
     let path = i.location.as_ref().map_or("", |l| l.path.as_str());
-    let title = crate::protocol::read::vocab::normalise(&i.title);
+    let title = crate::answer::vocab::normalise(&i.title);
     let anchor = i.anchor.as_deref().unwrap_or("");
     let text = format!("{path}\0{title}\0{anchor}");
     sha1_smol::Sha1::from(text).digest().to_string()

@@ -4,10 +4,10 @@
 
 use serde::Serialize;
 
-use crate::artifact::budget::Note;
+use crate::change::budget::Note;
 use crate::review::record::ChunkRecord;
 use crate::review::Outcome;
-use crate::terminal::clean_line;
+use crate::ui::terminal::clean_line;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Coverage {

@@ -5,12 +5,12 @@
 //! messages. Each is one line in every human format, so a newline or escape sequence in it is
 //! shown (`␊`, `␛`) rather than allowed to fake a line of ours or act on the terminal; bodies and
 //! suggested actions may span lines and keep their newlines. The JSON formats are rendered from
-//! the exact report instead (see `crate::terminal::json`).
+//! the exact report instead (see `crate::ui::terminal::json`).
 
 use std::path::{Path, PathBuf};
 
-use super::{Item, JudgeLine, Report};
-use crate::terminal::{clean, clean_line};
+use crate::report::{Item, JudgeLine, Report};
+use crate::ui::terminal::{clean, clean_line};
 
 fn line(s: &str) -> String {
     clean_line(s).into_owned()
@@ -87,7 +87,7 @@ impl Report {
                 .iter()
                 .map(|(k, v)| (line(k), v.clone()))
                 .collect(),
-            gate: super::Gate {
+            gate: crate::report::Gate {
                 blocking: lines(&self.gate.blocking),
                 ..self.gate.clone()
             },

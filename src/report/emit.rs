@@ -5,21 +5,25 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use super::Report;
+use crate::report::Report;
 
 /// `report` in `format` (`text`, `json`, `markdown`, `sarif`, `rdjson`, `github`), on standard
 /// output or in `output`.
 pub fn print(format: &str, report: &Report, output: Option<&Path>) -> Result<()> {
     let to_file = output.is_some();
-    let color = !to_file && super::use_color(crate::terminal::stdout_is_terminal());
+    let color = !to_file && crate::report::use_color(crate::ui::terminal::stdout_is_terminal());
     // The JSON formats keep the data exact (escaped where a terminal would act on it); the
-    // others are rendered from cleaned text (see `crate::terminal`).
-    let json = |v: String| crate::terminal::json(&(v + "\n")).into_owned();
+    // others are rendered from cleaned text (see `crate::ui::terminal`).
+    let json = |v: String| crate::ui::terminal::json(&(v + "\n")).into_owned();
     let text = match format {
         "json" => json(serde_json::to_string_pretty(report)?),
-        "markdown" => super::markdown(report),
-        "sarif" => json(serde_json::to_string_pretty(&super::ci::sarif(report))?),
-        "rdjson" => json(serde_json::to_string_pretty(&super::ci::rdjson(report))?),
+        "markdown" => crate::report::markdown(report),
+        "sarif" => json(serde_json::to_string_pretty(&crate::report::ci::sarif(
+            report,
+        ))?),
+        "rdjson" => json(serde_json::to_string_pretty(&crate::report::ci::rdjson(
+            report,
+        ))?),
         "github" => {
             if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY") {
                 use std::io::Write;
@@ -33,11 +37,11 @@ pub fn print(format: &str, report: &Report, output: Option<&Path>) -> Result<()>
                             Path::new(&path).display()
                         )
                     })?;
-                f.write_all(super::markdown(report).as_bytes())?;
+                f.write_all(crate::report::markdown(report).as_bytes())?;
             }
-            super::ci::github(report)
+            crate::report::ci::github(report)
         }
-        _ => super::text(report, color),
+        _ => crate::report::text(report, color),
     };
     // A machine format piped into another tool (reviewdog, an upload) must not make "not
     // evaluated" look like "nothing found": say it where a person sees it too.
@@ -51,9 +55,9 @@ pub fn print(format: &str, report: &Report, output: Option<&Path>) -> Result<()>
         );
     }
     match output {
-        Some(path) => crate::output::write(path, text.as_bytes()),
-        None if color => Ok(crate::terminal::out_coloured(&text)?),
-        None if format == "github" => Ok(crate::terminal::out_commands(&text)?),
-        None => Ok(crate::terminal::out(&text)?),
+        Some(path) => crate::report::output::write(path, text.as_bytes()),
+        None if color => Ok(crate::ui::terminal::out_coloured(&text)?),
+        None if format == "github" => Ok(crate::ui::terminal::out_commands(&text)?),
+        None => Ok(crate::ui::terminal::out(&text)?),
     }
 }

@@ -5,9 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Item, Report};
-use crate::protocol::findings::{Finding, Location};
-use crate::terminal::clean_line;
+use crate::findings::{Finding, Location};
+use crate::report::{Item, Report};
+use crate::ui::terminal::clean_line;
 
 /// Which review an incremental one continues and what it sent: decided before the review (the
 /// plan in `incremental.json`) and repeated in its report.
@@ -108,9 +108,9 @@ impl Report {
                     .push(format!("full review instead of incremental: {r}"));
             }
         }
-        self.gate = super::gate(&self.unresolved, fail_on);
+        self.gate = crate::report::gate(&self.unresolved, fail_on);
         self.incremental = Some(inc);
-        self.next_actions = super::next_actions(self, code);
+        self.next_actions = crate::report::next_actions(self, code);
     }
 }
 

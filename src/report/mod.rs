@@ -10,6 +10,7 @@ mod display;
 pub mod emit;
 mod human;
 pub mod incremental;
+pub mod output;
 pub mod stored;
 
 use std::collections::BTreeMap;
@@ -17,8 +18,8 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::protocol::findings::{Location, Source};
-use crate::protocol::judge::Judged;
+use crate::answer::judge::Judged;
+use crate::findings::{Location, Source};
 use crate::review::record::{usage_by_backend, BackendUsage};
 use crate::review::Outcome;
 
@@ -100,7 +101,7 @@ impl Item {
     /// Where it points, for people: `path:line` (with the check when it failed), else the
     /// reviewer's own evidence text.
     pub fn where_(&self) -> Option<String> {
-        crate::protocol::findings::where_of(self.location.as_ref(), self.evidence.as_deref())
+        crate::findings::where_of(self.location.as_ref(), self.evidence.as_deref())
     }
 }
 

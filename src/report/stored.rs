@@ -1,7 +1,7 @@
 //! A stored session's report, rebuilt from what the session folder holds, so `git debate show ID
 //! --format sarif` can hand CI what a hook or an earlier step produced without asking any model.
 //!
-//! The rounds come from their `round-<n>.json` records and go through the same [`super::build`]
+//! The rounds come from their `round-<n>.json` records and go through the same [`crate::report::build`]
 //! as a live review; what only the final report knew (status, decision, the error, totals, the
 //! gate's threshold) is taken from the stored `summary.json`.
 
@@ -10,10 +10,10 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use serde_json::Value;
 
-use super::{Context as ReportContext, Report};
+use crate::report::{Context as ReportContext, Report};
 use crate::review::record::Round;
 use crate::review::Outcome;
-use crate::session::files;
+use crate::store::files;
 
 /// The report of the finished session in `dir`.
 pub fn load(id: &str, dir: &Path) -> Result<Report> {
@@ -63,7 +63,7 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
         .as_str()
         .unwrap_or("never")
         .to_string();
-    let mut report = super::build(
+    let mut report = crate::report::build(
         &outcome,
         &ReportContext {
             session: id,
@@ -81,8 +81,8 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
     if let Ok(usage) = serde_json::from_value(summary["usage"].clone()) {
         report.usage = usage;
     }
-    report.next_actions = super::next_actions(&report, report.target != "proposal");
+    report.next_actions = crate::report::next_actions(&report, report.target != "proposal");
     let code = report.target != "proposal";
-    crate::incremental::finish(dir, &mut report, &fail_on, code);
+    crate::review::incremental::finish(dir, &mut report, &fail_on, code);
     Ok(report)
 }

@@ -1,6 +1,6 @@
 //! What the reviewer is sent in a round: one prompt (two for a mixed document), or for a change
 //! too big for one prompt, one prompt per chunk, all run at once through
-//! [`crate::schedule::bounded`].
+//! [`crate::sys::schedule::bounded`].
 //!
 //! The first round reviews every file. Later rounds re-review only what can have moved: the files
 //! the author revised, the files the standing findings point at (for a finding with no file, the
@@ -11,13 +11,16 @@ use std::collections::BTreeSet;
 
 use anyhow::Result;
 
-use super::record::ChunkRecord;
-use super::{Review, State};
-use crate::artifact::budget::Note;
-use crate::artifact::chunks;
-use crate::artifact::sections::DiffDoc;
-use crate::backend::{signals, Answer, BackendError};
-use crate::protocol::Template;
+use crate::change::budget::Note;
+use crate::change::chunks;
+use crate::change::sections::DiffDoc;
+use crate::prompts::Template;
+use crate::review::record::ChunkRecord;
+use crate::review::{Review, State};
+use crate::{
+    agents::{Answer, BackendError},
+    sys::signals,
+};
 
 /// A chunked review's limits (`debate.maxArtifactBytes` per chunk, `debate.maxChunks`).
 #[derive(Debug, Clone, Copy)]
@@ -59,7 +62,7 @@ pub(super) struct Coverage {
 
 impl Coverage {
     /// Rebuilt from the rounds of a resumed session.
-    pub fn of(rounds: &[super::record::Round]) -> Coverage {
+    pub fn of(rounds: &[crate::review::record::Round]) -> Coverage {
         let mut c = Coverage::default();
         if let Some(last) = rounds.last() {
             c.revised.extend(last.revised.iter().cloned());
@@ -105,7 +108,7 @@ impl Review<'_> {
             .chunking
             .and_then(|c| DiffDoc::parse(&st.text).map(|d| (c, d)));
         let Some((limits, doc)) = chunked else {
-            let (prompts, input) = super::prompts(
+            let (prompts, input) = crate::prompts::review::prompts(
                 self.artifact,
                 &st.text,
                 context,
@@ -174,21 +177,21 @@ impl Review<'_> {
             k if jobs[0].chunk.is_some() => format!("review ({k} chunks)"),
             _ => "review (both halves)".to_string(),
         };
-        crate::progress::with_progress(
+        crate::ui::progress::with_progress(
             self.reviewer.name(),
             (n, self.settings.max_rounds),
             &what,
             || {
-                crate::schedule::bounded(
+                crate::sys::schedule::bounded(
                     self.settings.concurrency,
                     jobs.iter().collect(),
                     |_, job| {
                         let t = std::time::Instant::now();
                         if signals::interrupted() {
-                            return (Err(super::interrupted(self.reviewer.name())), 0);
+                            return (Err(crate::review::interrupted(self.reviewer.name())), 0);
                         }
                         let protocol =
-                            super::reading::protocol_of(job.segment, self.artifact.target);
+                            crate::review::reading::protocol_of(job.segment, self.artifact.target);
                         let mut req = self.request(&job.prompt, started, Some(protocol));
                         req.sandbox.no_tools = self.sandbox.no_tools;
                         let r = self.reviewer.ask(&req);

@@ -6,11 +6,11 @@
 //! answer is merged back file by file into the version of the whole change. A document that is
 //! not a per-file diff (a design, a file scope) is small and sent whole, as before.
 
-use super::Review;
-use crate::artifact::markdown::Target;
-use crate::artifact::sections::{self, DiffDoc, Section};
-use crate::protocol::findings::Finding;
-use crate::protocol::judge::Judged;
+use crate::answer::judge::Judged;
+use crate::change::markdown::Target;
+use crate::change::sections::{self, DiffDoc, Section};
+use crate::findings::Finding;
+use crate::review::Review;
 
 /// What an author call about the change is shown.
 pub(super) struct Shown {
@@ -81,7 +81,7 @@ impl Review<'_> {
         }
         let files: Vec<&Section> = picked.iter().map(|&i| &doc.sections[i]).collect();
         let body: String = files.iter().map(|s| s.text.as_str()).collect();
-        let fence = crate::artifact::fence_for(&body);
+        let fence = crate::change::fence_for(&body);
         Shown {
             text: format!(
                 "The {} files the findings touch, of the {} the change holds:\n\n{fence}diff\n\

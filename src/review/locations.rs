@@ -14,8 +14,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::findings::{Finding, Location, LocationCheck};
-use crate::scope::{Change, Status};
+use crate::findings::{Finding, Location, LocationCheck};
+use crate::git::{Change, Status};
 
 /// Where the reviewed version of a file lives.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -178,7 +178,7 @@ impl LocationIndex {
             return Some(n);
         }
         // The file's real name (see `scope::name_of`).
-        let bytes = crate::scope::path_bytes(path);
+        let bytes = crate::git::path_bytes(path);
         let path = Path::new(std::ffi::OsStr::from_bytes(&bytes));
         let safe = !bytes.is_empty()
             && !bytes.starts_with(b"/")
@@ -210,7 +210,7 @@ impl LocationIndex {
                 if !full.starts_with(&root) || !full.is_file() {
                     return None;
                 }
-                return crate::files::read_regular(&full, crate::files::CITED_FILE_CAP)
+                return crate::sys::files::read_regular(&full, crate::sys::files::CITED_FILE_CAP)
                     .ok()
                     .map(|b| count(&b));
             }

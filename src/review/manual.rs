@@ -10,8 +10,8 @@ use std::io::{BufRead, BufReader, Write};
 
 use anyhow::Result;
 
-use super::record::Round;
 use crate::error::UsageError;
+use crate::review::record::Round;
 
 pub struct Terminal {
     out: File,
@@ -45,11 +45,11 @@ impl Terminal {
                 "  {} [{}] {}{} — {}\n",
                 j.severity().label(),
                 j.finding.id,
-                crate::terminal::clean_line(&j.finding.title),
+                crate::ui::terminal::clean_line(&j.finding.title),
                 j.finding
                     .evidence
                     .as_deref()
-                    .map(|e| format!(" ({})", crate::terminal::clean_line(e)))
+                    .map(|e| format!(" ({})", crate::ui::terminal::clean_line(e)))
                     .unwrap_or_default(),
                 j.verdict_label()
             ));
@@ -58,11 +58,14 @@ impl Terminal {
             if !f.body.is_empty() {
                 s.push_str(&format!(
                     "      why: {}\n",
-                    crate::terminal::clean_line(&f.body)
+                    crate::ui::terminal::clean_line(&f.body)
                 ));
             }
             if let Some(a) = &f.action {
-                s.push_str(&format!("      fix: {}\n", crate::terminal::clean_line(a)));
+                s.push_str(&format!(
+                    "      fix: {}\n",
+                    crate::ui::terminal::clean_line(a)
+                ));
             }
         }
         s.push_str(&format!(
@@ -77,7 +80,8 @@ impl Terminal {
              D rebut and continue   E stop\n",
         );
         // Titles and reasons come from the models: shown, never acted on by the terminal.
-        self.out.write_all(crate::terminal::clean(&s).as_bytes())?;
+        self.out
+            .write_all(crate::ui::terminal::clean(&s).as_bytes())?;
         for _ in 0..3 {
             write!(self.out, "Choose [A/B/C/D/E] (default {}): ", round.rubric)?;
             self.out.flush()?;

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use similar::TextDiff;
 
-use crate::protocol::findings::Finding;
+use crate::findings::Finding;
 
 /// Text similarity above which two findings are the same without an anchor.
 const SAME_TEXT: f32 = 0.6;
@@ -178,7 +178,9 @@ fn anchor(f: &Finding, workspace: Option<&Path>) -> Option<String> {
     }
     // A path from an answer: never a FIFO or device, never unbounded.
     let content = workspace
-        .and_then(|w| crate::files::read_regular(&w.join(path), crate::files::CITED_FILE_CAP).ok())
+        .and_then(|w| {
+            crate::sys::files::read_regular(&w.join(path), crate::sys::files::CITED_FILE_CAP).ok()
+        })
         .and_then(|b| String::from_utf8(b).ok());
     match content.and_then(|text| window_hash(&text, line)) {
         Some(hash) => Some(format!("{path}#{hash}")),
@@ -210,14 +212,14 @@ pub fn window_hash_of(all: &[&str], line: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::findings::Severity;
+    use crate::findings::Severity;
 
     fn f(title: &str, body: &str, at: Option<&str>) -> Finding {
         let mut f = Finding::new(Severity::P1, title);
         f.body = body.into();
         f.location = at.map(|a| {
             let (p, l) = a.rsplit_once(':').unwrap();
-            crate::protocol::findings::Location::new(p, l.parse().ok(), None)
+            crate::findings::Location::new(p, l.parse().ok(), None)
         });
         f
     }

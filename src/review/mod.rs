@@ -8,18 +8,16 @@
 //! session folder as it happens, so an interrupted or failed session stays readable.
 
 mod chunked;
-pub mod export;
 mod lean;
 pub mod locations;
 pub mod manual;
 pub mod matching;
-mod prompts;
 mod reading;
 pub mod record;
 mod round;
 mod steps;
 
-pub use prompts::{prompts, Prompt};
+pub use crate::prompts::review::{prompts, Prompt};
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -28,11 +26,14 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::artifact::Artifact;
-use crate::backend::{signals, Backend, BackendError, Request};
-use crate::config::Settings;
-use crate::protocol::read::Protocol;
-use crate::session::Session;
+use crate::answer::Protocol;
+use crate::change::Artifact;
+use crate::settings::Settings;
+use crate::store::Session;
+use crate::{
+    agents::{Backend, BackendError, Request},
+    sys::signals,
+};
 pub use chunked::Chunking;
 use matching::Ledger;
 use record::{Call, Round};
@@ -78,7 +79,7 @@ pub struct Review<'a> {
     pub locations: Option<locations::LocationIndex>,
     /// Where the models run and what they may read (the export of the reviewed revision);
     /// `no_tools` there applies to the reviewer's calls only.
-    pub sandbox: crate::backend::confine::Sandbox,
+    pub sandbox: crate::sandbox::confine::Sandbox,
     /// Review a change too big for one prompt in chunks at once (`None`: one prompt, cut to the
     /// budget).
     pub chunking: Option<Chunking>,
@@ -86,7 +87,7 @@ pub struct Review<'a> {
     pub fallback: Option<Box<dyn Backend>>,
     /// An incremental review's plan: the artifact is the delta, and round 1 also asks about the
     /// findings carried from the earlier review.
-    pub incremental: Option<crate::incremental::Plan>,
+    pub incremental: Option<crate::review::incremental::Plan>,
 }
 
 /// A fallback reviewer took over from one that never answered.
@@ -135,7 +136,7 @@ pub struct Outcome {
     pub not_evaluated: Vec<String>,
     /// What a chunked review could not fit in any chunk.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub unfit: Vec<crate::artifact::budget::Note>,
+    pub unfit: Vec<crate::change::budget::Note>,
     /// The fallback reviewer reviewed, because the reviewer never answered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fallback: Option<Fallback>,
@@ -241,7 +242,7 @@ impl Review<'_> {
             if let Err(e) = &result {
                 // A reviewer that never answered: the fallback, if any, reviews instead (once).
                 let never = st.rounds.is_empty()
-                    && e.kind != crate::backend::ErrorKind::Interrupted
+                    && e.kind != crate::agents::ErrorKind::Interrupted
                     && !signals::interrupted();
                 if let (true, Some(fb)) = (never, self.fallback.take()) {
                     let was = std::mem::replace(&mut self.reviewer, fb);
@@ -262,7 +263,7 @@ impl Review<'_> {
             match result {
                 Ok(()) => {}
                 Err(e) => {
-                    if signals::interrupted() || e.kind == crate::backend::ErrorKind::Interrupted {
+                    if signals::interrupted() || e.kind == crate::agents::ErrorKind::Interrupted {
                         cut_short = true;
                         break;
                     }
@@ -345,14 +346,14 @@ impl Review<'_> {
         if let Some(f) = &outcome.fallback {
             self.metadata["fallback"] = serde_json::to_value(f)?;
         }
-        self.metadata["updated_at"] = crate::session::rfc3339(crate::session::now_utc()).into();
+        self.metadata["updated_at"] = crate::store::rfc3339(crate::store::now_utc()).into();
         self.session.write_json("metadata.json", &self.metadata)?;
         Ok(outcome)
     }
 
     /// The token or cost budget that is used up, if one is.
     fn spent_budget(&self, st: &State) -> Option<String> {
-        let mut total = crate::backend::Usage::default();
+        let mut total = crate::agents::Usage::default();
         for u in record::usage_by_backend(&st.rounds, &st.extra_calls).values() {
             total.add(&u.usage);
         }
@@ -393,7 +394,7 @@ impl Review<'_> {
                 .min(self.remaining(started))
                 .max(Duration::from_secs(1)),
             idle_timeout: Duration::from_secs(self.settings.backend_idle_seconds),
-            sandbox: crate::backend::confine::Sandbox {
+            sandbox: crate::sandbox::confine::Sandbox {
                 no_tools: false,
                 ..self.sandbox.clone()
             },
@@ -405,7 +406,7 @@ impl Review<'_> {
         if let Some(r) = last {
             self.metadata["rounds"] = r.round.into();
         }
-        self.metadata["updated_at"] = crate::session::rfc3339(crate::session::now_utc()).into();
+        self.metadata["updated_at"] = crate::store::rfc3339(crate::store::now_utc()).into();
         self.session.write_json("metadata.json", &self.metadata)?;
         Ok(())
     }
@@ -424,7 +425,7 @@ fn kept(version: u32) -> String {
 fn interrupted(backend: &str) -> BackendError {
     BackendError::new(
         backend,
-        crate::backend::Failure::new(crate::backend::ErrorKind::Interrupted, "interrupted"),
+        crate::agents::Failure::new(crate::agents::ErrorKind::Interrupted, "interrupted"),
         &|_| String::new(),
     )
 }
@@ -437,5 +438,6 @@ fn minutes(d: Duration) -> String {
     }
 }
 
+pub mod incremental;
 #[cfg(test)]
 mod tests;

@@ -1,4 +1,4 @@
-//! A reviewer's answer read inside the loop: the reading pipeline of [`crate::protocol::read`]
+//! A reviewer's answer read inside the loop: the reading pipeline of [`crate::answer`]
 //! plus its one model call, the normaliser, and the location check against the reviewed change.
 //!
 //! The normaliser is asked only when the reader found no shape at all in a non-empty answer. It is
@@ -10,13 +10,13 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use super::record::Call;
-use super::Review;
-use crate::artifact::markdown::Target;
-use crate::backend::Answer;
-use crate::protocol::findings::Critique;
-use crate::protocol::read::{self, normalise, Protocol, Roots};
-use crate::protocol::Template;
+use crate::agents::Answer;
+use crate::answer::{self, normalise, Protocol, Roots};
+use crate::change::markdown::Target;
+use crate::findings::Critique;
+use crate::prompts::Template;
+use crate::review::record::Call;
+use crate::review::Review;
 
 /// The protocol a review prompt was written under.
 pub fn protocol_of(segment: Option<&str>, target: Target) -> Protocol {
@@ -47,7 +47,7 @@ impl Review<'_> {
         if let (true, Some(note)) = (answer.output.fell_back, &answer.output.note) {
             notes.push(format!("{which} review: {note}"));
         }
-        let reading = read::read(&answer.text, answer.structured.as_ref(), protocol, &roots);
+        let reading = answer::read(&answer.text, answer.structured.as_ref(), protocol, &roots);
         if reading.structured || answer.text.trim().is_empty() {
             return Ok((reading.critique, None, notes));
         }
@@ -59,7 +59,7 @@ impl Review<'_> {
         )?;
         let req = self.request(&prompt, started, Some(protocol));
         let t = Instant::now();
-        let r = crate::progress::with_progress(
+        let r = crate::ui::progress::with_progress(
             normalizer.name(),
             (n, self.settings.max_rounds),
             "normalise",

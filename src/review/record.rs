@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::backend::{Answer, BackendError, OutputMode, Usage};
-use crate::protocol::judge::Judged;
+use crate::agents::{Answer, BackendError, OutputMode, Usage};
+use crate::answer::judge::Judged;
 
 /// The estimate used where a CLI reports no token counts.
 const CHARS_PER_TOKEN: usize = 4;
@@ -139,7 +139,7 @@ pub struct Round {
     pub chunks: Vec<ChunkRecord>,
     /// What a chunked review could not fit in its chunks this round.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub unfit: Vec<crate::artifact::budget::Note>,
+    pub unfit: Vec<crate::change::budget::Note>,
     /// Files the author's revision of this round replaced or added (the next round re-reviews
     /// them, also after a resume).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

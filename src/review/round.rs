@@ -7,11 +7,11 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use super::record::{Call, ChunkRecord, Round};
-use super::{interrupted, kept, matching, steps, Review, State};
-use crate::backend::{signals, BackendError};
-use crate::protocol::findings::Finding;
-use crate::protocol::judge;
+use crate::answer::judge;
+use crate::findings::Finding;
+use crate::review::record::{Call, ChunkRecord, Round};
+use crate::review::{interrupted, kept, matching, steps, Review, State};
+use crate::{agents::BackendError, sys::signals};
 
 impl Review<'_> {
     /// One round. The outer `Result` is an I/O failure; the inner error a reviewer that did not
@@ -31,7 +31,7 @@ impl Review<'_> {
             st.version,
         );
         if let (1, Some(plan)) = (n, &self.incremental) {
-            context.push_str(&crate::incremental::context(plan));
+            context.push_str(&crate::review::incremental::context(plan));
         }
         let (jobs, input, unfit) = self.jobs(n, st, &context)?;
         self.session
@@ -105,7 +105,7 @@ impl Review<'_> {
                             "{} ({} files, not evaluated: {})",
                             label.as_deref().unwrap_or("chunk"),
                             files.len(),
-                            crate::terminal::clean_line(&files.join(", "))
+                            crate::ui::terminal::clean_line(&files.join(", "))
                         ),
                         None => label.clone().unwrap_or_else(|| "whole".into()),
                     };

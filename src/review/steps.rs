@@ -13,15 +13,15 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use super::lean::SUBSET_NOTE;
-use super::record::{Call, Round};
-use super::{PatchBase, Review, State};
-use crate::artifact::markdown::Target;
-use crate::backend::{Answer, BackendError};
-use crate::protocol::findings::Finding;
-use crate::protocol::judge::{self, Judged, Judgement};
-use crate::protocol::read::Protocol;
-use crate::protocol::Template;
+use crate::agents::{Answer, BackendError};
+use crate::answer::judge::{self, Judged, Judgement};
+use crate::answer::Protocol;
+use crate::change::markdown::Target;
+use crate::findings::Finding;
+use crate::prompts::Template;
+use crate::review::lean::SUBSET_NOTE;
+use crate::review::record::{Call, Round};
+use crate::review::{PatchBase, Review, State};
 
 /// Said for the author when it could not write a rebuttal.
 const FALLBACK_REBUTTAL: &str = "The author asks the reviewer to re-examine the remaining \
@@ -59,7 +59,7 @@ pub(super) fn context(
     // What the models wrote is fenced as data; our own lines follow outside the fence.
     let mut s = format!(
         "\n{}",
-        crate::protocol::fence::wrap(&format!("EARLIER ROUNDS (this is round {n})"), &s)
+        crate::prompts::fence::wrap(&format!("EARLIER ROUNDS (this is round {n})"), &s)
     );
     if version > last.version {
         s.push_str(&format!(
@@ -125,7 +125,7 @@ impl Review<'_> {
         let schema = (template == Template::Judge).then_some(Protocol::Judge);
         let req = self.request(&prompt, started, schema);
         let t = Instant::now();
-        let r = crate::progress::with_progress(
+        let r = crate::ui::progress::with_progress(
             self.author.name(),
             (n, self.settings.max_rounds),
             purpose,
@@ -167,7 +167,7 @@ impl Review<'_> {
             &[
                 ("findings", &list),
                 ("artifact", text),
-                ("rubric", crate::protocol::JUDGE_ANALYSIS),
+                ("rubric", crate::prompts::JUDGE_ANALYSIS),
             ],
             started,
         )?;
@@ -219,7 +219,7 @@ impl Review<'_> {
         };
         match round.choice {
             'A' => {
-                st.final_decision = Some(super::kept(st.version));
+                st.final_decision = Some(crate::review::kept(st.version));
                 st.stop_reason = Some(if st.version > 1 {
                     format!(
                         "decision A in round {n}: keep the current version (v{})",
@@ -466,8 +466,8 @@ impl Review<'_> {
 
 /// Whether Ctrl-C ended this author call (as opposed to the author failing).
 fn cut_short(r: &std::result::Result<Answer, BackendError>) -> bool {
-    matches!(r, Err(e) if e.kind == crate::backend::ErrorKind::Interrupted)
-        || (r.is_err() && crate::backend::signals::interrupted())
+    matches!(r, Err(e) if e.kind == crate::agents::ErrorKind::Interrupted)
+        || (r.is_err() && crate::sys::signals::interrupted())
 }
 
 /// The diff in an answer: its ```diff block if it has one, else the text from the first

@@ -2,23 +2,23 @@
 //! a signal does at each step.
 
 use super::*;
-use crate::backend::scripted::Slow;
-use crate::backend::{Answer, Family};
+use crate::agents::scripted::Slow;
+use crate::agents::{Answer, Family};
 use crate::cli::ReviewArgs;
-use crate::config::{Layers, TargetSetting};
+use crate::settings::{Layers, TargetSetting};
 
 const CRITIQUE: &str = "```json\n{\"verdict\":\"revise\",\"findings\":[{\"severity\":\"P2\",\"title\":\"naming\",\"action\":\"rename\"}]}\n```";
 
 fn run(reviewer_delay_ms: u64, author_delay_ms: u64, budget_ms: u64) -> Outcome {
     let tmp = tempfile::tempdir().unwrap();
     let settings = Settings::resolve(Layers::default(), &ReviewArgs::default()).unwrap();
-    let input = crate::artifact::TextInput {
+    let input = crate::change::TextInput {
         text: "fn f() {}\n".into(),
         origin: "test".into(),
         path_hint: None,
         lossy: false,
     };
-    let art = crate::artifact::from_text(&input, TargetSetting::Code, 1 << 20);
+    let art = crate::change::from_text(&input, TargetSetting::Code, 1 << 20);
     let session = Session::create(tmp.path()).unwrap();
     Review {
         session: &session,
@@ -104,13 +104,13 @@ fn signal_during_the_last_step() {
         ..Default::default()
     };
     let settings = Settings::resolve(Layers::default(), &args).unwrap();
-    let input = crate::artifact::TextInput {
+    let input = crate::change::TextInput {
         text: "fn f() {}\n".into(),
         origin: "test".into(),
         path_hint: None,
         lossy: false,
     };
-    let art = crate::artifact::from_text(&input, TargetSetting::Code, 1 << 20);
+    let art = crate::change::from_text(&input, TargetSetting::Code, 1 << 20);
     let session = Session::create(tmp.path()).unwrap();
     let o = Review {
         session: &session,

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use super::Event;
+use crate::transcript::Event;
 
 /// How an agent writes its transcript.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

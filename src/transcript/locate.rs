@@ -11,8 +11,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use super::Agent;
-use crate::files::{read_end_no_link, End};
+use crate::sys::files::{read_end_no_link, End};
+use crate::transcript::Agent;
 
 /// How an agent's transcripts are filed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

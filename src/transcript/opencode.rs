@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{Event, Format, Lookup};
-use crate::backend::runner::{self, Ending, Invocation};
+use crate::sys::runner::{self, Ending, Invocation};
+use crate::transcript::{Event, Format, Lookup};
 
 /// How long one opencode command may take (it starts in a few seconds).
 const DEADLINE: Duration = Duration::from_secs(60);

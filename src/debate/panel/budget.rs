@@ -8,8 +8,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::backend::Request;
-use crate::config::Settings;
+use crate::agents::Request;
+use crate::settings::Settings;
 
 /// Where the panel is in its budget.
 #[derive(Debug, Clone, Copy)]
@@ -24,7 +24,7 @@ pub struct Budget {
 
 /// Which flag or key set the budget, for messages that name what bit.
 pub fn budget_origin(settings: &Settings) -> String {
-    let panel_key = crate::backend::registry::var(settings, "panel", "budgetMinutes").is_some();
+    let panel_key = crate::agents::registry::var(settings, "panel", "budgetMinutes").is_some();
     if flag_set(settings) {
         "--budget-minutes".into()
     } else if panel_key {
@@ -43,14 +43,14 @@ fn flag_set(settings: &Settings) -> bool {
     settings
         .sources
         .get("budgetMinutes")
-        .is_some_and(|l| *l == crate::config::Layer::Flag)
+        .is_some_and(|l| *l == crate::settings::Layer::Flag)
 }
 
 impl Budget {
     /// `--budget-minutes` when given; else `debate.panel.budgetMinutes` (a decimal number of
     /// minutes); else the budget the settings carry (30 for a panel unless configured).
     pub fn new(settings: &Settings, started: Instant) -> Result<Budget, String> {
-        let configured = crate::backend::registry::var(settings, "panel", "budgetMinutes");
+        let configured = crate::agents::registry::var(settings, "panel", "budgetMinutes");
         let minutes = match configured {
             Some(v) if !flag_set(settings) => match v.trim().parse::<f64>() {
                 Ok(m) if m > 0.0 && m.is_finite() => m,

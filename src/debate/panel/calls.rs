@@ -7,11 +7,11 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use super::budget::Budget;
-use super::log::Entry;
-use super::{Panel, Timing};
-use crate::backend::{Answer, Backend, BackendError};
-use crate::protocol::read::json::json_blocks;
+use crate::agents::{Answer, Backend, BackendError};
+use crate::answer::json::json_blocks;
+use crate::debate::panel::budget::Budget;
+use crate::debate::panel::log::Entry;
+use crate::debate::panel::{Panel, Timing};
 
 /// Seed 002's chair neutrality rules, given to the chair with every task.
 pub const NEUTRALITY: &str = "You are the neutral chair of this panel debate. Chair neutrality \
@@ -28,7 +28,7 @@ pub struct Call<'c> {
     pub role: &'c str,
     pub speaker: &'c str,
     pub step: String,
-    /// The closings and the conclusion get their own reserved time (see [`super::budget`]).
+    /// The closings and the conclusion get their own reserved time (see [`crate::debate::panel::budget`]).
     pub reserved: bool,
     /// The progress line while it runs (only calls that hold the panel up show one).
     pub progress: Option<String>,
@@ -51,7 +51,7 @@ impl Panel<'_> {
         let at = budget.started.elapsed();
         let t = Instant::now();
         let r = match &c.progress {
-            Some(line) => crate::terminal::ticking(line, || b.ask(&req)),
+            Some(line) => crate::ui::terminal::ticking(line, || b.ask(&req)),
             None => b.ask(&req),
         };
         let timing = Timing {
@@ -118,7 +118,7 @@ impl Panel<'_> {
         format!(
             "Topic: {}\n\n{}",
             self.topic,
-            crate::protocol::fence::wrap("THE DEBATE LOG", &s)
+            crate::prompts::fence::wrap("THE DEBATE LOG", &s)
         )
     }
 
@@ -217,7 +217,7 @@ impl Panel<'_> {
             "You are the reporter of a panel debate on: {}\nYou are a silent observer. Write 1 \
              to 3 sentences of running notes on this entry, neutral, with its seq.\n\n{}",
             self.topic,
-            crate::protocol::fence::wrap(
+            crate::prompts::fence::wrap(
                 "ENTRY",
                 &format!("[seq {}] {} | {}\n{}", e.seq, e.speaker, e.kind, e.content)
             )
@@ -255,7 +255,7 @@ mod tests {
     #[test]
     fn questions_are_named_and_at_most_two() {
         let names = ["alice", "bob"];
-        let q = super::read_questions(
+        let q = crate::debate::panel::calls::read_questions(
             "Q: bob: failover?\nQ: zed: who?\nQ: alice: cost?\nQ: bob: again?",
             &names,
         );
@@ -266,6 +266,6 @@ mod tests {
                 ("alice".to_string(), "cost?".to_string())
             ]
         );
-        assert!(super::read_questions("no questions", &names).is_empty());
+        assert!(crate::debate::panel::calls::read_questions("no questions", &names).is_empty());
     }
 }

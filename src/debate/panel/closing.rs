@@ -6,13 +6,13 @@
 use anyhow::Result;
 use serde_json::Value;
 
-use super::budget::Budget;
-use super::flow::UNRESOLVED;
-use super::log::{Entry, Log};
-use super::turns::{Carry, Slot};
-use super::{outputs, Panel, PanelOutcome};
-use crate::backend::signals;
-use crate::protocol::read::json::json_blocks;
+use crate::answer::json::json_blocks;
+use crate::debate::panel::budget::Budget;
+use crate::debate::panel::flow::UNRESOLVED;
+use crate::debate::panel::log::{Entry, Log};
+use crate::debate::panel::turns::{Carry, Slot};
+use crate::debate::panel::{outputs, Panel, PanelOutcome};
+use crate::sys::signals;
 
 const PHASE3_DONE: &str = "Phase 3 complete.";
 

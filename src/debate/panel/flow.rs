@@ -7,19 +7,19 @@
 //! left out; `void` comes only from the chair (the seed's "cannot be fairly concluded"), from a
 //! chair that cannot conclude, or from a panel where no debater spoke. Between rounds the
 //! audience's questions are gathered while the chair prepares the next round (and the last turn
-//! is verified), through [`crate::schedule::bounded`].
+//! is verified), through [`crate::sys::schedule::bounded`].
 
 use std::time::Instant;
 
 use anyhow::Result;
 
-use super::budget::Budget;
-use super::log::{Entry, Log, ROUND_TYPES};
-use super::turns::{Carry, Slot};
-use super::verify::{relay_line, RELAY};
-use super::{Panel, PanelOutcome};
-use crate::backend::signals;
 use crate::debate::citations::Citation;
+use crate::debate::panel::budget::Budget;
+use crate::debate::panel::log::{Entry, Log, ROUND_TYPES};
+use crate::debate::panel::turns::{Carry, Slot};
+use crate::debate::panel::verify::{relay_line, RELAY};
+use crate::debate::panel::{Panel, PanelOutcome};
+use crate::sys::signals;
 
 const READY: &str = "All agents confirmed ready. Beginning Phase 1";
 const PHASE1_DONE: &str = "Phase 1 complete.";
@@ -240,7 +240,7 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
         jobs.push(Between::Verify);
         let pending = std::mem::take(&mut carry.pending);
         let snapshot = log.entries.clone();
-        let out = crate::schedule::bounded(p.settings.concurrency, jobs, |_, job| match job {
+        let out = crate::sys::schedule::bounded(p.settings.concurrency, jobs, |_, job| match job {
             Between::Audience => BetweenOut::Questions(p.audience_questions(&snapshot, r, &budget)),
             Between::Chair => BetweenOut::GoOn(p.go_on(&snapshot, r, &budget)),
             Between::Verify => {
@@ -296,10 +296,10 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
     if budget_spent && !signals::interrupted() {
         carry.notes.push(format!(
             "[WARN] the time budget ({}) ran out after {rounds} round(s); the panel went to the closings",
-            super::budget::budget_origin(p.settings)
+            crate::debate::panel::budget::budget_origin(p.settings)
         ));
     }
-    super::closing::run(&p, log, carry, rounds, questions, &budget, budget_spent)
+    crate::debate::panel::closing::run(&p, log, carry, rounds, questions, &budget, budget_spent)
 }
 
 /// The audience questions logged after `from` (a round's relay line).

@@ -9,7 +9,7 @@ use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
 use crate::debate::citations::Citation;
-use crate::session::{self, Session};
+use crate::store::{self, Session};
 
 /// Phases as the seed writes them (there is no value for phase 4: the conclusion is `system`).
 pub const PHASES: &[&str] = &["system", "opening", "rebuttal", "closing"];
@@ -110,7 +110,7 @@ impl Log<'_> {
     ) -> Result<u32> {
         let e = Entry {
             seq: self.entries.len() as u32,
-            timestamp: session::rfc3339(session::now_utc()),
+            timestamp: store::rfc3339(store::now_utc()),
             phase: phase.into(),
             speaker: speaker.into(),
             kind: kind.into(),

@@ -28,10 +28,10 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
-use super::citations::{Checker, Status};
-use crate::backend::Backend;
-use crate::config::Settings;
-use crate::session::Session;
+use crate::agents::Backend;
+use crate::debate::citations::{Checker, Status};
+use crate::settings::Settings;
+use crate::store::Session;
 pub use flow::run;
 pub use lineup::Debater;
 pub use log::Entry;

@@ -7,10 +7,10 @@
 
 use anyhow::Result;
 
-use super::budget::Budget;
-use super::calls::Call;
-use super::log::Entry;
-use super::{Debater, Panel, PanelOutcome};
+use crate::debate::panel::budget::Budget;
+use crate::debate::panel::calls::Call;
+use crate::debate::panel::log::Entry;
+use crate::debate::panel::{Debater, Panel, PanelOutcome};
 
 /// The reporter's summary text and, when asked, the blog post.
 pub(super) fn reporter(
@@ -21,7 +21,7 @@ pub(super) fn reporter(
     budget: &Budget,
 ) -> (Option<String>, Option<String>) {
     let b = p.roles.reporter.as_ref();
-    let notes = crate::protocol::fence::wrap("YOUR RUNNING NOTES", &notes.join("\n"));
+    let notes = crate::prompts::fence::wrap("YOUR RUNNING NOTES", &notes.join("\n"));
     let ask = |step: &str, task: &str| {
         let prompt = format!(
             "You are the reporter of a panel debate: neutral, precise, every claim tied to a \
@@ -91,7 +91,7 @@ pub(super) fn assess(p: &Panel, o: &mut PanelOutcome, budget: &Budget) -> Result
     for f in ["transcript.md", "summary.md", "blog-post.md"] {
         let text = read(f);
         if !text.is_empty() {
-            docs.push_str(&crate::protocol::fence::wrap(f, &text));
+            docs.push_str(&crate::prompts::fence::wrap(f, &text));
             docs.push('\n');
         }
     }

@@ -5,11 +5,11 @@
 
 use anyhow::{Context, Result};
 
-use super::budget::Budget;
-use super::calls::NEUTRALITY;
-use super::lineup::{slug, valid_name, Debater};
-use crate::backend::Backend;
-use crate::protocol::read::json::json_blocks;
+use crate::agents::Backend;
+use crate::answer::json::json_blocks;
+use crate::debate::panel::budget::Budget;
+use crate::debate::panel::calls::NEUTRALITY;
+use crate::debate::panel::lineup::{slug, valid_name, Debater};
 
 /// Fills in what the lineup leaves out; a debater without a name (a head count) gets the
 /// chair's slug, or `debater-N`.

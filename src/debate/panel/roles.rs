@@ -7,10 +7,10 @@
 use anyhow::{Context, Result};
 use serde_json::{json, Value};
 
-use super::Roles;
-use crate::backend::registry::{self, Role};
-use crate::backend::Backend;
-use crate::config::Settings;
+use crate::agents::registry::{self, Role};
+use crate::agents::Backend;
+use crate::debate::panel::Roles;
+use crate::settings::Settings;
 
 /// The installed agent CLIs with their families, in the order a reviewer is picked.
 pub fn installed(settings: &Settings) -> Vec<(String, String)> {

@@ -1,18 +1,18 @@
 //! A debater's turn: the cue the chair gives (seed 002's turn context: this round so far, the
 //! verifier's flags, a new framework, an audience question, prior openers or closers), the call,
 //! and what runs beside it — the verification of the entries before it and the reporter's
-//! running notes on them, through [`crate::schedule::beside`] (`debate.concurrency` 1 runs them
+//! running notes on them, through [`crate::sys::schedule::beside`] (`debate.concurrency` 1 runs them
 //! one after the other). A turn that fails gets a chair ruling; the panel goes on.
 
 use anyhow::Result;
 
-use super::budget::Budget;
-use super::calls::Call;
-use super::log::{read_turn, Entry, Extra, Log};
-use super::verify::Pending;
-use super::{Debater, Panel};
-use crate::backend::Backend;
+use crate::agents::Backend;
 use crate::debate::citations;
+use crate::debate::panel::budget::Budget;
+use crate::debate::panel::calls::Call;
+use crate::debate::panel::log::{read_turn, Entry, Extra, Log};
+use crate::debate::panel::verify::Pending;
+use crate::debate::panel::{Debater, Panel};
 
 /// Characters kept of another debater's turn from before the latest round.
 const OLDER_CHARS: usize = 600;
@@ -49,7 +49,7 @@ impl Panel<'_> {
         );
         if let Some(c) = &self.context {
             s.push('\n');
-            s.push_str(&crate::protocol::fence::wrap("SHARED CONTEXT", c));
+            s.push_str(&crate::prompts::fence::wrap("SHARED CONTEXT", c));
         }
         // Openings, the latest round and the debater's own words in full; older turns of others
         // cut, so a long panel's prompts stay bounded.
@@ -74,7 +74,7 @@ impl Panel<'_> {
             ));
         }
         s.push('\n');
-        s.push_str(&crate::protocol::fence::wrap("THE DEBATE SO FAR", &so_far));
+        s.push_str(&crate::prompts::fence::wrap("THE DEBATE SO FAR", &so_far));
         s.push('\n');
         for n in notes {
             s.push_str(n);
@@ -114,7 +114,7 @@ impl Panel<'_> {
             reserved: slot.reserved,
             progress: self.progress(budget, &at, &who),
         };
-        let (result, (checked, notes)) = crate::schedule::beside(
+        let (result, (checked, notes)) = crate::sys::schedule::beside(
             self.settings.concurrency,
             || self.call(b, call, cue, budget),
             || self.behind(&unchecked, budget),
@@ -168,7 +168,7 @@ impl Panel<'_> {
                 Ok(Some(seq))
             }
             // Ctrl-C: no ruling; a resumed panel gives this debater the turn again.
-            Err(_) if crate::backend::signals::interrupted() => Ok(None),
+            Err(_) if crate::sys::signals::interrupted() => Ok(None),
             Err(e) => {
                 carry.notes.push(format!(
                     "[WARN] {} ({}) failed in the {}: {e}",

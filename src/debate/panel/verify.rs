@@ -10,13 +10,13 @@
 use anyhow::Result;
 use serde_json::json;
 
-use super::budget::Budget;
-use super::calls::Call;
-use super::log::{Entry, Extra, Log};
-use super::Panel;
-use crate::backend::Backend;
+use crate::agents::Backend;
+use crate::answer::json::json_blocks;
 use crate::debate::citations::{Citation, Status};
-use crate::protocol::read::json::json_blocks;
+use crate::debate::panel::budget::Budget;
+use crate::debate::panel::calls::Call;
+use crate::debate::panel::log::{Entry, Extra, Log};
+use crate::debate::panel::Panel;
 
 /// An entry not verified yet.
 pub type Pending = Entry;
@@ -80,7 +80,7 @@ impl Panel<'_> {
              [{{\"url\": \"...\", \"status\": \"verified\" | \"unreliable\" | \"unknown\", \
              \"explanation\": \"...\"}}]",
             open.join(", "),
-            crate::protocol::fence::wrap("ENTRY", &e.content)
+            crate::prompts::fence::wrap("ENTRY", &e.content)
         );
         let c = Call {
             role: "verifier",

@@ -1,0 +1,65 @@
+//! `--effort low|medium|high|max` mapped to each provider's model and reasoning setting: the table
+//! of seed 001, in one place.
+//!
+//! A row gives the model to ask for (when the user chose none) and a reasoning setting for CLIs
+//! that take one. `git config debate.<backend>.effort<Level>` (e.g. `debate.claude.effortHigh =
+//! claude-opus-4-7`) replaces a row's model, so a new model generation needs no new release.
+
+use crate::agents::Effort;
+
+/// What one effort level means for one backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Setting {
+    pub model: Option<&'static str>,
+    pub reasoning: Option<&'static str>,
+}
+
+const fn s(model: Option<&'static str>, reasoning: Option<&'static str>) -> Setting {
+    Setting { model, reasoning }
+}
+
+/// The table. copilot and qwen expose no effort control; opencode keeps its configured model and
+/// takes the level as `--variant`.
+pub fn setting(backend: &str, effort: Effort) -> Setting {
+    use Effort::*;
+    match (backend, effort) {
+        ("claude", Low) => s(Some("claude-haiku-4-5"), None),
+        ("claude", Medium) => s(Some("claude-sonnet-4-6"), None),
+        ("claude", High | Max) => s(Some("claude-opus-4-6"), None),
+        ("gemini", Low | Medium) => s(Some("gemini-3-flash-preview"), None),
+        ("gemini", High | Max) => s(Some("gemini-3.1-pro-preview"), None),
+        ("codex", Low) => s(Some("gpt-5.3-codex"), Some("low")),
+        ("codex", Medium) => s(Some("gpt-5.3-codex"), Some("medium")),
+        ("codex", High | Max) => s(Some("gpt-5.3-codex"), Some("high")),
+        ("opencode", Low) => s(None, Some("low")),
+        ("opencode", Medium) => s(None, Some("medium")),
+        ("opencode", High | Max) => s(None, Some("high")),
+        _ => s(None, None),
+    }
+}
+
+/// The config variable that overrides a row's model: `effortHigh` for `debate.<backend>.effortHigh`.
+pub fn config_name(effort: Effort) -> String {
+    let n = effort.name();
+    format!("effort{}{}", n[..1].to_ascii_uppercase(), &n[1..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_rows() {
+        assert_eq!(
+            setting("claude", Effort::Low).model,
+            Some("claude-haiku-4-5")
+        );
+        assert_eq!(setting("codex", Effort::Max).reasoning, Some("high"));
+        assert_eq!(
+            setting("gemini", Effort::High).model,
+            Some("gemini-3.1-pro-preview")
+        );
+        assert_eq!(setting("copilot", Effort::High), s(None, None));
+        assert_eq!(config_name(Effort::Medium), "effortMedium");
+    }
+}

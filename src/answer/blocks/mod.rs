@@ -1,0 +1,382 @@
+//! An answer's markdown (and the HTML reviewers mix into it) as a flat list of block lines:
+//! headings, `<summary>` titles, list items, table rows, paragraphs' lines, fenced code, hidden
+//! comments. The structure reader ([`crate::answer::markdown`]) walks this list.
+//!
+//! Real reviews nest markdown inside HTML (`<details><summary>…</summary><blockquote>`), put
+//! several paragraphs in one table cell with `<br>`, quote whole comments with `>`, and hide
+//! machine data in `<!-- … -->`. Those are flattened here, so the reader sees one shape.
+
+use std::sync::OnceLock;
+
+pub mod fences;
+mod html;
+
+use html::*;
+
+use regex::Regex;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Block {
+    Blank,
+    Heading {
+        level: u8,
+        text: String,
+    },
+    /// `<summary>text</summary>`: the title of a `<details>` section.
+    Summary {
+        text: String,
+    },
+    DetailsOpen,
+    DetailsClose,
+    Rule,
+    Item {
+        indent: usize,
+        text: String,
+    },
+    Row {
+        cells: Vec<String>,
+    },
+    TableSeparator,
+    Text {
+        indent: usize,
+        text: String,
+    },
+    Code {
+        info: String,
+        body: String,
+        indent: usize,
+    },
+    /// The content of an HTML comment (not shown to readers, but it may carry locations).
+    Hidden {
+        text: String,
+    },
+}
+
+use crate::answer::re;
+
+/// `>` quoting removed (a quoted review is still a review).
+fn unquote(line: &str) -> &str {
+    let mut l = line;
+    loop {
+        let t = l.trim_start();
+        match t.strip_prefix('>') {
+            Some(rest) if !rest.starts_with('=') => l = rest.strip_prefix(' ').unwrap_or(rest),
+            _ => return l,
+        }
+    }
+}
+
+/// The info string of a line of the diff quoted in a review (`> + let x = 1;`): what the
+/// comment after it is about.
+pub const QUOTED_DIFF_INFO: &str = "quoted-diff";
+
+pub fn blocks(text: &str) -> Vec<Block> {
+    static HEADING: OnceLock<Regex> = OnceLock::new();
+    static ITEM: OnceLock<Regex> = OnceLock::new();
+    static SEP: OnceLock<Regex> = OnceLock::new();
+    static RULE: OnceLock<Regex> = OnceLock::new();
+    static SUMMARY: OnceLock<Regex> = OnceLock::new();
+    let heading = re(&HEADING, r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$");
+    let item = re(&ITEM, r"^(\s*)(?:[-*+•]|\d{1,3}[.)])\s+(.*)$");
+    let sep = re(&SEP, r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$");
+    let rule = re(
+        &RULE,
+        r"^\s{0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$",
+    );
+    let summary = re(&SUMMARY, r"(?is)^\s*<summary\b[^>]*>(.*?)</summary>\s*$");
+
+    let mut out = Vec::new();
+    let mut fence: Option<(String, String, String, usize)> = None; // (marker, info, body, indent)
+    let mut comment: Option<String> = None;
+    let tabled = tables(text);
+    // Sourcery quotes code in `<code_context>` tags: a code block like any other.
+    let tabled = if tabled.contains("<code_context>") {
+        std::borrow::Cow::Owned(
+            tabled
+                .replace("<code_context>", "\n```\n")
+                .replace("</code_context>", "\n```\n"),
+        )
+    } else {
+        tabled
+    };
+    let joined = join_summaries(&tabled);
+    static QUOTED_DIFF: OnceLock<Regex> = OnceLock::new();
+    // `> +      this.$emit(…)`: a quoted line of the diff under its place, code (not a list item).
+    let quoted_diff = re(&QUOTED_DIFF, r"^\s*>\s?(?:\+|-\s{2,}|-[^\s\d])");
+    for raw in joined.lines() {
+        let line = unquote(raw);
+        if fence.is_none() && comment.is_none() && quoted_diff.is_match(raw) {
+            out.push(Block::Code {
+                info: QUOTED_DIFF_INFO.into(),
+                body: format!("{line}\n"),
+                indent: 0,
+            });
+            continue;
+        }
+        if let Some((marker, info, body, indent)) = &mut fence {
+            let t = line.trim_start();
+            if t.starts_with(marker.as_str())
+                && t.trim_start_matches(marker.chars().next().unwrap_or('`'))
+                    .trim()
+                    .is_empty()
+            {
+                out.push(Block::Code {
+                    info: std::mem::take(info),
+                    body: std::mem::take(body),
+                    indent: *indent,
+                });
+                fence = None;
+            } else {
+                body.push_str(line);
+                body.push('\n');
+            }
+            continue;
+        }
+        if let Some(c) = &mut comment {
+            match line.find("-->") {
+                Some(end) => {
+                    c.push_str(&line[..end]);
+                    out.push(Block::Hidden {
+                        text: std::mem::take(c),
+                    });
+                    comment = None;
+                }
+                None => {
+                    c.push_str(line);
+                    c.push('\n');
+                }
+            }
+            continue;
+        }
+        let t = line.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            let ch = t.chars().next().unwrap_or('`');
+            let n = t.chars().take_while(|c| *c == ch).count();
+            // Lower case for languages; a citation (`12:15:src/App.tsx`) keeps its path's case.
+            let raw_info = t[n..].trim();
+            let info = if raw_info.contains(':') {
+                raw_info.to_string()
+            } else {
+                raw_info.to_ascii_lowercase()
+            };
+            fence = Some((
+                ch.to_string().repeat(n),
+                info,
+                String::new(),
+                line.len() - t.len(),
+            ));
+            continue;
+        }
+        // Comments: whole-line or inline; what is outside them stays.
+        let mut rest = line.to_string();
+        while let Some(start) = rest.find("<!--") {
+            let after = &rest[start + 4..];
+            match after.find("-->") {
+                Some(end) => {
+                    out.push(Block::Hidden {
+                        text: after[..end].to_string(),
+                    });
+                    rest = format!("{}{}", &rest[..start], &after[end + 3..]);
+                }
+                None => {
+                    comment = Some(format!("{after}\n"));
+                    rest.truncate(start);
+                    break;
+                }
+            }
+        }
+        if rest.trim().is_empty() && rest.len() != line.len() {
+            continue;
+        }
+        for part in flatten_html(&entities(&shortcodes(&rest))).split('\n') {
+            push_line(part, &mut out, heading, item, sep, rule, summary);
+        }
+    }
+    if let Some((_, info, body, indent)) = fence {
+        out.push(Block::Code { info, body, indent });
+    }
+    if let Some(c) = comment {
+        out.push(Block::Hidden { text: c });
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn push_line(
+    line: &str,
+    out: &mut Vec<Block>,
+    heading: &Regex,
+    item: &Regex,
+    sep: &Regex,
+    rule: &Regex,
+    summary: &Regex,
+) {
+    let t = line.trim();
+    if t.is_empty() {
+        if out.last() != Some(&Block::Blank) {
+            out.push(Block::Blank);
+        }
+        return;
+    }
+    // GitHub alert markers (`> [!CAUTION]`) only style the quote around them.
+    if t.starts_with("[!") && t.ends_with(']') && !t.contains(' ') {
+        return;
+    }
+    let lower = t.to_ascii_lowercase();
+    if lower.starts_with("<details") {
+        out.push(Block::DetailsOpen);
+        return;
+    }
+    if lower == "</details>" {
+        out.push(Block::DetailsClose);
+        return;
+    }
+    if let Some(c) = summary.captures(t) {
+        let text = c[1].trim().trim_start_matches('#').trim().to_string();
+        out.push(Block::Summary { text });
+        return;
+    }
+    if let Some(c) = heading.captures(line) {
+        out.push(Block::Heading {
+            level: c[1].len() as u8,
+            text: c[2].to_string(),
+        });
+        return;
+    }
+    if rule.is_match(line) {
+        // `---` under a paragraph line is a setext heading.
+        if t.starts_with('-') || t.starts_with('=') {
+            if let Some(Block::Text { text, .. }) = out.last().cloned() {
+                out.pop();
+                out.push(Block::Heading { level: 2, text });
+                return;
+            }
+        }
+        out.push(Block::Rule);
+        return;
+    }
+    if t.chars().all(|c| c == '=') && t.len() >= 3 {
+        if let Some(Block::Text { text, .. }) = out.last().cloned() {
+            out.pop();
+            out.push(Block::Heading { level: 1, text });
+        }
+        return;
+    }
+    if t.starts_with('|') || (t.contains(" | ") && t.matches('|').count() >= 2 && sep.is_match(t)) {
+        if sep.is_match(t) {
+            out.push(Block::TableSeparator);
+        } else {
+            let inner = t.trim_start_matches('|').trim_end_matches('|');
+            out.push(Block::Row {
+                cells: split_cells(inner),
+            });
+        }
+        return;
+    }
+    if let Some(c) = item.captures(line) {
+        out.push(Block::Item {
+            indent: c[1].chars().count(),
+            text: c[2].to_string(),
+        });
+        return;
+    }
+    // A tab is four columns (copied pages indent code with tabs).
+    let indent: usize = line
+        .chars()
+        .take_while(|c| c.is_whitespace())
+        .map(|c| if c == '\t' { 4 } else { 1 })
+        .sum();
+    // Indented four or more after a blank line, outside a list: a code block (a copied page's
+    // diff context), kept with what it belongs to.
+    // (After a list item, indented text is the item's next paragraph.)
+    let after_item = out
+        .iter()
+        .rev()
+        .find(|b| !matches!(b, Block::Blank))
+        .is_some_and(|b| matches!(b, Block::Item { .. }));
+    if indent >= 4
+        && !after_item
+        && matches!(out.last(), Some(Block::Blank | Block::Code { .. }) | None)
+    {
+        out.push(Block::Code {
+            info: String::new(),
+            body: format!("{t}\n"),
+            indent,
+        });
+        return;
+    }
+    if indent >= 4 {
+        if let Some(Block::Code { body, .. }) = out.last_mut() {
+            body.push_str(t);
+            body.push('\n');
+            return;
+        }
+    }
+    out.push(Block::Text {
+        indent,
+        text: t.to_string(),
+    });
+}
+
+/// Table cells, keeping `|` inside backticks and escaped `\|`.
+fn split_cells(row: &str) -> Vec<String> {
+    let mut cells = Vec::new();
+    let mut cur = String::new();
+    let mut in_code = false;
+    let mut prev = '\0';
+    for c in row.chars() {
+        match c {
+            '`' => {
+                in_code = !in_code;
+                cur.push(c);
+            }
+            '|' if !in_code && prev != '\\' => {
+                cells.push(std::mem::take(&mut cur).trim().to_string())
+            }
+            _ => cur.push(c),
+        }
+        prev = c;
+    }
+    cells.push(cur.trim().to_string());
+    cells
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn html_and_markdown_flatten_to_blocks() {
+        let b = blocks(
+            "## Review\n<details><summary>src/a.ts (1)</summary><blockquote>\n\n`3-4`: **Fix it**\n\n</blockquote></details>\n<!-- hidden\nsrc/b.rs#L1 -->\n> - quoted item\n| a | b |\n|---|---|\n| `x|y` | 2 |\n```diff\n- a\n```\n",
+        );
+        assert!(b.contains(&Block::Heading {
+            level: 2,
+            text: "Review".into()
+        }));
+        assert!(b.contains(&Block::DetailsOpen));
+        assert!(b.contains(&Block::Summary {
+            text: "src/a.ts (1)".into()
+        }));
+        assert!(b.contains(&Block::Text {
+            indent: 0,
+            text: "`3-4`: **Fix it**".into()
+        }));
+        assert!(b.contains(&Block::DetailsClose));
+        assert!(b.contains(&Block::Hidden {
+            text: " hidden\nsrc/b.rs#L1 ".into()
+        }));
+        assert!(b.contains(&Block::Item {
+            indent: 0,
+            text: "quoted item".into()
+        }));
+        assert!(b.contains(&Block::Row {
+            cells: vec!["`x|y`".into(), "2".into()]
+        }));
+        assert!(b.contains(&Block::Code {
+            info: "diff".into(),
+            body: "- a\n".into(),
+            indent: 0
+        }));
+    }
+}

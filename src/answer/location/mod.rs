@@ -1,0 +1,437 @@
+//! Locations as reviewers write them: `path:10`, `path:10-20`, `path:L10`, `path (10-20)`,
+//! `path (line 10)`, `path, line 10`, `path#L10-L20`, blob links, absolute and Windows paths, a
+//! `File:` field with a separate `Line:` field, or a path in one place and "line 10" in another.
+//!
+//! Paths become repository-relative with `/` separators when they are under the work tree; an
+//! absolute path elsewhere is kept as written and marked outside (it is never a code-host
+//! position). Whether the file and line exist is checked later, against the reviewed change.
+
+use std::sync::OnceLock;
+
+mod place;
+
+pub use place::*;
+
+use regex::Regex;
+
+use crate::answer::vocab::{BARE_FILE_NAMES, CODE_EXTENSIONS};
+
+use crate::findings::Location;
+
+/// Where the repository's work tree is, to turn absolute paths into repository paths.
+#[derive(Debug, Clone, Default)]
+pub struct Roots {
+    /// Work-tree roots with `/` separators and a trailing `/` (`/home/dev/project/`).
+    pub roots: Vec<String>,
+}
+
+impl Roots {
+    pub fn new(worktree: Option<&std::path::Path>) -> Roots {
+        let mut roots = Vec::new();
+        if let Some(w) = worktree {
+            let s = w.to_string_lossy().replace('\\', "/");
+            roots.push(format!("{}/", s.trim_end_matches('/')));
+            if let Ok(c) = w.canonicalize() {
+                let c = c.to_string_lossy().replace('\\', "/");
+                let c = format!("{}/", c.trim_end_matches('/'));
+                if !roots.contains(&c) {
+                    roots.push(c);
+                }
+            }
+        }
+        Roots { roots }
+    }
+
+    /// A path as written → (repository path, outside the work tree).
+    pub fn relative(&self, raw: &str) -> (String, bool) {
+        let p = raw
+            .trim()
+            .trim_matches(|c| matches!(c, '`' | '"' | '\'' | '*' | '<' | '>'))
+            .replace('\\', "/");
+        let p = p.strip_prefix("file://").unwrap_or(&p);
+        let p = p.strip_prefix("./").unwrap_or(p).to_string();
+        let absolute = p.starts_with('/') || p.starts_with("~/") || is_drive(&p);
+        if !absolute {
+            return (p, false);
+        }
+        for r in &self.roots {
+            let matched = if is_drive(r) || is_drive(&p) {
+                p.to_ascii_lowercase()
+                    .strip_prefix(&r.to_ascii_lowercase())
+                    .map(|_| &p[r.len()..])
+            } else {
+                p.strip_prefix(r.as_str())
+            };
+            if let Some(rest) = matched {
+                return (rest.to_string(), false);
+            }
+        }
+        (p, true)
+    }
+}
+
+fn is_drive(p: &str) -> bool {
+    let b = p.as_bytes();
+    b.len() > 2 && b[0].is_ascii_alphabetic() && b[1] == b':' && b[2] == b'/'
+}
+
+use crate::answer::re;
+
+/// A path-like token: optional drive or root, segments, and a file name.
+const PATH: &str = r"(?:[A-Za-z]:[\\/]|~/|\.{1,2}/|/)?(?:[\w.@+~-]+[\\/])*[\w@+~-][\w.@+~-]*";
+
+/// Is `p` (as matched) a file path rather than a word, a version or a method call?
+fn plausible_path(p: &str, backticked: bool, with_line: bool) -> bool {
+    let p = p.trim_end_matches(['.', ',']);
+    if p.is_empty() || p.contains("://") {
+        return false;
+    }
+    let name = p.rsplit(['/', '\\']).next().unwrap_or(p);
+    if BARE_FILE_NAMES.contains(&name) {
+        return true;
+    }
+    let has_dir = p.contains('/') || p.contains('\\');
+    let Some((stem, ext)) = name.rsplit_once('.') else {
+        return false;
+    };
+    if ext.is_empty() || !ext.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
+        return false;
+    }
+    let known = CODE_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str());
+    if stem.is_empty() && !known {
+        return false;
+    }
+    // `a.b.c` without a directory is a method chain or a domain unless the extension is known.
+    known || (has_dir && (backticked || with_line) && ext.len() <= 10)
+}
+
+/// Every location in `text`, in order of appearance (the first one in a finding's lead line is
+/// usually where it points).
+pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
+    static LINKED: OnceLock<Regex> = OnceLock::new();
+    static WITH_LINE: OnceLock<Regex> = OnceLock::new();
+    static BARE: OnceLock<Regex> = OnceLock::new();
+    // Blob links: GitHub `/blob/<ref>/path#L10-L20`, GitLab `/-/blob/<ref>/path#L10-20`.
+    let linked = re(
+        &LINKED,
+        r"https?://[^\s)\]>]+?/(?:-/)?blob/[^/\s]+/([^\s#)\]>?]+)(?:\?[^\s#)\]>]*)?(?:#L(\d+)(?:C\d+)?(?:-L?(\d+))?)?",
+    );
+    let with_line = re(
+        &WITH_LINE,
+        &format!(
+            r"(?x)
+            (`?)(?P<path>{PATH})`?
+            (?:
+                \#L(?P<a1>\d+)(?:C\d+)?(?:-L?(?P<a2>\d+))?                # path#L10-L20
+              | :L?(?P<b1>\d+)(?::\d+)?(?:\s*[-–—]\s*L?(?P<b2>\d+))?       # path:10-20, path:L10
+              | \((?P<c1>\d+)(?:,\d+)?(?:\s*[-–—]\s*(?P<c2>\d+))?\)       # path(10) (MSVC)
+              | \s*\(\s*(?:lines?\s+|L)?(?P<d1>\d+)(?:\s*[-–—]\s*L?(?P<d2>\d+))?\s*\)   # path (10-20), path (line 10)
+              | ,?\s+(?:at\s+|on\s+)?(?:lines?|ln|L)\s*(?P<e1>\d+)(?:\s*(?:[-–—]|to|through)\s*L?(?P<e2>\d+))?  # path, line 10
+              | \s*\[R?(?P<f1>\d+)(?:\s*[-–]\s*R?(?P<f2>\d+))?\]               # path [30-36] (pr-agent), path[R41-48] (Qodo)
+            )"
+        ),
+    );
+    let bare = re(&BARE, &format!(r"(`?)({PATH})(`?)"));
+
+    let urls = url_spans(text);
+    let in_url =
+        |at: usize| urls.iter().any(|(a, b)| *a <= at && at < *b) || text[..at].ends_with('@');
+    let mut found: Vec<(usize, Location)> = Vec::new();
+    let mut covered: Vec<(usize, usize)> = Vec::new();
+    for c in linked.captures_iter(text) {
+        let m = c.get(0).expect("match");
+        let path = percent_decode(&c[1]);
+        let start = c.get(2).and_then(|x| x.as_str().parse().ok());
+        let end = c.get(3).and_then(|x| x.as_str().parse().ok());
+        found.push((m.start(), Location::new(&path, start, end)));
+        covered.push((m.start(), m.end()));
+    }
+    let overlaps = |covered: &[(usize, usize)], s: usize, e: usize| {
+        covered.iter().any(|(a, b)| s < *b && e > *a)
+    };
+    // Sourcery: `<location path="api/jobs.py" line_range="88-97" />`.
+    static TAG: OnceLock<Regex> = OnceLock::new();
+    for c in re(
+        &TAG,
+        r#"<location\s+path="([^"]+)"(?:\s+line_range="(\d+)(?:-(\d+))?")?"#,
+    )
+    .captures_iter(text)
+    {
+        let m = c.get(0).expect("match");
+        if !overlaps(&covered, m.start(), m.end()) {
+            let (rel, outside) = roots.relative(&c[1]);
+            let mut l = Location::new(
+                &rel,
+                c.get(2).and_then(|x| x.as_str().parse().ok()),
+                c.get(3).and_then(|x| x.as_str().parse().ok()),
+            );
+            l.outside = outside;
+            found.push((m.start(), l));
+            covered.push((m.start(), m.end()));
+        }
+    }
+    for c in with_line.captures_iter(text) {
+        let m = c.get(0).expect("match");
+        if overlaps(&covered, m.start(), m.end()) {
+            continue;
+        }
+        let path = c.name("path").expect("path").as_str();
+        let path = path.trim_end_matches(['.', ',']);
+        if !plausible_path(path, !c[1].is_empty(), true) || in_url(m.start()) {
+            continue;
+        }
+        let num = |a: &str| c.name(a).and_then(|x| x.as_str().parse::<u32>().ok());
+        let (start, end) = ["a", "b", "c", "d", "e", "f"]
+            .iter()
+            .find_map(|k| num(&format!("{k}1")).map(|s| (Some(s), num(&format!("{k}2")))))
+            .unwrap_or((None, None));
+        let (rel, outside) = roots.relative(path);
+        let mut loc = Location::new(&rel, start, end);
+        loc.outside = outside;
+        found.push((m.start(), loc));
+        covered.push((m.start(), m.end()));
+    }
+    for c in bare.captures_iter(text) {
+        let m = c.get(2).expect("path");
+        let path = m.as_str().trim_end_matches(['.', ',']);
+        let ticked = !c[1].is_empty() && !c[3].is_empty();
+        if !plausible_path(path, ticked, false)
+            || overlaps(&covered, m.start(), m.end())
+            || in_url(m.start())
+        {
+            continue;
+        }
+        // Without a directory or backticks a known extension is still not enough in prose:
+        // "Node.js" and "ASP.NET" are names. Paths in prose have a slash or backticks.
+        if !ticked && !path.contains('/') && !path.contains('\\') {
+            continue;
+        }
+        let (rel, outside) = roots.relative(path);
+        let mut loc = Location::new(&rel, None, None);
+        loc.outside = outside;
+        found.push((m.start(), loc));
+        covered.push((m.start(), m.end()));
+    }
+    // A PR-files link names the file only by its hash (`#diff-<sha256>R61-R78`): the line is
+    // all it gives; the path may come from elsewhere in the finding.
+    static DIFF: OnceLock<Regex> = OnceLock::new();
+    for c in re(&DIFF, r"#diff-[0-9a-f]{16,64}R(\d+)(?:-R(\d+))?").captures_iter(text) {
+        let m = c.get(0).expect("match");
+        if !overlaps(&covered, m.start(), m.end()) {
+            let start = c[1].parse().ok();
+            let end = c.get(2).and_then(|x| x.as_str().parse().ok());
+            found.push((m.start(), Location::new("", start, end)));
+        }
+    }
+    found.sort_by_key(|(at, _)| *at);
+    found.into_iter().map(|(_, l)| l).collect()
+}
+
+/// Where `text` has URLs (a link target is not a file of this repository), found once;
+/// `file://` ones are local paths.
+fn url_spans(text: &str) -> Vec<(usize, usize)> {
+    static URL: OnceLock<Regex> = OnceLock::new();
+    re(&URL, r#"[^\s(<"'\[\])>]*://[^\s(<"'\[\])>]*"#)
+        .find_iter(text)
+        .filter(|m| !m.as_str().starts_with("file://"))
+        .map(|m| (m.start(), m.end()))
+        .collect()
+}
+
+/// A line number written apart from the path: "line 10", "lines 10-20", "L10-L20", "Line: 42".
+pub fn lines_in(text: &str) -> Option<(u32, Option<u32>)> {
+    static LINE: OnceLock<Regex> = OnceLock::new();
+    let c = re(
+        &LINE,
+        r"(?i)(?:\blines?\b\s*:?\s*|\bL)\+?(\d+)(?:\s*(?:[-–—]|to|through)\s*[L+]?(\d+))?\b",
+    )
+    .captures(text)?;
+    let start = c[1].parse().ok()?;
+    Some((start, c.get(2).and_then(|m| m.as_str().parse().ok())))
+}
+
+/// A range written alone: `` `36-41`: `` (CodeRabbit) or `` `12`: ``.
+pub fn leading_range(text: &str) -> Option<(u32, Option<u32>)> {
+    static RANGE: OnceLock<Regex> = OnceLock::new();
+    // `` `36-41`: `` (CodeRabbit) or `[14-16]:` after a marker (`🛑 [14-16]: …`).
+    let c = re(
+        &RANGE,
+        r"^(?:[^\w`\[]{0,12}|\s*\[[^\]\d]{1,20}\]\s*)(?:\*\*)?(?:`(\d+)(?:\s*[-–]\s*(\d+))?`|\[(\d+)(?:\s*[-–]\s*(\d+))?\])(?:\*\*)?\s*:",
+    )
+    .captures(text);
+    let Some(c) = c else {
+        // The same range with its backticks lost (a review's plain-text e-mail copy):
+        // `64-70: …` at the start of the line, both ends given.
+        static BARE: OnceLock<Regex> = OnceLock::new();
+        let c = re(&BARE, r"^\s*(\d+)[-–](\d+):\s").captures(text)?;
+        return Some((c[1].parse().ok()?, c[2].parse().ok()));
+    };
+    let (a, b) = if c.get(1).is_some() { (1, 2) } else { (3, 4) };
+    Some((
+        c[a].parse().ok()?,
+        c.get(b).and_then(|m| m.as_str().parse().ok()),
+    ))
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |j: usize| bytes.get(j).and_then(|b| (*b as char).to_digit(16));
+        if bytes[i] == b'%' {
+            if let (Some(h), Some(l)) = (hex(i + 1), hex(i + 2)) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(text: &str) -> Option<String> {
+        let roots = Roots {
+            roots: vec!["/home/dev/project/".into(), "C:/Users/dev/project/".into()],
+        };
+        find_all(text, &roots).into_iter().next().map(|l| {
+            format!(
+                "{}{}",
+                l.display(),
+                if l.outside { " (outside)" } else { "" }
+            )
+        })
+    }
+
+    #[test]
+    fn forms() {
+        for (text, want) in [
+            ("see src/a.rs:10", "src/a.rs:10"),
+            ("in `src/a.rs:10-20`", "src/a.rs:10-20"),
+            ("src/a.rs:L10-L12 panics", "src/a.rs:10-12"),
+            ("src/a.rs (10-20) is wrong", "src/a.rs:10-20"),
+            ("src/a.rs (line 7)", "src/a.rs:7"),
+            ("in src/a.rs, line 7", "src/a.rs:7"),
+            ("src/a.rs#L3-L9", "src/a.rs:3-9"),
+            ("main.c(40,3): warning", "main.c:40"),
+            (
+                "[x](https://github.com/acme/w/blob/0a1b2c3/src/lib.rs#L10-L20)",
+                "src/lib.rs:10-20",
+            ),
+            ("/home/dev/project/src/x.py:5", "src/x.py:5"),
+            (r"C:\Users\dev\project\src\main.rs:12", "src/main.rs:12"),
+            (
+                "/usr/include/stdio.h:40",
+                "/usr/include/stdio.h:40 (outside)",
+            ),
+            ("the file `config.rs`", "config.rs"),
+            ("under src/net/", "src/net/"),
+            ("in ./lib/util.ts line 4", "lib/util.ts:4"),
+            (
+                "[web/src/api/client.ts [30-36]](https://x/pull/1/files)",
+                "web/src/api/client.ts:30-36",
+            ),
+            ("file:///home/dev/project/cmd/main.go:52", "cmd/main.go:52"),
+            (
+                "`[src/sync/merge.ts[R41-48]](https://x/pull/1/files#diff-ab)`",
+                "src/sync/merge.ts:41-48",
+            ),
+            (
+                "<location path=\"api/jobs.py\" line_range=\"88-97\" />",
+                "api/jobs.py:88-97",
+            ),
+            (
+                "<a href='https://x/pull/2/files#diff-aa5eb45c1e5a7e1d260ad22fR61-R78'>",
+                "line 61-78",
+            ),
+        ] {
+            if want == "src/net/" {
+                assert_eq!(one(text), None, "{text}");
+                continue;
+            }
+            assert_eq!(one(text).as_deref(), Some(want), "{text}");
+        }
+        for prose in [
+            "uses Node.js and ASP.NET",
+            "call `self.cache.get` first",
+            "version 2.0.0 and v1.2.3",
+            "see https://example.com/docs/page.html",
+            "e.g. this",
+        ] {
+            assert_eq!(one(prose), None, "{prose}");
+        }
+    }
+
+    #[test]
+    fn odd_text_never_panics_and_urls_are_not_paths() {
+        let roots = Roots::default();
+        // A non-breaking space before a path, a broken percent escape in a link.
+        assert_eq!(
+            one("Crash in\u{a0}`src/a.rs:10` panics"),
+            Some("src/a.rs:10".into())
+        );
+        let link = "https://github.com/o/r/blob/main/%aé.rs#L1 and /blob/main/%zz.rs#L2";
+        let _ = find_all(link, &roots);
+        assert_eq!(
+            one("https://github.com/o/r/blob/main/src/a%20b.rs#L3"),
+            Some("src/a b.rs:3".into())
+        );
+        // A file name inside a URL is not a file here.
+        assert_eq!(one("see https://example.com/docs/setup.md for more"), None);
+        // A long line without spaces is read (once per candidate, not once per word).
+        assert!(find_all(&"a;".repeat(20_000), &roots).is_empty());
+    }
+
+    #[test]
+    fn separate_lines_and_ranges() {
+        assert_eq!(lines_in("on line 42 the"), Some((42, None)));
+        assert_eq!(lines_in("Lines: 10-12"), Some((10, Some(12))));
+        assert_eq!(lines_in("L7-L9"), Some((7, Some(9))));
+        assert_eq!(lines_in("timeline 4"), None);
+        assert_eq!(
+            lines_in("Comment on lines +112 to +118"),
+            Some((112, Some(118)))
+        );
+        assert_eq!(leading_range("`36-41`: **Title**"), Some((36, Some(41))));
+        let roots = Roots::default();
+        assert_eq!(
+            path_only("src/app/routes.ts (2)", &roots).map(|l| l.display()),
+            Some("src/app/routes.ts".into())
+        );
+        assert_eq!(path_only("Nitpick comments (2)", &roots), None);
+        for (line, want) in [
+            (
+                "**web/src/hooks/useCsvExport.ts:27**",
+                Some("web/src/hooks/useCsvExport.ts:27"),
+            ),
+            (
+                "**`src/parser/lexer.rs`** — line 212",
+                Some("src/parser/lexer.rs:212"),
+            ),
+            (
+                "https://github.com/a/b/blob/4f2a/internal/x.go#L88-L94",
+                Some("internal/x.go:88-94"),
+            ),
+            ("tidepool/ingest/batch.py", Some("tidepool/ingest/batch.py")),
+            ("`36-41`: **Title**", None),
+            ("The fix in src/a.rs is wrong", None),
+        ] {
+            let got = place_line(line, &roots).map(|p| match p {
+                Place::File(l) => l.display(),
+                Place::Lines(s, _) => format!("line {s}"),
+            });
+            assert_eq!(got.as_deref(), want, "{line}");
+        }
+        assert_eq!(
+            place_line("Comment on lines +112 to +118", &roots),
+            Some(Place::Lines(112, Some(118)))
+        );
+        assert_eq!(place_line("Line 33", &roots), Some(Place::Lines(33, None)));
+    }
+}

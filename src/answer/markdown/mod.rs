@@ -1,0 +1,349 @@
+//! The structure of a markdown review: which headings open severity sections, which sections are
+//! summaries or praise, and which headings, list items, table rows and paragraphs are findings,
+//! with the lines that belong to each.
+//!
+//! A *unit* is a candidate finding: its lead (a heading, a list item's first line, a table row,
+//! a paragraph that opens with a marker or a bold title) plus everything that belongs to it (its
+//! indented lines and sub-bullets, following paragraphs, code blocks, hidden comments). A unit
+//! becomes a finding when something says it is one: a severity marker, a severity or findings
+//! section around it, a location, or a finding label ([`crate::answer::unit::finding`]). Summaries,
+//! praise and walkthrough tables never do, unless a unit in them carries its own severity.
+
+mod dispatch;
+mod headings;
+mod lists;
+mod pairing;
+mod paragraphs;
+
+use headings::*;
+use paragraphs::*;
+
+use crate::answer::blocks::{blocks, Block};
+
+use crate::answer::location::{self, Roots};
+
+use crate::answer::markers;
+
+use crate::answer::unit::{self, Unit, UnitKind};
+
+use crate::answer::vocab::{self, Strength};
+
+use crate::findings::{Finding, Location, Severity};
+
+#[derive(Debug, Clone, PartialEq)]
+enum Kind {
+    /// A heading that says nothing about findings; its title may still turn out to be one when
+    /// field lines (`Severity:`, `File:`) follow it.
+    Neutral(String),
+    Quiet,
+    Findings,
+    Severity(Severity, Strength),
+    Missing,
+    Recommendation,
+    /// A rating of the change, not of its problems (CodeRabbit's "Estimated code review
+    /// effort: 🎯 3 (Moderate)", a confidence score): nothing in it is a finding.
+    Rating,
+    /// The section under a heading that is itself a finding (its content is the finding's).
+    Finding(usize),
+    /// A finding's "Prompt for AI agents" restatement: not its text, but it may say where.
+    Prompt(usize),
+}
+
+#[derive(Debug, Clone)]
+struct Section {
+    level: u8,
+    kind: Kind,
+    path: Option<Location>,
+    /// A place line's section (`**src/a.rs:27**`): it introduces one comment, and a second
+    /// finding after it is about somewhere else.
+    place: bool,
+    used: Option<usize>,
+    /// Opened by a bold line or a place line.
+    bold: bool,
+}
+
+/// Section levels: `#`…`######` are 1–6 and `<summary>` titles nest below them by `<details>`
+/// depth. A bold line used as a heading (and a place line) has no level of its own: it nests in
+/// whatever is open and replaces the bold section before it ([`BOLD`] asks for that).
+const SUMMARY_LEVEL: u8 = 8;
+
+const BOLD: u8 = u8::MAX;
+
+/// What the markdown held.
+#[derive(Debug, Default)]
+pub struct Markdown {
+    pub findings: Vec<Finding>,
+    pub missing_alternatives: Vec<String>,
+    pub recommendation: Option<String>,
+    /// A severity section, findings section or placeholder was seen: the answer has the shape
+    /// of a review even when it raised nothing.
+    pub structured: bool,
+    /// Prose that belongs to no finding, outside summary sections (where an approval and any
+    /// concern next to it are read).
+    pub loose_text: Vec<String>,
+    /// Prose of summary and praise sections.
+    pub quiet_text: Vec<String>,
+}
+
+struct Reader<'a> {
+    roots: &'a Roots,
+    sections: Vec<Section>,
+    units: Vec<Unit>,
+    /// The unit that following lines belong to.
+    open: Option<usize>,
+    /// Container items (`- **High**`) whose nested items are findings, innermost last.
+    containers: Vec<usize>,
+    /// Header of the table being read.
+    table: Option<Vec<String>>,
+    details_depth: u8,
+    after_blank: bool,
+    /// The last line was a place line: the next one starts a paragraph.
+    after_location: bool,
+    /// Something was said since the last heading (a marker line right under a title promotes
+    /// the title to a finding only when it comes first).
+    heading_content: bool,
+    /// The last unit made, for a `<details>` that follows it (its fix, its agent prompt).
+    recent: Option<usize>,
+    /// `Impact: High` lines of a table record, for the finding the record goes on to give.
+    pending: Vec<String>,
+    /// The list being read (its items are alike: findings or not), and the next list's number.
+    list: Option<usize>,
+    lists: usize,
+    out: Markdown,
+}
+
+pub fn read(text: &str, roots: &Roots) -> Markdown {
+    let mut r = Reader {
+        roots,
+        sections: Vec::new(),
+        units: Vec::new(),
+        open: None,
+        containers: Vec::new(),
+        table: None,
+        details_depth: 0,
+        after_blank: true,
+        after_location: false,
+        list: None,
+        lists: 0,
+        pending: Vec::new(),
+        heading_content: false,
+        recent: None,
+        out: Markdown::default(),
+    };
+    let bs = blocks(text);
+    for (i, b) in bs.iter().enumerate() {
+        let next_is_sep = matches!(bs.get(i + 1), Some(Block::TableSeparator));
+        r.block(b, next_is_sep);
+    }
+    r.flush_record();
+    let mut out = r.out;
+    let mut found: Vec<Option<Finding>> = r
+        .units
+        .iter()
+        .map(|u| {
+            if u.placeholder {
+                out.structured = true;
+            }
+            (!u.children_are_findings && !u.placeholder)
+                .then(|| unit::finding(u, roots))
+                .flatten()
+        })
+        .collect();
+    // Items of one list are alike: when some are findings, the others are too (a reviewer's
+    // list of problems where not every item names a file or a severity).
+    let lists_with_findings: std::collections::HashSet<usize> = r
+        .units
+        .iter()
+        .zip(&found)
+        .filter(|(_, f)| f.is_some())
+        .filter_map(|(u, _)| u.list)
+        .collect();
+    for (u, f) in r.units.iter().zip(found.iter_mut()) {
+        if f.is_none()
+            && !u.placeholder
+            && !u.quiet
+            && !u.children_are_findings
+            && u.list.is_some_and(|l| lists_with_findings.contains(&l))
+        {
+            let mut alike = u.clone();
+            alike.in_findings = true;
+            *f = unit::finding(&alike, roots);
+        }
+    }
+    pairing::pair_table_with_details(&r.units, &mut found);
+    out.findings.extend(found.into_iter().flatten());
+    out
+}
+
+impl Reader<'_> {
+    fn kind(&self) -> Kind {
+        self.sections
+            .last()
+            .map_or(Kind::Neutral(String::new()), |s| s.kind.clone())
+    }
+
+    /// Severity, quiet, in-a-findings-section and file path from the sections around here.
+    fn context(&self) -> (Option<(Severity, Strength)>, bool, bool, Option<Location>) {
+        let mut severity = None;
+        let mut quiet = None;
+        let mut findings = false;
+        let mut path = None;
+        for s in self.sections.iter().rev() {
+            if path.is_none() {
+                path.clone_from(&s.path);
+            }
+            match &s.kind {
+                Kind::Severity(sev, st) => {
+                    severity.get_or_insert((*sev, *st));
+                    quiet.get_or_insert(false);
+                }
+                Kind::Findings => {
+                    findings = quiet != Some(true);
+                    quiet.get_or_insert(false);
+                }
+                Kind::Quiet | Kind::Missing | Kind::Recommendation | Kind::Rating => {
+                    quiet.get_or_insert(true);
+                }
+                _ => {}
+            }
+        }
+        (severity, quiet.unwrap_or(false), findings, path)
+    }
+
+    fn open_section(&mut self, level: u8, kind: Kind, path: Option<Location>) {
+        let bold = level == BOLD;
+        let level = self.level_for(level);
+        self.close_to(level);
+        self.sections.push(Section {
+            level,
+            kind,
+            path,
+            place: false,
+            used: None,
+            bold,
+        });
+    }
+
+    /// The level a section opens at: its own, or for [`BOLD`] one below the innermost
+    /// non-bold section (a bold heading replaces the bold heading before it).
+    fn level_for(&mut self, level: u8) -> u8 {
+        if level != BOLD {
+            return level;
+        }
+        while self.sections.last().is_some_and(|s| s.bold) {
+            self.sections.pop();
+        }
+        self.sections
+            .last()
+            .map_or(1, |s| s.level.saturating_add(1))
+            .max(7)
+    }
+
+    fn close_to(&mut self, level: u8) {
+        while self.sections.last().is_some_and(|s| s.level >= level) {
+            self.sections.pop();
+        }
+    }
+
+    fn new_unit(&mut self, kind: UnitKind, lead: &str, indent: usize) -> usize {
+        let marked = markers::read_lead(lead).severity.is_some();
+        let mut take_place = false;
+        if let Some(top) = self.sections.last() {
+            if top.place {
+                match top.used {
+                    // Unmarked text under a place (a copied page's bylines and code) and then
+                    // a marked comment: the marked one is what the place introduced.
+                    Some(u)
+                        if marked
+                            && self.units[u].read.severity.is_none()
+                            && self.units[u].kind == UnitKind::Paragraph =>
+                    {
+                        self.units[u].placeholder = true;
+                        take_place = true;
+                    }
+                    // Ranges under a file (`📁 src/a.ts` then `🛑 [14-16]: …`) all belong to it.
+                    Some(_) if location::leading_range(lead).is_some() => {}
+                    Some(_) => {
+                        self.sections.pop();
+                    }
+                    None => take_place = true,
+                }
+            }
+        }
+        let next = self.units.len();
+        if take_place {
+            if let Some(top) = self.sections.last_mut() {
+                top.used = Some(next);
+            }
+        }
+        let (severity, quiet, findings, path) = self.context();
+        self.units.push(Unit {
+            kind,
+            lead: lead.to_string(),
+            read: markers::read_lead(lead),
+            indent,
+            lines: Vec::new(),
+            code: Vec::new(),
+            hidden: Vec::new(),
+            fields: Vec::new(),
+            section_severity: severity,
+            section_path: path,
+            quiet,
+            in_findings: findings,
+            placeholder: vocab::is_placeholder(lead),
+            children_are_findings: false,
+            list: None,
+        });
+        let i = self.units.len() - 1;
+        self.recent = Some(i);
+        self.units[i].lines.append(&mut self.pending);
+        if markers::labels_only(lead) {
+            // `` `54-61`: _🎯 Correctness_ | _🟠 Major_ ``: the title is the next paragraph.
+            self.units[i].read.title.clear();
+        }
+        self.open = Some(i);
+        i
+    }
+
+    /// Is `text` a line of the rating section we are in ("🎯 3 (Moderate) | ⏱️ ~20 minutes"),
+    /// to be skipped? A line that points at code is not: it ends the rating (Greptile's
+    /// findings after its confidence score), and is read as what follows it.
+    fn rating_line(&mut self, text: &str) -> bool {
+        if self.kind() != Kind::Rating {
+            return false;
+        }
+        if location::find_all(text, self.roots).is_empty() {
+            return true;
+        }
+        while self.sections.last().is_some_and(|s| s.kind == Kind::Rating) {
+            self.sections.pop();
+        }
+        false
+    }
+
+    /// Where detail lines go now: the open unit, else the finding whose heading we are under.
+    fn target(&self) -> Option<usize> {
+        self.open.or(self.enclosing_finding())
+    }
+
+    /// The finding whose agent prompt we are in.
+    fn prompt(&self) -> Option<usize> {
+        match self.kind() {
+            Kind::Prompt(u) => Some(u),
+            _ => None,
+        }
+    }
+
+    /// The heading-finding we are inside, through neutral sub-sections (`<summary>Proposed
+    /// fix</summary>`), but not through a quiet one (`Prompt for AI Agents`).
+    fn enclosing_finding(&self) -> Option<usize> {
+        for s in self.sections.iter().rev() {
+            match s.kind {
+                Kind::Finding(u) => return Some(u),
+                Kind::Neutral(_) => continue,
+                _ => return None,
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,338 @@
+//! Paragraphs: leads that open a finding (a marker, a bold title, a range, a label), lines that
+//! only say where the next comment is, and text that belongs to the finding before it.
+
+use super::*;
+
+impl Reader<'_> {
+    /// A neutral heading followed by `Severity:`/`File:` lines was a finding after all.
+    pub(super) fn promote(&mut self, title: String, field: &str) {
+        let level = self.sections.last().map_or(1, |s| s.level);
+        let path = self.sections.last().and_then(|s| s.path.clone());
+        self.sections.pop();
+        let u = self.new_unit(UnitKind::Heading, &title, 0);
+        self.units[u].lines.push(field.to_string());
+        self.open = None;
+        let bold = self.sections.last().is_some_and(|s| s.bold);
+        self.sections.push(Section {
+            level,
+            kind: Kind::Finding(u),
+            path,
+            place: false,
+            used: None,
+            bold,
+        });
+    }
+
+    pub(super) fn text(&mut self, indent: usize, text: &str) {
+        if self.rating_line(text) {
+            return;
+        }
+        let kind = self.kind();
+        match kind {
+            Kind::Recommendation => {
+                self.out
+                    .recommendation
+                    .get_or_insert_with(|| unit::plain(text));
+                return;
+            }
+            Kind::Missing => return,
+            _ => {}
+        }
+        // `Verdict: needs changes` after the last finding is the answer's verdict (read from
+        // the prose as a whole), not that finding's detail.
+        if self.after_blank && crate::answer::verdict::stated(text).is_some() {
+            self.open = None;
+            self.out.loose_text.push(text.to_string());
+            return;
+        }
+        // A line that opens with a level marker (`P1 Badge …`, `[P2] …`) starts a finding even
+        // without a blank line before it.
+        // So does a compiler-style `path:line: message` line, and a marker before a range
+        // (`⚠️ [33]: …` under a file).
+        let lead = markers::read_lead(text);
+        let ranged = location::leading_range(text).is_some() && lead.severity.is_some();
+        let strong_start = (opens_unit(text)
+            && (lead.severity.is_some_and(|s| s.1 == Strength::Level) || ranged)
+            && !lead.title.is_empty())
+            || location::compiler_line(text, self.roots).is_some();
+        // A line that is only a file (a copied page's `src/index/mod.rs` above a comment)
+        // starts what follows even inside a paragraph.
+        let in_item = self
+            .open
+            .is_some_and(|o| self.units[o].kind == UnitKind::Item);
+        let file_line = !self.after_blank
+            && indent == 0
+            && !in_item
+            && matches!(
+                location::place_line(text, self.roots),
+                Some(location::Place::File(_))
+            )
+            && !text.trim_start().starts_with('[');
+        if indent >= 4 && self.after_location {
+            // The code a copied page quotes under its place line.
+            return;
+        }
+        let para = self.after_blank
+            || self.open.is_none()
+            || self.after_location
+            || strong_start
+            || file_line;
+        let after_place = std::mem::take(&mut self.after_location);
+        // Right under a place, `**Suggestion:** …` / `Issue: …` is the comment on it (a review
+        // thread's body), not a detail of nothing.
+        if after_place && self.pending.is_empty() && unit::is_field(text) {
+            let value = text.split_once(':').map_or(text, |(_, v)| v);
+            let value = value.trim_start_matches(['*', '_', ' ']);
+            if value.split_whitespace().count() >= 4 && !unit::is_field(value) {
+                self.new_unit(UnitKind::Paragraph, value, indent);
+                return;
+            }
+        }
+        // A marker-only lead (`_⚠️ Potential issue_ | _🟠 Major_`, a priority image) takes the
+        // next paragraph as its title.
+        if let Some(o) = self.open {
+            let u = &self.units[o];
+            if para
+                && u.read.title.is_empty()
+                && !u.children_are_findings
+                && u.lines.is_empty()
+                && matches!(u.kind, UnitKind::Paragraph | UnitKind::Range)
+            {
+                let keep = u.read.severity;
+                let lead = format!("{} {}", u.lead, text);
+                let title = markers::read_lead(text);
+                self.units[o].read.title = title.title;
+                self.units[o].read.severity = keep.or(title.severity);
+                self.units[o].lead = lead;
+                return;
+            }
+        }
+        if para {
+            if let Some(place) = location::place_line(text, self.roots) {
+                // Right after a finding that says nowhere where it is (pr-agent's title, then
+                // its `[path [30-36]](…)` link), the place is that finding's.
+                // Or a permalink under a list item that named the file without a line (claude
+                // code's review: `1. … in src/flush.rs` then the blob link).
+                let link = text.trim_start().trim_start_matches('`').starts_with('[');
+                if let (Some(o), location::Place::File(l)) = (self.target(), &place) {
+                    let u = &self.units[o];
+                    let named: Vec<Location> = location::find_all(&u.lead, self.roots)
+                        .into_iter()
+                        .chain(
+                            u.lines
+                                .iter()
+                                .flat_map(|x| location::find_all(x, self.roots)),
+                        )
+                        .collect();
+                    let placed = u.section_path.is_some() || !named.is_empty();
+                    let same_file = u.kind == UnitKind::Item
+                        && text.trim_start().starts_with("http")
+                        && l.start_line.is_some()
+                        && named.iter().all(|n| n.start_line.is_none())
+                        && (named.is_empty() || named.iter().any(|n| n.path == l.path));
+                    if (link && !placed) || same_file {
+                        self.units[o]
+                            .lines
+                            .push(format!("Location: {}", l.display()));
+                        return;
+                    }
+                }
+                self.place(place);
+                return;
+            }
+            let inside = self
+                .open
+                .is_none()
+                .then(|| self.enclosing_finding())
+                .flatten();
+            if let Some(u) = inside {
+                // Inside a heading that is a finding, only a lead with its own level, its own
+                // place or a range starts another finding; bold titles, label lines and marker
+                // lines are its details.
+                let lead = markers::read_lead(text);
+                let own = lead.severity.is_some_and(|s| s.1 == Strength::Level)
+                    && !lead.title.is_empty()
+                    && !markers::labels_only(text)
+                    && !unit::is_field(text);
+                let elsewhere = opens_unit(text)
+                    && location::find_all(text, self.roots)
+                        .first()
+                        .is_some_and(|l| {
+                            location::find_all(&self.units[u].lead, self.roots).first() != Some(l)
+                        });
+                // `### Comment 4` then `**nitpick (typo):** "recieve" …`: the heading was only a
+                // number; that lead is its title and level.
+                if own
+                    && generic_title(&self.units[u].read.title)
+                    && self.units[u].read.severity.is_none()
+                {
+                    self.units[u].read.severity = lead.severity;
+                    self.units[u].read.title = lead.title;
+                    self.units[u].lines.push(text.to_string());
+                    return;
+                }
+                if !own && !elsewhere && location::leading_range(text).is_none() {
+                    self.units[u].lines.push(text.to_string());
+                    return;
+                }
+            }
+            let under_titled_heading = matches!(&kind,
+                Kind::Neutral(t) if vocab::normalise(t).split(' ').count() >= 3)
+                && self.open.is_none()
+                && !self.heading_content;
+            let in_finding = self.open.is_some() || self.enclosing_finding().is_some();
+            let plain = if in_finding {
+                None
+            } else {
+                plain_heading(text)
+            };
+            if let Some(h) = bold_heading(text).or(plain) {
+                let marker = vocab::severity_of(&h).is_some();
+                if self.heading_like(&h) && !(marker && under_titled_heading) {
+                    self.heading(BOLD, text);
+                    return;
+                }
+            }
+            let marker_line = {
+                let l = markers::read_lead(text);
+                l.severity.is_some() && l.title.is_empty()
+            };
+            if !unit::is_field(text) && opens_unit(text) && !(marker_line && under_titled_heading) {
+                let u = self.new_unit(UnitKind::Paragraph, text, indent);
+                if location::leading_range(text).is_some() {
+                    self.units[u].kind = UnitKind::Range;
+                }
+                self.containers.clear();
+                return;
+            }
+        }
+        if let Some(u) = self.target() {
+            self.units[u].lines.push(text.to_string());
+            return;
+        }
+        // A level alone on its line after a finding (pr-agent's Impact cell): that finding's.
+        if vocab::severity_of(text).is_some_and(|s| s.1 == Strength::Level)
+            && text.trim().chars().all(|c| c.is_alphanumeric() || c == ' ')
+        {
+            if let Some(last) = self.units.last_mut() {
+                if last.read.severity.is_none() {
+                    last.lines.push(format!("Severity: {}", text.trim()));
+                    return;
+                }
+            }
+        }
+        let (severity, quiet, findings, path) = self.context();
+        let marker_only = || {
+            let l = markers::read_lead(text);
+            l.severity.is_some() && l.title.is_empty()
+        };
+        if unit::is_field(text) && !matches!(&kind, Kind::Neutral(t) if !t.is_empty()) {
+            self.pending.push(text.to_string());
+            return;
+        }
+        match kind {
+            // A neutral heading followed by `Severity:`/`File:` lines or a marker line
+            // (`**High Severity**`) was a finding after all.
+            Kind::Neutral(title)
+                if !title.is_empty()
+                    && (unit::is_field(text)
+                        || (marker_only()
+                            && !self.heading_content
+                            && vocab::normalise(&title).split(' ').count() >= 3)) =>
+            {
+                self.promote(title, text)
+            }
+            _ if para && !quiet && (severity.is_some() || findings || path.is_some()) => {
+                // A plain paragraph under a severity heading, in a findings section or under a
+                // file's heading is a finding of its own.
+                let u = self.new_unit(UnitKind::Paragraph, text, indent);
+                if vocab::is_placeholder(text) {
+                    self.units[u].placeholder = true;
+                    self.open = None;
+                }
+            }
+            _ if quiet => self.out.quiet_text.push(text.to_string()),
+            // A paragraph on its own that points at a line and raises a problem there ("Edit:
+            // one more. `limiter.go:40` never evicts old keys") after findings is one more. (In
+            // an answer that is all prose, no paragraph is singled out: the answer as a whole
+            // goes to the normaliser.)
+            _ if para && !self.units.is_empty() && self.raises_at_a_line(text) => {
+                self.new_unit(UnitKind::Paragraph, text, indent);
+            }
+            _ => self.out.loose_text.push(text.to_string()),
+        }
+    }
+
+    fn raises_at_a_line(&self, text: &str) -> bool {
+        location::find_all(text, self.roots)
+            .iter()
+            .any(|l| l.start_line.is_some() && !l.path.is_empty())
+            && (crate::answer::verdict::raises_concern(text)
+                || !crate::answer::prose::ratings(text).is_empty())
+            && !crate::answer::verdict::mentions_approval(text)
+    }
+
+    /// A line that is only a place (`**src/a.rs:27**`, a permalink, `> Line 33`): the comments
+    /// that follow are about it.
+    pub(super) fn place(&mut self, place: location::Place) {
+        self.open = None;
+        self.containers.clear();
+        let loc = match place {
+            location::Place::File(l) => l,
+            location::Place::Lines(s, e) => {
+                let path = self
+                    .sections
+                    .iter()
+                    .rev()
+                    .find_map(|s| s.path.as_ref().map(|p| p.path.clone()))
+                    .unwrap_or_default();
+                Location::new(&path, Some(s), e)
+            }
+        };
+        self.open_section(BOLD, Kind::Neutral(String::new()), Some(loc));
+        if let Some(top) = self.sections.last_mut() {
+            top.place = true;
+        }
+        // The next line, even in the same paragraph, starts what is said about the place.
+        self.after_location = true;
+    }
+}
+
+/// A unit that is surely a finding: a marker, a label, a range or a location in its lead.
+pub(super) fn strong(u: &Unit) -> bool {
+    u.read.severity.is_some() || u.read.labelled || u.kind == UnitKind::Range
+}
+
+/// Does a line carry its own severity level (so it is a finding, not a detail)?
+pub(super) fn own_level(text: &str) -> bool {
+    markers::read_lead(text)
+        .severity
+        .is_some_and(|s| s.1 == Strength::Level)
+        && !markers::read_lead(text).title.is_empty()
+}
+
+/// Does a paragraph open a finding: a marker first, a bold title, a `36-41`: range, a label?
+pub(super) fn opens_unit(text: &str) -> bool {
+    let t = text.trim_start();
+    if location::leading_range(t).is_some()
+        || location::compiler_line(t, &location::Roots::default()).is_some()
+    {
+        return true;
+    }
+    let lead = markers::read_lead(t);
+    if lead.labelled {
+        return true;
+    }
+    if lead.severity.is_some() {
+        // The marker must open the line, not sit in its prose.
+        let plain = unit::plain(&markers::strip_tags(t));
+        let head: String = unit::plain(&lead.title).chars().take(12).collect();
+        return head.is_empty() || plain.find(&head).is_none_or(|at| at > 0);
+    }
+    let lower = t.to_ascii_lowercase();
+    t.starts_with("**")
+        || t.starts_with("__")
+        || lower.starts_with("<strong>")
+        || lower.starts_with("<b>")
+        || (lower.starts_with("<a ") && lower.contains("<strong>"))
+}

@@ -1,0 +1,402 @@
+//! Severity markers in a finding's lead line, and the title left when they are taken out.
+//!
+//! Reviewers mark severity in many places: badge images (`![P1 Badge](…)`), priority images
+//! (`![high](…/high-priority.svg)`), `<img alt="P1">`, tags (`[P1]`, `(high)`, `[nitpick]`),
+//! emphasis (`**High**`, `_🟠 Major_`, `<sup>Medium Severity</sup>`), leading labels (`P1:`,
+//! `Critical —`), fields (`Severity: High`) and coloured circles. A candidate counts only when
+//! the whole of it is severity vocabulary ([`vocab::severity_of`]); the title is the lead with
+//! the markers, images and markup removed.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use crate::answer::vocab::{self, Strength, FINDING_LABELS};
+use crate::findings::Severity;
+
+use crate::answer::re;
+
+/// What the lead line says about severity, and the title without markers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lead {
+    pub severity: Option<(Severity, Strength)>,
+    pub title: String,
+    /// It opened with a finding label (`Bug:`, `Issue 3:`, `logic:`) or introduced one in prose
+    /// ("Looks good, except one nit: …", "One minor thing: …").
+    pub labelled: bool,
+    /// A comment that by its label raises nothing (Conventional Comments' `praise:`,
+    /// `question:`).
+    pub remark: bool,
+}
+
+/// "one nit:", "One minor thing:", "a small issue:", "two concerns:" — a finding introduced in
+/// prose; the adjective or noun may name its level.
+fn introducer(line: &str) -> Option<(usize, Option<(Severity, Strength)>)> {
+    static INTRO: OnceLock<Regex> = OnceLock::new();
+    let c = re(
+        &INTRO,
+        r"(?i)\b(?:one|a|two|three|some|small|tiny|only|last|another|single)\s+(?:(minor|major|critical|blocking|small|tiny|important|serious|optional|non-blocking)\s+)?(nit|nitpick|thing|issue|point|concern|problem|bug|suggestion|note|question|observation|idea|remark|tweak)s?(?:\s*,?\s*(?:not blocking|non-blocking|optional))?\s*:",
+    )
+    .captures(line)?;
+    let word = c.get(1).or(c.get(2)).map_or("", |m| m.as_str());
+    Some((c.get(0).expect("match").end(), vocab::severity_of(word)))
+}
+
+/// A marker candidate: where it is and what it says.
+struct Candidate {
+    start: usize,
+    end: usize,
+    text: String,
+}
+
+fn candidates(line: &str) -> Vec<Candidate> {
+    static IMAGE: OnceLock<Regex> = OnceLock::new();
+    static IMG: OnceLock<Regex> = OnceLock::new();
+    static BRACKET: OnceLock<Regex> = OnceLock::new();
+    static PAREN: OnceLock<Regex> = OnceLock::new();
+    static EMPH: OnceLock<Regex> = OnceLock::new();
+    static HTML_EMPH: OnceLock<Regex> = OnceLock::new();
+    static FIELD: OnceLock<Regex> = OnceLock::new();
+    static LABEL: OnceLock<Regex> = OnceLock::new();
+    let mut out = Vec::new();
+    let mut push = |start: usize, end: usize, text: String| {
+        out.push(Candidate { start, end, text });
+    };
+    // `![alt](url)`: the alt text, and a `high-priority.svg` file name.
+    for c in re(&IMAGE, r"!\[([^\]]*)\]\(([^)\s]*)[^)]*\)").captures_iter(line) {
+        let m = c.get(0).expect("match");
+        push(m.start(), m.end(), c[1].to_string());
+        push(m.start(), m.end(), url_stem(&c[2]));
+    }
+    for c in re(&IMG, r#"(?i)<img\b[^>]*>"#).captures_iter(line) {
+        let m = c.get(0).expect("match");
+        for attr in ["alt", "title", "src"] {
+            if let Some(v) = attribute(m.as_str(), attr) {
+                let v = if attr == "src" { url_stem(&v) } else { v };
+                push(m.start(), m.end(), v);
+            }
+        }
+    }
+    for c in re(&BRACKET, r"\[([^\[\]]{1,40})\](?:[^(]|$)").captures_iter(line) {
+        let m = c.get(1).expect("inner");
+        push(m.start() - 1, m.end() + 1, c[1].to_string());
+    }
+    for c in re(&PAREN, r"\(([^()]{1,30})\)").captures_iter(line) {
+        let m = c.get(0).expect("match");
+        // `Bug (important)`: a label word in parentheses names a level too.
+        let word = vocab::normalise(&c[1]);
+        let text = match vocab::LABEL_PHRASES.iter().find(|(w, _)| *w == word) {
+            Some((_, s)) => s.label().to_string(),
+            None => c[1].to_string(),
+        };
+        push(m.start(), m.end(), text);
+    }
+    for c in re(
+        &EMPH,
+        r"\*\*([^*]{1,60}?)\*\*|__([^_]{1,60}?)__|(?:^|[^\w*])\*([^*\s][^*]{0,58}?)\*|(?:^|[^\w_])_([^_\s][^_]{0,58}?)_",
+    )
+    .captures_iter(line)
+    {
+        let inner = (1..=4).find_map(|i| c.get(i)).expect("one group");
+        let m = c.get(0).expect("match");
+        let start = m.start() + m.as_str().find(['*', '_']).unwrap_or(0);
+        push(start, m.end(), inner.as_str().to_string());
+    }
+    for c in re(
+        &HTML_EMPH,
+        r"(?i)<(b|strong|sup|sub|em|i|code)>(.{1,80}?)</(?:b|strong|sup|sub|em|i|code)>",
+    )
+    .captures_iter(line)
+    {
+        let m = c.get(0).expect("match");
+        push(m.start(), m.end(), strip_tags(&c[2]));
+    }
+    for c in re(
+        &FIELD,
+        r"(?i)\b(?:severity|priority|prio|level|impact|criticality)\s*\**\s*[:=]\s*\**\s*([\w][\w -]{0,20}?)(?:\*|\||,|;|\.|\)|$|\s{2})",
+    )
+    .captures_iter(line)
+    {
+        let m = c.get(0).expect("match");
+        push(m.start(), m.end(), format!("severity {}", &c[1]));
+    }
+    // A short label before `:`, `—` or ` - ` at the start: `P1:`, `High —`, `Nit:`, `🔴 Critical:`.
+    if let Some(c) = re(
+        &LABEL,
+        r"^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?([^:—–]{1,40}?)\s*(?::|—|–|\s-\s)",
+    )
+    .captures(line)
+    {
+        let m = c.get(1).expect("label");
+        let word = vocab::normalise(m.as_str());
+        // `Important:` names a level only as a label.
+        let text = match vocab::LABEL_PHRASES.iter().find(|(w, _)| *w == word) {
+            Some((_, s)) => s.label().to_string(),
+            None => m.as_str().to_string(),
+        };
+        push(m.start(), c.get(0).expect("match").end(), text);
+    }
+    // `src/a.c:14:2: error: …`: the compiler's level word after the place.
+    static COMPILER: OnceLock<Regex> = OnceLock::new();
+    if let Some(c) = re(
+        &COMPILER,
+        r"^\s*\S+:\d+(?::\d+)?(?:-\d+)?:\s+(fatal error|error|warning|note|info|hint)\s*:",
+    )
+    .captures(line)
+    {
+        let m = c.get(1).expect("level");
+        push(
+            m.start(),
+            c.get(0).expect("match").end(),
+            m.as_str().to_string(),
+        );
+    }
+    // `P1 Badge Title` (a connector badge copied as text), `P2 Title`.
+    static PTOKEN: OnceLock<Regex> = OnceLock::new();
+    if let Some(c) = re(
+        &PTOKEN,
+        r"^\s*(?:[-*+]\s+)?([Pp][0-3](?:\s+[Bb]adge)?)\s+\S",
+    )
+    .captures(line)
+    {
+        let m = c.get(1).expect("token");
+        push(m.start(), m.end(), m.as_str().to_string());
+    }
+    // Leading circles and warning signs.
+    let lead: String = line
+        .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '-' | '*' | '+' | '>'))
+        .chars()
+        .take_while(|c| !c.is_alphanumeric() && !matches!(c, '[' | '(' | '`' | '<' | '!'))
+        .collect();
+    if !lead.trim().is_empty() {
+        let start = line.find(lead.trim()).unwrap_or(0);
+        push(start, start + lead.trim().len(), lead);
+    }
+    // `nitpick (typo):` — Sourcery's kind with its category: the kind alone is a candidate too.
+    static KIND: OnceLock<Regex> = OnceLock::new();
+    let kind = re(
+        &KIND,
+        r"^\s*([A-Za-z][\w ]{0,20}?)\s*\([\w\s-]{1,30}\)\s*:?\s*$",
+    );
+    let kinds: Vec<Candidate> = out
+        .iter()
+        .filter_map(|c| {
+            kind.captures(&c.text).map(|k| Candidate {
+                start: c.start,
+                end: c.end,
+                text: k[1].to_string(),
+            })
+        })
+        .collect();
+    out.extend(kinds);
+    out
+}
+
+fn url_stem(url: &str) -> String {
+    let file = url
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("")
+        .rsplit('/')
+        .next()
+        .unwrap_or("");
+    let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
+    // shields.io badges: `/badge/P1-orange` → "P1".
+    if url.contains("/badge/") {
+        return stem.split('-').next().unwrap_or("").to_string();
+    }
+    stem.replace(['-', '_'], " ")
+}
+
+fn attribute(tag: &str, name: &str) -> Option<String> {
+    let lower = tag.to_ascii_lowercase();
+    let at = lower.find(&format!("{name}="))? + name.len() + 1;
+    let rest = &tag[at..];
+    let (quote, rest) = match rest.chars().next()? {
+        q @ ('"' | '\'') => (q, &rest[1..]),
+        _ => (' ', rest),
+    };
+    let end = rest.find([quote, '>']).unwrap_or(rest.len());
+    Some(rest[..end].to_string())
+}
+
+/// A line of labels only: `_🎯 Functional Correctness_ | _🟠 Major_ | _⚡ Quick win_`,
+/// `_:bulb: Codebase verification_` (after an optional `` `36-41`: `` range). CodeRabbit puts
+/// the title in the next paragraph.
+pub fn labels_only(line: &str) -> bool {
+    static RANGE: OnceLock<Regex> = OnceLock::new();
+    static SPAN: OnceLock<Regex> = OnceLock::new();
+    let rest = re(&RANGE, r"^\s*`\d+(?:\s*[-–]\s*\d+)?`\s*:\s*").replace(line, "");
+    let rest = rest.trim();
+    if rest.is_empty()
+        || rest.starts_with("**")
+        || !(rest.starts_with('_') || rest.starts_with('*'))
+    {
+        return false;
+    }
+    let spans = re(&SPAN, r"(?:\*[^*]+\*|_[^_]+_)").replace_all(rest, "");
+    spans.chars().all(|c| c.is_whitespace() || c == '|')
+}
+
+/// HTML tags removed, their text kept.
+pub fn strip_tags(s: &str) -> String {
+    static TAG: OnceLock<Regex> = OnceLock::new();
+    re(&TAG, r"</?[A-Za-z][^>]*>")
+        .replace_all(s, "")
+        .into_owned()
+}
+
+/// Reads a lead line: its severity marker (the strongest, then the first) and its title.
+pub fn read_lead(line: &str) -> Lead {
+    if let Some(lead) = crate::answer::conventional::lead(line) {
+        return lead;
+    }
+    if let Some((end, severity)) = introducer(line) {
+        let (title, _) = clean_title(&line[end..]);
+        let rest = read_lead_markers(&line[end..]);
+        return Lead {
+            severity: severity.or(rest.severity),
+            title: if rest.title.is_empty() {
+                title
+            } else {
+                rest.title
+            },
+            labelled: true,
+            remark: false,
+        };
+    }
+    read_lead_markers(line)
+}
+
+fn read_lead_markers(line: &str) -> Lead {
+    let cands = candidates(line);
+    let mut best: Option<((Severity, Strength), usize)> = None;
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for c in &cands {
+        if let Some(hit) = vocab::severity_of(&c.text) {
+            spans.push((c.start, c.end));
+            let better = match best {
+                None => true,
+                Some((b, at)) => hit.1 > b.1 || (hit.1 == b.1 && c.start < at),
+            };
+            if better {
+                best = Some((hit, c.start));
+            }
+        }
+    }
+    let mut title = String::with_capacity(line.len());
+    let mut at = 0;
+    spans.sort();
+    for (s, e) in spans {
+        if s >= at {
+            title.push_str(&line[at..s]);
+            title.push(' ');
+            at = e;
+        } else if e > at {
+            at = e;
+        }
+    }
+    title.push_str(&line[at.min(line.len())..]);
+    let (title, labelled) = clean_title(&title);
+    Lead {
+        severity: best.map(|(s, _)| s),
+        title,
+        labelled,
+        remark: false,
+    }
+}
+
+/// Markup, images, numbering and a leading finding label removed.
+fn clean_title(s: &str) -> (String, bool) {
+    static IMAGE: OnceLock<Regex> = OnceLock::new();
+    static NUMBER: OnceLock<Regex> = OnceLock::new();
+    static LABEL: OnceLock<Regex> = OnceLock::new();
+    static LINK: OnceLock<Regex> = OnceLock::new();
+    let s = re(&IMAGE, r"!\[[^\]]*\]\([^)]*\)").replace_all(s, " ");
+    // `[text](url)` reads as its text (an image's link leaves nothing).
+    let s = re(&LINK, r"\[([^\]]*)\]\([^)\s]*\)").replace_all(&s, "$1");
+    let s = strip_tags(&s);
+    let s = s.replace("**", "").replace("__", "");
+    let s = s
+        .trim()
+        .trim_start_matches(|c: char| {
+            !c.is_alphanumeric() && !matches!(c, '`' | '[' | '(' | '"' | '\'' | '.' | '/' | '~')
+        })
+        .to_string();
+    let s = re(&NUMBER, r"^(?:#?\d{1,3}[.)]|\(\d{1,3}\))\s+").replace(&s, "");
+    let mut labelled = false;
+    let s = match re(
+        &LABEL,
+        r"(?i)^(bug|issue|finding|problem|concern|defect|logic|security|correctness)(?:\s*#?\d{1,3})?\s*[:—–-]\s*",
+    )
+    .find(&s)
+    {
+        Some(m) if FINDING_LABELS.iter().any(|l| m.as_str().to_ascii_lowercase().starts_with(l)) => {
+            labelled = true;
+            s[m.end()..].to_string()
+        }
+        _ => s.into_owned(),
+    };
+    let s = s
+        .trim()
+        .trim_matches(|c: char| {
+            c.is_whitespace() || matches!(c, ':' | '|' | '—' | '–' | '-' | '*' | '_' | ',' | ';')
+        })
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    (s, labelled)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Severity::*;
+
+    fn sev(line: &str) -> Option<Severity> {
+        read_lead(line).severity.map(|s| s.0)
+    }
+
+    #[test]
+    fn markers_in_their_places() {
+        for (line, want, title) in [
+            ("[P1] Propagate the error — src/a.rs:3", Some(P1), "Propagate the error — src/a.rs:3"),
+            ("**<sub><sub>![P1 Badge](https://img.shields.io/badge/P1-orange?style=flat)</sub></sub>  Guard the index**", Some(P1), "Guard the index"),
+            ("![medium](https://www.gstatic.com/codereviewagent/medium-priority.svg)", Some(P2), ""),
+            ("_⚠️ Potential issue_ | _🟠 Major_", Some(P1), ""),
+            ("**Medium Severity**", Some(P2), ""),
+            ("P2: missing timeout", Some(P2), "missing timeout"),
+            ("**High**: token logged", Some(P1), "token logged"),
+            ("🔴 Critical — SQL built by concatenation", Some(P0), "SQL built by concatenation"),
+            ("[nitpick] Rename `x`", Some(P3), "Rename `x`"),
+            ("Unbounded retry (severity: high)", Some(P1), "Unbounded retry"),
+            ("<img alt=\"P2\" src=\"x.svg\"> Leaky cache", Some(P2), "Leaky cache"),
+            ("Bug: the counter wraps", None, "the counter wraps"),
+            ("1. **Race in refill** (`src/cache.rs:40`)", None, "Race in refill (`src/cache.rs:40`)"),
+            ("Potential blocker in the auth flow", None, "Potential blocker in the auth flow"),
+            ("This is a critical path: keep it fast", None, "This is a critical path: keep it fast"),
+        ] {
+            let lead = read_lead(line);
+            assert_eq!(lead.severity.map(|s| s.0), want, "{line}");
+            assert_eq!(lead.title, title, "{line}");
+        }
+        assert!(read_lead("Bug: x").labelled);
+        assert_eq!(sev("Important: the probe calls the wrong port"), Some(P1));
+        assert_eq!(sev("‼️ **IMPORTANT**"), None);
+        assert!(labels_only(
+            "`54-61`: _🎯 Functional Correctness_ | _🟠 Major_ | _⚡ Quick win_"
+        ));
+        assert!(labels_only("_:bulb: Codebase verification_"));
+        assert!(!labels_only("`12`: **Name the queue size.**"));
+        let nit = read_lead("Looks good, except one nit: `tmp2` could be renamed");
+        assert_eq!((nit.severity.map(|s| s.0), nit.labelled), (Some(P3), true));
+        assert_eq!(nit.title, "`tmp2` could be renamed");
+        assert_eq!(sev("One minor thing: the output prints NaN"), Some(P2));
+        assert_eq!(sev("P1 Badge Keep the newest reading"), Some(P1));
+        assert_eq!(
+            read_lead("P1 Badge Keep the newest reading").title,
+            "Keep the newest reading"
+        );
+        assert_eq!(sev("- **Severity**: Low"), Some(P3));
+    }
+}

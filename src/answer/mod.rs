@@ -1,0 +1,339 @@
+//! Reading what a model said (DESIGN §7): one pipeline from an answer to findings, where every
+//! finding records the stage that produced it.
+//!
+//! 1. **schema** — the CLI enforced the protocol's JSON Schema: its structured field is the answer;
+//! 2. **reader** — otherwise the answer's JSON (the one that validates and is not an echo of the
+//!    template) or, failing that, its markdown structure, read by the vocabularies in [`vocab`];
+//! 3. **normaliser** — an answer with no recognisable shape is restated in the schema by a model
+//!    call, accepted only when every restated finding is grounded in the raw text
+//!    ([`normalise`]; the call itself is the review loop's);
+//! 4. **raw** — what is still left becomes unclassified findings, one per block, in full.
+//!
+//! Agreement is decided here too, as a verdict of the whole answer ([`verdict`]). Before any of
+//! it, [`prepare`] takes out a model's thinking, opens a raw API response and applies the
+//! answer's own emoji legend.
+
+pub mod blocks;
+pub mod carried;
+pub mod conventional;
+pub mod json;
+pub mod location;
+pub mod markdown;
+pub mod markers;
+pub mod normalise;
+pub mod prepare;
+pub mod prose;
+pub mod schema;
+pub mod transcript;
+pub mod unit;
+pub mod verdict;
+pub mod vocab;
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+pub use location::Roots;
+pub use schema::Protocol;
+
+use crate::findings::{Critique, Finding, Severity, Source};
+use vocab::Stance;
+
+/// A regex compiled once, in its own cell (the reader's patterns are constants).
+fn re(cell: &'static std::sync::OnceLock<regex::Regex>, pattern: &str) -> &'static regex::Regex {
+    cell.get_or_init(|| regex::Regex::new(pattern).expect("valid regex"))
+}
+
+/// What the reader made of an answer.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    pub critique: Critique,
+    /// The answer had a recognisable shape (findings, a verdict, severity sections, placeholders).
+    /// When it did not, and it is not empty, a normaliser call is due.
+    pub structured: bool,
+}
+
+/// Reads one answer: `structured` is the CLI's schema-enforced object when there is one.
+pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &Roots) -> Reading {
+    if let Some(r) = structured.and_then(|v| json::review(v, protocol, roots)) {
+        let mut c = from_json(r, "schema");
+        for f in &mut c.findings {
+            f.source = Source::Schema;
+        }
+        return Reading {
+            critique: c,
+            structured: true,
+        };
+    }
+    let prepared = prepare::prepare(text);
+    let text = prepared.as_ref();
+    let values = json::json_blocks(text);
+    let from_json_block = json::best_review(&values, protocol, roots);
+    let mut md = markdown::read(text, roots);
+    let prose = without_code(text);
+    let stated = verdict::stated(&prose);
+    let use_json = match &from_json_block {
+        Some(j) if j.conforms || j.findings.len() >= md.findings.len() => true,
+        Some(_) => false,
+        None => false,
+    };
+    let mut c = if use_json {
+        let j = from_json_block.clone().expect("checked");
+        let mut c = from_json(j, "json");
+        if c.missing_alternatives.is_empty() {
+            c.missing_alternatives = md.missing_alternatives.clone();
+        }
+        c
+    } else {
+        let stance = from_json_block.as_ref().and_then(|j| j.stance).or(stated);
+        Critique {
+            findings: std::mem::take(&mut md.findings),
+            missing_alternatives: std::mem::take(&mut md.missing_alternatives),
+            verdict: from_json_block.as_ref().and_then(|j| j.verdict.clone()),
+            recommendation: md.recommendation.take(),
+            agreement: stance == Some(Stance::Approve),
+            format: "markdown",
+        }
+    };
+    if !use_json {
+        // Sourcery and others restate the review for coding agents in a ```markdown block,
+        // sometimes with comments the visible part only summarised: its findings that point at
+        // a line are added (one said twice is merged below).
+        let visible = c.findings.len();
+        let places: Vec<(String, Option<u32>)> = c
+            .findings
+            .iter()
+            .filter_map(|f| f.location.as_ref().map(|l| (l.path.clone(), l.start_line)))
+            .collect();
+        for block in markdown_fences(text) {
+            let inner = markdown::read(&block, roots);
+            c.findings.extend(inner.findings.into_iter().filter(|f| {
+                let lined = f.location.as_ref().filter(|l| l.start_line.is_some());
+                visible == 0
+                    || lined.is_some_and(|l| !places.contains(&(l.path.clone(), l.start_line)))
+            }));
+        }
+    }
+    if !use_json {
+        // A JSON list is the reviewer's own enumeration; markdown often says a finding twice
+        // (a summary table and its detail section).
+        c.findings = merge_duplicates(std::mem::take(&mut c.findings));
+    }
+    default_file(text, roots, &mut c.findings);
+    rate_from_prose(&mut c.findings);
+    let objects = c.verdict.as_deref().and_then(vocab::stance_of) == Some(Stance::Object)
+        || stated == Some(Stance::Object);
+    // Prose outside any finding that raises a problem ("otherwise fine, but it will crash")
+    // keeps an approval word from being the answer's verdict.
+    let loose = md.loose_text.join("\n");
+    // Prose outside any finding that points at a line of code is about a problem there, not
+    // part of an approval ("Happy with the rest" after two paragraphs on `pool.rs` line 64).
+    let points_at_code = {
+        let places = location::find_all(&loose, roots);
+        places.iter().any(|l| l.start_line.is_some())
+            || (!places.is_empty() && location::lines_in(&loose).is_some())
+    };
+    let loose_concern = !use_json && (verdict::raises_concern(&loose) || points_at_code);
+    c.agreement = c.findings.is_empty()
+        && !objects
+        && !loose_concern
+        && (c.agreement || verdict::approves(&prose));
+    // An answer that is all summary (a walkthrough, a changelog) with nothing in it that raises
+    // a problem has a shape too: it raised nothing.
+    let summary_only = c.findings.is_empty()
+        && md.loose_text.iter().all(|t| t.trim().is_empty())
+        && !md.quiet_text.is_empty()
+        && !verdict::raises_concern(&md.quiet_text.join("\n"));
+    let structured = !c.findings.is_empty()
+        || md.structured
+        || from_json_block.is_some()
+        || stated.is_some()
+        || c.agreement
+        || summary_only;
+    Reading {
+        critique: c,
+        structured,
+    }
+}
+
+/// A finding with no marker that rates itself in a sentence ("I'd treat this as a blocker")
+/// takes that level.
+pub fn rate_from_prose(findings: &mut [Finding]) {
+    for f in findings.iter_mut() {
+        if f.severity == Severity::Unclassified {
+            let text = format!("{}\n{}", f.title, f.body);
+            if let Some(s) = prose::severity_in(&text) {
+                f.severity = s;
+            }
+        }
+    }
+}
+
+fn from_json(j: json::JsonReview, format: &'static str) -> Critique {
+    Critique {
+        agreement: j.findings.is_empty() && j.stance == Some(Stance::Approve),
+        findings: j.findings,
+        missing_alternatives: j.missing_alternatives,
+        verdict: j.verdict,
+        recommendation: j.recommendation,
+        format,
+    }
+}
+
+/// The contents of ```markdown / ~~~md fences.
+fn markdown_fences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    // (closing marker, the fence's own indent, body)
+    let mut cur: Option<(String, usize, String)> = None;
+    for line in text.lines() {
+        // Inside a quote, the text after `> `; the body keeps its indentation relative to the
+        // fence, so nested bullets stay nested.
+        let line = line.trim_start().strip_prefix("> ").unwrap_or(line);
+        let t = line.trim_start();
+        let indent = line.len() - t.len();
+        match &mut cur {
+            Some((marker, fence_indent, body)) => {
+                if t.starts_with(marker.as_str())
+                    && t.trim_start_matches(['`', '~']).trim().is_empty()
+                {
+                    out.push(std::mem::take(body));
+                    cur = None;
+                } else {
+                    body.push_str(&line[indent.min(*fence_indent)..]);
+                    body.push('\n');
+                }
+            }
+            None => {
+                let ch = t.chars().next().filter(|c| *c == '`' || *c == '~');
+                if let Some(ch) = ch {
+                    let n = t.chars().take_while(|c| *c == ch).count();
+                    let info = t[n..].trim().to_ascii_lowercase();
+                    if n >= 3 && (info == "markdown" || info == "md") {
+                        cur = Some((ch.to_string().repeat(n), indent, String::new()));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// An answer about one file ("Here's a review of `src/cart/totals.ts`", a single permalink)
+/// whose findings give only a line: that file's lines.
+fn default_file(text: &str, roots: &Roots, findings: &mut [Finding]) {
+    let mut paths: Vec<String> = location::find_all(text, roots)
+        .into_iter()
+        .filter(|l| !l.path.is_empty() && !l.outside)
+        .map(|l| l.path)
+        .collect();
+    paths.sort();
+    paths.dedup();
+    let [only] = paths.as_slice() else {
+        return;
+    };
+    for f in findings.iter_mut() {
+        // (A `#diff-<hash>R61` line stays without a file: the hash names some other file.)
+        if f.location.is_none() {
+            let said = format!("{}\n{}", f.title, f.body);
+            if let Some((s, e)) = location::lines_in(&said) {
+                f.location = Some(crate::findings::Location::new(only, Some(s), e));
+            }
+        }
+    }
+}
+
+/// The answer without fenced code and HTML comments (an echoed template's `"approve"` or a
+/// code comment's "LGTM" is not the reviewer's verdict).
+fn without_code(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (line, code) in blocks::fences::code_lines(text) {
+        if !code {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    // Comments out too, in one pass (an unclosed one runs to the end).
+    let mut s = String::with_capacity(out.len());
+    let mut rest = out.as_str();
+    while let Some(start) = rest.find("<!--") {
+        s.push_str(&rest[..start]);
+        s.push(' ');
+        rest = rest[start..]
+            .find("-->")
+            .map_or("", |e| &rest[start + e + 3..]);
+    }
+    s.push_str(rest);
+    s
+}
+
+/// One finding said twice in one answer (a summary table and a detailed section, a heading
+/// and its restatement) becomes one, keeping the most of what was said.
+fn merge_duplicates(findings: Vec<Finding>) -> Vec<Finding> {
+    // Each kept finding with its title's words, computed once (a merge keeps the title).
+    let mut out: Vec<(Finding, BTreeSet<String>)> = Vec::new();
+    for f in findings {
+        let words = title_words(&f.title);
+        match out.iter_mut().find(|(g, gw)| same(g, gw, &f, &words)) {
+            Some((g, _)) => {
+                if g.severity == Severity::Unclassified {
+                    g.severity = f.severity;
+                }
+                let unplaced = g.location.as_ref().is_none_or(|l| l.start_line.is_none());
+                if unplaced && f.location.is_some() {
+                    g.location = f.location;
+                }
+                if f.body.len() > g.body.len() {
+                    g.body = f.body;
+                }
+                if g.action.is_none() {
+                    g.action = f.action;
+                }
+            }
+            None => out.push((f, words)),
+        }
+    }
+    out.into_iter().map(|(f, _)| f).collect()
+}
+
+fn title_words(title: &str) -> BTreeSet<String> {
+    vocab::normalise(title)
+        .split(' ')
+        .filter(|w| w.len() > 2)
+        .map(str::to_string)
+        .collect()
+}
+
+fn same(a: &Finding, wa: &BTreeSet<String>, b: &Finding, wb: &BTreeSet<String>) -> bool {
+    // Two levels stated for one place are two findings ("should fix" and "optional" on line
+    // 78); a summary row and its detail state the same level, or one of them none.
+    let unclassified = |f: &Finding| f.severity == Severity::Unclassified;
+    if !unclassified(a) && !unclassified(b) && a.severity != b.severity {
+        return false;
+    }
+    if wa.is_empty() || wb.is_empty() {
+        return false;
+    }
+    let common = wa.intersection(wb).count() as f32;
+    let jaccard = common / wa.union(wb).count() as f32;
+    let (same_place, exact_place, both_placed) = match (&a.location, &b.location) {
+        (Some(x), Some(y)) => {
+            let lined = x.start_line.is_some() && y.start_line.is_some();
+            let same_path = x.path == y.path;
+            (
+                same_path && (x.start_line == y.start_line || !lined),
+                same_path && lined && x.start_line == y.start_line,
+                true,
+            )
+        }
+        _ => (false, false, false),
+    };
+    let different_place = both_placed && !same_place;
+    // The same exact place and a shared word: a summary table row and its detailed section.
+    (exact_place && common >= 1.0)
+        || (same_place && jaccard >= 0.5)
+        || (!different_place && jaccard >= 0.85)
+}
+
+pub mod judge;
+#[cfg(test)]
+mod tests;

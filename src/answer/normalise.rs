@@ -1,0 +1,431 @@
+//! The last two stages for an answer the reader cannot structure: a normaliser call's restated
+//! answer, accepted only when it is grounded in what the reviewer wrote, and otherwise the raw
+//! answer split into unclassified findings by block, in full.
+//!
+//! The normaliser is a model too, and often the author's: it may "helpfully" add a finding, pick
+//! a mild severity or invent a line. So every restated finding must use the answer's own words
+//! (most of its title's content words appear in the raw text), name only files and lines the raw
+//! text names, and keep a severity only when the raw text states one somewhere; a restatement
+//! that drops everything the answer said is not accepted either.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use crate::answer::json;
+use crate::answer::location::{self, Roots};
+use crate::answer::unit::{clean, plain};
+use crate::answer::vocab;
+use crate::answer::Protocol;
+use crate::findings::{Critique, Finding, Severity, Source};
+
+/// Share of a restated title's content words that must appear in the raw answer.
+const GROUNDED_WORDS: f32 = 0.6;
+
+fn content_words(s: &str) -> Vec<String> {
+    vocab::normalise(s)
+        .split(' ')
+        .filter(|w| w.chars().count() >= 4 && w.chars().any(char::is_alphabetic))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Why a restated finding is not grounded in `raw`, if it is not. Words, file names and line
+/// numbers are compared whole ("race" is not in "trace", line 4 is not in "404").
+fn ungrounded(f: &Finding, raw: &str) -> Option<String> {
+    let raw_words: HashSet<String> = content_words(raw).into_iter().collect();
+    let words = content_words(&f.title);
+    if !words.is_empty() {
+        let present = words.iter().filter(|w| raw_words.contains(*w)).count();
+        if (present as f32) < GROUNDED_WORDS * words.len() as f32 {
+            return Some("a restated finding is not in the answer's own words".into());
+        }
+    }
+    if let Some(l) = &f.location {
+        let name = l.path.rsplit('/').next().unwrap_or(&l.path);
+        if !names(raw, name) {
+            return Some("a restated finding names a file the answer does not".into());
+        }
+        if let Some(s) = l.start_line {
+            let s = s.to_string();
+            if !raw.split(|c: char| !c.is_ascii_digit()).any(|n| n == s) {
+                return Some("a restated finding names a line the answer does not".into());
+            }
+        }
+    }
+    None
+}
+
+/// Does `text` name the file `name` as a whole word (`src/a.rs`, `a.rs:3`), not as part of
+/// another (`data.rs` does not name `a.rs`)?
+fn names(text: &str, name: &str) -> bool {
+    let part = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.');
+    !name.is_empty()
+        && text.match_indices(name).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + name.len()..].chars().next();
+            !before.is_some_and(part) && !after.is_some_and(|c| part(c) && c != '.')
+        })
+}
+
+/// Does an answer raise nothing: no words of a problem, no line of code pointed at?
+pub fn raises_nothing(raw: &str, roots: &Roots) -> bool {
+    let prepared = crate::answer::prepare::prepare(raw);
+    let raw = prepared.as_ref();
+    let places = location::find_all(raw, roots);
+    !crate::answer::verdict::raises_concern(raw)
+        && !crate::answer::verdict::conditional(raw)
+        && !places.iter().any(|l| l.start_line.is_some())
+        && (location::lines_in(raw).is_none() || places.is_empty())
+}
+
+/// Does the raw answer state any severity: a marker where reviewers put one (a line's lead, a
+/// tag, a `Severity:` field — read as the reader reads them), or a rating in a sentence? A
+/// normaliser's levels are believed only then; "the server returns an error" states none.
+fn states_severity(raw: &str) -> bool {
+    raw.lines().any(|l| {
+        crate::answer::markers::read_lead(l)
+            .severity
+            .is_some_and(|s| s.1 == vocab::Strength::Level)
+    }) || !crate::answer::prose::ratings(raw).is_empty()
+}
+
+/// The normaliser's answer, if it restates `raw` faithfully: its findings, marked as the
+/// normaliser's; `Err` says why not.
+pub fn grounded(
+    raw: &str,
+    answer_text: &str,
+    structured: Option<&Value>,
+    protocol: Protocol,
+    roots: &Roots,
+) -> Result<Critique, String> {
+    let prepared = crate::answer::prepare::prepare(raw);
+    let raw = prepared.as_ref();
+    let review = structured
+        .and_then(|v| json::review(v, protocol, roots))
+        .or_else(|| json::best_review(&json::json_blocks(answer_text), protocol, roots))
+        .ok_or_else(|| "its answer had no JSON review in it".to_string())?;
+    if review.findings.is_empty() {
+        // "Nothing was raised" is believed only of an answer that raises nothing in words
+        // either: no problem language, no line of code pointed at.
+        if raises_nothing(raw, roots) {
+            return Ok(Critique::empty("normaliser"));
+        }
+        return Err(
+            "it restated the answer with no findings, but the answer raises something".into(),
+        );
+    }
+    let keep_severity = states_severity(raw);
+    let mut findings = Vec::new();
+    for mut f in review.findings {
+        if let Some(why) = ungrounded(&f, raw) {
+            return Err(why);
+        }
+        if !keep_severity {
+            f.severity = Severity::Unclassified;
+        }
+        f.source = Source::Normaliser;
+        findings.push(f);
+    }
+    Ok(Critique {
+        findings,
+        missing_alternatives: review.missing_alternatives,
+        verdict: review.verdict,
+        recommendation: review.recommendation,
+        agreement: false,
+        format: "normaliser",
+    })
+}
+
+/// The raw answer as unclassified findings, one per block (a paragraph or a list, with a code
+/// block kept with the text before it, a heading with the text after it), in full.
+pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
+    // Without the model's thinking or the wrapper around the answer.
+    let prepared = crate::answer::prepare::prepare(raw);
+    let raw = prepared.as_ref();
+    let mut blocks: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let mut heading_pending = String::new();
+    for (line, fence) in crate::answer::blocks::fences::code_lines(raw) {
+        let t = line.trim_start();
+        if !fence && t.is_empty() {
+            if !cur.trim().is_empty() {
+                blocks.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        if !fence && t.starts_with('#') && cur.trim().is_empty() {
+            heading_pending.push_str(line);
+            heading_pending.push('\n');
+            continue;
+        }
+        if !heading_pending.is_empty() {
+            cur.push_str(&std::mem::take(&mut heading_pending));
+        }
+        cur.push_str(line);
+        cur.push('\n');
+    }
+    if !cur.trim().is_empty() {
+        blocks.push(cur);
+    }
+    if !heading_pending.trim().is_empty() {
+        blocks.push(heading_pending);
+    }
+    // A code block alone belongs with the text before it.
+    let mut merged: Vec<String> = Vec::new();
+    for b in blocks {
+        let code_only = crate::answer::blocks::fences::code_lines(&b)
+            .iter()
+            .find(|(l, _)| !l.trim().is_empty())
+            .is_some_and(|(_, code)| *code);
+        match merged.last_mut() {
+            Some(prev) if code_only => {
+                prev.push('\n');
+                prev.push_str(&b);
+            }
+            _ => merged.push(b),
+        }
+    }
+    // A block that only gives a verdict ("Everything else looks good.", "Approve once the
+    // migration is reversible.") raises nothing of its own; the raw answer keeps it anyway.
+    // Unless the condition is all the answer says ("I'd approve once `down()` is written"): then
+    // the condition is the finding.
+    let mut kept: Vec<&String> = merged
+        .iter()
+        .filter(|b| !verdict_only(b, roots) && !praise_only(b, roots))
+        .collect();
+    if kept.is_empty() {
+        kept = merged
+            .iter()
+            .filter(|b| crate::answer::verdict::conditional(b))
+            .collect();
+    }
+    let findings = kept
+        .into_iter()
+        .map(|b| {
+            let first = b.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+            let mut title: String = plain(first.trim_start_matches(['#', ' ', '-', '*']));
+            if title.chars().count() > 120 {
+                title = title.chars().take(120).collect::<String>() + "…";
+            }
+            let mut f = Finding::new(
+                crate::answer::prose::severity_in(b).unwrap_or(Severity::Unclassified),
+                &clean(&title),
+            );
+            f.body = clean(b);
+            f.location = location::find_all(b, roots).into_iter().next();
+            if let Some(l) = &mut f.location {
+                if l.start_line.is_none() {
+                    if let Some((s, e)) = location::lines_in(b) {
+                        l.start_line = Some(s);
+                        l.end_line = e.filter(|e| *e >= s);
+                    }
+                }
+            }
+            f.source = Source::Raw;
+            f
+        })
+        .collect();
+    Critique {
+        findings,
+        ..Critique::empty("raw")
+    }
+}
+
+/// A block that only praises ("Nice work overall. The new tests are thorough.").
+fn praise_only(block: &str, roots: &Roots) -> bool {
+    static PRAISE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let praise = PRAISE.get_or_init(|| {
+        regex::Regex::new(r"(?i)\b(nice|great|good|thorough|clean|clear|well|happy|thanks|thank you|solid|excellent|neat|easier)\b")
+            .expect("valid regex")
+    });
+    // "This would be easier to read as a match", "the naming isn't clear": a suggestion or a
+    // negation next to the kind word is criticism.
+    static CRITIQUE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let critique = CRITIQUE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)\b(would|could|should|might|consider|instead|rather|not|n't|isn|too|but)\b",
+        )
+        .expect("valid regex")
+    });
+    praise.is_match(block)
+        && !critique.is_match(block)
+        && !crate::answer::verdict::raises_concern(block)
+        && !location::find_all(block, roots)
+            .iter()
+            .any(|l| l.start_line.is_some())
+        && location::lines_in(block).is_none()
+}
+
+/// Every sentence of `block` is an approval or verdict sentence, with no concern and no place.
+fn verdict_only(block: &str, roots: &Roots) -> bool {
+    // Sentences end at `. `, `! `, `? ` or a line break (not at the dot of `README.md`).
+    let sentences: Vec<&str> = block
+        .split(". ")
+        .flat_map(|s| s.split("! "))
+        .flat_map(|s| s.split("? "))
+        .flat_map(|s| s.split('\n'))
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    !sentences.is_empty()
+        && !location::find_all(block, roots)
+            .iter()
+            .any(|l| l.start_line.is_some())
+        && !crate::answer::verdict::raises_concern(block)
+        && sentences
+            .iter()
+            .all(|s| crate::answer::verdict::mentions_approval(s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RAW: &str = "Overall the structure is fine, but the new parser in src/parse.rs will \
+crash on empty input at line 42 because it indexes the first byte.\n\nAlso the retry loop never \
+gives up when the server keeps failing.\n";
+
+    fn restated(findings: serde_json::Value) -> String {
+        format!(
+            "```json\n{}\n```",
+            serde_json::json!({"verdict": "revise", "summary": "s", "findings": findings})
+        )
+    }
+
+    #[test]
+    fn a_faithful_restatement_is_accepted_without_an_invented_severity() {
+        let answer = restated(serde_json::json!([
+            {"severity": "P2", "title": "Parser will crash on empty input", "file": "src/parse.rs",
+             "start_line": 42, "end_line": null, "body": "indexes the first byte", "action": ""},
+            {"severity": "P3", "title": "Retry loop never gives up", "file": null,
+             "start_line": null, "end_line": null, "body": "", "action": ""}
+        ]));
+        let c = grounded(RAW, &answer, None, Protocol::Cr, &Roots::default()).unwrap();
+        assert_eq!(c.findings.len(), 2);
+        // The raw answer stated no severity: the normaliser's guesses are not kept.
+        assert!(c
+            .findings
+            .iter()
+            .all(|f| f.severity == Severity::Unclassified));
+        assert!(c.findings.iter().all(|f| f.source == Source::Normaliser));
+        assert_eq!(
+            c.findings[0].location.as_ref().unwrap().start_line,
+            Some(42)
+        );
+    }
+
+    #[test]
+    fn invented_findings_files_lines_and_empty_restatements_are_refused() {
+        let invented = restated(serde_json::json!([{"severity": "P1",
+            "title": "SQL injection through the search endpoint", "file": null, "start_line": null,
+            "end_line": null, "body": "", "action": ""}]));
+        assert!(grounded(RAW, &invented, None, Protocol::Cr, &Roots::default()).is_err());
+        let wrong_line = restated(serde_json::json!([{"severity": "P1",
+            "title": "Parser will crash on empty input", "file": "src/parse.rs", "start_line": 77,
+            "end_line": null, "body": "", "action": ""}]));
+        assert!(
+            grounded(RAW, &wrong_line, None, Protocol::Cr, &Roots::default())
+                .unwrap_err()
+                .contains("a line the answer does not")
+        );
+        let empty = restated(serde_json::json!([]));
+        assert!(grounded(RAW, &empty, None, Protocol::Cr, &Roots::default()).is_err());
+        // An answer that raises nothing may be restated as nothing.
+        let summary = "The change moves the loader to pydantic settings and adds tests.";
+        let c = grounded(summary, &empty, None, Protocol::Cr, &Roots::default()).unwrap();
+        assert!(c.findings.is_empty());
+    }
+
+    #[test]
+    fn raw_blocks_keep_everything() {
+        let c = raw_blocks(
+            "# Thoughts\nFirst point.\n\nSecond point:\n```rust\nlet x = 1;\n\nlet y = 2;\n```\n",
+            &Roots::default(),
+        );
+        assert_eq!(c.findings.len(), 2);
+        assert_eq!(c.findings[0].title, "Thoughts");
+        assert!(c.findings[0].body.contains("First point."));
+        assert!(c.findings[1].body.contains("let y = 2;"));
+        assert!(c
+            .findings
+            .iter()
+            .all(|f| f.severity == Severity::Unclassified && f.source == Source::Raw));
+    }
+
+    #[test]
+    fn a_level_a_block_states_in_a_sentence_is_kept() {
+        let raw = "The cache in src/theme.ts is read before it is loaded at line 88; I'd treat \
+this as a blocker.\n\nThe helper name mixes spellings, a minor point.\n";
+        let c = raw_blocks(raw, &Roots::default());
+        let levels: Vec<Severity> = c.findings.iter().map(|f| f.severity).collect();
+        assert_eq!(levels, [Severity::P0, Severity::P2]);
+        // The raw answer rates its points in words, so the normaliser's levels stand.
+        let answer = restated(serde_json::json!([
+            {"severity": "P0", "title": "Cache read before it is loaded", "file": "src/theme.ts",
+             "start_line": 88, "end_line": null, "body": "", "action": ""}
+        ]));
+        let c = grounded(raw, &answer, None, Protocol::Cr, &Roots::default()).unwrap();
+        assert_eq!(c.findings[0].severity, Severity::P0);
+    }
+
+    #[test]
+    fn an_answer_that_is_only_a_condition_keeps_it() {
+        let raw = "I'd approve this once `db/0042.py` is reversible: `downgrade()` is just \
+`pass`. Everything else looks good.\n";
+        assert!(!raises_nothing(raw, &Roots::default()));
+        let c = raw_blocks(raw, &Roots::default());
+        assert_eq!(c.findings.len(), 1);
+        assert_eq!(c.findings[0].location.as_ref().unwrap().path, "db/0042.py");
+        // Beside a block that raises the problem, the condition alone is a verdict.
+        let raw = "Approve once the migration is reversible.\n\n`db/0042.py` drops the table \
+with no down step.\n";
+        assert_eq!(raw_blocks(raw, &Roots::default()).findings.len(), 1);
+    }
+
+    #[test]
+    fn grounding_compares_whole_words_numbers_and_stated_levels() {
+        let raw = "The handler in src/api.rs returns an error page for 404 responses \
+instead of the JSON body the client expects.\n";
+        let restated = |sev: &str, line: u32| {
+            restated(
+                serde_json::json!([{"severity": sev, "title": "Handler returns an error \
+page instead of the JSON body", "file": "src/api.rs", "start_line": line, "end_line": null,
+                "body": "", "action": ""}]),
+            )
+        };
+        // "an error" is not a level: the normaliser's P0 is not kept.
+        let c = grounded(
+            raw,
+            &restated("P0", 404),
+            None,
+            Protocol::Cr,
+            &Roots::default(),
+        )
+        .unwrap();
+        assert_eq!(c.findings[0].severity, Severity::Unclassified);
+        // Line 4 is not in "404".
+        let e = grounded(
+            raw,
+            &restated("P2", 4),
+            None,
+            Protocol::Cr,
+            &Roots::default(),
+        );
+        assert!(e.unwrap_err().contains("a line the answer does not"));
+        // A file is named whole: "i.rs" is not in "src/api.rs".
+        let other = restated("P2", 404).replace("src/api.rs", "i.rs");
+        assert!(grounded(raw, &other, None, Protocol::Cr, &Roots::default()).is_err());
+    }
+
+    #[test]
+    fn raw_blocks_leave_out_the_models_thinking_and_keep_criticism() {
+        let raw = "<think>maybe the loop is fine</think>\nThe loop in src/a.rs never ends when \
+the queue is empty.\n\nThis would be easier to read as a match.\n\nNice work overall.\n";
+        let c = raw_blocks(raw, &Roots::default());
+        let titles: Vec<&str> = c.findings.iter().map(|f| f.title.as_str()).collect();
+        assert_eq!(titles.len(), 2, "{titles:?}");
+        assert!(titles[0].starts_with("The loop"));
+        assert!(titles[1].starts_with("This would be easier"));
+    }
+}

@@ -1,0 +1,175 @@
+//! An answer as the reader should see it: a model's thinking taken out, a raw API response or
+//! an agent CLI's JSON output ([`crate::answer::transcript`]) opened to the text inside it, and an emoji legend ("🛑 must fix · ⚠️ should fix") applied to
+//! the emoji it defines.
+//!
+//! Local models print their reasoning before the answer (`<think>…</think>`, Ollama's
+//! "Thinking... / ...done thinking."), and an `exec:` wrapper may print the provider's whole JSON
+//! response; neither is the review. A legend is the answer's own vocabulary, so it beats the
+//! table in `vocab`.
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde_json::Value;
+
+use crate::answer::vocab;
+
+use crate::answer::re;
+
+/// The answer with reasoning removed, an API envelope opened and a legend applied.
+pub fn prepare(text: &str) -> Cow<'_, str> {
+    let text = unwrap_envelope(text)
+        .or_else(|| crate::answer::transcript::answer_in(text))
+        .map_or(Cow::Borrowed(text), Cow::Owned);
+    let text = without_thinking(&text).into_owned();
+    Cow::Owned(apply_legend(&without_bylines(&text)))
+}
+
+/// `<think>…</think>`, `<thinking>…</thinking>`, and Ollama's `Thinking...` … `...done
+/// thinking.` at the start.
+fn without_thinking(text: &str) -> Cow<'_, str> {
+    static TAGS: OnceLock<Regex> = OnceLock::new();
+    static OLLAMA: OnceLock<Regex> = OnceLock::new();
+    let t = re(
+        &TAGS,
+        r"(?is)<(think|thinking|reasoning)>.*?</(?:think|thinking|reasoning)>",
+    )
+    .replace_all(text, "");
+    let out = re(&OLLAMA, r"(?is)\A\s*Thinking\.\.\..*?\.\.\.done thinking\.")
+        .replace(&t, "")
+        .into_owned();
+    if out.len() == text.len() {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(out)
+    }
+}
+
+/// The text inside a provider's JSON response: OpenAI `choices[0].message.content`, Anthropic
+/// `content[].text`, Ollama `message.content` or `response`.
+fn unwrap_envelope(text: &str) -> Option<String> {
+    let t = text.trim();
+    let t = t
+        .strip_prefix("```json")
+        .and_then(|x| x.strip_suffix("```"))
+        .unwrap_or(t);
+    if !t.starts_with('{') {
+        return None;
+    }
+    let v: Value = serde_json::from_str(t).ok()?;
+    let from_openai = v
+        .get("choices")
+        .and_then(|c| c.get(0))
+        .and_then(|c| c.get("message"))
+        .and_then(|m| m.get("content"))
+        .and_then(Value::as_str);
+    let from_anthropic = (v.get("type").and_then(Value::as_str) == Some("message"))
+        .then(|| v.get("content").and_then(Value::as_array))
+        .flatten()
+        .map(|parts| {
+            parts
+                .iter()
+                .filter(|p| p.get("type").and_then(Value::as_str) == Some("text"))
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join("\n")
+        });
+    let from_ollama = v
+        .get("message")
+        .and_then(|m| m.get("content"))
+        .and_then(Value::as_str)
+        .or_else(|| {
+            // `/api/generate`: `response` beside `model` and `done`.
+            v.get("done")
+                .and_then(|_| v.get("response"))
+                .and_then(Value::as_str)
+        });
+    from_openai
+        .map(str::to_string)
+        .or(from_anthropic)
+        .or(from_ollama.map(str::to_string))
+}
+
+/// Lines that only say who wrote what follows (`qodo-merge-pro[bot] · review thread`,
+/// `@coderabbitai[bot] commented on this pull request.`, `**bot** commented`): a pasted
+/// thread's bylines are not part of any finding.
+fn without_bylines(text: &str) -> String {
+    static BYLINE: OnceLock<Regex> = OnceLock::new();
+    let byline = re(
+        &BYLINE,
+        r"(?i)^\s*(?:\*\*)?@?[\w.-]+(?:\[bot\])?(?:\*\*)?\s+(?:·\s+(?:review thread|comment|review)\b.*|commented(?: on this pull request)?\.?|left a comment\.?)\s*$",
+    );
+    if !text.lines().any(|l| byline.is_match(l)) {
+        return text.to_string();
+    }
+    text.lines()
+        .filter(|l| !byline.is_match(l))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A legend line (`Legend: 🛑 must fix · ⚠️ should fix · 💡 optional`, or a line of several
+/// `🔴 Critical / 🟠 High` pairs) defines what its emoji mean in this answer: every other
+/// occurrence is replaced by the words, in brackets, so the markers read them.
+fn apply_legend(text: &str) -> String {
+    static PAIR: OnceLock<Regex> = OnceLock::new();
+    let pair = re(
+        &PAIR,
+        r"(\p{Extended_Pictographic}\u{FE0F}?)\s*[:=–—-]?\s*([A-Za-z][A-Za-z ]{1,20}?)\s*(?:[·|,/;]|$)",
+    );
+    let mut legend: Vec<(String, String)> = Vec::new();
+    let mut legend_lines = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let pairs: Vec<(String, String)> = pair
+            .captures_iter(line)
+            .filter(|c| vocab::severity_of(&c[2]).is_some())
+            .map(|c| (c[1].to_string(), c[2].trim().to_string()))
+            .collect();
+        let named = line.trim_start().to_ascii_lowercase().starts_with("legend");
+        if pairs.len() >= 2 || (named && !pairs.is_empty()) {
+            legend.extend(pairs);
+            legend_lines.push(i);
+        }
+    }
+    if legend.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.lines().enumerate() {
+        let mut l = line.to_string();
+        if !legend_lines.contains(&i) {
+            for (emoji, words) in &legend {
+                l = l.replace(emoji.as_str(), &format!("[{words}]"));
+            }
+        }
+        out.push_str(&l);
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thinking_envelopes_and_legends() {
+        assert_eq!(prepare("<think>hmm, the loop</think>\nLGTM").trim(), "LGTM");
+        assert_eq!(
+            prepare("Thinking...\nfirst this\n...done thinking.\n\nLGTM").trim(),
+            "LGTM"
+        );
+        let openai = r###"{"choices":[{"message":{"role":"assistant","content":"## P1\n- x"}}]}"###;
+        assert_eq!(prepare(openai).trim(), "## P1\n- x");
+        let anthropic = r#"{"type":"message","content":[{"type":"text","text":"LGTM"}]}"#;
+        assert_eq!(prepare(anthropic).trim(), "LGTM");
+        let legend = "Legend: 🛑 must fix · ⚠️ should fix · 💡 optional\n\n🛑 [14]: key is wrong";
+        assert!(prepare(legend).contains("[must fix] [14]: key is wrong"));
+        let thread = "qodo-merge-pro[bot] · review thread\nsrc/a.js:27\n**Suggestion:** x";
+        assert!(!prepare(thread).contains("qodo"));
+        assert!(prepare("The bot commented on this line.").contains("commented"));
+        // Not a legend: one emoji in prose.
+        assert_eq!(prepare("🔴 the build is red").trim(), "🔴 the build is red");
+    }
+}

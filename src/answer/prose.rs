@@ -1,0 +1,165 @@
+//! A level stated in a sentence ("I'd treat this as a blocker", "a minor point", "this is low
+//! priority"): how a finding with no marker still says how much it matters. Only a rating
+//! counts — a level word framed as one ([`vocab::PROSE_FRAMES`] before it and nothing after it
+//! in its clause, or a severity noun after it), not negated, and the only level the finding
+//! states; anything less clear leaves the finding unclassified, which every gate stops on.
+
+use crate::answer::vocab;
+use crate::findings::Severity;
+
+/// The one level `text` states in its sentences, if exactly one.
+pub fn severity_in(text: &str) -> Option<Severity> {
+    match ratings(text).as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
+/// Every level `text` states in its sentences, each once.
+pub fn ratings(text: &str) -> Vec<Severity> {
+    let prose = without_code(text);
+    let mut found: Vec<Severity> = Vec::new();
+    for clause in prose.split(is_clause_break) {
+        let words = words(clause);
+        for i in 0..words.len() {
+            if let Some(s) = rating_at(&words, i) {
+                if !found.contains(&s) {
+                    found.push(s);
+                }
+            }
+        }
+    }
+    found
+}
+
+fn rating_at(words: &[&str], i: usize) -> Option<Severity> {
+    vocab::PROSE_LEVELS
+        .iter()
+        .find_map(|(level, sev, needs_noun)| {
+            let len = starts_with(&words[i..], level)?;
+            let after = &words[i + len..];
+            let noun_after = after
+                .first()
+                .is_some_and(|w| vocab::PROSE_NOUNS.contains(w));
+            let framed = vocab::PROSE_FRAMES
+                .iter()
+                .any(|f| ends_with(&words[..i], f));
+            // "I'd call this high": a rating verb lets even a bare "high" or "low" end the clause.
+            let verb_framed = vocab::PROSE_RATING_VERBS
+                .iter()
+                .any(|f| ends_with(&words[..i], f));
+            let rated =
+                noun_after || ((verb_framed || (!needs_noun && framed)) && after.is_empty());
+            let negated = words[i.saturating_sub(4)..i]
+                .iter()
+                .any(|w| vocab::PROSE_NEGATIONS.contains(w));
+            (rated && !negated).then_some(*sev)
+        })
+}
+
+/// How many words of `words` the phrase covers, if it starts them.
+fn starts_with(words: &[&str], phrase: &str) -> Option<usize> {
+    let p: Vec<&str> = phrase.split(' ').collect();
+    (words.len() >= p.len() && words[..p.len()] == p[..]).then_some(p.len())
+}
+
+fn ends_with(words: &[&str], phrase: &str) -> bool {
+    let p: Vec<&str> = phrase.split(' ').collect();
+    words.len() >= p.len() && words[words.len() - p.len()..] == p[..]
+}
+
+/// Clauses end at sentence and clause punctuation and at dashes; a rating is read within one.
+fn is_clause_break(c: char) -> bool {
+    matches!(
+        c,
+        '.' | ',' | ';' | ':' | '!' | '?' | '(' | ')' | '—' | '–' | '\n' | '"' | '“' | '”'
+    )
+}
+
+/// The words of a lower-cased clause; apostrophes and hyphens split ("it's" → "it s",
+/// "non-blocking" → "non blocking").
+fn words(clause: &str) -> Vec<&str> {
+    clause
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The text without code (fenced blocks, inline spans), lower-cased: a level word in code is
+/// an identifier, not a rating.
+fn without_code(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (line, code) in crate::answer::blocks::fences::code_lines(text) {
+        if code {
+            out.push('\n');
+            continue;
+        }
+        let mut in_span = false;
+        for c in line.chars() {
+            if c == '`' {
+                in_span = !in_span;
+                out.push(' ');
+            } else if !in_span {
+                out.extend(c.to_lowercase());
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Severity::*;
+
+    #[test]
+    fn ratings_in_sentences_are_read() {
+        assert_eq!(
+            severity_in("I'd treat this as a blocker, as it's the first thing users see."),
+            Some(P0)
+        );
+        assert_eq!(severity_in("I'd class that as moderate."), Some(P2));
+        assert_eq!(
+            severity_in("Finally, a minor point — pick one spelling."),
+            Some(P2)
+        );
+        assert_eq!(severity_in("This is low priority; fix it later."), Some(P3));
+        assert_eq!(severity_in("That's a major issue for callers."), Some(P1));
+        assert_eq!(
+            severity_in("Memory grows forever. I'd call this high."),
+            Some(P1)
+        );
+    }
+
+    #[test]
+    fn level_words_that_are_not_ratings_are_not_read() {
+        // Not framed as a rating, a noun that is not a severity's, negated, in code.
+        assert_eq!(severity_in("The critical section is too long."), None);
+        assert_eq!(severity_in("This needs a major version bump."), None);
+        assert_eq!(severity_in("Under high load the pool runs dry."), None);
+        assert_eq!(severity_in("It's not a blocker, just odd."), None);
+        assert_eq!(severity_in("There are no major issues here."), None);
+        assert_eq!(
+            severity_in("Rename `is_minor` so it reads as trivial_flag."),
+            None
+        );
+        assert_eq!(
+            severity_in("```\nlog.level = critical\n```\nThe level is wrong."),
+            None
+        );
+    }
+
+    #[test]
+    fn two_different_levels_leave_it_unclassified() {
+        assert_eq!(
+            severity_in("Part of this is a blocker. The rest is a minor point."),
+            None
+        );
+        assert_eq!(
+            severity_in("A blocker. Really, a blocker."),
+            Some(P0),
+            "the same level twice is one level"
+        );
+    }
+}

@@ -1,0 +1,349 @@
+//! One candidate finding of a markdown answer (a [`Unit`]) turned into a [`Finding`]: its
+//! severity from the strongest place that states one, its location from the most specific place
+//! that gives one, its title, and its body and suggested fix kept together and in full.
+
+mod fields;
+mod locate;
+mod title;
+
+use fields::*;
+pub use fields::{clean, is_field, plain};
+use locate::{importance, locate};
+use title::*;
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use crate::answer::location::{self, Roots};
+
+use crate::answer::markers::{self, Lead};
+
+use crate::answer::vocab::{self, Strength};
+
+use crate::findings::{Finding, Location, Severity};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnitKind {
+    Heading,
+    Item,
+    Paragraph,
+    Row,
+    /// A CodeRabbit-style `` `36-41`: `` paragraph under a file's `<summary>`.
+    Range,
+}
+
+#[derive(Debug, Clone)]
+pub struct Unit {
+    pub kind: UnitKind,
+    pub lead: String,
+    pub read: Lead,
+    pub indent: usize,
+    /// The lines that belong to it (continuations, sub-bullets, following paragraphs).
+    pub lines: Vec<String>,
+    pub code: Vec<(String, String)>,
+    pub hidden: Vec<String>,
+    /// Named cells of a table row.
+    pub fields: Vec<(String, String)>,
+    pub section_severity: Option<(Severity, Strength)>,
+    pub section_path: Option<Location>,
+    pub quiet: bool,
+    pub in_findings: bool,
+    pub placeholder: bool,
+    /// A container item (`- **High**`, `- src/a.rs:`) whose nested items are findings.
+    pub children_are_findings: bool,
+    /// The list it is an item of.
+    pub list: Option<usize>,
+}
+
+use crate::answer::re;
+
+/// The finding a unit is, or `None` when nothing says it is one.
+pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
+    if u.placeholder {
+        return None;
+    }
+    let mut field_severity = None;
+    let mut category = None;
+    let mut file: Option<String> = None;
+    let mut line: Option<(u32, Option<u32>)> = None;
+    let mut action: Vec<String> = Vec::new();
+    let mut evidence = None;
+    let mut title_field = None;
+    let mut body: Vec<String> = Vec::new();
+    let mut detail_marker = None;
+    let mut last_was_action = false;
+    let table_fields = u.fields.iter().map(|(k, v)| (format!("{k}: {v}"), true));
+    let detail_lines = u.lines.iter().map(|l| (l.clone(), false));
+    for (text, from_table) in table_fields.chain(detail_lines) {
+        match field(&text) {
+            Some((Field::Severity, v)) => {
+                // `Severity: HIGH | Confidence: 0.81`: the value ends at the next field.
+                let v = v
+                    .split(['|', ';', ',', '·', '—', '–'])
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_string();
+                match vocab::field_severity(&v) {
+                    Some(s) => field_severity = field_severity.or(Some(s)),
+                    None if !from_table => body.push(text.clone()),
+                    None => {}
+                }
+                last_was_action = false;
+            }
+            Some((Field::Category, v)) => {
+                category = category.or(vocab::severity_of(&v));
+                last_was_action = false;
+            }
+            Some((Field::File, v)) if !v.is_empty() => {
+                if let Some(l) = location::find_all(&format!("`{}`", plain(&v)), roots)
+                    .into_iter()
+                    .next()
+                    .or_else(|| location::find_all(&v, roots).into_iter().next())
+                {
+                    file.get_or_insert(l.path.clone());
+                    if let Some(s) = l.start_line {
+                        line.get_or_insert((s, l.end_line));
+                    }
+                } else if !from_table {
+                    body.push(text.clone());
+                }
+                last_was_action = false;
+            }
+            Some((Field::Line, v)) => {
+                if let Some(l) = location::lines_in(&format!("line {}", plain(&v))) {
+                    line.get_or_insert(l);
+                }
+                last_was_action = false;
+            }
+            Some((Field::Action, v)) => {
+                if !v.is_empty() && !vocab::is_placeholder(&v) {
+                    action.push(plain(&v));
+                }
+                last_was_action = true;
+            }
+            Some((Field::Evidence, v)) => {
+                evidence = Some(plain(&v));
+                body.push(text.clone());
+                last_was_action = false;
+            }
+            Some((Field::Title, v)) => {
+                title_field.get_or_insert(plain(&v));
+                last_was_action = false;
+            }
+            Some((Field::Body, v)) => {
+                body.push(v);
+                last_was_action = false;
+            }
+            _ if from_table => {}
+            _ => {
+                let lead = markers::read_lead(&text);
+                if (lead.title.is_empty() || markers::labels_only(&text)) && lead.severity.is_some()
+                {
+                    // A marker alone on its line (`**Medium Severity**`) under a finding.
+                    detail_marker = detail_marker.or(lead.severity);
+                } else if last_was_action && text.starts_with(char::is_whitespace) {
+                    action.push(text.trim().to_string());
+                } else {
+                    body.push(text.clone());
+                    last_was_action = false;
+                }
+            }
+        }
+    }
+    for (info, code) in &u.code {
+        let fenced = format!("```{info}\n{code}```");
+        let is_fix = ["suggestion", "diff", "patch"]
+            .iter()
+            .any(|k| info.starts_with(k));
+        if is_fix || (last_was_action && action.len() <= 1) {
+            action.push(fenced);
+        } else {
+            body.push(fenced);
+        }
+    }
+    // A level hidden in a comment (`<!-- **High Severity** -->`, Bugbot's older format).
+    for h in u.hidden.iter().filter(|h| h.lines().count() <= 2) {
+        let lead = markers::read_lead(h.trim());
+        if lead.title.is_empty() && lead.severity.is_some() {
+            detail_marker = detail_marker.or(lead.severity);
+        }
+    }
+
+    // Severity: the unit's own level, then a field, then its section's level, then categories.
+    let lead_sev = u.read.severity;
+    let level = |s: Option<(Severity, Strength)>| s.filter(|s| s.1 == Strength::Level);
+    let severity = level(lead_sev)
+        .or(level(field_severity))
+        .or(level(detail_marker))
+        .or(level(u.section_severity))
+        .or(lead_sev)
+        .or(field_severity)
+        .or(category)
+        .or(u.section_severity)
+        .map(|s| s.0)
+        .or_else(|| {
+            let all = std::iter::once(&u.lead).chain(&u.lines);
+            all.filter_map(|t| importance(t)).next()
+        });
+
+    let loc = locate(u, roots, file.as_deref(), line, &body);
+
+    // A place written as `path:line` in the lead or a code citation: a comment on that line.
+    let lined_in_lead = std::iter::once(&u.lead)
+        .chain(u.lines.first())
+        .flat_map(|t| location::find_all(t, roots))
+        .any(|l| l.start_line.is_some() && !l.path.is_empty())
+        || u.code
+            .iter()
+            .any(|(info, _)| location::citation(info, roots).is_some());
+    let text = format!("{}\n{}", u.lead, body.join("\n"));
+    let concern = crate::answer::verdict::raises_concern(&text);
+    let own_level = level(lead_sev)
+        .or(level(field_severity))
+        .or(level(detail_marker))
+        .is_some();
+    let qualifies = severity.is_some()
+        || u.in_findings
+        || u.read.labelled
+        || matches!(u.kind, UnitKind::Heading | UnitKind::Range | UnitKind::Row)
+        || concern
+        || lined_in_lead
+        || (loc.is_some() && u.section_path.is_some());
+    if !qualifies || (u.quiet && !own_level) {
+        return None;
+    }
+    if vocab::is_placeholder(&u.read.title) && !u.read.title.is_empty() {
+        return None;
+    }
+    // "Here are some suggestions:": a lead-in to what follows, not a finding.
+    if u.kind == UnitKind::Paragraph
+        && u.lead.trim_end().ends_with(':')
+        && u.lines.is_empty()
+        && u.code.is_empty()
+        && !own_level
+        && loc.is_none()
+    {
+        return None;
+    }
+    let normal_title = vocab::normalise(&u.read.title);
+    let praise = vocab::PRAISE_TITLES
+        .iter()
+        .any(|p| normal_title == *p || normal_title.starts_with(&format!("{p} ")))
+        || crate::answer::verdict::approves(&plain(&u.read.title));
+    // "Security: all looks good" (a category's rating), "LGTM!": praise, even with a marker.
+    let rated = crate::answer::verdict::approves(&plain(&u.read.title));
+    // `praise:` / `question:` (Conventional Comments) raise nothing, unless the words do.
+    let remark = u.read.remark && !concern;
+    if (praise && !own_level && !concern)
+        || remark
+        || (rated && !concern)
+        || counts_only(&normal_title)
+        || tally(&u.lead)
+    {
+        return None;
+    }
+
+    let (mut title, mut extra) = split_title(&u.read.title, roots);
+    // `**Title** (src/a.rs:3), so …`: the bold span is the title, the rest is body.
+    if let Some((bold, rest)) = bold_span_title(&u.lead) {
+        if extra.body.is_empty()
+            && extra.action.is_none()
+            && title.starts_with(&bold)
+            && title != bold
+        {
+            let rest = plain(&rest);
+            let rest = rest.trim_start_matches(['—', '–', '-', ':', ',', ' ']);
+            extra.body = rest.to_string();
+            title = bold;
+        }
+    }
+    if title.is_empty() {
+        title = title_field.unwrap_or_default();
+    }
+    let mut body_text = extra.body;
+    if let Some(a) = extra.action {
+        action.insert(0, a);
+    }
+    if title.is_empty() {
+        // A marker-only lead: the first line of the body is the title.
+        if !body.is_empty() {
+            title = plain(&body.remove(0));
+        }
+    }
+    if title.is_empty() {
+        return None;
+    }
+    if title.chars().count() > 200 {
+        let (short, rest) = shorten(&title);
+        body.insert(0, rest);
+        title = short;
+    }
+    for b in body {
+        if !body_text.is_empty() {
+            body_text.push('\n');
+        }
+        body_text.push_str(&b);
+    }
+    let mut f = Finding::new(severity.unwrap_or(Severity::Unclassified), &clean(&title));
+    f.location = loc;
+    f.evidence = evidence.map(|e| clean(&e));
+    f.body = clean(&body_text);
+    f.action = (!action.is_empty()).then(|| clean(&action.join("\n")));
+    Some(f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields() {
+        assert_eq!(
+            field("- **Severity:** High").map(|f| f.0),
+            Some(Field::Severity)
+        );
+        assert_eq!(
+            field("**File**: src/a.rs").map(|f| f.1),
+            Some("src/a.rs".into())
+        );
+        assert_eq!(
+            field("Suggested fix: bound it").map(|f| f.0),
+            Some(Field::Action)
+        );
+        assert_eq!(field("The fix is easy: do it"), None);
+        assert!(!is_field("Race: two callers"));
+    }
+
+    #[test]
+    fn titles() {
+        let roots = Roots::default();
+        let (t, e) = split_title("Off by one — src/a.rs:3 — skips the last — use ..=", &roots);
+        assert_eq!(t, "Off by one");
+        assert_eq!(e.body, "skips the last");
+        assert_eq!(e.action.as_deref(), Some("use ..="));
+        assert_eq!(
+            split_title("Race in refill (`src/cache.rs:40`)", &roots).0,
+            "Race in refill"
+        );
+        assert_eq!(split_title("Leak in `src/a.rs:3`", &roots).0, "Leak");
+        assert_eq!(
+            split_title("`src/a.rs:29`: the shift overflows", &roots).0,
+            "the shift overflows"
+        );
+        assert_eq!(
+            split_title("`src/a.rs:61` — evicts too early", &roots).0,
+            "evicts too early"
+        );
+        assert_eq!(
+            split_title("36-41: Prefer pathlib over os.path", &roots).0,
+            "Prefer pathlib over os.path"
+        );
+        assert!(tally("**Counts:** [Critical] 0 | [High] 1 | [Medium] 2"));
+        assert!(tally("High: 1, Medium: 3"));
+        assert!(!tally("High: the pool leaks, 2 connections per request"));
+        // A title that is only about a file keeps it.
+        assert_eq!(split_title("Note: src/a.rs", &roots).0, "Note: src/a.rs");
+    }
+}

@@ -1,0 +1,211 @@
+//! Agreement is a verdict of the whole answer, never a word in it.
+//!
+//! An answer agrees when it approves as a whole — a schema `verdict: approve`, or an overall
+//! approval phrase ("LGTM", "No issues found", "safe to merge") that nothing negates or
+//! qualifies — and nothing in it was read as a finding. "Not approved", "approve once…",
+//! "looks good, but…", "LGTM: this part is fine" and any objection ("request changes") never
+//! agree; a finding always wins over an approval word.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use crate::answer::vocab::{self, Stance};
+
+use crate::answer::re;
+
+fn phrase() -> &'static Regex {
+    static PHRASE: OnceLock<Regex> = OnceLock::new();
+    re(
+        &PHRASE,
+        &format!(r"(?i)\b(?:{})\b", vocab::APPROVAL_PHRASES.join("|")),
+    )
+}
+
+/// Does `s` use an approval phrase at all (qualified, negated or not)?
+pub fn mentions_approval(s: &str) -> bool {
+    phrase().is_match(s)
+}
+
+/// Does the text, as a whole, approve? (Findings are checked by the caller.)
+pub fn approves(text: &str) -> bool {
+    static NEGATION: OnceLock<Regex> = OnceLock::new();
+    static QUALIFIER: OnceLock<Regex> = OnceLock::new();
+    static OBJECTION: OnceLock<Regex> = OnceLock::new();
+    let phrase = phrase();
+    let negation = re(&NEGATION, vocab::NEGATIONS);
+    let qualifier = re(&QUALIFIER, vocab::QUALIFIERS);
+    let objection = re(&OBJECTION, vocab::OBJECTIONS);
+    if objection
+        .find_iter(text)
+        .any(|m| !negated(text, m.start(), negation))
+    {
+        return false;
+    }
+    let mut approved = false;
+    for m in phrase.find_iter(text) {
+        if negated(text, m.start(), negation) {
+            // "Not approved" anywhere: the answer does not approve, whatever else it says.
+            return false;
+        }
+        if qualifier.is_match(after(text, m.end())) {
+            return false;
+        }
+        approved = true;
+    }
+    approved
+}
+
+/// Does `text` approve only on a condition ("I'd approve once the migration is reversible",
+/// "LGTM if the test is added")? The condition is a problem raised. (A contrast — "LGTM,
+/// though I did not run it" — is not: it withholds agreement without raising anything.)
+pub fn conditional(text: &str) -> bool {
+    static CONDITION: OnceLock<Regex> = OnceLock::new();
+    let qualifier = re(&CONDITION, vocab::CONDITIONS);
+    phrase()
+        .find_iter(text)
+        .any(|m| qualifier.is_match(after(text, m.end())))
+}
+
+/// Does `text` raise a problem in words ("will crash", "leaks", "should use", "one nit")? A cue
+/// after "no", "not" or "without" ("found no bugs") does not count.
+pub fn raises_concern(text: &str) -> bool {
+    static CUE: OnceLock<Regex> = OnceLock::new();
+    static NEGATED: OnceLock<Regex> = OnceLock::new();
+    let cue = re(&CUE, vocab::CONCERN_CUES);
+    let negated = re(
+        &NEGATED,
+        r"(?i)\b(?:no|not|without|never|zero|any|free of|nothing|checked for|looked for|scanned for|checking for|looking for|check for)\W+(?:\w+\W+){0,2}$",
+    );
+    // What a review looks for is not what it found ("I'm reviewing this pull request for
+    // security vulnerabilities and code quality issues").
+    static SOUGHT: OnceLock<Regex> = OnceLock::new();
+    let sought = re(
+        &SOUGHT,
+        r"(?i)\b(?:review|reviewing|reviewed|scan|scanning|scanned|audit|auditing|audited|analy[sz]ing|search|searching|searched|inspecting)\W+(?:\w+\W+){0,4}for\W+(?:\w+\W+){0,5}$",
+    );
+    cue.find_iter(text).any(|m| {
+        let before = sentence_before(text, m.start(), &['.', '!', '?', '\n', ';']);
+        !negated.is_match(before) && !sought.is_match(before)
+    })
+}
+
+/// Is the phrase at `at` negated earlier in its sentence?
+fn negated(text: &str, at: usize, negation: &Regex) -> bool {
+    negation.is_match(sentence_before(text, at, &['.', '!', '?', '\n']))
+}
+
+/// How far around a phrase its sentence is read: what negates or qualifies it is a few words
+/// away, and a bound keeps a long answer without sentence breaks linear to read.
+const WINDOW: usize = 240;
+
+/// The part of the sentence before `at` (at most [`WINDOW`] bytes of it).
+fn sentence_before<'t>(text: &'t str, at: usize, breaks: &[char]) -> &'t str {
+    let mut from = at.saturating_sub(WINDOW);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let window = &text[from..at];
+    window.rfind(breaks).map_or(window, |i| &window[i + 1..])
+}
+
+/// The text after `at`, at most [`WINDOW`] bytes of it.
+fn after(text: &str, at: usize) -> &str {
+    let mut to = (at + WINDOW).min(text.len());
+    while !text.is_char_boundary(to) {
+        to -= 1;
+    }
+    &text[at..to]
+}
+
+/// A `Verdict: approve` / `**Decision:** Request changes` line in prose.
+pub fn stated(text: &str) -> Option<Stance> {
+    static LINE: OnceLock<Regex> = OnceLock::new();
+    // The first such line that gives a stance (`Status: Draft` before `Verdict: Request
+    // changes` says none).
+    re(
+        &LINE,
+        r"(?im)^\W*(?:overall\s+)?(?:verdict|decision|recommendation|review status|status|assessment)\W*:\W*([a-z _-]{2,30}?)\W*$",
+    )
+    .captures_iter(text)
+    .find_map(|c| vocab::stance_of(&c[1]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overall_approvals() {
+        for t in [
+            "LGTM, nice work.",
+            "No issues found.",
+            "Didn't find any major issues. 👍",
+            "No actionable comments were generated in the recent review.",
+            "This is safe to merge.",
+            "I have no concerns with this change.",
+            "Looks good overall.",
+            "I finished the code review, and didn't find any security or code quality issues.",
+        ] {
+            assert!(approves(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn words_that_do_not_approve() {
+        for t in [
+            "This is not approved until the race is fixed.",
+            "Far from LGTM.",
+            "Approve once the migration is reversible.",
+            "Looks good overall, but the loop will crash on empty input.",
+            "LGTM except for the missing timeout.",
+            "Looks good to me if you add a test.",
+            "LGTM: this part is fine.",
+            "Request changes: the token is logged.",
+            "The approach is sound.",
+            "Mostly LGTM.",
+        ] {
+            assert!(!approves(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn concerns_in_words() {
+        assert!(raises_concern("The loop will crash on empty input."));
+        assert!(raises_concern("One minor thing: it prints NaN."));
+        assert!(!raises_concern(
+            "Bugbot reviewed your changes and found no bugs!"
+        ));
+        assert!(!raises_concern(
+            "The rename is mechanical and the tests pass."
+        ));
+        // What a review looks for is not what it found.
+        assert!(!raises_concern(
+            "I'm reviewing this pull request for security vulnerabilities."
+        ));
+        assert!(raises_concern(
+            "The parser is vulnerable to a crafted header."
+        ));
+        // An approval on a condition raises the condition.
+        assert!(conditional("I'd approve this once `down()` is written."));
+        assert!(!conditional("Approved. Nice work."));
+        assert!(!conditional("Looks good, though I didn't run the tests."));
+        // Long text without sentence breaks: each cue is read in its window.
+        assert!(raises_concern(&"it leaks and ".repeat(50_000)));
+        assert!(!raises_concern(&"no leaks, ".repeat(50_000)));
+    }
+
+    #[test]
+    fn verdict_lines() {
+        assert_eq!(
+            stated("## Verdict\n**Verdict:** Request changes\n"),
+            Some(Stance::Object)
+        );
+        assert_eq!(stated("Decision: approve"), Some(Stance::Approve));
+        assert_eq!(
+            stated("**Status:** Draft\n**Verdict:** Request changes\n"),
+            Some(Stance::Object)
+        );
+        assert_eq!(stated("The decision: we should think"), None);
+    }
+}

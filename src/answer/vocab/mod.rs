@@ -1,0 +1,425 @@
+//! The reader's vocabularies, as data: severity words, section headings, approval and
+//! non-approval phrases, placeholders, and the keys real reviewers' JSON uses.
+//!
+//! One table per concept, in one place, so a new reviewer format is usually a new row in one of
+//! these files and not new code (the README's "How answers are read" shows the severity table).
+//! Matching is on whole normalised phrases: "critical" in "this is a critical path" is prose,
+//! not a marker.
+
+mod files;
+mod json_keys;
+mod phrases;
+mod sections;
+mod severity;
+
+pub use files::*;
+pub use json_keys::*;
+pub use phrases::*;
+pub use sections::*;
+pub use severity::*;
+
+use crate::findings::Severity;
+use Severity::*;
+
+/// The stance a verdict word takes (`approve`, `request_changes`, `patch is incorrect`).
+pub fn stance_of(s: &str) -> Option<Stance> {
+    let n = normalise(s);
+    VERDICT_WORDS
+        .iter()
+        .find(|(w, _)| normalise(w) == n)
+        .map(|(_, st)| *st)
+}
+
+/// Normalises a marker or heading: lower case, emoji and punctuation gone, words separated by
+/// one space (`"**P1 - Must Fix**"` → `"p1 must fix"`).
+pub fn normalise(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(' ');
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The severity a marker names ("High Severity", "P1 Badge", "🔴 Critical", "priority: 2",
+/// "must-fix", "[nitpick]"), when the whole marker is severity vocabulary; prose that merely
+/// contains a severity word is not a marker.
+pub fn severity_of(marker: &str) -> Option<(Severity, Strength)> {
+    let mut found: Vec<(Severity, Strength)> = Vec::new();
+    for (e, s, st) in SEVERITY_EMOJI {
+        match marker.matches(e).count() {
+            0 => {}
+            // A run of circles is a scale ("effort 🔵🔵🔵⚪⚪"), not a level.
+            1 => found.push((*s, *st)),
+            _ => return None,
+        }
+    }
+    // Shortcodes are markers or nothing: `:bulb: Codebase verification` is the words alone.
+    let without_codes: String = {
+        let mut out = String::with_capacity(marker.len());
+        let mut rest = marker;
+        while let Some(start) = rest.find(':') {
+            let after = &rest[start + 1..];
+            match after.find(':') {
+                Some(end)
+                    if end > 0
+                        && after[..end]
+                            .chars()
+                            .all(|c| c.is_ascii_lowercase() || c == '_' || c.is_ascii_digit()) =>
+                {
+                    out.push_str(&rest[..start]);
+                    out.push(' ');
+                    rest = &after[end + 1..];
+                }
+                _ => {
+                    out.push_str(&rest[..=start]);
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    };
+    let normal = normalise(&without_codes);
+    let words: Vec<&str> = normal.split(' ').filter(|w| !w.is_empty()).collect();
+    if let Some(s) = numbered_severity(&words) {
+        found.push((s, Strength::Level));
+    } else {
+        let named = phrases(&words)?;
+        if named.is_empty() && found.is_empty() {
+            return None;
+        }
+        found.extend(named);
+    }
+    // Every word was vocabulary: the strongest, then the most severe, wins.
+    found
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+}
+
+/// The level a severity field's value names: a marker, or a value only a field gives a level
+/// ([`FIELD_SEVERITY_VALUES`]).
+pub fn field_severity(value: &str) -> Option<(Severity, Strength)> {
+    if let Some(s) = scored(value) {
+        return Some((s, Strength::Level));
+    }
+    severity_of(&format!("severity {value}")).or_else(|| {
+        let v = normalise(value);
+        FIELD_SEVERITY_VALUES
+            .iter()
+            .find(|(w, _)| *w == v)
+            .map(|(_, s)| (*s, Strength::Level))
+    })
+}
+
+/// A score out of a maximum (`9/10`, `4 / 5`), higher being worse, as a level by its share of
+/// the scale: the top tenth P0, then P1 from 70 %, P2 from 40 %, P3 below. (A scale's own
+/// legend — "9–10 = critical, 7–8 = high" — draws the same lines.)
+fn scored(value: &str) -> Option<Severity> {
+    let (n, max) = value.trim().split_once('/')?;
+    let n: f64 = n.trim().parse().ok()?;
+    let max: f64 = max.trim().parse().ok()?;
+    if !(2.0..=100.0).contains(&max) || !(0.0..=max).contains(&n) {
+        return None;
+    }
+    let share = n / max;
+    Some(if share >= 0.9 {
+        P0
+    } else if share >= 0.7 {
+        P1
+    } else if share >= 0.4 {
+        P2
+    } else {
+        P3
+    })
+}
+
+/// `priority 1`, `severity: 2`, `prio 0`: the number is the level (0 to 3; larger is unknown).
+fn numbered_severity(words: &[&str]) -> Option<Severity> {
+    match words {
+        [k, n] if ["priority", "prio", "severity", "p"].contains(k) => match *n {
+            "0" => Some(P0),
+            "1" => Some(P1),
+            "2" => Some(P2),
+            "3" => Some(P3),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The words as a sequence of vocabulary phrases (filler words and counts skipped), or `None`
+/// when any other word is present.
+fn phrases(words: &[&str]) -> Option<Vec<(Severity, Strength)>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let hit = (1..=3.min(words.len() - i)).rev().find_map(|len| {
+            let phrase = words[i..i + len].join(" ");
+            SEVERITY_PHRASES
+                .iter()
+                .find(|(p, _, _)| *p == phrase)
+                .map(|(_, s, st)| (len, (*s, *st)))
+        });
+        match hit {
+            Some((len, h)) => {
+                out.push(h);
+                i += len;
+            }
+            None if SEVERITY_FILLER.contains(&words[i])
+                || words[i].chars().all(|c| c.is_ascii_digit()) =>
+            {
+                i += 1
+            }
+            None => return None,
+        }
+    }
+    Some(out)
+}
+
+/// `none`, `(none)`, `N/A`, `No blockers.`, `Nothing blocking.`, `No P1 issues.`: a placeholder
+/// where a list of findings would be, not a finding.
+pub fn is_placeholder(s: &str) -> bool {
+    // "Nothing worth flagging; naming matches the rest": the first clause decides.
+    let first = s.split([';', '—', ':']).next().unwrap_or(s);
+    let first = if first.split_whitespace().count() < s.split_whitespace().count()
+        && normalise(first).starts_with("nothing")
+    {
+        first
+    } else {
+        s
+    };
+    let t = normalise(first);
+    if t.is_empty() {
+        return !s.trim().is_empty();
+    }
+    let words: Vec<&str> = t.split(' ').collect();
+    if words.len() > 9 {
+        return false;
+    }
+    const EMPTY: &[&str] = &["none", "n a", "na", "nil", "nothing", "no", "empty", "nope"];
+    if EMPTY.contains(&t.as_str()) {
+        return true;
+    }
+    let rest = |skip: usize| words[skip..].join(" ");
+    match words[0] {
+        // "Nothing else to report", "None found", "Nothing stood out" — but not "Nothing
+        // elsewhere checks the expiry" or "Nothing else handles the retry".
+        "none" | "nothing" => {
+            let r = rest(1);
+            let r = r.strip_prefix("else").map_or(r.as_str(), str::trim_start);
+            placeholder_tail(r)
+        }
+        // "No P1 issues.", "No blocking concerns found" — but not "No tests cover the new
+        // issues endpoint": only qualifiers before the noun, only a placeholder after it.
+        "no" => {
+            let noun = words
+                .iter()
+                .skip(1)
+                .position(|w| PLACEHOLDER_NOUNS.contains(w))
+                .map(|i| i + 1);
+            noun.is_some_and(|k| {
+                words[1..k]
+                    .iter()
+                    .all(|w| PLACEHOLDER_QUALIFIERS.contains(w) || severity_of(w).is_some())
+                    && placeholder_tail(&rest(k + 1))
+            })
+        }
+        "n" if words.get(1) == Some(&"a") => true,
+        _ => false,
+    }
+}
+
+/// What may follow "none", "nothing" or "no issues" in a placeholder: nothing, or words that
+/// say nothing was found (matched as whole words at the start).
+fn placeholder_tail(rest: &str) -> bool {
+    const TAILS: &[&str] = &[
+        "found",
+        "identified",
+        "noted",
+        "here",
+        "so far",
+        "to report",
+        "blocking",
+        "to flag",
+        "to fix",
+        "to add",
+        "to change",
+        "at this level",
+        "that i",
+        "in this",
+        "worth",
+        "stood out",
+        "stands out",
+        "of note",
+        "notable",
+        "significant",
+        "major",
+        "raised",
+        "spotted",
+        "detected",
+        "remain",
+        "remaining",
+        "at this time",
+        "were found",
+        "was found",
+        "from me",
+        "on my side",
+    ];
+    rest.is_empty()
+        || TAILS
+            .iter()
+            .any(|t| rest == *t || rest.starts_with(&format!("{t} ")))
+}
+
+/// The nouns of "No … issues" placeholders.
+const PLACEHOLDER_NOUNS: &[&str] = &[
+    "issues",
+    "issue",
+    "findings",
+    "finding",
+    "concerns",
+    "concern",
+    "blockers",
+    "blocker",
+    "problems",
+    "problem",
+    "bugs",
+    "bug",
+    "comments",
+    "suggestions",
+    "nits",
+    "items",
+    "remarks",
+];
+
+/// Words that may stand between "No" and its noun ("No further blocking security issues").
+const PLACEHOLDER_QUALIFIERS: &[&str] = &[
+    "further",
+    "other",
+    "new",
+    "open",
+    "remaining",
+    "real",
+    "obvious",
+    "significant",
+    "major",
+    "minor",
+    "blocking",
+    "critical",
+    "security",
+    "performance",
+    "outstanding",
+    "additional",
+    "more",
+    "actionable",
+    "serious",
+    "notable",
+    "correctness",
+    "functional",
+    "p",
+    "priority",
+    "high",
+    "medium",
+    "low",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_and_prose() {
+        for (m, s) in [
+            ("P1", P1),
+            ("**P1 - Must Fix**", P1),
+            ("High Severity", P1),
+            ("high-priority", P1),
+            ("P1 Badge", P1),
+            ("🔴 Critical", P0),
+            ("_🟠 Major_", P1),
+            ("Severity: Medium", P2),
+            ("[nitpick]", P3),
+            ("Nitpick comments (2)", P3),
+            ("priority: 2", P2),
+            ("Nice to Have", P3),
+            ("🟡", P2),
+            ("Blocking issues", P0),
+        ] {
+            assert_eq!(severity_of(m).map(|x| x.0), Some(s), "{m}");
+        }
+        for prose in [
+            "Potential blocker in the auth flow",
+            "this is a critical path",
+            "Summary",
+            "🔵🔵🔵⚪⚪ and more",
+            "",
+        ] {
+            assert_eq!(severity_of(prose), None, "{prose}");
+        }
+        // A level beats a category.
+        assert_eq!(
+            severity_of("⚠️ Potential issue | 🟠 Major"),
+            Some((P1, Strength::Level))
+        );
+        assert_eq!(
+            severity_of("⚠️ Potential issue"),
+            Some((P2, Strength::Category))
+        );
+    }
+
+    #[test]
+    fn values_only_a_severity_field_gives_a_level() {
+        assert_eq!(field_severity("suggestion").map(|x| x.0), Some(P3));
+        assert_eq!(field_severity("failure").map(|x| x.0), Some(P1));
+        assert_eq!(field_severity("HIGH").map(|x| x.0), Some(P1));
+        assert_eq!(field_severity("2").map(|x| x.0), Some(P2));
+        let scores = ["9/10", "7 / 10", "5/10", "2/10", "5/5", "4/5", "3/5", "1/5"];
+        let levels: Vec<_> = scores
+            .iter()
+            .map(|v| field_severity(v).map(|x| x.0))
+            .collect();
+        assert_eq!(
+            levels,
+            [P0, P1, P2, P3, P0, P1, P2, P3].map(Some),
+            "scores {scores:?}"
+        );
+        assert_eq!(field_severity("11/10"), None);
+        // As a marker, "Suggestion" is a label, not a level.
+        assert_eq!(severity_of("Suggestion"), None);
+    }
+
+    #[test]
+    fn placeholders() {
+        for p in [
+            "none",
+            "(none)",
+            "N/A",
+            "No blockers.",
+            "Nothing blocking.",
+            "No P1 issues.",
+            "None found.",
+            "No security concerns identified",
+            "Nothing else to report.",
+            "No further blocking issues from me.",
+            "-",
+        ] {
+            assert!(is_placeholder(p), "{p}");
+        }
+        for f in [
+            "No timeout on the HTTP client",
+            "Nothing validates the header length",
+            "Null deref in parse",
+            "None of the callers check the result, so errors vanish",
+            "Nothing elsewhere checks the token's expiry",
+            "Nothing else handles the retry",
+            "No tests cover the new issues endpoint",
+            "No limit on items per request",
+        ] {
+            assert!(!is_placeholder(f), "{f}");
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! What a reviewer raised, as data: findings with a severity, a location and the stage of the
+//! reading pipeline that produced them ([`crate::answer`] does the reading).
+//!
+//! A finding keeps the reviewer's own words (title, body, suggested fix and the evidence text as
+//! written) next to what was made of them (a severity from the vocabulary, a parsed location and
+//! whether that location exists in the reviewed change), so a report can always show both.
+
+use serde::{Deserialize, Serialize};
+
+/// How serious a finding is. `Unclassified` is a finding whose severity nobody stated: it may be a
+/// blocker, so it trips every `--fail-on` level until someone (the judge) classifies it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Severity {
+    P0,
+    P1,
+    P2,
+    P3,
+    #[serde(rename = "unclassified")]
+    Unclassified,
+}
+
+impl Severity {
+    /// A severity word or phrase from the vocabulary (`P1`, `high`, `nit`, `🟠`, `must fix`...).
+    pub fn parse(s: &str) -> Option<Severity> {
+        crate::answer::vocab::severity_of(s).map(|(sev, _)| sev)
+    }
+
+    /// The level used for thresholds: P0 counts as P1; unclassified is 0, at or above every
+    /// threshold, because an unknown severity may be a blocker.
+    pub fn rank(self) -> u8 {
+        match self {
+            Severity::Unclassified => 0,
+            Severity::P0 | Severity::P1 => 1,
+            Severity::P2 => 2,
+            Severity::P3 => 3,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Severity::P0 => "P0",
+            Severity::P1 => "P1",
+            Severity::P2 => "P2",
+            Severity::P3 => "P3",
+            Severity::Unclassified => "unclassified",
+        }
+    }
+
+    /// The label for people: `severity unknown` rather than a pretend level.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Severity::Unclassified => "severity unknown",
+            s => s.label(),
+        }
+    }
+}
+
+/// Which stage of the reading pipeline produced a finding (DESIGN §7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// The CLI enforced the protocol's JSON Schema and this is its structured field.
+    Schema,
+    /// The tolerant reader (a JSON block or markdown in the answer).
+    #[default]
+    Reader,
+    /// A normaliser call restated an unreadable answer, and the finding is grounded in it.
+    Normaliser,
+    /// Nothing could structure it: a block of the raw answer, kept in full.
+    Raw,
+    /// Added by the judge.
+    Judge,
+}
+
+/// Whether a finding's location exists in what was reviewed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LocationCheck {
+    /// The file is in the reviewed change and the line is inside one of its changed hunks (or,
+    /// without a line, the file is part of the change).
+    Verified,
+    /// The file exists in the reviewed revision, but the line is outside the changed hunks (or
+    /// the file is not part of the change).
+    OutsideChange,
+    /// No such file in the reviewed revision, or the line is past its end: kept as the
+    /// reviewer's text, never sent to a code host as a position.
+    NotFound,
+}
+
+/// Where a finding points.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Location {
+    /// Relative to the repository root with `/` separators; as written when outside it.
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_line: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_line: Option<u32>,
+    /// An absolute path outside the work tree (kept, never a code-host position).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub outside: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<LocationCheck>,
+}
+
+impl Location {
+    pub fn new(path: &str, start: Option<u32>, end: Option<u32>) -> Location {
+        let start = start.filter(|l| *l > 0);
+        let end = end.filter(|e| start.is_some_and(|s| *e >= s));
+        Location {
+            path: path.to_string(),
+            start_line: start,
+            end_line: end,
+            outside: false,
+            check: None,
+        }
+    }
+
+    /// `path`, `path:10` or `path:10-20` (`line 10` when only the line is known).
+    pub fn display(&self) -> String {
+        if self.path.is_empty() {
+            return match (self.start_line, self.end_line) {
+                (Some(s), Some(e)) if e > s => format!("line {s}-{e}"),
+                (Some(s), _) => format!("line {s}"),
+                _ => String::new(),
+            };
+        }
+        match (self.start_line, self.end_line) {
+            (Some(s), Some(e)) if e > s => format!("{}:{s}-{e}", self.path),
+            (Some(s), _) => format!("{}:{s}", self.path),
+            _ => self.path.clone(),
+        }
+    }
+
+    /// Safe to give a code host as a file and line: inside the repository and checked.
+    pub fn is_positional(&self) -> bool {
+        !self.outside
+            && !self.path.is_empty()
+            && matches!(
+                self.check,
+                Some(LocationCheck::Verified | LocationCheck::OutsideChange)
+            )
+    }
+}
+
+/// One thing the reviewer (or the judge) raised.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    /// Stable across rounds (assigned by the loop; empty until then).
+    #[serde(default)]
+    pub id: String,
+    pub severity: Severity,
+    pub title: String,
+    /// The reviewer's own evidence text (a location as written, a section, a behaviour).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub body: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    /// `code` or `proposal` for mixed reviews.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub segment: Option<String>,
+    /// The chunk (from 1) whose review raised it, in a chunked review.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chunk: Option<u32>,
+    #[serde(default)]
+    pub source: Source,
+    /// The code around its location (`path#hash`), set by the loop: finding identity across
+    /// rounds and stable fingerprints for code hosts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<String>,
+}
+
+impl Finding {
+    pub fn new(severity: Severity, title: &str) -> Finding {
+        Finding {
+            id: String::new(),
+            severity,
+            title: title.trim().to_string(),
+            evidence: None,
+            location: None,
+            body: String::new(),
+            action: None,
+            segment: None,
+            chunk: None,
+            source: Source::Reader,
+            anchor: None,
+        }
+    }
+
+    /// Where it points, for people: the parsed location, else the reviewer's evidence text.
+    pub fn where_(&self) -> Option<String> {
+        where_of(self.location.as_ref(), self.evidence.as_deref())
+    }
+}
+
+/// Where a finding points, for people (reports, the judge's prompt): `path:line`, said to be
+/// unchecked when it was not found in the reviewed change or lies outside the repository; else
+/// the reviewer's own evidence text.
+pub fn where_of(location: Option<&Location>, evidence: Option<&str>) -> Option<String> {
+    match location {
+        Some(l) => Some(match l.check {
+            Some(LocationCheck::NotFound) => {
+                format!("{} (not found in the reviewed change)", l.display())
+            }
+            _ if l.outside => format!("{} (outside the repository)", l.display()),
+            _ => l.display(),
+        }),
+        None => evidence.map(str::to_string),
+    }
+}
+
+/// A reviewer's answer, read.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Critique {
+    pub findings: Vec<Finding>,
+    pub missing_alternatives: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recommendation: Option<String>,
+    /// The answer as a whole approves, and nothing in it was read as a finding.
+    pub agreement: bool,
+    /// How it was read: `schema`, `json`, `markdown`, `normaliser` or `raw`.
+    pub format: &'static str,
+}
+
+impl Critique {
+    pub fn empty(format: &'static str) -> Critique {
+        Critique {
+            findings: Vec::new(),
+            missing_alternatives: Vec::new(),
+            verdict: None,
+            recommendation: None,
+            agreement: false,
+            format,
+        }
+    }
+}

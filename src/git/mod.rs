@@ -1,0 +1,300 @@
+//! What to review: the `--scope` syntax, and the [`Change`] it resolves to.
+//!
+//! Parsing is separate from resolution so a malformed scope is rejected before we touch the
+//! repository, with a message that lists the accepted forms.
+
+mod collect;
+mod content;
+mod gitconfig;
+mod matrix;
+mod patches;
+mod quote;
+mod renames;
+pub mod repo;
+mod resolve;
+mod revision;
+mod similarity;
+mod typechange;
+
+pub use quote::{name_of, path_bytes, quote_path};
+
+use serde::Serialize;
+
+use crate::error::UsageError;
+pub use resolve::{between, changed_paths, resolve};
+
+/// A parsed `--scope` value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    /// Staged, unstaged and untracked (not ignored) changes against HEAD.
+    Uncommitted,
+    /// Exactly the index against HEAD: what a pre-commit hook sees.
+    Staged,
+    Commit(String),
+    /// The merge-base of the branch and HEAD, to HEAD: what a pull request shows.
+    Base(String),
+    /// `a..b`: from a to b. `three_dots`: from merge-base(a, b) to b. An empty side means HEAD.
+    Range {
+        from: String,
+        to: String,
+        three_dots: bool,
+    },
+    File(String),
+}
+
+const FORMS: &str =
+    "uncommitted, staged, commit:<rev>, base:<branch>, range:<a>..<b>, range:<a>...<b> or file:<path>";
+
+impl Scope {
+    pub fn parse(s: &str) -> Result<Scope, UsageError> {
+        let s = s.trim();
+        let need = |kind: &str, v: &str, example: &str| -> Result<String, UsageError> {
+            if v.trim().is_empty() {
+                Err(UsageError::new(format!(
+                    "--scope {kind}: needs a value, e.g. {kind}:{example}"
+                )))
+            } else {
+                Ok(v.trim().to_string())
+            }
+        };
+        match s.split_once(':') {
+            None if s == "uncommitted" => Ok(Scope::Uncommitted),
+            None if s == "staged" => Ok(Scope::Staged),
+            Some(("commit", v)) => Ok(Scope::Commit(need("commit", v, "HEAD~1")?)),
+            Some(("base", v)) => Ok(Scope::Base(need("base", v, "main")?)),
+            Some(("file", v)) => Ok(Scope::File(need("file", v, "docs/design.md")?)),
+            Some(("range", v)) => {
+                let v = need("range", v, "main..HEAD")?;
+                let (from, to, three_dots) = if let Some((a, b)) = v.split_once("...") {
+                    (a, b, true)
+                } else if let Some((a, b)) = v.split_once("..") {
+                    (a, b, false)
+                } else {
+                    return Err(UsageError::new(format!(
+                        "malformed --scope range:{v}: expected range:<a>..<b> or range:<a>...<b>"
+                    )));
+                };
+                if from.is_empty() && to.is_empty() {
+                    return Err(UsageError::new(format!(
+                        "malformed --scope range:{v}: name at least one side, e.g. range:main..HEAD"
+                    )));
+                }
+                Ok(Scope::Range {
+                    from: from.to_string(),
+                    to: to.to_string(),
+                    three_dots,
+                })
+            }
+            _ => Err(UsageError::new(format!(
+                "malformed --scope '{s}': expected {FORMS}"
+            ))),
+        }
+    }
+}
+
+impl std::fmt::Display for Scope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Scope::Uncommitted => write!(f, "uncommitted"),
+            Scope::Staged => write!(f, "staged"),
+            Scope::Commit(r) => write!(f, "commit:{r}"),
+            Scope::Base(b) => write!(f, "base:{b}"),
+            Scope::Range {
+                from,
+                to,
+                three_dots,
+            } => {
+                write!(
+                    f,
+                    "range:{from}{}{to}",
+                    if *three_dots { "..." } else { ".." }
+                )
+            }
+            Scope::File(p) => write!(f, "file:{p}"),
+        }
+    }
+}
+
+/// A resolved change: the files, their hunks, and the commits it spans.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct Change {
+    /// Old side of the diff (a commit sha), `None` for the empty tree.
+    pub base: Option<String>,
+    /// New side: a commit sha, or `None` when it is the index or the work tree.
+    pub head: Option<String>,
+    /// For `base:` and `range:a...b`: the merge-base used as the old side.
+    pub merge_base: Option<String>,
+    /// For `staged`: the tree the index would commit.
+    pub index_tree: Option<String>,
+    /// Human description of both sides, e.g. "HEAD a1b2c3d (main) -> index + work tree".
+    pub description: String,
+    pub files: Vec<FileChange>,
+    pub commits: Vec<CommitInfo>,
+}
+
+impl Change {
+    pub fn additions(&self) -> usize {
+        self.files.iter().map(|f| f.additions).sum()
+    }
+    pub fn deletions(&self) -> usize {
+        self.files.iter().map(|f| f.deletions).sum()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Added,
+    Deleted,
+    Modified,
+    Renamed,
+    Copied,
+    Typechange,
+    Untracked,
+}
+
+impl Status {
+    /// One letter, as in `git status --short`.
+    pub fn letter(self) -> char {
+        match self {
+            Status::Added => 'A',
+            Status::Deleted => 'D',
+            Status::Modified => 'M',
+            Status::Renamed => 'R',
+            Status::Copied => 'C',
+            Status::Typechange => 'T',
+            Status::Untracked => '?',
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FileChange {
+    pub path: String,
+    /// The path before a rename or copy.
+    pub old_path: Option<String>,
+    pub status: Status,
+    /// Binary content is listed but never sent.
+    pub binary: bool,
+    /// Larger than we load; listed like a binary.
+    pub too_large: bool,
+    /// Some text was not valid UTF-8 and was converted lossily.
+    pub lossy: bool,
+    /// A submodule pointer change: (old commit, new commit); never descended into.
+    pub submodule: Option<(Option<String>, Option<String>)>,
+    pub additions: usize,
+    pub deletions: usize,
+    pub hunks: Vec<Hunk>,
+    /// Git's file modes before and after (`0o100644`, `0o100755`, `0o120000`; 0 where the side
+    /// does not exist): a mode change is a change even without a changed line.
+    pub modes: (u32, u32),
+}
+
+impl FileChange {
+    /// A change with nothing read yet: no hunks, counts or flags, which the diff then fills in.
+    pub fn named(
+        path: String,
+        old_path: Option<String>,
+        status: Status,
+        modes: (u32, u32),
+    ) -> Self {
+        FileChange {
+            path,
+            old_path,
+            status,
+            binary: false,
+            too_large: false,
+            lossy: false,
+            submodule: None,
+            additions: 0,
+            deletions: 0,
+            hunks: Vec::new(),
+            modes,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Hunk {
+    /// `@@ -a,b +c,d @@ section`
+    pub header: String,
+    /// Each line with its origin prefix (`+`, `-` or space), without the trailing newline.
+    pub lines: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CommitInfo {
+    pub sha: String,
+    pub subject: String,
+    pub message: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_form() {
+        assert_eq!(Scope::parse("uncommitted").unwrap(), Scope::Uncommitted);
+        assert_eq!(Scope::parse("staged").unwrap(), Scope::Staged);
+        assert_eq!(
+            Scope::parse("commit:HEAD~2").unwrap(),
+            Scope::Commit("HEAD~2".into())
+        );
+        assert_eq!(
+            Scope::parse("base:origin/main").unwrap(),
+            Scope::Base("origin/main".into())
+        );
+        assert_eq!(
+            Scope::parse("range:a...b").unwrap(),
+            Scope::Range {
+                from: "a".into(),
+                to: "b".into(),
+                three_dots: true
+            }
+        );
+        assert_eq!(
+            Scope::parse("range:v1..").unwrap(),
+            Scope::Range {
+                from: "v1".into(),
+                to: "".into(),
+                three_dots: false
+            }
+        );
+        assert_eq!(
+            Scope::parse("file:a:b.md").unwrap(),
+            Scope::File("a:b.md".into())
+        );
+    }
+
+    #[test]
+    fn rejects_malformed_forms_with_the_input_named() {
+        for bad in [
+            "",
+            "commit",
+            "commit:",
+            "foo:bar",
+            "range:abc",
+            "range:..",
+            "Staged",
+        ] {
+            let e = Scope::parse(bad).unwrap_err().to_string();
+            assert!(e.contains("--scope"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn display_round_trips() {
+        for s in [
+            "uncommitted",
+            "staged",
+            "commit:HEAD",
+            "base:main",
+            "range:a..b",
+            "range:a...b",
+            "file:x",
+        ] {
+            assert_eq!(Scope::parse(s).unwrap().to_string(), s);
+        }
+    }
+}

@@ -1,0 +1,269 @@
+use super::*;
+use std::process::Command;
+
+const KEY: &str = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789";
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}");
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// A repository with a tracked file holding a key, an ignored `.env`, an untracked file, a
+/// binary file, an executable, and symlinks inside and out of the tree.
+fn repo(d: &Path) -> Repository {
+    git(d, &["init", "-q"]);
+    std::fs::write(d.join(".gitignore"), ".env\n").unwrap();
+    std::fs::write(d.join(".env"), "IGNORED=ignored-secret\n").unwrap();
+    std::fs::create_dir(d.join("src")).unwrap();
+    std::fs::write(
+        d.join("src/lib.rs"),
+        format!("const K: &str = \"{KEY}\";\n"),
+    )
+    .unwrap();
+    std::fs::write(d.join("blob.bin"), b"\0\x01binary").unwrap();
+    std::fs::write(d.join("run.sh"), "echo hi\n").unwrap();
+    std::fs::set_permissions(d.join("run.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::os::unix::fs::symlink("src/lib.rs", d.join("inside")).unwrap();
+    std::os::unix::fs::symlink("../outside.txt", d.join("escape")).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", d.join("absolute")).unwrap();
+    git(d, &["add", "."]);
+    git(d, &["commit", "-qm", "init"]);
+    std::fs::write(d.join("untracked.txt"), "untracked-content\n").unwrap();
+    Repository::open(d).unwrap()
+}
+
+fn listing(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let rel = e.path().strip_prefix(root).unwrap().display().to_string();
+            if e.file_type().unwrap().is_dir() {
+                stack.push(e.path());
+            }
+            out.push(rel);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn a_commit_exports_tracked_files_redacted_without_ignored_untracked_or_git() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = repo(tmp.path());
+    let tree = r.head().unwrap().peel_to_tree().unwrap().id().to_string();
+    let ex = create(Some(&r), &Source::Tree(tree)).unwrap();
+    // No binary file (the redactor reads text), no link of any kind.
+    assert_eq!(
+        listing(&ex.tree),
+        [".gitignore", "run.sh", "src", "src/lib.rs"]
+    );
+    let lib = std::fs::read_to_string(ex.tree.join("src/lib.rs")).unwrap();
+    assert!(!lib.contains(KEY) && lib.contains("[REDACTED:"), "{lib}");
+    let mode = std::fs::metadata(ex.tree.join("run.sh"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert!(mode & 0o100 != 0, "{mode:o}");
+    assert!(!ex.tree.starts_with(tmp.path()));
+    assert_eq!(ex.tree.file_name(), tmp.path().file_name());
+}
+
+#[test]
+fn the_work_tree_export_takes_edits_and_the_listed_untracked_files_only() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = repo(tmp.path());
+    std::fs::write(tmp.path().join("run.sh"), "echo edited\n").unwrap();
+    std::fs::write(tmp.path().join("other.txt"), "not listed\n").unwrap();
+    let ex = create(
+        Some(&r),
+        &Source::WorkTree {
+            untracked: vec!["untracked.txt".into()],
+        },
+    )
+    .unwrap();
+    let files = listing(&ex.tree);
+    assert!(files.contains(&"untracked.txt".to_string()), "{files:?}");
+    for absent in [
+        ".env",
+        "other.txt",
+        ".git",
+        "escape",
+        "absolute",
+        "inside",
+        "blob.bin",
+    ] {
+        assert!(!files.contains(&absent.to_string()), "{absent}: {files:?}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(ex.tree.join("run.sh")).unwrap(),
+        "echo edited\n"
+    );
+    assert!(!std::fs::read_to_string(ex.tree.join("src/lib.rs"))
+        .unwrap()
+        .contains(KEY));
+}
+
+#[test]
+fn names_that_are_not_utf8_are_copied_as_they_are() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let r = repo(d);
+    let name = |b: &[u8]| PathBuf::from(std::ffi::OsStr::from_bytes(b));
+    std::fs::create_dir(d.join(name(b"dir\xe9"))).unwrap();
+    std::fs::write(d.join(name(b"dir\xe9/f\xe8.txt")), "in a Latin-1 folder\n").unwrap();
+    git(d, &["add", "."]);
+    git(d, &["commit", "-qm", "latin-1"]);
+    // Untracked, named as the change names it.
+    std::fs::write(d.join(name(b"new\xff.txt")), "untracked\n").unwrap();
+    let head = git(d, &["rev-parse", "HEAD"]);
+    let ex = create(Some(&r), &Source::Tree(head)).unwrap();
+    let copied = ex.tree.join(name(b"dir\xe9/f\xe8.txt"));
+    assert_eq!(
+        std::fs::read_to_string(copied).unwrap(),
+        "in a Latin-1 folder\n"
+    );
+    let untracked = crate::git::name_of(b"new\xff.txt");
+    let ex = create(
+        Some(&r),
+        &Source::WorkTree {
+            untracked: vec![untracked],
+        },
+    )
+    .unwrap();
+    assert!(ex.tree.join(name(b"dir\xe9/f\xe8.txt")).is_file());
+    assert!(ex.tree.join(name(b"new\xff.txt")).is_file());
+}
+
+#[test]
+fn the_index_export_ignores_unstaged_edits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = repo(tmp.path());
+    std::fs::write(tmp.path().join("run.sh"), "echo staged\n").unwrap();
+    git(tmp.path(), &["add", "run.sh"]);
+    std::fs::write(tmp.path().join("run.sh"), "echo unstaged\n").unwrap();
+    let tree = git(tmp.path(), &["write-tree"]);
+    let ex = create(Some(&r), &Source::Tree(tree)).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(ex.tree.join("run.sh")).unwrap(),
+        "echo staged\n"
+    );
+}
+
+#[test]
+fn a_directory_symlink_in_the_work_tree_is_not_followed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("lib.rs"), "outside secret\n").unwrap();
+    let r = repo(tmp.path());
+    // `src/` was tracked as a directory; now it points elsewhere.
+    std::fs::remove_dir_all(tmp.path().join("src")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), tmp.path().join("src")).unwrap();
+    let ex = create(Some(&r), &Source::WorkTree { untracked: vec![] }).unwrap();
+    assert!(!ex.tree.join("src/lib.rs").exists());
+}
+
+#[test]
+fn it_is_removed_when_dropped_and_empty_for_text() {
+    let ex = create(None, &Source::Empty).unwrap();
+    let (scratch, tree) = (ex.scratch.clone(), ex.tree.clone());
+    assert!(tree.is_dir() && listing(&tree).is_empty());
+    let mode = std::fs::metadata(&scratch).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o700);
+    drop(ex);
+    assert!(!scratch.exists());
+}
+
+/// A crafted tree (written with `git mktree`, as a hostile remote could send it): a chain of
+/// relative links that would climb to `/` and then into the repository's `.git` through
+/// `/proc/self/cwd`, a file hidden behind a NUL byte, a file too big to copy, and a path repeated.
+#[test]
+fn a_crafted_tree_cannot_lead_out_of_the_export_or_smuggle_a_secret() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    git(d, &["init", "-q"]);
+    let blob = |content: &[u8]| {
+        let path = d.join("blob.tmp");
+        std::fs::write(&path, content).unwrap();
+        git(d, &["hash-object", "-w", path.to_str().unwrap()])
+    };
+    let up = blob(b"../..");
+    let esc = blob(format!("d/e/up/d/e/up{}", "/..".repeat(9)).as_bytes());
+    let hook = blob(b"esc/proc/self/cwd/.git");
+    let nul = blob(format!("#\0\nTOKEN=\"{KEY}\"\n").as_bytes());
+    let big = blob(&vec![b'a'; (MAX_FILE + 1) as usize]);
+    let ok = blob(b"fine\n");
+    let mktree = |entries: &str| {
+        let mut child = std::process::Command::new("git")
+            .args(["mktree", "--missing"])
+            .current_dir(d)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write as _;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(entries.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    let e = mktree(&format!("120000 blob {up}\tup\n"));
+    let dd = mktree(&format!("040000 tree {e}\te\n"));
+    let root = mktree(&format!(
+        "040000 tree {dd}\td\n120000 blob {esc}\tesc\n120000 blob {hook}\tg\n\
+         100644 blob {nul}\tsettings.py\n100644 blob {big}\tbig.txt\n100644 blob {ok}\tok.txt\n"
+    ));
+    let r = Repository::open(d).unwrap();
+    let ex = create(Some(&r), &Source::Tree(root)).unwrap();
+    assert_eq!(listing(&ex.tree), ["ok.txt"]);
+    assert!(!d.join(".git/hooks/pre-commit").exists());
+}
+
+/// `cargo test --release --lib export_speed -- --ignored --nocapture`: a 10,000-file repository
+/// exported from a commit and from the work tree (numbers in the README).
+#[test]
+#[ignore]
+fn export_speed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    git(d, &["init", "-q"]);
+    for i in 0..10_000 {
+        let dir = d.join(format!("m{}", i % 100));
+        std::fs::create_dir_all(&dir).unwrap();
+        let body = format!("pub fn f{i}() -> u32 {{\n    {i}\n}}\n").repeat(40);
+        std::fs::write(dir.join(format!("f{i}.rs")), body).unwrap();
+    }
+    git(d, &["add", "."]);
+    git(d, &["commit", "-qm", "big"]);
+    let r = Repository::open(d).unwrap();
+    let head = r.head().unwrap().target().unwrap().to_string();
+    for (what, source) in [
+        ("commit", Source::Tree(head)),
+        ("work tree", Source::WorkTree { untracked: vec![] }),
+    ] {
+        let t = std::time::Instant::now();
+        let ex = create(Some(&r), &source).unwrap();
+        println!("{what}: {} files in {:?}", ex.files, t.elapsed());
+    }
+}

@@ -1,0 +1,386 @@
+//! The session store: one folder per review under `<git common dir>/review-loop/`.
+//!
+//! Ids sort by creation time and are claimed with an exclusive `mkdir`, so concurrent runs never
+//! share a folder. Every file is written to a temporary name and renamed into place, so a crash or
+//! Ctrl-C leaves either the old file or the new one, never a torn one; readers still treat any
+//! file as possibly missing or corrupt and say so instead of panicking, and read it through
+//! [`files`] (regular files only, bounded). A session is held by one process at a time
+//! ([`lock`]). Each metadata write also goes to the store's [`index`], from which [`catalog`]
+//! lists sessions and [`prune`] removes old ones.
+
+pub mod catalog;
+pub mod files;
+pub mod index;
+pub mod lock;
+pub mod prune;
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde_json::Value;
+
+use crate::error::UsageError;
+
+/// Version of the `metadata.json` layout; bump it when a field changes meaning.
+pub const METADATA_VERSION: u32 = 1;
+
+/// Where sessions of this workspace live: `--state-dir`, else the repository's common git dir,
+/// else the user's state directory keyed by the workspace path.
+pub fn base_dir(repo: Option<&git2::Repository>, state_dir: Option<&Path>, cwd: &Path) -> PathBuf {
+    if let Some(dir) = state_dir {
+        return if dir.is_absolute() {
+            dir.to_path_buf()
+        } else {
+            cwd.join(dir)
+        };
+    }
+    if let Some(repo) = repo {
+        return crate::git::repo::session_base(repo);
+    }
+    // No git dir to hide sessions in: use $XDG_STATE_HOME (or the platform's equivalent), and
+    // fall back to the data dir, then a dot-folder in $HOME, where a platform has no state dir.
+    let root = std::env::var_os("XDG_STATE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            directories::BaseDirs::new().map(|b| {
+                b.state_dir()
+                    .unwrap_or_else(|| b.data_local_dir())
+                    .to_path_buf()
+            })
+        })
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
+        .unwrap_or_else(std::env::temp_dir);
+    root.join("debate")
+        .join(workspace_key(cwd))
+        .join("review-loop")
+}
+
+/// `<sanitized basename>-<12 hex of sha1(absolute path)>`: readable, and unique per directory.
+pub fn workspace_key(dir: &Path) -> String {
+    let abs = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let name: String = abs
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "_.-".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let name = if name.is_empty() {
+        "workspace".to_string()
+    } else {
+        name
+    };
+    let hash = sha1_smol::Sha1::from(abs.to_string_lossy().as_bytes())
+        .digest()
+        .to_string();
+    format!("{name}-{}", &hash[..12])
+}
+
+/// Set once this process claims a session folder: runs that made one prune the store after.
+static CREATED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether this process created a session (so the store may have grown past its limits).
+pub fn created_one() -> bool {
+    CREATED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// A claimed session folder, locked while this value lives.
+#[derive(Debug)]
+pub struct Session {
+    pub id: String,
+    pub dir: PathBuf,
+    _lock: lock::Lock,
+}
+
+impl Session {
+    /// Claims a new, empty folder under `base`.
+    pub fn create(base: &Path) -> Result<Session> {
+        fs::create_dir_all(base)
+            .with_context(|| format!("cannot create the session store {}", base.display()))?;
+        let stamp = now_utc()
+            .format(time::macros::format_description!(
+                "[year][month][day]-[hour][minute][second]-[subsecond digits:3]"
+            ))
+            .expect("static format");
+        // Fixed-width parts, so plain string order is creation order.
+        let stem = format!("debate-{stamp}-{:07}", std::process::id());
+        for n in 0..1000 {
+            let id = if n == 0 {
+                stem.clone()
+            } else {
+                format!("{stem}-{n:03}")
+            };
+            let dir = base.join(&id);
+            match fs::create_dir(&dir) {
+                Ok(()) => {
+                    let _lock = lock::acquire(&dir, &id)?;
+                    CREATED.store(true, std::sync::atomic::Ordering::Relaxed);
+                    return Ok(Session { id, dir, _lock });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => {
+                    return Err(e)
+                        .with_context(|| format!("cannot create session folder {}", dir.display()))
+                }
+            }
+        }
+        anyhow::bail!("cannot claim a session folder under {}", base.display())
+    }
+
+    /// An existing session, to continue writing to it (`resume`); refused while another
+    /// process holds it.
+    pub fn open(dir: &Path, id: &str) -> Result<Session> {
+        Ok(Session {
+            id: id.to_string(),
+            dir: dir.to_path_buf(),
+            _lock: lock::acquire(dir, id)?,
+        })
+    }
+
+    /// Appends `value` as one line of the JSON-lines file `name` (a debate log), in one write so a
+    /// crash cannot leave half a line.
+    pub fn append_json_line(&self, name: &str, value: &impl serde::Serialize) -> Result<()> {
+        use std::io::Write;
+        let path = self.dir.join(name);
+        let line = format!("{}\n", serde_json::to_string(value)?);
+        fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .and_then(|mut f| f.write_all(line.as_bytes()))
+            .with_context(|| format!("cannot append to {}", path.display()))
+    }
+
+    pub fn write(&self, name: &str, contents: &[u8]) -> Result<PathBuf> {
+        let path = self.dir.join(name);
+        write_atomic(&path, contents)?;
+        if name == "metadata.json" {
+            index::record(&self.dir, &self.id, contents);
+        }
+        Ok(path)
+    }
+
+    pub fn write_json(&self, name: &str, value: &impl serde::Serialize) -> Result<PathBuf> {
+        let mut bytes = serde_json::to_vec_pretty(value)?;
+        bytes.push(b'\n');
+        self.write(name, &bytes)
+    }
+}
+
+/// Writes `path` via a temporary file in the same folder and a rename.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
+    let dir = path
+        .parent()
+        .context("a session file has a parent folder")?;
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        path.file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default(),
+        std::process::id()
+    ));
+    let result = (|| -> std::io::Result<()> {
+        // O_EXCL never follows a link planted at the temporary name; a stale file of an earlier
+        // run with our pid is removed (the link itself, not what it points at) and made anew.
+        let create = || {
+            fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)
+        };
+        let mut f = match create() {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                fs::remove_file(&tmp)?;
+                create()?
+            }
+            other => other?,
+        };
+        f.write_all(contents)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result.with_context(|| format!("cannot write {}", path.display()))
+}
+
+pub fn now_utc() -> time::OffsetDateTime {
+    time::OffsetDateTime::now_utc()
+}
+
+pub fn rfc3339(t: time::OffsetDateTime) -> String {
+    // Second precision in UTC: readable, sortable, and free of the local-offset pitfalls.
+    t.format(time::macros::format_description!(
+        "[year]-[month]-[day]T[hour]:[minute]:[second]Z"
+    ))
+    .expect("formattable")
+}
+
+/// A stored session as found on disk; its metadata may be missing or unreadable.
+#[derive(Debug)]
+pub struct Stored {
+    pub id: String,
+    pub dir: PathBuf,
+    /// The parsed metadata, or why it could not be read.
+    pub metadata: Result<Value, String>,
+}
+
+impl Stored {
+    fn load(dir: PathBuf) -> Stored {
+        let id = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let path = dir.join("metadata.json");
+        let metadata = match files::read(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Err("incomplete: no metadata.json (interrupted before it was written)".to_string())
+            }
+            Err(e) => Err(format!("unreadable metadata.json: {e}")),
+            Ok(bytes) => match serde_json::from_slice::<Value>(&bytes) {
+                Ok(v) if v.is_object() => Ok(v),
+                Ok(_) => Err("corrupt metadata.json: not a JSON object".to_string()),
+                Err(e) => Err(format!("corrupt metadata.json: {e}")),
+            },
+        };
+        Stored { id, dir, metadata }
+    }
+
+    /// The same session read again (after locking it, say).
+    pub fn reload(&self) -> Stored {
+        Stored::load(self.dir.clone())
+    }
+
+    /// A string field of the metadata, or `?`.
+    pub fn field(&self, name: &str) -> String {
+        self.metadata
+            .as_ref()
+            .ok()
+            .and_then(|m| m.get(name))
+            .and_then(|v| v.as_str())
+            .unwrap_or("?")
+            .to_string()
+    }
+}
+
+/// The session folders of a store, newest first, without reading any of them: ids sort by time,
+/// so `last` or a prefix is found from the folder names alone.
+fn folders(base: &Path) -> Result<Vec<(String, PathBuf)>> {
+    Ok(catalog::folder_names(base)?
+        .into_iter()
+        .map(|id| {
+            let dir = base.join(&id);
+            (id, dir)
+        })
+        .collect())
+}
+
+/// `last`, an exact id, or a unique prefix of one (the `debate-` prefix may be left out). Only the
+/// session found is read: `show last` costs the same with ten sessions or ten thousand.
+pub fn find(base: &Path, wanted: &str) -> Result<Stored> {
+    let mut all = folders(base)?;
+    if all.is_empty() {
+        crate::usage!(
+            "no sessions in {}; run `git debate --dry-run` to create one",
+            base.display()
+        );
+    }
+    if wanted == "last" {
+        return Ok(Stored::load(all.remove(0).1));
+    }
+    if let Some(i) = all.iter().position(|(id, _)| id == wanted) {
+        return Ok(Stored::load(all.remove(i).1));
+    }
+    let matches: Vec<usize> = all
+        .iter()
+        .enumerate()
+        .filter(|(_, (id, _))| {
+            id.starts_with(wanted) || id.starts_with(&format!("debate-{wanted}"))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    match matches.as_slice() {
+        [i] => Ok(Stored::load(all.remove(*i).1)),
+        [] => Err(UsageError::new(format!(
+            "no session '{wanted}' in {}; `git debate sessions` lists them",
+            base.display()
+        ))
+        .into()),
+        _ => Err(UsageError::new(format!(
+            "session id '{wanted}' is ambiguous ({} sessions match); give more of it",
+            matches.len()
+        ))
+        .into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_planted_at_the_temporary_name_is_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        fs::write(&victim, "keep").unwrap();
+        let tmp = dir
+            .path()
+            .join(format!(".metadata.json.tmp-{}", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &tmp).unwrap();
+        write_atomic(&dir.path().join("metadata.json"), b"{}").unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "keep");
+        assert_eq!(
+            fs::read_to_string(dir.path().join("metadata.json")).unwrap(),
+            "{}"
+        );
+    }
+
+    #[test]
+    fn workspace_key_is_sanitized_and_hashed() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("My Proj!");
+        fs::create_dir(&p).unwrap();
+        let key = workspace_key(&p);
+        assert!(key.starts_with("My-Proj--"), "{key}");
+        assert_eq!(key.len(), "My-Proj--".len() + 12);
+    }
+
+    #[test]
+    fn ids_are_unique_and_sorted_by_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let ids: Vec<String> = (0..20)
+            .map(|_| Session::create(dir.path()).unwrap().id)
+            .collect();
+        let mut sorted = ids.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted, ids);
+    }
+
+    #[test]
+    fn atomic_write_leaves_no_temp_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Session::create(dir.path()).unwrap();
+        s.write("a.md", b"one").unwrap();
+        s.write("a.md", b"two").unwrap();
+        let names: Vec<_> = fs::read_dir(&s.dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        let mut names = names;
+        names.sort();
+        // The file and the session's lock, no temporary left over.
+        assert_eq!(names, ["a.md", lock::NAME]);
+        assert_eq!(fs::read(s.dir.join("a.md")).unwrap(), b"two");
+    }
+}

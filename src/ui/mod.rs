@@ -1,0 +1,4 @@
+//! What a person at a terminal sees: hostile text made safe to print, the progress line, prompts.
+
+pub mod progress;
+pub mod terminal;
