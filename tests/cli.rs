@@ -20,6 +20,7 @@ mod integrations;
 mod interrupt;
 mod labels;
 mod last_message;
+mod layout;
 mod like_git;
 mod long_calls;
 mod manual;
