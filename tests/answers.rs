@@ -29,6 +29,14 @@ struct Score {
     approval_right: usize,
     blockers: usize,
     blockers_caught: usize,
+    /// Matched findings whose file and line are both right.
+    located: usize,
+    /// Answers that raise no P0/P1 and state every finding's level (approvals included): the
+    /// gate at P1 must let them pass.
+    clean: usize,
+    clean_gated: usize,
+    approvals: usize,
+    approvals_gated: usize,
 }
 
 impl Score {
@@ -41,19 +49,27 @@ impl Score {
         self.approval_right += s.approval_right;
         self.blockers += s.blockers;
         self.blockers_caught += s.blockers_caught;
+        self.located += s.located;
+        self.clean += s.clean;
+        self.clean_gated += s.clean_gated;
+        self.approvals += s.approvals;
+        self.approvals_gated += s.approvals_gated;
     }
 }
 
 fn print_row(name: &str, s: &Score) {
     println!(
-        "{:<20} {:>4} {:>7.2} {:>9.2} {:>8.2} {:>8.2} {:>7}",
+        "{:<20} {:>4} {:>7.2} {:>9.2} {:>8.2} {:>8.2} {:>8.2} {:>9} {:>9} {:>9}",
         name,
         s.answers,
         ratio(s.matched, s.expected),
         ratio(s.matched, s.predicted),
         ratio(s.severity_right, s.matched),
+        ratio(s.located, s.matched),
         ratio(s.approval_right, s.answers),
-        format!("{}/{}", s.blockers_caught, s.blockers)
+        format!("{}/{}", s.blockers_caught, s.blockers),
+        format!("{}/{}", s.clean_gated, s.clean),
+        format!("{}/{}", s.approvals_gated, s.approvals),
     );
 }
 
@@ -121,22 +137,45 @@ fn expected(v: &Value) -> Vec<Seen> {
         .collect()
 }
 
+/// What `--fail-on p1` stops: a P0, a P1, or a finding of unknown severity.
 fn blocks_gate(sev: &str) -> bool {
     matches!(sev, "P0" | "P1" | "unclassified")
 }
 
-/// Expected findings paired with predicted ones by file and line, in order.
+fn is_blocker(sev: &str) -> bool {
+    matches!(sev, "P0" | "P1")
+}
+
+/// Expected findings paired with predicted ones: first by file and line, then by file alone
+/// (the line is wrong), then — for findings where one side names no file — in order of
+/// appearance. The pairs that agree on file and line are the located ones.
 fn pair(want: &[Seen], got: &[Seen]) -> Vec<(usize, usize)> {
     let mut used = vec![false; got.len()];
+    let mut paired = vec![false; want.len()];
     let mut pairs = Vec::new();
-    for (i, w) in want.iter().enumerate() {
-        if let Some(j) =
-            (0..got.len()).find(|j| !used[*j] && got[*j].file == w.file && got[*j].line == w.line)
-        {
-            used[j] = true;
-            pairs.push((i, j));
+    let rules: [&dyn Fn(&Seen, &Seen) -> bool; 3] = [
+        &|w, g| g.file == w.file && g.line == w.line,
+        &|w, g| g.file.is_some() && g.file == w.file,
+        &|w, g| g.file.is_none() || w.file.is_none(),
+    ];
+    for rule in rules {
+        let mut from = 0;
+        for (i, w) in want.iter().enumerate() {
+            if paired[i] {
+                continue;
+            }
+            if let Some(j) = (from..got.len())
+                .chain(0..from)
+                .find(|j| !used[*j] && rule(w, &got[*j]))
+            {
+                used[j] = true;
+                paired[i] = true;
+                pairs.push((i, j));
+                from = j;
+            }
         }
     }
+    pairs.sort();
     pairs
 }
 
@@ -183,11 +222,23 @@ fn scorecard(root: &Path) -> (BTreeMap<String, Score>, Score) {
             .iter()
             .filter(|(i, j)| want[*i].severity == got[*j].severity)
             .count();
+        s.located += pairs
+            .iter()
+            .filter(|(i, j)| want[*i].file == got[*j].file && want[*i].line == got[*j].line)
+            .count();
         let want_approval = exp["approval"].as_bool().unwrap();
         s.approval_right += usize::from(approval == want_approval);
-        if want.iter().any(|w| blocks_gate(&w.severity)) {
+        let gated = got.iter().any(|g| blocks_gate(&g.severity));
+        if want.iter().any(|w| is_blocker(&w.severity)) {
             s.blockers += 1;
-            s.blockers_caught += usize::from(got.iter().any(|g| blocks_gate(&g.severity)));
+            s.blockers_caught += usize::from(gated);
+        } else if !want.iter().any(|w| w.severity == "unclassified") {
+            s.clean += 1;
+            s.clean_gated += usize::from(gated);
+        }
+        if want_approval {
+            s.approvals += 1;
+            s.approvals_gated += usize::from(gated);
         }
         let wrong_sev: Vec<_> = pairs
             .iter()
@@ -211,8 +262,17 @@ fn scorecard(root: &Path) -> (BTreeMap<String, Score>, Score) {
     }
     let mut total = Score::default();
     println!(
-        "{:<20} {:>4} {:>7} {:>9} {:>8} {:>8} {:>7}",
-        "family", "n", "recall", "precision", "severity", "approval", "gate"
+        "{:<20} {:>4} {:>7} {:>9} {:>8} {:>8} {:>8} {:>9} {:>9} {:>9}",
+        "family",
+        "n",
+        "recall",
+        "precision",
+        "severity",
+        "located",
+        "approval",
+        "blocked",
+        "falsegate",
+        "approvgat"
     );
     for (fam, s) in &families {
         print_row(fam, s);
@@ -246,6 +306,7 @@ fn assert_bars(families: &BTreeMap<String, Score>, total: &Score, overall: f64, 
         total.blockers_caught, total.blockers,
         "a blocker passed the gate"
     );
+    assert_eq!(total.approvals_gated, 0, "an approval failed the gate");
     assert_eq!(total.approval_right, total.answers, "approval misread");
     assert!(recall >= overall, "recall {recall:.2}");
     assert!(precision >= overall, "precision {precision:.2}");
@@ -295,6 +356,20 @@ fn the_reader_on_a_blind_corpus() {
     let (families, total) = scorecard(&blind_dir());
     assert!(total.answers >= 30, "the blind corpus shrank");
     assert_bars(&families, &total, 0.75, 0.1);
+}
+
+/// `SCORE=<folder under tests/fixtures> cargo test --test cli answers::score -- --nocapture`:
+/// the scorecard of any corpus, without bars (for measuring a new corpus once, before any change).
+#[test]
+fn score() {
+    let Ok(which) = std::env::var("SCORE") else {
+        return;
+    };
+    scorecard(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(which),
+    );
 }
 
 /// `DUMP=[holdout/|fresh/|blind/]family/name cargo test --test cli answers::dump -- --nocapture`: what the reader made
