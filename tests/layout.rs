@@ -410,7 +410,6 @@ const KNOWN: &[&str] = &[
     "cycle: commands::confirm <-> commands::review <-> commands::review_record <-> commands::review_since",
     "cycle: commands::panel <-> commands::resume <-> commands::topic",
     "cycle: debate::panel::closing <-> debate::panel::flow",
-    "cycle: git::collect <-> git::content <-> git::matrix <-> git::patches <-> git::renames <-> git::resolve <-> git::typechange",
     "cycle: report <-> review",
     "cycle: sandbox::export <-> sys::scratch",
     "more than 8 unsafe sites in src/sys/",
