@@ -20,6 +20,8 @@ pub mod copilot;
 pub mod effort;
 pub mod error;
 pub mod exec;
+#[cfg(test)]
+pub mod fixtures;
 pub mod gemini;
 pub mod gemini_retries;
 pub mod openai;
@@ -28,6 +30,8 @@ pub mod parse;
 pub mod qwen;
 pub mod redacting;
 pub mod registry;
+#[cfg(test)]
+pub mod replays;
 pub mod routing;
 #[cfg(test)]
 mod schema_replay;

@@ -112,7 +112,7 @@ impl Conversation {
             return Vec::new();
         };
         let sid = self.session.clone().unwrap_or_default();
-        let (method, params) = step.request(&sid, &self.wanted);
+        let (method, params) = step.request(&sid, &self.wanted.cwd, &self.wanted.prompt);
         let id = self.next_id;
         self.next_id += 1;
         self.pending = Some((id, step));
