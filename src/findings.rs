@@ -20,11 +20,6 @@ pub enum Severity {
 }
 
 impl Severity {
-    /// A severity word or phrase from the vocabulary (`P1`, `high`, `nit`, `🟠`, `must fix`...).
-    pub fn parse(s: &str) -> Option<Severity> {
-        crate::answer::vocab::severity_of(s).map(|(sev, _)| sev)
-    }
-
     /// The level used for thresholds: P0 counts as P1; unclassified is 0, at or above every
     /// threshold, because an unknown severity may be a blocker.
     pub fn rank(self) -> u8 {

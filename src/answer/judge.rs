@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::answer::vocab::parse_severity;
 use crate::answer::{self, Roots};
 use crate::findings::{Finding, Severity, Source};
 
@@ -95,7 +96,7 @@ fn from_json(v: &Value, roots: &Roots) -> Judgement {
                 severity: r
                     .get("severity")
                     .and_then(Value::as_str)
-                    .and_then(Severity::parse),
+                    .and_then(parse_severity),
                 reason: r
                     .get("reason")
                     .and_then(Value::as_str)

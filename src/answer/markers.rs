@@ -11,23 +11,11 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+use crate::answer::lead::{strip_tags, Lead};
 use crate::answer::vocab::{self, Strength, FINDING_LABELS};
 use crate::findings::Severity;
 
 use crate::answer::re;
-
-/// What the lead line says about severity, and the title without markers.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Lead {
-    pub severity: Option<(Severity, Strength)>,
-    pub title: String,
-    /// It opened with a finding label (`Bug:`, `Issue 3:`, `logic:`) or introduced one in prose
-    /// ("Looks good, except one nit: …", "One minor thing: …").
-    pub labelled: bool,
-    /// A comment that by its label raises nothing (Conventional Comments' `praise:`,
-    /// `question:`).
-    pub remark: bool,
-}
 
 /// "one nit:", "One minor thing:", "a small issue:", "two concerns:" — a finding introduced in
 /// prose; the adjective or noun may name its level.
@@ -236,14 +224,6 @@ pub fn labels_only(line: &str) -> bool {
     }
     let spans = re(&SPAN, r"(?:\*[^*]+\*|_[^_]+_)").replace_all(rest, "");
     spans.chars().all(|c| c.is_whitespace() || c == '|')
-}
-
-/// HTML tags removed, their text kept.
-pub fn strip_tags(s: &str) -> String {
-    static TAG: OnceLock<Regex> = OnceLock::new();
-    re(&TAG, r"</?[A-Za-z][^>]*>")
-        .replace_all(s, "")
-        .into_owned()
 }
 
 /// Reads a lead line: its severity marker (the strongest, then the first) and its title.

@@ -17,6 +17,7 @@ pub mod blocks;
 pub mod carried;
 pub mod conventional;
 pub mod json;
+pub mod lead;
 pub mod location;
 pub mod markdown;
 pub mod markers;

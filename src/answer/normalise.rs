@@ -13,8 +13,9 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use crate::answer::json;
+use crate::answer::lead::plain;
 use crate::answer::location::{self, Roots};
-use crate::answer::unit::{clean, plain};
+use crate::answer::unit::clean;
 use crate::answer::vocab;
 use crate::answer::Protocol;
 use crate::findings::{Critique, Finding, Severity, Source};

@@ -22,6 +22,7 @@ use crate::answer::blocks::{blocks, Block};
 
 use crate::answer::location::{self, Roots};
 
+use crate::answer::lead::{plain, strip_tags};
 use crate::answer::markers;
 
 use crate::answer::unit::{self, Unit, UnitKind};

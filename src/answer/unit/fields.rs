@@ -62,7 +62,7 @@ pub(super) const FIELD_NAMES: &[(&str, Field)] = &[
 
 pub(super) fn field(line: &str) -> Option<(Field, String)> {
     static FIELD: OnceLock<Regex> = OnceLock::new();
-    let line = &markers::strip_tags(line);
+    let line = &strip_tags(line);
     let c = re(
         &FIELD,
         r"^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?([A-Za-z][A-Za-z ]{0,22}?)\s*(?::(?:\*\*|__|\*|_)|(?:\*\*|__|\*|_)\s*:|:)\s*(.*)$",
@@ -76,16 +76,6 @@ pub(super) fn field(line: &str) -> Option<(Field, String)> {
 /// `Severity: High`, `**File:** src/a.rs`, `- Fix: …`: a detail of a finding, never a finding.
 pub fn is_field(line: &str) -> bool {
     field(line).is_some()
-}
-
-/// Markdown emphasis, code ticks and tags removed.
-pub fn plain(s: &str) -> String {
-    markers::strip_tags(s)
-        .replace("**", "")
-        .replace("__", "")
-        .replace('`', "")
-        .trim()
-        .to_string()
 }
 
 /// Control characters (escape sequences included) out of model text before anyone prints it.

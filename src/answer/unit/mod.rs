@@ -7,7 +7,7 @@ mod locate;
 mod title;
 
 use fields::*;
-pub use fields::{clean, is_field, plain};
+pub use fields::{clean, is_field};
 use locate::{importance, locate};
 use title::*;
 
@@ -17,7 +17,8 @@ use regex::Regex;
 
 use crate::answer::location::{self, Roots};
 
-use crate::answer::markers::{self, Lead};
+use crate::answer::lead::{plain, strip_tags, Lead};
+use crate::answer::markers;
 
 use crate::answer::vocab::{self, Strength};
 

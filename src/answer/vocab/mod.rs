@@ -44,6 +44,12 @@ pub fn normalise(s: &str) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// A severity word or phrase from the vocabulary (`P1`, `high`, `nit`, `🟠`, `must fix`...), as a
+/// judge's ruling states it.
+pub fn parse_severity(s: &str) -> Option<Severity> {
+    severity_of(s).map(|(sev, _)| sev)
+}
+
 /// The severity a marker names ("High Severity", "P1 Badge", "🔴 Critical", "priority: 2",
 /// "must-fix", "[nitpick]"), when the whole marker is severity vocabulary; prose that merely
 /// contains a severity word is not a marker.
