@@ -403,7 +403,6 @@ const KNOWN: &[&str] = &[
     "cycle: cli <-> settings <-> store::prune",
     "cycle: commands::confirm <-> commands::review <-> commands::review_record <-> commands::review_since",
     "cycle: commands::panel <-> commands::resume <-> commands::topic",
-    "cycle: debate::panel::closing <-> debate::panel::flow",
     "cycle: report <-> review",
     "cycle: sandbox::export <-> sys::scratch",
     "more than 8 unsafe sites in src/sys/",

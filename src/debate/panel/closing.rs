@@ -8,11 +8,14 @@ use serde_json::Value;
 
 use crate::answer::json::json_blocks;
 use crate::debate::panel::budget::Budget;
-use crate::debate::panel::flow::UNRESOLVED;
 use crate::debate::panel::log::{Entry, Log};
 use crate::debate::panel::turns::{Carry, Slot};
 use crate::debate::panel::{outputs, Panel, PanelOutcome};
 use crate::sys::signals;
+
+/// How the chair's announcement of the unresolved points opens: the closing phase has begun
+/// once it is logged, and a resumed panel goes straight to the closings.
+pub(super) const UNRESOLVED: &str = "Pre-Phase-3 review:";
 
 const PHASE3_DONE: &str = "Phase 3 complete.";
 

@@ -15,6 +15,7 @@ use anyhow::Result;
 
 use crate::debate::citations::Citation;
 use crate::debate::panel::budget::Budget;
+use crate::debate::panel::closing::UNRESOLVED;
 use crate::debate::panel::log::{Entry, Log, ROUND_TYPES};
 use crate::debate::panel::turns::{Carry, Slot};
 use crate::debate::panel::verify::{relay_line, RELAY};
@@ -23,7 +24,6 @@ use crate::sys::signals;
 
 const READY: &str = "All agents confirmed ready. Beginning Phase 1";
 const PHASE1_DONE: &str = "Phase 1 complete.";
-pub(super) const UNRESOLVED: &str = "Pre-Phase-3 review:";
 
 /// The three steps between rounds, run at once where `debate.concurrency` allows.
 enum Between {
