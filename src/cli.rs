@@ -334,7 +334,7 @@ pub struct SessionsArgs {
     #[arg(long, value_name = "N", requires = "prune")]
     pub keep: Option<usize>,
     /// With --prune: remove sessions older than AGE: 30d, 12h, 2w (a bare number is days).
-    #[arg(long, value_name = "AGE", requires = "prune", value_parser = crate::store::prune::parse_age)]
+    #[arg(long, value_name = "AGE", requires = "prune", value_parser = parse_age)]
     pub older_than: Option<u64>,
     /// With --prune: list what would be removed, and remove nothing.
     #[arg(long, requires = "prune")]
@@ -607,6 +607,30 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
+/// Seconds in a day, the unit of a bare `--older-than` number.
+const DAY: u64 = 24 * 3600;
+
+/// `30d`, `12h`, `2w`, or a number of days, as seconds (`--older-than`).
+pub fn parse_age(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    let (digits, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => (&s[..i], &s[i..]),
+        None => (s, "d"),
+    };
+    let unit = match unit {
+        "h" => 3600,
+        "d" => DAY,
+        "w" => 7 * DAY,
+        _ => return Err(format!("{s:?} is not an age: write it as 30d, 12h or 2w")),
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(unit))
+        .filter(|secs| *secs <= 1000 * 365 * DAY)
+        .ok_or_else(|| format!("{s:?} is not an age: write it as 30d, 12h or 2w"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -615,5 +639,16 @@ mod tests {
     #[test]
     fn clap_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn ages_parse_in_hours_days_and_weeks() {
+        assert_eq!(parse_age("12h"), Ok(12 * 3600));
+        assert_eq!(parse_age("30d"), Ok(30 * DAY));
+        assert_eq!(parse_age("30"), Ok(30 * DAY));
+        assert_eq!(parse_age("2w"), Ok(14 * DAY));
+        for bad in ["", "d", "3m", "-1d", "1.5d", "99999999999999999999d"] {
+            assert!(parse_age(bad).is_err(), "{bad}");
+        }
     }
 }
