@@ -402,7 +402,6 @@ const KNOWN: &[&str] = &[
     "cycle: agents <-> cli <-> error <-> git <-> sandbox <-> settings <-> store <-> sys",
     "cycle: commands::confirm <-> commands::review <-> commands::review_record <-> commands::review_since",
     "cycle: commands::panel <-> commands::resume <-> commands::topic",
-    "cycle: report <-> review",
     "cycle: sandbox::export <-> sys::scratch",
     "more than 8 unsafe sites in src/sys/",
     "unsafe outside src/sys/: src/bin/fake-agent.rs",
@@ -414,9 +413,6 @@ const KNOWN: &[&str] = &[
     "unsafe without a SAFETY comment: src/sys/scratch.rs",
     "unsafe without a SAFETY comment: src/sys/signals.rs",
     "upward: error -> agents",
-    "upward: review::incremental -> report::incremental",
-    "upward: review::incremental::finish -> report",
-    "upward: review::incremental::finish -> report::incremental",
     "upward: sys::runner -> agents",
     "upward: sys::scratch -> sandbox::export",
 ];

@@ -397,9 +397,8 @@ pub(crate) fn conclude(
         },
     );
     let mut report = report;
-    incremental::finish(
+    report.add_session_incremental(
         &session.dir,
-        &mut report,
         &settings.fail_on,
         target != crate::change::markdown::Target::Proposal,
     );

@@ -104,7 +104,7 @@ pub fn text(r: &Report, color: bool) -> String {
     }
     if let Some(inc) = &r.incremental {
         let _ = writeln!(s, "\n{}", h("Incremental"));
-        for l in inc.lines() {
+        for l in super::incremental::lines(inc) {
             let _ = writeln!(s, "  {l}");
         }
     }
@@ -290,7 +290,7 @@ pub fn markdown(r: &Report) -> String {
     }
     if let Some(inc) = &r.incremental {
         let _ = writeln!(s, "\n### Incremental");
-        for l in inc.lines() {
+        for l in super::incremental::lines(inc) {
             let _ = writeln!(s, "- {l}");
         }
     }

@@ -171,7 +171,7 @@ pub struct Report {
     pub fallback: Option<crate::review::Fallback>,
     /// An incremental review (`--since`): what it continued and how carried findings stand.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub incremental: Option<incremental::Incremental>,
+    pub incremental: Option<crate::review::incremental::Incremental>,
     #[serde(skip)]
     pub single_file: Option<String>,
 }

@@ -83,6 +83,6 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
     }
     report.next_actions = crate::report::next_actions(&report, report.target != "proposal");
     let code = report.target != "proposal";
-    crate::review::incremental::finish(dir, &mut report, &fail_on, code);
+    report.add_session_incremental(dir, &fail_on, code);
     Ok(report)
 }

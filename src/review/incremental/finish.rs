@@ -1,10 +1,55 @@
 //! The two ends of an incremental review's model call: what the reviewer is told about the
-//! carried findings, and what its answer makes of them in the report.
+//! carried findings, and what its answer makes of them: an [`Incremental`] record, which the
+//! report merges and renders.
 
 use std::path::Path;
 
-use crate::report::incremental::{CarriedItem, Incremental};
-use crate::review::incremental::{carry, Plan, FILE};
+use serde::{Deserialize, Serialize};
+
+use crate::findings::{Finding, Location};
+use crate::review::incremental::{carry, Basis, Plan, FILE};
+
+/// How an incremental review ends: what it continued and sent, and how every carried finding
+/// stands (the counts are the report's to fill in, from its unresolved findings).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Incremental {
+    #[serde(flatten)]
+    pub basis: Basis,
+    #[serde(default)]
+    pub counts: Counts,
+    #[serde(default)]
+    pub carried: Vec<CarriedItem>,
+}
+
+/// How many findings end the review each way: new and carried-open ones count for the gate,
+/// fixed and outdated ones are only listed.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Counts {
+    pub new: usize,
+    pub carried_open: usize,
+    pub fixed: usize,
+    pub outdated: usize,
+}
+
+/// A finding carried from the earlier review, as it ends this one.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CarriedItem {
+    pub id: String,
+    pub severity: String,
+    pub title: String,
+    /// `carried-open`, `fixed` or `outdated`.
+    pub status: String,
+    pub why: String,
+    /// Where it points at the new head.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+    /// Where it pointed when it was raised.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous_location: Option<Location>,
+    /// The finding itself, for the next review to carry again.
+    #[serde(skip)]
+    pub finding: Option<Finding>,
+}
 
 /// The reviewer's instructions for the carried findings (our text, outside the fence) and the
 /// findings themselves (model text, fenced as data).
@@ -62,20 +107,20 @@ pub fn load(dir: &Path) -> Option<Plan> {
         .and_then(|b| serde_json::from_slice::<Plan>(&b).ok())
 }
 
-/// Adds the incremental part of the session in `dir` to its report (nothing when the session
-/// is not incremental): the reviewer's statuses are read from round 1's answers.
-pub fn finish(dir: &Path, report: &mut crate::report::Report, fail_on: &str, code: bool) {
-    let Some(plan) = load(dir) else {
-        return;
-    };
+/// How the incremental review of the session in `dir` ends (`None` when the session is not
+/// incremental): the reviewer's statuses are read from round 1's answers. `unresolved`: the ids
+/// of the findings the report holds unresolved.
+pub fn finish(dir: &Path, unresolved: &[&str]) -> Option<Incremental> {
+    let plan = load(dir)?;
     let answer = crate::store::files::read(&dir.join("round-1-critique.md"))
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .unwrap_or_default();
-    report.add_incremental(outcome(&plan, &answer, report), fail_on, code);
+    Some(outcome(&plan, &answer, unresolved))
 }
 
-/// The incremental report of `plan`, given round 1's `answer` and the report so far.
-pub fn outcome(plan: &Plan, answer: &str, report: &crate::report::Report) -> Incremental {
+/// The incremental record of `plan`, given round 1's `answer` and the ids of the findings the
+/// report holds unresolved (a carried finding among them was raised again).
+pub fn outcome(plan: &Plan, answer: &str, unresolved: &[&str]) -> Incremental {
     let asked: Vec<(String, String)> = plan
         .carried
         .iter()
@@ -87,7 +132,7 @@ pub fn outcome(plan: &Plan, answer: &str, report: &crate::report::Report) -> Inc
         .iter()
         .map(|c| {
             let id = &c.finding.id;
-            let again = report.unresolved.iter().any(|i| &i.id == id);
+            let again = unresolved.contains(&id.as_str());
             let (status, why) = carry::decide(
                 &c.anchoring,
                 said.status.get(id).copied(),

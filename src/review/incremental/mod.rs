@@ -7,16 +7,16 @@
 //! ([`carry`]) and stores the plan as `incremental.json` in the new session. The reviewer gets
 //! the delta plus the carried findings ([`context`]) and is asked to review the delta and say,
 //! per carried finding, whether it is fixed, still open or no longer applicable. [`finish`]
-//! reads that answer (untrusted, through [`crate::answer::carried`]) and adds new /
-//! carried-open / fixed / outdated to the report; the live run and `git debate show` both call
-//! it, from what the session holds.
+//! reads that answer (untrusted, through [`crate::answer::carried`]) and returns how every carried
+//! finding stands (carried-open, fixed or outdated), which the report merges with the new ones;
+//! the live run and `git debate show` both call it, from what the session holds.
 
 pub mod carry;
 pub mod delta;
 mod finish;
 pub mod previous;
 
-pub use finish::{context, finish, load, outcome};
+pub use finish::{context, finish, load, outcome, CarriedItem, Counts, Incremental};
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -27,7 +27,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::UsageError;
 use crate::git::{Change, Scope};
-use crate::report::incremental::Basis;
 use carry::Carry;
 
 /// The plan's file in a session folder.
@@ -64,6 +63,36 @@ impl Since {
         }
         Ok(Since::Rev(s.to_string()))
     }
+}
+
+/// Which review an incremental one continues and what it sent: decided before the review (the
+/// plan in `incremental.json`) and repeated in its report.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Basis {
+    /// `delta` (only what changed was reviewed) or `full` (an incremental review was asked for
+    /// and could not be done; `reason` says why).
+    pub mode: String,
+    /// As given: `last`, a session id, a revision, or `auto` (`debate.incremental`).
+    pub since: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous_session: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub old_head: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new_head: Option<String>,
+    /// Why a full review instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The old head is not an ancestor of the new one, and the trees were compared.
+    #[serde(default)]
+    pub rebased: bool,
+    /// The change's files that changed since the old head: what was sent.
+    #[serde(default)]
+    pub files: Vec<String>,
+    /// Files that changed between the two heads outside the change (brought in by a rebase or
+    /// a merge of the base): not reviewed.
+    #[serde(default)]
+    pub left_out: Vec<String>,
 }
 
 /// What an incremental review does, stored as `incremental.json`.
