@@ -14,6 +14,7 @@
 
 pub mod acp;
 pub mod agent;
+pub mod budget;
 pub mod claude;
 pub mod codex;
 pub mod copilot;

@@ -141,8 +141,7 @@ pub fn run(args: &TopicArgs, setup: Setup) -> Result<Outcome> {
         .iter()
         .any(|d| d.name.is_empty() || d.persona.is_empty() || d.position.is_empty())
     {
-        let budget = panel::budget::Budget::new(settings, std::time::Instant::now())
-            .map_err(UsageError::new)?;
+        let budget = crate::agents::budget::Budget::for_panel(settings).map_err(UsageError::new)?;
         panel::propose::propose(
             &mut debaters,
             topic,

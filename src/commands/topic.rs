@@ -124,7 +124,7 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
     let proposer = registry::build(&p.backend, Some(Role::Author), &sides)?;
     let challenger = registry::build(&c.backend, Some(Role::Reviewer), &sides)?;
     let judge_backend = registry::build(&judge.backend, Some(Role::Author), &settings)?;
-    let budget = debate::budget::for_topic(&settings, args.budget_minutes)?;
+    let budget = crate::agents::budget::Budget::for_topic(&settings, args.budget_minutes)?;
 
     let s = Session::create(&base)?;
     s.write("artifact.md", format!("# Topic\n\n{topic}\n").as_bytes())?;
@@ -272,7 +272,7 @@ pub fn resume(
         .unwrap_or("the judge the debate started with")
         .to_string();
     // The time budget starts afresh, from the flag or the configuration of now.
-    let budget = debate::budget::for_topic(settings, budget_minutes)?;
+    let budget = crate::agents::budget::Budget::for_topic(settings, budget_minutes)?;
     let repo = crate::git::repo::discover()?;
     // The current work tree, never a folder the session names.
     let workspace = repo

@@ -3,13 +3,12 @@
 //!
 //! Seeds 001/003, with things done better: every repository citation is checked at HEAD and the
 //! marks travel with the transcript ([`citations`]); the debate has its own time budget and the
-//! verdict its own reserve of it ([`budget`]), so a slow round never costs the verdict; every
+//! verdict its own reserve of it ([`crate::agents::budget`]), so a slow round never costs the verdict; every
 //! failure follows seed 001's error table (proposer fails in round 1: abort; challenger fails in
 //! round 1: the proposer's uncontested position, shown with the warning; later: synthesise from
 //! the completed rounds). From round 3 the rounds before the last are replaced by the judge's
 //! summary ([`turns`]), so prompts stay bounded.
 
-pub mod budget;
 pub mod citations;
 pub mod panel;
 pub mod render;
@@ -23,13 +22,13 @@ use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::agents::budget::{self, Budget, Slice};
 use crate::settings::Settings;
 use crate::store::{self, Session};
 use crate::{
     agents::{Backend, BackendError, ErrorKind, Request, Usage},
     sys::signals,
 };
-use budget::{Budget, Slice};
 use citations::{Checker, Citation};
 
 pub use render::{state_record, summary_markdown, transcript};
@@ -145,6 +144,7 @@ enum Stop {
 impl Duel<'_> {
     pub fn run(mut self) -> Result<Outcome> {
         let started = Instant::now();
+        self.budget.restart();
         signals::graceful();
         let mut ex: Vec<Exchange> = std::mem::take(&mut self.resume);
         let done = ex.len();
@@ -174,10 +174,10 @@ impl Duel<'_> {
                     break 'rounds;
                 }
                 if n >= 3 && summary.as_ref().is_none_or(|(r, _)| *r != n) {
-                    let s = self.summarize(&ex, n, started, &mut notes);
+                    let s = self.summarize(&ex, n, &mut notes);
                     summary = Some((n, s));
                 }
-                let Some(slice) = self.budget.for_turn(started) else {
+                let Some(slice) = self.budget.turn() else {
                     let why = format!(
                         "its turn was not started: {} was used up",
                         self.budget.describe()
@@ -244,7 +244,7 @@ impl Duel<'_> {
         let interrupted = matches!(stop, Some(Stop::Interrupted)) || signals::interrupted();
         let contested = ex.iter().any(|e| e.role == "challenger");
         let (verdict, judge_model) = if contested && !interrupted {
-            self.synthesize(&ex, started, &mut notes)
+            self.synthesize(&ex, &mut notes)
         } else {
             (None, None)
         };

@@ -26,6 +26,7 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::agents::budget::Budget;
 use crate::answer::Protocol;
 use crate::change::Artifact;
 use crate::settings::Settings;
@@ -222,7 +223,7 @@ impl Review<'_> {
             if self.remaining(started).is_zero() {
                 st.stop_reason = Some(format!(
                     "budget exceeded ({}) before round {n}",
-                    minutes(self.budget())
+                    minutes(self.budget(started).total)
                 ));
                 break;
             }
@@ -271,7 +272,7 @@ impl Review<'_> {
                         format!(
                             "budget exceeded ({}) during round {n}: the call was cancelled and \
                              round {n} is incomplete",
-                            minutes(self.budget())
+                            minutes(self.budget(started).total)
                         )
                     } else if st.rounds.is_empty() {
                         format!("the reviewer never answered: {e}")
@@ -368,15 +369,15 @@ impl Review<'_> {
         None
     }
 
-    /// The wall-clock budget of this run (`--budget-minutes`; tests shorten it).
-    fn budget(&self) -> Duration {
-        self.budget_override
-            .unwrap_or(Duration::from_secs(self.settings.budget_minutes * 60))
+    /// The wall-clock budget of this run, counted from `started` (`--budget-minutes`; tests
+    /// shorten it).
+    fn budget(&self, started: Instant) -> Budget {
+        Budget::for_review(self.settings, self.budget_override).starting_at(started)
     }
 
     /// Time left in the session budget.
     fn remaining(&self, started: Instant) -> Duration {
-        self.budget().saturating_sub(started.elapsed())
+        self.budget(started).left()
     }
 
     /// A request for one call: its timeout is the smaller of the per-call timeout and the budget.
@@ -390,9 +391,7 @@ impl Review<'_> {
             schema,
             prompt,
             cwd: Some(self.workspace.clone()),
-            timeout: Duration::from_secs(self.settings.backend_timeout_seconds)
-                .min(self.remaining(started))
-                .max(Duration::from_secs(1)),
+            timeout: self.budget(started).call().timeout,
             idle_timeout: Duration::from_secs(self.settings.backend_idle_seconds),
             sandbox: crate::sandbox::confine::Sandbox {
                 no_tools: false,

@@ -6,8 +6,8 @@
 use anyhow::Result;
 use serde_json::Value;
 
+use crate::agents::budget::Budget;
 use crate::answer::json::json_blocks;
-use crate::debate::panel::budget::Budget;
 use crate::debate::panel::log::{Entry, Log};
 use crate::debate::panel::turns::{Carry, Slot};
 use crate::debate::panel::{outputs, Panel, PanelOutcome};

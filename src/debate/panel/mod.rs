@@ -9,9 +9,8 @@
 //! URLs marked unverifiable offline): a citation that does not exist is redacted by a chair
 //! ruling, one that exists but does not hold what is cited is `unreliable` and gets a ruling and
 //! a warning. A failed turn gets a ruling and the panel goes on ([`flow`]); the time budget is
-//! soft ([`budget`]); every entry goes to `debate-log.jsonl` with the seed's fields ([`log`]).
+//! soft ([`crate::agents::budget`]); every entry goes to `debate-log.jsonl` with the seed's fields ([`log`]).
 
-pub mod budget;
 mod calls;
 mod closing;
 mod flow;

@@ -7,7 +7,7 @@
 
 use anyhow::Result;
 
-use crate::debate::panel::budget::Budget;
+use crate::agents::budget::Budget;
 use crate::debate::panel::calls::Call;
 use crate::debate::panel::log::Entry;
 use crate::debate::panel::{Debater, Panel, PanelOutcome};

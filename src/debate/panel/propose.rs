@@ -5,9 +5,9 @@
 
 use anyhow::{Context, Result};
 
+use crate::agents::budget::Budget;
 use crate::agents::Backend;
 use crate::answer::json::json_blocks;
-use crate::debate::panel::budget::Budget;
 use crate::debate::panel::calls::NEUTRALITY;
 use crate::debate::panel::lineup::{slug, valid_name, Debater};
 
@@ -48,7 +48,7 @@ pub fn propose(
         given.join("\n")
     );
     let answer = chair
-        .ask(&budget.reserved_call(workspace, &prompt))
+        .ask(&budget.request(budget.reserved(), workspace, &prompt))
         .context("the chair could not propose the lineup")?;
     let proposed = json_blocks(&answer.text)
         .into_iter()

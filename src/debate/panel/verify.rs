@@ -10,10 +10,10 @@
 use anyhow::Result;
 use serde_json::json;
 
+use crate::agents::budget::Budget;
 use crate::agents::Backend;
 use crate::answer::json::json_blocks;
 use crate::debate::citations::{Citation, Status};
-use crate::debate::panel::budget::Budget;
 use crate::debate::panel::calls::Call;
 use crate::debate::panel::log::{Entry, Extra, Log};
 use crate::debate::panel::Panel;
