@@ -36,7 +36,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     };
     let outcome = dispatch(cli);
     if crate::store::created_one() && matches!(outcome, Ok(o) if o != Outcome::Interrupted) {
-        commands::sessions::after_run(state_dir.as_deref());
+        store::sweep::after_run(state_dir.as_deref());
     }
     outcome
 }

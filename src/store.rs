@@ -11,8 +11,12 @@
 pub mod catalog;
 pub mod files;
 pub mod index;
+pub mod listing;
+pub mod located;
 pub mod lock;
 pub mod prune;
+pub mod sweep;
+pub mod view;
 
 use std::fs;
 use std::io::Write;

@@ -8,7 +8,7 @@ use crate::error::Outcome;
 use crate::store;
 
 pub fn run(args: &ShowArgs) -> Result<Outcome> {
-    let base = crate::commands::sessions::store_dir(args.state_dir.as_deref())?;
+    let base = store::located::dir(args.state_dir.as_deref())?;
     let s = store::find(&base, &args.id)?;
     if let Some(n) = args.round {
         return show_round(&s, n, args.format);
@@ -26,14 +26,7 @@ pub fn run(args: &ShowArgs) -> Result<Outcome> {
         crate::report::emit::print(format, &report, None)?;
         return Ok(Outcome::Success);
     }
-    let read = |name: &str| store::files::read_to_string(&s.dir.join(name)).ok();
-    let summary_md = read("summary.md");
-    let summary_json: Option<serde_json::Value> =
-        read("summary.json").and_then(|t| serde_json::from_str(&t).ok());
-    let artifact = match store::files::read(&s.dir.join("artifact.md")) {
-        Ok(b) => Ok(String::from_utf8_lossy(&b).into_owned()),
-        Err(e) => Err(format!("artifact.md unreadable: {e}")),
-    };
+    let c = s.contents();
     let mut out = String::new();
     match args.format {
         ShowFormat::Json => {
@@ -42,9 +35,9 @@ pub fn run(args: &ShowArgs) -> Result<Outcome> {
                 "path": s.dir,
                 "metadata": s.metadata.as_ref().ok(),
                 "metadata_error": s.metadata.as_ref().err(),
-                "artifact": artifact.as_ref().ok(),
-                "artifact_error": artifact.as_ref().err(),
-                "summary": summary_json,
+                "artifact": c.artifact.as_ref().ok(),
+                "artifact_error": c.artifact.as_ref().err(),
+                "summary": c.summary_json,
             });
             out.push_str(&serde_json::to_string_pretty(&v)?);
             out.push('\n');
@@ -65,7 +58,7 @@ pub fn run(args: &ShowArgs) -> Result<Outcome> {
                 Err(e) => out.push_str(&format!("metadata: {e}\n")),
             }
             // A review shows its summary; a dry run its artifact.
-            match (&summary_md, &artifact) {
+            match (&c.summary_md, &c.artifact) {
                 (Some(summary), _) => out.push_str(&format!("\n{summary}")),
                 (None, Ok(text)) => out.push_str(&format!("\n{text}")),
                 (None, Err(e)) => out.push_str(&format!("\nartifact: {e}\n")),
@@ -74,7 +67,7 @@ pub fn run(args: &ShowArgs) -> Result<Outcome> {
     }
     crate::ui::terminal::out(&out)?;
     // A damaged session is shown as far as it can be, then reported as an error.
-    if let Err(e) = s.metadata.as_ref().and(artifact.as_ref().map(|_| ())) {
+    if let Err(e) = s.metadata.as_ref().and(c.artifact.as_ref().map(|_| ())) {
         anyhow::bail!("session {} is damaged: {e}", s.id);
     }
     Ok(Outcome::Success)
@@ -87,36 +80,26 @@ fn show_round(s: &store::Stored, n: u32, format: ShowFormat) -> Result<Outcome> 
             "--round shows one round as text or json; drop --round to re-emit the report"
         );
     }
-    let read = |name: String| store::files::read_to_string(&s.dir.join(name)).ok();
-    let record: Option<serde_json::Value> =
-        read(format!("round-{n}.json")).and_then(|t| serde_json::from_str(&t).ok());
-    let critique = read(format!("round-{n}-critique.md"));
-    if record.is_none() && critique.is_none() {
-        let rounds = s
-            .metadata
-            .as_ref()
-            .ok()
-            .and_then(|m| m["rounds"].as_u64())
-            .unwrap_or(0);
+    let r = s.round(n);
+    if r.record.is_none() && r.critique.is_none() {
         crate::usage!(
-            "session {} has no round {n} (it has {rounds}); see `git debate show {}`",
+            "session {} has no round {n} (it has {}); see `git debate show {}`",
             s.id,
+            s.rounds(),
             s.id
         );
     }
-    let input = read(format!("round-{n}-input.md"));
-    let judge = read(format!("round-{n}-judge.md"));
     let mut out = String::new();
     match format {
         ShowFormat::Json => {
-            let v = json!({"id": s.id, "round": n, "record": record, "input": input,
-                "critique": critique, "judge": judge});
+            let v = json!({"id": s.id, "round": n, "record": r.record, "input": r.input,
+                "critique": r.critique, "judge": r.judge});
             out.push_str(&serde_json::to_string_pretty(&v)?);
             out.push('\n');
         }
         _ => {
             out.push_str(&format!("# Session {}, round {n}\n\n", s.id));
-            if let Some(r) = &record {
+            if let Some(r) = &r.record {
                 out.push_str(&format!(
                     "choice: {} ({}); rubric: {} ({})\n",
                     r["choice"].as_str().unwrap_or("-"),
@@ -125,7 +108,7 @@ fn show_round(s: &store::Stored, n: u32, format: ShowFormat) -> Result<Outcome> 
                     r["rubric_reason"].as_str().unwrap_or("")
                 ));
             }
-            for (title, text) in [("Critique", &critique), ("Judge", &judge)] {
+            for (title, text) in [("Critique", &r.critique), ("Judge", &r.judge)] {
                 if let Some(t) = text {
                     out.push_str(&format!("\n## {title}\n\n{}\n", t.trim_end()));
                 }
