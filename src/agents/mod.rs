@@ -18,6 +18,7 @@ pub mod budget;
 pub mod claude;
 pub mod codex;
 pub mod copilot;
+pub mod discovery;
 pub mod effort;
 pub mod error;
 pub mod exec;
