@@ -7,6 +7,7 @@
 pub mod budget;
 pub mod chunks;
 pub mod markdown;
+pub mod read;
 pub mod sections;
 
 use serde::Serialize;

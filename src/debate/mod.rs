@@ -11,7 +11,11 @@
 
 pub mod citations;
 pub mod panel;
+pub mod record;
 pub mod render;
+pub mod resume;
+pub mod setup;
+pub mod sides;
 pub mod synthesis;
 mod turns;
 
@@ -109,6 +113,17 @@ pub struct Outcome {
     pub proposer: Seat,
     pub challenger: Seat,
     pub judge: Seat,
+}
+
+/// A debate (duel or panel) that has ended and been recorded: what is printed of it.
+pub struct Ended {
+    pub session: Session,
+    /// `summary.json` as written.
+    pub report: Value,
+    /// `summary.md`, or the panel's summary.
+    pub summary: String,
+    /// `completed`, `uncontested`, `aborted`, `interrupted`, ...
+    pub status: String,
 }
 
 pub struct Duel<'a> {

@@ -5,13 +5,17 @@
 //! they cannot disagree. The JSON has a `schema` version; fields are only ever added.
 
 pub mod ci;
+pub mod conclude;
 pub mod coverage;
+pub mod debate;
 mod display;
+pub mod dry_run;
 pub mod emit;
 mod human;
 pub mod incremental;
 pub mod output;
 pub mod stored;
+pub mod unchanged;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

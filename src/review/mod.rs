@@ -8,13 +8,16 @@
 //! session folder as it happens, so an interrupted or failed session stays readable.
 
 mod chunked;
+pub mod hook;
 mod lean;
 pub mod locations;
 pub mod manual;
 pub mod matching;
 mod reading;
 pub mod record;
+pub mod resume;
 mod round;
+pub mod setup;
 mod steps;
 
 pub use crate::prompts::review::{prompts, Prompt};

@@ -2,9 +2,9 @@
 //! uses to ask for one ("3 debaters", "a panel of 4", "a venture capitalist, a labour economist
 //! and an SRE") and to change it at the confirmation prompt (accept, edit, add, remove).
 //!
-//! Everything here is pure: the chair's proposal and the terminal live in `commands::panel`, so
-//! the rules (names are slugs, at least two debaters, families spread across the panel) are
-//! tested without a model or a terminal.
+//! Everything here is pure: the chair's proposal and the terminal live in [`super::propose`] and
+//! [`super::confirm`], so the rules (names are slugs, at least two debaters, families spread
+//! across the panel) are tested without a model or a terminal.
 
 use anyhow::Result;
 use serde::{Deserialize, Serialize};

@@ -13,12 +13,15 @@
 
 mod calls;
 mod closing;
+pub mod confirm;
 mod flow;
 pub mod lineup;
 pub mod log;
 pub mod outputs;
 pub mod propose;
+pub mod resume;
 pub mod roles;
+pub mod setup;
 mod turns;
 mod verify;
 

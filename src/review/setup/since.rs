@@ -1,32 +1,33 @@
 //! `--since` and `debate.incremental` for a review: what to review instead of the whole change
-//! (the delta since an earlier review, see [`crate::review::incremental`]), what to record of it, and
-//! what to say when nothing changed since.
+//! (the delta since an earlier review, see [`crate::review::incremental`]), what to record of it,
+//! and whether nothing changed since (no model is asked then).
 
 use std::path::Path;
 
 use anyhow::Result;
 use serde_json::json;
 
-use crate::cli::ReviewArgs;
-use crate::commands::review::Source;
-use crate::error::Outcome;
 use crate::git::Scope;
 use crate::review::incremental::{self, Plan, Since, Start};
+use crate::review::setup::{Source, What};
 use crate::settings::Settings;
 use crate::store::Session;
 
+/// An incremental review's plan and the whole change's files, to record; `None` for a review of
+/// everything.
+pub type Pending = Option<Box<(Plan, Vec<String>)>>;
+
 /// How the review goes on.
-pub(super) enum Next {
-    /// Review `source` (now the delta, for an incremental review); the plan and the whole
-    /// change's files, to record.
-    Review(Option<Box<(Plan, Vec<String>)>>),
-    /// Nothing changed since the earlier review: done, with this exit.
-    Done(Outcome),
+pub enum Next {
+    /// Review `source` (now the delta, for an incremental review).
+    Review(Pending),
+    /// Nothing in the change's files changed since the earlier review: what it left open stands.
+    Unchanged(Box<Plan>),
 }
 
 /// Plans an incremental review when one is asked for, replacing `source`'s change by the delta.
-pub(super) fn prepare(
-    args: &ReviewArgs,
+pub fn prepare(
+    args: &What,
     settings: &Settings,
     source: &mut Source,
     repo: Option<&git2::Repository>,
@@ -58,7 +59,7 @@ pub(super) fn prepare(
             }
             Next::Review(Some(Box::new((p, change_files))))
         }
-        Start::Unchanged(p) => Next::Done(unchanged(&p, settings, store)?),
+        Start::Unchanged(p) => Next::Unchanged(Box::new(p)),
         Start::Delta(p, delta) => {
             crate::errln!(
                 "note: incremental review since {}: {} of the change's files changed, {} \
@@ -82,10 +83,10 @@ pub(super) fn prepare(
 
 /// Stores the plan in the session (`incremental.json`, and a summary in the metadata); returns
 /// it when the review is a delta review.
-pub(super) fn record(
+pub fn record(
     session: &Session,
     meta: &mut serde_json::Value,
-    plan: Option<Box<(Plan, Vec<String>)>>,
+    plan: Pending,
 ) -> Result<Option<Plan>> {
     let Some((p, change_files)) = plan.map(|b| *b) else {
         return Ok(None);
@@ -102,7 +103,7 @@ pub(super) fn record(
 /// What `--since` asks for, or `debate.incremental` for a `base:` scope (`--since last`), with
 /// the value as given (`auto` for the key).
 fn incremental_since(
-    args: &ReviewArgs,
+    args: &What,
     settings: &Settings,
     source: &Source,
 ) -> Result<Option<(Since, String)>> {
@@ -117,71 +118,4 @@ fn incremental_since(
         }
     );
     Ok((settings.incremental && base_scope).then(|| (Since::Last, "auto".to_string())))
-}
-
-/// Nothing in the change's files changed since the earlier review: no model is asked, and what
-/// that review left open still stands (and counts for the gate).
-fn unchanged(plan: &incremental::Plan, settings: &Settings, store: &Path) -> Result<Outcome> {
-    use crate::ui::terminal::clean_line;
-    let head: String = plan
-        .basis
-        .old_head
-        .as_deref()
-        .unwrap_or("?")
-        .chars()
-        .take(12)
-        .collect();
-    let reviewed = match &plan.basis.previous_session {
-        Some(id) => format!(", reviewed in session {id}"),
-        None => String::new(),
-    };
-    let mut lines = vec![format!(
-        "nothing to review: the change's files are as they were at {head}{reviewed}; {} open \
-         finding(s) stand",
-        plan.carried.len()
-    )];
-    let limit = match settings.fail_on.as_str() {
-        "p1" => 1,
-        "p2" => 2,
-        "p3" => 3,
-        _ => 0,
-    };
-    let mut blocking = 0;
-    for c in &plan.carried {
-        let f = &c.finding;
-        let at = f.where_().map(|w| format!(" ({w})")).unwrap_or_default();
-        lines.push(format!(
-            "  [{}] {} {}{at}",
-            f.id,
-            f.severity.label(),
-            f.title
-        ));
-        // As the gate counts: at or above --fail-on, and an unclassified finding always.
-        blocking += usize::from(limit > 0 && f.severity.rank() <= limit);
-    }
-    // Titles are a model's text: one line each, whatever they hold.
-    let text: String = lines
-        .iter()
-        .map(|l| format!("{}\n", clean_line(l)))
-        .collect();
-    // A CI format still gets its report: the earlier review's, whose open findings stand (a
-    // re-run or a rebase-only push must not make the annotations, or the SARIF file, vanish).
-    let previous = plan
-        .basis
-        .previous_session
-        .as_deref()
-        .and_then(|id| crate::store::find(store, id).ok());
-    match previous.filter(|_| settings.format != "text") {
-        Some(s) => {
-            crate::ui::terminal::err(&text);
-            let report = crate::report::stored::load(&s.id, &s.dir)?;
-            crate::report::emit::print(&settings.format, &report, settings.output.as_deref())?;
-        }
-        None => crate::ui::terminal::out(&text)?,
-    }
-    Ok(if blocking > 0 {
-        Outcome::GateFailed
-    } else {
-        Outcome::Success
-    })
 }

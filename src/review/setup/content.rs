@@ -9,12 +9,11 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::CommandFactory;
 
-use crate::change::TextInput;
-use crate::cli::ReviewArgs;
-use crate::error::UsageError;
+use crate::change::{read, TextInput};
+use crate::review::setup::What;
 
 /// File names CONTENT is taken to be a path by, when no such file exists (a typo of one).
 const PATH_ENDINGS: &[&str] = &[
@@ -66,11 +65,11 @@ fn positional(
                 "note: reviewing the file {word} (as --scope file:{word}); to review the words \
                  themselves, pass them on standard input: echo '{word}' | git debate -"
             );
-            read_file_scope(repo, word, cwd, cap)?
+            read::file_scope(repo, word, cwd, cap)?
         } else {
             crate::errln!("note: reviewing the file {word} (as --artifact-file {word})");
             let bytes = crate::sys::files::read_regular(&path, cap)
-                .map_err(|e| refused(&format!("the file {word}"), e))?;
+                .map_err(|e| read::refused(&format!("the file {word}"), e))?;
             TextInput::from_bytes(bytes, word.to_string(), Some(word.to_string()))
         };
         return Ok(Some(input));
@@ -150,14 +149,14 @@ fn distance(a: &str, b: &str) -> usize {
 /// is that file; a bare word that looks like a mistyped command is refused (see
 /// [`positional`]).
 pub fn explicit(
-    args: &ReviewArgs,
+    args: &What,
     cap: u64,
     repo: Option<&git2::Repository>,
     cwd: &Path,
 ) -> Result<Option<TextInput>> {
     if let Some(content) = &args.content {
         if content == "-" {
-            return Ok(Some(read_stdin(cap)?));
+            return Ok(Some(read::stdin(cap)?));
         }
         if let Some(input) = positional(content, repo, cwd, cap)? {
             return Ok(Some(input));
@@ -173,10 +172,10 @@ pub fn explicit(
         return Ok(None);
     };
     if path == Path::new("-") {
-        return Ok(Some(read_stdin(cap)?));
+        return Ok(Some(read::stdin(cap)?));
     }
     let bytes = crate::sys::files::read_regular(path, cap)
-        .map_err(|e| refused(&format!("--artifact-file {}", path.display()), e))?;
+        .map_err(|e| read::refused(&format!("--artifact-file {}", path.display()), e))?;
     let input = TextInput::from_bytes(
         bytes,
         path.display().to_string(),
@@ -189,79 +188,6 @@ pub fn explicit(
         );
     }
     Ok(Some(input))
-}
-
-/// One line about a refused read of `what`, with what to do about the size cap.
-fn refused(what: &str, e: crate::sys::files::Refusal) -> UsageError {
-    use crate::sys::files::Refusal;
-    UsageError::new(match e {
-        Refusal::Io(e) => format!("cannot read {what}: {e}"),
-        Refusal::TooLarge(_) => format!(
-            "{what} {e} (64 × --max-artifact-bytes, at least 16 MiB); \
-             review a part of it, or raise --max-artifact-bytes"
-        ),
-        e => format!("{what} {e}; name a file"),
-    })
-}
-
-pub fn read_stdin(cap: u64) -> Result<TextInput> {
-    let bytes = crate::sys::files::read_capped(std::io::stdin().lock(), cap)
-        .map_err(|e| refused("standard input", e))?;
-    let input = TextInput::from_bytes(bytes, "stdin".into(), None);
-    if input.text.trim().is_empty() {
-        crate::usage!("standard input was empty; nothing to review");
-    }
-    Ok(input)
-}
-
-/// `file:<path>`: the whole file. Inside a work tree the file must belong to it (the scope names
-/// part of this repository); elsewhere any readable file will do.
-pub fn read_file_scope(
-    repo: Option<&git2::Repository>,
-    given: &str,
-    cwd: &Path,
-    cap: u64,
-) -> Result<TextInput> {
-    let path = cwd.join(given);
-    let meta = std::fs::metadata(&path).map_err(|_| {
-        UsageError::new(format!(
-            "--scope file:{given}: no such file ({})",
-            path.display()
-        ))
-    })?;
-    if meta.is_dir() {
-        crate::usage!("--scope file:{given} is a directory; name a file");
-    }
-    if !meta.is_file() {
-        crate::usage!(
-            "--scope file:{given} is {}, not a regular file; name a file",
-            crate::sys::files::kind(&meta.file_type())
-        );
-    }
-    let real = path
-        .canonicalize()
-        .with_context(|| format!("cannot resolve {}", path.display()))?;
-    let mut hint = given.to_string();
-    if let Some(root) = repo.and_then(|r| r.workdir()) {
-        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-        match real.strip_prefix(&root) {
-            Ok(rel) => hint = rel.to_string_lossy().into_owned(),
-            Err(_) => crate::usage!(
-                "--scope file:{given} is outside the work tree {}; use --artifact-file {given} to review it anyway",
-                root.display()
-            ),
-        }
-    }
-    let bytes = crate::sys::files::read_regular(&real, cap)
-        .map_err(|e| refused(&format!("--scope file:{given}"), e))?;
-    if bytes[..bytes.len().min(8000)].contains(&0) {
-        crate::usage!("--scope file:{given} is a binary file; there is no text to review");
-    }
-    let input = TextInput::from_bytes(bytes, format!("file:{hint}"), Some(hint));
-    if input.text.trim().is_empty() {
-        crate::usage!("--scope file:{given} is empty; nothing to review");
-    }
-    Ok(input)
 }
 
 #[cfg(test)]

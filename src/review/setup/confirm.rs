@@ -1,18 +1,17 @@
-//! The one question seed 004 asks before a review: when the target was detected with low
-//! confidence ("I detected X as the debate target. Continue?"), or the content is a mixed
-//! document ("mixed, or proposal-only?").
+//! The one question asked before a review: when the target was detected with low confidence ("I
+//! detected X as the debate target. Continue?"), or the content is a mixed document ("mixed, or
+//! proposal-only?").
 //!
 //! It is asked only of a person: standard input and standard error on a terminal, not in CI
 //! (a hook reviews a git change, which is never in doubt). Anywhere else the detection stands and
 //! stderr says so, with the flag that would have chosen. Nothing has been sent to a model when it
 //! is asked, so "no" costs nothing.
 
-use std::io::{BufRead, IsTerminal};
-
 use anyhow::Result;
 
 use crate::change::{self, Artifact, Target, TextInput};
 use crate::settings::{Settings, TargetSetting};
+use crate::ui::ask::{self, Reply};
 
 /// What the user decided.
 pub enum Answer {
@@ -29,11 +28,8 @@ pub fn target(artifact: Artifact, input: &TextInput, settings: &Settings) -> Res
     if settings.target != TargetSetting::Auto || settings.dry_run || !(doubtful || mixed) {
         return Ok(Answer::Review(Box::new(artifact)));
     }
-    let person = std::io::stdin().is_terminal()
-        && crate::ui::terminal::stderr_is_terminal()
-        && !crate::commands::review::in_ci();
     let detected = name(artifact.target);
-    if !person {
+    if !ask::person_present() {
         if doubtful {
             crate::errln!(
                 "note: reviewing as {detected} (detected with low confidence: {}); pass --target \
@@ -73,32 +69,20 @@ pub fn target(artifact: Artifact, input: &TextInput, settings: &Settings) -> Res
             ],
         )
     };
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock();
-    for _ in 0..3 {
-        crate::ui::terminal::prompt(&question)?;
-        let mut line = String::new();
-        if lines.read_line(&mut line)? == 0 {
-            break;
+    Ok(match ask::choose(&question, choices)? {
+        Reply::No => Answer::Cancel,
+        Reply::Chose(None) => Answer::Review(Box::new(artifact)),
+        Reply::Chose(Some(t)) => {
+            let mut a = change::from_text(input, t, settings.max_artifact_bytes);
+            a.target_reasons = vec!["chosen at the prompt".into()];
+            Answer::Review(Box::new(a))
         }
-        let word = line.trim().to_ascii_lowercase();
-        if word == "n" || word == "no" {
-            return Ok(Answer::Cancel);
+        Reply::Unanswered => {
+            // No usable answer: the detection stands, said once more.
+            crate::errln!("note: reviewing as {detected}");
+            Answer::Review(Box::new(artifact))
         }
-        if let Some((_, choice)) = choices.iter().find(|(w, _)| *w == word) {
-            return Ok(Answer::Review(Box::new(match choice {
-                None => artifact,
-                Some(t) => {
-                    let mut a = change::from_text(input, *t, settings.max_artifact_bytes);
-                    a.target_reasons = vec!["chosen at the prompt".into()];
-                    a
-                }
-            })));
-        }
-    }
-    // No usable answer: the detection stands, said once more.
-    crate::errln!("note: reviewing as {detected}");
-    Ok(Answer::Review(Box::new(artifact)))
+    })
 }
 
 fn name(t: Target) -> &'static str {
