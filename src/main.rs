@@ -1,8 +1,12 @@
 //! The `git-debate` binary: parse the command line, run it, turn the outcome into an exit code.
 
+#![deny(unsafe_code)]
+
 use clap::Parser;
 
 fn main() -> std::process::ExitCode {
+    // Before anything can change them: the signal dispositions we were started with.
+    git_debate::sys::signals::at_start();
     // Started by ourselves to outlive us for a moment (see `backend::reap`), not by a user.
     if let Some(code) = git_debate::sys::reap::guardian_main() {
         return code;

@@ -19,7 +19,6 @@ pub mod sweep;
 pub mod view;
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -180,42 +179,10 @@ impl Session {
     }
 }
 
-/// Writes `path` via a temporary file in the same folder and a rename.
+/// Writes `path` whole or not at all ([`crate::sys::files::write_atomic`]).
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
-    let dir = path
-        .parent()
-        .context("a session file has a parent folder")?;
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        path.file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default(),
-        std::process::id()
-    ));
-    let result = (|| -> std::io::Result<()> {
-        // O_EXCL never follows a link planted at the temporary name; a stale file of an earlier
-        // run with our pid is removed (the link itself, not what it points at) and made anew.
-        let create = || {
-            fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&tmp)
-        };
-        let mut f = match create() {
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                fs::remove_file(&tmp)?;
-                create()?
-            }
-            other => other?,
-        };
-        f.write_all(contents)?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result.with_context(|| format!("cannot write {}", path.display()))
+    crate::sys::files::write_atomic(path, contents, None)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 pub fn now_utc() -> time::OffsetDateTime {

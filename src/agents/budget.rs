@@ -286,7 +286,7 @@ pub fn span(d: Duration) -> String {
         0 => format!("{} ms", d.as_millis()),
         1..=9 if d.subsec_millis() >= 100 => format!("{:.1} s", d.as_secs_f64()),
         1..=59 => format!("{s} s"),
-        _ if s % 60 == 0 => format!("{}m", s / 60),
+        _ if s.is_multiple_of(60) => format!("{}m", s / 60),
         _ => format!("{}m {}s", s / 60, s % 60),
     }
 }

@@ -433,7 +433,7 @@ fn interrupted(backend: &str) -> BackendError {
 }
 
 fn minutes(d: Duration) -> String {
-    if d.as_secs() % 60 == 0 && d.as_secs() > 0 {
+    if d.as_secs().is_multiple_of(60) && d.as_secs() > 0 {
         format!("{} min", d.as_secs() / 60)
     } else {
         format!("{:.1} s", d.as_secs_f64())

@@ -65,9 +65,8 @@ impl Backend for CtrlCDuringTheLastStep {
     }
     fn ask(&self, _: &Request) -> std::result::Result<Answer, BackendError> {
         if self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 1 {
-            // SAFETY: raise(3) on ourselves; the loop asked for graceful handling, so the
-            // handler only raises the flag.
-            unsafe { libc::raise(libc::SIGINT) };
+            // The loop asked for graceful handling, so the handler only raises the flag.
+            signals::interrupt_self();
             assert!(signals::interrupted());
         }
         Ok(Answer::plain("author", "v2".into()))
@@ -76,16 +75,18 @@ impl Backend for CtrlCDuringTheLastStep {
 
 #[test]
 fn a_signal_once_the_last_step_is_done_leaves_the_session_completed() {
-    // The signal flag is process-wide, so the scenario runs in a process of its own.
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
+    // The signal flag is process-wide, so the scenario runs in a process of its own, with SIGINT
+    // at its default action even when this test run was started with it ignored.
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap());
+    child
         .args([
             "--exact",
             "review::tests::signal_during_the_last_step",
             "--ignored",
         ])
-        .env("GIT_DEBATE_TEST_SIGNAL_CHILD", "1")
-        .output()
-        .unwrap();
+        .env("GIT_DEBATE_TEST_SIGNAL_CHILD", "1");
+    crate::sys::child::default_interrupts(&mut child);
+    let out = child.output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success() && text.contains("1 passed"),

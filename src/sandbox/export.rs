@@ -78,7 +78,8 @@ pub const MAX_TOTAL: u64 = 256 << 20;
 /// Copies `source` of `repo` into a new private directory named after the repository.
 pub fn create(repo: Option<&Repository>, source: &Source) -> Result<Export> {
     let workdir = repo.and_then(|r| r.workdir()).map(Path::to_path_buf);
-    let scratch = private_dir(workdir.as_deref())?;
+    // Room for four full exports: memory is shared with everything else on the machine.
+    let scratch = private_dir(workdir.as_deref(), 4 * MAX_TOTAL)?;
     let name = workdir
         .as_deref()
         .and_then(Path::file_name)

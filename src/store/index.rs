@@ -12,14 +12,15 @@
 //! It is a cache, and data that may not be ours: reads are bounded, an id must look like one, and
 //! anything that does not parse makes [`crate::store::catalog`] rebuild it from the folders.
 
-use std::fs::{File, OpenOptions};
+use std::fs::OpenOptions;
 use std::io::{Read, Write};
-use std::os::fd::AsRawFd;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use crate::sys::lock::{LockFile, Locking, Share};
 
 /// The index file in a store.
 pub const FILE: &str = "sessions-index";
@@ -241,7 +242,7 @@ pub struct Snapshot {
 pub fn read(base: &Path) -> std::io::Result<Option<Snapshot>> {
     let mut file = match OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .custom_flags(crate::sys::files::careful_flags(false))
         .open(base.join(FILE))
     {
         Ok(f) => f,
@@ -280,7 +281,7 @@ pub fn record(dir: &Path, id: &str, metadata: &[u8]) {
     let _lock = Lock::take(base, false);
     let appended = OpenOptions::new()
         .append(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .custom_flags(crate::sys::files::careful_flags(false))
         .open(base.join(FILE))
         .and_then(|mut f| {
             if !f.metadata()?.is_file() {
@@ -301,9 +302,9 @@ pub fn invalidate(base: &Path) {
     let _ = std::fs::remove_file(base.join(FILE));
 }
 
-/// A held `flock` of the index lock; released when dropped.
+/// A held lock of the index ([`crate::sys::lock`]); released when dropped.
 pub struct Lock {
-    _file: File,
+    _file: LockFile,
 }
 
 impl Lock {
@@ -311,32 +312,16 @@ impl Lock {
     /// rewrite holds it for milliseconds. `None` when it cannot be had; where the file system has
     /// no `flock` the lock is granted (appends stay atomic; only a rewrite could race one).
     pub fn take(base: &Path, exclusive: bool) -> Option<Lock> {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-            .open(base.join(LOCK))
-            .ok()
-            .filter(|f| f.metadata().is_ok_and(|m| m.is_file()))?;
-        let op = if exclusive {
-            libc::LOCK_EX
+        let file = LockFile::open(&base.join(LOCK)).ok()?;
+        let share = if exclusive {
+            Share::Exclusive
         } else {
-            libc::LOCK_SH
+            Share::Shared
         };
-        for _ in 0..200 {
-            // SAFETY: flock on a descriptor we own.
-            if unsafe { libc::flock(file.as_raw_fd(), op | libc::LOCK_NB) } == 0 {
-                return Some(Lock { _file: file });
-            }
-            if std::io::Error::last_os_error().raw_os_error() != Some(libc::EWOULDBLOCK) {
-                return Some(Lock { _file: file });
-            }
-            std::thread::sleep(std::time::Duration::from_millis(10));
+        match file.lock_within(share, std::time::Duration::from_secs(2)) {
+            Locking::Locked | Locking::Unsupported(_) => Some(Lock { _file: file }),
+            Locking::Busy => None,
         }
-        None
     }
 }
 

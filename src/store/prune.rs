@@ -71,9 +71,9 @@ impl Policy {
 
 /// An age in the words of the limit that set it.
 pub fn age_words(secs: u64) -> String {
-    let (n, unit) = if secs % DAY == 0 {
+    let (n, unit) = if secs.is_multiple_of(DAY) {
         (secs / DAY, "day")
-    } else if secs % 3600 == 0 {
+    } else if secs.is_multiple_of(3600) {
         (secs / 3600, "hour")
     } else {
         (secs, "second")
