@@ -6,7 +6,7 @@
 //! argv; the session is put in the agent's read-only mode and every permission that would write,
 //! execute or fetch is refused (and recorded); the model and effort are set through the session's
 //! settings and checked against what the agent reports; the process runner's wall-clock and idle
-//! deadlines, process-group kill and sweep apply ([`crate::sys::runner::converse`]); failures
+//! deadlines, process-group kill and sweep apply ([`crate::sys::runner::Call::talk`]); failures
 //! are classified like the CLI adapters'. [`agents`] says which agents speak it and how,
 //! [`session`] holds the conversation ([`steps`] its requests, [`permissions`] its answers to the
 //! agent's), [`options`] the shapes of the agents' settings and reports, [`wire`] the framing,
