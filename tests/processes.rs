@@ -208,3 +208,19 @@ fn an_interrupt_ignored_when_we_started_stays_ignored() {
     );
     assert!(ok, "the agent {agent} outlived SIGTERM");
 }
+
+#[test]
+fn a_reviewer_killed_by_a_signal_is_reported_by_the_signals_name() {
+    let env = TestEnv::with_repo();
+    env.fake(
+        "claude",
+        json!({"signal": "SEGV", "stdout": "{\"type\":\"system\"}\n"}),
+    );
+    let run = ask(&env, &[]).fails(3);
+    assert!(
+        run.stderr.contains("claude failed (killed by SIGSEGV)"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("exited("), "{}", run.stderr);
+}

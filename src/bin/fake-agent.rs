@@ -23,7 +23,8 @@
 //! first entry whose `contains` text is in the prompt adds its fields to the step), `structured`
 //! (the object a model gives
 //! when the CLI was run with its schema flag: claude's `structured_output`, qwen's
-//! `structured_result`, codex's final message), `no_schema_flag` (answer like an older CLI that
+//! `structured_result`, codex's final message), `signal` (`SEGV`, `KILL` or `ABRT`: after its
+//! output, die by that signal, as a crash would), `no_schema_flag` (answer like an older CLI that
 //! does not know `--json-schema`/`--output-schema`: a usage error). Given `--output-schema FILE`,
 //! it records the file's content as `schema_file` (the file exists only during the call).
 
@@ -184,7 +185,34 @@ fn main() {
     out.write_all(stdout.as_bytes()).unwrap();
     out.flush().unwrap();
     std::io::stderr().write_all(stderr.as_bytes()).unwrap();
+    if let Some(sig) = get("signal").and_then(Value::as_str) {
+        die_by(sig);
+    }
     std::process::exit(code);
+}
+
+/// Ends this process by signal `name` (`SEGV`, `KILL`, `ABRT`), as a crash or an outside kill
+/// would, without leaving a core file in the test's folder.
+fn die_by(name: &str) -> ! {
+    use rustix::process::{Resource, Rlimit, Signal};
+    let sig = match name {
+        "SEGV" => Signal::SEGV,
+        "KILL" => Signal::KILL,
+        "ABRT" => Signal::ABORT,
+        other => panic!("no such signal in the fake: {other}"),
+    };
+    let core = rustix::process::getrlimit(Resource::Core);
+    let no_core = Rlimit {
+        current: Some(0),
+        maximum: core.maximum,
+    };
+    rustix::process::setrlimit(Resource::Core, no_core).expect("no core file");
+    // Rust's own SIGSEGV handler (for stack overflows) takes the first one, finds no fault to
+    // explain, restores the default action and returns: the next one is fatal.
+    loop {
+        rustix::process::kill_process(rustix::process::getpid(), sig).expect("kill");
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 /// A `rendezvous` step (`{tag, wait_ms}`) proves two calls overlap without timing them: it

@@ -222,20 +222,26 @@ fn conclude(heard: &Heard, finished: &Finished, req: &Request) -> Result<(String
                 code,
             ));
         }
-        let how = code.map_or("was killed by a signal".to_string(), |c| {
-            format!("exited with code {c}")
-        });
+        let signal = finished.ending.signal();
+        let how = match (code, signal) {
+            (Some(c), _) => format!("exited with code {c}"),
+            (None, Some(sig)) => format!("was killed by {}", crate::sys::signals::name(sig)),
+            (None, None) => "was killed by a signal".to_string(),
+        };
         let message = if said.is_empty() {
             format!("the agent {how} before answering")
         } else {
             format!("the agent {how} before answering: {said}")
         };
-        let kind = match crate::agents::error::classify(said, None, code) {
+        let kind = match (crate::agents::error::classify(said, None, code), signal) {
+            // A signal ended it and its words name no known failure: the signal is the fact.
+            (ErrorKind::Exited(_), Some(sig)) => ErrorKind::Killed(sig),
+            (ErrorKind::ServerError, Some(sig)) if said.is_empty() => ErrorKind::Killed(sig),
             // Its words say nothing we know: the exit is the fact.
-            ErrorKind::Exited(_) | ErrorKind::ServerError if said.is_empty() => {
+            (ErrorKind::Exited(_) | ErrorKind::ServerError, None) if said.is_empty() => {
                 ErrorKind::Exited(code.unwrap_or(-1))
             }
-            k => k,
+            (k, _) => k,
         };
         return Err(Failure::new(kind, message));
     }

@@ -518,12 +518,27 @@ pub fn interpret_with(
         stdout: &stdout,
         stderr: &stderr,
         code,
-    })?;
-    if reply.text.trim().is_empty() {
-        return Err(Failure::new(
-            ErrorKind::EmptyAnswer,
-            "the call succeeded but the answer is empty",
-        ));
+    })
+    .and_then(|reply| {
+        if reply.text.trim().is_empty() {
+            return Err(Failure::new(
+                ErrorKind::EmptyAnswer,
+                "the call succeeded but the answer is empty",
+            ));
+        }
+        Ok(reply)
+    });
+    reply.map_err(|f| killed_by(finished.ending, f))
+}
+
+/// The failure of a CLI that a signal ended (a crash, an out-of-memory kill): its output, cut
+/// short, says only that no answer was found, and a code read from it would blame the CLI's own
+/// error path. What the CLI itself said failed (a 401, a 429) still wins.
+fn killed_by(ending: Ending, f: Failure) -> Failure {
+    match (ending.signal(), f.kind) {
+        (Some(sig), ErrorKind::Exited(_) | ErrorKind::ParseError | ErrorKind::EmptyAnswer) => {
+            Failure::new(ErrorKind::Killed(sig), f.message)
+        }
+        _ => f,
     }
-    Ok(reply)
 }
