@@ -2,6 +2,10 @@
 //!
 //! `main.rs` only parses and maps the outcome to an exit code; everything else lives here so the
 //! integration tests and the man-page generator can reach it.
+//!
+//! `unsafe` is denied everywhere but [`sys`], the one door to the operating system.
+
+#![deny(unsafe_code)]
 
 pub mod agents;
 pub mod answer;
@@ -19,6 +23,7 @@ pub mod review;
 pub mod sandbox;
 pub mod settings;
 pub mod store;
+#[allow(unsafe_code)]
 pub mod sys;
 pub mod transcript;
 pub mod ui;

@@ -28,7 +28,10 @@
 //! does not know `--json-schema`/`--output-schema`: a usage error). Given `--output-schema FILE`,
 //! it records the file's content as `schema_file` (the file exists only during the call).
 
+#![deny(unsafe_code)]
+
 use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -37,6 +40,13 @@ use serde_json::{json, Value};
 
 fn main() {
     let argv: Vec<String> = std::env::args().collect();
+    if argv.get(1).map(String::as_str) == Some("--setsid") {
+        // `--setsid PROGRAM ARGS...`: PROGRAM in a session of its own, as `setsid` starts it
+        // (what `detached` leaves behind). Not a group leader, so the call cannot fail.
+        rustix::process::setsid().expect("setsid");
+        let err = Command::new(&argv[2]).args(&argv[3..]).exec();
+        panic!("cannot run {}: {err}", argv[2]);
+    }
     let name = Path::new(&argv[0])
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -61,8 +71,7 @@ fn main() {
 
     // Concurrent runs (a mixed review) take turns, so each gets its own step and record line.
     let lock = std::fs::File::create(dir.join(format!("{name}.lock"))).expect("lock file");
-    // SAFETY: flock on a descriptor we own.
-    unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) };
+    lock.lock().expect("flock");
     let n = next_count(&dir, &name);
     record(&dir, &name, &argv, &prompt);
     drop(lock);
@@ -105,16 +114,8 @@ fn main() {
         .expect("pid file");
     }
     if get("detached").and_then(Value::as_bool) == Some(true) {
-        use std::os::unix::process::CommandExt;
-        let mut cmd = Command::new("sleep");
-        cmd.arg("600").stdin(Stdio::null());
-        // SAFETY: setsid(2) in the forked child, async-signal-safe.
-        unsafe {
-            cmd.pre_exec(|| {
-                libc::setsid();
-                Ok(())
-            });
-        }
+        let mut cmd = Command::new(std::env::current_exe().expect("own path"));
+        cmd.args(["--setsid", "sleep", "600"]).stdin(Stdio::null());
         #[allow(clippy::zombie_processes)]
         let child = cmd.spawn().expect("sleep");
         std::fs::write(
@@ -127,14 +128,11 @@ fn main() {
         trickle(t);
     }
     if get("hang").and_then(Value::as_bool) == Some(true) {
-        std::fs::write(
-            dir.join(format!("{name}.pid")),
-            std::process::id().to_string(),
-        )
-        .expect("pid file");
+        let pid_file = dir.join(format!("{name}.pid"));
         if get("ignore_term").and_then(Value::as_bool) == Some(true) {
-            ignore_term(&dir.join(format!("{name}.term")));
+            ignore_term(&dir.join(format!("{name}.term")), &pid_file);
         }
+        std::fs::write(pid_file, std::process::id().to_string()).expect("pid file");
         loop {
             std::thread::sleep(Duration::from_secs(60));
         }
@@ -267,28 +265,18 @@ fn read_files(step: &mut Value) {
     step["answer"] = Value::String(format!("{answer}{report}"));
 }
 
-static TERM_SEEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-extern "C" fn on_term(_: libc::c_int) {
-    TERM_SEEN.store(true, std::sync::atomic::Ordering::SeqCst);
-}
-
 /// Survives SIGTERM (as a CLI busy in a tool call might), and says when one came by writing
-/// `marker`; never returns (SIGKILL ends it).
-fn ignore_term(marker: &Path) -> ! {
-    // SAFETY: the handler only stores to an atomic.
-    unsafe {
-        libc::signal(
-            libc::SIGTERM,
-            on_term as extern "C" fn(libc::c_int) as usize,
-        )
-    };
-    loop {
-        if TERM_SEEN.swap(false, std::sync::atomic::Ordering::SeqCst) {
-            std::fs::write(marker, "SIGTERM\n").expect("term marker");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+/// `marker`; never returns (SIGKILL ends it). A shell that traps the signal takes this process's
+/// place (same pid), so no handler of ours is needed; it writes `pid_file` once the trap is set,
+/// so a test that waits for it never signals too early.
+fn ignore_term(marker: &Path, pid_file: &Path) -> ! {
+    let script = r#"trap 'echo SIGTERM > "$1"' TERM; echo $$ > "$2"; while :; do sleep 0.02; done"#;
+    let err = Command::new("sh")
+        .args(["-c", script, "sh"])
+        .arg(marker)
+        .arg(pid_file)
+        .exec();
+    panic!("cannot run sh: {err}");
 }
 
 /// Prints `lines` (or `count` stream events) one by one, `every_ms` apart, flushing each.
