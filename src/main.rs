@@ -7,7 +7,7 @@ use clap::Parser;
 fn main() -> std::process::ExitCode {
     // Before anything can change them: the signal dispositions we were started with.
     git_debate::sys::signals::at_start();
-    // Started by ourselves to outlive us for a moment (see `backend::reap`), not by a user.
+    // Started by ourselves to outlive us for a moment (see `sys::reap`), not by a user.
     if let Some(code) = git_debate::sys::reap::guardian_main() {
         return code;
     }

@@ -1,14 +1,16 @@
-//! Running one model CLI as a child process, safely: the shared runner every CLI backend uses.
+//! Running one model CLI as a child process, safely: the shared runner every CLI backend uses,
+//! as a [`Call`].
 //!
 //! Agent CLIs hang, stall silently, retry forever and leave children behind (the recorded runs
-//! show all of these), so nothing here trusts the child: the prompt goes on stdin while stdout and
-//! stderr are drained, all from this thread with `poll` ([`crate::sys::pipes`]), so a 10 MB prompt
-//! cannot deadlock and a pipe held open by someone else cannot hold us; captured output is
-//! bounded; a wall-clock deadline and an idle deadline (no output for too long) kill the child's
-//! whole process group. Once the child itself has exited we read on only for a short grace, then
-//! stop, kill its group and sweep away whatever it left ([`crate::sys::reap`]: detached grandchildren
-//! too, and the child dies with us if we are killed). No shell is involved: the program and its
-//! arguments are passed as they are.
+//! show all of these), so nothing here trusts the child: the prompt goes on stdin while stdout
+//! and stderr are drained, all from this thread with `poll` ([`crate::sys::pipes`]), so a 10 MB
+//! prompt cannot deadlock and a pipe held open by someone else cannot hold us; captured output
+//! is bounded; a wall-clock deadline and an idle deadline (no output for too long) kill the
+//! child's whole process group. The same `poll` wakes for the child's exit. Once the child
+//! itself has exited we read on only for a short grace, then stop, kill its group and sweep away
+//! whatever it left ([`crate::sys::reap`]: detached grandchildren too, and the child dies with
+//! us if we are killed). No shell is involved: the program and its arguments are passed as they
+//! are.
 
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
