@@ -99,43 +99,12 @@ fn main() {
     if let Some(file) = get("touch").and_then(Value::as_str) {
         std::fs::write(file, "written by a read-only reviewer\n").expect("touch");
     }
-    if get("sleeper").and_then(Value::as_bool) == Some(true) {
-        // Deliberately left running: the test checks that our process-group kill reaches it.
-        #[allow(clippy::zombie_processes)]
-        let child = Command::new("sleep")
-            .arg("600")
-            .stdin(Stdio::null())
-            .spawn()
-            .expect("sleep");
-        std::fs::write(
-            dir.join(format!("{name}.sleeper.pid")),
-            child.id().to_string(),
-        )
-        .expect("pid file");
-    }
-    if get("detached").and_then(Value::as_bool) == Some(true) {
-        let mut cmd = Command::new(std::env::current_exe().expect("own path"));
-        cmd.args(["--setsid", "sleep", "600"]).stdin(Stdio::null());
-        #[allow(clippy::zombie_processes)]
-        let child = cmd.spawn().expect("sleep");
-        std::fs::write(
-            dir.join(format!("{name}.detached.pid")),
-            child.id().to_string(),
-        )
-        .expect("pid file");
-    }
+    leave_behind(&step, &dir, &name);
     if let Some(t) = get("trickle") {
         trickle(t);
     }
     if get("hang").and_then(Value::as_bool) == Some(true) {
-        let pid_file = dir.join(format!("{name}.pid"));
-        if get("ignore_term").and_then(Value::as_bool) == Some(true) {
-            ignore_term(&dir.join(format!("{name}.term")), &pid_file);
-        }
-        std::fs::write(pid_file, std::process::id().to_string()).expect("pid file");
-        loop {
-            std::thread::sleep(Duration::from_secs(60));
-        }
+        hang(&step, &dir, &name);
     }
     let mut out = std::io::stdout().lock();
     if let Some(bytes) = get("huge").and_then(Value::as_u64) {
@@ -187,6 +156,44 @@ fn main() {
         die_by(sig);
     }
     std::process::exit(code);
+}
+
+/// The `sleeper` and `detached` steps: children left running, to prove the group kill and the
+/// sweep reach them. Each one's pid goes to `<name>.<step>.pid`.
+fn leave_behind(step: &Value, dir: &Path, name: &str) {
+    let on = |k: &str| step.get(k).and_then(Value::as_bool) == Some(true);
+    if on("sleeper") {
+        // In our process group: the group kill must reach it.
+        let mut cmd = Command::new("sleep");
+        cmd.arg("600").stdin(Stdio::null());
+        record_pid(cmd, &dir.join(format!("{name}.sleeper.pid")));
+    }
+    if on("detached") {
+        // In a session of its own, holding our stdout and stderr: only the sweep reaches it.
+        let mut cmd = Command::new(std::env::current_exe().expect("own path"));
+        cmd.args(["--setsid", "sleep", "600"]).stdin(Stdio::null());
+        record_pid(cmd, &dir.join(format!("{name}.detached.pid")));
+    }
+}
+
+/// Starts `cmd`, deliberately never waited for, and writes its pid to `file`.
+fn record_pid(mut cmd: Command, file: &Path) {
+    #[allow(clippy::zombie_processes)]
+    let child = cmd.spawn().expect("a child to leave behind");
+    std::fs::write(file, child.id().to_string()).expect("pid file");
+}
+
+/// The `hang` step: writes `<name>.pid` and never answers (with `ignore_term`, not even to
+/// SIGTERM).
+fn hang(step: &Value, dir: &Path, name: &str) -> ! {
+    let pid_file = dir.join(format!("{name}.pid"));
+    if step.get("ignore_term").and_then(Value::as_bool) == Some(true) {
+        ignore_term(&dir.join(format!("{name}.term")), &pid_file);
+    }
+    std::fs::write(pid_file, std::process::id().to_string()).expect("pid file");
+    loop {
+        std::thread::sleep(Duration::from_secs(60));
+    }
 }
 
 /// Ends this process by signal `name` (`SEGV`, `KILL`, `ABRT`), as a crash or an outside kill
