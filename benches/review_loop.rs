@@ -24,9 +24,9 @@ use std::time::{Duration, Instant};
 
 use git_debate::agents::{Answer, Backend, BackendError, Family, Request};
 use git_debate::change::{self, TextInput};
-use git_debate::cli::ReviewArgs;
+use git_debate::choices::TargetSetting;
 use git_debate::review::{PatchBase, Review};
-use git_debate::settings::{Layers, Settings, TargetSetting};
+use git_debate::settings::{Layers, Overrides, Settings};
 use git_debate::store::Session;
 use git_debate::sys::runner::{Call, Invocation};
 
@@ -112,7 +112,7 @@ fn main() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let settings = Settings::resolve(
         Layers::default(),
-        &ReviewArgs {
+        &Overrides {
             max_rounds: Some(5),
             ..Default::default()
         },

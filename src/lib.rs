@@ -10,11 +10,13 @@
 pub mod agents;
 pub mod answer;
 pub mod change;
+pub mod choices;
 pub mod cli;
 pub mod commands;
 pub mod debate;
 pub mod error;
 pub mod findings;
+pub mod flags;
 pub mod git;
 pub mod prompts;
 pub mod redact;
@@ -35,8 +37,8 @@ use error::Outcome;
 /// limits (not after an interrupted one: Ctrl-C means stop now).
 pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     let state_dir = match &cli.command {
-        None => cli.review.state_dir.clone(),
-        Some(Command::Topic(args)) => args.state_dir.clone(),
+        None => cli.review.store.state_dir.clone(),
+        Some(Command::Topic(args)) => args.store.state_dir.clone(),
         _ => None,
     };
     let outcome = dispatch(cli);

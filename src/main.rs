@@ -2,8 +2,6 @@
 
 #![deny(unsafe_code)]
 
-use clap::Parser;
-
 fn main() -> std::process::ExitCode {
     // Before anything can change them: the signal dispositions we were started with.
     git_debate::sys::signals::at_start();
@@ -11,7 +9,7 @@ fn main() -> std::process::ExitCode {
     if let Some(code) = git_debate::sys::reap::guardian_main() {
         return code;
     }
-    let cli = git_debate::cli::Cli::parse();
+    let cli = git_debate::flags::parse();
     match git_debate::run(cli) {
         Ok(outcome) => outcome.exit_code(),
         Err(err) => git_debate::error::report(&err),

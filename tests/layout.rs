@@ -5,13 +5,18 @@
 //!
 //! | layer | folders |
 //! |---|---|
-//! | 0 | `sys`, `ui`, `error` — the OS, the terminal, exit codes |
-//! | 1 | `cli`, `settings`, `git` — what was typed, what it means, the repository |
+//! | 0 | `sys`, `ui`, `error`, `choices` — the OS, the terminal, exit codes, closed vocabularies |
+//! | 1 | `cli`, `settings`, `flags`, `git` — what was typed, what it means, the repository |
 //! | 2 | `markdown`, `change`, `redact`, `store`, `findings` — material and records |
 //! | 3 | `agents`, `sandbox`, `prompts`, `answer` — models, what they may touch, what they said |
 //! | 4 | `review`, `debate` — the engines |
 //! | 5 | `report`, `transcript` — output |
 //! | 6 | `commands` — one thin file per subcommand |
+//!
+//! `choices` holds the settings' closed vocabularies (mode, format, fail-on, ...) and depends on
+//! nothing of ours, so the command line, the settings, the session records and the reports can
+//! all use the same enums. `flags` turns the command line into settings overrides, so that `cli`
+//! and `settings` never import each other.
 //!
 //! A child module using its parent's items, and a parent using its children, is containment, not
 //! a dependency between parts, so edges between a module and its ancestors are not counted.
@@ -23,8 +28,10 @@ const LAYERS: &[(&str, u8)] = &[
     ("sys", 0),
     ("ui", 0),
     ("error", 0),
+    ("choices", 0),
     ("cli", 1),
     ("settings", 1),
+    ("flags", 1),
     ("git", 1),
     ("markdown", 2),
     ("change", 2),
@@ -398,7 +405,7 @@ fn cycles(edges: &BTreeMap<Mod, BTreeSet<Mod>>, depth: usize) -> Vec<Vec<String>
 }
 
 /// Problems still being worked off: each must disappear, and no new one may appear.
-const KNOWN: &[&str] = &["cycle: cli <-> settings"];
+const KNOWN: &[&str] = &[];
 
 #[test]
 fn layers_without_cycles_and_unsafe_only_in_sys() {

@@ -125,36 +125,6 @@ impl std::fmt::Display for Family {
     }
 }
 
-/// `--effort`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Effort {
-    Low,
-    Medium,
-    High,
-    Max,
-}
-
-impl Effort {
-    pub fn parse(s: &str) -> Option<Effort> {
-        match s {
-            "low" => Some(Effort::Low),
-            "medium" => Some(Effort::Medium),
-            "high" => Some(Effort::High),
-            "max" => Some(Effort::Max),
-            _ => None,
-        }
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            Effort::Low => "low",
-            Effort::Medium => "medium",
-            Effort::High => "high",
-            Effort::Max => "max",
-        }
-    }
-}
-
 /// Token counts, cost and time a CLI reported for a call; `None` where it reports nothing.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct Usage {

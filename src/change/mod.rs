@@ -12,9 +12,9 @@ pub mod sections;
 
 use serde::Serialize;
 
+use crate::choices::TargetSetting;
 use crate::git::{Change, Status};
 use crate::redact::{self, Redacted};
-use crate::settings::TargetSetting;
 pub use budget::Truncation;
 pub use markdown::{Segment, SegmentKind, Target};
 

@@ -9,24 +9,13 @@ use std::io::Write;
 use anyhow::Result;
 
 use crate::agents::discovery::{self, Survey};
-use crate::cli::{BackendsArgs, ListFormat, ReviewArgs};
+use crate::cli::{BackendsArgs, ListFormat};
 use crate::error::Outcome;
-use crate::settings::{Layers, Settings};
+use crate::settings::{Overrides, Settings};
 
 pub fn run(args: &BackendsArgs) -> Result<Outcome> {
     let repo = crate::git::repo::discover()?;
-    let settings = Settings::resolve(
-        Layers::load(repo.as_ref())?,
-        &ReviewArgs {
-            author: args.author.clone(),
-            reviewer: args.reviewer.clone(),
-            effort: args.effort,
-            ..Default::default()
-        },
-    )?;
-    for w in &settings.warnings {
-        crate::errln!("{w}");
-    }
+    let settings = Settings::load(repo.as_ref(), &Overrides::from(args))?;
     let survey = discovery::survey(&settings)?;
     let mut out = Vec::new();
     match args.format {

@@ -3,11 +3,11 @@
 
 use anyhow::Result;
 
-use crate::cli::{HookAction, HookArgs, ReviewArgs};
+use crate::cli::{HookAction, HookArgs};
 use crate::error::Outcome;
-use crate::review::hook::{self, Gate};
-use crate::review::setup::{self, What};
-use crate::settings::{Layers, Settings};
+use crate::review::hook::{self, Gate, Pending};
+use crate::review::setup;
+use crate::settings::Settings;
 use crate::transcript::last_message::Transcripts;
 
 pub fn run(args: &HookArgs) -> Result<Outcome> {
@@ -19,7 +19,7 @@ pub fn run(args: &HookArgs) -> Result<Outcome> {
                 Gate::Done(outcome) => return Ok(outcome),
                 Gate::Review(repo, pending) => (repo, pending),
             };
-            let review = review(repo, &pending.review_args());
+            let review = review(repo, &pending);
             pending.after(review)
         }
     }
@@ -27,14 +27,8 @@ pub fn run(args: &HookArgs) -> Result<Outcome> {
 
 /// The staged change's review, reported as `git debate` reports one, in the repository the
 /// hook opened (one handle, and its object cache, serve the whole review).
-fn review(repo: git2::Repository, args: &ReviewArgs) -> Result<Outcome> {
-    let settings = Settings::resolve(Layers::load(Some(&repo))?, args)?;
-    for w in &settings.warnings {
-        crate::errln!("{w}");
-    }
-    if let Some(p) = &settings.output {
-        crate::report::output::check(p)?;
-    }
-    let ran = setup::run(Some(repo), &What::of(args), &settings, &Transcripts)?;
+fn review(repo: git2::Repository, pending: &Pending) -> Result<Outcome> {
+    let settings = Settings::for_run(Some(&repo), &pending.overrides())?;
+    let ran = setup::run(Some(repo), &pending.what(), &settings, &Transcripts)?;
     crate::report::conclude::ran(ran, &settings)
 }

@@ -6,18 +6,23 @@ use anyhow::Result;
 use crate::cli::ReviewArgs;
 use crate::error::Outcome;
 use crate::review::setup::{self, What};
-use crate::settings::{Layers, Settings};
+use crate::settings::{Overrides, Settings};
 use crate::transcript::last_message::Transcripts;
 
 pub fn run(args: &ReviewArgs) -> Result<Outcome> {
     let repo = crate::git::repo::discover()?;
-    let settings = Settings::resolve(Layers::load(repo.as_ref())?, args)?;
-    for w in &settings.warnings {
-        crate::errln!("{w}");
-    }
-    if let Some(p) = &settings.output {
-        crate::report::output::check(p)?;
-    }
-    let ran = setup::run(repo, &What::of(args), &settings, &Transcripts)?;
+    let settings = Settings::for_run(repo.as_ref(), &Overrides::from(args))?;
+    let ran = setup::run(repo, &what(args), &settings, &Transcripts)?;
     crate::report::conclude::ran(ran, &settings)
+}
+
+/// What the command line says to review, beside the settings.
+fn what(args: &ReviewArgs) -> What {
+    What {
+        content: args.content.clone(),
+        artifact_file: args.artifact_file.clone(),
+        last_message: args.last_message,
+        since: args.since.clone(),
+        hook_cache: None,
+    }
 }

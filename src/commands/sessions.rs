@@ -10,7 +10,7 @@ use crate::store::prune::{self, Limits, Policy};
 use crate::store::{catalog, listing};
 
 pub fn run(args: &SessionsArgs) -> Result<Outcome> {
-    let store = locate(args.state_dir.as_deref())?;
+    let store = locate(args.store.state_dir.as_deref())?;
     if args.prune {
         return run_prune(args, &store);
     }

@@ -3,22 +3,23 @@
 use anyhow::Result;
 use serde_json::json;
 
+use crate::choices::Format;
 use crate::cli::{ShowArgs, ShowFormat};
 use crate::error::Outcome;
 use crate::store;
 
 pub fn run(args: &ShowArgs) -> Result<Outcome> {
-    let base = store::located::dir(args.state_dir.as_deref())?;
+    let base = store::located::dir(args.store.state_dir.as_deref())?;
     let s = store::find(&base, &args.id)?;
     if let Some(n) = args.round {
         return show_round(&s, n, args.format);
     }
     let report_format = match args.format {
         ShowFormat::Text | ShowFormat::Json => None,
-        ShowFormat::Markdown => Some("markdown"),
-        ShowFormat::Sarif => Some("sarif"),
-        ShowFormat::Rdjson => Some("rdjson"),
-        ShowFormat::Github => Some("github"),
+        ShowFormat::Markdown => Some(Format::Markdown),
+        ShowFormat::Sarif => Some(Format::Sarif),
+        ShowFormat::Rdjson => Some(Format::Rdjson),
+        ShowFormat::Github => Some(Format::Github),
     };
     if let Some(format) = report_format {
         let report = crate::report::stored::load(&s.id, &s.dir)

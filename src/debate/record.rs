@@ -7,6 +7,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde_json::json;
 
+use crate::choices::Effort;
 use crate::debate::{self, Ended};
 use crate::settings::Settings;
 use crate::store::{self, Session};
@@ -36,7 +37,13 @@ pub fn finish(
         "duration_ms": outcome.duration_ms,
     });
     s.write_json("summary.json", &report)?;
-    let state = debate::state_record(&s.id, &topic, outcome, rounds, settings.effort.as_deref());
+    let state = debate::state_record(
+        &s.id,
+        &topic,
+        outcome,
+        rounds,
+        settings.effort.map(Effort::name),
+    );
     store::write_atomic(
         &base.join("last-debate.json"),
         serde_json::to_string_pretty(&state)?.as_bytes(),

@@ -84,7 +84,7 @@ fn shared_context(
             let a = crate::change::from_change(
                 &change,
                 &scope.to_string(),
-                crate::settings::TargetSetting::Code,
+                crate::choices::TargetSetting::Code,
                 settings.max_artifact_bytes,
             );
             Ok(Some(a.text))
@@ -100,7 +100,7 @@ pub fn duel(
     sides: &Settings,
 ) -> Result<Ended> {
     let seats = sides::seat(args, settings, sides)?;
-    let budget = Budget::for_topic(settings, args.budget_minutes)?;
+    let budget = Budget::for_topic(settings, args.budget.budget_minutes)?;
     let Ground {
         topic,
         context,

@@ -7,10 +7,9 @@ use std::time::Duration;
 use crate::agents::budget::Budget;
 use crate::agents::scripted::Slow;
 use crate::agents::Family;
-use crate::cli::ReviewArgs;
 use crate::debate::citations::Checker;
 use crate::debate::{Duel, Outcome};
-use crate::settings::{Layers, Settings};
+use crate::settings::{Layers, Overrides, Settings};
 use crate::store::Session;
 
 const VERDICT: &str = "```json\n{\"winner\": \"challenger\", \"reasoning\": \"measured\"}\n```";
@@ -18,7 +17,7 @@ const VERDICT: &str = "```json\n{\"winner\": \"challenger\", \"reasoning\": \"me
 fn duel(budget: Budget, sides_ms: u64, rounds: u32) -> Outcome {
     let tmp = tempfile::tempdir().unwrap();
     let session = Session::create(tmp.path()).unwrap();
-    let settings = Settings::resolve(Layers::default(), &ReviewArgs::default()).unwrap();
+    let settings = Settings::resolve(Layers::default(), &Overrides::default()).unwrap();
     Duel {
         session: &session,
         settings: &settings,

@@ -45,7 +45,7 @@ pub fn review(r: &Reviewed, settings: &Settings) -> Result<Outcome> {
                 .to_string(),
             author: r.author.clone(),
             reviewer: r.reviewer.clone(),
-            fail_on: &settings.fail_on,
+            fail_on: settings.fail_on,
             code,
             single_file: store::files::read(&session.dir.join("locations.json"))
                 .ok()
@@ -53,7 +53,7 @@ pub fn review(r: &Reviewed, settings: &Settings) -> Result<Outcome> {
                 .and_then(|i| i.single_file),
         },
     );
-    report.add_session_incremental(&session.dir, &settings.fail_on, code);
+    report.add_session_incremental(&session.dir, settings.fail_on, code);
     session.write("summary.md", report::markdown(&report).as_bytes())?;
     session.write_json("summary.json", &report)?;
     emit(settings, &report)?;
@@ -75,5 +75,5 @@ pub fn review(r: &Reviewed, settings: &Settings) -> Result<Outcome> {
 
 /// The report in the chosen format, on standard output or in `--output`.
 fn emit(settings: &Settings, report: &Report) -> Result<()> {
-    report::emit::print(&settings.format, report, settings.output.as_deref())
+    report::emit::print(settings.format, report, settings.output.as_deref())
 }

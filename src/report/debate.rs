@@ -3,6 +3,7 @@
 
 use anyhow::Result;
 
+use crate::choices::Format;
 use crate::debate::Ended;
 use crate::error::Outcome;
 use crate::settings::Settings;
@@ -10,7 +11,7 @@ use crate::settings::Settings;
 /// Prints a debate's result (the JSON report, or the summary) and picks the exit code: aborted
 /// debates are "not evaluated" (3).
 pub fn emit(settings: &Settings, ended: &Ended) -> Result<Outcome> {
-    let json = settings.format == "json";
+    let json = settings.format == Format::Json;
     let text = if json {
         crate::ui::terminal::json(&(serde_json::to_string_pretty(&ended.report)? + "\n"))
             .into_owned()

@@ -7,6 +7,7 @@ use std::path::Path;
 use anyhow::Result;
 
 use crate::change::{self, Artifact};
+use crate::choices::Format;
 use crate::error::Outcome;
 use crate::review::record::ChunkRecord;
 use crate::review::setup::last_message::Origin;
@@ -16,7 +17,7 @@ use crate::store::Session;
 
 /// Prints the dry run in the chosen format, on standard output or in `--output`.
 pub fn print(d: &DryRun, settings: &Settings) -> Result<Outcome> {
-    if settings.format == "json" {
+    if settings.format == Format::Json {
         // What a pipeline reads: the session and everything stored about it (the metadata was
         // redacted when it was recorded).
         let report = serde_json::json!({

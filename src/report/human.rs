@@ -146,7 +146,7 @@ pub fn text(r: &Report, color: bool) -> String {
             "{} {} unresolved finding(s) at or above {}: {}",
             paint("gate failed:", "1;31", color),
             r.gate.blocking.len(),
-            r.gate.fail_on.to_uppercase(),
+            r.gate.fail_on.name().to_uppercase(),
             r.gate.blocking.join(", ")
         );
     }

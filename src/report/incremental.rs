@@ -9,6 +9,7 @@
 
 use std::path::Path;
 
+use crate::choices::FailOn;
 use crate::findings::Finding;
 use crate::report::{Item, Report};
 use crate::review::incremental::Incremental;
@@ -18,7 +19,7 @@ impl Report {
     /// Adds the incremental part of the session in `dir`, when it is an incremental review: the
     /// engine reads how the carried findings stand, given the findings this report holds
     /// unresolved (a carried one among them was raised again).
-    pub fn add_session_incremental(&mut self, dir: &Path, fail_on: &str, code: bool) {
+    pub fn add_session_incremental(&mut self, dir: &Path, fail_on: FailOn, code: bool) {
         let unresolved: Vec<&str> = self.unresolved.iter().map(|i| i.id.as_str()).collect();
         if let Some(inc) = crate::review::incremental::finish(dir, &unresolved) {
             self.add_incremental(inc, fail_on, code);
@@ -27,7 +28,7 @@ impl Report {
 
     /// Adds the incremental part: carried-open findings join the unresolved ones (unless the
     /// reviewer raised them again: they are there already), and the gate is counted again.
-    pub fn add_incremental(&mut self, mut inc: Incremental, fail_on: &str, code: bool) {
+    pub fn add_incremental(&mut self, mut inc: Incremental, fail_on: FailOn, code: bool) {
         let carried_ids: Vec<&str> = inc.carried.iter().map(|c| c.id.as_str()).collect();
         inc.counts.new = self
             .unresolved

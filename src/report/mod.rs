@@ -23,6 +23,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::answer::judge::Judged;
+use crate::choices::FailOn;
 use crate::findings::{Location, Source};
 use crate::review::record::{usage_by_backend, BackendUsage};
 use crate::review::Outcome;
@@ -124,7 +125,7 @@ pub struct JudgeLine {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Gate {
-    pub fail_on: String,
+    pub fail_on: FailOn,
     pub failed: bool,
     /// Unresolved findings at or above the threshold.
     pub blocking: Vec<String>,
@@ -187,7 +188,7 @@ pub struct Context<'a> {
     pub target: String,
     pub author: String,
     pub reviewer: String,
-    pub fail_on: &'a str,
+    pub fail_on: FailOn,
     pub code: bool,
     /// The one file reviewed, when the artifact is one file (SARIF attaches location-less
     /// findings to it).
@@ -292,13 +293,8 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
 }
 
 /// The gate: unresolved findings at or above `fail_on`.
-pub(crate) fn gate(unresolved: &[Item], fail_on: &str) -> Gate {
-    let threshold = match fail_on {
-        "p1" => Some(1),
-        "p2" => Some(2),
-        "p3" => Some(3),
-        _ => None,
-    };
+pub(crate) fn gate(unresolved: &[Item], fail_on: FailOn) -> Gate {
+    let threshold = fail_on.rank();
     let blocking: Vec<String> = threshold
         .map(|t| {
             unresolved
@@ -309,7 +305,7 @@ pub(crate) fn gate(unresolved: &[Item], fail_on: &str) -> Gate {
         })
         .unwrap_or_default();
     Gate {
-        fail_on: fail_on.to_string(),
+        fail_on,
         failed: !blocking.is_empty(),
         blocking,
     }

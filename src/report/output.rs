@@ -2,59 +2,17 @@
 //!
 //! The file is written next to its destination under a fresh name and renamed over it
 //! ([`crate::sys::files::write_atomic`]), so a reader never sees half a report and a failed write
-//! leaves the old one. What is at the
-//! destination is checked first: a symbolic link, FIFO, device, socket or folder is refused with
-//! one line, because replacing it with a regular file would silently break the user's link or
-//! device node (as root, `--output /dev/full` would replace the device), and writing into a FIFO
-//! can block forever. To print on standard output, leave `--output` out.
+//! leaves the old one. What is at the destination is checked first, by the same rule a run's
+//! settings were checked with ([`crate::settings::output`]): only nothing or a regular file is
+//! replaced. To print on standard output, leave `--output` out.
 
-use std::fs;
 use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::error::UsageError;
-
-/// What a non-regular destination is, in words, or `None` for a regular file.
-fn odd_kind(t: &fs::FileType) -> Option<&'static str> {
-    if t.is_file() {
-        None
-    } else if t.is_symlink() {
-        Some("a symbolic link (name the file it points to)")
-    } else {
-        Some(crate::sys::files::kind(t))
-    }
-}
-
-/// Refuses a destination that is not a regular file, before any work is done for it.
-pub fn check(path: &Path) -> Result<()> {
-    existing(path).map(|_| ())
-}
-
-/// What is at `path` now: nothing, or a regular file; anything else is refused.
-fn existing(path: &Path) -> Result<Option<fs::Metadata>> {
-    Ok(match fs::symlink_metadata(path) {
-        Ok(meta) => {
-            if let Some(kind) = odd_kind(&meta.file_type()) {
-                return Err(UsageError::new(format!(
-                    "--output {} is {kind}: it writes regular files only; \
-                     leave --output out to print on standard output",
-                    path.display()
-                ))
-                .into());
-            }
-            Some(meta)
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => {
-            return Err(e).with_context(|| format!("cannot check --output {}", path.display()))
-        }
-    })
-}
-
 /// Writes `contents` to `path` atomically, refusing anything there that is not a regular file.
 pub fn write(path: &Path, contents: &[u8]) -> Result<()> {
-    let old = existing(path)?;
+    let old = crate::settings::output::existing(path)?;
     if path.file_name().is_none() {
         anyhow::bail!("--output {} does not name a file", path.display());
     }
@@ -66,6 +24,7 @@ pub fn write(path: &Path, contents: &[u8]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn replaces_a_regular_file_whole_and_keeps_its_mode() {

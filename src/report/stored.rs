@@ -10,6 +10,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use serde_json::Value;
 
+use crate::choices::FailOn;
 use crate::report::{Context as ReportContext, Report};
 use crate::review::record::Round;
 use crate::review::Outcome;
@@ -61,8 +62,8 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
     let target = text("target");
     let fail_on = summary["gate"]["fail_on"]
         .as_str()
-        .unwrap_or("never")
-        .to_string();
+        .and_then(FailOn::parse)
+        .unwrap_or(FailOn::Never);
     let mut report = crate::report::build(
         &outcome,
         &ReportContext {
@@ -72,7 +73,7 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
             target,
             author: text("author"),
             reviewer: text("reviewer"),
-            fail_on: &fail_on,
+            fail_on,
             single_file,
         },
     );
@@ -83,6 +84,6 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
     }
     report.next_actions = crate::report::next_actions(&report, report.target != "proposal");
     let code = report.target != "proposal";
-    report.add_session_incremental(dir, &fail_on, code);
+    report.add_session_incremental(dir, fail_on, code);
     Ok(report)
 }

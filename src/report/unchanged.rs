@@ -6,6 +6,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
+use crate::choices::Format;
 use crate::error::Outcome;
 use crate::review::incremental::Plan;
 use crate::settings::Settings;
@@ -31,12 +32,7 @@ pub fn print(plan: &Plan, settings: &Settings, store: &Path) -> Result<Outcome> 
          finding(s) stand",
         plan.carried.len()
     )];
-    let limit = match settings.fail_on.as_str() {
-        "p1" => 1,
-        "p2" => 2,
-        "p3" => 3,
-        _ => 0,
-    };
+    let limit = settings.fail_on.rank().unwrap_or(0);
     let mut blocking = 0;
     for c in &plan.carried {
         let f = &c.finding;
@@ -62,11 +58,11 @@ pub fn print(plan: &Plan, settings: &Settings, store: &Path) -> Result<Outcome> 
         .previous_session
         .as_deref()
         .and_then(|id| crate::store::find(store, id).ok());
-    match previous.filter(|_| settings.format != "text") {
+    match previous.filter(|_| settings.format != Format::Text) {
         Some(s) => {
             crate::ui::terminal::err(&text);
             let report = crate::report::stored::load(&s.id, &s.dir)?;
-            crate::report::emit::print(&settings.format, &report, settings.output.as_deref())?;
+            crate::report::emit::print(settings.format, &report, settings.output.as_deref())?;
         }
         None => crate::ui::terminal::out(&text)?,
     }

@@ -13,8 +13,11 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
-use crate::cli::{FailOnArg, HookRunArgs, ReviewArgs};
+use crate::choices::{FailOn, Mode};
+use crate::cli::HookRunArgs;
 use crate::error::{Outcome, UsageError};
+use crate::review::setup::What;
+use crate::settings::{Layers, Overrides, Settings};
 
 /// Marks a hook file as ours.
 const MARKER: &str = "# installed by git-debate";
@@ -49,15 +52,6 @@ fn hooks_dir(repo: &git2::Repository) -> Result<PathBuf> {
     })
 }
 
-fn fail_on_word(f: Option<FailOnArg>) -> &'static str {
-    match f {
-        Some(FailOnArg::P2) => "p2",
-        Some(FailOnArg::P3) => "p3",
-        Some(FailOnArg::Never) => "never",
-        _ => "p1",
-    }
-}
-
 /// `'...'` for sh.
 fn sh_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
@@ -67,7 +61,7 @@ fn script(run: &HookRunArgs) -> Result<String> {
     let exe = std::env::current_exe().context("cannot find the git-debate executable")?;
     let args = format!(
         "hook run --fail-on {} --max-rounds {}",
-        fail_on_word(run.fail_on),
+        run.gate.fail_on.unwrap_or(FailOn::P1),
         run.max_rounds.unwrap_or(1)
     );
     Ok(format!(
@@ -222,7 +216,7 @@ pub struct Pending {
     key: String,
     tree: String,
     cache: PathBuf,
-    fail_on: FailOnArg,
+    fail_on: FailOn,
     max_rounds: u32,
     /// `debate.hook.strict`: block when no model can be asked.
     strict: bool,
@@ -242,7 +236,7 @@ pub fn before(a: &HookRunArgs) -> Result<Gate> {
         }
         Staged::Tree(t) => t,
     };
-    let fail_on = fail_on_word(a.fail_on);
+    let fail_on = a.gate.fail_on.unwrap_or(FailOn::P1);
     let max_rounds = a.max_rounds.unwrap_or(1);
     let key = format!("{tree}-{fail_on}-{max_rounds}");
     let cache = crate::git::repo::session_base(&repo)
@@ -267,19 +261,14 @@ pub fn before(a: &HookRunArgs) -> Result<Gate> {
             Outcome::Success
         }));
     }
-    let strict = crate::settings::Settings::resolve(
-        crate::settings::Layers::load(Some(&repo))?,
-        &ReviewArgs::default(),
-    )?
-    .backend_vars
-    .get("hook.strict")
-    .and_then(|v| crate::settings::parse_bool(v))
-    .unwrap_or(false);
+    let strict = Settings::resolve(Layers::load(Some(&repo))?, &Overrides::default())?
+        .var_bool("hook.strict")?
+        .unwrap_or(false);
     let pending = Pending {
         key,
         tree,
         cache,
-        fail_on: a.fail_on.unwrap_or(FailOnArg::P1),
+        fail_on,
         max_rounds,
         strict,
     };
@@ -288,14 +277,20 @@ pub fn before(a: &HookRunArgs) -> Result<Gate> {
 
 impl Pending {
     /// The review the hook runs: the staged change, automatic, with the hook's gate.
-    pub fn review_args(&self) -> ReviewArgs {
-        ReviewArgs {
+    pub fn overrides(&self) -> Overrides {
+        Overrides {
             scope: Some("staged".into()),
             fail_on: Some(self.fail_on),
             max_rounds: Some(self.max_rounds),
-            mode: Some(crate::cli::ModeArg::Auto),
-            // Recorded in the session: pruning keeps it (and this cache entry) while the tree is
-            // staged.
+            mode: Some(Mode::Auto),
+            ..Default::default()
+        }
+    }
+
+    /// The staged change, with the cache key recorded in the session: pruning keeps the session
+    /// (and this cache entry) while the tree is staged.
+    pub fn what(&self) -> What {
+        What {
             hook_cache: (!self.tree.is_empty()).then(|| self.key.clone()),
             ..Default::default()
         }
@@ -304,7 +299,7 @@ impl Pending {
     /// The commit's verdict from the review's: blocked only by findings at or above the gate; a
     /// review no model answered lets the commit through unless `debate.hook.strict` is set.
     pub fn after(self, review: Result<Outcome>) -> Result<Outcome> {
-        let fail_on = fail_on_word(Some(self.fail_on));
+        let fail_on = self.fail_on.name();
         let verdict = match review {
             Ok(Outcome::GateFailed) => {
                 crate::errln!(

@@ -21,10 +21,11 @@ use crate::agents::registry::{self, Role};
 use crate::agents::routing::{self, World};
 use crate::agents::Backend;
 use crate::change::{self, TextInput};
+use crate::choices::{Mode, TargetSetting};
 use crate::review::record::Round;
 use crate::review::setup::{sides, Reviewed};
 use crate::review::{Chunking, PatchBase, Resume, Review};
-use crate::settings::{Settings, TargetSetting};
+use crate::settings::Settings;
 use crate::store::{self, Session};
 
 /// Goes on with the review in `session` (locked by the caller; `meta` is its metadata) from the
@@ -38,11 +39,12 @@ pub fn run(
 ) -> Result<Reviewed> {
     let id = &session.id;
     let (state, original) = state(&session.dir, id, settings)?;
-    let target = match meta["target"].as_str() {
-        Some("proposal") => TargetSetting::Proposal,
-        Some("mixed") => TargetSetting::Mixed,
-        _ => TargetSetting::Code,
-    };
+    // The kind the session's artifact was read as (never `auto`: that was resolved then).
+    let target = meta["target"]
+        .as_str()
+        .and_then(TargetSetting::parse)
+        .filter(|t| *t != TargetSetting::Auto)
+        .unwrap_or(TargetSetting::Code);
     let input = TextInput {
         text: original,
         origin: "resumed session".into(),
@@ -51,7 +53,7 @@ pub fn run(
     };
     let artifact = change::from_text(&input, target, u64::MAX);
     let ((author_name, author), (reviewer_name, reviewer)) = sides(id, meta, settings)?;
-    let terminal = (settings.mode == "manual")
+    let terminal = (settings.mode == Mode::Manual)
         .then(crate::review::manual::Terminal::open)
         .transpose()?;
     // The current work tree, never a folder the session names.

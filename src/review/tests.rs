@@ -4,14 +4,14 @@
 use super::*;
 use crate::agents::scripted::Slow;
 use crate::agents::{Answer, Family};
-use crate::cli::ReviewArgs;
-use crate::settings::{Layers, TargetSetting};
+use crate::choices::TargetSetting;
+use crate::settings::{Layers, Overrides};
 
 const CRITIQUE: &str = "```json\n{\"verdict\":\"revise\",\"findings\":[{\"severity\":\"P2\",\"title\":\"naming\",\"action\":\"rename\"}]}\n```";
 
 fn run(reviewer_delay_ms: u64, author_delay_ms: u64, budget_ms: u64) -> Outcome {
     let tmp = tempfile::tempdir().unwrap();
-    let settings = Settings::resolve(Layers::default(), &ReviewArgs::default()).unwrap();
+    let settings = Settings::resolve(Layers::default(), &Overrides::default()).unwrap();
     let input = crate::change::TextInput {
         text: "fn f() {}\n".into(),
         origin: "test".into(),
@@ -100,7 +100,7 @@ fn a_signal_once_the_last_step_is_done_leaves_the_session_completed() {
 fn signal_during_the_last_step() {
     assert!(std::env::var_os("GIT_DEBATE_TEST_SIGNAL_CHILD").is_some());
     let tmp = tempfile::tempdir().unwrap();
-    let args = ReviewArgs {
+    let args = Overrides {
         max_rounds: Some(1),
         ..Default::default()
     };

@@ -40,6 +40,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use anyhow::{Context, Result};
 use git2::{ObjectType, Oid, Repository};
 
+use crate::choices::{Tools, Workspace};
 use crate::sandbox::confine::Sandbox;
 use crate::sys::scratch::private_dir;
 
@@ -182,8 +183,8 @@ pub fn prepare(
     source: &Source,
     settings: &crate::settings::Settings,
 ) -> Result<(Option<Export>, Sandbox)> {
-    let no_tools = settings.reviewer_tools == "none";
-    if settings.reviewer_workspace == "worktree" {
+    let no_tools = settings.reviewer_tools == Tools::None;
+    if settings.reviewer_workspace == Workspace::Worktree {
         // A tool-less gemini still needs a private place for its policy file.
         let scratch = no_tools.then(|| create(None, &Source::Empty)).transpose()?;
         let sandbox = Sandbox {

@@ -149,7 +149,7 @@ pub fn is_cache_key(key: &str) -> bool {
         && tree
             .bytes()
             .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
-        && ["p1", "p2", "p3", "never"].contains(&fail_on)
+        && crate::choices::FailOn::NAMES.contains(&fail_on)
         && !rounds.is_empty()
         && rounds.len() <= 3
         && rounds.bytes().all(|b| b.is_ascii_digit())

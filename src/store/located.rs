@@ -6,8 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use crate::cli::ReviewArgs;
-use crate::settings::{Layers, Settings};
+use crate::settings::{Layers, Overrides, Settings};
 
 /// The store an invocation reads, with the repository and settings it was found from (pruning
 /// needs both: the configured limits, and the staged trees the hook's sessions are kept for).
@@ -20,11 +19,11 @@ pub struct Located {
 /// The store for `state_dir` (the flag), else the configured or default one.
 pub fn locate(state_dir: Option<&Path>) -> Result<Located> {
     let repo = crate::git::repo::discover()?;
-    let args = ReviewArgs {
+    let flags = Overrides {
         state_dir: state_dir.map(Into::into),
         ..Default::default()
     };
-    let settings = Settings::resolve(Layers::load(repo.as_ref())?, &args)?;
+    let settings = Settings::resolve(Layers::load(repo.as_ref())?, &flags)?;
     let cwd = std::env::current_dir()?;
     let base = crate::store::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
     Ok(Located {

@@ -29,7 +29,8 @@ use crate::agents::error::generic_hint;
 use crate::agents::{OutputMode, Usage};
 use crate::sys::runner::{Ending, Finished, Invocation};
 use crate::{
-    agents::{Answer, Backend, BackendError, Effort, ErrorKind, Failure, Family, Request},
+    agents::{Answer, Backend, BackendError, ErrorKind, Failure, Family, Request},
+    choices::Effort,
     sys::signals,
 };
 use agents::AcpAgent;

@@ -2,6 +2,7 @@
 //! for a change bigger than one prompt, the chunking that reviews all of it that fits.
 
 use crate::change::{self, Artifact};
+use crate::choices;
 use crate::review::setup::last_message::{self, Origin};
 use crate::review::setup::Source;
 use crate::review::Chunking;
@@ -57,9 +58,9 @@ pub fn build(
 /// Whether a change is reviewed in chunks: `--chunk`, or (by default) when it does not fit.
 pub fn wants_chunks(settings: &Settings, a: &Artifact) -> bool {
     a.target == change::Target::Code
-        && match settings.chunk.as_str() {
-            "always" => true,
-            "never" => false,
-            _ => a.truncation.cut_anything(),
+        && match settings.chunk {
+            choices::Chunking::Always => true,
+            choices::Chunking::Never => false,
+            choices::Chunking::Auto => a.truncation.cut_anything(),
         }
 }

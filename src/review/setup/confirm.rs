@@ -10,7 +10,8 @@
 use anyhow::Result;
 
 use crate::change::{self, Artifact, Target, TextInput};
-use crate::settings::{Settings, TargetSetting};
+use crate::choices::TargetSetting;
+use crate::settings::Settings;
 use crate::ui::ask::{self, Reply};
 
 /// What the user decided.

@@ -17,7 +17,8 @@ use std::path::Path;
 use anyhow::Result;
 
 use crate::change::{Artifact, TextInput};
-use crate::settings::{Settings, TargetSetting};
+use crate::choices::TargetSetting;
+use crate::settings::Settings;
 
 /// Plain text shorter than this (in characters) is reviewed whole without asking.
 pub const SHORT_CHARS: usize = 2000;

@@ -23,7 +23,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 
 use crate::change::{Artifact, TextInput};
-use crate::cli::ReviewArgs;
+use crate::choices::Mode;
 use crate::git::{Change, Scope};
 use crate::review::incremental::Plan;
 use crate::settings::Settings;
@@ -42,18 +42,6 @@ pub struct What {
     pub since: Option<String>,
     /// A hook session's verdict-cache key: pruning keeps the session while its tree is staged.
     pub hook_cache: Option<String>,
-}
-
-impl What {
-    pub fn of(args: &ReviewArgs) -> What {
-        What {
-            content: args.content.clone(),
-            artifact_file: args.artifact_file.clone(),
-            last_message: args.last_message,
-            since: args.since.clone(),
-            hook_cache: args.hook_cache.clone(),
-        }
-    }
 }
 
 /// What the artifact was built from.
@@ -129,12 +117,12 @@ pub fn run(
         }
     }
     // In CI nobody can answer: manual mode (e.g. from a global config) becomes auto.
-    if settings.mode == "manual" && !settings.dry_run && crate::ui::ask::in_ci() {
+    if settings.mode == Mode::Manual && !settings.dry_run && crate::ui::ask::in_ci() {
         crate::errln!("note: CI detected and no terminal: --mode manual runs as --mode auto");
-        settings.mode = "auto".into();
+        settings.mode = Mode::Auto;
     }
     // Manual mode must be able to ask before anything is spent.
-    let terminal = (settings.mode == "manual" && !settings.dry_run)
+    let terminal = (settings.mode == Mode::Manual && !settings.dry_run)
         .then(crate::review::manual::Terminal::open)
         .transpose()?;
     let (route, sides) = sides::choose(&settings)?;
