@@ -474,3 +474,6 @@ pub fn expand_home(p: &str) -> PathBuf {
         _ => PathBuf::from(p),
     }
 }
+
+#[cfg(test)]
+mod tests;
