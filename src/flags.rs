@@ -10,7 +10,7 @@ use clap::{CommandFactory, FromArgMatches};
 use crate::choices::Chunking;
 use crate::cli::{
     AskArgs, BackendsArgs, BudgetArgs, Cli, EffortArgs, GateArgs, IdleArgs, ModeArgs, ReportArgs,
-    ReviewArgs, SidesArgs, StoreArgs, TimeoutArgs, TopicArgs,
+    ReviewArgs, RoundsArgs, SidesArgs, StoreArgs, TimeoutArgs, TopicArgs,
 };
 use crate::settings::Overrides;
 
@@ -53,6 +53,12 @@ impl Fill for GateArgs {
 impl Fill for ModeArgs {
     fn fill(&self, o: &mut Overrides) {
         o.mode = self.mode;
+    }
+}
+
+impl Fill for RoundsArgs {
+    fn fill(&self, o: &mut Overrides) {
+        o.max_rounds = self.max_rounds;
     }
 }
 
@@ -104,6 +110,7 @@ pub fn of(groups: &[&dyn Fill]) -> Overrides {
 impl From<&ReviewArgs> for Overrides {
     fn from(a: &ReviewArgs) -> Overrides {
         let o = of(&[
+            &a.rounds,
             &a.decision,
             &a.budget,
             &a.timeout,
@@ -118,7 +125,6 @@ impl From<&ReviewArgs> for Overrides {
             target: a.target,
             scope: a.scope.clone(),
             intensity: a.intensity,
-            max_rounds: a.max_rounds,
             budget_tokens: a.budget_tokens,
             budget_usd: a.budget_usd,
             skip_materialize_opposite: either(

@@ -51,6 +51,14 @@ pub struct ModeArgs {
     pub mode: Option<Mode>,
 }
 
+/// `--max-rounds`: review, resume and the hook (a panel's rounds are its own flag).
+#[derive(Debug, Args, Default, Clone)]
+pub struct RoundsArgs {
+    /// Maximum critique rounds (1..5).
+    #[arg(long, value_name = "N")]
+    pub max_rounds: Option<u32>,
+}
+
 /// `--budget-minutes`: review, topic and resume.
 #[derive(Debug, Args, Default, Clone)]
 pub struct BudgetArgs {

@@ -17,8 +17,8 @@ pub mod topic;
 use clap::{Parser, Subcommand};
 
 pub use groups::{
-    BudgetArgs, EffortArgs, GateArgs, IdleArgs, ModeArgs, ReportArgs, SidesArgs, StoreArgs,
-    TimeoutArgs,
+    BudgetArgs, EffortArgs, GateArgs, IdleArgs, ModeArgs, ReportArgs, RoundsArgs, SidesArgs,
+    StoreArgs, TimeoutArgs,
 };
 pub use review::{HookAction, HookArgs, HookInstallArgs, HookRunArgs, ResumeArgs, ReviewArgs};
 pub use sessions::{parse_age, ListFormat, SessionsArgs, ShowArgs, ShowFormat};

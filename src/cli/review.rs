@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 
 use super::groups::{
-    BudgetArgs, EffortArgs, GateArgs, IdleArgs, ModeArgs, ReportArgs, SidesArgs, StoreArgs,
-    TimeoutArgs,
+    BudgetArgs, EffortArgs, GateArgs, IdleArgs, ModeArgs, ReportArgs, RoundsArgs, SidesArgs,
+    StoreArgs, TimeoutArgs,
 };
 use crate::choices::{Intensity, TargetSetting};
 
@@ -64,9 +64,8 @@ pub struct ReviewArgs {
     #[arg(long, value_enum)]
     pub intensity: Option<Intensity>,
 
-    /// Maximum critique rounds (1..5).
-    #[arg(long, value_name = "N")]
-    pub max_rounds: Option<u32>,
+    #[command(flatten)]
+    pub rounds: RoundsArgs,
 
     #[command(flatten)]
     pub decision: ModeArgs,
@@ -182,6 +181,9 @@ pub struct ReviewArgs {
 
 #[derive(Debug, Args)]
 #[command(
+    mut_arg("max_rounds", |a| a.help(
+        "Total rounds the session may have, counting the ones it already has (1..5)"
+    )),
     mut_arg("budget_minutes", |a| a.help("Wall-clock budget for this continuation, in minutes")),
     mut_arg("author", |a| a.help(
         "The author backend (default: routed from the current configuration, as for a review)"
@@ -194,9 +196,8 @@ pub struct ResumeArgs {
     /// Session id (or a unique prefix of one), or `last` for the newest.
     #[arg(value_name = "ID", default_value = "last")]
     pub id: String,
-    /// Total rounds the session may have, counting the ones it already has (1..5).
-    #[arg(long, value_name = "N")]
-    pub max_rounds: Option<u32>,
+    #[command(flatten)]
+    pub rounds: RoundsArgs,
     #[command(flatten)]
     pub budget: BudgetArgs,
     #[command(flatten)]
@@ -243,13 +244,15 @@ pub struct HookInstallArgs {
 }
 
 #[derive(Debug, Args, Clone)]
-#[command(mut_arg("fail_on", |a| a.help(
-    "Block the commit on unresolved findings at or above this severity [default: p1]"
-)))]
+#[command(
+    mut_arg("fail_on", |a| a.help(
+        "Block the commit on unresolved findings at or above this severity [default: p1]"
+    )),
+    mut_arg("max_rounds", |a| a.help("Critique rounds before the verdict [default: 1]"))
+)]
 pub struct HookRunArgs {
     #[command(flatten)]
     pub gate: GateArgs,
-    /// Critique rounds before the verdict [default: 1].
-    #[arg(long, value_name = "N")]
-    pub max_rounds: Option<u32>,
+    #[command(flatten)]
+    pub rounds: RoundsArgs,
 }

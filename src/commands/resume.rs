@@ -34,7 +34,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
             crate::report::debate::emit(&settings, &ended)
         }
         "topic" => {
-            let flags = (args.max_rounds, args.budget.budget_minutes);
+            let flags = (args.rounds.max_rounds, args.budget.budget_minutes);
             let ended =
                 crate::debate::resume::duel(session, meta, &settings, (repo, &base), flags)?;
             crate::report::debate::emit(&settings, &ended)
@@ -50,6 +50,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
 fn overrides(args: &ResumeArgs, meta: &serde_json::Value) -> Overrides {
     let was = &meta["settings"];
     let given = crate::flags::of(&[
+        &args.rounds,
         &args.budget,
         &args.timeout,
         &args.decision,
@@ -59,7 +60,7 @@ fn overrides(args: &ResumeArgs, meta: &serde_json::Value) -> Overrides {
         &args.sides,
     ]);
     Overrides {
-        max_rounds: args
+        max_rounds: given
             .max_rounds
             .or(was["max_rounds"].as_u64().map(|n| n as u32)),
         budget_minutes: given.budget_minutes.or(was["budget_minutes"].as_u64()),

@@ -62,7 +62,7 @@ fn script(run: &HookRunArgs) -> Result<String> {
     let args = format!(
         "hook run --fail-on {} --max-rounds {}",
         run.gate.fail_on.unwrap_or(FailOn::P1),
-        run.max_rounds.unwrap_or(1)
+        run.rounds.max_rounds.unwrap_or(1)
     );
     Ok(format!(
         "#!/bin/sh\n{MARKER}: a second opinion on the staged change before each commit.\n\
@@ -237,7 +237,7 @@ pub fn before(a: &HookRunArgs) -> Result<Gate> {
         Staged::Tree(t) => t,
     };
     let fail_on = a.gate.fail_on.unwrap_or(FailOn::P1);
-    let max_rounds = a.max_rounds.unwrap_or(1);
+    let max_rounds = a.rounds.max_rounds.unwrap_or(1);
     let key = format!("{tree}-{fail_on}-{max_rounds}");
     let cache = crate::git::repo::session_base(&repo)
         .join("hook-cache")
