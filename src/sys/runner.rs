@@ -128,6 +128,10 @@ pub struct Finished {
     /// Bytes dropped beyond [`MAX_CAPTURE`] (stdout + stderr).
     pub dropped: usize,
     pub duration: Duration,
+    /// How often the watch slept because the pipes had closed and the exit could not be waited
+    /// on (no pidfd): zero where the kernel gives one, so an exit is collected the moment it
+    /// happens.
+    pub blind_pauses: u32,
 }
 
 /// One model CLI running as our child, in a process group of its own.
@@ -168,6 +172,8 @@ struct Watching {
     concluded_at: Option<Instant>,
     /// The next pause while nothing is left to poll (see [`FIRST_PAUSE`]).
     pause: Duration,
+    /// Pauses taken so far.
+    blind_pauses: u32,
 }
 
 impl Call {
@@ -252,6 +258,7 @@ impl Call {
             scanned: 0,
             concluded_at: None,
             pause: FIRST_PAUSE,
+            blind_pauses: 0,
         };
         let (ending, failure) = loop {
             match self.step(&mut w, &mut talk) {
@@ -275,6 +282,7 @@ impl Call {
             stderr: std::mem::take(&mut self.pipes.stderr),
             dropped: self.pipes.dropped,
             duration: self.started.elapsed(),
+            blind_pauses: w.blind_pauses,
         })
     }
 
@@ -347,6 +355,7 @@ impl Call {
             // Pipes closed, exit not yet collectable, no descriptor to wait on: look again soon.
             std::thread::sleep(w.pause.min(w.deadline.min(idle_deadline) - now));
             w.pause = (w.pause * 2).min(TICK);
+            w.blind_pauses += 1;
         }
         Ok(None)
     }
