@@ -208,6 +208,65 @@ pub fn where_of(location: Option<&Location>, evidence: Option<&str>) -> Option<S
     }
 }
 
+/// A judge's verdict on a finding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    Valid,
+    Invalid,
+    MissingContext,
+}
+
+/// The judge's ruling on one finding.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ruling {
+    pub id: String,
+    pub verdict: Verdict,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub severity: Option<Severity>,
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// A finding with the judge's ruling on it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Judged {
+    #[serde(flatten)]
+    pub finding: Finding,
+    /// `None`: the judge did not rule on it (it counts as valid).
+    #[serde(default)]
+    pub ruling: Option<Ruling>,
+    /// Added by the judge rather than raised by the reviewer.
+    #[serde(default)]
+    pub from_judge: bool,
+}
+
+impl Judged {
+    /// The severity after the judge's correction.
+    pub fn severity(&self) -> Severity {
+        self.ruling
+            .as_ref()
+            .and_then(|r| r.severity)
+            .unwrap_or(self.finding.severity)
+    }
+
+    /// Valid, or not ruled on.
+    pub fn stands(&self) -> bool {
+        self.ruling
+            .as_ref()
+            .is_none_or(|r| r.verdict == Verdict::Valid)
+    }
+
+    pub fn verdict_label(&self) -> &'static str {
+        match self.ruling.as_ref().map(|r| r.verdict) {
+            Some(Verdict::Valid) => "valid",
+            Some(Verdict::Invalid) => "invalid",
+            Some(Verdict::MissingContext) => "missing-context",
+            None => "not ruled",
+        }
+    }
+}
+
 /// A reviewer's answer, read.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Critique {

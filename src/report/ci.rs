@@ -28,7 +28,7 @@ fn location(i: &Item) -> Option<(String, u64, u64)> {
 }
 
 fn level(i: &Item) -> &'static str {
-    match i.severity {
+    match i.severity.label() {
         "P0" | "P1" | "unclassified" => "error",
         "P3" => "note",
         _ => "warning",
@@ -38,7 +38,7 @@ fn level(i: &Item) -> &'static str {
 /// One line of text for a finding: title, where the reviewer said, why, and what to do.
 fn message(i: &Item) -> String {
     let mut m = format!("[{}] {}", i.id, i.title);
-    if i.severity == "unclassified" {
+    if i.severity == crate::findings::Severity::Unclassified {
         m.push_str(" (severity unknown)");
     }
     if location(i).is_none() {
@@ -60,7 +60,7 @@ fn message(i: &Item) -> String {
 fn fingerprint(i: &Item) -> String {
     let path = i.location.as_ref().map_or("", |l| l.path.as_str());
     let title = crate::answer::vocab::normalise(&i.title);
-    let anchor = i.anchor.as_deref().unwrap_or("");
+    let anchor = i.anchor().unwrap_or("");
     let text = format!("{path}\0{title}\0{anchor}");
     sha1_smol::Sha1::from(text).digest().to_string()
 }
@@ -110,7 +110,7 @@ pub fn sarif(r: &Report) -> Value {
     for i in &r.unresolved {
         let rule_index = RULES
             .iter()
-            .position(|(id, _, _)| *id == i.severity)
+            .position(|(id, _, _)| *id == i.severity.label())
             .unwrap_or(4);
         let place = location(i).or_else(|| r.single_file.as_ref().map(|f| (f.clone(), 1, 1)));
         let Some((path, start, end)) = place else {
