@@ -183,6 +183,14 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
+/// `value` as pretty JSON whose object keys are sorted at every depth, with a final newline: the
+/// layout of every file written through a `serde_json::Value`.
+pub fn sorted_json(value: &impl serde::Serialize) -> serde_json::Result<Vec<u8>> {
+    let mut bytes = serde_json::to_vec_pretty(&serde_json::to_value(value)?)?;
+    bytes.push(b'\n');
+    Ok(bytes)
+}
+
 pub fn now_utc() -> time::OffsetDateTime {
     time::OffsetDateTime::now_utc()
 }

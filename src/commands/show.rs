@@ -7,8 +7,9 @@ use crate::choices::Format;
 use crate::cli::{ShowArgs, ShowFormat};
 use crate::error::Outcome;
 use crate::store;
-use crate::store::metadata::{sorted_json, Metadata};
+use crate::store::metadata::Metadata;
 use crate::store::round::Round;
+use crate::store::sorted_json;
 use crate::store::summary::OfKind;
 
 pub fn run(args: &ShowArgs) -> Result<Outcome> {

@@ -238,3 +238,32 @@ pub struct LastVerdict {
     pub disagreements: Vec<String>,
     pub recommendation: String,
 }
+
+/// What a panel's verifier found of one cited source: the `content` of a `verification_result`
+/// entry, itself JSON (compact, keys sorted, as seed 002's verifier writes it).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct VerificationResult {
+    /// The entry whose source this is.
+    pub verified_seq: u32,
+    pub url: String,
+    pub kind: String,
+    /// `verified`, `fabricated`, `unreliable` or `unverifiable` (the seed's words).
+    pub status: String,
+    #[serde(default)]
+    pub explanation: String,
+}
+
+impl VerificationResult {
+    /// The entry's content.
+    pub fn to_content(&self) -> String {
+        // Through a Value: its keys come out sorted, as the seed's writer orders them.
+        serde_json::to_value(self)
+            .map(|v| v.to_string())
+            .unwrap_or_default()
+    }
+
+    /// The result an entry's content holds, if it is one.
+    pub fn of_content(content: &str) -> Option<VerificationResult> {
+        serde_json::from_str(content).ok()
+    }
+}

@@ -16,8 +16,9 @@ use serde::Serialize;
 use crate::store::debate::{self, Entry, Exchange};
 use crate::store::incremental::{self, Plan};
 use crate::store::locations::{self, LocationIndex};
-use crate::store::metadata::{self, sorted_json, Metadata};
+use crate::store::metadata::{self, Metadata};
 use crate::store::round::Round;
+use crate::store::sorted_json;
 use crate::store::summary::{self, DuelSummary, PanelSummary, Report};
 use crate::store::{files, index, Session};
 

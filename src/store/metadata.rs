@@ -544,7 +544,7 @@ impl Metadata {
 
     /// The file's bytes: pretty JSON with sorted keys (see the module's doc) and a final newline.
     pub fn to_json(&self) -> serde_json::Result<Vec<u8>> {
-        sorted_json(self)
+        crate::store::sorted_json(self)
     }
 
     pub fn common(&self) -> &Common {
@@ -570,12 +570,4 @@ impl Metadata {
             _ => 0,
         }
     }
-}
-
-/// `value` as pretty JSON whose object keys are sorted at every depth, with a final newline: the
-/// layout of every file written through a `serde_json::Value`.
-pub fn sorted_json(value: &impl Serialize) -> serde_json::Result<Vec<u8>> {
-    let mut bytes = serde_json::to_vec_pretty(&serde_json::to_value(value)?)?;
-    bytes.push(b'\n');
-    Ok(bytes)
 }

@@ -105,6 +105,23 @@ impl Item {
         }
     }
 
+    /// The finding it reports (as an earlier review's open finding is carried into the next).
+    pub fn finding(&self) -> Finding {
+        Finding {
+            id: self.id.clone(),
+            severity: self.severity,
+            title: self.title.clone(),
+            evidence: self.evidence.clone(),
+            location: self.location.clone(),
+            body: self.body.clone(),
+            action: self.action.clone(),
+            segment: self.segment.clone(),
+            chunk: None,
+            source: self.source,
+            anchor: self.anchor.clone(),
+        }
+    }
+
     /// The level thresholds compare ([`Severity::rank`]).
     pub fn rank(&self) -> u8 {
         self.severity.rank()

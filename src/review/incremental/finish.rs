@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::review::incremental::{carry, Plan, FILE};
+use crate::review::incremental::{carry, Plan};
 pub use crate::store::incremental::{CarriedItem, Counts, Incremental};
 
 /// The reviewer's instructions for the carried findings (our text, outside the fence) and the
@@ -56,11 +56,10 @@ fn short(h: Option<&str>) -> String {
         .unwrap_or_else(|| "?".into())
 }
 
-/// The plan stored in the session folder `dir`, if it is an incremental review.
+/// The plan stored in the session folder `dir`, if it is an incremental review (a plan that
+/// cannot be read makes it a plain review, as the report then says nothing incremental).
 pub fn load(dir: &Path) -> Option<Plan> {
-    crate::store::files::read(&dir.join(FILE))
-        .ok()
-        .and_then(|b| serde_json::from_slice::<Plan>(&b).ok())
+    crate::store::folder::plan(dir).ok().flatten()
 }
 
 /// How the incremental review of the session in `dir` ends (`None` when the session is not

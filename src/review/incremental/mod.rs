@@ -29,9 +29,6 @@ use crate::git::{Change, Scope};
 pub use crate::store::incremental::{Basis, Plan};
 use carry::Carry;
 
-/// The plan's file in a session folder.
-pub const FILE: &str = crate::store::incremental::FILE;
-
 /// What `--since` names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Since {
