@@ -238,3 +238,7 @@ impl Session {
         self.append_json_line(debate::LOG, line)
     }
 }
+
+#[cfg(test)]
+#[path = "folder_tests.rs"]
+mod tests;
