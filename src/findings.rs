@@ -1,5 +1,6 @@
 //! What a reviewer raised, as data: findings with a severity, a location and the stage of the
-//! reading pipeline that produced them ([`crate::answer`] does the reading).
+//! reading pipeline that produced them, and the judge's rulings on them ([`crate::answer`] does
+//! the reading, [`crate::answer::judge`] the judging).
 //!
 //! A finding keeps the reviewer's own words (title, body, suggested fix and the evidence text as
 //! written) next to what was made of them (a severity from the vocabulary, a parsed location and

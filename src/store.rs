@@ -7,12 +7,19 @@
 //! [`files`] (regular files only, bounded). A session is held by one process at a time
 //! ([`lock`]). Each metadata write also goes to the store's [`index`], from which [`catalog`]
 //! lists sessions and [`prune`] removes old ones.
+//!
+//! A session's JSON files are typed records, written and read only through [`folder`]:
+//! [`metadata`] (what the session is, versioned), [`round`] and [`call`] (each round and model
+//! call), [`summary`] (how it ended), [`debate`] (a debate's log), [`incremental`] (an
+//! incremental review's plan) and [`locations`]. The store's other files are the hook's
+//! [`hook_cache`] and the user's prompt [`templates`].
 
 pub mod call;
 pub mod catalog;
 pub mod debate;
 pub mod files;
 pub mod folder;
+pub mod hook_cache;
 pub mod incremental;
 pub mod index;
 pub mod listing;
@@ -24,6 +31,7 @@ pub mod prune;
 pub mod round;
 pub mod summary;
 pub mod sweep;
+pub mod templates;
 pub mod view;
 
 use std::fs;

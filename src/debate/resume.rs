@@ -72,7 +72,7 @@ pub fn duel(
         budget,
         workspace,
         context: None,
-        templates: Some(base.join("templates")),
+        templates: Some(store::templates::dir(base)),
         checker: Checker::new(repo),
         resume: exchanges,
     }

@@ -141,7 +141,7 @@ pub fn duel(
         budget,
         workspace,
         context,
-        templates: Some(base.join("templates")),
+        templates: Some(store::templates::dir(&base)),
         checker,
         resume: Vec::new(),
     }

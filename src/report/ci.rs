@@ -246,8 +246,9 @@ fn level_of(id: &str) -> &'static str {
     }
 }
 
-pub fn sarif(r: &Report) -> Sarif {
-    let rules = RULES
+/// SARIF's rules: one per severity.
+fn rules() -> Vec<Rule> {
+    RULES
         .iter()
         .map(|(id, short, full)| Rule {
             id,
@@ -266,7 +267,10 @@ pub fn sarif(r: &Report) -> Sarif {
                 level: level_of(id),
             },
         })
-        .collect();
+        .collect()
+}
+
+pub fn sarif(r: &Report) -> Sarif {
     let mut results = Vec::new();
     let mut notifications = Vec::new();
     for i in &r.unresolved {
@@ -341,7 +345,7 @@ pub fn sarif(r: &Report) -> Sarif {
                     name: "git-debate",
                     version: env!("CARGO_PKG_VERSION"),
                     information_uri: "https://github.com/git-debate/git-debate",
-                    rules,
+                    rules: rules(),
                 },
             },
             invocations: vec![Invocation {

@@ -95,7 +95,7 @@ pub fn run(
         workspace,
         repo_dir: repo.map(|r| r.path().to_path_buf()),
         patch_base,
-        templates: Some(base.join("templates")),
+        templates: Some(store::templates::dir(base)),
         snippet: !meta.source.is_scope(),
         metadata,
         terminal: terminal.map(std::sync::Mutex::new),
@@ -132,7 +132,7 @@ fn state(dir: &Path, id: &str, settings: &Settings) -> Result<(Resume, String)> 
         );
     }
     let original = read(dir, "artifact.md")?;
-    let (text, version) = latest_version(dir)?.unwrap_or((original.clone(), 1));
+    let (text, version) = store::folder::latest_version(dir)?.unwrap_or((original.clone(), 1));
     let rebuttal = rounds
         .last()
         .filter(|r| r.choice == 'D')
@@ -212,38 +212,18 @@ pub fn check_resumable(id: &str, meta: &Meta) -> Result<()> {
 }
 
 fn read(dir: &Path, name: &str) -> Result<String> {
-    store::files::read_to_string(&dir.join(name))
-        .with_context(|| format!("cannot read {}", dir.join(name).display()))
+    optional(dir, name)?
+        .with_context(|| format!("cannot read {}: no such file", dir.join(name).display()))
 }
 
 /// A file the session may not have; one that is there but unreadable is an error.
 fn optional(dir: &Path, name: &str) -> Result<Option<String>> {
-    match store::files::read_to_string(&dir.join(name)) {
-        Ok(t) => Ok(Some(t)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e).with_context(|| format!("cannot read {}", dir.join(name).display())),
-    }
+    store::folder::text(dir, name)
+        .with_context(|| format!("cannot read {}", dir.join(name).display()))
 }
 
 /// `round-1.json`, `round-2.json`, ... up to the first one missing; a round that is there but
 /// cannot be read stops the resume (its findings would be lost).
 fn read_rounds(dir: &Path) -> Result<Vec<Round>> {
     store::folder::rounds(dir).with_context(|| format!("{} is damaged", dir.display()))
-}
-
-/// The highest `artifact-v<n>.md`, if any.
-fn latest_version(dir: &Path) -> Result<Option<(String, u32)>> {
-    let mut best: Option<u32> = None;
-    for e in std::fs::read_dir(dir)? {
-        let name = e?.file_name().to_string_lossy().into_owned();
-        if let Some(n) = name
-            .strip_prefix("artifact-v")
-            .and_then(|r| r.strip_suffix(".md"))
-            .and_then(|n| n.parse().ok())
-        {
-            best = best.max(Some(n));
-        }
-    }
-    best.map(|n| Ok((read(dir, &format!("artifact-v{n}.md"))?, n)))
-        .transpose()
 }

@@ -134,6 +134,35 @@ pub fn round_file(n: u32) -> String {
     format!("round-{n}.json")
 }
 
+/// The text file `name` (an artifact, a prompt, an answer), `None` when the session has none.
+pub fn text(dir: &Path, name: &str) -> Result<Option<String>, Unreadable> {
+    match files::read_to_string(&dir.join(name)) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Unreadable::new(name, Why::Io(e))),
+    }
+}
+
+/// The newest version of the artifact the author rewrote (`artifact-v<n>.md`, the highest `n`)
+/// and its number; `None` while there is only the original.
+pub fn latest_version(dir: &Path) -> anyhow::Result<Option<(String, u32)>> {
+    let mut best: Option<u32> = None;
+    for e in std::fs::read_dir(dir)? {
+        let name = e?.file_name().to_string_lossy().into_owned();
+        if let Some(n) = name
+            .strip_prefix("artifact-v")
+            .and_then(|r| r.strip_suffix(".md"))
+            .and_then(|n| n.parse().ok())
+        {
+            best = best.max(Some(n));
+        }
+    }
+    let Some(n) = best else { return Ok(None) };
+    let name = format!("artifact-v{n}.md");
+    let text = text(dir, &name)?.ok_or_else(|| Unreadable::new(&name, Why::Missing))?;
+    Ok(Some((text, n)))
+}
+
 /// The metadata of the session in `dir`.
 pub fn metadata(dir: &Path) -> Result<Metadata, Unreadable> {
     let b = bytes(dir, metadata::FILE)?;

@@ -87,7 +87,12 @@ pub(super) fn write_reports(p: &Panel, o: &PanelOutcome) -> Result<()> {
 
 /// The assessor reads the transcript, the summary and the blog post, and grades every role.
 pub(super) fn assess(p: &Panel, o: &mut PanelOutcome, budget: &Budget) -> Result<()> {
-    let read = |f: &str| std::fs::read_to_string(p.session.dir.join(f)).unwrap_or_default();
+    let read = |f: &str| {
+        crate::store::folder::text(&p.session.dir, f)
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    };
     let mut docs = String::new();
     for f in ["transcript.md", "summary.md", "blog-post.md"] {
         let text = read(f);

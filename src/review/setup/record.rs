@@ -78,7 +78,7 @@ pub fn begin(b: Begin) -> Result<Recorded> {
     // File names, commit subjects, chunk files and the given scope can hold secrets too.
     let meta = redacted(meta)?;
     session.write_metadata(&Metadata::Review(Box::new(meta.clone())))?;
-    let templates = b.base.join("templates");
+    let templates = crate::store::templates::dir(b.base);
     let snippet = matches!(b.source, Source::Text(_));
     // The round-1 prompts, so a dry run shows exactly what would be sent.
     let context = incremental
