@@ -241,11 +241,6 @@ impl Stored {
     pub fn reload(&self) -> Stored {
         Stored::load(self.dir.clone())
     }
-
-    /// The metadata's part every kind has, when it could be read.
-    pub fn common(&self) -> Option<&metadata::Common> {
-        self.metadata.as_ref().ok().map(Metadata::common)
-    }
 }
 
 /// The session folders of a store, newest first, without reading any of them: ids sort by time,

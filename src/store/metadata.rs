@@ -555,14 +555,6 @@ impl Metadata {
         }
     }
 
-    pub fn kind(&self) -> Kind {
-        match self {
-            Metadata::Review(_) => Kind::Review,
-            Metadata::Topic(_) => Kind::Topic,
-            Metadata::Panel(_) => Kind::Panel,
-        }
-    }
-
     /// How far a session got, in rounds: a review's rounds recorded (0 for a debate).
     pub fn rounds(&self) -> u64 {
         match self {
