@@ -35,8 +35,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         }
         Metadata::Topic(m) => {
             let flags = (args.rounds.max_rounds, args.budget.budget_minutes);
-            let ended =
-                crate::debate::resume::duel(session, *m, &settings, (repo, &base), flags)?;
+            let ended = crate::debate::resume::duel(session, *m, &settings, (repo, &base), flags)?;
             crate::report::debate::emit(&settings, &ended)
         }
         Metadata::Review(m) => {
