@@ -39,6 +39,7 @@ mod sandbox;
 mod scopes;
 mod secrets;
 mod session;
+mod sessions_v1;
 mod store;
 mod terminal;
 mod topic;

@@ -6,44 +6,25 @@
 //! that waves everything through cannot pick B by accident. A finding the judge did not rule on
 //! counts as valid: silence is not a dismissal.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::answer::vocab::parse_severity;
 use crate::answer::{self, Roots};
-use crate::findings::{Finding, Severity, Source};
+use crate::findings::{Finding, Source};
+pub use crate::findings::{Judged, Ruling, Verdict};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    Valid,
-    Invalid,
-    MissingContext,
-}
-
-impl Verdict {
-    fn parse(s: &str) -> Option<Verdict> {
-        let s = s.trim().to_ascii_lowercase().replace(['_', ' '], "-");
-        match s.as_str() {
-            "valid" | "accept" | "accepted" | "agree" => Some(Verdict::Valid),
-            "invalid" | "reject" | "rejected" | "disagree" => Some(Verdict::Invalid),
-            "missing-context" | "missing" | "needs-evidence" | "unclear" => {
-                Some(Verdict::MissingContext)
-            }
-            _ => None,
+/// A ruling's verdict as a judge may word it.
+fn parse_verdict(s: &str) -> Option<Verdict> {
+    let s = s.trim().to_ascii_lowercase().replace(['_', ' '], "-");
+    match s.as_str() {
+        "valid" | "accept" | "accepted" | "agree" => Some(Verdict::Valid),
+        "invalid" | "reject" | "rejected" | "disagree" => Some(Verdict::Invalid),
+        "missing-context" | "missing" | "needs-evidence" | "unclear" => {
+            Some(Verdict::MissingContext)
         }
+        _ => None,
     }
-}
-
-/// The judge's ruling on one finding.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Ruling {
-    pub id: String,
-    pub verdict: Verdict,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub severity: Option<Severity>,
-    #[serde(default)]
-    pub reason: String,
 }
 
 /// What the judge said.
@@ -88,7 +69,7 @@ fn from_json(v: &Value, roots: &Roots) -> Judgement {
         .filter_map(|r| {
             Some(Ruling {
                 id: r.get("id")?.as_str()?.trim().to_string(),
-                verdict: Verdict::parse(
+                verdict: parse_verdict(
                     r.get("verdict")
                         .or_else(|| r.get("classification"))?
                         .as_str()?,
@@ -152,7 +133,7 @@ fn from_lines(text: &str) -> Judgement {
     for line in text.lines() {
         if let Some(c) = ruling.captures(line) {
             j.readable = true;
-            if let Some(verdict) = Verdict::parse(&c[2]) {
+            if let Some(verdict) = parse_verdict(&c[2]) {
                 j.rulings.push(Ruling {
                     id: c[1].to_ascii_uppercase(),
                     verdict,
@@ -169,45 +150,6 @@ fn from_lines(text: &str) -> Judgement {
         }
     }
     j
-}
-
-/// A finding with the judge's ruling on it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Judged {
-    #[serde(flatten)]
-    pub finding: Finding,
-    /// `None`: the judge did not rule on it (it counts as valid).
-    #[serde(default)]
-    pub ruling: Option<Ruling>,
-    /// Added by the judge rather than raised by the reviewer.
-    #[serde(default)]
-    pub from_judge: bool,
-}
-
-impl Judged {
-    /// The severity after the judge's correction.
-    pub fn severity(&self) -> Severity {
-        self.ruling
-            .as_ref()
-            .and_then(|r| r.severity)
-            .unwrap_or(self.finding.severity)
-    }
-
-    /// Valid, or not ruled on.
-    pub fn stands(&self) -> bool {
-        self.ruling
-            .as_ref()
-            .is_none_or(|r| r.verdict == Verdict::Valid)
-    }
-
-    pub fn verdict_label(&self) -> &'static str {
-        match self.ruling.as_ref().map(|r| r.verdict) {
-            Some(Verdict::Valid) => "valid",
-            Some(Verdict::Invalid) => "invalid",
-            Some(Verdict::MissingContext) => "missing-context",
-            None => "not ruled",
-        }
-    }
 }
 
 /// Pairs each finding with its ruling (by id) and appends the judge's own findings as valid.
@@ -314,6 +256,7 @@ pub fn rubric(judged: &[Judged]) -> (char, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::findings::Severity;
 
     fn finding(id: &str, sev: Severity, action: bool) -> Finding {
         let mut f = Finding::new(sev, &format!("{id} title"));

@@ -5,38 +5,48 @@
 use std::path::Path;
 
 use anyhow::Result;
-use serde_json::json;
 
 use crate::choices::Effort;
 use crate::debate::{self, Ended};
 use crate::settings::Settings;
-use crate::store::{self, Session};
+use crate::store::metadata::{Duel as Meta, Kind, Metadata};
+use crate::store::summary::{DebateSummary, DuelSummary, SCHEMA};
+use crate::store::{folder, Session};
 
 /// Writes the duel's transcript, summary, report and `last-debate.json`, and the metadata's end.
 pub fn finish(
     s: Session,
     settings: &Settings,
     base: &Path,
-    meta: &mut serde_json::Value,
+    meta: &mut Meta,
     outcome: &debate::Outcome,
 ) -> Result<Ended> {
-    let topic = meta["topic"].as_str().unwrap_or("").to_string();
-    let rounds = meta["rounds"].as_u64().unwrap_or(2) as u32;
+    let topic = meta.topic.clone();
+    let rounds = meta.rounds;
     s.write(
         "transcript.md",
         debate::transcript(&topic, &outcome.exchanges, &outcome.notes).as_bytes(),
     )?;
     let summary = debate::summary_markdown(&s.id, &topic, outcome, rounds);
     s.write("summary.md", summary.as_bytes())?;
-    let report = json!({
-        "schema": 1, "kind": "topic", "session": s.id, "session_dir": s.dir, "topic": topic,
-        "status": outcome.status, "rounds_completed": outcome.rounds_completed,
-        "max_rounds": rounds, "proposer": outcome.proposer, "challenger": outcome.challenger,
-        "judge": outcome.judge, "verdict": outcome.verdict,
-        "notes": outcome.notes, "exchanges": outcome.exchanges,
-        "duration_ms": outcome.duration_ms,
-    });
-    s.write_json("summary.json", &report)?;
+    let report = DuelSummary {
+        schema: SCHEMA,
+        kind: Kind::Topic,
+        session: s.id.clone(),
+        session_dir: s.dir.clone(),
+        topic: topic.clone(),
+        status: outcome.status.clone(),
+        rounds_completed: outcome.rounds_completed,
+        max_rounds: rounds,
+        proposer: outcome.proposer.clone(),
+        challenger: outcome.challenger.clone(),
+        judge: outcome.judge.clone(),
+        verdict: outcome.verdict.clone(),
+        notes: outcome.notes.clone(),
+        exchanges: outcome.exchanges.clone(),
+        duration_ms: outcome.duration_ms,
+    };
+    s.write_summary(&report)?;
     let state = debate::state_record(
         &s.id,
         &topic,
@@ -44,18 +54,14 @@ pub fn finish(
         rounds,
         settings.effort.map(Effort::name),
     );
-    store::write_atomic(
-        &base.join("last-debate.json"),
-        serde_json::to_string_pretty(&state)?.as_bytes(),
-    )?;
-    meta["status"] = outcome.status.clone().into();
-    meta["rounds_completed"] = outcome.rounds_completed.into();
-    meta["updated_at"] = store::rfc3339(store::now_utc()).into();
-    s.write_json("metadata.json", meta)?;
+    folder::write_last_debate(base, &state)?;
+    meta.common.update(&outcome.status);
+    meta.rounds_completed = Some(outcome.rounds_completed);
+    s.write_metadata(&Metadata::Topic(Box::new(meta.clone())))?;
     Ok(Ended {
         status: outcome.status.clone(),
         session: s,
-        report,
+        report: DebateSummary::Duel(Box::new(report)),
         summary,
     })
 }

@@ -5,7 +5,6 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use serde_json::json;
 
 use crate::agents::budget::Budget;
 use crate::cli::TopicArgs;
@@ -13,6 +12,7 @@ use crate::debate::citations::Checker;
 use crate::debate::{record, sides, Duel, Ended};
 use crate::git::{self, Scope};
 use crate::settings::Settings;
+use crate::store::metadata::{self, Duel as Meta, DuelBudget, Kind, Metadata, Seated};
 use crate::store::{self, Session};
 
 /// What every debate is given, duel or panel.
@@ -110,18 +110,25 @@ pub fn duel(
     } = ground;
     let s = Session::create(&base)?;
     s.write("artifact.md", format!("# Topic\n\n{topic}\n").as_bytes())?;
-    let now = store::rfc3339(store::now_utc());
-    let mut meta = json!({
-        "version": store::METADATA_VERSION, "id": s.id, "kind": "topic", "status": "running",
-        "target": "topic", "topic": topic, "created_at": now, "updated_at": now,
-        "tool_version": env!("CARGO_PKG_VERSION"), "workspace": workspace,
-        "proposer": seats.route.author, "challenger": seats.route.reviewer,
-        "orchestrator": seats.judge.backend, "judge": seats.judge,
-        "budget": {"seconds": budget.total.as_secs(), "reserved_for_verdict_seconds":
-            budget.reserve.as_secs(), "source": budget.source},
-        "rounds": args.rounds, "scope": args.scope, "settings": settings,
-    });
-    s.write_json("metadata.json", &meta)?;
+    let mut meta = Meta {
+        common: metadata::Common::new(&s.id, "running", "topic", workspace.display().to_string()),
+        kind: Kind::Topic,
+        topic: topic.clone(),
+        proposer: Seated::Pick((&seats.route.author).into()),
+        challenger: Seated::Pick((&seats.route.reviewer).into()),
+        orchestrator: Some(seats.judge.backend.clone()),
+        judge: Some((&seats.judge).into()),
+        budget: Some(DuelBudget {
+            seconds: budget.total.as_secs(),
+            reserved_for_verdict_seconds: budget.reserve.as_secs(),
+            source: budget.source.clone(),
+        }),
+        rounds: args.rounds,
+        scope: args.scope.clone(),
+        settings: Some(metadata::Settings::of(settings)?),
+        rounds_completed: None,
+    };
+    s.write_metadata(&Metadata::Topic(Box::new(meta.clone())))?;
     let outcome = Duel {
         session: &s,
         settings,
@@ -134,7 +141,7 @@ pub fn duel(
         budget,
         workspace,
         context,
-        templates: Some(base.join("templates")),
+        templates: Some(store::templates::dir(&base)),
         checker,
         resume: Vec::new(),
     }

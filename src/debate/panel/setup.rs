@@ -6,7 +6,6 @@
 //! `--yes` or confirmed on the terminal, never silently ([`super::confirm`]).
 
 use anyhow::{Context, Result};
-use serde_json::json;
 
 use crate::agents::budget::Budget;
 use crate::agents::registry::{self, Role};
@@ -18,7 +17,9 @@ use crate::debate::setup::Ground;
 use crate::debate::Ended;
 use crate::error::UsageError;
 use crate::settings::Settings;
-use crate::store::{self, Session};
+use crate::store::metadata::{self, Kind, Metadata, Panel as Meta, Timings};
+use crate::store::summary::{DebateSummary, PanelSummary, SCHEMA};
+use crate::store::Session;
 
 /// A panel's settings: a panel's time budget is 30 minutes unless one is given.
 pub fn settings(mut settings: Settings, flag: Option<u64>) -> Settings {
@@ -159,22 +160,35 @@ pub fn run(args: &TopicArgs, ground: Ground, settings: &Settings) -> Result<Ende
     if families.len() < 2 {
         crate::errln!("note: every debater is of the {} family; a cross-family panel gives more independent views", families[0]);
     }
-    let lineup_meta: Vec<serde_json::Value> = debaters
+    let lineup_meta: Vec<metadata::Seat> = debaters
         .iter()
         .zip(&backends)
-        .map(|(d, b)| json!({"name": d.name, "backend": d.backend, "model": b.model(), "family": b.family().0, "persona": d.persona, "position": d.position, "incentives": d.incentives}))
+        .map(|(d, b)| metadata::Seat {
+            debater: d.clone(),
+            model: b.model().map(String::from),
+            family: b.family().0.clone(),
+        })
         .collect();
     let s = Session::create(&base)?;
     s.write("artifact.md", format!("# Topic\n\n{topic}\n").as_bytes())?;
-    let now = store::rfc3339(store::now_utc());
-    let mut meta = json!({
-        "version": store::METADATA_VERSION, "id": s.id, "kind": "panel", "status": "running",
-        "target": "topic", "topic": topic, "created_at": now, "updated_at": now,
-        "tool_version": env!("CARGO_PKG_VERSION"), "workspace": workspace, "chair": chair_name,
-        "debaters": debaters, "lineup": lineup_meta, "roles": roles_meta,
-        "min_rounds": args.min_rounds, "max_rounds": args.max_rounds, "blog": args.blog,
-    });
-    s.write_json("metadata.json", &meta)?;
+    let mut meta = Meta {
+        common: metadata::Common::new(&s.id, "running", "topic", workspace.display().to_string()),
+        kind: Kind::Panel,
+        topic: topic.clone(),
+        chair: chair_name.clone(),
+        debaters: debaters.clone(),
+        lineup: lineup_meta,
+        roles: roles_meta,
+        min_rounds: args.min_rounds,
+        max_rounds: args.max_rounds,
+        blog: args.blog,
+        outcome: None,
+        reason: None,
+        rounds_run: None,
+        budget_spent: None,
+        timings: None,
+    };
+    s.write_metadata(&Metadata::Panel(Box::new(meta.clone())))?;
     let outcome = panel::run(Panel {
         session: &s,
         settings,
@@ -197,31 +211,43 @@ pub fn run(args: &TopicArgs, ground: Ground, settings: &Settings) -> Result<Ende
 /// Records the outcome (the documents are written by the panel).
 pub fn finish(
     s: Session,
-    meta: &mut serde_json::Value,
+    meta: &mut Meta,
     debaters: &[Debater],
     outcome: &panel::PanelOutcome,
 ) -> Result<Ended> {
-    let topic = meta["topic"].as_str().unwrap_or("").to_string();
+    let topic = meta.topic.clone();
     let summary = panel::summary(&s.id, &topic, debaters, outcome);
-    let report = json!({
-        "schema": 1, "kind": "panel", "session": s.id, "session_dir": s.dir, "topic": topic,
-        "status": outcome.status, "outcome": outcome.outcome, "reason": outcome.reason,
-        "rounds": outcome.rounds, "redactions": outcome.redactions, "debaters": debaters,
-        "budget_spent": outcome.budget_spent, "notes": outcome.notes, "entries": outcome.entries,
+    let report = PanelSummary {
+        schema: SCHEMA,
+        kind: Kind::Panel,
+        session: s.id.clone(),
+        session_dir: s.dir.clone(),
+        topic,
+        status: outcome.status.clone(),
+        outcome: outcome.outcome.clone(),
+        reason: outcome.reason.clone(),
+        rounds: outcome.rounds,
+        redactions: outcome.redactions,
+        debaters: debaters.to_vec(),
+        budget_spent: outcome.budget_spent,
+        notes: outcome.notes.clone(),
+        entries: outcome.entries.clone(),
+    };
+    s.write_summary(&report)?;
+    meta.common.update(&outcome.status);
+    meta.outcome = Some(outcome.outcome.clone());
+    meta.reason = Some(outcome.reason.clone());
+    meta.rounds_run = Some(outcome.rounds);
+    meta.budget_spent = Some(outcome.budget_spent);
+    meta.timings = Some(Timings {
+        elapsed_ms: outcome.elapsed_ms,
+        calls: outcome.timings.clone(),
     });
-    s.write_json("summary.json", &report)?;
-    meta["status"] = outcome.status.clone().into();
-    meta["outcome"] = outcome.outcome.clone().into();
-    meta["reason"] = outcome.reason.clone().into();
-    meta["rounds_run"] = outcome.rounds.into();
-    meta["budget_spent"] = outcome.budget_spent.into();
-    meta["timings"] = json!({"elapsed_ms": outcome.elapsed_ms, "calls": outcome.timings});
-    meta["updated_at"] = store::rfc3339(store::now_utc()).into();
-    s.write_json("metadata.json", meta)?;
+    s.write_metadata(&Metadata::Panel(Box::new(meta.clone())))?;
     Ok(Ended {
         status: outcome.status.clone(),
         session: s,
-        report,
+        report: DebateSummary::Panel(Box::new(report)),
         summary,
     })
 }
