@@ -62,6 +62,9 @@ pub enum Source {
     Reader,
     /// A normaliser call restated an unreadable answer, and the finding is grounded in it.
     Normaliser,
+    /// The reviewer restated its own answer in the schema (the repair turn), and the finding is
+    /// grounded in its first answer.
+    Repair,
     /// Nothing could structure it: a block of the raw answer, kept in full.
     Raw,
     /// Added by the judge.
@@ -279,7 +282,7 @@ pub struct Critique {
     pub recommendation: Option<String>,
     /// The answer as a whole approves, and nothing in it was read as a finding.
     pub agreement: bool,
-    /// How it was read: `schema`, `json`, `markdown`, `normaliser` or `raw`.
+    /// How it was read: `schema`, `json`, `markdown`, `repair`, `normaliser` or `raw`.
     pub format: &'static str,
 }
 

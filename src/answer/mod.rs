@@ -16,6 +16,7 @@
 pub mod blocks;
 pub mod carried;
 pub mod conventional;
+pub mod dispute;
 pub mod json;
 pub mod lead;
 pub mod location;
@@ -24,6 +25,7 @@ pub mod markers;
 pub mod normalise;
 pub mod prepare;
 pub mod prose;
+pub mod restate;
 pub mod schema;
 pub mod transcript;
 pub mod unit;
