@@ -188,12 +188,31 @@ pub fn read(text: &str, structured: Option<&Value>, asked: &[(String, String)]) 
 }
 
 /// `text` without its disputes section (a heading from [`SECTION_NAMES`] and everything up to the
-/// next heading of the same or a higher level).
+/// next heading of the same or a higher level, or to a JSON block; headings inside code blocks do
+/// not count).
 pub fn without_section(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut cut: Option<usize> = None;
+    let mut fence: Option<&str> = None;
     for line in text.split_inclusive('\n') {
-        let level = heading_level(line);
+        let t = line.trim_start();
+        let opens = ["```", "~~~"].into_iter().find(|f| t.starts_with(f));
+        match (fence, opens) {
+            (Some(f), Some(o)) if f == o => fence = None,
+            (None, Some(o)) => {
+                fence = Some(o);
+                // A JSON block after the replies is the answer's own, not a reply.
+                if t[3..].trim_start().to_ascii_lowercase().starts_with("json") {
+                    cut = None;
+                }
+            }
+            _ => {}
+        }
+        let level = if fence.is_some() || opens.is_some() {
+            None
+        } else {
+            heading_level(line)
+        };
         if let (Some(at), Some(l)) = (cut, level) {
             if l <= at {
                 cut = None;
@@ -462,9 +481,12 @@ mod tests {
     #[test]
     fn the_section_is_cut_out_for_the_finding_reader() {
         let answer = "## P1 - Must Fix\n- New: overflow — lib.rs:9\n\n## Disputed findings\n\
-            - F1: hold — lib.rs:2\n\n## P3 - Nice to Have\n- naming\n";
+            - F1: hold — lib.rs:2\n```rust\n# not a heading\n```\n\n## P3 - Nice to Have\n\
+            - naming\n## Disputes\n- F2: withdraw\n```json\n{\"verdict\": \"revise\"}\n```\n";
         let cut = without_section(answer);
-        assert!(!cut.contains("F1: hold"), "{cut}");
+        assert!(!cut.contains("F1: hold") && !cut.contains("F2"), "{cut}");
+        assert!(!cut.contains("not a heading"), "{cut}");
         assert!(cut.contains("overflow") && cut.contains("naming"), "{cut}");
+        assert!(cut.contains("\"verdict\""), "{cut}");
     }
 }

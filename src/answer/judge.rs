@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use crate::answer::vocab::parse_severity;
 use crate::answer::{self, Roots};
+pub use crate::findings::{lowers, Judged, Rejoinder, Rejoined, Ruling, Verdict};
 use crate::findings::{Finding, Source};
-pub use crate::findings::{Judged, Ruling, Verdict};
 
 /// A ruling's verdict as a judge may word it.
 fn parse_verdict(s: &str) -> Option<Verdict> {
@@ -164,12 +164,14 @@ pub fn apply(findings: &[Finding], judgement: &Judgement) -> Vec<Judged> {
                 .cloned(),
             finding: f.clone(),
             from_judge: false,
+            rejoinder: None,
         })
         .collect();
     out.extend(judgement.added.iter().map(|f| Judged {
         finding: f.clone(),
         ruling: None,
         from_judge: true,
+        rejoinder: None,
     }));
     out
 }

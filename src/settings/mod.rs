@@ -55,6 +55,7 @@ pub struct Overrides {
     pub format: Option<Format>,
     pub output: Option<PathBuf>,
     pub fail_on: Option<FailOn>,
+    pub trust_judge: Option<bool>,
     pub max_artifact_bytes: Option<u64>,
     pub context_lines: Option<u32>,
     pub chunk: Option<Chunking>,
@@ -81,7 +82,8 @@ pub struct Settings {
     pub state_dir: Option<PathBuf>,
     pub author: Option<String>,
     pub reviewer: Option<String>,
-    /// Who restates unreadable answers: `author` (default), `reviewer` or a backend name.
+    /// Who restates an answer the reader cannot read whole: `reviewer` (default), `author` or a
+    /// backend name.
     pub normalizer: Option<String>,
     /// Who reviews when the reviewer never answers.
     pub fallback_reviewer: Option<String>,
@@ -91,6 +93,9 @@ pub struct Settings {
     pub format: Format,
     pub output: Option<PathBuf>,
     pub fail_on: FailOn,
+    /// The judge's ruling decides whether a finding it disputes counts for the gate
+    /// (`debate.gate.trustJudge`); by default the reviewer's word does.
+    pub trust_judge: bool,
     pub max_artifact_bytes: u64,
     pub chunk: Chunking,
     pub concurrency: usize,
@@ -178,6 +183,7 @@ impl Settings {
             format: r.choice("format")?.unwrap_or(Format::Text),
             output: r.get("output")?.map(|p| expand_home(&p)),
             fail_on: r.choice("failOn")?.unwrap_or(FailOn::Never),
+            trust_judge: r.bool("gate.trustJudge")?.unwrap_or(false),
             max_artifact_bytes: r.int("maxArtifactBytes")?.unwrap_or(262_144),
             chunk: r.choice("chunk")?.unwrap_or(Chunking::Auto),
             concurrency: r.int("concurrency")?.unwrap_or(3) as usize,
@@ -290,7 +296,7 @@ fn flag_values(o: &Overrides) -> Vec<(&'static str, String)> {
     let word = |v: Option<&'static str>| v.map(str::to_string);
     let num = |v: Option<u64>| v.map(|n| n.to_string());
     let path = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
-    let all: [(&'static str, Option<String>); 32] = [
+    let all: [(&'static str, Option<String>); 33] = [
         ("target", word(o.target.map(Choice::name))),
         ("scope", o.scope.clone()),
         ("intensity", word(o.intensity.map(Choice::name))),
@@ -317,6 +323,7 @@ fn flag_values(o: &Overrides) -> Vec<(&'static str, String)> {
         ("format", word(o.format.map(Choice::name))),
         ("output", path(&o.output)),
         ("failOn", word(o.fail_on.map(Choice::name))),
+        ("gate.trustJudge", o.trust_judge.map(|b| b.to_string())),
         ("maxArtifactBytes", num(o.max_artifact_bytes)),
         ("contextLines", num(o.context_lines.map(u64::from))),
         ("chunk", word(o.chunk.map(Choice::name))),
