@@ -24,6 +24,7 @@ mod layout;
 mod like_git;
 mod long_calls;
 mod manual;
+mod ownership;
 mod panel;
 mod panel_failures;
 mod panel_lineup;

@@ -100,6 +100,20 @@ const HOLD: &[&str] = &[
     "not conceded",
 ];
 
+/// Phrases that hold a finding wherever they stand in the reply.
+const STRONG_HOLD: &[&str] = &[
+    "hold",
+    "i hold",
+    "maintain",
+    "stand by",
+    "still stands",
+    "still valid",
+    "still holds",
+    "still applies",
+    "not withdrawn",
+    "not conceded",
+];
+
 /// Phrases that withdraw it.
 const WITHDRAW: &[&str] = &[
     "withdraw",
@@ -321,9 +335,10 @@ fn labelled(line: &str) -> Option<(Reply, String)> {
     Some((reply, words))
 }
 
-/// The reply phrases in `words`, read conservatively: a lowering (a lower word with a level within
-/// four words after it) first, then any hold (a withdrawal after a negation is one), and a
-/// withdrawal only when nothing else is said.
+/// The reply in `words`: the first reply phrase (a lowering is a lower word with a level within
+/// four words after it; a withdrawal after a negation is a hold), except that a withdrawal followed
+/// by an explicit hold (`agree it is rare, but I hold it`) is a hold. Words that only hold as the
+/// first phrase (`held`, `keep`) are evidence later on ("the lock is held by the caller").
 fn reply_in(words: &[String]) -> Option<Reply> {
     let starts = |i: usize, p: &str| {
         let p: Vec<&str> = p.split(' ').collect();
@@ -335,13 +350,17 @@ fn reply_in(words: &[String]) -> Option<Reply> {
             .iter()
             .any(|w| NEGATIONS.contains(&w.as_str()))
     };
-    let (mut lower, mut hold, mut withdraw) = (None, false, false);
+    let mut first = None;
     for i in 0..words.len() {
-        if LOWER.contains(&words[i].as_str()) && !negated(i) && lower.is_none() {
-            lower = words[i + 1..]
+        if LOWER.contains(&words[i].as_str()) && !negated(i) {
+            let level = words[i + 1..]
                 .iter()
                 .take(4)
                 .find_map(|w| parse_severity(w).filter(|s| *s != Severity::Unclassified));
+            if let Some(s) = level {
+                first.get_or_insert(Reply::Lower(s));
+                continue;
+            }
         }
         let h = HOLD.iter().filter(|p| starts(i, p)).map(|p| p.len()).max();
         let w = WITHDRAW
@@ -349,19 +368,23 @@ fn reply_in(words: &[String]) -> Option<Reply> {
             .filter(|p| starts(i, p))
             .map(|p| p.len())
             .max();
-        match (h, w) {
-            (None, None) => {}
-            (Some(h), Some(w)) if w > h && !negated(i) => withdraw = true,
-            (None, Some(_)) if !negated(i) => withdraw = true,
-            _ => hold = true,
+        let reply = match (h, w) {
+            (None, None) => continue,
+            (Some(h), Some(w)) if w > h && !negated(i) => Reply::Withdraw,
+            (None, Some(_)) if !negated(i) => Reply::Withdraw,
+            _ => Reply::Hold,
+        };
+        match first {
+            None => first = Some(reply),
+            Some(Reply::Withdraw)
+                if reply == Reply::Hold && STRONG_HOLD.iter().any(|p| starts(i, p)) =>
+            {
+                return Some(Reply::Hold)
+            }
+            _ => {}
         }
     }
-    match (lower, hold, withdraw) {
-        (Some(s), _, _) => Some(Reply::Lower(s)),
-        (None, true, _) => Some(Reply::Hold),
-        (None, false, true) => Some(Reply::Withdraw),
-        _ => None,
-    }
+    first
 }
 
 /// `{"id": "F3", "answer": "hold", "severity": "P2", "evidence": "…"}` objects anywhere in a JSON
@@ -459,6 +482,15 @@ mod tests {
             &asked(),
         );
         assert_eq!(r.said["F3"].0, Reply::Withdraw);
+        // The first word is the reply; "held" later is evidence, an explicit hold is not.
+        let r = read(
+            "- F1: withdraw — the lock is held by the caller\n- F2: agree it is rare, but I \
+             hold it: one log line is enough\n",
+            None,
+            &asked(),
+        );
+        assert_eq!(r.said["F1"].0, Reply::Withdraw);
+        assert_eq!(r.said["F2"].0, Reply::Hold);
     }
 
     #[test]

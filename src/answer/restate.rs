@@ -15,7 +15,7 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use crate::answer::json;
-use crate::answer::location::Roots;
+use crate::answer::location::{self, Roots};
 use crate::answer::normalise::{
     content_words, raises_nothing, raw_blocks, states_severity, ungrounded,
 };
@@ -60,10 +60,21 @@ pub enum By {
 pub fn units(raw: &str, read: &[Finding], roots: &Roots) -> Vec<Finding> {
     let mut out: Vec<Finding> = read.to_vec();
     for b in raw_blocks(raw, roots).findings {
-        let text = format!("{}\n{}", b.title, b.body);
-        let looks = b.severity != Severity::Unclassified
-            || b.location.as_ref().is_some_and(|l| l.start_line.is_some())
-            || crate::answer::verdict::raises_concern(&text);
+        // Only the block's prose: its code (a JSON answer, a suggested fix) was read as such.
+        let prose: Vec<&str> = crate::answer::blocks::fences::code_lines(&b.body)
+            .into_iter()
+            .filter(|(_, code)| !code)
+            .map(|(l, _)| l)
+            .collect();
+        let prose = prose.join("\n");
+        if prose.trim().is_empty() {
+            continue;
+        }
+        let looks = crate::answer::prose::severity_in(&prose).is_some()
+            || location::find_all(&prose, roots)
+                .iter()
+                .any(|l| l.start_line.is_some())
+            || crate::answer::verdict::raises_concern(&prose);
         if looks && !read.iter().any(|f| covers(f, &b)) {
             out.push(b);
         }
@@ -72,7 +83,8 @@ pub fn units(raw: &str, read: &[Finding], roots: &Roots) -> Vec<Finding> {
 }
 
 /// Checks the restatement in `answer_text` (or the CLI's `structured` object) of `raw`, whose
-/// units are `units` (see [`units`]). `Err` when the restatement holds no review at all.
+/// units are `units` (see [`units`]). `Err` when the restatement holds no review at all, or
+/// every finding it restates is invented.
 pub fn check(
     raw: &str,
     units: &[Finding],
@@ -89,6 +101,11 @@ pub fn check(
         .or_else(|| json::best_review(&json::json_blocks(answer_text), protocol, roots))
         .ok_or_else(|| "its answer had no JSON review in it".to_string())?;
     let restated = review.findings.len();
+    if restated > 0 && review.findings.iter().all(|f| ungrounded(f, raw).is_some()) {
+        return Err(format!(
+            "none of its {restated} finding(s) is in the answer's own words, files and lines"
+        ));
+    }
     let mut invented = Vec::new();
     let mut kept: Vec<Finding> = Vec::new();
     let mut levelled = 0;

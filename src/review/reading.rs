@@ -9,18 +9,19 @@
 //! ([`crate::answer::restate`]): restated findings not grounded in the answer are dropped, units
 //! of the answer no restated finding covers stay as read, and each count is in the round's
 //! record and notes. When the restatement fails or holds no review, the answer stays as read (an
-//! answer with no shape at all as unclassified blocks, in full).
+//! answer with no shape at all as unclassified blocks, in full). An answer whose verdict objects to
+//! the change but that names no finding keeps its objection as one finding of unknown severity.
 
 use std::time::Instant;
 
 use anyhow::Result;
 
 use crate::agents::{Answer, Backend};
-use crate::answer::dispute::{self, Replies};
+use crate::answer::dispute::{self, Replies, Reply};
 use crate::answer::restate::{self, By};
 use crate::answer::{self, normalise, Protocol, Reading, Roots};
 use crate::change::markdown::Target;
-use crate::findings::{Critique, Severity};
+use crate::findings::{Critique, Finding, Severity, Source};
 use crate::prompts::Template;
 use crate::review::record::{Call, Repair};
 use crate::review::Review;
@@ -115,22 +116,25 @@ impl Review<'_> {
         };
         let reading = answer::read(&text, answer.structured.as_ref(), protocol, &roots);
         let because = repair_due(&reading, &text, &roots);
-        if because.is_empty() || text.trim().is_empty() {
-            return Ok(Answered {
-                critique: reading.critique,
-                call: None,
-                repair: None,
-                replies,
-                notes,
-            });
+        let (mut critique, call, repair) = if because.is_empty() || text.trim().is_empty() {
+            (reading.critique, None, None)
+        } else {
+            let (c, call, repair) =
+                self.repair(n, (segment, label), &text, &reading, because, started)?;
+            notes.push(repair_note(&which, &repair, &c));
+            (c, Some(call), Some(repair))
+        };
+        // An objection explained by the disputes it holds needs no finding of its own.
+        let disputes_explain = asked
+            .iter()
+            .any(|(id, _)| !matches!(replies.said.get(id), Some((Reply::Withdraw, _))));
+        if !disputes_explain {
+            notes.extend(objection(&which, &mut critique, &text));
         }
-        let (critique, call, repair) =
-            self.repair(n, (segment, label), &text, &reading, because, started)?;
-        notes.push(repair_note(&which, &repair, &critique));
         Ok(Answered {
             critique,
-            call: Some(call),
-            repair: Some(repair),
+            call,
+            repair,
             replies,
             notes,
         })
@@ -232,6 +236,29 @@ impl Review<'_> {
     }
 }
 
+/// An answer whose verdict objects to the change (`reject`, `revise`, `request changes`) but
+/// that names no finding keeps its objection as one finding of unknown severity: a reviewer that
+/// says the change should not land is never read as saying nothing.
+fn objection(which: &str, c: &mut Critique, text: &str) -> Option<String> {
+    let objects = c.verdict.as_deref().and_then(answer::vocab::stance_of)
+        == Some(answer::vocab::Stance::Object);
+    if !objects || c.agreement || !c.findings.is_empty() {
+        return None;
+    }
+    let verdict = c.verdict.clone().unwrap_or_default();
+    let mut f = Finding::new(
+        Severity::Unclassified,
+        &format!("The reviewer's verdict is {verdict}, with no finding named"),
+    );
+    f.body = crate::answer::prepare::prepare(text).trim().to_string();
+    f.source = Source::Raw;
+    c.findings.push(f);
+    Some(format!(
+        "{which} review's answer objects to the change ({verdict}) but names no finding; its \
+         answer is kept as one finding of unknown severity"
+    ))
+}
+
 /// The round's note on a repair turn: why, by whom, and every count of the two-way check.
 fn repair_note(which: &str, r: &Repair, c: &Critique) -> String {
     let who = if r.by_reviewer {
@@ -290,6 +317,6 @@ fn unknown(c: &Critique) -> String {
         .count()
     {
         0 => String::new(),
-        k => format!(", {k} of unknown severity"),
+        k => format!(", {k} of them unclassified (severity unknown)"),
     }
 }

@@ -164,8 +164,8 @@ pub const KEYS: &[Key] = &[
         name: "normalizer",
         flag: "--normalizer",
         kind: Kind::Text,
-        default: "the author",
-        doc: "Backend that restates an answer the reader cannot structure (`reviewer`, `author` or a backend name).",
+        default: "reviewer",
+        doc: "Who restates an answer the reader cannot read whole (`reviewer`: the reviewer restates its own answer; `author` or a backend name), checked against the answer both ways.",
         user_only: false,
     },
     Key {
