@@ -155,6 +155,13 @@ fn show_round(s: &store::Stored, n: u32, format: ShowFormat) -> Result<Outcome> 
                     "choice: {} ({}); rubric: {} ({})\n",
                     r.choice, r.decided_by, r.rubric, r.rubric_reason
                 ));
+                if let Some(from) = r["choice_from"].as_str() {
+                    out.push_str(&format!(
+                        "judge: {}; the final letter is the {from}'s: {}\n",
+                        r["judge_choice"].as_str().unwrap_or("none"),
+                        r["choice_reason"].as_str().unwrap_or("-")
+                    ));
+                }
             }
             for (title, text) in [("Critique", &r.critique), ("Judge", &r.judge)] {
                 if let Some(t) = text {

@@ -63,7 +63,8 @@ fn sameness(
         || (anchored && sim >= SAME_ANCHORED)
         || (near && shared >= 2 && share >= SAME_NEAR_WORDS)
         || (shared >= 3 && share >= SAME_WORDS);
-    same.then(|| sim + share + if anchored { 1.0 } else { 0.0 } + if near { 0.5 } else { 0.0 })
+    let score = sim + share + if anchored { 1.0 } else { 0.0 } + if near { 0.5 } else { 0.0 };
+    same.then_some(score)
 }
 
 impl Ledger {
