@@ -271,9 +271,10 @@ fn a_repair_that_drops_or_invents_a_finding_is_caught_and_counted_in_every_forma
     assert!(repair_prompt.contains("every total computed"));
     assert!(!repair_prompt.contains("a - b"), "{repair_prompt}");
     assert!(
-        env.fake_calls("claude")
-            .iter()
-            .all(|c| !c["prompt"].as_str().unwrap().contains("Below is a code reviewer")),
+        env.fake_calls("claude").iter().all(|c| !c["prompt"]
+            .as_str()
+            .unwrap()
+            .contains("Below is a code reviewer")),
         "the author restated nothing"
     );
     // Counted in every format's notes.
