@@ -73,7 +73,8 @@ fn repair_due(reading: &Reading, text: &str, roots: &Roots) -> Vec<String> {
     if unknown > 0 {
         why.push(format!("{unknown} finding(s) of unknown severity"));
     }
-    if c.verdict.is_none() && !c.agreement && answer::verdict::stated(text).is_none() {
+    let verdict = c.verdict.is_some() || c.recommendation.is_some() || c.agreement;
+    if !verdict && answer::verdict::stated(text).is_none() {
         why.push("no verdict".into());
     }
     if c.format == "json" && restate::units(text, &c.findings, roots).len() > c.findings.len() {
