@@ -216,6 +216,17 @@ fn a_committed_gitdebate_cannot_trust_the_judge_but_git_config_can() {
         &["--max-rounds", "1", "--fail-on", "p1", "--no-trust-judge"],
     )
     .fails(1);
+    // The environment may set it too (the user's own layer).
+    env.git(&["config", "--unset", "debate.gate.trustJudge"]);
+    env.run_full(
+        &["--max-rounds", "1", "--fail-on", "p1"],
+        "",
+        &[
+            ("GIT_DEBATE_LAUNCHER", Some("claude")),
+            ("GIT_DEBATE_GATE_TRUST_JUDGE", Some("true")),
+        ],
+    )
+    .ok();
 }
 
 /// A reviewer that answers in prose with two concerns and no level, and answers a repair prompt
