@@ -155,11 +155,12 @@ fn show_round(s: &store::Stored, n: u32, format: ShowFormat) -> Result<Outcome> 
                     "choice: {} ({}); rubric: {} ({})\n",
                     r.choice, r.decided_by, r.rubric, r.rubric_reason
                 ));
-                if let Some(from) = r["choice_from"].as_str() {
+                if !r.choice_from.is_empty() {
                     out.push_str(&format!(
-                        "judge: {}; the final letter is the {from}'s: {}\n",
-                        r["judge_choice"].as_str().unwrap_or("none"),
-                        r["choice_reason"].as_str().unwrap_or("-")
+                        "judge: {}; the final letter is the {}'s: {}\n",
+                        r.judge_choice.map_or("none".to_string(), String::from),
+                        r.choice_from,
+                        r.choice_reason
                     ));
                 }
             }
