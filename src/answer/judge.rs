@@ -38,6 +38,9 @@ pub struct Judgement {
     pub reason: String,
     /// Something in the answer could be read as rulings or a recommendation.
     pub readable: bool,
+    /// What was read but not used: a ruling on an id outside the round, a ruling whose verdict
+    /// could not be read.
+    pub notes: Vec<String>,
 }
 
 /// Reads the judge's answer: the schema-enforced object when the CLI gave one, else its JSON
@@ -55,6 +58,12 @@ pub fn parse(text: &str, structured: Option<&Value>, roots: &Roots) -> Judgement
         return from_json(v, roots);
     }
     from_lines(text)
+}
+
+/// Reads the judge's answer for a round whose findings have `ids`.
+pub fn parse_round(text: &str, structured: Option<&Value>, roots: &Roots, ids: &[String]) -> Judgement {
+    let _ = ids;
+    parse(text, structured, roots)
 }
 
 fn from_json(v: &Value, roots: &Roots) -> Judgement {
@@ -101,6 +110,7 @@ fn from_json(v: &Value, roots: &Roots) -> Judgement {
         })
         .unwrap_or_default();
     Judgement {
+        notes: Vec::new(),
         readable: true,
         rulings,
         added,
