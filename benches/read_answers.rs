@@ -1,9 +1,9 @@
-//! How long the reader takes on an answer, over every answer of the four corpora.
+//! How long the reader takes on an answer, over every answer of the tuned corpora.
 //!
 //! Why: the reader runs on every critique and every judge ruling, and it is a pipeline of many
 //! passes (unwrapping, JSON, XML, markdown structure, locations, vocabularies). Next to a model
 //! call it must stay negligible, also on the largest answers. Each answer of
-//! `tests/fixtures/answers*/` is read `BENCH_ITERS` times (default 20); printed: the median time
+//! `tests/fixtures/answers/tuned/*/` is read `BENCH_ITERS` times (default 20); printed: the median time
 //! per answer over the corpus, the slowest answer's median, and the total for one pass.
 //!
 //! ```text
@@ -20,14 +20,9 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(20);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers/tuned");
     let mut answers: Vec<(String, String)> = Vec::new();
-    for corpus in [
-        "answers",
-        "answers-holdout",
-        "answers-fresh",
-        "answers-blind",
-    ] {
+    for corpus in ["base", "holdout-w2", "fresh-w2", "blind-w2", "dev-w3"] {
         for family in std::fs::read_dir(root.join(corpus)).expect("corpus") {
             let family = family.expect("entry").path();
             if !family.is_dir() {

@@ -90,7 +90,10 @@ fn scorecard() -> Score {
                 if w["severity"].as_str().map(str::to_string) == sev {
                     s.severity_right += 1;
                 } else {
-                    wrong.push(format!("{} severity {:?} want {}", r.id, sev, w["severity"]));
+                    wrong.push(format!(
+                        "{} severity {:?} want {}",
+                        r.id, sev, w["severity"]
+                    ));
                 }
             } else {
                 wrong.push(format!("{} {:?} want {}", r.id, r.verdict, w["verdict"]));
@@ -115,7 +118,9 @@ fn scorecard() -> Score {
                 wrong.push(format!("{u} (not in the round) not noted"));
             }
         }
-        let rec = exp["recommendation"].as_str().and_then(|c| c.chars().next());
+        let rec = exp["recommendation"]
+            .as_str()
+            .and_then(|c| c.chars().next());
         if j.recommendation == rec {
             s.recommendation_right += 1;
         } else {
