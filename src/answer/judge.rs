@@ -61,7 +61,12 @@ pub fn parse(text: &str, structured: Option<&Value>, roots: &Roots) -> Judgement
 }
 
 /// Reads the judge's answer for a round whose findings have `ids`.
-pub fn parse_round(text: &str, structured: Option<&Value>, roots: &Roots, ids: &[String]) -> Judgement {
+pub fn parse_round(
+    text: &str,
+    structured: Option<&Value>,
+    roots: &Roots,
+    ids: &[String],
+) -> Judgement {
     let _ = ids;
     parse(text, structured, roots)
 }

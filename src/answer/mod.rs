@@ -183,40 +183,11 @@ fn from_json(j: json::JsonReview, format: &'static str) -> Critique {
 
 /// The contents of ```markdown / ~~~md fences.
 fn markdown_fences(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    // (closing marker, the fence's own indent, body)
-    let mut cur: Option<(String, usize, String)> = None;
-    for line in text.lines() {
-        // Inside a quote, the text after `> `; the body keeps its indentation relative to the
-        // fence, so nested bullets stay nested.
-        let line = line.trim_start().strip_prefix("> ").unwrap_or(line);
-        let t = line.trim_start();
-        let indent = line.len() - t.len();
-        match &mut cur {
-            Some((marker, fence_indent, body)) => {
-                if t.starts_with(marker.as_str())
-                    && t.trim_start_matches(['`', '~']).trim().is_empty()
-                {
-                    out.push(std::mem::take(body));
-                    cur = None;
-                } else {
-                    body.push_str(&line[indent.min(*fence_indent)..]);
-                    body.push('\n');
-                }
-            }
-            None => {
-                let ch = t.chars().next().filter(|c| *c == '`' || *c == '~');
-                if let Some(ch) = ch {
-                    let n = t.chars().take_while(|c| *c == ch).count();
-                    let info = t[n..].trim().to_ascii_lowercase();
-                    if n >= 3 && (info == "markdown" || info == "md") {
-                        cur = Some((ch.to_string().repeat(n), indent, String::new()));
-                    }
-                }
-            }
-        }
-    }
-    out
+    crate::markdown::Doc::parse_mixed(text)
+        .fenced()
+        .filter(|(_, c)| matches!(c.lang().as_str(), "markdown" | "md"))
+        .map(|(_, c)| c.body.clone())
+        .collect()
 }
 
 /// An answer about one file ("Here's a review of `src/cart/totals.ts`", a single permalink)
@@ -247,7 +218,7 @@ fn default_file(text: &str, roots: &Roots, findings: &mut [Finding]) {
 /// code comment's "LGTM" is not the reviewer's verdict).
 fn without_code(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for (line, code) in blocks::fences::code_lines(text) {
+    for (line, code) in crate::markdown::fenced_lines(text) {
         if !code {
             out.push_str(line);
             out.push('\n');

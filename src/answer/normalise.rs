@@ -147,7 +147,7 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
     let mut blocks: Vec<String> = Vec::new();
     let mut cur = String::new();
     let mut heading_pending = String::new();
-    for (line, fence) in crate::answer::blocks::fences::code_lines(raw) {
+    for (line, fence) in crate::markdown::fenced_lines(raw) {
         let t = line.trim_start();
         if !fence && t.is_empty() {
             if !cur.trim().is_empty() {
@@ -175,7 +175,7 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
     // A code block alone belongs with the text before it.
     let mut merged: Vec<String> = Vec::new();
     for b in blocks {
-        let code_only = crate::answer::blocks::fences::code_lines(&b)
+        let code_only = crate::markdown::fenced_lines(&b)
             .iter()
             .find(|(l, _)| !l.trim().is_empty())
             .is_some_and(|(_, code)| *code);

@@ -50,10 +50,16 @@ fn without_thinking(text: &str) -> Cow<'_, str> {
 /// `content[].text`, Ollama `message.content` or `response`.
 fn unwrap_envelope(text: &str) -> Option<String> {
     let t = text.trim();
-    let t = t
-        .strip_prefix("```json")
-        .and_then(|x| x.strip_suffix("```"))
-        .unwrap_or(t);
+    // A response body fenced whole: its content.
+    let doc = crate::markdown::Doc::parse(t);
+    let body = match doc.blocks.as_slice() {
+        [b] => match &b.kind {
+            crate::markdown::Kind::Code(c) if c.fence.is_some() => Some(c.body.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let t = body.as_deref().map_or(t, str::trim);
     if !t.starts_with('{') {
         return None;
     }

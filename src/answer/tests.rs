@@ -303,3 +303,18 @@ fn item_paragraphs_ratings_in_bold_and_quoted_votes() {
         Some(blocks::Block::Code { .. })
     ));
 }
+
+#[test]
+fn a_tilde_fence_is_a_fence_everywhere() {
+    // The JSON fenced with `~~~` keeps its severity, file and line, and the `"approve"` of a
+    // template echoed in `~~~` is not the verdict.
+    let text = "Review below.\n\n~~~json\n{\"verdict\":\"revise\",\"summary\":\"s\",\"findings\":[{\"severity\":\"P1\",\"title\":\"Off by one\",\"file\":\"src/a.rs\",\"start_line\":12,\"end_line\":null,\"body\":\"skips last\",\"action\":\"use ..=\"}]}\n~~~\n";
+    let r = read_cr(text);
+    assert_eq!(sevs(&r), [Severity::P1]);
+    assert_eq!(
+        r.critique.findings[0].location.as_ref().unwrap().display(),
+        "src/a.rs:12"
+    );
+    let echo = "~~~~\nLGTM, approve\n~~~~\n\n- src/a.rs:3 the loop never ends";
+    assert!(!read_cr(echo).critique.agreement);
+}
