@@ -156,7 +156,20 @@ fn scorecard() -> Score {
 
 #[test]
 fn the_judge_reader_on_judge_answers_in_every_common_form() {
+    // First measured before any change to the judge reader: rulings recall 0.41, precision
+    // 0.90, severity 0.89, unknown ids noted 0/2, recommendation 18/26. Tuned on since
+    // (in-sample): the bars hold what was reached.
     let s = scorecard();
     assert!(s.answers >= 26, "the judge corpus shrank");
-    assert!(ratio(s.verdict_right, s.expected) >= 0.0);
+    assert!(ratio(s.verdict_right, s.expected) >= 0.95, "rulings recall");
+    assert!(
+        ratio(s.verdict_right, s.predicted) >= 0.95,
+        "rulings precision"
+    );
+    assert!(ratio(s.severity_right, s.verdict_right) >= 0.9, "severity");
+    assert_eq!(
+        s.unknown_reported, s.unknown_expected,
+        "an unknown id unsaid"
+    );
+    assert!(s.recommendation_right + 1 >= s.answers, "recommendation");
 }

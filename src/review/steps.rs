@@ -175,13 +175,20 @@ impl Review<'_> {
             Ok(a) => {
                 self.session
                     .write(&format!("round-{n}-judge.md"), a.text.as_bytes())?;
-                let j = judge::parse(&a.text, a.structured.as_ref(), &self.roots());
+                let ids: Vec<String> = findings.iter().map(|f| f.id.clone()).collect();
+                let j = judge::parse_round(&a.text, a.structured.as_ref(), &self.roots(), &ids);
                 // Unread rulings are no rulings: said exactly like a failed judge.
-                let note = (!j.readable && !findings.is_empty()).then(|| {
+                let unread = (!j.readable && !findings.is_empty()).then(|| {
                     "the judge's answer could not be read; the rubric was applied to the unruled \
                      findings"
                         .to_string()
                 });
+                // What was read but not applied (an id outside the round, a verdict that
+                // could not be read) is said too.
+                let note = unread
+                    .into_iter()
+                    .chain(j.notes.iter().cloned())
+                    .reduce(|a, b| format!("{a}; {b}"));
                 (j, call, note)
             }
             Err(e) => {

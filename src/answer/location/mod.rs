@@ -133,22 +133,22 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
     );
     let bare = re(&BARE, &format!(r"(`?)({PATH})(`?)"));
 
-    let urls = url_spans(text);
-    let in_url =
-        |at: usize| urls.iter().any(|(a, b)| *a <= at && at < *b) || text[..at].ends_with('@');
+    let mut urls = Spans::default();
+    for (a, b) in url_spans(text) {
+        urls.insert(a, b);
+    }
+    let in_url = |at: usize| urls.overlaps(at, at + 1) || text[..at].ends_with('@');
     let mut found: Vec<(usize, Location)> = Vec::new();
-    let mut covered: Vec<(usize, usize)> = Vec::new();
+    let mut covered = Spans::default();
     for c in linked.captures_iter(text) {
         let m = c.get(0).expect("match");
         let path = percent_decode(&c[1]);
         let start = c.get(2).and_then(|x| x.as_str().parse().ok());
         let end = c.get(3).and_then(|x| x.as_str().parse().ok());
         found.push((m.start(), Location::new(&path, start, end)));
-        covered.push((m.start(), m.end()));
+        covered.insert(m.start(), m.end());
     }
-    let overlaps = |covered: &[(usize, usize)], s: usize, e: usize| {
-        covered.iter().any(|(a, b)| s < *b && e > *a)
-    };
+    let overlaps = |covered: &Spans, s: usize, e: usize| covered.overlaps(s, e);
     // Sourcery: `<location path="api/jobs.py" line_range="88-97" />`.
     static TAG: OnceLock<Regex> = OnceLock::new();
     for c in re(
@@ -167,7 +167,7 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
             );
             l.outside = outside;
             found.push((m.start(), l));
-            covered.push((m.start(), m.end()));
+            covered.insert(m.start(), m.end());
         }
     }
     for c in with_line.captures_iter(text) {
@@ -189,7 +189,7 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
         let mut loc = Location::new(&rel, start, end);
         loc.outside = outside;
         found.push((m.start(), loc));
-        covered.push((m.start(), m.end()));
+        covered.insert(m.start(), m.end());
     }
     for c in bare.captures_iter(text) {
         let m = c.get(2).expect("path");
@@ -210,7 +210,7 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
         let mut loc = Location::new(&rel, None, None);
         loc.outside = outside;
         found.push((m.start(), loc));
-        covered.push((m.start(), m.end()));
+        covered.insert(m.start(), m.end());
     }
     // A PR-files link names the file only by its hash (`#diff-<sha256>R61-R78`): the line is
     // all it gives; the path may come from elsewhere in the finding.
@@ -225,6 +225,26 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
     }
     found.sort_by_key(|(at, _)| *at);
     found.into_iter().map(|(_, l)| l).collect()
+}
+
+/// Disjoint byte spans, asked whether a span overlaps any of them in logarithmic time (an
+/// answer may hold hundreds of thousands of places: a scan per place would be quadratic).
+#[derive(Default)]
+struct Spans(std::collections::BTreeMap<usize, usize>);
+
+impl Spans {
+    fn insert(&mut self, start: usize, end: usize) {
+        self.0.insert(start, end);
+    }
+
+    /// Of disjoint spans, the one that starts last before `end` ends last: only it can reach
+    /// into `start..end`.
+    fn overlaps(&self, start: usize, end: usize) -> bool {
+        self.0
+            .range(..end)
+            .next_back()
+            .is_some_and(|(_, &e)| e > start)
+    }
 }
 
 /// Where `text` has URLs (a link target is not a file of this repository), found once;
