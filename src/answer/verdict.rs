@@ -125,7 +125,7 @@ pub fn stated(text: &str) -> Option<Stance> {
     // changes` says none).
     re(
         &LINE,
-        r"(?im)^\W*(?:overall\s+)?(?:verdict|decision|recommendation|review status|status|assessment)\W*:\W*([a-z _-]{2,30}?)\W*$",
+        r"(?im)^\W*(?:overall\s+)?(?:verdict|decision|recommendation|review status|status|assessment|veredicto|decisión|dictamen|判定|結論|结论|审查结论|評価|판정|결론|최종 판정)\W*[:：]\W*([\p{L} _-]{1,30}?)\W*(?:[(（][^)）\n]*[)）])?\W*$",
     )
     .captures_iter(text)
     .find_map(|c| vocab::stance_of(&c[1]))
@@ -207,5 +207,13 @@ mod tests {
             Some(Stance::Object)
         );
         assert_eq!(stated("The decision: we should think"), None);
+        // Other languages, a full-width colon, a qualifier in brackets.
+        assert_eq!(stated("**结论：通过 ✅**"), Some(Stance::Approve));
+        assert_eq!(stated("**Veredicto: aprobado ✅**"), Some(Stance::Approve));
+        assert_eq!(
+            stated("**判定: 承認（軽微な指摘あり）**"),
+            Some(Stance::Approve)
+        );
+        assert_eq!(stated("최종 판정: 승인 불가"), Some(Stance::Object));
     }
 }

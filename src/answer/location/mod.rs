@@ -126,7 +126,10 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
               | :L?(?P<b1>\d+)(?::\d+)?(?:\s*[-–—]\s*L?(?P<b2>\d+))?       # path:10-20, path:L10
               | \((?P<c1>\d+)(?:,\d+)?(?:\s*[-–—]\s*(?P<c2>\d+))?\)       # path(10) (MSVC)
               | \s*\(\s*(?:lines?\s+|L)?(?P<d1>\d+)(?:\s*[-–—]\s*L?(?P<d2>\d+))?\s*\)   # path (10-20), path (line 10)
-              | ,?\s+(?:at\s+|on\s+)?(?:lines?|ln|L)\s*(?P<e1>\d+)(?:\s*(?:[-–—]|to|through)\s*L?(?P<e2>\d+))?  # path, line 10
+              | ,?\s+(?:at\s+|on\s+|en\s+(?:la\s+|las\s+)?)?(?:lines?|ln|L|l[íi]neas?)\s*(?P<e1>\d+)(?:\s*(?:[-–—]|to|through|a)\s*L?(?P<e2>\d+))?  # path, line 10; path, línea 10
+              | \s*第\s*(?P<g1>\d+)\s*(?:[-–~〜～]\s*(?:第\s*)?(?P<g2>\d+)\s*)?行       # path 第 64 行
+              | \s+(?P<h1>\d+)\s*(?:[-–~〜～]\s*(?P<h2>\d+)\s*)?行目?                   # path 31〜40行目
+              | \s+(?P<i1>\d+)\s*(?:[-–~〜～]\s*(?P<i2>\d+)\s*)?(?:번째\s*)?(?:줄|행|라인)  # path 57번째 줄
               | \s*\[R?(?P<f1>\d+)(?:\s*[-–]\s*R?(?P<f2>\d+))?\]               # path [30-36] (pr-agent), path[R41-48] (Qodo)
             )"
         ),
@@ -181,7 +184,7 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
             continue;
         }
         let num = |a: &str| c.name(a).and_then(|x| x.as_str().parse::<u32>().ok());
-        let (start, end) = ["a", "b", "c", "d", "e", "f"]
+        let (start, end) = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
             .iter()
             .find_map(|k| num(&format!("{k}1")).map(|s| (Some(s), num(&format!("{k}2")))))
             .unwrap_or((None, None));
@@ -263,7 +266,7 @@ pub fn lines_in(text: &str) -> Option<(u32, Option<u32>)> {
     static LINE: OnceLock<Regex> = OnceLock::new();
     let c = re(
         &LINE,
-        r"(?i)(?:\blines?\b\s*:?\s*|\bL)\+?(\d+)(?:\s*(?:[-–—]|to|through)\s*[L+]?(\d+))?\b",
+        r"(?i)(?:\b(?:lines?|l[íi]neas?)\b\s*:?\s*|\bL|第\s*)\+?(\d+)(?:\s*(?:[-–—~〜～]|to|through)\s*[L+]?(\d+))?(?-u:\b)",
     )
     .captures(text)?;
     let start = c[1].parse().ok()?;
@@ -353,6 +356,10 @@ mod tests {
             ("the file `config.rs`", "config.rs"),
             ("under src/net/", "src/net/"),
             ("in ./lib/util.ts line 4", "lib/util.ts:4"),
+            ("`src/sync/cola.ts`, líneas 88-95: x", "src/sync/cola.ts:88-95"),
+            ("`server/admin.go` 第 64 行：x", "server/admin.go:64"),
+            ("`app/w.rb` 31〜40行目", "app/w.rb:31-40"),
+            ("`src/refund.py` 57번째 줄 — x", "src/refund.py:57"),
             (
                 "[web/src/api/client.ts [30-36]](https://x/pull/1/files)",
                 "web/src/api/client.ts:30-36",

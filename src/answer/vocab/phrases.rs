@@ -32,6 +32,30 @@ pub const VERDICT_WORDS: &[(&str, Stance)] = &[
     ("block", Stance::Object),
     ("patch is incorrect", Stance::Object),
     ("incorrect", Stance::Object),
+    // Spanish, Japanese, Chinese and Korean verdicts.
+    ("aprobado", Stance::Approve),
+    ("aprobada", Stance::Approve),
+    ("aprobar", Stance::Approve),
+    ("apruebo", Stance::Approve),
+    ("rechazado", Stance::Object),
+    ("cambios solicitados", Stance::Object),
+    ("no aprobado", Stance::Object),
+    ("承認", Stance::Approve),
+    ("合格", Stance::Approve),
+    ("差し戻し", Stance::Object),
+    ("却下", Stance::Object),
+    ("要修正", Stance::Object),
+    ("通过", Stance::Approve),
+    ("批准", Stance::Approve),
+    ("不通过", Stance::Object),
+    ("未通过", Stance::Object),
+    ("拒绝", Stance::Object),
+    ("需要修改", Stance::Object),
+    ("승인", Stance::Approve),
+    ("승인 불가", Stance::Object),
+    ("조건부 승인", Stance::Object),
+    ("반려", Stance::Object),
+    ("수정 필요", Stance::Object),
 ];
 
 /// Phrases that approve the whole change when nothing qualifies them (a regex alternation,
@@ -55,6 +79,9 @@ pub const APPROVAL_PHRASES: &[&str] = &[
     r"i have no (?:further )?(?:comments|feedback|suggestions|objections)",
     r"(?:generated|left|posted|made) no (?:new )?comments",
     r"no (?:new )?comments",
+    r"no (?:he|hemos) encontrado (?:ningún |ningun )?(?:problemas?|errores)",
+    r"sin (?:problemas|observaciones)",
+    r"listo para (?:fusionar|mergear|integrar)",
 ];
 
 /// Words that turn an approval into something else when they come before it in its sentence
