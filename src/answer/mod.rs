@@ -73,7 +73,10 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
     let mut md = markdown::read(text, roots);
     let prose = without_code(text);
     let stated = verdict::stated(&prose);
+    // Where the JSON and the prose disagree, the more severe reading wins: a JSON block that
+    // raises nothing never hides findings the prose raised.
     let use_json = match &from_json_block {
+        Some(j) if j.findings.is_empty() && !md.findings.is_empty() => false,
         Some(j) if j.conforms || j.findings.len() >= md.findings.len() => true,
         Some(_) => false,
         None => false,
@@ -135,6 +138,14 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
             || (!places.is_empty() && location::lines_in(&loose).is_some())
     };
     let loose_concern = !use_json && (verdict::raises_concern(&loose) || points_at_code);
+    // A "no" with nothing raised (a JSON `reject` with no findings, "Approved? No.") is one
+    // finding of unknown severity carrying what the reviewer said: the gate must stop it.
+    let objection = verdict::objection(&prose);
+    if c.findings.is_empty() && (objects || objection.is_some()) {
+        let summary = from_json_block.as_ref().and_then(|j| j.summary.clone());
+        c.findings
+            .push(verdict::unraised(summary, objection, &prose));
+    }
     c.agreement = c.findings.is_empty()
         && !objects
         && !loose_concern

@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use crate::answer::vocab::{self, Stance};
+use crate::findings::{Finding, Severity};
 
 use crate::answer::re;
 
@@ -118,6 +119,50 @@ fn after(text: &str, at: usize) -> &str {
     &text[at..to]
 }
 
+/// The sentence of the first objection in `text` that nothing negates ("Approved? No.",
+/// "Would I ship it? Absolutely not — there's a blocker", "not ready to merge").
+pub fn objection(text: &str) -> Option<String> {
+    static OBJECTION: OnceLock<Regex> = OnceLock::new();
+    static NEGATION: OnceLock<Regex> = OnceLock::new();
+    let objection = re(&OBJECTION, vocab::OBJECTIONS);
+    let negation = re(&NEGATION, vocab::NEGATIONS);
+    let m = objection
+        .find_iter(text)
+        .find(|m| !negated(text, m.start(), negation))?;
+    let before = sentence_before(text, m.start(), &['.', '!', '\n']);
+    let rest = after(text, m.start());
+    let end = rest
+        .char_indices()
+        .skip(m.len())
+        .find(|(_, c)| matches!(c, '.' | '!' | '\n'))
+        .map_or(rest.len(), |(i, _)| i);
+    Some(format!("{before}{}", &rest[..end]).trim().to_string())
+}
+
+/// The finding an answer that says no but raises nothing gives: unknown severity, titled by
+/// the JSON's summary or the sentence that says no, carrying the reviewer's words.
+pub fn unraised(summary: Option<String>, objection: Option<String>, prose: &str) -> Finding {
+    let said = summary
+        .clone()
+        .filter(|s| !s.trim().is_empty())
+        .or(objection.clone())
+        .unwrap_or_else(|| "The reviewer does not approve the change".to_string());
+    let title: String = said
+        .lines()
+        .next()
+        .unwrap_or("")
+        .split_inclusive(". ")
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take(160)
+        .collect();
+    let mut f = Finding::new(Severity::Unclassified, title.trim());
+    let body = summary.unwrap_or_else(|| prose.trim().chars().take(4000).collect());
+    f.body = body.trim().to_string();
+    f
+}
+
 /// A `Verdict: approve` / `**Decision:** Request changes` line in prose.
 pub fn stated(text: &str) -> Option<Stance> {
     static LINE: OnceLock<Regex> = OnceLock::new();
@@ -167,6 +212,27 @@ mod tests {
         ] {
             assert!(!approves(t), "{t}");
         }
+    }
+
+    #[test]
+    fn a_no_to_approval_is_an_objection() {
+        for t in [
+            "Approved? No. The migration drops a column.",
+            "Would I ship it? Absolutely not — there's a blocker in the retry loop.",
+            "I would not ship this as it is.",
+            "This is not ready to merge.",
+        ] {
+            assert!(objection(t).is_some(), "{t}");
+            assert!(!approves(t), "{t}");
+        }
+        assert!(objection("Approved? Yes.").is_none());
+        let f = unraised(
+            None,
+            objection("Approved? No. It drops data."),
+            "Approved? No.",
+        );
+        assert_eq!(f.severity, Severity::Unclassified);
+        assert_eq!(f.title, "Approved? No");
     }
 
     #[test]

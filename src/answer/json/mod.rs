@@ -159,7 +159,7 @@ pub fn review(v: &Value, protocol: Protocol, roots: &Roots) -> Option<JsonReview
         .and_then(|o| get_ci(o, vocab::JSON_VERDICT_KEYS))
         .and_then(|(_, v)| v.as_str().map(str::to_string));
     let stance = verdict.as_deref().and_then(vocab::stance_of).or_else(|| {
-        obj.and_then(|o| get_ci(o, &["approved", "lgtm"]))
+        obj.and_then(|o| get_ci(o, &["approved", "approve", "lgtm"]))
             .and_then(|(_, v)| v.as_bool())
             .map(|b| if b { Stance::Approve } else { Stance::Object })
     });

@@ -356,7 +356,10 @@ mod tests {
             ("the file `config.rs`", "config.rs"),
             ("under src/net/", "src/net/"),
             ("in ./lib/util.ts line 4", "lib/util.ts:4"),
-            ("`src/sync/cola.ts`, líneas 88-95: x", "src/sync/cola.ts:88-95"),
+            (
+                "`src/sync/cola.ts`, líneas 88-95: x",
+                "src/sync/cola.ts:88-95",
+            ),
             ("`server/admin.go` 第 64 行：x", "server/admin.go:64"),
             ("`app/w.rb` 31〜40行目", "app/w.rb:31-40"),
             ("`src/refund.py` 57번째 줄 — x", "src/refund.py:57"),
