@@ -126,7 +126,8 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
               | :L?(?P<b1>\d+)(?::\d+)?(?:\s*[-–—]\s*L?(?P<b2>\d+))?       # path:10-20, path:L10
               | \((?P<c1>\d+)(?:,\d+)?(?:\s*[-–—]\s*(?P<c2>\d+))?\)       # path(10) (MSVC)
               | \s*\(\s*(?:lines?\s+|L)?(?P<d1>\d+)(?:\s*[-–—]\s*L?(?P<d2>\d+))?\s*\)   # path (10-20), path (line 10)
-              | ,?\s+(?:at\s+|on\s+|en\s+(?:la\s+|las\s+)?)?(?:lines?|ln|L|l[íi]neas?)\s*(?P<e1>\d+)(?:\s*(?:[-–—]|to|through|a)\s*L?(?P<e2>\d+))?  # path, line 10; path, línea 10
+              | -(?P<j1>\d+)-(?P<j2>\d+)\b                      # path-122-125 (CodeRabbit)
+              | ,?\s+(?:at\s+|on\s+|around\s+|near\s+|en\s+(?:la\s+|las\s+)?)?(?:lines?|ln|L|l[íi]neas?)\s*(?P<e1>\d+)(?:\s*(?:[-–—]|to|through|a)\s*L?(?P<e2>\d+))?  # path, line 10; path, línea 10
               | \s*第\s*(?P<g1>\d+)\s*(?:[-–~〜～]\s*(?:第\s*)?(?P<g2>\d+)\s*)?行       # path 第 64 行
               | \s+(?P<h1>\d+)\s*(?:[-–~〜～]\s*(?P<h2>\d+)\s*)?行目?                   # path 31〜40行目
               | \s+(?P<i1>\d+)\s*(?:[-–~〜～]\s*(?P<i2>\d+)\s*)?(?:번째\s*)?(?:줄|행|라인)  # path 57번째 줄
@@ -179,12 +180,13 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
             continue;
         }
         let path = c.name("path").expect("path").as_str();
-        let path = path.trim_end_matches(['.', ',']);
+        // CodeRabbit names a file as `@path`: the mention sign is not part of it.
+        let path = path.trim_end_matches(['.', ',']).trim_start_matches('@');
         if !plausible_path(path, !c[1].is_empty(), true) || in_url(m.start()) {
             continue;
         }
         let num = |a: &str| c.name(a).and_then(|x| x.as_str().parse::<u32>().ok());
-        let (start, end) = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
+        let (start, end) = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]
             .iter()
             .find_map(|k| num(&format!("{k}1")).map(|s| (Some(s), num(&format!("{k}2")))))
             .unwrap_or((None, None));
@@ -196,7 +198,7 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
     }
     for c in bare.captures_iter(text) {
         let m = c.get(2).expect("path");
-        let path = m.as_str().trim_end_matches(['.', ',']);
+        let path = m.as_str().trim_end_matches(['.', ',']).trim_start_matches('@');
         let ticked = !c[1].is_empty() && !c[3].is_empty();
         if !plausible_path(path, ticked, false)
             || overlaps(&covered, m.start(), m.end())
@@ -363,6 +365,8 @@ mod tests {
             ("`server/admin.go` 第 64 行：x", "server/admin.go:64"),
             ("`app/w.rb` 31〜40行目", "app/w.rb:31-40"),
             ("`src/refund.py` 57번째 줄 — x", "src/refund.py:57"),
+            ("src/upload/handler.ts-122-125", "src/upload/handler.ts:122-125"),
+            ("In `@src/a.ts` around lines 7 - 8, x", "src/a.ts:7-8"),
             (
                 "[web/src/api/client.ts [30-36]](https://x/pull/1/files)",
                 "web/src/api/client.ts:30-36",
