@@ -198,7 +198,10 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
     }
     for c in bare.captures_iter(text) {
         let m = c.get(2).expect("path");
-        let path = m.as_str().trim_end_matches(['.', ',']).trim_start_matches('@');
+        let path = m
+            .as_str()
+            .trim_end_matches(['.', ','])
+            .trim_start_matches('@');
         let ticked = !c[1].is_empty() && !c[3].is_empty();
         if !plausible_path(path, ticked, false)
             || overlaps(&covered, m.start(), m.end())
@@ -365,7 +368,10 @@ mod tests {
             ("`server/admin.go` 第 64 行：x", "server/admin.go:64"),
             ("`app/w.rb` 31〜40行目", "app/w.rb:31-40"),
             ("`src/refund.py` 57번째 줄 — x", "src/refund.py:57"),
-            ("src/upload/handler.ts-122-125", "src/upload/handler.ts:122-125"),
+            (
+                "src/upload/handler.ts-122-125",
+                "src/upload/handler.ts:122-125",
+            ),
             ("In `@src/a.ts` around lines 7 - 8, x", "src/a.ts:7-8"),
             (
                 "[web/src/api/client.ts [30-36]](https://x/pull/1/files)",

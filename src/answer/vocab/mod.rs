@@ -33,6 +33,12 @@ pub fn stance_of(s: &str) -> Option<Stance> {
         .map(|(_, st)| *st)
 }
 
+/// Is `text` a mark that its comment is no longer raised ([`WITHDRAWN`])?
+pub fn is_withdrawn(text: &str) -> bool {
+    static WITHDRAWN_RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    crate::answer::re(&WITHDRAWN_RE, WITHDRAWN).is_match(text)
+}
+
 /// Normalises a marker or heading: lower case, emoji and punctuation gone, words separated by
 /// one space (`"**P1 - Must Fix**"` → `"p1 must fix"`).
 pub fn normalise(s: &str) -> String {

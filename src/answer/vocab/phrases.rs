@@ -70,7 +70,9 @@ pub const APPROVAL_PHRASES: &[&str] = &[
     r"(?:did not|didn't|did n't) (?:find|spot|see|identify) any(?: [\w-]+){0,5} (?:issues|problems|concerns|bugs)",
     r"found no(?: [\w-]+){0,5} (?:issues|problems|concerns|bugs)",
     r"no actionable comments",
-    r"nothing (?:to (?:fix|change|flag|report|add)|blocking)",
+    r"nothing (?:to (?:fix|change|flag|report|add|comment on)|blocking)",
+    r"(?:zero|0) (?:actionable |new )?(?:issues|problems|suggestions|comments|findings)",
+    r"(?:actionable )?(?:suggestions|comments|issues|findings)(?: posted| found| generated)?\s*[-:–]\s*0",
     r"(?:safe|ready|good) to (?:merge|ship|land)",
     r"ship it",
     r"approved?",
@@ -143,3 +145,9 @@ pub enum Carried {
     Open,
     NotApplicable,
 }
+
+/// What marks a comment as no longer raised: fixed or addressed since an earlier review (a
+/// struck-through title, "✅ Addressed in commits …", "✅ **Fixed** in `a1b2c3d`") or never
+/// posted (a bot's drafts it declined: "Reason this comment was not posted"). "❌ Not fixed" is
+/// not one of them.
+pub const WITHDRAWN: &str = r"(?i)(?:✅\s*(?:\*\*|__)?\s*(?:fixed|addressed|resolved|done|corregido|resuelto|arreglado|修正済み|対応済み|解決済み|已修复|已解决|已处理|해결됨|수정됨|반영됨)\b|\baddressed in (?:commits?|[0-9a-f]{7,40})\b|^\W*~~[^~]{3,}~~|\breason this comment was not posted\b|\bdraft comment\s*:)";
