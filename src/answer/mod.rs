@@ -27,6 +27,7 @@ pub mod prose;
 pub mod schema;
 pub mod transcript;
 pub mod unit;
+pub mod unraised;
 pub mod verdict;
 pub mod vocab;
 
@@ -138,13 +139,16 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
             || (!places.is_empty() && location::lines_in(&loose).is_some())
     };
     let loose_concern = !use_json && (verdict::raises_concern(&loose) || points_at_code);
-    // A "no" with nothing raised (a JSON `reject` with no findings, "Approved? No.") is one
-    // finding of unknown severity carrying what the reviewer said: the gate must stop it.
-    let objection = verdict::objection(&prose);
-    if c.findings.is_empty() && (objects || objection.is_some()) {
-        let summary = from_json_block.as_ref().and_then(|j| j.summary.clone());
-        c.findings
-            .push(verdict::unraised(summary, objection, &prose));
+    // Nothing raised by the structure, but the answer says no ("Approved? No.", a JSON
+    // `reject` with an empty list) or approves while its prose rates a bug: what it said is
+    // findings, so the gate sees them ([`unraised`]).
+    if c.findings.is_empty() {
+        let said_no = objects || verdict::objection(&prose).is_some();
+        let approving = c.agreement || verdict::approves(&prose);
+        if said_no || approving {
+            let summary = from_json_block.as_ref().and_then(|j| j.summary.as_deref());
+            c.findings = unraised::findings(summary, &prose, said_no, roots);
+        }
     }
     c.agreement = c.findings.is_empty()
         && !objects

@@ -11,7 +11,6 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use crate::answer::vocab::{self, Stance};
-use crate::findings::{Finding, Severity};
 
 use crate::answer::re;
 
@@ -139,30 +138,6 @@ pub fn objection(text: &str) -> Option<String> {
     Some(format!("{before}{}", &rest[..end]).trim().to_string())
 }
 
-/// The finding an answer that says no but raises nothing gives: unknown severity, titled by
-/// the JSON's summary or the sentence that says no, carrying the reviewer's words.
-pub fn unraised(summary: Option<String>, objection: Option<String>, prose: &str) -> Finding {
-    let said = summary
-        .clone()
-        .filter(|s| !s.trim().is_empty())
-        .or(objection.clone())
-        .unwrap_or_else(|| "The reviewer does not approve the change".to_string());
-    let title: String = said
-        .lines()
-        .next()
-        .unwrap_or("")
-        .split_inclusive(". ")
-        .next()
-        .unwrap_or("")
-        .chars()
-        .take(160)
-        .collect();
-    let mut f = Finding::new(Severity::Unclassified, title.trim());
-    let body = summary.unwrap_or_else(|| prose.trim().chars().take(4000).collect());
-    f.body = body.trim().to_string();
-    f
-}
-
 /// A `Verdict: approve` / `**Decision:** Request changes` line in prose.
 pub fn stated(text: &str) -> Option<Stance> {
     static LINE: OnceLock<Regex> = OnceLock::new();
@@ -226,13 +201,6 @@ mod tests {
             assert!(!approves(t), "{t}");
         }
         assert!(objection("Approved? Yes.").is_none());
-        let f = unraised(
-            None,
-            objection("Approved? No. It drops data."),
-            "Approved? No.",
-        );
-        assert_eq!(f.severity, Severity::Unclassified);
-        assert_eq!(f.title, "Approved? No");
     }
 
     #[test]
