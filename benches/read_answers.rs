@@ -85,4 +85,51 @@ fn main() {
         ms(t.elapsed()),
         r.critique.findings.len()
     );
+    // The worst prose: 16 MB with no structure and a `path:line` every few words (what made the
+    // reader quadratic). It is read up to `answer::READ_CAP`, as the note says; the raw
+    // fallback reads the same part.
+    let worst = worst_prose(16 << 20);
+    let t = Instant::now();
+    let r = answer::read(&worst, None, Protocol::Cr, &roots);
+    let read_ms = ms(t.elapsed());
+    let t = Instant::now();
+    let raw = answer::normalise::raw_blocks(&worst, &roots);
+    println!(
+        "| worst prose, 16 MB | 1 | {:.1} (read) + {:.1} (raw blocks) | | {} notes, {} raw blocks |",
+        read_ms,
+        ms(t.elapsed()),
+        r.notes.len(),
+        raw.findings.len()
+    );
+}
+
+/// Unstructured prose of about `n` bytes with a `path:line` reference every few words.
+fn worst_prose(n: usize) -> String {
+    let words = [
+        "the", "handler", "reads", "value", "twice", "and", "then", "cache", "is", "stale", "so",
+        "we", "should", "check", "again",
+    ];
+    let mut s = String::with_capacity(n + 64);
+    let mut i: u64 = 7;
+    while s.len() < n {
+        i = i
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        s.push_str(words[(i >> 33) as usize % words.len()]);
+        if (i >> 20) % 7 == 0 {
+            s.push_str(&format!(
+                " src/mod_{}/file_{}.rs:{}",
+                (i >> 40) % 50,
+                (i >> 24) % 90,
+                (i >> 12) % 900
+            ));
+        }
+        s.push(if (i >> 16) % 13 == 0 { '.' } else { ' ' });
+        if (i >> 8) % 97 == 0 {
+            s.push_str("\n\n");
+        } else if (i >> 10) % 31 == 0 {
+            s.push('\n');
+        }
+    }
+    s
 }

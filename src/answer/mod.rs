@@ -15,6 +15,7 @@
 
 pub mod blocks;
 pub mod carried;
+pub mod confidence;
 pub mod conventional;
 pub mod json;
 pub mod lead;
@@ -35,6 +36,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
+pub use confidence::{Candidate, Confidence, Cue, Doubt};
 pub use location::Roots;
 pub use schema::Protocol;
 
@@ -53,6 +55,60 @@ pub struct Reading {
     /// The answer had a recognisable shape (findings, a verdict, severity sections, placeholders).
     /// When it did not, and it is not empty, a normaliser call is due.
     pub structured: bool,
+    /// `Low` when any [`Doubt`] stands: the loop may ask the reviewer to restate its answer.
+    pub confidence: Confidence,
+    pub doubts: Vec<Doubt>,
+    /// The parts of the answer that look like findings, with their byte spans in the answer as
+    /// given: what a restatement must not drop.
+    pub candidates: Vec<Candidate>,
+    /// What the reader says about its own reading (a long answer read only in part).
+    pub notes: Vec<String>,
+}
+
+/// How much of an answer is read: a longer one is read up to the last line break before this
+/// many bytes, and the reading says so. Reading is linear, so this bounds its time.
+pub const READ_CAP: usize = 1 << 20;
+
+/// `text` cut to [`READ_CAP`] at a line break, and the note that says so.
+pub fn capped(text: &str) -> (&str, Option<String>) {
+    if text.len() <= READ_CAP {
+        return (text, None);
+    }
+    let mut end = READ_CAP;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let end = text[..end].rfind('\n').map_or(end, |i| i + 1);
+    let note = format!(
+        "the answer is {} KiB; only its first {} KiB were read",
+        text.len() / 1024,
+        end / 1024
+    );
+    (&text[..end], Some(note))
+}
+
+impl Reading {
+    fn new(
+        critique: Critique,
+        structured: bool,
+        text: &str,
+        cap_note: Option<String>,
+        roots: &Roots,
+    ) -> Reading {
+        let doubts = confidence::doubts(&critique, structured, cap_note.is_some(), text, roots);
+        Reading {
+            confidence: if doubts.is_empty() {
+                Confidence::High
+            } else {
+                Confidence::Low
+            },
+            doubts,
+            candidates: confidence::candidates(text, roots),
+            notes: cap_note.into_iter().collect(),
+            critique,
+            structured,
+        }
+    }
 }
 
 /// Reads one answer: `structured` is the CLI's schema-enforced object when there is one.
@@ -62,12 +118,10 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         for f in &mut c.findings {
             f.source = Source::Schema;
         }
-        return Reading {
-            critique: c,
-            structured: true,
-        };
+        return Reading::new(c, true, text, None, roots);
     }
-    let prepared = prepare::prepare(text);
+    let (raw, cap_note) = capped(text);
+    let prepared = prepare::prepare(raw);
     let text = prepared.as_ref();
     let values = json::json_blocks(text);
     let from_json_block = json::best_review(&values, protocol, roots);
@@ -166,10 +220,7 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         || stated.is_some()
         || c.agreement
         || summary_only;
-    Reading {
-        critique: c,
-        structured,
-    }
+    Reading::new(c, structured, raw, cap_note, roots)
 }
 
 /// A finding with no marker that rates itself in a sentence ("I'd treat this as a blocker")

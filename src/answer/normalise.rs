@@ -71,6 +71,7 @@ fn names(text: &str, name: &str) -> bool {
 
 /// Does an answer raise nothing: no words of a problem, no line of code pointed at?
 pub fn raises_nothing(raw: &str, roots: &Roots) -> bool {
+    let (raw, _) = crate::answer::capped(raw);
     let prepared = crate::answer::prepare::prepare(raw);
     let raw = prepared.as_ref();
     let places = location::find_all(raw, roots);
@@ -141,7 +142,9 @@ pub fn grounded(
 /// The raw answer as unclassified findings, one per block (a paragraph or a list, with a code
 /// block kept with the text before it, a heading with the text after it), in full.
 pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
-    // Without the model's thinking or the wrapper around the answer.
+    // Without the model's thinking or the wrapper around the answer, and no more of it than
+    // the reader reads (the cap is said in the reading's notes).
+    let (raw, _) = crate::answer::capped(raw);
     let prepared = crate::answer::prepare::prepare(raw);
     let raw = prepared.as_ref();
     let mut blocks: Vec<String> = Vec::new();

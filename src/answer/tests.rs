@@ -318,3 +318,20 @@ fn a_tilde_fence_is_a_fence_everywhere() {
     let echo = "~~~~\nLGTM, approve\n~~~~\n\n- src/a.rs:3 the loop never ends";
     assert!(!read_cr(echo).critique.agreement);
 }
+
+#[test]
+fn confidence_doubts_and_the_cap() {
+    let r = read_cr("## Issues\n- [P1] src/a.rs:12 off by one\n");
+    assert_eq!(r.confidence, Confidence::High);
+    assert_eq!(r.candidates.len(), 1);
+    let r = read_cr("- src/a.rs:12 this is odd\n- src/b.rs:3 and this\n");
+    assert_eq!(r.confidence, Confidence::Low);
+    assert!(r.doubts.iter().any(|d| matches!(d, Doubt::Unclassified(2))));
+    let r = read_cr("I looked at it for a while and thought about the design.");
+    assert!(r.doubts.contains(&Doubt::NoVerdict));
+    // A very long answer is read up to the cap, and the reading says so.
+    let long = "The cache is fine here and the handler reads well.\n".repeat(READ_CAP / 40);
+    let r = read_cr(&long);
+    assert!(r.doubts.contains(&Doubt::Capped));
+    assert!(r.notes[0].contains("only its first"));
+}

@@ -248,11 +248,18 @@ impl Spans {
     /// Of disjoint spans, the one that starts last before `end` ends last: only it can reach
     /// into `start..end`.
     fn overlaps(&self, start: usize, end: usize) -> bool {
-        self.0
-            .range(..end)
-            .next_back()
-            .is_some_and(|(_, &e)| e > start)
+        let nearest = self.0.range(..end).next_back();
+        #[cfg(test)]
+        SPANS_EXAMINED.with(|n| n.set(n.get() + usize::from(nearest.is_some())));
+        nearest.is_some_and(|(_, &e)| e > start)
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many spans the overlap checks looked at: the work that was quadratic in the number
+    /// of places when each check scanned every span found before.
+    static SPANS_EXAMINED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Where `text` has URLs (a link target is not a file of this repository), found once;
@@ -335,6 +342,27 @@ mod tests {
                 if l.outside { " (outside)" } else { "" }
             )
         })
+    }
+
+    #[test]
+    fn finding_places_is_linear_in_their_number() {
+        let work = |n: usize| {
+            let text: String = (0..n)
+                .map(|i| {
+                    format!(
+                        "see src/mod_{}/f.rs:{} and https://x.io/{i} then ",
+                        i % 7,
+                        i
+                    )
+                })
+                .collect();
+            SPANS_EXAMINED.with(|c| c.set(0));
+            assert_eq!(find_all(&text, &Roots::default()).len(), n);
+            SPANS_EXAMINED.with(|c| c.get())
+        };
+        let (small, large) = (work(2000), work(4000));
+        // Twice the places, about twice the work (a scan per place would be four times).
+        assert!(large <= small * 2 + 100, "{small} -> {large}");
     }
 
     #[test]
