@@ -335,3 +335,9 @@ fn confidence_doubts_and_the_cap() {
     assert!(r.doubts.contains(&Doubt::Capped));
     assert!(r.notes[0].contains("only its first"));
 }
+
+#[test]
+fn praise_under_a_range_is_not_a_finding() {
+    let t = "`8-40`: **Good coverage of the edge cases.**\n\nAntipodal points are covered.\n";
+    assert!(read_cr(t).critique.findings.is_empty());
+}

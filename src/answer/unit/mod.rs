@@ -233,6 +233,10 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
         return None;
     }
     let normal_title = vocab::normalise(&u.read.title);
+    // A range before the words (`` `8-40`: **LGTM!** ``) is where, not what.
+    let normal_title = normal_title
+        .trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ')
+        .to_string();
     let praise = vocab::PRAISE_TITLES
         .iter()
         .any(|p| normal_title == *p || normal_title.starts_with(&format!("{p} ")))
@@ -272,9 +276,17 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
         action.insert(0, a);
     }
     if title.is_empty() {
-        // A marker-only lead: the first line of the body is the title.
+        // A marker-only lead: the first line of the body is the title, and it may praise
+        // (CodeRabbit's `` `8-40`: **Good coverage of the edge cases.** ``).
         if !body.is_empty() {
             title = plain(&body.remove(0));
+            let n = vocab::normalise(&title);
+            let praises = vocab::PRAISE_TITLES
+                .iter()
+                .any(|p| n == *p || n.starts_with(&format!("{p} ")));
+            if praises && !own_level && !concern {
+                return None;
+            }
         }
     }
     if title.is_empty() {
