@@ -101,7 +101,7 @@ pub const CONDITIONS: &str = r"(?i)^[^.!?\n]*?\b(once|after|until|unless|if|prov
 /// Phrases anywhere in an answer that mean it does not approve.
 /// A "no" to the question whether to approve ("Approved? No.", "Would I ship it? Absolutely
 /// not", "I would not ship this") is one of them.
-pub const OBJECTIONS: &str = r"(?i)\b(request(?:ing)? changes|changes requested|do not merge|don't merge|not (?:yet )?(?:ready|safe|good) to (?:merge|ship|land|go)|needs (?:more )?work|patch is incorrect|must be (?:fixed|addressed) before|(?:approved?|approval|lgtm|ship(?: it| this)?|merge(?: it| this)?|mergeable|ready(?: to (?:merge|ship))?)\s*\?\W*(?:absolutely |definitely |certainly |clearly )?(?:no|not(?: yet)?|nope)\b|would(?:\s+not|n't)\s+(?:ship|merge|approve|land)|(?:cannot|can't|can not)\s+approve|no est[áa] listo para (?:fusionar|mergear|integrar)|no lo apruebo)";
+pub const OBJECTIONS: &str = r"(?i)\b(request(?:ing)? changes|changes requested|do not merge|don't merge|not (?:yet )?(?:ready|safe|good) to (?:merge|ship|land|go)|needs (?:more )?work|patch is incorrect|must be (?:fixed|addressed) before|(?:approved?|approval|lgtm|ship(?: it| this)?|merge(?: it| this)?|mergeable|ready(?: to (?:merge|ship))?)\s*\?\W*(?:absolutely |definitely |certainly |clearly )?(?:no|not(?: yet)?|nope)\b|would(?:\s+not|n't)\s+(?:ship|merge|approve|land)|no est[áa] listo para (?:fusionar|mergear|integrar)|no lo apruebo)";
 
 /// What a reviewer says of a finding carried from an earlier review (incremental review), as
 /// normalised phrases. Longer phrases are tried first at each place, so "not fixed" is never
