@@ -67,7 +67,7 @@ pub struct Reading {
 
 /// How much of an answer is read: a longer one is read up to the last line break before this
 /// many bytes, and the reading says so. Reading is linear, so this bounds its time.
-pub const READ_CAP: usize = 1 << 20;
+pub const READ_CAP: usize = 512 << 10;
 
 /// `text` cut to [`READ_CAP`] at a line break, and the note that says so.
 pub fn capped(text: &str) -> (&str, Option<String>) {
@@ -259,6 +259,9 @@ fn markdown_fences(text: &str) -> Vec<String> {
 /// An answer about one file ("Here's a review of `src/cart/totals.ts`", a single permalink)
 /// whose findings give only a line: that file's lines.
 fn default_file(text: &str, roots: &Roots, findings: &mut [Finding]) {
+    if findings.iter().all(|f| f.location.is_some()) {
+        return;
+    }
     let mut paths: Vec<String> = location::find_all(text, roots)
         .into_iter()
         .filter(|l| !l.path.is_empty() && !l.outside)

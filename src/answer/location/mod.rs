@@ -153,27 +153,7 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
         covered.insert(m.start(), m.end());
     }
     let overlaps = |covered: &Spans, s: usize, e: usize| covered.overlaps(s, e);
-    // Sourcery: `<location path="api/jobs.py" line_range="88-97" />`.
-    static TAG: OnceLock<Regex> = OnceLock::new();
-    for c in re(
-        &TAG,
-        r#"<location\s+path="([^"]+)"(?:\s+line_range="(\d+)(?:-(\d+))?")?"#,
-    )
-    .captures_iter(text)
-    {
-        let m = c.get(0).expect("match");
-        if !overlaps(&covered, m.start(), m.end()) {
-            let (rel, outside) = roots.relative(&c[1]);
-            let mut l = Location::new(
-                &rel,
-                c.get(2).and_then(|x| x.as_str().parse().ok()),
-                c.get(3).and_then(|x| x.as_str().parse().ok()),
-            );
-            l.outside = outside;
-            found.push((m.start(), l));
-            covered.insert(m.start(), m.end());
-        }
-    }
+    sourcery_tags(text, roots, &mut found, &mut covered);
     for c in with_line.captures_iter(text) {
         let m = c.get(0).expect("match");
         if overlaps(&covered, m.start(), m.end()) {
@@ -233,6 +213,35 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
     }
     found.sort_by_key(|(at, _)| *at);
     found.into_iter().map(|(_, l)| l).collect()
+}
+
+/// Sourcery's `<location path="api/jobs.py" line_range="88-97" />`.
+fn sourcery_tags(
+    text: &str,
+    roots: &Roots,
+    found: &mut Vec<(usize, Location)>,
+    covered: &mut Spans,
+) {
+    static TAG: OnceLock<Regex> = OnceLock::new();
+    for c in re(
+        &TAG,
+        r#"<location\s+path="([^"]+)"(?:\s+line_range="(\d+)(?:-(\d+))?")?"#,
+    )
+    .captures_iter(text)
+    {
+        let m = c.get(0).expect("match");
+        if !covered.overlaps(m.start(), m.end()) {
+            let (rel, outside) = roots.relative(&c[1]);
+            let mut l = Location::new(
+                &rel,
+                c.get(2).and_then(|x| x.as_str().parse().ok()),
+                c.get(3).and_then(|x| x.as_str().parse().ok()),
+            );
+            l.outside = outside;
+            found.push((m.start(), l));
+            covered.insert(m.start(), m.end());
+        }
+    }
 }
 
 /// Disjoint byte spans, asked whether a span overlaps any of them in logarithmic time (an
