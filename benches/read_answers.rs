@@ -116,7 +116,7 @@ fn worst_prose(n: usize) -> String {
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
         s.push_str(words[(i >> 33) as usize % words.len()]);
-        if (i >> 20) % 7 == 0 {
+        if matches!((i >> 20) % 7, 0) {
             s.push_str(&format!(
                 " src/mod_{}/file_{}.rs:{}",
                 (i >> 40) % 50,
@@ -124,10 +124,14 @@ fn worst_prose(n: usize) -> String {
                 (i >> 12) % 900
             ));
         }
-        s.push(if (i >> 16) % 13 == 0 { '.' } else { ' ' });
-        if (i >> 8) % 97 == 0 {
+        s.push(if matches!((i >> 16) % 13, 0) {
+            '.'
+        } else {
+            ' '
+        });
+        if matches!((i >> 8) % 97, 0) {
             s.push_str("\n\n");
-        } else if (i >> 10) % 31 == 0 {
+        } else if matches!((i >> 10) % 31, 0) {
             s.push('\n');
         }
     }
