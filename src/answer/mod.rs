@@ -129,9 +129,17 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
     let prose = without_code(text);
     let stated = verdict::stated(&prose);
     // Where the JSON and the prose disagree, the more severe reading wins: a JSON block that
-    // raises nothing never hides findings the prose raised.
+    // raises nothing never hides findings the prose raised with a level.
     let use_json = match &from_json_block {
-        Some(j) if j.findings.is_empty() && !md.findings.is_empty() => false,
+        Some(j)
+            if j.findings.is_empty()
+                && md
+                    .findings
+                    .iter()
+                    .any(|f| f.severity != Severity::Unclassified) =>
+        {
+            false
+        }
         Some(j) if j.conforms || j.findings.len() >= md.findings.len() => true,
         Some(_) => false,
         None => false,

@@ -8,8 +8,8 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde_json::{Map, Value};
 
-use super::{letter, Judgement, Ruling, Verdict};
-use crate::answer::vocab::{self, parse_severity};
+use super::{letter, words, Judgement, Ruling, Verdict};
+use crate::answer::vocab::parse_severity;
 use crate::answer::{self, re, Roots};
 use crate::findings::Source;
 
@@ -27,7 +27,7 @@ pub(super) fn from_blocks(text: &str, roots: &Roots) -> Option<Judgement> {
 pub(super) fn judgement(v: &Value, roots: &Roots) -> Option<Judgement> {
     let obj = v.as_object()?;
     let mut j = Judgement::default();
-    let list = vocab::RULING_LIST_KEYS
+    let list = words::RULING_LIST_KEYS
         .iter()
         .find_map(|k| obj.get(*k).and_then(Value::as_array));
     if let Some(list) = list {
@@ -56,7 +56,7 @@ pub(super) fn judgement(v: &Value, roots: &Roots) -> Option<Judgement> {
         return None;
     }
     j.readable = true;
-    j.recommendation = vocab::RECOMMENDATION_KEYS
+    j.recommendation = words::RECOMMENDATION_KEYS
         .iter()
         .filter_map(|k| obj.get(*k).and_then(Value::as_str))
         .find_map(letter);
@@ -66,7 +66,7 @@ pub(super) fn judgement(v: &Value, roots: &Roots) -> Option<Judgement> {
         .unwrap_or("")
         .trim()
         .to_string();
-    j.added = vocab::ADDED_KEYS
+    j.added = words::ADDED_KEYS
         .iter()
         .filter_map(|k| obj.get(*k).and_then(Value::as_array))
         .flatten()
@@ -91,14 +91,14 @@ fn field<'a>(o: &'a Map<String, Value>, keys: &[&str]) -> Option<&'a Value> {
 /// One ruling object: a ruling when its verdict reads, a note when it does not.
 fn ruling(o: &Map<String, Value>, id: Option<&str>, j: &mut Judgement) {
     let id = id.map(str::to_string).or_else(|| {
-        field(o, vocab::RULING_ID_KEYS)
+        field(o, words::RULING_ID_KEYS)
             .and_then(Value::as_str)
             .map(str::to_string)
     });
     let Some(id) = id.filter(|i| is_id(i)) else {
         return;
     };
-    let said = field(o, vocab::RULING_VERDICT_KEYS).and_then(Value::as_str);
+    let said = field(o, words::RULING_VERDICT_KEYS).and_then(Value::as_str);
     // A template's placeholder (`valid|invalid|missing-context`) is no ruling and no note.
     if said.is_some_and(|s| s.contains('|')) {
         return;
@@ -114,10 +114,10 @@ fn ruling(o: &Map<String, Value>, id: Option<&str>, j: &mut Judgement) {
     j.rulings.push(Ruling {
         id,
         verdict,
-        severity: field(o, vocab::RULING_SEVERITY_KEYS)
+        severity: field(o, words::RULING_SEVERITY_KEYS)
             .and_then(Value::as_str)
             .and_then(parse_severity),
-        reason: field(o, vocab::RULING_REASON_KEYS)
+        reason: field(o, words::RULING_REASON_KEYS)
             .and_then(Value::as_str)
             .unwrap_or("")
             .trim()
@@ -146,7 +146,7 @@ fn cut_off(text: &str) -> Option<Judgement> {
         };
         for c in pair.captures_iter(&code.body) {
             let key = c[1].to_string();
-            if vocab::RULING_ID_KEYS.contains(&key.as_str()) {
+            if words::RULING_ID_KEYS.contains(&key.as_str()) {
                 flush(&mut cur, &mut j);
             }
             let value = c

@@ -8,7 +8,7 @@
 //!
 //! Judges seldom answer in the asked JSON alone: they use other keys, tables, bold bullets,
 //! sentences ("F1 is valid.", "I agree with F2"), id ranges and other languages. All of these
-//! are read ([`json`], [`prose`], the words in [`vocab::RULING_WORDS`]); what is read but cannot
+//! are read ([`json`], [`prose`], the words in [`words::RULING_WORDS`]); what is read but cannot
 //! be used — a ruling on an id outside the round, a verdict that could not be read — is
 //! returned as a note, never dropped unsaid.
 
@@ -20,19 +20,20 @@ mod prose;
 mod rubric;
 #[cfg(test)]
 mod tests;
+pub mod words;
 
 pub use rubric::{apply, rubric};
 
-use crate::answer::{self, vocab, Roots};
+use crate::answer::{self, Roots};
 use crate::findings::Finding;
 pub use crate::findings::{Judged, Ruling, Verdict};
 
 impl Verdict {
-    /// A verdict word or phrase ([`vocab::RULING_WORDS`]) as the whole of `s`.
+    /// A verdict word or phrase ([`words::RULING_WORDS`]) as the whole of `s`.
     pub fn parse(s: &str) -> Option<Verdict> {
         let n = s.trim().to_lowercase().replace('_', "-");
         let n = n.trim_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace());
-        vocab::RULING_WORDS
+        words::RULING_WORDS
             .iter()
             .find(|(w, _)| w.replace('_', "-") == n || w.replace(' ', "-") == n)
             .map(|(_, v)| *v)

@@ -7,8 +7,8 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::{Judgement, Ruling, Verdict};
-use crate::answer::{re, vocab};
+use super::{words, Judgement, Ruling, Verdict};
+use crate::answer::re;
 use crate::findings::Severity;
 use crate::markdown::{fenced_lines, Doc, Kind};
 
@@ -179,7 +179,7 @@ fn sentences(prose: &str, j: &mut Judgement) {
         let window = &rest[..sentence_end(rest).min(next)];
         let before = prose[..g.start()].to_lowercase();
         let before = before.trim_end();
-        let said = vocab::RULING_BEFORE_ID
+        let said = words::RULING_BEFORE_ID
             .iter()
             .find(|(p, _)| before.ends_with(p))
             .map(|(_, v)| *v)
@@ -212,7 +212,7 @@ fn single(prose: &str, id: &str, j: &mut Judgement) {
 fn first_verdict(s: &str) -> Option<(Verdict, usize)> {
     let lower = s.to_lowercase();
     let mut best: Option<(usize, usize, Verdict)> = None;
-    for (w, v) in vocab::RULING_WORDS {
+    for (w, v) in words::RULING_WORDS {
         let mut from = 0;
         while let Some(p) = lower[from..].find(w) {
             let at = from + p;
@@ -281,7 +281,7 @@ pub(super) fn correction(s: &str) -> Option<Severity> {
 fn recommendation(prose: &str) -> Option<char> {
     static AFTER: OnceLock<Regex> = OnceLock::new();
     static BRACKETED: OnceLock<Regex> = OnceLock::new();
-    let words = vocab::RECOMMENDATION_WORDS
+    let words = words::RECOMMENDATION_WORDS
         .iter()
         .map(|w| regex::escape(w))
         .collect::<Vec<_>>()
@@ -299,7 +299,7 @@ fn recommendation(prose: &str) -> Option<char> {
             found = c[1].chars().next();
         } else {
             let lower = line.to_lowercase();
-            if vocab::RECOMMENDATION_WORDS
+            if words::RECOMMENDATION_WORDS
                 .iter()
                 .any(|w| lower.contains(w))
             {
@@ -313,7 +313,7 @@ fn recommendation(prose: &str) -> Option<char> {
         }
     }
     let lower = prose.to_lowercase();
-    let mut named: Vec<char> = vocab::RECOMMENDATION_PHRASES
+    let mut named: Vec<char> = words::RECOMMENDATION_PHRASES
         .iter()
         .filter(|(p, _)| lower.contains(p))
         .map(|(_, c)| *c)

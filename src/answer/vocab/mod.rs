@@ -1,6 +1,6 @@
 //! The reader's vocabularies, as data: severity words, section headings, approval and
-//! non-approval phrases, placeholders, the keys real reviewers' JSON uses, and a judge's ruling
-//! words.
+//! non-approval phrases, placeholders, and the keys real reviewers' JSON uses (a judge's words
+//! are in [`crate::answer::judge`]).
 //!
 //! One table per concept, in one place, so a new reviewer format is usually a new row in one of
 //! these files and not new code (the README's "How answers are read" shows the severity table).
@@ -10,14 +10,12 @@
 mod files;
 mod json_keys;
 mod phrases;
-mod rulings;
 mod sections;
 mod severity;
 
 pub use files::*;
 pub use json_keys::*;
 pub use phrases::*;
-pub use rulings::*;
 pub use sections::*;
 pub use severity::*;
 

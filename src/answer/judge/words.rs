@@ -2,7 +2,7 @@
 //! judges answer in, which keys its JSON uses instead of the asked ones, and the words that name
 //! a recommendation without its letter.
 
-use crate::answer::judge::Verdict;
+use super::Verdict;
 use Verdict::*;
 
 /// Verdict phrases, matched case-insensitively; a Latin phrase must stand as a word ("valid" is
