@@ -477,24 +477,15 @@ fn cut_short(r: &std::result::Result<Answer, BackendError>) -> bool {
         || (r.is_err() && crate::sys::signals::interrupted())
 }
 
-/// The diff in an answer: its ```diff block if it has one, else the text from the first
-/// `diff --git` or `--- ` line.
+/// The diff in an answer: its ```diff (or ~~~patch) block if it has one, else the text from
+/// the first `diff --git` or `--- ` line. Fences are the markdown model's.
 fn extract_diff(text: &str) -> String {
-    let mut in_block = false;
-    let mut block = String::new();
-    for line in text.lines() {
-        let t = line.trim_start();
-        if t.starts_with("```") {
-            if in_block {
-                return block;
-            }
-            in_block = t.contains("diff") || t.contains("patch");
-            continue;
-        }
-        if in_block {
-            block.push_str(line);
-            block.push('\n');
-        }
+    let doc = crate::markdown::Doc::parse(text);
+    if let Some((_, c)) = doc
+        .fenced()
+        .find(|(_, c)| c.info.contains("diff") || c.info.contains("patch"))
+    {
+        return c.body.clone();
     }
     let start = text
         .find("diff --git")
@@ -508,9 +499,12 @@ fn extract_diff(text: &str) -> String {
 /// An answer wrapped whole in one code fence, unwrapped.
 fn strip_fence(text: &str) -> String {
     let t = text.trim();
-    if let Some(rest) = t.strip_prefix("```") {
-        if let (Some(nl), true) = (rest.find('\n'), rest.ends_with("```")) {
-            return rest[nl + 1..rest.len() - 3].trim_end().to_string() + "\n";
+    let doc = crate::markdown::Doc::parse(t);
+    if let [b] = doc.blocks.as_slice() {
+        if let crate::markdown::Kind::Code(c) = &b.kind {
+            if c.fence.is_some() {
+                return c.body.trim_end().to_string() + "\n";
+            }
         }
     }
     let mut s = t.to_string();
@@ -533,5 +527,8 @@ mod tests {
             "# Doc\nbody\n"
         );
         assert_eq!(strip_fence("# Doc\n"), "# Doc\n");
+        // A tilde fence is a fence too, in both.
+        assert_eq!(strip_fence("~~~md\n# Doc\n~~~"), "# Doc\n");
+        assert!(extract_diff("~~~patch\n--- a/x\n+++ b/x\n~~~\n").starts_with("--- a/x"));
     }
 }
