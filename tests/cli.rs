@@ -18,6 +18,7 @@ mod incremental;
 mod index;
 mod integrations;
 mod interrupt;
+mod judge_answers;
 mod labels;
 mod last_message;
 mod layout;

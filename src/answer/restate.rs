@@ -61,7 +61,7 @@ pub fn units(raw: &str, read: &[Finding], roots: &Roots) -> Vec<Finding> {
     let mut out: Vec<Finding> = read.to_vec();
     for b in raw_blocks(raw, roots).findings {
         // Only the block's prose: its code (a JSON answer, a suggested fix) was read as such.
-        let prose: Vec<&str> = crate::answer::blocks::fences::code_lines(&b.body)
+        let prose: Vec<&str> = crate::markdown::fenced_lines(&b.body)
             .into_iter()
             .filter(|(_, code)| !code)
             .map(|(l, _)| l)

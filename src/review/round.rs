@@ -287,18 +287,8 @@ impl Review<'_> {
         heard.notes.extend(note);
         // The judge's own findings get ids, so they can be carried, matched and cited.
         st.ledger.assign(n, &mut j.added, Some(&self.workspace));
-        let unknown: Vec<String> = j
-            .rulings
-            .iter()
-            .map(|r| r.id.clone())
-            .filter(|id| !findings.iter().any(|f| f.id.eq_ignore_ascii_case(id)))
-            .collect();
-        if !unknown.is_empty() {
-            heard.notes.push(format!(
-                "the judge ruled on {} not in this round; those rulings were not used",
-                unknown.join(", ")
-            ));
-        }
+        // Rulings on ids outside the round are already notes (said with the judge's call).
+        let unknown = j.outside.clone();
         let mut judged = judge::apply(&findings, &j);
         for jd in judged.iter_mut().filter(|jd| !jd.from_judge) {
             jd.rejoinder = rejoinders.get(&jd.finding.id).cloned();
