@@ -67,6 +67,9 @@ pub enum Source {
     Repair,
     /// Nothing could structure it: a block of the raw answer, kept in full.
     Raw,
+    /// The answer's verdict objects to the change but names no finding: the objection itself,
+    /// kept so a "no" is never read as nothing.
+    Verdict,
     /// Added by the judge.
     Judge,
 }

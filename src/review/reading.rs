@@ -252,7 +252,7 @@ fn objection(which: &str, c: &mut Critique, text: &str) -> Option<String> {
         &format!("The reviewer's verdict is {verdict}, with no finding named"),
     );
     f.body = crate::answer::prepare::prepare(text).trim().to_string();
-    f.source = Source::Raw;
+    f.source = Source::Verdict;
     c.findings.push(f);
     Some(format!(
         "{which} review's answer objects to the change ({verdict}) but names no finding; its \

@@ -12,7 +12,7 @@ use anyhow::Result;
 use crate::agents::{Answer, BackendError};
 use crate::answer::dispute::Replies;
 use crate::answer::judge::{self, Judged, Judgement, Rejoinder};
-use crate::findings::Finding;
+use crate::findings::{Finding, Source};
 use crate::review::chunked::Job;
 use crate::review::record::{Call, ChunkRecord, Repair, Round, Withdrawn};
 use crate::review::{decision, disputes, interrupted, kept, matching, steps, Review, State};
@@ -236,6 +236,22 @@ impl Review<'_> {
         open: &[&Judged],
     ) -> (Vec<Finding>, Vec<String>, BTreeMap<String, Rejoinder>) {
         let mut findings = std::mem::take(&mut heard.findings);
+        let holds = open.iter().any(|j| {
+            !matches!(
+                heard.replies.said.get(&j.finding.id),
+                Some((crate::answer::dispute::Reply::Withdraw, _))
+            )
+        });
+        // A verdict that objects with no finding named is explained by the disputed findings
+        // the reviewer keeps: those are its objection, not one more finding.
+        if holds && findings.iter().any(|f| f.source == Source::Verdict) {
+            findings.retain(|f| f.source != Source::Verdict);
+            heard.notes.push(
+                "the reviewer's objection names no new finding: it stands by the disputed \
+                 findings it did not withdraw"
+                    .into(),
+            );
+        }
         if let Some(idx) = &self.locations {
             idx.check_all(&mut findings, self.repo_dir.as_deref());
         }
