@@ -38,6 +38,7 @@ mod revisions;
 mod sandbox;
 mod scopes;
 mod secrets;
+mod secrets_recall;
 mod session;
 mod store;
 mod terminal;
