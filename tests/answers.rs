@@ -146,6 +146,9 @@ fn is_blocker(sev: &str) -> bool {
     matches!(sev, "P0" | "P1")
 }
 
+/// Whether an expected finding and a predicted one pair up, by one of [`pair`]'s criteria.
+type PairRule = dyn Fn(&Seen, &Seen) -> bool;
+
 /// Expected findings paired with predicted ones: first by file and line, then by file alone
 /// (the line is wrong), then — for findings where one side names no file — in order of
 /// appearance. The pairs that agree on file and line are the located ones.
@@ -153,7 +156,7 @@ fn pair(want: &[Seen], got: &[Seen]) -> Vec<(usize, usize)> {
     let mut used = vec![false; got.len()];
     let mut paired = vec![false; want.len()];
     let mut pairs = Vec::new();
-    let rules: [&dyn Fn(&Seen, &Seen) -> bool; 3] = [
+    let rules: [&PairRule; 3] = [
         &|w, g| g.file == w.file && g.line == w.line,
         &|w, g| g.file.is_some() && g.file == w.file,
         &|w, g| g.file.is_none() || w.file.is_none(),

@@ -12,6 +12,9 @@ use std::path::Path;
 use crate::common::planted::{self, everything, Planted, ScopeRun};
 use crate::common::TestEnv;
 
+/// `(file, text)` of everything one run left.
+type Seen = Vec<(String, String)>;
+
 /// What a corpus run measured.
 struct Recall {
     caught: usize,
@@ -38,7 +41,7 @@ fn measure(name: &str, all: &[Planted]) -> Recall {
             std::fs::write(dir.join(file), &artifacts[i]).unwrap();
         }
     }
-    let seen: Vec<(&[&str], Vec<(String, String)>)> = runs
+    let seen: Vec<(&[&str], Seen)> = runs
         .iter()
         .map(|r| (r.covers.as_slice(), everything(&r.run)))
         .collect();
@@ -51,7 +54,7 @@ fn measure(name: &str, all: &[Planted]) -> Recall {
     };
     let mut shown = Vec::new();
     for p in all {
-        let covering: Vec<&Vec<(String, String)>> = seen
+        let covering: Vec<&Seen> = seen
             .iter()
             .filter(|(c, _)| c.contains(&p.scope.as_str()))
             .map(|(_, s)| s)
@@ -91,7 +94,7 @@ fn measure(name: &str, all: &[Planted]) -> Recall {
 
 /// Whether `p`'s file (or, for a file name, the part before the secret) is in its scope's output:
 /// a secret can be absent only because its file was left out.
-fn was_sent(p: &Planted, covering: &[&Vec<(String, String)>]) -> bool {
+fn was_sent(p: &Planted, covering: &[&Seen]) -> bool {
     let visible = if p.scope == "name" {
         p.path.split(p.secret.as_str()).next().unwrap_or("")
     } else {
@@ -255,7 +258,9 @@ fn blind_corpus_recall() {
 
 /// The third blind corpus (wave3.tsv, 214 secrets of 149 kinds; gitleaks 8.30.1 catches 135,
 /// detect-secrets 1.5.0 97). First measured, before any rule learned from it, at 156/214
-/// (72.9 %, 111 of 149 kinds fully caught); held at no less from then on.
+/// (72.9 %, 111 of 149 kinds fully caught); its misses were then fixed by general rules (escaped
+/// literals, call arguments, split keys, prose, PuTTY keys, LDAP names, more formats), and it is
+/// held at every secret caught. Since the rules have seen it, it no longer measures blind recall.
 #[test]
 fn wave3_corpus_recall() {
     let tsv = include_str!("fixtures/secrets/wave3.tsv");
@@ -264,8 +269,8 @@ fn wave3_corpus_recall() {
     let r = measure("wave3", &all);
     assert!(r.unseen.is_empty(), "files not sent: {:?}", r.unseen);
     assert!(
-        r.caught >= 156,
-        "wave3 recall {}/{} fell:\n{}",
+        r.misses.is_empty(),
+        "wave3 recall {}/{}:\n{}",
         r.caught,
         r.total,
         r.misses.join("\n")
@@ -276,7 +281,7 @@ fn wave3_corpus_recall() {
 /// credential; gitleaks flags 2, detect-secrets 22), committed and reviewed: the lines whose
 /// file's diff holds a redaction. First measured at 6 of 108 (9 redactions: a GraphQL schema's
 /// fields, a SigV4 credential scope, AWS's documented example pair, a VAPID public key, a
-/// `.env.sample` blank and `.env.test` values).
+/// `.env.sample` blank and `.env.test` values); none since.
 #[test]
 fn wave3_look_alikes_are_not_redacted() {
     let rows: Vec<(String, String, String)> = include_str!("fixtures/secrets/wave3-clean.tsv")
@@ -321,7 +326,7 @@ fn wave3_look_alikes_are_not_redacted() {
         flagged.join("\n")
     );
     assert!(
-        flagged.len() <= 6,
+        flagged.is_empty(),
         "look-alikes redacted:\n{}",
         flagged.join("\n")
     );

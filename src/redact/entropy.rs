@@ -45,6 +45,11 @@ pub fn looks_random(value: &str) -> bool {
     if !has_digit || !has_alpha {
         return false;
     }
+    // `=` inside a value (not base64's padding at its end) makes it a pair: a cookie's
+    // `__Host-SID=22345`, a parameter's `name=value`.
+    if v.trim_end_matches('=').contains('=') {
+        return false;
+    }
     // Dotted or slashed words (a.b.c, some/path) and version strings are names, not keys.
     let parts = v.split(['.', '/', ':']).filter(|p| !p.is_empty()).count();
     if parts > 3 && v.split(['.', '/', ':']).all(|p| p.len() < 12) {
@@ -103,6 +108,8 @@ mod tests {
             "1.2.3",
             "aaaaaaaaaaaaaaaaaaaa1",
             "the value with spaces 123",
+            "__Secure-SID=12345",
+            "IPCZQX01af0fca5c=000010008168c200d25dfc4b",
         ] {
             assert!(!looks_random(v), "{v}: {}", shannon(v));
         }

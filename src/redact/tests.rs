@@ -25,14 +25,14 @@ fn each_kind_is_found_and_the_secret_is_gone() {
             "clippedkeybody",
         ),
         (
-            "id AKIAIOSFODNN7EXAMPLE here",
+            "id AKIAQ3EGRZ7KXV4NPL2M here",
             "aws-access-key",
-            "AKIAIOSFODNN7EXAMPLE",
+            "AKIAQ3EGRZ7KXV4NPL2M",
         ),
         (
-            "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            "aws_secret_access_key = kQ7vR2mX9pL4sT8wN1bF6hJ3cD5gY0zA2eU7iO9r",
             "aws-secret-key",
-            "wJalrXUtnFEMI",
+            "kQ7vR2mX9pL4",
         ),
         (
             "t = ghp_abcdefghijklmnopqrstuvwxyz0123456789",
@@ -55,9 +55,9 @@ fn each_kind_is_found_and_the_secret_is_gone() {
             "T000/B000",
         ),
         (
-            "sk-proj-abcdefghijklmnopqrstuvwx",
+            "sk-proj-Xk9mQ2vL7pR4tW8zB3nF6hJ1",
             "openai-key",
-            "abcdefghijklmnop",
+            "Xk9mQ2vL7pR4",
         ),
         (
             "sk-ant-api03-abcdefghijklmnopqrstuvwx",
@@ -174,9 +174,9 @@ fn env_files_hide_values_but_plain_settings() {
 
 #[test]
 fn absorb_sums_counts() {
-    let mut total = redact("AKIAIOSFODNN7EXAMPLE", None);
+    let mut total = redact("AKIAQ3EGRZ7KXV4NPL2M", None);
     total.absorb(&redact(
-        "AKIAIOSFODNN7EXAMPLF and password='abcd1234'",
+        "AKIAQ3EGRZ7KXV4NPL2N and password='abcd1234'",
         None,
     ));
     assert_eq!(total.count, 3);
