@@ -117,9 +117,10 @@ fn usage() -> ! {
 }
 
 /// The strings a redaction replaced, each with its marker's kind: the original text between the
-/// pieces the redacted text kept.
+/// pieces the redacted text kept. A secret across lines (one marker a line) is one string.
 fn removed(original: &str, redacted: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut glued = false;
     let mut pieces = redacted.split("[REDACTED:");
     let first = pieces.next().unwrap_or("");
     let mut at = first.len();
@@ -136,7 +137,16 @@ fn removed(original: &str, redacted: &str) -> Vec<(String, String)> {
         } else {
             original[at..].find(kept).map_or(original.len(), |e| at + e)
         };
-        out.push((kind.to_string(), original[at..end].to_string()));
+        let piece = &original[at..end];
+        match out.last_mut() {
+            Some((k, s)) if glued && k == kind => {
+                s.push('\n');
+                s.push_str(piece);
+            }
+            _ => out.push((kind.to_string(), piece.to_string())),
+        }
+        // Only a line break (and its diff marker) between two markers: the same secret.
+        glued = kept.starts_with('\n') && kept.len() <= 2;
         at = (end + kept.len()).min(original.len());
     }
     out

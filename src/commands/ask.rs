@@ -28,6 +28,7 @@ pub fn run(args: &AskArgs) -> Result<Outcome> {
     for w in &settings.warnings {
         crate::errln!("{w}");
     }
+    crate::redact::use_rules_file(settings.redact_rules.as_deref())?;
     let backend = registry::build(&args.backend, Some(registry::Role::Reviewer), &settings)?;
     let mut prompt = String::new();
     std::io::stdin()

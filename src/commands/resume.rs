@@ -80,6 +80,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
     for w in &settings.warnings {
         crate::errln!("{w}");
     }
+    crate::redact::use_rules_file(settings.redact_rules.as_deref())?;
     if meta["kind"] == "panel" {
         return crate::commands::panel::resume(session, &stored, meta, &settings);
     }

@@ -39,6 +39,7 @@ pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Resul
     for w in &settings.warnings {
         crate::errln!("{w}");
     }
+    crate::redact::use_rules_file(settings.redact_rules.as_deref())?;
     if let Some(p) = &settings.output {
         crate::report::output::check(p)?;
     }
@@ -282,7 +283,8 @@ pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Resul
             .as_deref()
             .filter(|_| input.origin.starts_with("file:"))
             .map(|p| LocationIndex::whole_file(p, &input.text)),
-    };
+    }
+    .map(LocationIndex::with_redacted_paths);
     if let Some(idx) = &locations {
         session.write_json("locations.json", idx)?;
     }

@@ -35,6 +35,7 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
     for w in &settings.warnings {
         crate::errln!("{w}");
     }
+    crate::redact::use_rules_file(settings.redact_rules.as_deref())?;
     if let Some(p) = &settings.output {
         crate::report::output::check(p)?;
     }

@@ -49,7 +49,7 @@ static SPACED: LazyLock<Regex> = LazyLock::new(|| {
 
 /// `machine h login u password p` and the bare `password p` lines of a `.netrc`.
 static NETRC_PASSWORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:password|account)[ \t]+(?P<secret>[^\s\[=:'\x22\\][^\s'\x22\\]*)")
+    Regex::new(r"(?-u:\b)(?:password|account)[ \t]+(?P<secret>[^\s\[=:'\x22\\][^\s'\x22\\]*)")
         .expect("valid pattern")
 });
 

@@ -10,7 +10,7 @@
 
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use regex::Regex;
 
 use crate::redact::rules::Rule;
@@ -18,6 +18,8 @@ use crate::redact::rules::Rule;
 /// A table of rules with its prefilter; regexes compiled on first use.
 pub struct RuleSet {
     rules: Vec<Rule>,
+    /// The table (of those given to [`RuleSet::new`]) each rule came from.
+    tables: Vec<usize>,
     compiled: Vec<OnceLock<Regex>>,
     /// Over every needle of every rule, ASCII case ignored.
     needles: AhoCorasick,
@@ -28,7 +30,9 @@ pub struct RuleSet {
 }
 
 impl RuleSet {
-    pub fn new(rules: &[Rule]) -> RuleSet {
+    /// The rules of `tables`, in order; [`RuleSet::table`] says which table a rule is from.
+    pub fn new(tables: &[&[Rule]]) -> RuleSet {
+        let rules: Vec<Rule> = tables.iter().flat_map(|t| t.iter().copied()).collect();
         let mut patterns = Vec::new();
         let mut owner = Vec::new();
         let mut always = Vec::new();
@@ -41,21 +45,36 @@ impl RuleSet {
                 owner.push(i);
             }
         }
+        // A DFA: twice as fast a scan as the default automaton, for half a millisecond more to
+        // build once. Everyday needles (`pass`, `AC`) are reported every few lines; that costs
+        // far less than the scan itself.
         let needles = AhoCorasickBuilder::new()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
+            .kind(Some(AhoCorasickKind::DFA))
             .build(&patterns)
             .expect("valid needles");
         RuleSet {
-            rules: rules.to_vec(),
+            tables: tables
+                .iter()
+                .enumerate()
+                .flat_map(|(k, t)| std::iter::repeat_n(k, t.len()))
+                .collect(),
             compiled: rules.iter().map(|_| OnceLock::new()).collect(),
             needles,
             owner,
             always,
+            rules,
         }
     }
 
-    /// The rules `text` (or the file name `path`) holds a needle of, in table order.
+    /// The table rule `i` came from.
+    pub fn table(&self, i: usize) -> usize {
+        self.tables[i]
+    }
+
+    /// The rules `text` (or the file name `path`) holds a needle of, and those without needles,
+    /// in table order.
     pub fn candidates(&self, text: &str, path: Option<&str>) -> Vec<usize> {
         let mut hit = vec![false; self.rules.len()];
         for &i in &self.always {
@@ -113,11 +132,11 @@ mod tests {
 
     #[test]
     fn only_the_rules_a_text_may_need_are_compiled() {
-        let set = RuleSet::new(tokens::TOKENS);
+        let set = RuleSet::new(&[tokens::TOKENS]);
         let c = set.candidates("let x = 1; // plain code\n", Some("src/lib.rs"));
-        // Rules without needles, and those whose short needles occur in ordinary text.
+        // Only the rules without needles, and those of the everyday needles ordinary code holds.
         assert!(
-            c.len() < 8,
+            c.len() < 12,
             "{:?}",
             c.iter().map(|&i| set.rule(i).kind).collect::<Vec<_>>()
         );

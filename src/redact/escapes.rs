@@ -1,20 +1,26 @@
-//! Secrets inside escaped string literals: `"Found:\nsk-ant-…"`, `"token:\tghp_…"`,
+//! Secrets behind string escapes: `"Found:\nsk-ant-…"`, `"token:\tghp_…"`,
 //! `"https:\/\/user:pw@host"`, `"{\"password\":\"…\"}"`.
 //!
 //! A JSON string (and a C, Go, Rust or JavaScript one) writes a newline as `\n`: the `n` runs
 //! into the token after it, so no word boundary is left before `sk-ant-`, and `\/` hides the
-//! `//` of a URL. So every double-quoted literal holding such an escape is decoded, all of a
-//! text's literals together into one view (one literal a line), the view is redacted as text,
-//! and each replaced part is mapped back onto the escaped original. Only the literals' contents
-//! change, so the text keeps its lines, and a literal keeps every escape the redaction did not
-//! touch.
+//! `//` of a URL. So every line holding such an escape is decoded, all of a text's such lines
+//! together into one view, the view is redacted as text, and each replaced part is mapped back
+//! onto the escaped original. Whole lines, not the literals between quotes: quotes do not pair up
+//! where a literal holds a document (a Rust `r#"{"msg":"…"}"#`), and a JSON document escaped in a
+//! string reads as a document once decoded. A replaced part never leaves its line, so the text
+//! keeps its lines, and a line keeps every escape the redaction did not touch.
 
 use crate::redact::{run, Ctx, Redacted, MARK};
 
-/// The escapes that can hide a secret from a rule reading the raw text.
-const ESCAPES: &[u8] = b"ntr/\"\\u";
+/// Escapes that hide what follows them from a rule reading the raw text: `/` (a URL's `//`),
+/// `"` (a JSON document inside a string), `u` (an encoded character); `n`, `t` and `r` only
+/// when a letter or digit follows (`\nsk-ant-…`: the `n` glues onto the token). A `\\` leaves a
+/// backslash before what follows, a boundary already, so it is decoded along with the others
+/// but never makes a line worth decoding on its own.
+const HIDING: &[u8] = b"/\"u";
+const GLUING: &[u8] = b"ntr";
 
-/// One piece of a literal in the decoded view: `d` (its place in the view) came from `o` (its
+/// One piece of a decoded line in the view: `d` (its place in the view) came from `o` (its
 /// place in the original); a raw run maps byte for byte, an escape as a whole.
 #[derive(Debug, Clone, Copy)]
 struct Unit {
@@ -25,24 +31,24 @@ struct Unit {
     raw: bool,
 }
 
-/// The decoded view of a text's escaped literals.
+/// The decoded view of a text's lines with escapes.
 #[derive(Debug, Default)]
 struct View {
     text: String,
-    /// Each literal's units, in order.
-    literals: Vec<Vec<Unit>>,
+    /// Each decoded line's units, in order.
+    lines: Vec<Vec<Unit>>,
 }
 
-/// Redacts what the escaped literals of `out.text` hide, in place; counts into `out`.
-pub(super) fn redact_literals(out: &mut Redacted, ctx: &Ctx) {
+/// Redacts what the escapes of `out.text` hide, in place; counts into `out`.
+pub(super) fn redact_escaped(out: &mut Redacted, ctx: &Ctx) {
     if !might_hide(&out.text) {
         return;
     }
     let view = decode(&out.text);
-    if view.literals.is_empty() {
+    if view.lines.is_empty() {
         return;
     }
-    let inner_ctx = ctx.for_literals();
+    let inner_ctx = ctx.for_escaped();
     let mut inner = Redacted {
         text: view.text.clone(),
         ..Default::default()
@@ -52,13 +58,13 @@ pub(super) fn redact_literals(out: &mut Redacted, ctx: &Ctx) {
         return;
     }
     let Some(spans) = replaced_spans(&view.text, &inner.text) else {
-        // The redacted view does not line up with the view (never seen): hide every literal
-        // that changed as a whole, rather than let a secret through.
-        return hide_literals(out, &view, &inner);
+        // The redacted view does not line up with the view (never seen): hide every decoded
+        // line whole, rather than let a secret through.
+        return hide_lines(out, &view, &inner);
     };
     let mut edits = Vec::new();
     for (start, end, marker) in spans {
-        for units in &view.literals {
+        for units in &view.lines {
             if let Some(range) = original_range(units, start, end) {
                 edits.push((range.0, range.1, marker.clone()));
             }
@@ -68,10 +74,14 @@ pub(super) fn redact_literals(out: &mut Redacted, ctx: &Ctx) {
     out.absorb(&inner);
 }
 
-/// A backslash before one of [`ESCAPES`] somewhere in `text`.
+/// An escape somewhere in `text` that hides what follows it (see [`HIDING`], [`GLUING`]).
 fn might_hide(text: &str) -> bool {
     let b = text.as_bytes();
-    memchr_iter(b'\\', b).any(|i| b.get(i + 1).is_some_and(|c| ESCAPES.contains(c)))
+    memchr_iter(b'\\', b).any(|i| match b.get(i + 1) {
+        Some(c) if HIDING.contains(c) => true,
+        Some(c) if GLUING.contains(c) => b.get(i + 2).is_some_and(u8::is_ascii_alphanumeric),
+        _ => false,
+    })
 }
 
 fn memchr_iter(needle: u8, hay: &[u8]) -> impl Iterator<Item = usize> + '_ {
@@ -81,52 +91,22 @@ fn memchr_iter(needle: u8, hay: &[u8]) -> impl Iterator<Item = usize> + '_ {
         .map(|(i, _)| i)
 }
 
-/// The double-quoted literals of each line that hold an escape of [`ESCAPES`], decoded into one
-/// view, a literal a line.
+/// The lines of `text` that hold an escape that hides, decoded into one view, a line a line.
 fn decode(text: &str) -> View {
     let mut view = View::default();
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'"' => {
-                let Some(end) = closing_quote(b, i + 1) else {
-                    // No closing quote on this line: not a literal; go on after the line.
-                    i = b[i..]
-                        .iter()
-                        .position(|&c| c == b'\n')
-                        .map_or(b.len(), |p| i + p);
-                    continue;
-                };
-                let inner = &text[i + 1..end];
-                if might_hide(inner) {
-                    decode_literal(inner, i + 1, &mut view);
-                }
-                i = end + 1;
-            }
-            _ => i += 1,
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.strip_suffix('\n').unwrap_or(line);
+        if might_hide(body) {
+            decode_line(body, at, &mut view);
         }
+        at += line.len();
     }
     view
 }
 
-/// The index of the quote that closes a literal opened before `from`, on the same line.
-fn closing_quote(b: &[u8], from: usize) -> Option<usize> {
-    let mut i = from;
-    while i < b.len() {
-        match b[i] {
-            b'\\' => i += 2,
-            b'"' => return Some(i),
-            b'\n' => return None,
-            _ => i += 1,
-        }
-    }
-    None
-}
-
-/// Appends `inner` (a literal's content, at `base` in the original), decoded, as a line of the
-/// view.
-fn decode_literal(inner: &str, base: usize, view: &mut View) {
+/// Appends `inner` (a line of the text, at `base` in it), decoded, as a line of the view.
+fn decode_line(inner: &str, base: usize, view: &mut View) {
     let mut units: Vec<Unit> = Vec::new();
     let b = inner.as_bytes();
     let mut i = 0;
@@ -163,7 +143,7 @@ fn decode_literal(inner: &str, base: usize, view: &mut View) {
     }
     push_raw(&mut units, view, run_start, b.len());
     view.text.push('\n');
-    view.literals.push(units);
+    view.lines.push(units);
 }
 
 /// The escape at `i` of `s` (a backslash there): what it stands for and how long it is.
@@ -238,7 +218,7 @@ fn replaced_spans(before: &str, after: &str) -> Option<Vec<(usize, usize, String
     Some(spans)
 }
 
-/// The part of the original that the view's span `start..end` covers within one literal.
+/// The part of the original that the view's span `start..end` covers within one decoded line.
 fn original_range(units: &[Unit], start: usize, end: usize) -> Option<(usize, usize)> {
     let first = units.first()?;
     let last = units.last()?;
@@ -278,11 +258,11 @@ fn splice(text: &str, mut edits: Vec<(usize, usize, String)>) -> String {
     out
 }
 
-/// Every literal of the view hidden whole, under the first kind the view's redaction found.
-fn hide_literals(out: &mut Redacted, view: &View, inner: &Redacted) {
+/// Every decoded line hidden whole, under the first kind the view's redaction found.
+fn hide_lines(out: &mut Redacted, view: &View, inner: &Redacted) {
     let kind = inner.kinds.keys().next().copied().unwrap_or("secret");
     let edits = view
-        .literals
+        .lines
         .iter()
         .filter_map(|units| Some((units.first()?.o, units.last()?, kind)))
         .map(|(o, last, kind)| (o, last.o + last.o_len, crate::redact::marker(kind)))
@@ -307,14 +287,14 @@ mod tests {
 
     #[test]
     fn escapes_decode_and_map_back() {
-        let text = r#"{"a":"x\ny","b":"https:\/\/u:p@h","c":"\u0041"}"#;
+        let text = "{\"a\":\"x\\ny\",\"b\":\"https:\\/\\/u:p@h\"}\nplain\n\"\\u0041\"";
         let v = decode(text);
-        assert_eq!(v.text, "x\ny\nhttps://u:p@h\nA\n");
-        assert_eq!(v.literals.len(), 3);
-        // `y` (after the `\n`) maps back to itself, `://` to `:\/\/`.
-        assert_eq!(original_range(&v.literals[0], 2, 3), Some((9, 10)));
-        let url = &v.literals[1];
-        let (s, e) = original_range(url, 4, 17).unwrap();
+        assert_eq!(v.text, "{\"a\":\"x\ny\",\"b\":\"https://u:p@h\"}\n\"A\"\n");
+        assert_eq!(v.lines.len(), 2);
+        // `y` (after the `\n`) maps back to itself, the URL to its escaped form.
+        let line = &v.lines[0];
+        assert_eq!(original_range(line, 8, 9), Some((9, 10)));
+        let (s, e) = original_range(line, 16, 29).unwrap();
         assert_eq!(&text[s..e], r"https:\/\/u:p@h");
     }
 }

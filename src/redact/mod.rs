@@ -14,7 +14,7 @@
 //! in [`rules`]; how a file's name (and a minified file's lines) change the reading of its text is
 //! in [`files`]; the name-based and per-file assignment rules in `assign`; secrets known by their
 //! place (call arguments, Kubernetes `Secret` manifests, raw key files, PuTTY keys, split keys) in
-//! `context` and `places`; escaped string literals in `escapes`; the randomness test in `entropy`;
+//! `context` and `places`; string escapes in `escapes`; the randomness test in `entropy`;
 //! the user's own rules in `user`; the lazily compiled rule tables in `engine`.
 
 use std::collections::BTreeMap;
@@ -41,7 +41,7 @@ pub use user::use_rules_file;
 /// The start of every marker.
 const MARK: &str = "[REDACTED:";
 
-/// How deep escaped literals inside escaped literals are decoded (`"{\"k\":\"a\\nb\"}"`).
+/// How deep escapes inside escaped strings are decoded (`"{\"k\":\"a\\nb\"}"`).
 const MAX_DEPTH: u8 = 2;
 
 /// Outcome of redacting one text.
@@ -69,9 +69,13 @@ impl Redacted {
     }
 }
 
-static TOKENS: LazyLock<RuleSet> = LazyLock::new(|| RuleSet::new(tokens::TOKENS));
-static CONTEXTS: LazyLock<RuleSet> = LazyLock::new(|| RuleSet::new(rules::CONTEXTS));
-static PROSE: LazyLock<RuleSet> = LazyLock::new(|| RuleSet::new(rules::PROSE));
+/// The built-in tables in one set, so one scan of a text finds the rules of all three it may
+/// need: [`TOKENS`], [`CONTEXTS`] and [`PROSE`] are its table numbers.
+static RULES: LazyLock<RuleSet> =
+    LazyLock::new(|| RuleSet::new(&[tokens::TOKENS, rules::CONTEXTS, rules::PROSE]));
+const TOKENS: usize = 0;
+const CONTEXTS: usize = 1;
+const PROSE: usize = 2;
 
 fn marker(kind: &str) -> String {
     format!("{MARK}{kind}]")
@@ -113,7 +117,7 @@ struct Ctx<'a> {
     vendored: bool,
     netrc: bool,
     key_file: bool,
-    /// How many escaped-literal views deep this text is.
+    /// How many decoded views deep this text is.
     depth: u8,
 }
 
@@ -130,9 +134,9 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// The view of a text's escaped literals: string contents, read as text (a lock file's stay
-    /// a lock file's), in no file of their own.
-    fn for_literals(&self) -> Ctx<'a> {
+    /// The decoded view of a text's lines with escapes: string contents, read as text (a lock
+    /// file's stay a lock file's), in no file of their own.
+    fn for_escaped(&self) -> Ctx<'a> {
         Ctx {
             file: match self.file {
                 FileKind::Lock => FileKind::Lock,
@@ -166,16 +170,24 @@ type Step = fn(&str, FileKind, &mut Vec<&'static str>) -> Option<String>;
 /// Every rule, in order, over `out.text`.
 fn run(out: &mut Redacted, ctx: &Ctx) {
     if ctx.depth < MAX_DEPTH {
-        escapes::redact_literals(out, ctx);
+        escapes::redact_escaped(out, ctx);
     }
     // A token is a secret by its shape; a value found by its place must also read as one.
-    apply(out, ctx, &TOKENS, |v| !placeholder(v));
+    let candidates = RULES.candidates(&out.text, ctx.path);
+    apply(out, ctx, &RULES, &candidates, TOKENS, |v| !placeholder(v));
     user::apply(out, ctx);
     let mut found = Vec::new();
     if !ctx.vendored {
-        apply(out, ctx, &CONTEXTS, assign::literal_argument);
+        apply(
+            out,
+            ctx,
+            &RULES,
+            &candidates,
+            CONTEXTS,
+            assign::literal_argument,
+        );
         if ctx.file == FileKind::Other {
-            apply(out, ctx, &PROSE, assign::prose_value);
+            apply(out, ctx, &RULES, &candidates, PROSE, assign::prose_value);
         }
         let steps: [Step; 6] = [
             context::named_forms,
@@ -216,10 +228,18 @@ fn run(out: &mut Redacted, ctx: &Ctx) {
     }
 }
 
-/// Replaces the `secret` group (or the whole match) of each rule of `set` that the text may
-/// match, when its value is `accept`ed (and, for a rule that asks, looks random).
-fn apply(out: &mut Redacted, ctx: &Ctx, set: &RuleSet, accept: fn(&str) -> bool) {
-    for i in set.candidates(&out.text, ctx.path) {
+/// Replaces the `secret` group (or the whole match) of each rule of `set`'s table `table` among
+/// the `candidates` (the rules the text may match), when its value is `accept`ed (and, for a rule
+/// that asks, looks random).
+fn apply(
+    out: &mut Redacted,
+    ctx: &Ctx,
+    set: &RuleSet,
+    candidates: &[usize],
+    table: usize,
+    accept: fn(&str) -> bool,
+) {
+    for &i in candidates.iter().filter(|&&i| set.table(i) == table) {
         let rule = set.rule(i);
         if ctx.vendored && !rule.distinctive {
             continue;
@@ -322,6 +342,8 @@ fn count(out: &mut Redacted, kind: &'static str, n: usize) {
 
 #[cfg(test)]
 mod context_tests;
+#[cfg(test)]
+mod places_tests;
 #[cfg(test)]
 mod shape_tests;
 #[cfg(test)]

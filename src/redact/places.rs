@@ -10,6 +10,7 @@
 
 use std::sync::LazyLock;
 
+use aho_corasick::AhoCorasick;
 use regex::{Captures, Regex};
 
 use crate::redact::assign::{self, Name};
@@ -19,7 +20,14 @@ use crate::redact::{entropy, mark, marker, placeholder, MARK};
 
 /// `<name>value</name>` on one line.
 static XML_ELEMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"<(?P<key>[A-Za-z_][\w:.-]*)>(?P<val>[^<>\n]{1,200})</(?P<end>[A-Za-z_][\w:.-]*)>")
+    Regex::new(r"<(?P<key>[\w:.-]*(?i:pass|pwd|pw|secret|token|key|auth|credential)[\w:.-]*)>(?P<val>[^<>\n]{1,200})</(?P<end>[A-Za-z_][\w:.-]*)>")
+        .expect("valid pattern")
+});
+
+/// Somewhere in a text, a YAML key with a secret's word whose value is a block scalar: the
+/// text's lines are walked only then.
+static BLOCK_ANY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?mi)^[+\- ]?[ \t]*(?:-[ \t]+)?["']?[\w.-]*(?:pass|pwd|pw|secret|token|key|auth|credential|sid|salt|seed|cookie|sig|dsn)[\w.-]*["']?[ \t]*:[ \t]*[|>]"#)
         .expect("valid pattern")
 });
 
@@ -33,6 +41,18 @@ static BLOCK_HEADER: LazyLock<Regex> = LazyLock::new(|| {
 static CALL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?P<callee>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\([^()\n]*\))?)[ \t]*\((?P<args>[^()\n]*)\)")
         .expect("valid pattern")
+});
+
+/// What a line must hold for its calls to be read: a name of [`CREDENTIAL_CALLS`] (its last
+/// segment), `Client`, or the marker of an access key's id ([`PAIRED_IDS`]).
+static CALL_TRIGGERS: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    let mut words: Vec<String> = CREDENTIAL_CALLS
+        .iter()
+        .map(|c| c.rsplit('.').next().unwrap_or(c).to_string())
+        .collect();
+    words.push("Client".into());
+    words.extend(PAIRED_IDS.iter().map(|(id, _)| marker(id)));
+    AhoCorasick::new(words).expect("valid words")
 });
 
 /// A quoted literal among a call's arguments.
@@ -52,7 +72,7 @@ static CONTINUED: LazyLock<Regex> = LazyLock::new(|| {
 
 /// `Private-Lines: N` of a PuTTY key file: the N lines after it are the private key.
 static PPK_PRIVATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^Private-Lines:[ \t]*(?P<n>\d{1,3})[ \t\r]*$").expect("valid pattern")
+    Regex::new(r"^Private-Lines:[ \t]*(?P<n>[0-9]{1,3})[ \t\r]*$").expect("valid pattern")
 });
 
 /// Whether every line of `text` is a diff line (`+`, `-`, ` ` first).
@@ -113,7 +133,10 @@ pub fn xml_elements(text: &str, file: FileKind, found: &mut Vec<&'static str>) -
 /// The lines of a YAML block scalar (`secretAccessKey: >-` and the more indented lines below it)
 /// under a name that names a secret; under a loose name (`key`) only a random-looking one.
 pub fn block_scalars(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Option<String> {
-    if file == FileKind::Lock || !(text.contains(": |") || text.contains(": >")) {
+    if file == FileKind::Lock
+        || !(text.contains(": |") || text.contains(": >"))
+        || !BLOCK_ANY.is_match(text)
+    {
         return None;
     }
     let diff = is_diff(text);
@@ -196,11 +219,23 @@ fn key_shaped(v: &str) -> bool {
 /// [`PAIRED_IDS`]: `Client("AC…", "<token>")`), or to a call of [`CREDENTIAL_CALLS`]
 /// (`algoliasearch("APPID", "<admin key>")`). Only calls on one line.
 pub fn calls(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Option<String> {
-    if file == FileKind::Lock || !text.contains('(') || !text.contains(['"', '\'']) {
+    if file == FileKind::Lock || !CALL_TRIGGERS.is_match(text) {
         return None;
     }
     let mut changed = false;
-    let out = CALL.replace_all(text, |c: &Captures| {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        match CALL_TRIGGERS.is_match(line) {
+            true => out.push_str(&calls_in_line(line, found, &mut changed)),
+            false => out.push_str(line),
+        }
+    }
+    changed.then_some(out)
+}
+
+/// [`calls`] on one line.
+fn calls_in_line(line: &str, found: &mut Vec<&'static str>, changed: &mut bool) -> String {
+    let out = CALL.replace_all(line, |c: &Captures| {
         let whole = c.get(0).expect("match");
         let args = c.name("args").expect("args");
         let paired = PAIRED_IDS
@@ -228,12 +263,12 @@ pub fn calls(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Optio
         for _ in 0..n {
             found.push(kind);
         }
-        changed = true;
+        *changed = true;
         let w = whole.as_str();
         let (from, to) = (args.start() - whole.start(), args.end() - whole.start());
         format!("{}{replaced}{}", &w[..from], &w[to..])
     });
-    changed.then(|| out.into_owned())
+    out.into_owned()
 }
 
 /// The private lines of a PuTTY key (`Private-Lines: N` and the N lines after it), one marker a

@@ -129,17 +129,17 @@ pub const CONTEXTS: &[Rule] = &[
     place(
         "cli-password",
         &["docker"],
-        r"\bdocker[ \t]+login\b[^\n]*?[ \t](?:-p|--password)(?:=|[ \t]+)['\x22]?(?P<secret>[^\s'\x22]+)",
+        r"(?-u:\b)docker[ \t]+login(?-u:\b)[^\n]*?[ \t](?:-p|--password)(?:=|[ \t]+)['\x22]?(?P<secret>[^\s'\x22]+)",
     ),
     place(
         "cli-password",
         &["mysql", "mariadb"],
-        r"\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?[ \t]-p['\x22]?(?P<secret>[^\s'\x22]+)",
+        r"(?-u:\b)(?:mysql|mysqldump|mysqladmin|mariadb)(?-u:\b)[^\n]*?[ \t]-p['\x22]?(?P<secret>[^\s'\x22]+)",
     ),
     place(
         "cli-password",
         &["curl", "wget", "http"],
-        r"\b(?:curl|wget|http)\b(?:[^\n]|\\\n)*?[ \t](?:-u|--user|-U|--proxy-user)(?:=|[ \t]+)['\x22]?[^\s:'\x22]+:(?P<secret>[^\s'\x22]+)",
+        r"(?-u:\b)(?:curl|wget|http)(?-u:\b)(?:[^\n]|\\\n)*?[ \t](?:-u|--user|-U|--proxy-user)(?:=|[ \t]+)['\x22]?[^\s:'\x22]+:(?P<secret>[^\s'\x22]+)",
     ),
     place(
         "cli-password",
@@ -150,19 +150,30 @@ pub const CONTEXTS: &[Rule] = &[
     // the token flags of deploy tools (`--token=x`, `--api-key x`, `--authkey=x`).
     place(
         "cli-password",
-        &["pass", "token", "key"],
+        &[
+            "password",
+            "passwd",
+            "passphrase",
+            "storepass",
+            "keypass",
+            "token",
+            "api-key",
+            "apikey",
+            "auth-key",
+            "authkey",
+        ],
         r"(?:^|[ \t])--?(?:[a-z]+-)*(?:password|passwd|passphrase|storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass|token|api-key|apikey|auth-key|authkey|auth-token|access-token)(?:=|[ \t]+)['\x22]?(?P<secret>[^\s'\x22\\]+)",
     ),
     // Oracle's `user/password@//host`: sqlplus and friends, JDBC thin URLs, `connect`.
     place(
         "cli-password",
         &["sqlplus", "sqlldr", "rman", "expdp", "impdp"],
-        r"\b(?:sqlplus|sqlldr|rman|expdp|impdp)\b[^\n]*?[ \t]['\x22]?[A-Za-z0-9_$#.]+/(?P<secret>[^\s@/'\x22]+)@",
+        r"(?-u:\b)(?:sqlplus|sqlldr|rman|expdp|impdp)(?-u:\b)[^\n]*?[ \t]['\x22]?[A-Za-z0-9_$#.]+/(?P<secret>[^\s@/'\x22]+)@",
     ),
     place(
         "connection-password",
         &["jdbc:oracle:", "connect"],
-        r"(?i)\b(?:jdbc:oracle:[a-z]+:|connect[ \t]+)[A-Za-z0-9_$#.]+/(?P<secret>[^\s@/'\x22]+)@",
+        r"(?i)(?-u:\b)(?:jdbc:oracle:[a-z]+:|connect[ \t]+)[A-Za-z0-9_$#.]+/(?P<secret>[^\s@/'\x22]+)@",
     ),
     // JDBC/ODBC/ADO parameters: `?user=x&password=y`, `;Password=y;`, `;PWD=y`.
     place(
@@ -175,19 +186,19 @@ pub const CONTEXTS: &[Rule] = &[
     place(
         "pgpass",
         &["pgpass"],
-        r"(?m)^[+\- ]?[A-Za-z0-9_.*\[\]-]+:(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:(?P<secret>(?:[^:\s\\]|\\.)+)[ \t]*$",
+        r"(?m)^[+\- ]?[A-Za-z0-9_.*\[\]-]+:(?:[0-9]{1,5}|\*):[^:\s]+:[^:\s]+:(?P<secret>(?:[^:\s\\]|\\.)+)[ \t]*$",
     ),
     // SQL: `CREATE USER … WITH PASSWORD '…'`, `IDENTIFIED BY '…'`, `ENCRYPTED PASSWORD '…'`.
     place(
         "sql-password",
         &["password", "identified"],
-        r"(?i)\b(?:password|identified[ \t]+by)[ \t]*(?:=[ \t]*)?'(?P<secret>[^'\n]{4,})'",
+        r"(?i)(?-u:\b)(?:password|identified[ \t]+by)[ \t]*(?:=[ \t]*)?'(?P<secret>[^'\n]{4,})'",
     ),
     // PowerShell: `ConvertTo-SecureString "…" -AsPlainText`.
     place(
         "powershell-password",
         &["convertto-securestring"],
-        r#"(?i)\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?["'](?P<secret>[^"'\n]+)["'][^\n]*-AsPlainText"#,
+        r#"(?i)(?-u:\b)ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?["'](?P<secret>[^"'\n]+)["'][^\n]*-AsPlainText"#,
     ),
 ];
 
@@ -209,7 +220,7 @@ pub const PROSE: &[Rule] = &[
         "password",
         &["pass", "pw", "secret"],
         concat!(
-            r"(?i)\b(?:password|passwd|passphrase|pwd|pw|shared[ \t]+secret)(?:[ \t]+(?:for|of|to|on)[ \t]+[^\n.;:!?`'\x22*]{1,40}?)?(?:[ \t]+(?:is|was)(?:[ \t]+now)?:?[ \t]+|[ \t]*[:=][ \t]*|[ \t]*\([ \t]*)",
+            r"(?i)(?-u:\b)(?:password|passwd|passphrase|pwd|pw|shared[ \t]+secret)(?:[ \t]+(?:for|of|to|on)[ \t]+[^\n.;:!?`'\x22*]{1,40}?)?(?:[ \t]+(?:is|was)(?:[ \t]+now)?:?[ \t]+|[ \t]*[:=][ \t]*|[ \t]*\([ \t]*)",
             prose_value!()
         ),
     ),
@@ -218,7 +229,7 @@ pub const PROSE: &[Rule] = &[
         "password",
         &["pass", "pw"],
         concat!(
-            r"(?i)\b(?:password|passwd|passphrase|pwd|pw)[ \t]+",
+            r"(?i)(?-u:\b)(?:password|passwd|passphrase|pwd|pw)[ \t]+",
             prose_value!()
         ),
     ),
@@ -226,7 +237,7 @@ pub const PROSE: &[Rule] = &[
     place(
         "password",
         &["login", "credential", "user"],
-        r"(?i)\b(?:login|credentials?|user(?:name)?)\b[^\n`]{0,40}`[^`\s]+`[ \t]*[/:][ \t]*`(?P<secret>[^`\s]+)`",
+        r"(?i)(?-u:\b)(?:login|credentials?|user(?:name)?)(?-u:\b)[^\n`]{0,40}`[^`\s]+`[ \t]*[/:][ \t]*`(?P<secret>[^`\s]+)`",
     ),
 ];
 
@@ -267,15 +278,27 @@ pub const PAIRED_IDS: &[(&str, &str)] = &[
 
 /// A name and its literal value by position rather than by `=`: `define('DB_PASSWORD', 'x')`,
 /// `os.environ.get("SECRET_KEY", "x")`, `ENV.fetch("DB_PASSWORD", "x")`, `ENV.fetch('K') { 'x' }`,
-/// `process.env.API_TOKEN || "x"`, `?? "x"`. Groups `key` and `val` (quoted); the name is judged
-/// as in an assignment.
-pub const NAMED_FORMS: &[&str] = &[
-    r#"(?i)\(\s*['"](?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|secret|token|key|auth|credential|salt)[A-Za-z0-9_.-]*)['"]\s*,\s*(?P<val>"[^"\n]*"|'[^'\n]*')"#,
-    r#"(?i)\(\s*['"](?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|secret|token|key|auth|credential|salt)[A-Za-z0-9_.-]*)['"]\s*\)\s*\{\s*(?P<val>"[^"\n]*"|'[^'\n]*')\s*\}"#,
-    // app.json, ARM parameters: `"HEROKU_API_KEY": {"value": "…"}`.
-    r#"(?i)"(?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|secret|token|key|auth|credential|salt)[A-Za-z0-9_.-]*)"[ \t]*:[ \t]*\{[ \t]*"value"[ \t]*:[ \t]*(?P<val>"[^"\n]*")"#,
-    // Last: needs `||` or `??` (see `context::named_forms`).
-    r#"(?i)(?P<key>[A-Za-z0-9_]*(?:pass|pwd|secret|token|key|auth|credential|salt)[A-Za-z0-9_]*)['"]?\]?[ \t]*(?:\|\||\?\?)\s*(?P<val>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`)"#,
+/// `"KEY": {"value": "x"}`, `process.env.API_TOKEN || "x"`, `?? "x"`. Groups `key` and `val`
+/// (quoted); the name is judged as in an assignment. `(needles, pattern)`: a form runs only on a
+/// text holding one of its needles (empty: every text).
+pub const NAMED_FORMS: &[(&[&str], &str)] = &[
+    (
+        &["("],
+        r#"(?i)\(\s*['"](?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|secret|token|key|auth|credential|salt)[A-Za-z0-9_.-]*)['"]\s*,\s*(?P<val>"[^"\n]*"|'[^'\n]*')"#,
+    ),
+    (
+        &["{"],
+        r#"(?i)\(\s*['"](?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|secret|token|key|auth|credential|salt)[A-Za-z0-9_.-]*)['"]\s*\)\s*\{\s*(?P<val>"[^"\n]*"|'[^'\n]*')\s*\}"#,
+    ),
+    // app.json, ARM template parameters.
+    (
+        &["\"value\""],
+        r#"(?i)"(?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|secret|token|key|auth|credential|salt)[A-Za-z0-9_.-]*)"[ \t]*:[ \t]*\{[ \t]*"value"[ \t]*:[ \t]*(?P<val>"[^"\n]*")"#,
+    ),
+    (
+        &["||", "??"],
+        r#"(?i)(?P<key>[A-Za-z0-9_]*(?:pass|pwd|secret|token|key|auth|credential|salt)[A-Za-z0-9_]*)['"]?\]?[ \t]*(?:\|\||\?\?)\s*(?P<val>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`)"#,
+    ),
 ];
 
 /// Whole names that are secrets though their last word is not (`secret_key_base`, Rails).

@@ -14,7 +14,7 @@ use crate::redact::rules::Rule;
 /// stay outside the `secret` group, so they are kept.
 macro_rules! prefixed {
     ($body:literal) => {
-        concat!(r"(?:\b|_)(?P<secret>", $body, r")(?:[^A-Za-z0-9]|$)")
+        concat!(r"(?:(?-u:\b)|_)(?P<secret>", $body, r")(?:[^A-Za-z0-9]|$)")
     };
 }
 
@@ -82,18 +82,20 @@ pub const TOKENS: &[Rule] = &[
     placed(
         "url-credential",
         &["://"],
-        r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@'\x22]*:(?P<secret>[^\s@/'\x22]{3,})@",
+        r"(?-u:\b)[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@'\x22]*:(?P<secret>[^\s@/'\x22]{3,})@",
     ),
     format(
         "jwt",
         &["eyJ"],
-        r"\beyJ[A-Za-z0-9_-]{7,}\.eyJ[A-Za-z0-9_-]{7,}\.[A-Za-z0-9_-]{10,}",
+        r"(?-u:\b)eyJ[A-Za-z0-9_-]{7,}\.eyJ[A-Za-z0-9_-]{7,}\.[A-Za-z0-9_-]{10,}",
     ),
     // AI providers.
     format(
         "anthropic-key",
         &["sk-ant-"],
-        prefixed!(r"sk-ant-(?:api|admin|oat)\d\d-[A-Za-z0-9_-]{20,}|sk-ant-[A-Za-z0-9_-]{20,}"),
+        prefixed!(
+            r"sk-ant-(?:api|admin|oat)[0-9][0-9]-[A-Za-z0-9_-]{20,}|sk-ant-[A-Za-z0-9_-]{20,}"
+        ),
     ),
     // OpenAI (`sk-proj-`, `sk-svcacct-`, `sk-admin-`, legacy `sk-`), and the providers that took
     // its shape (OpenRouter `sk-or-v1-`, DeepSeek `sk-` + hex). `sk-` also starts words in
@@ -101,7 +103,7 @@ pub const TOKENS: &[Rule] = &[
     random(
         "openai-key",
         &["sk-"],
-        r"\bsk-(?:proj-|svcacct-|admin-|or-v1-)?[A-Za-z0-9_-]{20,}",
+        r"(?-u:\b)sk-(?:proj-|svcacct-|admin-|or-v1-)?[A-Za-z0-9_-]{20,}",
     ),
     format(
         "huggingface-token",
@@ -226,7 +228,7 @@ pub const TOKENS: &[Rule] = &[
     format(
         "azure-storage-key",
         &["accountkey="],
-        r"(?i)\bAccountKey=(?P<secret>[A-Za-z0-9+/]{40,}={0,2})",
+        r"(?i)(?-u:\b)AccountKey=(?P<secret>[A-Za-z0-9+/]{40,}={0,2})",
     ),
     placed(
         "azure-sas-token",
@@ -236,12 +238,12 @@ pub const TOKENS: &[Rule] = &[
     format(
         "azure-client-secret",
         &["Q~"],
-        r"(?:^|[\s'\x22`=:(,>])(?P<secret>[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34})(?:[^A-Za-z0-9_~.-]|$)",
+        r"(?:^|[\s'\x22`=:(,>])(?P<secret>[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})(?:[^A-Za-z0-9_~.-]|$)",
     ),
     format(
         "azure-sas-key",
         &["sharedaccesskey="],
-        r"(?i)\bSharedAccessKey=(?P<secret>[A-Za-z0-9+/]{20,}={0,2})",
+        r"(?i)(?-u:\b)SharedAccessKey=(?P<secret>[A-Za-z0-9+/]{20,}={0,2})",
     ),
     format(
         "google-api-key",
@@ -256,7 +258,7 @@ pub const TOKENS: &[Rule] = &[
     format(
         "google-oauth-token",
         &["ya29.", "1//0"],
-        r"\b(?:ya29\.[0-9A-Za-z_-]{30,}|1//0[0-9A-Za-z_-]{40,})",
+        r"(?-u:\b)(?:ya29\.[0-9A-Za-z_-]{30,}|1//0[0-9A-Za-z_-]{40,})",
     ),
     format(
         "digitalocean-token",
@@ -271,7 +273,7 @@ pub const TOKENS: &[Rule] = &[
     format(
         "databricks-token",
         &["dapi"],
-        prefixed!(r"dapi[a-f0-9]{32}(?:-\d)?"),
+        prefixed!(r"dapi[a-f0-9]{32}(?:-[0-9])?"),
     ),
     format(
         "heroku-key",
@@ -286,7 +288,7 @@ pub const TOKENS: &[Rule] = &[
     format(
         "terraform-token",
         &["atlasv1"],
-        r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}",
+        r"(?-u:\b)[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}",
     ),
     format(
         "doppler-token",
@@ -298,7 +300,7 @@ pub const TOKENS: &[Rule] = &[
             "dp.scim.",
             "dp.audit.",
         ],
-        r"\bdp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}\b",
+        r"(?-u:\b)dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}(?-u:\b)",
     ),
     format("pulumi-token", &["pul-"], prefixed!(r"pul-[a-f0-9]{40}")),
     format(
@@ -309,7 +311,7 @@ pub const TOKENS: &[Rule] = &[
     format(
         "dynatrace-token",
         &["dt0c01."],
-        r"\bdt0c01\.[A-Z0-9]{24}\.[A-Za-z0-9]{64}\b",
+        r"(?-u:\b)dt0c01\.[A-Z0-9]{24}\.[A-Za-z0-9]{64}(?-u:\b)",
     ),
     format(
         "grafana-token",
@@ -321,7 +323,7 @@ pub const TOKENS: &[Rule] = &[
     format(
         "new-relic-key",
         &["NRAK-", "NRII-", "NRJS-"],
-        r"\bNR(?:AK|II|JS)-[A-Za-z0-9]{19,27}\b",
+        r"(?-u:\b)NR(?:AK|II|JS)-[A-Za-z0-9]{19,27}(?-u:\b)",
     ),
     format(
         "sentry-token",
@@ -332,17 +334,17 @@ pub const TOKENS: &[Rule] = &[
     format(
         "flyio-token",
         &["fm1a_", "fm1r_", "fm2_", "fo1_"],
-        r"(?:\b|_)(?P<secret>fm(?:1[ar]|2)_[A-Za-z0-9+/=,_-]{50,}|fo1_[A-Za-z0-9_-]{43})",
+        r"(?:(?-u:\b)|_)(?P<secret>fm(?:1[ar]|2)_[A-Za-z0-9+/=,_-]{50,}|fo1_[A-Za-z0-9_-]{43})",
     ),
     format(
         "tailscale-key",
         &["tskey-"],
-        r"\btskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{10,}",
+        r"(?-u:\b)tskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{10,}",
     ),
     format(
         "cloudflare-origin-ca-key",
         &["v1.0-"],
-        r"\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}",
+        r"(?-u:\b)v1\.0-[a-f0-9]{24}-[a-f0-9]{146}",
     ),
     format(
         "netlify-token",
@@ -364,12 +366,12 @@ pub const TOKENS: &[Rule] = &[
     format(
         "openshift-token",
         &["sha256~"],
-        r"\b(?P<secret>sha256~[A-Za-z0-9_-]{43})(?:[^A-Za-z0-9_-]|$)",
+        r"(?-u:\b)(?P<secret>sha256~[A-Za-z0-9_-]{43})(?:[^A-Za-z0-9_-]|$)",
     ),
     format(
         "yandex-key",
         &["AQVN", "t1."],
-        r"\b(?:AQVN[A-Za-z0-9_-]{35,38}|t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2})",
+        r"(?-u:\b)(?:AQVN[A-Za-z0-9_-]{35,38}|t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2})",
     ),
     // Work tools and platforms.
     format(
@@ -385,7 +387,7 @@ pub const TOKENS: &[Rule] = &[
     format(
         "1password-key",
         &["A3-", "ops_eyJ"],
-        r"\b(?:A3-[A-Z0-9]{6}-[A-Z0-9-]{11,12}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}|ops_eyJ[A-Za-z0-9+/=_-]{100,})",
+        r"(?-u:\b)(?:A3-[A-Z0-9]{6}-[A-Z0-9-]{11,12}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}|ops_eyJ[A-Za-z0-9+/=_-]{100,})",
     ),
     // Atlassian API tokens: `ATATT3`, base64url, then `=` and an 8-hex checksum (about 190 in all).
     format(
@@ -408,7 +410,7 @@ pub const TOKENS: &[Rule] = &[
     format(
         "launchdarkly-key",
         &["sdk-", "mob-", "api-"],
-        r"\b(?:sdk|mob|api)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
+        r"(?-u:\b)(?:sdk|mob|api)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?-u:\b)",
     ),
     format(
         "figma-token",
@@ -418,17 +420,17 @@ pub const TOKENS: &[Rule] = &[
     format(
         "airtable-token",
         &["pat"],
-        r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b",
+        r"(?-u:\b)pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?-u:\b)",
     ),
     format(
         "mapbox-token",
         &["sk.eyJ"],
-        r"\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}",
+        r"(?-u:\b)sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}",
     ),
     format(
         "dropbox-token",
         &["sl."],
-        r"\bsl\.(?:u\.)?[A-Za-z0-9_-]{130,}",
+        r"(?-u:\b)sl\.(?:u\.)?[A-Za-z0-9_-]{130,}",
     ),
     format(
         "contentful-token",
@@ -438,12 +440,12 @@ pub const TOKENS: &[Rule] = &[
     format(
         "hubspot-token",
         &["pat-na1-", "pat-eu1-"],
-        r"\bpat-(?:na|eu)1-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
+        r"(?-u:\b)pat-(?:na|eu)1-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?-u:\b)",
     ),
     format(
         "harness-token",
         &["pat."],
-        r"\bpat\.[A-Za-z0-9_-]{22}\.[0-9a-f]{24}\.[A-Za-z0-9]{20}\b",
+        r"(?-u:\b)pat\.[A-Za-z0-9_-]{22}\.[0-9a-f]{24}\.[A-Za-z0-9]{20}(?-u:\b)",
     ),
     format(
         "prefect-token",
@@ -464,7 +466,7 @@ pub const TOKENS: &[Rule] = &[
     format(
         "defined-networking-key",
         &["dnkey-"],
-        r"\bdnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}",
+        r"(?-u:\b)dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}",
     ),
     format(
         "settlemint-token",
@@ -497,7 +499,7 @@ pub const TOKENS: &[Rule] = &[
             "access-development-",
             "access-production-",
         ],
-        r"\baccess-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
+        r"(?-u:\b)access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?-u:\b)",
     ),
     format(
         "braintree-token",
@@ -507,7 +509,7 @@ pub const TOKENS: &[Rule] = &[
     format(
         "flutterwave-key",
         &["FLWSECK"],
-        r"\bFLWSECK(?:_TEST)?-[a-h0-9]{32}-X\b",
+        r"(?-u:\b)FLWSECK(?:_TEST)?-[a-h0-9]{32}-X(?-u:\b)",
     ),
     format(
         "shippo-token",
@@ -525,19 +527,31 @@ pub const TOKENS: &[Rule] = &[
         prefixed!(r"EZ[AT]K[a-z0-9]{54}"),
     ),
     // Messaging and mail.
-    format("twilio-key", &["SK", "AC"], r"\b(?:SK|AC)[0-9a-f]{32}\b"),
+    format(
+        "twilio-key",
+        &["SK", "AC"],
+        r"(?-u:\b)(?:SK|AC)[0-9a-f]{32}(?-u:\b)",
+    ),
     format(
         "sendgrid-key",
         &["SG."],
-        r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}",
+        r"(?-u:\b)SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}",
     ),
     format(
         "sendinblue-key",
         &["xkeysib-"],
         prefixed!(r"xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}"),
     ),
-    format("mailchimp-key", &["-us"], r"\b[0-9a-f]{32}-us\d{1,2}\b"),
-    format("mailgun-key", &["key-"], r"\bkey-[0-9a-f]{32}\b"),
+    format(
+        "mailchimp-key",
+        &["-us"],
+        r"(?-u:\b)[0-9a-f]{32}-us[0-9]{1,2}(?-u:\b)",
+    ),
+    format(
+        "mailgun-key",
+        &["key-"],
+        r"(?-u:\b)key-[0-9a-f]{32}(?-u:\b)",
+    ),
     random(
         "resend-key",
         &["re_"],
@@ -551,7 +565,7 @@ pub const TOKENS: &[Rule] = &[
             "xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "xoxe.", "xapp-",
         ],
         prefixed!(
-            r"xox[abposre]-\d[0-9A-Za-z-]{9,}|xoxe\.xox[bp]-\d[0-9A-Za-z-]{9,}|xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+"
+            r"xox[abposre]-[0-9][0-9A-Za-z-]{9,}|xoxe\.xox[bp]-[0-9][0-9A-Za-z-]{9,}|xapp-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]+"
         ),
     ),
     format(
@@ -567,37 +581,37 @@ pub const TOKENS: &[Rule] = &[
     format(
         "discord-webhook",
         &["/api/webhooks/"],
-        r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{40,}",
+        r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]{40,}",
     ),
     // Also inside the Bot API's URLs, glued to `bot`: `api.telegram.org/bot123:AA…/sendMessage`.
     format(
         "telegram-bot-token",
         &[":AA"],
-        r"(?:\b|bot)(?P<secret>\d{8,10}:AA[0-9A-Za-z_-]{33})(?:[^0-9A-Za-z_-]|$)",
+        r"(?:(?-u:\b)|bot)(?P<secret>[0-9]{8,10}:AA[0-9A-Za-z_-]{33})(?:[^0-9A-Za-z_-]|$)",
     ),
     format(
         "discord-bot-token",
         &[],
-        r"\b(?P<secret>[MN][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?:[^A-Za-z0-9_-]|$)",
+        r"(?-u:\b)(?P<secret>[MN][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?:[^A-Za-z0-9_-]|$)",
     ),
     // Headers and tool configurations.
     placed(
         "bearer-token",
         &["bearer"],
-        r"\b[Bb]earer[ \t]+(?P<secret>[A-Za-z0-9._~+/=-]{16,})",
+        r"(?-u:\b)[Bb]earer[ \t]+(?P<secret>[A-Za-z0-9._~+/=-]{16,})",
     ),
     // Okta's own scheme: `Authorization: SSWS <token>`.
     placed(
         "okta-token",
         &["SSWS"],
-        r"\bSSWS[ \t]+(?P<secret>[A-Za-z0-9._~+/=-]{16,})",
+        r"(?-u:\b)SSWS[ \t]+(?P<secret>[A-Za-z0-9._~+/=-]{16,})",
     ),
     // base64 of user:password has a digit, `+` or `/` inside, or padding at its end; a word
     // ("basic authentication") or `Basic realm=…` has none.
     placed(
         "basic-auth",
         &["basic"],
-        r"\b[Bb]asic[ \t]+(?P<secret>[A-Za-z0-9+/]{4,}[0-9+/][A-Za-z0-9+/]{3,}={0,2}|[A-Za-z0-9+/]{8,}={1,2})(?:[\s'\x22`;,]|$)",
+        r"(?-u:\b)[Bb]asic[ \t]+(?P<secret>[A-Za-z0-9+/]{4,}[0-9+/][A-Za-z0-9+/]{3,}={0,2}|[A-Za-z0-9+/]{8,}={1,2})(?:[\s'\x22`;,]|$)",
     ),
     // Only as a whole key at a line's start or after a registry's `:` (`//host/:_auth=`), never a
     // name ending in `_auth` in code (`basic_auth = HTTPBasicAuth(…)`); `_auth` and `_password`
@@ -620,7 +634,7 @@ pub const TOKENS: &[Rule] = &[
     placed(
         "kube-client-key",
         &["client-key", "private-key-data"],
-        r"\b(?:client-key-data|client-key|private-key-data)[ \t]*:[ \t]*['\x22]?(?P<secret>[A-Za-z0-9+/]{20,}={0,2})",
+        r"(?-u:\b)(?:client-key-data|client-key|private-key-data)[ \t]*:[ \t]*['\x22]?(?P<secret>[A-Za-z0-9+/]{20,}={0,2})",
     ),
     placed(
         "nuget-password",
@@ -630,17 +644,17 @@ pub const TOKENS: &[Rule] = &[
     placed(
         "netrc-password",
         &["machine"],
-        r"\bmachine[ \t\r\n]+\S+[ \t\r\n]+login[ \t\r\n]+\S+[ \t\r\n]+password[ \t]+(?P<secret>[^\s'\x22\\]+)",
+        r"(?-u:\b)machine[ \t\r\n]+\S+[ \t\r\n]+login[ \t\r\n]+\S+[ \t\r\n]+password[ \t]+(?P<secret>[^\s'\x22\\]+)",
     ),
     placed(
         "gitlab-session",
         &["_gitlab_session="],
-        r"\b_gitlab_session=(?P<secret>[0-9a-z]{32})\b",
+        r"(?-u:\b)_gitlab_session=(?P<secret>[0-9a-z]{32})(?-u:\b)",
     ),
     // Cloudflare's global API key travels in `X-Auth-Key`, a 37-hex value.
     placed(
         "cloudflare-global-key",
         &["x-auth-key"],
-        r"(?i)\bX-Auth-Key[ \t]*:[ \t]*(?P<secret>[0-9a-f]{37})\b",
+        r"(?i)(?-u:\b)X-Auth-Key[ \t]*:[ \t]*(?P<secret>[0-9a-f]{37})(?-u:\b)",
     ),
 ];

@@ -41,14 +41,15 @@ pub fn use_rules_file(path: Option<&Path>) -> Result<()> {
         .with_context(|| format!("cannot read debate.redact.rules {}", path.display()))?;
     let rules =
         parse(&text).with_context(|| format!("in debate.redact.rules {}", path.display()))?;
-    let _ = USER.set(RuleSet::new(&rules));
+    let _ = USER.set(RuleSet::new(&[&rules]));
     Ok(())
 }
 
 /// The user's rules over `out.text`, as token formats.
 pub(super) fn apply(out: &mut Redacted, ctx: &Ctx) {
     if let Some(set) = USER.get() {
-        apply_rules(out, ctx, set, |v| !placeholder(v));
+        let candidates = set.candidates(&out.text, ctx.path);
+        apply_rules(out, ctx, set, &candidates, 0, |v| !placeholder(v));
     }
 }
 

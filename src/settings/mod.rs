@@ -75,6 +75,9 @@ pub struct Settings {
     pub reviewer_workspace: String,
     /// `none`: the reviewer runs with no tools; `default`: with its read-only tools.
     pub reviewer_tools: String,
+    /// `debate.redact.rules`: a file of the user's own token formats, added to the built-in ones
+    /// (user-only: never from a committed `.gitdebate`).
+    pub redact_rules: Option<PathBuf>,
     /// `debate.<backend>.<variable>` values (`claude.model`, `openai.baseurl`), keyed by backend
     /// and variable in lowercase, after the `.gitdebate` filter.
     pub backend_vars: std::collections::BTreeMap<String, String>,
@@ -137,7 +140,7 @@ impl Settings {
                 best.insert(name, value);
             }
         }
-        let backend_vars = best
+        let backend_vars: std::collections::BTreeMap<String, String> = best
             .into_iter()
             .map(|(name, v)| (name, v.value.trim().to_string()))
             .collect();
@@ -217,6 +220,7 @@ impl Settings {
                 .get("reviewerWorkspace")?
                 .unwrap_or_else(|| "export".into()),
             reviewer_tools: r.get("reviewerTools")?.unwrap_or_else(|| "default".into()),
+            redact_rules: backend_vars.get("redact.rules").map(|p| expand_home(p)),
             backend_vars,
             origins: r.origins,
             sources: r.sources,
