@@ -20,7 +20,7 @@ use crate::redact::{entropy, marker, MARK};
 /// A key containing a secret-ish word, an assignment operator and a value.
 static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)(?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|pw|secret|token|key|auth|credential|sid|dsn|salt|seed|cookie|sig)[A-Za-z0-9_.-]*)(?P<kq>["'`]?\]?)[ \t]*(?P<op>:=|=>|=|:)[ \t]*(?P<val>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|\[[ \t]*"[^"\n]*"[ \t]*\]|[^\s,;)}\]|"'`\\]+)"#,
+        r#"(?i)(?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|pw|secret|token|key|auth|credential|sid|dsn|salt|seed|cookie|sig)[A-Za-z0-9_.-]*)(?P<kq>["'`]?\]?)[ \t]*(?P<op>:=|=>|=|:)[ \t]*(?P<val>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|\[[ \t]*"[^"\n]*"[ \t]*\]|[^\s,;&)}\]|"'`\\]+)"#,
     )
     .expect("valid pattern")
 });
@@ -248,7 +248,19 @@ fn plain_literal(v: &str) -> bool {
 /// identifiers, so `PwUxMTDTcU25` and `xZsin.dur6AHpv` are values there; calls, indexes,
 /// types (`String!`) and placeholders are not.
 pub(super) fn prose_value(v: &str) -> bool {
+    // `size=10`, `lib,link`, `a|b`: parameters and lists, in a sentence about a password.
+    let listed = v.contains(['=', ',', '|', '&']);
+    // `user@domain`: an address (the anonymous FTP password convention), not a password.
+    let address = v.split_once('@').is_some_and(|(a, b)| {
+        [a, b].iter().all(|p| {
+            !p.is_empty()
+                && p.bytes()
+                    .all(|c| c.is_ascii_alphabetic() || c == b'.' || c == b'-')
+        })
+    });
     !never_secret(v, "")
+        && !listed
+        && !address
         && !v.contains(['(', '[', '{'])
         && !v.contains("::")
         && !is_type(v)
@@ -456,7 +468,9 @@ pub fn spaced(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Opti
     let mut changed = false;
     let out = SPACED.replace_all(text, |c: &Captures| {
         let whole = &c[0];
-        let strong = matches!(name_of(&c["key"]), Some(Name::Password | Name::Secret));
+        // `password prog,link` in a shell script's `case`: a list, not a value.
+        let strong = matches!(name_of(&c["key"]), Some(Name::Password | Name::Secret))
+            && !c["val"].contains([',', '|', '&']);
         match judge(&c["key"], &c["val"], file).filter(|_| strong && !c["val"].contains(MARK)) {
             Some(kind) => {
                 found.push(kind);

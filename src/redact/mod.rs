@@ -134,14 +134,10 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// The decoded view of a text's lines with escapes: string contents, read as text (a lock
-    /// file's stay a lock file's), in no file of their own.
+    /// The decoded view of a text's lines with escapes: read as the file they came from (code
+    /// stays code, where prose rules do not run), but never as a key file or a `.netrc`.
     fn for_escaped(&self) -> Ctx<'a> {
         Ctx {
-            file: match self.file {
-                FileKind::Lock => FileKind::Lock,
-                _ => FileKind::Other,
-            },
             netrc: false,
             key_file: false,
             depth: self.depth + 1,

@@ -328,3 +328,20 @@ fn minified_and_vendored_code_gets_distinctive_formats_only() {
     let r = redact("var password=\"Xq9!mz2\";", Some("src/app.js"));
     assert_eq!(r.kinds.get("password"), Some(&1), "{:?}", r.kinds);
 }
+
+/// Lines of curl's and prettier's history that once read as secrets: form fields and lists
+/// beside the word `password`, the anonymous-FTP address convention, a sentence after `Bearer`,
+/// flags in backticks after `user`, a help text's `\n` escapes, a vendored bundle's code.
+#[test]
+fn public_code_that_reads_like_secrets_stays() {
+    kept(&[
+        (Some("docs/MANUAL.md"), "  <input name=pass type=password size=10>"),
+        (Some("docs/MANUAL.md"), "    curl -d \"user=foobar&pass=12345&id=blablabla&ding=submit\""),
+        (Some("docs/CURLOPT_NETRC.md"), "    default login anonymous password user@domain"),
+        (None, "auth: pick Bearer authentication whenever a token is available\n\nBearer authentictation..."),
+        (None, "it's the user's responsibility to enable `-nghttp3`/`-ngtcp2` only"),
+        (Some("src/help.c.cvs"), "\"  the password is entered.\\n\""),
+        (Some("ltmain.sh"), "      password prog,link"),
+        (Some("tests/graphql/format.test.js.snap"), "  password: String!"),
+    ]);
+}

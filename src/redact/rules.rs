@@ -203,10 +203,11 @@ pub const CONTEXTS: &[Rule] = &[
 ];
 
 /// The value a prose rule states: whole within backticks, `**bold**` or quotes, else one word
-/// (a value's groups are all named `secret…`; the one that took part is replaced).
+/// that ends before a backslash (an escape, in a string of code) (a value's groups are all named
+/// `secret…`; the one that took part is replaced).
 macro_rules! prose_value {
     () => {
-        r"(?:`(?P<secret>[^`\n]+)`|\*\*(?P<secret2>[^*\n]+)\*\*|\x22(?P<secret3>[^\x22\n]+)\x22|'(?P<secret4>[^'\n]+)'|(?P<secret5>[^\s'\x22`()*<>\[\]{}]*[^\s'\x22`().,;:!?*<>\[\]{}]))"
+        r"(?:`(?P<secret>[^`\n]+)`|\*\*(?P<secret2>[^*\n]+)\*\*|\x22(?P<secret3>[^\x22\n]+)\x22|'(?P<secret4>[^'\n]+)'|(?P<secret5>[^\s'\x22`()*<>\[\]{}\\]*[^\s'\x22`().,;:!?*<>\[\]{}\\]))"
     };
 }
 
@@ -236,8 +237,8 @@ pub const PROSE: &[Rule] = &[
     // A login pair: `` `admin` / `X` ``.
     place(
         "password",
-        &["login", "credential", "user"],
-        r"(?i)(?-u:\b)(?:login|credentials?|user(?:name)?)(?-u:\b)[^\n`]{0,40}`[^`\s]+`[ \t]*[/:][ \t]*`(?P<secret>[^`\s]+)`",
+        &["login", "credential"],
+        r"(?i)(?-u:\b)(?:login|credentials?)(?-u:\b)[^\n`]{0,40}`[A-Za-z0-9._@][^`\s]*`[ \t]*[/:][ \t]*`(?P<secret>[^`\s]+)`",
     ),
 ];
 

@@ -65,6 +65,19 @@ const fn placed(
     }
 }
 
+/// A placed shape that must also look random: a header's credential (`Bearer <token>`) is
+/// generated, the word after `Bearer` in a sentence is not.
+const fn placed_random(
+    kind: &'static str,
+    needles: &'static [&'static str],
+    pattern: &'static str,
+) -> Rule {
+    Rule {
+        random: true,
+        ..placed(kind, needles, pattern)
+    }
+}
+
 /// Most specific first: a secret is counted once, under its best name.
 pub const TOKENS: &[Rule] = &[
     // Key files: a PEM block, also inside a diff or a JSON string; unterminated runs to the end.
@@ -595,13 +608,13 @@ pub const TOKENS: &[Rule] = &[
         r"(?-u:\b)(?P<secret>[MN][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?:[^A-Za-z0-9_-]|$)",
     ),
     // Headers and tool configurations.
-    placed(
+    placed_random(
         "bearer-token",
         &["bearer"],
         r"(?-u:\b)[Bb]earer[ \t]+(?P<secret>[A-Za-z0-9._~+/=-]{16,})",
     ),
     // Okta's own scheme: `Authorization: SSWS <token>`.
-    placed(
+    placed_random(
         "okta-token",
         &["SSWS"],
         r"(?-u:\b)SSWS[ \t]+(?P<secret>[A-Za-z0-9._~+/=-]{16,})",
