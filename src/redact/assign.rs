@@ -20,7 +20,7 @@ use crate::redact::{entropy, marker, MARK};
 /// A key containing a secret-ish word, an assignment operator and a value.
 static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)(?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|pw|secret|token|key|auth|credential|sid|dsn|salt|seed|cookie|sig)[A-Za-z0-9_.-]*)(?P<kq>["'`]?\]?)[ \t]*(?P<op>:=|=>|=|:)[ \t]*(?P<val>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|\[[ \t]*"[^"\n]*"[ \t]*\]|[^\s,;&)}\]|"'`\\]+)"#,
+        r#"(?i)(?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|pw|secret|token|key|auth|credential|sid|dsn|salt|seed|cookie|sig)[A-Za-z0-9_.-]*)(?P<kq>["'`]?\]?)[ \t]*(?P<op>:=|=>|=|:)[ \t]*(?P<val>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|\[[ \t]*"[^"\n]*"[ \t]*\]|[^\s,;)}\]|"'`\\]+)"#,
     )
     .expect("valid pattern")
 });
@@ -236,10 +236,12 @@ fn is_type(v: &str) -> bool {
 fn plain_literal(v: &str) -> bool {
     let digit = v.bytes().any(|b| b.is_ascii_digit());
     let alpha = v.bytes().any(|b| b.is_ascii_alphabetic());
-    // Words joined by `-`, `_` or `.` (`same-origin`) are a name, and an apostrophe makes a word
-    // (`can't`); other ASCII symbols are not.
+    // Words joined by `-`, `_` or `.` (`same-origin`) are a name, words joined by `|` or `,`
+    // a list (`loggedin|twosock`), and an apostrophe makes a word (`can't`); other ASCII symbols
+    // are not.
     let symbol = v.bytes().any(|b| {
-        b.is_ascii_punctuation() && !matches!(b, b'_' | b'-' | b'.' | b'/' | b':' | b'\'')
+        b.is_ascii_punctuation()
+            && !matches!(b, b'_' | b'-' | b'.' | b'/' | b':' | b'\'' | b'|' | b',')
     });
     alpha && (digit || symbol) && !v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
 }
@@ -307,7 +309,8 @@ fn env_setting(key: &str, v: &str) -> bool {
         && !parts.is_empty()
         && parts
             .iter()
-            .filter(|p| p.chars().all(char::is_alphabetic))
+            .map(|p| p.trim_matches(|c: char| !c.is_alphanumeric()))
+            .filter(|p| !p.is_empty() && p.chars().all(char::is_alphabetic))
             .count()
             * 2
             > parts.len();
@@ -438,7 +441,9 @@ pub fn named(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Optio
             // A route's segment (`"/disk/:encoded_token" => "…"`), not a name.
             || text[..start].ends_with('/')
             || text[..start].ends_with("/:");
-        let compare = op == "=" && (val.starts_with('=') || text[after_key..].starts_with("=="));
+        let compare = op == "=" && (val.starts_with('=') || text[after_key..].starts_with("=="))
+            // `test "$mode,$pass" = "lib,link"`: a variable read, not a name assigned to.
+            || before == Some('$');
         // YAML/JSON write `key: value` with a space or a quoted key; `a:b` is something else.
         let tight_colon = op == ":"
             && c["kq"].is_empty()
@@ -447,11 +452,17 @@ pub fn named(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Optio
         if path_like || compare || tight_colon {
             return whole.to_string();
         }
+        // `pass=12345&id=…`: a query string's parameter ends at the next `&`.
+        let (val, rest) = match (op, val.split_once('&')) {
+            ("=", Some((v, _))) if !val.starts_with(['"', '\'', '`']) => val.split_at(v.len()),
+            _ => (val, ""),
+        };
         match judge(&c["key"], val, file) {
             Some(kind) => {
                 found.push(kind);
                 changed = true;
-                replace_value(whole, val, kind)
+                let head = &whole[..whole.len() - rest.len()];
+                format!("{}{rest}", replace_value(head, val, kind))
             }
             None => whole.to_string(),
         }

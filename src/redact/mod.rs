@@ -324,6 +324,9 @@ pub(super) fn placeholder(v: &str) -> bool {
         || lower.contains("example")
         || lower.contains("your-")
         || lower.contains("your_")
+        // An elided example: `ya29.AHES6Z...OMfsHYI`.
+        || v.contains("...")
+        || v.contains('…')
         // Lowercase words joined by `/` (`basic request/response information`): prose, while
         // base64 of a credential always mixes in capitals or digits.
         || v.contains('/') && v.bytes().all(|b| b.is_ascii_lowercase() || b == b'/')

@@ -343,5 +343,10 @@ fn public_code_that_reads_like_secrets_stays() {
         (Some("src/help.c.cvs"), "\"  the password is entered.\\n\""),
         (Some("ltmain.sh"), "      password prog,link"),
         (Some("tests/graphql/format.test.js.snap"), "  password: String!"),
+        (Some("ltmain.sh"), "\tif test \"$linkmode,$pass\" = \"lib,link\" ||"),
+        (Some("tests/ftpserver.pl"), "                 'PASS' => 'loggedin|twosock',"),
+        (Some("tests/test_02.py"), "client = LocalClient(name='cli_h2_upgrade_extreme', env=env)"),
+        (None, "  curl -H 'Authorization: Bearer ya29.AHES6Z...OMfsHYI'"),
+        (Some(".env"), "TEST_ESCAPE=\"escaped characters \\n \\t \\\" \\$ or a backslash \\\\...\""),
     ]);
 }
