@@ -24,6 +24,7 @@ use regex::{Captures, Regex};
 
 use engine::RuleSet;
 use files::FileKind;
+use rules::Check;
 
 mod assign;
 mod context;
@@ -248,7 +249,12 @@ fn apply(
             let v = secret.as_str();
             // Already a marker (a second pass over redacted text), or a placeholder in a
             // documented form (`user:pass@host`, `Bearer <token>`): leave it, count nothing.
-            if v.contains(MARK) || !accept(v) || rule.random && !entropy::looks_random(v) {
+            let checked = match rule.check {
+                Check::Shape => true,
+                Check::Random => entropy::looks_random(v),
+                Check::KeyBlock => places::key_material(v),
+            };
+            if v.contains(MARK) || !accept(v) || !checked {
                 return whole.as_str().to_string();
             }
             n += 1;

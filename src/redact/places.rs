@@ -301,6 +301,24 @@ pub fn putty_key(text: &str, found: &mut Vec<&'static str>) -> Option<String> {
     changed.then_some(out)
 }
 
+/// Whether a PEM block holds key material: a body line (its diff marker, quotes and `\n`
+/// escapes aside) of 16 or more base64 characters that are not all `X`, a documented blank.
+pub fn key_material(block: &str) -> bool {
+    block
+        .split('\n')
+        .flat_map(|l| l.split("\\n"))
+        .filter(|l| !l.contains("-----"))
+        .map(|l| {
+            l.trim_matches(|c: char| c.is_whitespace() || matches!(c, '+' | '-' | '"' | '\'' | ','))
+        })
+        .any(|l| {
+            l.len() >= 16
+                && l.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+                && !l.bytes().all(|b| b == b'X' || b == b'=')
+        })
+}
+
 /// The second half of a secret split over two lines, after a marker that ends its literal or
 /// line: hidden under the same kind, and not counted again (it is the same secret).
 pub fn continued(text: &str) -> Option<String> {

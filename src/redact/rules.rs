@@ -16,8 +16,21 @@ pub struct Rule {
     pub needles: &'static [&'static str],
     /// A format distinctive enough to be looked for in minified and vendored files too.
     pub distinctive: bool,
-    /// The value must also look random (see `entropy`): for formats with a short or common prefix.
-    pub random: bool,
+    /// What the value must also be, beyond the pattern's shape.
+    pub check: Check,
+}
+
+/// A rule's test of its value, beyond the pattern's shape and the placeholder test all share.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    /// The shape is enough.
+    Shape,
+    /// The value must look random (see `entropy`): formats with a short or common prefix, and
+    /// shapes found by their place (`Bearer …`).
+    Random,
+    /// A PEM block must hold key material: a line of base64 that is not a documented blank
+    /// (`XXXX…`). A parser's `"-----BEGIN PRIVATE KEY-----"` constant holds none.
+    KeyBlock,
 }
 
 /// A secret known by its place (a flag, a parameter, a statement), never looked for in minified or
@@ -32,7 +45,7 @@ const fn place(
         pattern,
         needles,
         distinctive: false,
-        random: false,
+        check: Check::Shape,
     }
 }
 
@@ -144,7 +157,7 @@ pub const CONTEXTS: &[Rule] = &[
     place(
         "cli-password",
         &["pass:"],
-        r"[ \t]-\w+[ \t]+['\x22]?pass:(?P<secret>[^\s'\x22]+)",
+        r"[ \t]-\w+[ \t]+['\x22]?pass:(?P<secret>[^\s'\x22\\]+)",
     ),
     // Any `--password x`, `--db-password=x`, keytool's `-storepass x`, `-deststorepass x`, and
     // the token flags of deploy tools (`--token=x`, `--api-key x`, `--authkey=x`).

@@ -6,7 +6,7 @@
 //! Each rule names the literals (needles) one of which every match holds: a text holding none of
 //! them never runs, nor even compiles, the rule.
 
-use crate::redact::rules::Rule;
+use crate::redact::rules::{Check, Rule};
 
 /// A token with a distinctive prefix (`ghp_`, `rk_live_`, `AKIA`): it starts at a word boundary or
 /// right after `_`, and ends before anything that is not a letter or digit, so one glued into a
@@ -29,7 +29,19 @@ const fn format(
         pattern,
         needles,
         distinctive: true,
-        random: false,
+        check: Check::Shape,
+    }
+}
+
+/// A PEM block, also checked for key material (see [`Check::KeyBlock`]).
+const fn key_block(
+    kind: &'static str,
+    needles: &'static [&'static str],
+    pattern: &'static str,
+) -> Rule {
+    Rule {
+        check: Check::KeyBlock,
+        ..format(kind, needles, pattern)
     }
 }
 
@@ -44,7 +56,7 @@ const fn random(
         pattern,
         needles,
         distinctive: true,
-        random: true,
+        check: Check::Random,
     }
 }
 
@@ -61,7 +73,7 @@ const fn placed(
         pattern,
         needles,
         distinctive: false,
-        random: false,
+        check: Check::Shape,
     }
 }
 
@@ -73,7 +85,7 @@ const fn placed_random(
     pattern: &'static str,
 ) -> Rule {
     Rule {
-        random: true,
+        check: Check::Random,
         ..placed(kind, needles, pattern)
     }
 }
@@ -81,7 +93,7 @@ const fn placed_random(
 /// Most specific first: a secret is counted once, under its best name.
 pub const TOKENS: &[Rule] = &[
     // Key files: a PEM block, also inside a diff or a JSON string; unterminated runs to the end.
-    format(
+    key_block(
         "private-key",
         &["-----BEGIN "],
         r"(?s)-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\z)",

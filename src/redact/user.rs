@@ -22,7 +22,7 @@ use anyhow::{bail, Context, Result};
 use regex::Regex;
 
 use crate::redact::engine::RuleSet;
-use crate::redact::rules::Rule;
+use crate::redact::rules::{Check, Rule};
 use crate::redact::{apply as apply_rules, placeholder, Ctx, Redacted};
 
 /// The rules of the run's rules file, once read.
@@ -133,7 +133,7 @@ fn rule(t: Table) -> Result<Rule> {
         pattern: leak(regex),
         needles: Box::leak(needles.into_boxed_slice()),
         distinctive: true,
-        random: false,
+        check: Check::Shape,
     })
 }
 
