@@ -130,7 +130,8 @@ fn parse(c: &Captured) -> Result<Reply, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::parse::fixtures::{check_all, parse_file, OK_ANSWER};
+    use crate::agents::fixtures::OK_ANSWER;
+    use crate::agents::replays::{check_all, parse_file};
     use crate::agents::ErrorKind;
 
     #[test]

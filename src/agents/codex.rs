@@ -156,11 +156,12 @@ fn parse(c: &Captured) -> Result<Reply, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::parse::fixtures::{check_all, parse_file, OK_ANSWER};
+    use crate::agents::fixtures::OK_ANSWER;
+    use crate::agents::replays::{check_all, parse_file};
     use crate::agents::ErrorKind;
 
     fn run(stdout: &str, stderr: &str, code: i32) -> Result<Reply, Failure> {
-        crate::agents::parse::fixtures::parse_text(parse, stdout, stderr, code)
+        crate::agents::replays::parse_text(parse, stdout, stderr, code)
     }
 
     #[test]
@@ -199,7 +200,7 @@ mod tests {
 
     #[test]
     fn turn_failed_message_is_the_error() {
-        let f = crate::agents::parse::fixtures::replay("codex", "401", parse).unwrap_err();
+        let f = crate::agents::replays::replay("codex", "401", parse).unwrap_err();
         assert!(
             f.message
                 .starts_with("unexpected status 401 Unauthorized: fake_llm simulated 401"),
@@ -248,7 +249,7 @@ mod tests {
         // Without `--json` stdout is the bare answer; `-o FILE` writes the same. Neither is the
         // format we ask for, and plain text cannot be told apart from an error.
         for file in ["ok-plain.stdout", "ok-last-message.txt"] {
-            let out = crate::agents::parse::fixtures::read("codex", file);
+            let out = crate::agents::fixtures::read("codex", file);
             assert!(out.contains(OK_ANSWER));
             let f = parse_file("codex", file, parse).unwrap_err();
             assert_eq!(f.kind, ErrorKind::ParseError, "{file}");

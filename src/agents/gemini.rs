@@ -253,10 +253,11 @@ fn stderr_reason(stderr: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::parse::fixtures::{check_all, parse_file, read, replay, OK_ANSWER};
+    use crate::agents::fixtures::{read, OK_ANSWER};
+    use crate::agents::replays::{check_all, parse_file, replay};
 
     fn run(stdout: &str, stderr: &str, code: i32) -> Result<Reply, Failure> {
-        crate::agents::parse::fixtures::parse_text(parse, stdout, stderr, code)
+        crate::agents::replays::parse_text(parse, stdout, stderr, code)
     }
 
     #[test]

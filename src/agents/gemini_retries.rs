@@ -58,7 +58,7 @@ pub(crate) fn retrying(stderr: &str) -> Option<(u32, Failure)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::parse::fixtures::read;
+    use crate::agents::fixtures::read;
 
     #[test]
     fn recorded_429_and_500_retries_are_read_as_such() {

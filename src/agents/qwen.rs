@@ -181,10 +181,11 @@ fn parse(c: &Captured) -> Result<Reply, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::parse::fixtures::{check_all, parse_file, read, replay, OK_ANSWER};
+    use crate::agents::fixtures::{read, OK_ANSWER};
+    use crate::agents::replays::{check_all, parse_file, replay};
 
     fn run(stdout: &str, stderr: &str, code: i32) -> Result<Reply, Failure> {
-        crate::agents::parse::fixtures::parse_text(parse, stdout, stderr, code)
+        crate::agents::replays::parse_text(parse, stdout, stderr, code)
     }
 
     /// A `-o json` array whose result text is `result`, exit 0, `is_error: false`.

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::agents::agent::{AgentBackend, CallOptions, Retry};
-use crate::agents::parse::fixtures::recorded;
+use crate::agents::fixtures::recorded;
 use crate::agents::{Answer, BackendError, ErrorKind, Request};
 use crate::answer::Protocol;
 

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use crate::answer::markers::Lead;
+use crate::answer::lead::{plain, Lead};
 use crate::answer::vocab::{self, Strength};
 
 /// The lead of a comment written with a Conventional Comments label, if `line` opens with one.
@@ -39,7 +39,7 @@ pub fn lead(line: &str) -> Option<Lead> {
     });
     Some(Lead {
         severity: decorated.or(*own).map(|s| (s, Strength::Level)),
-        title: crate::answer::unit::plain(&c[3]),
+        title: plain(&c[3]),
         labelled: *raises,
         remark: !raises,
     })

@@ -11,23 +11,11 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+use crate::answer::lead::{strip_tags, Lead};
 use crate::answer::vocab::{self, Strength, FINDING_LABELS};
 use crate::findings::Severity;
 
 use crate::answer::re;
-
-/// What the lead line says about severity, and the title without markers.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Lead {
-    pub severity: Option<(Severity, Strength)>,
-    pub title: String,
-    /// It opened with a finding label (`Bug:`, `Issue 3:`, `logic:`) or introduced one in prose
-    /// ("Looks good, except one nit: …", "One minor thing: …").
-    pub labelled: bool,
-    /// A comment that by its label raises nothing (Conventional Comments' `praise:`,
-    /// `question:`).
-    pub remark: bool,
-}
 
 /// "one nit:", "One minor thing:", "a small issue:", "two concerns:" — a finding introduced in
 /// prose; the adjective or noun may name its level.
@@ -77,9 +65,15 @@ fn candidates(line: &str) -> Vec<Candidate> {
             }
         }
     }
-    for c in re(&BRACKET, r"\[([^\[\]]{1,40})\](?:[^(]|$)").captures_iter(line) {
-        let m = c.get(1).expect("inner");
-        push(m.start() - 1, m.end() + 1, c[1].to_string());
+    // `[P1]`, and the CJK brackets `【重大】` / `［高］`.
+    for c in re(
+        &BRACKET,
+        r"([\[【［])([^\[\]【】［］]{1,40})([\]】］])(?:[^(]|$)",
+    )
+    .captures_iter(line)
+    {
+        let (open, close) = (c.get(1).expect("open"), c.get(3).expect("close"));
+        push(open.start(), close.end(), c[2].to_string());
     }
     for c in re(&PAREN, r"\(([^()]{1,30})\)").captures_iter(line) {
         let m = c.get(0).expect("match");
@@ -113,7 +107,7 @@ fn candidates(line: &str) -> Vec<Candidate> {
     }
     for c in re(
         &FIELD,
-        r"(?i)\b(?:severity|priority|prio|level|impact|criticality)\s*\**\s*[:=]\s*\**\s*([\w][\w -]{0,20}?)(?:\*|\||,|;|\.|\)|$|\s{2})",
+        r"(?i)(?:\b(?:severity|priority|prio|level|impact|criticality|severidad|prioridad|gravedad|nivel)|重要度|重大度|严重程度|严重性|嚴重性|优先级|優先度|심각도|우선순위|중요도)\s*\**\s*[:=：]\s*\**\s*([\w][\w -]{0,20}?)(?:\*|\||,|;|\.|\)|$|\s{2}|[。，、）])",
     )
     .captures_iter(line)
     {
@@ -236,14 +230,6 @@ pub fn labels_only(line: &str) -> bool {
     }
     let spans = re(&SPAN, r"(?:\*[^*]+\*|_[^_]+_)").replace_all(rest, "");
     spans.chars().all(|c| c.is_whitespace() || c == '|')
-}
-
-/// HTML tags removed, their text kept.
-pub fn strip_tags(s: &str) -> String {
-    static TAG: OnceLock<Regex> = OnceLock::new();
-    re(&TAG, r"</?[A-Za-z][^>]*>")
-        .replace_all(s, "")
-        .into_owned()
 }
 
 /// Reads a lead line: its severity marker (the strongest, then the first) and its title.

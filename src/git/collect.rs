@@ -8,10 +8,10 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use git2::{Delta, Diff, DiffFile, DiffOptions, FileMode, Oid, Patch, Repository};
 
+use crate::git::diff::{like_git_diff, read_hunks, MAX_FILE_BYTES};
 use crate::git::patches::Job;
 use crate::git::renames::{self, Side};
-use crate::git::resolve::{like_git_diff, MAX_FILE_BYTES};
-use crate::git::{content, FileChange, Hunk, Status};
+use crate::git::{content, FileChange, Status};
 
 /// A submodule's mode: a submodule moves only as an exact rename (the same commit), as in git.
 const GITLINK: u32 = 0o160000;
@@ -254,42 +254,4 @@ fn mode_of(f: &DiffFile) -> u32 {
         FileMode::Unreadable => 0,
         m => i32::from(m) as u32,
     }
-}
-
-pub(super) fn read_hunks(patch: &Patch, fc: &mut FileChange) -> Result<()> {
-    for h in 0..patch.num_hunks() {
-        let (hunk, n) = patch.hunk(h)?;
-        let header = String::from_utf8_lossy(hunk.header())
-            .trim_end()
-            .to_string();
-        let mut lines = Vec::with_capacity(n);
-        for l in 0..n {
-            let line = patch.line_in_hunk(h, l)?;
-            let origin = line.origin();
-            match origin {
-                '+' => fc.additions += 1,
-                '-' => fc.deletions += 1,
-                // libgit2's end-of-file markers: render them the way git does.
-                '=' | '>' | '<' => {
-                    lines.push("\\ No newline at end of file".to_string());
-                    continue;
-                }
-                _ => {}
-            }
-            let content = line.content();
-            // The newline ends the line; a carriage return before it is content, as in git
-            // (stripping it made an LF -> CRLF conversion look like identical -/+ lines).
-            let content = content.strip_suffix(b"\n").unwrap_or(content);
-            let text = match std::str::from_utf8(content) {
-                Ok(s) => s.to_string(),
-                Err(_) => {
-                    fc.lossy = true;
-                    String::from_utf8_lossy(content).into_owned()
-                }
-            };
-            lines.push(format!("{origin}{text}"));
-        }
-        fc.hunks.push(Hunk { header, lines });
-    }
-    Ok(())
 }

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use git2::{Oid, Repository};
 
-use crate::git::resolve::MAX_FILE_BYTES;
+use crate::git::diff::MAX_FILE_BYTES;
 
 /// The content of the side with blob `id` (zero when libgit2 did not hash a work-tree file) at
 /// `path`: the blob, or the file or link target on disk. `None` when it cannot be read or is

@@ -7,13 +7,36 @@
 
 use std::cmp::Ordering;
 
-use crate::git::renames::{compare, same_name, Candidate, Scorable};
-use crate::git::similarity::{self, MAX_SCORE};
+use crate::git::similarity::{self, Signature, MAX_SCORE};
 
 const SLOTS: usize = 4;
 const MINIMUM: u64 = MAX_SCORE / 2;
 /// Below this many scores a second thread costs more than it saves.
 const PARALLEL_FROM: usize = 20_000;
+
+/// What the matrix needs of a candidate: whether it can be scored, its size and signature, and
+/// its file name (the part after the last `/`: of equal scores, a pair that keeps its file name
+/// wins).
+pub(super) struct Scorable<'a> {
+    pub file: Option<(u64, &'a Signature)>,
+    pub name: &'a [u8],
+}
+
+/// One scored (source, destination) candidate of the matrix; positions index `active`/`left`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Candidate {
+    pub score: u64,
+    pub same_name: bool,
+    pub dst: usize,
+    pub src: usize,
+}
+
+/// git's order: higher score first, then a same-name pair first; stable otherwise.
+pub(super) fn compare(a: &Candidate, b: &Candidate) -> Ordering {
+    b.score
+        .cmp(&a.score)
+        .then_with(|| b.same_name.cmp(&a.same_name))
+}
 
 /// The candidates of every destination, in destination order, each destination's in slot order.
 pub(super) fn best_candidates(srcs: &[Scorable], dsts: &[Scorable]) -> Vec<Candidate> {
@@ -42,7 +65,7 @@ fn chunk(srcs: &[Scorable], dsts: &[Scorable], first: usize) -> Vec<Candidate> {
         for (j, src) in srcs.iter().enumerate() {
             let c = Candidate {
                 score: score(src, dst),
-                same_name: same_name(src.name, dst.name),
+                same_name: src.name == dst.name,
                 dst: first + k,
                 src: j,
             };

@@ -5,6 +5,7 @@
 
 mod collect;
 mod content;
+mod diff;
 mod gitconfig;
 mod matrix;
 mod patches;

@@ -17,8 +17,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use git2::{DiffOptions, Oid, Patch, Repository};
 
-use crate::git::collect::read_hunks;
-use crate::git::resolve::{like_git_diff, MAX_FILE_BYTES};
+use crate::git::diff::{like_git_diff, read_hunks, MAX_FILE_BYTES};
 use crate::git::FileChange;
 
 /// Below this many files a second thread costs more than it saves.

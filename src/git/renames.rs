@@ -18,11 +18,11 @@
 //! `diff.renames` (true by default, `false`, or `copies`) is honoured as git honours it.
 
 use std::cell::OnceCell;
-use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 
 use git2::{ObjectType, Oid, Repository};
 
+use crate::git::matrix::{compare, Candidate, Scorable};
 use crate::git::similarity::{self, Signature, MAX_SCORE};
 use crate::git::Status;
 use crate::git::{content, gitconfig};
@@ -191,12 +191,6 @@ pub(super) fn pair(
     out
 }
 
-/// What the matrix needs of a candidate: whether it can be scored, its size and signature.
-pub(super) struct Scorable<'a> {
-    pub file: Option<(u64, &'a Signature)>,
-    pub name: &'a [u8],
-}
-
 fn view<'a>(all: &'a [Entry], which: &[usize]) -> Vec<Scorable<'a>> {
     which
         .iter()
@@ -207,25 +201,9 @@ fn view<'a>(all: &'a [Entry], which: &[usize]) -> Vec<Scorable<'a>> {
                 .and_then(|l| l.as_ref())
                 .filter(|_| all[i].regular())
                 .map(|(size, sig)| (*size, sig)),
-            name: &all[i].side.path,
+            name: file_name(&all[i].side.path),
         })
         .collect()
-}
-
-/// One scored (source, destination) candidate of the matrix; positions index `active`/`left`.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Candidate {
-    pub score: u64,
-    pub same_name: bool,
-    pub dst: usize,
-    pub src: usize,
-}
-
-/// git's order: higher score first, then a same-name pair first; stable otherwise.
-pub(super) fn compare(a: &Candidate, b: &Candidate) -> Ordering {
-    b.score
-        .cmp(&a.score)
-        .then_with(|| b.same_name.cmp(&a.same_name))
 }
 
 fn take_pairs(

@@ -8,13 +8,11 @@ use std::os::unix::ffi::OsStrExt;
 use anyhow::{Context, Result};
 use git2::{Commit, Diff, DiffOptions, Oid, Repository, Tree};
 
-use crate::git::gitconfig;
+use crate::git::diff::{like_git_diff, MAX_FILE_BYTES};
 use crate::git::repo::{self, short};
 use crate::git::revision::{find_base, find_commit, merge_base, shallow_boundary};
 use crate::git::{Change, CommitInfo, Scope};
 
-/// Files bigger than this are not loaded into memory; they are listed as too large.
-pub(super) const MAX_FILE_BYTES: u64 = 4 << 20;
 /// The index entry flag of a file added with `git add -N` (libgit2's
 /// `GIT_INDEX_ENTRY_INTENT_TO_ADD`, in the extended flags).
 const INTENT_TO_ADD: u16 = 1 << 13;
@@ -185,28 +183,6 @@ pub fn resolve(repo: &Repository, scope: &Scope, context_lines: u32) -> Result<C
         ));
     }
     Ok(change)
-}
-
-/// The hunks `git diff` would show: git slides an ambiguous block of added or removed lines to
-/// where the indentation says a block begins (`diff.indentHeuristic`, on by default since git
-/// 2.14); libgit2 does not unless asked, and its hunks then differ from git's in some 9 % of real
-/// commits. `diff.algorithm` is honoured where libgit2 has it (patience, minimal; histogram falls
-/// back to the default, which is what libgit2 has).
-pub(super) fn like_git_diff(repo: &Repository, opts: &mut DiffOptions) {
-    let heuristic = gitconfig::boolean(repo, "diff.indentHeuristic").unwrap_or(true);
-    opts.indent_heuristic(heuristic);
-    match gitconfig::string(repo, "diff.algorithm")
-        .map(|a| a.trim().to_ascii_lowercase())
-        .as_deref()
-    {
-        Some("patience") => {
-            opts.patience(true);
-        }
-        Some("minimal") => {
-            opts.minimal(true);
-        }
-        _ => {}
-    }
 }
 
 fn diff_trees<'r>(

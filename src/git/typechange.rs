@@ -34,7 +34,7 @@ pub(super) fn split(
             deletions: 0,
             ..fc.clone()
         };
-        crate::git::collect::read_hunks(&patch, &mut part)?;
+        crate::git::diff::read_hunks(&patch, &mut part)?;
         Ok(part)
     };
     Ok([

@@ -69,32 +69,11 @@ impl Policy {
     }
 }
 
-/// `30d`, `12h`, `2w`, or a number of days, as seconds (`--older-than`).
-pub fn parse_age(s: &str) -> Result<u64, String> {
-    let s = s.trim();
-    let (digits, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
-        Some((i, _)) => (&s[..i], &s[i..]),
-        None => (s, "d"),
-    };
-    let unit = match unit {
-        "h" => 3600,
-        "d" => DAY,
-        "w" => 7 * DAY,
-        _ => return Err(format!("{s:?} is not an age: write it as 30d, 12h or 2w")),
-    };
-    digits
-        .parse::<u64>()
-        .ok()
-        .and_then(|n| n.checked_mul(unit))
-        .filter(|secs| *secs <= 1000 * 365 * DAY)
-        .ok_or_else(|| format!("{s:?} is not an age: write it as 30d, 12h or 2w"))
-}
-
 /// An age in the words of the limit that set it.
 pub fn age_words(secs: u64) -> String {
-    let (n, unit) = if secs % DAY == 0 {
+    let (n, unit) = if secs.is_multiple_of(DAY) {
         (secs / DAY, "day")
-    } else if secs % 3600 == 0 {
+    } else if secs.is_multiple_of(3600) {
         (secs / 3600, "hour")
     } else {
         (secs, "second")
@@ -272,11 +251,7 @@ pub fn prune(
     }
     if !gone.is_empty() {
         if let Some(repo) = repo {
-            drop_cache_entries(
-                &crate::git::repo::session_base(repo).join("hook-cache"),
-                &rows,
-                &gone,
-            );
+            drop_cache_entries(&crate::store::hook_cache::dir(repo), &rows, &gone);
         }
         crate::store::catalog::forget_gone(base);
     }

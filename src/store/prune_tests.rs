@@ -26,14 +26,7 @@ fn now() -> time::OffsetDateTime {
 }
 
 #[test]
-fn ages_parse_in_hours_days_and_weeks() {
-    assert_eq!(parse_age("12h"), Ok(12 * 3600));
-    assert_eq!(parse_age("30d"), Ok(30 * DAY));
-    assert_eq!(parse_age("30"), Ok(30 * DAY));
-    assert_eq!(parse_age("2w"), Ok(14 * DAY));
-    for bad in ["", "d", "3m", "-1d", "1.5d", "99999999999999999999d"] {
-        assert!(parse_age(bad).is_err(), "{bad}");
-    }
+fn ages_are_worded_in_days_else_hours() {
     assert_eq!(age_words(DAY), "1 day");
     assert_eq!(age_words(36 * 3600), "36 hours");
 }

@@ -3,7 +3,6 @@
 use serde_json::{json, Value};
 
 use crate::agents::acp::options::Setting;
-use crate::agents::acp::session::Wanted;
 
 /// The protocol version we speak.
 pub const PROTOCOL_VERSION: u64 = 1;
@@ -24,8 +23,8 @@ pub enum Step {
 }
 
 impl Step {
-    /// Its method and parameters, in session `sid`.
-    pub fn request(&self, sid: &str, wanted: &Wanted) -> (&'static str, Value) {
+    /// Its method and parameters, in session `sid`, for a session in `cwd` that asks `prompt`.
+    pub fn request(&self, sid: &str, cwd: &str, prompt: &str) -> (&'static str, Value) {
         match self {
             Step::Initialize => (
                 "initialize",
@@ -40,7 +39,7 @@ impl Step {
                     "clientInfo": {"name": "git-debate", "version": env!("CARGO_PKG_VERSION")}
                 }),
             ),
-            Step::NewSession => ("session/new", json!({"cwd": wanted.cwd, "mcpServers": []})),
+            Step::NewSession => ("session/new", json!({"cwd": cwd, "mcpServers": []})),
             Step::ReadOnly(s) | Step::Model { setting: s, .. } | Step::Effort(s) => match s {
                 Setting::Config { id, value } => (
                     "session/set_config_option",
@@ -51,7 +50,7 @@ impl Step {
             },
             Step::Prompt => (
                 "session/prompt",
-                json!({"sessionId": sid, "prompt": [{"type": "text", "text": wanted.prompt}]}),
+                json!({"sessionId": sid, "prompt": [{"type": "text", "text": prompt}]}),
             ),
         }
     }

@@ -39,17 +39,17 @@ impl Reader<'_> {
         if !summary_level {
             self.recent = None;
         }
-        let plain = markers::strip_tags(text);
-        let normal = vocab::normalise(&plain);
+        let untagged = strip_tags(text);
+        let normal = vocab::normalise(&untagged);
         let lead = markers::read_lead(text);
         let starts = |list: &[&str]| section_named(&normal, list);
         let summary = (SUMMARY_LEVEL..BOLD).contains(&level);
         // `## File: services/importer/handler.go` (Gemini CLI): a file's section.
-        let bare = plain
+        let bare = untagged
             .trim()
             .strip_prefix("File:")
-            .or_else(|| plain.trim().strip_prefix("Path:"))
-            .unwrap_or(&plain);
+            .or_else(|| untagged.trim().strip_prefix("Path:"))
+            .unwrap_or(&untagged);
         let path = location::path_only_in(bare, self.roots, summary);
         // A heading inside a heading-finding's section is part of that finding's text, unless
         // it starts a new section of its own kind (checked below).
@@ -60,7 +60,7 @@ impl Reader<'_> {
             self.sections = saved;
             c
         };
-        let severity_section = vocab::severity_of(&plain);
+        let severity_section = vocab::severity_of(&untagged);
         let under_severity = {
             let saved = self.sections.clone();
             self.close_to(level);
@@ -71,7 +71,7 @@ impl Reader<'_> {
             self.sections = saved;
             any
         };
-        let lead_title = vocab::normalise(&unit::plain(&lead.title));
+        let lead_title = vocab::normalise(&plain(&lead.title));
         let grouping = lead_title.is_empty()
             || vocab::FINDING_SECTIONS
                 .iter()

@@ -52,14 +52,12 @@ impl Reader<'_> {
         match self.kind() {
             Kind::Missing => {
                 if !vocab::is_placeholder(text) {
-                    self.out.missing_alternatives.push(unit::plain(text));
+                    self.out.missing_alternatives.push(plain(text));
                 }
                 self.open = None;
             }
             Kind::Recommendation => {
-                self.out
-                    .recommendation
-                    .get_or_insert_with(|| unit::plain(text));
+                self.out.recommendation.get_or_insert_with(|| plain(text));
                 self.open = None;
             }
             Kind::Finding(u) if !own_level(text) || unit::is_field(text) => {
@@ -101,7 +99,7 @@ impl Reader<'_> {
     /// An item or paragraph that is only a severity or only a path groups what is nested in it.
     pub(super) fn mark_container(&mut self, u: usize) {
         let unit = &self.units[u];
-        let only_marker = unit.read.severity.is_some() && unit::plain(&unit.read.title).is_empty();
+        let only_marker = unit.read.severity.is_some() && plain(&unit.read.title).is_empty();
         let only_path = container_path(&unit.lead, self.roots).is_some();
         if (only_marker && unit.kind == UnitKind::Item) || only_path {
             self.units[u].children_are_findings = true;
@@ -193,7 +191,7 @@ impl Reader<'_> {
 /// The file an item stands for when it is only a file: `src/a.rs`, `src/a.rs:`,
 /// `internal/cache/lru.go - **2**` (a file and its count of comments).
 pub(super) fn container_path(lead: &str, roots: &Roots) -> Option<Location> {
-    let lead = unit::plain(lead);
+    let lead = plain(lead);
     let lead = lead.trim().trim_end_matches(':');
     let lead = lead
         .rsplit_once(" - ")

@@ -22,6 +22,7 @@ use crate::answer::blocks::{blocks, Block};
 
 use crate::answer::location::{self, Roots};
 
+use crate::answer::lead::{plain, strip_tags};
 use crate::answer::markers;
 
 use crate::answer::unit::{self, Unit, UnitKind};
@@ -171,6 +172,7 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
         }
     }
     pairing::pair_table_with_details(&r.units, &mut found);
+    pairing::pair_list_with_details(&r.units, &mut found);
     out.findings.extend(found.into_iter().flatten());
     out
 }

@@ -30,9 +30,7 @@ impl Reader<'_> {
         let kind = self.kind();
         match kind {
             Kind::Recommendation => {
-                self.out
-                    .recommendation
-                    .get_or_insert_with(|| unit::plain(text));
+                self.out.recommendation.get_or_insert_with(|| plain(text));
                 return;
             }
             Kind::Missing => return,
@@ -325,9 +323,9 @@ pub(super) fn opens_unit(text: &str) -> bool {
     }
     if lead.severity.is_some() {
         // The marker must open the line, not sit in its prose.
-        let plain = unit::plain(&markers::strip_tags(t));
-        let head: String = unit::plain(&lead.title).chars().take(12).collect();
-        return head.is_empty() || plain.find(&head).is_none_or(|at| at > 0);
+        let line = plain(&strip_tags(t));
+        let head: String = plain(&lead.title).chars().take(12).collect();
+        return head.is_empty() || line.find(&head).is_none_or(|at| at > 0);
     }
     let lower = t.to_ascii_lowercase();
     t.starts_with("**")

@@ -1,5 +1,6 @@
 //! The reader's vocabularies, as data: severity words, section headings, approval and
-//! non-approval phrases, placeholders, and the keys real reviewers' JSON uses.
+//! non-approval phrases, placeholders, and the keys real reviewers' JSON uses (a judge's words
+//! are in [`crate::answer::judge`]).
 //!
 //! One table per concept, in one place, so a new reviewer format is usually a new row in one of
 //! these files and not new code (the README's "How answers are read" shows the severity table).
@@ -30,6 +31,12 @@ pub fn stance_of(s: &str) -> Option<Stance> {
         .map(|(_, st)| *st)
 }
 
+/// Is `text` a mark that its comment is no longer raised ([`WITHDRAWN`])?
+pub fn is_withdrawn(text: &str) -> bool {
+    static WITHDRAWN_RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    crate::answer::re(&WITHDRAWN_RE, WITHDRAWN).is_match(text)
+}
+
 /// Normalises a marker or heading: lower case, emoji and punctuation gone, words separated by
 /// one space (`"**P1 - Must Fix**"` → `"p1 must fix"`).
 pub fn normalise(s: &str) -> String {
@@ -42,6 +49,12 @@ pub fn normalise(s: &str) -> String {
         }
     }
     out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A severity word or phrase from the vocabulary (`P1`, `high`, `nit`, `🟠`, `must fix`...), as a
+/// judge's ruling states it.
+pub fn parse_severity(s: &str) -> Option<Severity> {
+    severity_of(s).map(|(sev, _)| sev)
 }
 
 /// The severity a marker names ("High Severity", "P1 Badge", "🔴 Critical", "priority: 2",

@@ -1,10 +1,11 @@
 //! The two ends of an incremental review's model call: what the reviewer is told about the
-//! carried findings, and what its answer makes of them in the report.
+//! carried findings, and what its answer makes of them: an [`Incremental`] record, which the
+//! report merges and renders.
 
 use std::path::Path;
 
-use crate::report::incremental::{CarriedItem, Incremental};
-use crate::review::incremental::{carry, Plan, FILE};
+use crate::review::incremental::{carry, Plan};
+pub use crate::store::incremental::{CarriedItem, Counts, Incremental};
 
 /// The reviewer's instructions for the carried findings (our text, outside the fence) and the
 /// findings themselves (model text, fenced as data).
@@ -55,27 +56,26 @@ fn short(h: Option<&str>) -> String {
         .unwrap_or_else(|| "?".into())
 }
 
-/// The plan stored in the session folder `dir`, if it is an incremental review.
+/// The plan stored in the session folder `dir`, if it is an incremental review (a plan that
+/// cannot be read makes it a plain review, as the report then says nothing incremental).
 pub fn load(dir: &Path) -> Option<Plan> {
-    crate::store::files::read(&dir.join(FILE))
-        .ok()
-        .and_then(|b| serde_json::from_slice::<Plan>(&b).ok())
+    crate::store::folder::plan(dir).ok().flatten()
 }
 
-/// Adds the incremental part of the session in `dir` to its report (nothing when the session
-/// is not incremental): the reviewer's statuses are read from round 1's answers.
-pub fn finish(dir: &Path, report: &mut crate::report::Report, fail_on: &str, code: bool) {
-    let Some(plan) = load(dir) else {
-        return;
-    };
+/// How the incremental review of the session in `dir` ends (`None` when the session is not
+/// incremental): the reviewer's statuses are read from round 1's answers. `unresolved`: the ids
+/// of the findings the report holds unresolved.
+pub fn finish(dir: &Path, unresolved: &[&str]) -> Option<Incremental> {
+    let plan = load(dir)?;
     let answer = crate::store::files::read(&dir.join("round-1-critique.md"))
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .unwrap_or_default();
-    report.add_incremental(outcome(&plan, &answer, report), fail_on, code);
+    Some(outcome(&plan, &answer, unresolved))
 }
 
-/// The incremental report of `plan`, given round 1's `answer` and the report so far.
-pub fn outcome(plan: &Plan, answer: &str, report: &crate::report::Report) -> Incremental {
+/// The incremental record of `plan`, given round 1's `answer` and the ids of the findings the
+/// report holds unresolved (a carried finding among them was raised again).
+pub fn outcome(plan: &Plan, answer: &str, unresolved: &[&str]) -> Incremental {
     let asked: Vec<(String, String)> = plan
         .carried
         .iter()
@@ -87,7 +87,7 @@ pub fn outcome(plan: &Plan, answer: &str, report: &crate::report::Report) -> Inc
         .iter()
         .map(|c| {
             let id = &c.finding.id;
-            let again = report.unresolved.iter().any(|i| &i.id == id);
+            let again = unresolved.contains(&id.as_str());
             let (status, why) = carry::decide(
                 &c.anchoring,
                 said.status.get(id).copied(),

@@ -7,31 +7,27 @@
 //! ([`carry`]) and stores the plan as `incremental.json` in the new session. The reviewer gets
 //! the delta plus the carried findings ([`context`]) and is asked to review the delta and say,
 //! per carried finding, whether it is fixed, still open or no longer applicable. [`finish`]
-//! reads that answer (untrusted, through [`crate::answer::carried`]) and adds new /
-//! carried-open / fixed / outdated to the report; the live run and `git debate show` both call
-//! it, from what the session holds.
+//! reads that answer (untrusted, through [`crate::answer::carried`]) and returns how every carried
+//! finding stands (carried-open, fixed or outdated), which the report merges with the new ones;
+//! the live run and `git debate show` both call it, from what the session holds.
 
 pub mod carry;
 pub mod delta;
 mod finish;
 pub mod previous;
 
-pub use finish::{context, finish, load, outcome};
+pub use finish::{context, finish, load, outcome, CarriedItem, Counts, Incremental};
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
 use anyhow::{Context, Result};
 use git2::{Oid, Repository};
-use serde::{Deserialize, Serialize};
 
 use crate::error::UsageError;
 use crate::git::{Change, Scope};
-use crate::report::incremental::Basis;
+pub use crate::store::incremental::{Basis, Plan};
 use carry::Carry;
-
-/// The plan's file in a session folder.
-pub const FILE: &str = "incremental.json";
 
 /// What `--since` names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,19 +60,6 @@ impl Since {
         }
         Ok(Since::Rev(s.to_string()))
     }
-}
-
-/// What an incremental review does, stored as `incremental.json`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Plan {
-    #[serde(flatten)]
-    pub basis: Basis,
-    #[serde(default)]
-    pub carried: Vec<Carry>,
-    /// The highest finding number the earlier review gave: new findings are numbered after it,
-    /// so an id never names two findings of one branch.
-    #[serde(default)]
-    pub last_id: usize,
 }
 
 /// How a review with `--since` goes on.

@@ -1,0 +1,46 @@
+//! What a finding's lead line says (its severity, its title, whether a label introduced it), and
+//! the markup clean-ups its title and the rest of a finding's text go through.
+//!
+//! Two readers make a [`Lead`]: Conventional Comments labels ([`crate::answer::conventional`])
+//! and severity markers ([`crate::answer::markers`], which tries the labels first). Both, and the
+//! finding readers above them, clean text the same way, so the type and the clean-ups sit below
+//! them all.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use crate::answer::re;
+use crate::answer::vocab::Strength;
+use crate::findings::Severity;
+
+/// What the lead line says about severity, and the title without markers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lead {
+    pub severity: Option<(Severity, Strength)>,
+    pub title: String,
+    /// It opened with a finding label (`Bug:`, `Issue 3:`, `logic:`) or introduced one in prose
+    /// ("Looks good, except one nit: …", "One minor thing: …").
+    pub labelled: bool,
+    /// A comment that by its label raises nothing (Conventional Comments' `praise:`,
+    /// `question:`).
+    pub remark: bool,
+}
+
+/// HTML tags removed, their text kept.
+pub fn strip_tags(s: &str) -> String {
+    static TAG: OnceLock<Regex> = OnceLock::new();
+    re(&TAG, r"</?[A-Za-z][^>]*>")
+        .replace_all(s, "")
+        .into_owned()
+}
+
+/// Markdown emphasis, code ticks and tags removed.
+pub fn plain(s: &str) -> String {
+    strip_tags(s)
+        .replace("**", "")
+        .replace("__", "")
+        .replace('`', "")
+        .trim()
+        .to_string()
+}
