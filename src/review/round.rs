@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 
+use crate::agents::redacting::REDACTED_NOTE;
 use crate::agents::{Answer, BackendError};
 use crate::answer::dispute::Replies;
 use crate::answer::judge::{self, Judged, Judgement, Rejoinder};
@@ -327,6 +328,19 @@ impl Review<'_> {
         new_ids: Vec<String>,
         unfit: Vec<crate::change::budget::Note>,
     ) -> Result<Round> {
+        let mut heard = heard;
+        // What was redacted from an answer is said in the round's notes, so the report says it.
+        let redacted: Vec<String> = heard
+            .calls
+            .iter()
+            .flat_map(|c| {
+                c.notes
+                    .iter()
+                    .filter(|n| n.starts_with(REDACTED_NOTE))
+                    .map(move |n| format!("{}'s answer: {n}", c.backend))
+            })
+            .collect();
+        heard.notes.extend(redacted);
         let (rubric, rubric_reason) = judge::rubric(&ruled.judged);
         let judge_choice = ruled.judgement.as_ref().and_then(|j| j.recommendation);
         let disputed_blockers = ruled
