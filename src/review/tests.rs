@@ -559,7 +559,10 @@ fn judge_findings_get_ids_and_rulings_on_unknown_ids_are_noted() {
     let o = review_by(author, reviewer, 1, Restater::Reviewer);
     let r = &o.rounds[0];
     assert_eq!(r.unknown_rulings, ["F9"]);
-    assert!(r.notes.iter().any(|n| n.contains("F9 is not a finding of this round")));
+    assert!(r
+        .notes
+        .iter()
+        .any(|n| n.contains("F9 is not a finding of this round")));
     let added = r.findings.iter().find(|j| j.from_judge).unwrap();
     assert_eq!(added.finding.id, "F2");
 }
