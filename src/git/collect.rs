@@ -185,6 +185,10 @@ fn paired(
         return Ok(fc);
     }
     if !old.id().is_zero() && old.id() == new.id() {
+        // Nothing to diff, but git still calls an unchanged binary file binary.
+        fc.binary = repo
+            .find_blob(old.id())
+            .is_ok_and(|b| binary_like_git(repo, old_bytes, b.content()));
         return Ok(fc);
     }
     let too_big = |id: git2::Oid| {
@@ -208,6 +212,7 @@ fn paired(
         return Ok(fc);
     };
     if matches!(&new_side, NewSide::Disk(bytes) if bytes == old_blob.content()) {
+        fc.binary = binary_like_git(repo, old_bytes, old_blob.content());
         return Ok(fc);
     }
     let mut opts = DiffOptions::new();
@@ -241,6 +246,21 @@ fn paired(
         read_hunks(&patch, &mut fc)?;
     }
     Ok(fc)
+}
+
+/// Whether git calls `content` at `path` binary: its attributes say `-diff` (or `binary`), or a
+/// NUL byte is among its first 8,000 bytes.
+fn binary_like_git(repo: &Repository, path: &[u8], content: &[u8]) -> bool {
+    let unset = repo
+        .get_attr_bytes(
+            Path::new(OsStr::from_bytes(path)),
+            "diff",
+            git2::AttrCheckFlags::default(),
+        )
+        .ok()
+        .flatten()
+        .is_some_and(|v| git2::AttrValue::from_bytes(Some(v)) == git2::AttrValue::False);
+    unset || crate::git::similarity::is_binary(content)
 }
 
 /// A path as the change stores it: as it is, or quoted when it is not UTF-8.

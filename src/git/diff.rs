@@ -41,9 +41,7 @@ pub(super) fn like_git_diff(repo: &Repository, opts: &mut DiffOptions) {
 pub(super) fn read_hunks(patch: &Patch, fc: &mut FileChange) -> Result<()> {
     for h in 0..patch.num_hunks() {
         let (hunk, n) = patch.hunk(h)?;
-        let header = String::from_utf8_lossy(hunk.header())
-            .trim_end()
-            .to_string();
+        let header = hunk_header(hunk.header());
         let mut lines = Vec::with_capacity(n);
         for l in 0..n {
             let line = patch.line_in_hunk(h, l)?;
@@ -74,4 +72,16 @@ pub(super) fn read_hunks(patch: &Patch, fc: &mut FileChange) -> Result<()> {
         fc.hunks.push(Hunk { header, lines });
     }
     Ok(())
+}
+
+/// A hunk header as git prints it. libgit2 trims a function line's trailing whitespace before
+/// cutting it to 80 bytes, git after (so git never ends one in a blank where libgit2 can): the
+/// blanks git trims (space, tab, CR, LF) are trimmed here too, and nothing else (a trailing
+/// no-break space or form feed is part of git's header).
+pub(super) fn hunk_header(raw: &[u8]) -> String {
+    let end = raw
+        .iter()
+        .rposition(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        .map_or(0, |i| i + 1);
+    String::from_utf8_lossy(&raw[..end]).into_owned()
 }
