@@ -16,7 +16,7 @@ use crate::settings::{Layers, Settings};
 pub fn run(args: &AskArgs) -> Result<Outcome> {
     let repo = crate::git::repo::discover()?;
     let settings = Settings::resolve(
-        Layers::load(repo.as_ref())?,
+        Layers::load(repo.as_ref().map(crate::git::Repo::dirs))?,
         &ReviewArgs {
             model_reviewer: args.model.clone(),
             effort: args.effort,

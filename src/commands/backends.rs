@@ -35,7 +35,7 @@ struct Row {
 pub fn run(args: &BackendsArgs) -> Result<Outcome> {
     let repo = crate::git::repo::discover()?;
     let settings = Settings::resolve(
-        Layers::load(repo.as_ref())?,
+        Layers::load(repo.as_ref().map(crate::git::Repo::dirs))?,
         &ReviewArgs {
             author: args.author.clone(),
             reviewer: args.reviewer.clone(),

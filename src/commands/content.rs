@@ -47,7 +47,7 @@ const PATH_ENDINGS: &[&str] = &[
 /// CONTENT as a file (the file's text), a refusal (a typo), or `None`: text to review as given.
 fn positional(
     content: &str,
-    repo: Option<&git2::Repository>,
+    repo: Option<&crate::git::Repo>,
     cwd: &Path,
     cap: u64,
 ) -> Result<Option<TextInput>> {
@@ -152,7 +152,7 @@ fn distance(a: &str, b: &str) -> usize {
 pub fn explicit(
     args: &ReviewArgs,
     cap: u64,
-    repo: Option<&git2::Repository>,
+    repo: Option<&crate::git::Repo>,
     cwd: &Path,
 ) -> Result<Option<TextInput>> {
     if let Some(content) = &args.content {
@@ -217,7 +217,7 @@ pub fn read_stdin(cap: u64) -> Result<TextInput> {
 /// `file:<path>`: the whole file. Inside a work tree the file must belong to it (the scope names
 /// part of this repository); elsewhere any readable file will do.
 pub fn read_file_scope(
-    repo: Option<&git2::Repository>,
+    repo: Option<&crate::git::Repo>,
     given: &str,
     cwd: &Path,
     cap: u64,

@@ -16,6 +16,7 @@ use anyhow::{Context, Result};
 
 use crate::cli::{FailOnArg, HookAction, HookArgs, HookRunArgs, ReviewArgs};
 use crate::error::{Outcome, UsageError};
+use crate::git::Staged;
 
 /// Marks a hook file as ours.
 const MARKER: &str = "# installed by git-debate";
@@ -30,7 +31,7 @@ pub fn run(args: &HookArgs) -> Result<Outcome> {
     }
 }
 
-fn repo() -> Result<git2::Repository> {
+fn repo() -> Result<crate::git::Repo> {
     crate::git::repo::discover()?.ok_or_else(|| {
         UsageError::new("not in a git repository: run `git debate hook` inside the repository")
             .into()
@@ -39,11 +40,9 @@ fn repo() -> Result<git2::Repository> {
 
 /// The hooks folder git uses: `core.hooksPath` (relative to the work tree), else the common git
 /// dir's `hooks`, which linked worktrees share.
-fn hooks_dir(repo: &git2::Repository) -> Result<PathBuf> {
+fn hooks_dir(repo: &crate::git::Repo) -> Result<PathBuf> {
     let configured = repo
-        .config()
-        .ok()
-        .and_then(|c| c.get_string("core.hooksPath").ok())
+        .config_string("core.hooksPath")
         .filter(|p| !p.is_empty());
     Ok(match configured {
         Some(p) => {
@@ -174,51 +173,12 @@ fn uninstall() -> Result<Outcome> {
     Ok(Outcome::Success)
 }
 
-/// What the staged change is, for the fast paths.
-enum Staged {
-    Nothing,
-    WhitespaceOnly,
-    Tree(String),
-}
-
-fn staged(repo: &git2::Repository) -> Result<Staged> {
-    let mut index = repo.index().context("cannot read the index")?;
-    if index.has_conflicts() {
-        // The review itself will say what to do about them.
-        return Ok(Staged::Tree(String::new()));
-    }
-    let tree = index
-        .write_tree()
-        .context("cannot compute the index tree")?;
-    let head_tree = crate::git::repo::head_commit(repo)?
-        .map(|c| c.tree())
-        .transpose()?;
-    if head_tree.as_ref().map(|t| t.id()) == Some(tree) {
-        return Ok(Staged::Nothing);
-    }
-    let mut opts = git2::DiffOptions::new();
-    opts.ignore_whitespace(true);
-    let diff = repo.diff_tree_to_index(head_tree.as_ref(), Some(&index), Some(&mut opts))?;
-    let stats = diff.stats()?;
-    let any_binary = diff.deltas().any(|d| {
-        d.flags().contains(git2::DiffFlags::BINARY)
-            || matches!(
-                d.status(),
-                git2::Delta::Added | git2::Delta::Deleted | git2::Delta::Renamed
-            )
-    });
-    if stats.insertions() + stats.deletions() == 0 && !any_binary {
-        return Ok(Staged::WhitespaceOnly);
-    }
-    Ok(Staged::Tree(tree.to_string()))
-}
-
 fn check(a: &HookRunArgs) -> Result<Outcome> {
     if std::env::var("GIT_DEBATE_SKIP").ok().as_deref() == Some("1") {
         return Ok(Outcome::Success);
     }
     let repo = repo()?;
-    let tree = match staged(&repo)? {
+    let tree = match crate::git::staged(&repo)? {
         Staged::Nothing => return Ok(Outcome::Success),
         Staged::WhitespaceOnly => {
             crate::errln!("git debate: only whitespace is staged; no review");
@@ -252,7 +212,7 @@ fn check(a: &HookRunArgs) -> Result<Outcome> {
         });
     }
     let strict = crate::settings::Settings::resolve(
-        crate::settings::Layers::load(Some(&repo))?,
+        crate::settings::Layers::load(Some(repo.dirs()))?,
         &ReviewArgs::default(),
     )?
     .backend_vars

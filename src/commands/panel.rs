@@ -299,7 +299,7 @@ pub fn resume(
             .and_then(|r| r.workdir().map(std::path::Path::to_path_buf))
             .unwrap_or(std::env::current_dir()?),
         context: None,
-        checker: Checker::new(repo.as_ref()),
+        checker: Checker::new(repo.as_ref().and_then(crate::git::Repo::libgit2)),
         blog: meta["blog"].as_bool().unwrap_or(false),
         resume: log,
         timings: Default::default(),

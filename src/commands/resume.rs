@@ -32,7 +32,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     // Where the session is: only the store location matters before it is found.
     let locate = Settings::resolve(
-        Layers::load(repo.as_ref())?,
+        Layers::load(repo.as_ref().map(crate::git::Repo::dirs))?,
         &ReviewArgs {
             state_dir: args.state_dir.clone(),
             ..Default::default()
@@ -54,7 +54,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
     // The session's own limits and gate, unless a flag changes them.
     let was = &meta["settings"];
     let settings = Settings::resolve(
-        Layers::load(repo.as_ref())?,
+        Layers::load(repo.as_ref().map(crate::git::Repo::dirs))?,
         &ReviewArgs {
             max_rounds: args
                 .max_rounds

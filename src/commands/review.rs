@@ -34,8 +34,15 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
 
 /// [`run`] with the repository already open (the pre-commit hook opened it for its fast paths;
 /// one handle per run, and its object cache, serve the whole review).
-pub(crate) fn run_in(repo: Option<git2::Repository>, args: &ReviewArgs) -> Result<Outcome> {
-    let mut settings = Settings::resolve(Layers::load(repo.as_ref())?, args)?;
+pub(crate) fn run_in(repo: Option<crate::git::Repo>, args: &ReviewArgs) -> Result<Outcome> {
+    let mut settings = Settings::resolve(
+        Layers::load(repo.as_ref().map(crate::git::Repo::dirs))?,
+        args,
+    )?;
+    // Unless ours is set, git's `diff.context` (as the record shows).
+    settings
+        .context_lines
+        .get_or_insert_with(|| git::context_lines(repo.as_ref()));
     for w in &settings.warnings {
         crate::errln!("{w}");
     }

@@ -16,7 +16,7 @@ use crate::store::prune::{self, Limits, Policy, Report};
 /// repository and settings it was found from.
 struct Store {
     base: PathBuf,
-    repo: Option<git2::Repository>,
+    repo: Option<crate::git::Repo>,
     settings: Settings,
 }
 
@@ -26,7 +26,10 @@ fn open_store(state_dir: Option<&Path>) -> Result<Store> {
         state_dir: state_dir.map(Into::into),
         ..Default::default()
     };
-    let settings = Settings::resolve(Layers::load(repo.as_ref())?, &args)?;
+    let settings = Settings::resolve(
+        Layers::load(repo.as_ref().map(crate::git::Repo::dirs))?,
+        &args,
+    )?;
     let cwd = std::env::current_dir()?;
     let base = crate::store::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
     Ok(Store {

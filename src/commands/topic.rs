@@ -30,8 +30,11 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
         state_dir: args.state_dir.clone(),
         ..Default::default()
     };
-    let layers = || Layers::load(repo.as_ref());
-    let settings = Settings::resolve(layers()?, &base_args)?;
+    let layers = || Layers::load(repo.as_ref().map(crate::git::Repo::dirs));
+    let mut settings = Settings::resolve(layers()?, &base_args)?;
+    settings
+        .context_lines
+        .get_or_insert_with(|| crate::git::context_lines(repo.as_ref()));
     for w in &settings.warnings {
         crate::errln!("{w}");
     }
@@ -46,7 +49,7 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
         .as_ref()
         .and_then(|r| r.workdir().map(|p| p.to_path_buf()))
         .unwrap_or_else(|| cwd.clone());
-    let checker = || Checker::new(repo.as_ref());
+    let checker = || Checker::new(repo.as_ref().and_then(crate::git::Repo::libgit2));
     if !args.debaters.is_empty() || args.panel.is_some() {
         // Seed 002's time budget is 30 minutes unless one is given.
         let mut settings = settings;
@@ -293,7 +296,7 @@ pub fn resume(
         workspace,
         context: None,
         templates: Some(base.join("templates")),
-        checker: Checker::new(repo.as_ref()),
+        checker: Checker::new(repo.as_ref().and_then(crate::git::Repo::libgit2)),
         resume: exchanges,
     }
     .run()?;
@@ -312,7 +315,7 @@ pub(crate) fn read_log(path: &std::path::Path) -> Result<String> {
 /// `--scope`: the change both sides (or the whole panel) are given as shared context.
 fn shared_context(
     args: &TopicArgs,
-    repo: Option<&git2::Repository>,
+    repo: Option<&crate::git::Repo>,
     settings: &Settings,
 ) -> Result<Option<String>> {
     match (&args.scope, repo) {

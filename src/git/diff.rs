@@ -17,11 +17,17 @@ pub(super) const MAX_FILE_BYTES: u64 = 4 << 20;
 /// The hunks `git diff` would show: git slides an ambiguous block of added or removed lines to
 /// where the indentation says a block begins (`diff.indentHeuristic`, on by default since git
 /// 2.14); libgit2 does not unless asked, and its hunks then differ from git's in some 9 % of real
-/// commits. `diff.algorithm` is honoured where libgit2 has it (patience, minimal; histogram falls
-/// back to the default, which is what libgit2 has).
+/// commits. `diff.algorithm` is honoured where libgit2 has it (patience, minimal; libgit2 has no
+/// histogram, so a histogram diff is asked of git, see [`crate::git::route`]).
 pub(super) fn like_git_diff(repo: &Repository, opts: &mut DiffOptions) {
     let heuristic = gitconfig::boolean(repo, "diff.indentHeuristic").unwrap_or(true);
     opts.indent_heuristic(heuristic);
+    // `diff.interHunkContext`: hunks this close are shown as one, as in git.
+    if let Some(n) =
+        gitconfig::integer(repo, "diff.interHunkContext").and_then(|n| u32::try_from(n).ok())
+    {
+        opts.interhunk_lines(n);
+    }
     match gitconfig::string(repo, "diff.algorithm")
         .map(|a| a.trim().to_ascii_lowercase())
         .as_deref()
@@ -34,6 +40,13 @@ pub(super) fn like_git_diff(repo: &Repository, opts: &mut DiffOptions) {
         }
         _ => {}
     }
+}
+
+/// Lines of context around a change: ours when given (`debate.contextLines`,
+/// `--context-lines`), else git's `diff.context`, else git's default, 3.
+pub(super) fn context_lines(repo: &Repository, ours: Option<u32>) -> u32 {
+    ours.or_else(|| gitconfig::integer(repo, "diff.context").and_then(|n| u32::try_from(n).ok()))
+        .unwrap_or(3)
 }
 
 /// Appends the hunks of `patch` to `fc` as git prints them, counting added and removed lines and

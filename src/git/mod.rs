@@ -3,18 +3,25 @@
 //! Parsing is separate from resolution so a malformed scope is rejected before we touch the
 //! repository, with a message that lists the accepted forms.
 
+mod asked;
 mod collect;
+mod command;
 mod content;
 mod diff;
 mod gitconfig;
 mod matrix;
 mod patches;
+mod printed;
 mod quote;
+mod refresh;
 mod renames;
 pub mod repo;
 mod resolve;
 mod revision;
+mod route;
+mod sides;
 mod similarity;
+mod staged;
 mod typechange;
 
 pub use quote::{name_of, path_bytes, quote_path};
@@ -22,7 +29,16 @@ pub use quote::{name_of, path_bytes, quote_path};
 use serde::Serialize;
 
 use crate::error::UsageError;
+pub use repo::Repo;
 pub use resolve::{between, changed_paths, resolve};
+pub use staged::{staged, Staged};
+
+/// Lines of context git shows around a change in `repo`: `diff.context`, else 3.
+pub fn context_lines(repo: Option<&Repo>) -> u32 {
+    repo.and_then(|r| gitconfig::integer_in(r.config().as_ref(), "diff.context"))
+        .and_then(|n| u32::try_from(n).ok())
+        .unwrap_or(3)
+}
 
 /// A parsed `--scope` value.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -76,7 +76,7 @@ pub const MAX_FILE: u64 = 4 << 20;
 pub const MAX_TOTAL: u64 = 256 << 20;
 
 /// Copies `source` of `repo` into a new private directory named after the repository.
-pub fn create(repo: Option<&Repository>, source: &Source) -> Result<Export> {
+pub fn create(repo: Option<&crate::git::Repo>, source: &Source) -> Result<Export> {
     let workdir = repo.and_then(|r| r.workdir()).map(Path::to_path_buf);
     let scratch = private_dir(workdir.as_deref())?;
     let name = workdir
@@ -99,7 +99,12 @@ pub fn create(repo: Option<&Repository>, source: &Source) -> Result<Export> {
         bytes: AtomicU64::new(0),
     };
     match (repo, source) {
-        (Some(repo), Source::Tree(id)) => from_tree(repo, id, &out)?,
+        // A layout libgit2 cannot open (sha256, reftable) gets no copy of a tree.
+        (Some(repo), Source::Tree(id)) => {
+            if let Some(lib) = repo.libgit2() {
+                from_tree(lib, id, &out)?
+            }
+        }
         (Some(repo), Source::WorkTree { untracked }) => from_worktree(repo, untracked, &out)?,
         _ => {}
     }
@@ -177,7 +182,7 @@ impl Source {
 /// The export (kept alive by the caller for the whole review) and the confinement of its calls,
 /// as `debate.reviewerWorkspace` and `debate.reviewerTools` say.
 pub fn prepare(
-    repo: Option<&Repository>,
+    repo: Option<&crate::git::Repo>,
     source: &Source,
     settings: &crate::settings::Settings,
 ) -> Result<(Option<Export>, Sandbox)> {
@@ -254,14 +259,14 @@ fn from_tree(repo: &Repository, id: &str, out: &Writer) -> Result<()> {
     })
 }
 
-fn from_worktree(repo: &Repository, untracked: &[String], out: &Writer) -> Result<()> {
+fn from_worktree(repo: &crate::git::Repo, untracked: &[String], out: &Writer) -> Result<()> {
     let root = repo.workdir().context("no work tree to export")?;
-    let index = repo.index().context("cannot read the index")?;
     let as_path = |bytes: &[u8]| PathBuf::from(std::ffi::OsStr::from_bytes(bytes));
-    let mut paths: Vec<PathBuf> = index
+    let mut paths: Vec<PathBuf> = repo
+        .tracked_files()
+        .context("cannot list the tracked files")?
         .iter()
-        .filter(|e| (e.flags >> 12) & 0x3 == 0 && (e.mode == 0o100644 || e.mode == 0o100755))
-        .map(|e| as_path(&e.path))
+        .map(|p| as_path(p))
         .collect();
     // The change names files as it shows them (see `scope::name_of`).
     paths.extend(

@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::cli::ReviewArgs;
 use crate::error::UsageError;
 use keys::{Kind, KEYS};
-pub use layers::{Layer, Layers};
+pub use layers::{Layer, Layers, RepoDirs};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -61,7 +61,8 @@ pub struct Settings {
     pub chunk: String,
     pub concurrency: usize,
     pub max_chunks: usize,
-    pub context_lines: u32,
+    /// `None`: not set, so git's `diff.context` (3 when unset) applies.
+    pub context_lines: Option<u32>,
     pub dry_run: bool,
     /// `base:` scopes are reviewed as `--since last`.
     pub incremental: bool,
@@ -207,7 +208,7 @@ impl Settings {
             chunk: r.get("chunk")?.unwrap_or_else(|| "auto".into()),
             concurrency: r.int("concurrency")?.unwrap_or(3) as usize,
             max_chunks: r.int("maxChunks")?.unwrap_or(16) as usize,
-            context_lines: r.int("contextLines")?.unwrap_or(3) as u32,
+            context_lines: r.int("contextLines")?.map(|n| n as u32),
             dry_run: r.bool("dryRun")?.unwrap_or(false),
             incremental: r.bool("incremental")?.unwrap_or(false),
             keep_sessions: r.int("keepSessions")?.unwrap_or(1000),
