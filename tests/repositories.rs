@@ -247,7 +247,8 @@ fn a_blobless_clone_fetches_what_the_diff_needs() {
 /// A hook installed, and a commit it reviews (the reviewer says it is fine) goes through.
 fn the_hook_runs(env: &TestEnv) {
     env.run(&["hook", "install"]).ok();
-    env.fake("codex", json!({"answer": "LGTM"}));
+    // The reviewer reads the staged file in its copy of the revision.
+    env.fake("codex", json!({"answer": "LGTM", "read": ["a/hooked.txt"]}));
     env.fake("claude", json!({}));
     env.write("a/hooked.txt", "reviewed\n");
     env.git(&["add", "a/hooked.txt"]);
@@ -257,6 +258,11 @@ fn the_hook_runs(env: &TestEnv) {
     assert_eq!(env.fake_calls("codex").len(), 1, "{}", run.stderr);
     let after: u32 = env.git(&["rev-list", "--count", "HEAD"]).parse().unwrap();
     assert_eq!(after, before.parse::<u32>().unwrap() + 1);
+    let store = env.repo.join(".git/review-loop");
+    let read = crate::common::all_files(&store)
+        .iter()
+        .any(|(_, bytes)| String::from_utf8_lossy(bytes).contains("READ a/hooked.txt: reviewed"));
+    assert!(read, "the reviewer's copy lacks the staged file");
 }
 
 #[test]

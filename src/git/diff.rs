@@ -73,14 +73,13 @@ pub(super) fn read_hunks(patch: &Patch, fc: &mut FileChange) -> Result<()> {
             // The newline ends the line; a carriage return before it is content, as in git
             // (stripping it made an LF -> CRLF conversion look like identical -/+ lines).
             let content = content.strip_suffix(b"\n").unwrap_or(content);
-            let text = match std::str::from_utf8(content) {
-                Ok(s) => s.to_string(),
-                Err(_) => {
-                    fc.lossy = true;
-                    String::from_utf8_lossy(content).into_owned()
-                }
-            };
-            lines.push(format!("{origin}{text}"));
+            // One allocation per line, the origin and the text copied into it once.
+            let text = String::from_utf8_lossy(content);
+            fc.lossy |= matches!(text, std::borrow::Cow::Owned(_));
+            let mut line = String::with_capacity(text.len() + 1);
+            line.push(origin);
+            line.push_str(&text);
+            lines.push(line);
         }
         fc.hunks.push(Hunk { header, lines });
     }

@@ -219,13 +219,9 @@ impl Reader {
         }
         // `diff.suppressBlankEmpty` prints an empty context line without its space.
         let line = if line.is_empty() { &b" "[..] } else { line };
-        let text = match std::str::from_utf8(line) {
-            Ok(s) => s.to_string(),
-            Err(_) => {
-                fc.lossy = true;
-                String::from_utf8_lossy(line).into_owned()
-            }
-        };
+        let text = String::from_utf8_lossy(line);
+        fc.lossy |= matches!(text, std::borrow::Cow::Owned(_));
+        let text = text.into_owned();
         if let Some(h) = fc.hunks.last_mut() {
             h.lines.push(text);
         }

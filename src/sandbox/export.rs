@@ -99,12 +99,15 @@ pub fn create(repo: Option<&crate::git::Repo>, source: &Source) -> Result<Export
         bytes: AtomicU64::new(0),
     };
     match (repo, source) {
-        // A layout libgit2 cannot open (sha256, reftable) gets no copy of a tree.
-        (Some(repo), Source::Tree(id)) => {
-            if let Some(lib) = repo.libgit2() {
-                from_tree(lib, id, &out)?
-            }
-        }
+        (Some(repo), Source::Tree(id)) => match repo.libgit2() {
+            Some(lib) => from_tree(lib, id, &out)?,
+            // A layout libgit2 cannot open (sha256, reftable): the files as git lists them.
+            None => crate::git::tree_files(repo, id, MAX_FILE, &mut |path, exec, bytes| {
+                if out.fits(bytes.len() as u64) {
+                    out.put(Path::new(std::ffi::OsStr::from_bytes(path)), bytes, exec);
+                }
+            })?,
+        },
         (Some(repo), Source::WorkTree { untracked }) => from_worktree(repo, untracked, &out)?,
         _ => {}
     }
