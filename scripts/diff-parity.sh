@@ -20,7 +20,8 @@
 # `sha256` (the history re-imported with `git fast-export | git fast-import` into a sha256
 # repository: other ids, the same trees), `reftable` (`git clone --ref-format=reftable`),
 # `blobless` (`git clone --filter=blob:none`: every blob a diff needs is fetched on demand),
-# `sparse-index` (a cone that holds nothing, `index.sparse`) or `split-index` (`core.splitIndex`).
+# `sparse-index` (a sparse checkout of the first folder, `index.sparse`; the work tree's
+# attributes apply to both sides) or `split-index` (`core.splitIndex`).
 # Prints each commit that differs and the match rate. Needs jq and a built git-debate: $BIN, else
 # the newer of target/release and target/debug.
 set -uo pipefail
@@ -36,7 +37,7 @@ case "${LAYOUT:-}" in
   sha256)
     ref=$(git -C "$SRC" symbolic-ref -q HEAD || echo refs/heads/main)
     git init -q --object-format=sha256 "$WORK/repo"
-    git -C "$SRC" fast-export --signed-tags=strip --tag-of-filtered-object=drop "$ref" \
+    git -C "$SRC" fast-export --reencode=yes --signed-tags=strip --tag-of-filtered-object=drop "$ref" \
       | git -C "$WORK/repo" fast-import --quiet
     git -C "$WORK/repo" symbolic-ref HEAD "$ref"
     ;;
@@ -46,11 +47,16 @@ case "${LAYOUT:-}" in
     git clone -q --no-checkout --filter=blob:none --upload-pack="$pack" "file://$SRC" "$WORK/repo"
     git -C "$WORK/repo" config remote.origin.uploadpack "$pack"
     ;;
+  sparse-index)
+    # A cone of one folder: every other folder is one entry of the index.
+    git clone -q --sparse "$SRC" "$WORK/repo"
+    git -C "$WORK/repo" sparse-checkout set --cone --sparse-index \
+      "$(git -C "$WORK/repo" ls-tree -d --name-only HEAD | head -1)"
+    ;;
   *) git clone -q --no-checkout "$SRC" "$WORK/repo" ;;
 esac
 cd "$WORK/repo"
 case "${LAYOUT:-}" in
-  sparse-index) git sparse-checkout set --cone --sparse-index nothing-is-here ;;
   split-index) git config core.splitIndex true; git read-tree HEAD; git update-index --split-index ;;
 esac
 for kv in ${CONFIG:-}; do git config "${kv%%=*}" "${kv#*=}"; done

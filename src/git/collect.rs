@@ -26,22 +26,7 @@ pub(super) fn collect(
     context_lines: u32,
     blobs: bool,
 ) -> Result<(Vec<FileChange>, Option<usize>)> {
-    let mut srcs = Vec::new();
-    let mut dsts = Vec::new();
-    for (idx, delta) in diff.deltas().enumerate() {
-        let side = |f: DiffFile| Side {
-            delta: idx,
-            path: f.path_bytes().unwrap_or_default().to_vec(),
-            id: f.id(),
-            mode: mode_of(&f),
-        };
-        match delta.status() {
-            Delta::Deleted => srcs.push((side(delta.old_file()), false)),
-            Delta::Modified => srcs.push((side(delta.old_file()), true)),
-            Delta::Added | Delta::Untracked => dsts.push(side(delta.new_file())),
-            _ => {}
-        }
-    }
+    let (srcs, dsts) = rename_candidates(&diff);
     let pairs = renames::pair(repo, renames::Settings::from_config(repo), srcs, dsts);
 
     // A work-tree side can be read raw unless git would convert it.
@@ -145,6 +130,28 @@ pub(super) fn collect(
     }
     crate::git::patches::run(repo, &jobs, &mut waiting, context_lines)?;
     Ok((files, pairs.needed_limit))
+}
+
+/// The sides rename pairing chooses among: deleted files and (for copies) the old side of
+/// modified ones as sources, added and untracked files as destinations.
+fn rename_candidates(diff: &Diff) -> (Vec<(Side, bool)>, Vec<Side>) {
+    let mut srcs = Vec::new();
+    let mut dsts = Vec::new();
+    for (idx, delta) in diff.deltas().enumerate() {
+        let side = |f: DiffFile| Side {
+            delta: idx,
+            path: f.path_bytes().unwrap_or_default().to_vec(),
+            id: f.id(),
+            mode: mode_of(&f),
+        };
+        match delta.status() {
+            Delta::Deleted => srcs.push((side(delta.old_file()), false)),
+            Delta::Modified => srcs.push((side(delta.old_file()), true)),
+            Delta::Added | Delta::Untracked => dsts.push(side(delta.new_file())),
+            _ => {}
+        }
+    }
+    (srcs, dsts)
 }
 
 /// Whether any tracked file is a `.gitattributes` (one the diff did not list still applies).

@@ -443,7 +443,8 @@ mod tests {
             (Status::Renamed, true, Some("b.bin"))
         );
         let f = &files[1];
-        assert_eq!(f.path, "\"new\\nline\"");
+        // Named as it is (quoted only where a header is written).
+        assert_eq!(f.path, "new\nline");
         assert_eq!(f.modes, (0o100644, 0o100755));
         assert_eq!(f.hunks[0].header, "@@ -1,2 +1,2 @@ fn main() ");
         assert_eq!(

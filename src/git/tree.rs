@@ -23,12 +23,7 @@ struct Entry {
 
 /// Hands `each` every regular file (not a link, not a submodule) of tree-ish `id` no bigger than
 /// `max_file` bytes: its path, whether it is executable, and its content, in path order.
-pub fn tree_files(
-    repo: &Repo,
-    id: &str,
-    max_file: u64,
-    each: &mut EachFile,
-) -> Result<()> {
+pub fn tree_files(repo: &Repo, id: &str, max_file: u64, each: &mut EachFile) -> Result<()> {
     let git = repo.git();
     let listing = git
         .output(&["ls-tree", "-r", "-z", "--full-tree", "-l", id])
@@ -76,11 +71,7 @@ fn entry(record: &[u8]) -> Option<Entry> {
     })
 }
 
-fn read_batch(
-    git: &crate::git::command::Git,
-    batch: &[&Entry],
-    each: &mut EachFile,
-) -> Result<()> {
+fn read_batch(git: &crate::git::command::Git, batch: &[&Entry], each: &mut EachFile) -> Result<()> {
     let input: String = batch.iter().map(|e| format!("{}\n", e.id)).collect();
     let out = git.output_with_input(&["cat-file", "--batch"], input.into_bytes())?;
     // `<id> blob <size>\n<content>\n`, one per id, in order.
