@@ -11,6 +11,10 @@
 //! summarises. Per run: 5 rounds, 5 reviews, 5 judgements, 5 compromises, 3 summaries, all files
 //! written. `BENCH_ITERS` runs (default 20); min / median / max per round are printed.
 //!
+//! A second row measures what the process runner adds to every model call: a program that answers
+//! at once (`sh -c 'echo answer'`), from spawn to reaped, `BENCH_CALLS` times (default 50). A
+//! real call lasts seconds; this part must stay far below a millisecond or two.
+//!
 //! ```text
 //! cargo bench --bench review_loop
 //! ```
@@ -20,10 +24,11 @@ use std::time::{Duration, Instant};
 
 use git_debate::agents::{Answer, Backend, BackendError, Family, Request};
 use git_debate::change::{self, TextInput};
-use git_debate::cli::ReviewArgs;
+use git_debate::choices::TargetSetting;
 use git_debate::review::{PatchBase, Review};
-use git_debate::settings::{Layers, Settings, TargetSetting};
+use git_debate::settings::{Layers, Overrides, Settings};
 use git_debate::store::Session;
+use git_debate::sys::runner::{Call, Invocation};
 
 /// Answers instantly: critiques when reviewing, rulings when judging, text otherwise.
 struct Instant_ {
@@ -107,7 +112,7 @@ fn main() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let settings = Settings::resolve(
         Layers::default(),
-        &ReviewArgs {
+        &Overrides {
             max_rounds: Some(5),
             ..Default::default()
         },
@@ -144,7 +149,7 @@ fn main() {
             patch_base: PatchBase::None,
             templates: None,
             snippet: false,
-            metadata: serde_json::json!({}),
+            metadata: Default::default(),
             terminal: None,
             resume: None,
             incremental: None,
@@ -170,4 +175,41 @@ fn main() {
         ms(per_round[per_round.len() / 2]),
         ms(per_round[per_round.len() - 1])
     );
+    let calls = process_calls();
+    println!(
+        "| one process call answering at once, spawn to reaped | {:.2} | {:.2} | {:.2} |",
+        ms(calls[0]),
+        ms(calls[calls.len() / 2]),
+        ms(calls[calls.len() - 1])
+    );
+}
+
+/// Durations of `BENCH_CALLS` runs of a program that prints one line and exits, sorted.
+fn process_calls() -> Vec<Duration> {
+    let n: usize = std::env::var("BENCH_CALLS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(50);
+    let mut took: Vec<Duration> = (0..n)
+        .map(|_| {
+            let started = Instant::now();
+            let done = Call::spawn(&Invocation {
+                program: "sh".into(),
+                args: vec!["-c".into(), "echo answer".into()],
+                env: vec![],
+                env_remove: vec![],
+                cwd: None,
+                stdin: vec![],
+                timeout: Duration::from_secs(30),
+                idle_timeout: Duration::from_secs(30),
+                watch: None,
+            })
+            .and_then(Call::wait)
+            .expect("sh runs");
+            assert_eq!(done.stdout, b"answer\n");
+            started.elapsed()
+        })
+        .collect();
+    took.sort();
+    took
 }

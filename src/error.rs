@@ -1,11 +1,14 @@
 //! Exit codes and the one place errors become them.
 //!
 //! Commands return `anyhow::Result<Outcome>`. An error whose chain holds a [`UsageError`] is the
-//! user's input to fix (exit 2); any other error is a runtime failure (exit 4). Keeping the mapping
-//! here means a later command cannot invent its own codes.
+//! user's input to fix (exit 2); a failed model call ([`BackendError`]) leaves the change not
+//! evaluated (exit 3, or 130 when Ctrl-C stopped it); any other error is a runtime failure
+//! (exit 4). Keeping the mapping here means a later command cannot invent its own codes.
 
 use std::fmt;
 use std::process::ExitCode;
+
+use serde::{Deserialize, Serialize};
 
 /// Bad input the user can fix: a malformed scope, an unknown rev, a bad config value.
 #[derive(Debug)]
@@ -37,6 +40,75 @@ impl fmt::Display for Unavailable {
 }
 
 impl std::error::Error for Unavailable {}
+
+/// What kind of failure a model call ended in. Defined here, beside the exit codes it decides
+/// ([`report`]); the model layer classifies failures and words them (`crate::agents::error`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind", content = "code")]
+pub enum ErrorKind {
+    /// The program is not on PATH (or the configured command does not exist).
+    NotInstalled,
+    /// 401/403, missing or rejected credentials.
+    NotAuthenticated,
+    /// 429, quota, too many requests.
+    RateLimited,
+    /// 5xx, overloaded, or a response the CLI itself could not read.
+    ServerError,
+    /// Our wall-clock or idle timeout fired, or the CLI's own request timeout did.
+    Timeout,
+    /// The call succeeded but carried no answer text.
+    EmptyAnswer,
+    /// The CLI's output was not in the format it is known to print.
+    ParseError,
+    /// The CLI exited with this code and no recognisable error.
+    Exited(i32),
+    /// The CLI was ended by this signal (a crash, or a kill from outside) before it answered.
+    Killed(i32),
+    /// The user pressed Ctrl-C (or we got SIGTERM/SIGHUP) while the call ran.
+    Interrupted,
+}
+
+impl ErrorKind {
+    pub fn label(self) -> String {
+        match self {
+            ErrorKind::NotInstalled => "not-installed".into(),
+            ErrorKind::NotAuthenticated => "not-authenticated".into(),
+            ErrorKind::RateLimited => "rate-limited".into(),
+            ErrorKind::ServerError => "server-error".into(),
+            ErrorKind::Timeout => "timeout".into(),
+            ErrorKind::EmptyAnswer => "empty-answer".into(),
+            ErrorKind::ParseError => "parse-error".into(),
+            ErrorKind::Exited(code) => format!("exited({code})"),
+            ErrorKind::Killed(sig) => format!("killed by {}", crate::sys::signals::name(sig)),
+            ErrorKind::Interrupted => "interrupted".into(),
+        }
+    }
+}
+
+/// A failed model call, ready to show: backend name, kind, sanitised message and what to do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BackendError {
+    pub backend: String,
+    #[serde(flatten)]
+    pub kind: ErrorKind,
+    pub message: String,
+    pub hint: String,
+}
+
+impl fmt::Display for BackendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} failed ({})", self.backend, self.kind.label())?;
+        if !self.message.is_empty() {
+            write!(f, ": {}", self.message)?;
+        }
+        if !self.hint.is_empty() {
+            write!(f, "; {}", self.hint)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for BackendError {}
 
 /// `bail!`-like shorthand for a usage error.
 #[macro_export]
@@ -92,10 +164,8 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
         msg.push_str(&cause.to_string());
     }
     crate::errln!("error: {msg}");
-    let backend = err
-        .chain()
-        .find_map(|c| c.downcast_ref::<crate::agents::BackendError>());
-    if backend.is_some_and(|b| b.kind == crate::agents::ErrorKind::Interrupted)
+    let backend = err.chain().find_map(|c| c.downcast_ref::<BackendError>());
+    if backend.is_some_and(|b| b.kind == ErrorKind::Interrupted)
         || crate::sys::signals::interrupted()
     {
         ExitCode::from(EXIT_INTERRUPTED)

@@ -2,16 +2,23 @@
 //!
 //! `main.rs` only parses and maps the outcome to an exit code; everything else lives here so the
 //! integration tests and the man-page generator can reach it.
+//!
+//! `unsafe` is denied everywhere but [`sys`], the one door to the operating system.
+
+#![deny(unsafe_code)]
 
 pub mod agents;
 pub mod answer;
 pub mod change;
+pub mod choices;
 pub mod cli;
 pub mod commands;
 pub mod debate;
 pub mod error;
 pub mod findings;
+pub mod flags;
 pub mod git;
+pub mod markdown;
 pub mod prompts;
 pub mod redact;
 pub mod report;
@@ -19,6 +26,7 @@ pub mod review;
 pub mod sandbox;
 pub mod settings;
 pub mod store;
+#[allow(unsafe_code)]
 pub mod sys;
 pub mod transcript;
 pub mod ui;
@@ -30,13 +38,13 @@ use error::Outcome;
 /// limits (not after an interrupted one: Ctrl-C means stop now).
 pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     let state_dir = match &cli.command {
-        None => cli.review.state_dir.clone(),
-        Some(Command::Topic(args)) => args.state_dir.clone(),
+        None => cli.review.store.state_dir.clone(),
+        Some(Command::Topic(args)) => args.store.state_dir.clone(),
         _ => None,
     };
     let outcome = dispatch(cli);
     if crate::store::created_one() && matches!(outcome, Ok(o) if o != Outcome::Interrupted) {
-        commands::sessions::after_run(state_dir.as_deref());
+        store::sweep::after_run(state_dir.as_deref());
     }
     outcome
 }

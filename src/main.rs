@@ -1,13 +1,15 @@
 //! The `git-debate` binary: parse the command line, run it, turn the outcome into an exit code.
 
-use clap::Parser;
+#![deny(unsafe_code)]
 
 fn main() -> std::process::ExitCode {
-    // Started by ourselves to outlive us for a moment (see `backend::reap`), not by a user.
+    // Before anything can change them: the signal dispositions we were started with.
+    git_debate::sys::signals::at_start();
+    // Started by ourselves to outlive us for a moment (see `sys::reap`), not by a user.
     if let Some(code) = git_debate::sys::reap::guardian_main() {
         return code;
     }
-    let cli = git_debate::cli::Cli::parse();
+    let cli = git_debate::flags::parse();
     match git_debate::run(cli) {
         Ok(outcome) => outcome.exit_code(),
         Err(err) => git_debate::error::report(&err),

@@ -1,6 +1,7 @@
 //! Hostile repositories and answers: escape sequences, control characters and bidi overrides in
 //! file names and model answers reach no output raw; a finding cannot become a GitHub workflow
-//! command; `--output` and `file:` scopes refuse what is not a regular file; a reviewer's
+//! command; `--output` and `file:` scopes refuse what is not a regular file; a file-size limit
+//! (`ulimit -f`) is an error naming the file, not a crash leaving half of it; a reviewer's
 //! changes under `.git/` are reported.
 
 use serde_json::{json, Value};
@@ -365,4 +366,30 @@ fn a_file_name_or_answer_cannot_start_a_workflow_command_in_a_ci_log() {
         "{}",
         gh.stdout
     );
+}
+
+#[test]
+fn a_file_size_limit_is_an_error_naming_the_file_and_leaves_nothing_half_written() {
+    let env = TestEnv::new();
+    let dir = env.root.join("man");
+    // The manual page is far larger than 1 KiB.
+    let out = std::process::Command::new("sh")
+        .args(["-c", r#"ulimit -f 1 && exec "$0" install-man --dir "$1""#])
+        .arg(assert_cmd::cargo::cargo_bin("git-debate"))
+        .arg(&dir)
+        .env_clear()
+        .env("PATH", env.path())
+        .env("HOME", &env.home)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Exit 4 (a runtime error), not death by SIGXFSZ.
+    assert_eq!(out.status.code(), Some(4), "{:?} {stderr}", out.status);
+    assert!(
+        stderr.contains(&format!("{}", dir.join("man1/git-debate.1").display()))
+            && stderr.contains("File too large"),
+        "{stderr}"
+    );
+    let left: Vec<_> = std::fs::read_dir(dir.join("man1")).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
 }

@@ -33,6 +33,7 @@ impl OnTerminal {
         // The hermetic environment the binary would get, given to git instead.
         let template = env.cmd_in(&env.repo);
         let mut cmd = Command::new("git");
+        crate::common::default_interrupts(&mut cmd);
         cmd.env_clear();
         for (k, v) in template.get_envs() {
             if let Some(v) = v {

@@ -1,7 +1,5 @@
 //! The man page is generated from the clap definitions and checked in; completions work for git.
 
-use clap::CommandFactory;
-
 const MAN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/man/git-debate.1");
 
 /// The page: clap_mangen's title, name, synopsis, description and options; then the commands
@@ -9,7 +7,7 @@ const MAN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/man/git-debate.1");
 /// each `SECTION:` of the long help (CONFIGURATION, FILES, ENVIRONMENT, EXAMPLES, EXIT STATUS)
 /// as a real section of its own.
 fn render() -> String {
-    let cmd = git_debate::cli::Cli::command();
+    let cmd = git_debate::flags::command();
     let man = clap_mangen::Man::new(cmd.clone()).title("git-debate");
     let mut out = Vec::new();
     man.render_title(&mut out).unwrap();
@@ -60,7 +58,7 @@ fn roff(text: &str) -> String {
     }
 }
 
-/// `UPDATE_MAN=1 cargo test man_page` rewrites the page after a change to `src/cli.rs`.
+/// `UPDATE_MAN=1 cargo test man_page` rewrites the page after a change to `src/cli/`.
 #[test]
 fn man_page_is_up_to_date() {
     let fresh = render();

@@ -162,3 +162,65 @@ fn what_a_wrapper_agent_started_dies_too_when_git_debate_is_killed() {
         "{left:?} of {pids:?} outlived a kill -9 of git-debate"
     );
 }
+
+#[test]
+fn an_interrupt_ignored_when_we_started_stays_ignored() {
+    let env = TestEnv::with_repo();
+    env.fake("claude", json!({"hang": true}));
+    // As a script's `cmd &` starts us (POSIX): SIGINT ignored. The shell execs git-debate, so
+    // its pid is ours.
+    let template = env.cmd_in(&env.repo);
+    let mut cmd = std::process::Command::new("sh");
+    cmd.env_clear();
+    for (k, v) in template.get_envs() {
+        if let Some(v) = v {
+            cmd.env(k, v);
+        }
+    }
+    let mut child = cmd
+        .args(["-c", r#"trap '' INT; exec "$0" ask --backend claude"#])
+        .arg(assert_cmd::cargo::cargo_bin("git-debate"))
+        .current_dir(&env.repo)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"hi").unwrap();
+    let agent = pid_of(&env, "claude.pid");
+    // SAFETY: kill(2) of our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    std::thread::sleep(Duration::from_millis(500));
+    let running = child.try_wait().unwrap().is_none();
+    let agent_alive = std::path::Path::new(&format!("/proc/{agent}")).exists();
+    // What the caller did not ignore still stops it, and nothing is left behind.
+    // SAFETY: kill(2) of our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let out = child.wait_with_output().unwrap();
+    let ok = gone(agent);
+    cleanup(agent);
+    assert!(running && agent_alive, "SIGINT was not ignored");
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(ok, "the agent {agent} outlived SIGTERM");
+}
+
+#[test]
+fn a_reviewer_killed_by_a_signal_is_reported_by_the_signals_name() {
+    let env = TestEnv::with_repo();
+    env.fake(
+        "claude",
+        json!({"signal": "SEGV", "stdout": "{\"type\":\"system\"}\n"}),
+    );
+    let run = ask(&env, &[]).fails(3);
+    assert!(
+        run.stderr.contains("claude failed (killed by SIGSEGV)"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("exited("), "{}", run.stderr);
+}

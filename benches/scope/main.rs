@@ -42,8 +42,8 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use git_debate::change;
+use git_debate::choices::TargetSetting;
 use git_debate::git::{self, Scope};
-use git_debate::settings::TargetSetting;
 
 use env::{measure, patch_files, timed, Env, Row};
 

@@ -5,7 +5,7 @@
 //! that take one. `git config debate.<backend>.effort<Level>` (e.g. `debate.claude.effortHigh =
 //! claude-opus-4-7`) replaces a row's model, so a new model generation needs no new release.
 
-use crate::agents::Effort;
+use crate::choices::Effort;
 
 /// What one effort level means for one backend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

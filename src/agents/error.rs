@@ -6,52 +6,10 @@
 //! whitespace collapsed and length bounded (seed 001's `PARSE_ERROR:<type>:<code>` discipline: raw
 //! output is never echoed).
 
-use std::fmt;
-
-use serde::{Deserialize, Serialize};
+pub use crate::error::{BackendError, ErrorKind};
 
 /// The longest message kept from a backend, in characters.
 pub const MAX_MESSAGE: usize = 300;
-
-/// What kind of failure a model call ended in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind", content = "code")]
-pub enum ErrorKind {
-    /// The program is not on PATH (or the configured command does not exist).
-    NotInstalled,
-    /// 401/403, missing or rejected credentials.
-    NotAuthenticated,
-    /// 429, quota, too many requests.
-    RateLimited,
-    /// 5xx, overloaded, or a response the CLI itself could not read.
-    ServerError,
-    /// Our wall-clock or idle timeout fired, or the CLI's own request timeout did.
-    Timeout,
-    /// The call succeeded but carried no answer text.
-    EmptyAnswer,
-    /// The CLI's output was not in the format it is known to print.
-    ParseError,
-    /// The CLI exited with this code and no recognisable error.
-    Exited(i32),
-    /// The user pressed Ctrl-C (or we got SIGTERM/SIGHUP) while the call ran.
-    Interrupted,
-}
-
-impl ErrorKind {
-    pub fn label(self) -> String {
-        match self {
-            ErrorKind::NotInstalled => "not-installed".into(),
-            ErrorKind::NotAuthenticated => "not-authenticated".into(),
-            ErrorKind::RateLimited => "rate-limited".into(),
-            ErrorKind::ServerError => "server-error".into(),
-            ErrorKind::Timeout => "timeout".into(),
-            ErrorKind::EmptyAnswer => "empty-answer".into(),
-            ErrorKind::ParseError => "parse-error".into(),
-            ErrorKind::Exited(code) => format!("exited({code})"),
-            ErrorKind::Interrupted => "interrupted".into(),
-        }
-    }
-}
 
 /// What a parser or transport found wrong, before it is tied to a backend.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,16 +46,8 @@ impl Failure {
     }
 }
 
-/// A failed model call, ready to show: backend name, kind, sanitised message and what to do.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BackendError {
-    pub backend: String,
-    #[serde(flatten)]
-    pub kind: ErrorKind,
-    pub message: String,
-    pub hint: String,
-}
-
+// The type lives beside the exit codes it decides (`crate::error`); it is made only here, where
+// messages are sanitised and hints chosen.
 impl BackendError {
     /// Ties `failure` to `backend`, sanitising the message and adding the hint for its kind.
     /// `hint` gives the backend-specific advice (install command, how to log in, ...).
@@ -114,21 +64,6 @@ impl BackendError {
         }
     }
 }
-
-impl fmt::Display for BackendError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} failed ({})", self.backend, self.kind.label())?;
-        if !self.message.is_empty() {
-            write!(f, ": {}", self.message)?;
-        }
-        if !self.hint.is_empty() {
-            write!(f, "; {}", self.hint)?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for BackendError {}
 
 /// Advice that is the same for every backend; adapters add their own for install and login.
 pub fn generic_hint(kind: ErrorKind, timeout_secs: u64) -> String {
@@ -149,6 +84,9 @@ pub fn generic_hint(kind: ErrorKind, timeout_secs: u64) -> String {
                 .into()
         }
         ErrorKind::Exited(_) => "run it by hand to see what it needs".into(),
+        ErrorKind::Killed(_) => {
+            "it crashed or something killed it; run it by hand to see what it needs".into()
+        }
         ErrorKind::Interrupted => String::new(),
     }
 }

@@ -118,67 +118,17 @@ fn parse(c: &Captured) -> Result<Reply, Failure> {
     }
 }
 
-/// Splits `line` into words the way a POSIX shell does, without expanding anything: whitespace
-/// separates words; '…' keeps everything literally; "…" keeps everything but `\"`, `\\`, `\$` and
-/// `` \` ``; a backslash outside quotes keeps the next character.
+/// Splits `line` into words the way a POSIX shell does, without expanding anything (see
+/// `shell_words::split`): whitespace separates words; '…' keeps everything literally; "…" keeps
+/// everything but `\"`, `\\`, `\$` and `` \` ``; a backslash outside quotes keeps the next
+/// character; a `#` that starts a word starts a comment.
 pub fn split_words(line: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err(format!("unterminated ' in {line:?}")),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\' | '$' | '`')) => word.push(c),
-                            Some('\n') => {}
-                            Some(c) => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                            None => return Err(format!("unterminated \" in {line:?}")),
-                        },
-                        Some(c) => word.push(c),
-                        None => return Err(format!("unterminated \" in {line:?}")),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                match chars.next() {
-                    Some('\n') => {}
-                    Some(c) => word.push(c),
-                    None => return Err(format!("trailing backslash in {line:?}")),
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
+    let words = shell_words::split(line).map_err(|e| format!("{e} in {line:?}"))?;
+    // A shell reads a final lone backslash as "the line goes on" and waits for more; shell-words
+    // keeps it as a literal `\`, which would hand the program an argument nobody meant. An even
+    // run of them is escaped backslashes and stands.
+    if line.chars().rev().take_while(|c| *c == '\\').count() % 2 == 1 {
+        return Err(format!("trailing backslash in {line:?}"));
     }
     Ok(words)
 }
@@ -204,6 +154,14 @@ mod tests {
         assert!(split_words("llm 'oops").is_err());
         assert!(split_words("llm \"oops").is_err());
         assert!(split_words("llm \\").is_err());
+    }
+
+    #[test]
+    fn a_word_starting_with_hash_is_a_comment_and_escaped_backslashes_stand() {
+        let w = |s: &str| split_words(s).unwrap();
+        assert_eq!(w("llm --tag x #comment"), ["llm", "--tag", "x"]);
+        assert_eq!(w("llm a#b"), ["llm", "a#b"]);
+        assert_eq!(w("a\\\\"), ["a\\"]);
     }
 
     #[test]

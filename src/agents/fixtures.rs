@@ -52,6 +52,7 @@ pub fn recorded(cli: &str, scenario: &str) -> Finished {
         stderr: read(cli, &format!("{scenario}.stderr")).into_bytes(),
         dropped: 0,
         duration: Duration::from_secs(1),
+        blind_pauses: 0,
     }
 }
 

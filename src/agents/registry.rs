@@ -18,7 +18,8 @@ pub use crate::agents::agent::host::{version, which};
 use crate::agents::agent::{AgentBackend, AgentSpec, CallOptions};
 use crate::agents::exec::{split_words, ExecBackend};
 use crate::agents::openai::OpenAiBackend;
-use crate::agents::{effort, Backend, Effort, Family};
+use crate::agents::{effort, Backend, Family};
+use crate::choices::{Effort, Transport};
 use crate::settings::Settings;
 
 /// The agent CLIs, in the order used to pick a default author.
@@ -80,7 +81,7 @@ fn build_unredacted(
         Some(Role::Reviewer) => settings.model_reviewer.clone(),
         None => None,
     };
-    let effort = settings.effort.as_deref().and_then(Effort::parse);
+    let effort = settings.effort;
     if let Some(line) = name.strip_prefix("exec:") {
         let family = var(settings, "exec", "family").map_or_else(Family::unknown, Family::new);
         let b = ExecBackend::new(line, family)
@@ -180,28 +181,18 @@ fn extra_args(name: &str, settings: &Settings) -> Result<Vec<String>> {
     })
 }
 
-/// How an agent is spoken to (`debate.<name>.transport`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Transport {
-    Cli,
-    Acp,
-}
-
 /// `debate.<name>.transport` (default `cli`; kiro has only `acp`).
 pub fn transport(name: &str, settings: &Settings) -> Result<Transport> {
     let only_acp = agent(name).is_none() && acp_agent(name).is_some();
-    match var(settings, name, "transport")
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
-        None if only_acp => Ok(Transport::Acp),
-        None => Ok(Transport::Cli),
-        Some("acp") => Ok(Transport::Acp),
-        Some("cli") if only_acp => crate::usage!(
+    let given = var(settings, name, "transport");
+    match (given, given.and_then(Transport::parse)) {
+        (None, _) if only_acp => Ok(Transport::Acp),
+        (None, _) => Ok(Transport::Cli),
+        (_, Some(Transport::Cli)) if only_acp => crate::usage!(
             "bad debate.{name}.transport \"cli\": {name} has no command-line mode, only acp"
         ),
-        Some("cli") => Ok(Transport::Cli),
-        Some(other) => crate::usage!(
+        (_, Some(t)) => Ok(t),
+        (Some(other), None) => crate::usage!(
             "bad debate.{name}.transport {other:?}: use cli (a command line, the default) or acp \
              (the Agent Client Protocol)"
         ),

@@ -1,10 +1,9 @@
 //! Unit tests of routing: each detection path and pick, with the world (environment, processes, what is installed) given as data.
 
 use super::*;
-use crate::cli::ReviewArgs;
-use crate::settings::Layers;
+use crate::settings::{Layers, Overrides};
 
-fn settings(args: ReviewArgs) -> Settings {
+fn settings(args: Overrides) -> Settings {
     Settings::resolve(Layers::default(), &args).unwrap()
 }
 
@@ -42,7 +41,7 @@ fn with_world<T>(
 
 #[test]
 fn the_judge_is_a_third_family_else_the_orchestrating_author() {
-    let s = settings(ReviewArgs::default());
+    let s = settings(Overrides::default());
     let side = |b: &str, f: Family| Pick {
         backend: b.into(),
         family: f,
@@ -156,7 +155,7 @@ fn the_launcher_variable_overrides_or_disables_detection() {
 
 #[test]
 fn reviewer_is_the_first_installed_other_family() {
-    let s = settings(ReviewArgs::default());
+    let s = settings(Overrides::default());
     let r = with_world(&[("CLAUDECODE", "1")], vec![], &["claude", "gemini"], |w| {
         route(&s, w)
     })
@@ -187,7 +186,7 @@ fn reviewer_is_the_first_installed_other_family() {
 
 #[test]
 fn no_launcher_means_the_first_installed_author() {
-    let s = settings(ReviewArgs::default());
+    let s = settings(Overrides::default());
     let r = with_world(&[], vec![], &["gemini", "codex"], |w| route(&s, w)).unwrap();
     assert_eq!(r.author.backend, "codex");
     assert_eq!(r.reviewer.backend, "gemini");
@@ -196,7 +195,7 @@ fn no_launcher_means_the_first_installed_author() {
 
 #[test]
 fn explicit_choices_win_and_same_family_is_refused() {
-    let s = settings(ReviewArgs {
+    let s = settings(Overrides {
         author: Some("codex".into()),
         reviewer: Some("copilot".into()),
         ..Default::default()
@@ -212,10 +211,10 @@ fn explicit_choices_win_and_same_family_is_refused() {
         "{msg}"
     );
 
-    let s = settings(ReviewArgs {
+    let s = settings(Overrides {
         author: Some("codex".into()),
         reviewer: Some("copilot".into()),
-        allow_same_family: true,
+        allow_same_family: Some(true),
         ..Default::default()
     });
     let r = with_world(&[], vec![], &[], |w| route(&s, w)).unwrap();
@@ -225,7 +224,7 @@ fn explicit_choices_win_and_same_family_is_refused() {
 
 #[test]
 fn nothing_installed_says_what_to_install() {
-    let s = settings(ReviewArgs::default());
+    let s = settings(Overrides::default());
     let err = with_world(&[], vec![], &[], |w| route(&s, w)).unwrap_err();
     assert!(err.is::<Unavailable>());
     let msg = err.to_string();
@@ -246,7 +245,7 @@ fn nothing_installed_says_what_to_install() {
 
 #[test]
 fn unknown_families_are_noted_and_never_auto_picked() {
-    let s = settings(ReviewArgs {
+    let s = settings(Overrides {
         reviewer: Some("exec:my-model".into()),
         ..Default::default()
     });

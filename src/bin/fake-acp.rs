@@ -23,6 +23,8 @@
 //! chunk, print `stderr` and exit), `stop_reason`, `stdout_after` (a line printed after the prompt
 //! result).
 
+#![deny(unsafe_code)]
+
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 

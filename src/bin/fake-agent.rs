@@ -23,11 +23,15 @@
 //! first entry whose `contains` text is in the prompt adds its fields to the step), `structured`
 //! (the object a model gives
 //! when the CLI was run with its schema flag: claude's `structured_output`, qwen's
-//! `structured_result`, codex's final message), `no_schema_flag` (answer like an older CLI that
+//! `structured_result`, codex's final message), `signal` (`SEGV`, `KILL` or `ABRT`: after its
+//! output, die by that signal, as a crash would), `no_schema_flag` (answer like an older CLI that
 //! does not know `--json-schema`/`--output-schema`: a usage error). Given `--output-schema FILE`,
 //! it records the file's content as `schema_file` (the file exists only during the call).
 
+#![deny(unsafe_code)]
+
 use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -36,6 +40,13 @@ use serde_json::{json, Value};
 
 fn main() {
     let argv: Vec<String> = std::env::args().collect();
+    if argv.get(1).map(String::as_str) == Some("--setsid") {
+        // `--setsid PROGRAM ARGS...`: PROGRAM in a session of its own, as `setsid` starts it
+        // (what `detached` leaves behind). Not a group leader, so the call cannot fail.
+        rustix::process::setsid().expect("setsid");
+        let err = Command::new(&argv[2]).args(&argv[3..]).exec();
+        panic!("cannot run {}: {err}", argv[2]);
+    }
     let name = Path::new(&argv[0])
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -60,8 +71,7 @@ fn main() {
 
     // Concurrent runs (a mixed review) take turns, so each gets its own step and record line.
     let lock = std::fs::File::create(dir.join(format!("{name}.lock"))).expect("lock file");
-    // SAFETY: flock on a descriptor we own.
-    unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) };
+    lock.lock().expect("flock");
     let n = next_count(&dir, &name);
     record(&dir, &name, &argv, &prompt);
     drop(lock);
@@ -89,54 +99,12 @@ fn main() {
     if let Some(file) = get("touch").and_then(Value::as_str) {
         std::fs::write(file, "written by a read-only reviewer\n").expect("touch");
     }
-    if get("sleeper").and_then(Value::as_bool) == Some(true) {
-        // Deliberately left running: the test checks that our process-group kill reaches it.
-        #[allow(clippy::zombie_processes)]
-        let child = Command::new("sleep")
-            .arg("600")
-            .stdin(Stdio::null())
-            .spawn()
-            .expect("sleep");
-        std::fs::write(
-            dir.join(format!("{name}.sleeper.pid")),
-            child.id().to_string(),
-        )
-        .expect("pid file");
-    }
-    if get("detached").and_then(Value::as_bool) == Some(true) {
-        use std::os::unix::process::CommandExt;
-        let mut cmd = Command::new("sleep");
-        cmd.arg("600").stdin(Stdio::null());
-        // SAFETY: setsid(2) in the forked child, async-signal-safe.
-        unsafe {
-            cmd.pre_exec(|| {
-                libc::setsid();
-                Ok(())
-            });
-        }
-        #[allow(clippy::zombie_processes)]
-        let child = cmd.spawn().expect("sleep");
-        std::fs::write(
-            dir.join(format!("{name}.detached.pid")),
-            child.id().to_string(),
-        )
-        .expect("pid file");
-    }
+    leave_behind(&step, &dir, &name);
     if let Some(t) = get("trickle") {
         trickle(t);
     }
     if get("hang").and_then(Value::as_bool) == Some(true) {
-        std::fs::write(
-            dir.join(format!("{name}.pid")),
-            std::process::id().to_string(),
-        )
-        .expect("pid file");
-        if get("ignore_term").and_then(Value::as_bool) == Some(true) {
-            ignore_term(&dir.join(format!("{name}.term")));
-        }
-        loop {
-            std::thread::sleep(Duration::from_secs(60));
-        }
+        hang(&step, &dir, &name);
     }
     let mut out = std::io::stdout().lock();
     if let Some(bytes) = get("huge").and_then(Value::as_u64) {
@@ -184,7 +152,72 @@ fn main() {
     out.write_all(stdout.as_bytes()).unwrap();
     out.flush().unwrap();
     std::io::stderr().write_all(stderr.as_bytes()).unwrap();
+    if let Some(sig) = get("signal").and_then(Value::as_str) {
+        die_by(sig);
+    }
     std::process::exit(code);
+}
+
+/// The `sleeper` and `detached` steps: children left running, to prove the group kill and the
+/// sweep reach them. Each one's pid goes to `<name>.<step>.pid`.
+fn leave_behind(step: &Value, dir: &Path, name: &str) {
+    let on = |k: &str| step.get(k).and_then(Value::as_bool) == Some(true);
+    if on("sleeper") {
+        // In our process group: the group kill must reach it.
+        let mut cmd = Command::new("sleep");
+        cmd.arg("600").stdin(Stdio::null());
+        record_pid(cmd, &dir.join(format!("{name}.sleeper.pid")));
+    }
+    if on("detached") {
+        // In a session of its own, holding our stdout and stderr: only the sweep reaches it.
+        let mut cmd = Command::new(std::env::current_exe().expect("own path"));
+        cmd.args(["--setsid", "sleep", "600"]).stdin(Stdio::null());
+        record_pid(cmd, &dir.join(format!("{name}.detached.pid")));
+    }
+}
+
+/// Starts `cmd`, deliberately never waited for, and writes its pid to `file`.
+fn record_pid(mut cmd: Command, file: &Path) {
+    #[allow(clippy::zombie_processes)]
+    let child = cmd.spawn().expect("a child to leave behind");
+    std::fs::write(file, child.id().to_string()).expect("pid file");
+}
+
+/// The `hang` step: writes `<name>.pid` and never answers (with `ignore_term`, not even to
+/// SIGTERM).
+fn hang(step: &Value, dir: &Path, name: &str) -> ! {
+    let pid_file = dir.join(format!("{name}.pid"));
+    if step.get("ignore_term").and_then(Value::as_bool) == Some(true) {
+        ignore_term(&dir.join(format!("{name}.term")), &pid_file);
+    }
+    std::fs::write(pid_file, std::process::id().to_string()).expect("pid file");
+    loop {
+        std::thread::sleep(Duration::from_secs(60));
+    }
+}
+
+/// Ends this process by signal `name` (`SEGV`, `KILL`, `ABRT`), as a crash or an outside kill
+/// would, without leaving a core file in the test's folder.
+fn die_by(name: &str) -> ! {
+    use rustix::process::{Resource, Rlimit, Signal};
+    let sig = match name {
+        "SEGV" => Signal::SEGV,
+        "KILL" => Signal::KILL,
+        "ABRT" => Signal::ABORT,
+        other => panic!("no such signal in the fake: {other}"),
+    };
+    let core = rustix::process::getrlimit(Resource::Core);
+    let no_core = Rlimit {
+        current: Some(0),
+        maximum: core.maximum,
+    };
+    rustix::process::setrlimit(Resource::Core, no_core).expect("no core file");
+    // Rust's own SIGSEGV handler (for stack overflows) takes the first one, finds no fault to
+    // explain, restores the default action and returns: the next one is fatal.
+    loop {
+        rustix::process::kill_process(rustix::process::getpid(), sig).expect("kill");
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 /// A `rendezvous` step (`{tag, wait_ms}`) proves two calls overlap without timing them: it
@@ -239,28 +272,18 @@ fn read_files(step: &mut Value) {
     step["answer"] = Value::String(format!("{answer}{report}"));
 }
 
-static TERM_SEEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-extern "C" fn on_term(_: libc::c_int) {
-    TERM_SEEN.store(true, std::sync::atomic::Ordering::SeqCst);
-}
-
 /// Survives SIGTERM (as a CLI busy in a tool call might), and says when one came by writing
-/// `marker`; never returns (SIGKILL ends it).
-fn ignore_term(marker: &Path) -> ! {
-    // SAFETY: the handler only stores to an atomic.
-    unsafe {
-        libc::signal(
-            libc::SIGTERM,
-            on_term as extern "C" fn(libc::c_int) as usize,
-        )
-    };
-    loop {
-        if TERM_SEEN.swap(false, std::sync::atomic::Ordering::SeqCst) {
-            std::fs::write(marker, "SIGTERM\n").expect("term marker");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+/// `marker`; never returns (SIGKILL ends it). A shell that traps the signal takes this process's
+/// place (same pid), so no handler of ours is needed; it writes `pid_file` once the trap is set,
+/// so a test that waits for it never signals too early.
+fn ignore_term(marker: &Path, pid_file: &Path) -> ! {
+    let script = r#"trap 'echo SIGTERM > "$1"' TERM; echo $$ > "$2"; while :; do sleep 0.02; done"#;
+    let err = Command::new("sh")
+        .args(["-c", script, "sh"])
+        .arg(marker)
+        .arg(pid_file)
+        .exec();
+    panic!("cannot run sh: {err}");
 }
 
 /// Prints `lines` (or `count` stream events) one by one, `every_ms` apart, flushing each.

@@ -7,13 +7,14 @@
 pub mod budget;
 pub mod chunks;
 pub mod markdown;
+pub mod read;
 pub mod sections;
 
 use serde::Serialize;
 
+use crate::choices::TargetSetting;
 use crate::git::{Change, Status};
 use crate::redact::{self, Redacted};
-use crate::settings::TargetSetting;
 pub use budget::Truncation;
 pub use markdown::{Segment, SegmentKind, Target};
 

@@ -9,25 +9,16 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 
 use crate::agents::{registry, Request};
-use crate::cli::{AskArgs, ListFormat, ReviewArgs};
+use crate::cli::{AskArgs, ListFormat};
 use crate::error::Outcome;
-use crate::settings::{Layers, Settings};
+use crate::settings::{Overrides, Settings};
 
 pub fn run(args: &AskArgs) -> Result<Outcome> {
     let repo = crate::git::repo::discover()?;
-    let settings = Settings::resolve(
-        Layers::load(repo.as_ref().map(crate::git::Repo::dirs))?,
-        &ReviewArgs {
-            model_reviewer: args.model.clone(),
-            effort: args.effort,
-            backend_timeout_seconds: args.backend_timeout_seconds,
-            backend_idle_seconds: args.backend_idle_seconds,
-            ..Default::default()
-        },
+    let settings = Settings::load(
+        repo.as_ref().map(crate::git::Repo::dirs),
+        &Overrides::from(args),
     )?;
-    for w in &settings.warnings {
-        crate::errln!("{w}");
-    }
     let backend = registry::build(&args.backend, Some(registry::Role::Reviewer), &settings)?;
     let mut prompt = String::new();
     std::io::stdin()

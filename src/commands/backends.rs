@@ -5,127 +5,50 @@
 //! reason. When a review picks an unexpected reviewer, this is where the user looks.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use anyhow::Result;
-use serde::Serialize;
 
-use crate::agents::acp::agents::ACP_AGENTS;
-use crate::agents::registry::{self, Role, AGENTS};
-use crate::agents::routing::{self, Route, World};
-use crate::agents::Family;
-use crate::cli::{BackendsArgs, ListFormat, ReviewArgs};
+use crate::agents::discovery::{self, Survey};
+use crate::cli::{BackendsArgs, ListFormat};
 use crate::error::Outcome;
-use crate::settings::{Layers, Settings};
-
-#[derive(Debug, Serialize)]
-struct Row {
-    name: String,
-    installed: bool,
-    path: Option<PathBuf>,
-    version: Option<String>,
-    family: Family,
-    model: Option<String>,
-    /// `cli`, `acp` or `http`: how it is spoken to.
-    transport: &'static str,
-    invocation: String,
-    role: Vec<&'static str>,
-}
+use crate::settings::{Overrides, Settings};
 
 pub fn run(args: &BackendsArgs) -> Result<Outcome> {
     let repo = crate::git::repo::discover()?;
-    let settings = Settings::resolve(
-        Layers::load(repo.as_ref().map(crate::git::Repo::dirs))?,
-        &ReviewArgs {
-            author: args.author.clone(),
-            reviewer: args.reviewer.clone(),
-            effort: args.effort,
-            ..Default::default()
-        },
+    let settings = Settings::load(
+        repo.as_ref().map(crate::git::Repo::dirs),
+        &Overrides::from(args),
     )?;
-    for w in &settings.warnings {
-        crate::errln!("{w}");
-    }
-    let route = World::with(&settings, |w| routing::route(&settings, w));
-    let mut names: Vec<String> = AGENTS.iter().map(|s| s.name.to_string()).collect();
-    // The agents that speak only ACP.
-    names.extend(
-        ACP_AGENTS
-            .iter()
-            .filter(|a| a.cli.is_none())
-            .map(|a| a.name.to_string()),
-    );
-    if let Ok(r) = &route {
-        for p in [&r.author, &r.reviewer] {
-            if !names.contains(&p.backend) {
-                names.push(p.backend.clone());
-            }
-        }
-    }
-    // `--version` of each installed CLI, concurrently: some take seconds on a first run.
-    let rows: Vec<Row> = std::thread::scope(|scope| {
-        let handles: Vec<_> = names
-            .iter()
-            .map(|name| scope.spawn(|| row(name, &settings, route.as_ref().ok())))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("backend row thread"))
-            .collect::<Result<Vec<Row>>>()
-    })?;
+    let survey = discovery::survey(&settings)?;
     let mut out = Vec::new();
     match args.format {
         ListFormat::Json => {
-            let v = serde_json::json!({
-                "backends": rows,
-                "route": route.as_ref().ok(),
-                "route_error": route.as_ref().err().map(|e| e.to_string()),
-            });
-            serde_json::to_writer_pretty(&mut out, &v)?;
-            writeln!(out)?;
+            let v = Json {
+                backends: &survey.rows,
+                route: survey.route.as_ref().ok(),
+                route_error: survey.route.as_ref().err().map(|e| e.to_string()),
+            };
+            out.extend(crate::store::sorted_json(&v)?);
             crate::ui::terminal::out_json(&String::from_utf8_lossy(&out))?;
         }
         ListFormat::Text => {
-            write_text(&mut out, &rows, &route)?;
+            write_text(&mut out, &survey)?;
             crate::ui::terminal::out(&String::from_utf8_lossy(&out))?;
         }
     }
     Ok(Outcome::Success)
 }
 
-fn row(name: &str, settings: &Settings, route: Option<&Route>) -> Result<Row> {
-    let mut role = Vec::new();
-    let mut as_role = Role::Reviewer;
-    if let Some(r) = route {
-        if r.author.backend == name {
-            role.push("author");
-            as_role = Role::Author;
-        }
-        if r.reviewer.backend == name {
-            role.push("reviewer");
-            as_role = Role::Reviewer;
-        }
-    }
-    let backend = registry::build(name, Some(as_role), settings)?;
-    let path = registry::installed(name, settings);
-    let version = path
-        .as_deref()
-        .filter(|p| p.is_file() && !name.starts_with("exec:"))
-        .and_then(registry::version);
-    Ok(Row {
-        name: name.to_string(),
-        installed: path.is_some(),
-        path: path.filter(|p| p.is_file()),
-        version,
-        family: backend.family().clone(),
-        model: backend.model().map(str::to_string),
-        transport: backend.transport(),
-        invocation: backend.describe(),
-        role,
-    })
+/// `backends --format json` (every object's keys sorted, as it has always been printed).
+#[derive(serde::Serialize)]
+struct Json<'a> {
+    backends: &'a [discovery::Row],
+    route: Option<&'a crate::agents::routing::Route>,
+    route_error: Option<String>,
 }
 
-fn write_text(out: &mut impl Write, rows: &[Row], route: &Result<Route>) -> Result<()> {
+fn write_text(out: &mut impl Write, survey: &Survey) -> Result<()> {
+    let rows = &survey.rows;
     let w = rows.iter().map(|r| r.name.len()).max().unwrap_or(7).max(7);
     writeln!(
         out,
@@ -149,7 +72,7 @@ fn write_text(out: &mut impl Write, rows: &[Row], route: &Result<Route>) -> Resu
         )?;
     }
     writeln!(out)?;
-    match route {
+    match &survey.route {
         Ok(r) => {
             writeln!(out, "author:   {} ({})", r.author.backend, r.author.why)?;
             writeln!(out, "reviewer: {} ({})", r.reviewer.backend, r.reviewer.why)?;

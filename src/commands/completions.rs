@@ -1,10 +1,8 @@
 //! `git debate completions SHELL`: completion scripts generated from the clap definitions.
 
-use anyhow::Result;
-use clap::CommandFactory;
-
-use crate::cli::{Cli, CompletionsArgs};
+use crate::cli::CompletionsArgs;
 use crate::error::Outcome;
+use anyhow::Result;
 
 /// git's bash completion looks for `_git_<subcommand>` when completing `git debate` (and, with
 /// bash-completion installed, first loads the completion file named `git-debate` to find it).
@@ -40,7 +38,7 @@ fn zsh_subcommands_first(script: &str) -> String {
 }
 
 pub fn run(args: &CompletionsArgs) -> Result<Outcome> {
-    let mut cmd = Cli::command();
+    let mut cmd = crate::flags::command();
     let mut out = Vec::new();
     clap_complete::generate(args.shell, &mut cmd, "git-debate", &mut out);
     if args.shell == clap_complete::Shell::Bash {

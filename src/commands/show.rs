@@ -1,24 +1,29 @@
 //! `git debate show [ID|last]`: print a stored session's artifact and metadata.
 
 use anyhow::Result;
-use serde_json::json;
+use serde::Serialize;
 
+use crate::choices::Format;
 use crate::cli::{ShowArgs, ShowFormat};
 use crate::error::Outcome;
 use crate::store;
+use crate::store::metadata::Metadata;
+use crate::store::round::Round;
+use crate::store::sorted_json;
+use crate::store::summary::OfKind;
 
 pub fn run(args: &ShowArgs) -> Result<Outcome> {
-    let base = crate::commands::sessions::store_dir(args.state_dir.as_deref())?;
+    let base = store::located::dir(args.store.state_dir.as_deref())?;
     let s = store::find(&base, &args.id)?;
     if let Some(n) = args.round {
         return show_round(&s, n, args.format);
     }
     let report_format = match args.format {
         ShowFormat::Text | ShowFormat::Json => None,
-        ShowFormat::Markdown => Some("markdown"),
-        ShowFormat::Sarif => Some("sarif"),
-        ShowFormat::Rdjson => Some("rdjson"),
-        ShowFormat::Github => Some("github"),
+        ShowFormat::Markdown => Some(Format::Markdown),
+        ShowFormat::Sarif => Some(Format::Sarif),
+        ShowFormat::Rdjson => Some(Format::Rdjson),
+        ShowFormat::Github => Some(Format::Github),
     };
     if let Some(format) = report_format {
         let report = crate::report::stored::load(&s.id, &s.dir)
@@ -26,46 +31,29 @@ pub fn run(args: &ShowArgs) -> Result<Outcome> {
         crate::report::emit::print(format, &report, None)?;
         return Ok(Outcome::Success);
     }
-    let read = |name: &str| store::files::read_to_string(&s.dir.join(name)).ok();
-    let summary_md = read("summary.md");
-    let summary_json: Option<serde_json::Value> =
-        read("summary.json").and_then(|t| serde_json::from_str(&t).ok());
-    let artifact = match store::files::read(&s.dir.join("artifact.md")) {
-        Ok(b) => Ok(String::from_utf8_lossy(&b).into_owned()),
-        Err(e) => Err(format!("artifact.md unreadable: {e}")),
-    };
+    let c = s.contents();
     let mut out = String::new();
     match args.format {
         ShowFormat::Json => {
-            let v = json!({
-                "id": s.id,
-                "path": s.dir,
-                "metadata": s.metadata.as_ref().ok(),
-                "metadata_error": s.metadata.as_ref().err(),
-                "artifact": artifact.as_ref().ok(),
-                "artifact_error": artifact.as_ref().err(),
-                "summary": summary_json,
-            });
-            out.push_str(&serde_json::to_string_pretty(&v)?);
-            out.push('\n');
+            let v = Shown {
+                id: &s.id,
+                path: &s.dir,
+                metadata: s.metadata.as_ref().ok(),
+                metadata_error: s.metadata.as_ref().err(),
+                artifact: c.artifact.as_ref().ok(),
+                artifact_error: c.artifact.as_ref().err(),
+                summary: c.summary.as_ref(),
+            };
+            out.push_str(&String::from_utf8_lossy(&sorted_json(&v)?));
         }
         _ => {
             out.push_str(&format!("# Session {}\n\n", s.id));
             match &s.metadata {
-                Ok(m) => {
-                    for key in ["status", "created_at", "target"] {
-                        out.push_str(&format!("{key}: {}\n", s.field(key)));
-                    }
-                    if let Some(desc) = m["scope"]["resolved"]["description"].as_str() {
-                        out.push_str(&format!("scope: {desc}\n"));
-                    }
-                    out.push_str(&format!("redactions: {}\n", m["redactions"]["count"]));
-                    out.push_str(&format!("path: {}\n", s.dir.display()));
-                }
+                Ok(m) => out.push_str(&metadata_lines(m, &s.dir)),
                 Err(e) => out.push_str(&format!("metadata: {e}\n")),
             }
             // A review shows its summary; a dry run its artifact.
-            match (&summary_md, &artifact) {
+            match (&c.summary_md, &c.artifact) {
                 (Some(summary), _) => out.push_str(&format!("\n{summary}")),
                 (None, Ok(text)) => out.push_str(&format!("\n{text}")),
                 (None, Err(e)) => out.push_str(&format!("\nartifact: {e}\n")),
@@ -74,10 +62,61 @@ pub fn run(args: &ShowArgs) -> Result<Outcome> {
     }
     crate::ui::terminal::out(&out)?;
     // A damaged session is shown as far as it can be, then reported as an error.
-    if let Err(e) = s.metadata.as_ref().and(artifact.as_ref().map(|_| ())) {
+    if let Err(e) = s.metadata.as_ref().and(c.artifact.as_ref().map(|_| ())) {
         anyhow::bail!("session {} is damaged: {e}", s.id);
     }
     Ok(Outcome::Success)
+}
+
+/// `show --format json`: the session as stored (every object's keys sorted, as it has always
+/// been printed).
+#[derive(Serialize)]
+struct Shown<'a> {
+    id: &'a str,
+    path: &'a std::path::Path,
+    metadata: Option<&'a Metadata>,
+    metadata_error: Option<&'a String>,
+    artifact: Option<&'a String>,
+    artifact_error: Option<&'a String>,
+    summary: Option<&'a OfKind>,
+}
+
+/// `show ID --round N --format json`.
+#[derive(Serialize)]
+struct ShownRound<'a> {
+    id: &'a str,
+    round: u32,
+    record: Option<&'a Round>,
+    input: Option<&'a String>,
+    critique: Option<&'a String>,
+    judge: Option<&'a String>,
+}
+
+/// The metadata as `show` prints it: status, creation, target, what was reviewed, redactions.
+fn metadata_lines(m: &Metadata, dir: &std::path::Path) -> String {
+    let c = m.common();
+    let or_unknown = |v: Option<&str>| v.unwrap_or("?").to_string();
+    let mut out = format!(
+        "status: {}\ncreated_at: {}\ntarget: {}\n",
+        or_unknown(Some(c.status.as_str()).filter(|s| !s.is_empty())),
+        or_unknown(c.created_at.as_deref()),
+        or_unknown(c.target.as_deref())
+    );
+    let review = match m {
+        Metadata::Review(r) => Some(r),
+        _ => None,
+    };
+    if let Some(desc) = review
+        .and_then(|r| r.scope.resolved.as_ref())
+        .map(|r| r.description.as_str())
+    {
+        out.push_str(&format!("scope: {desc}\n"));
+    }
+    // A debate records no redaction count of its own (its topic was redacted when given).
+    let count = review.map_or("null".to_string(), |r| r.redactions.count.to_string());
+    out.push_str(&format!("redactions: {count}\n"));
+    out.push_str(&format!("path: {}\n", dir.display()));
+    out
 }
 
 /// `show ID --round N`: the round's record, critique and judgement.
@@ -87,45 +126,37 @@ fn show_round(s: &store::Stored, n: u32, format: ShowFormat) -> Result<Outcome> 
             "--round shows one round as text or json; drop --round to re-emit the report"
         );
     }
-    let read = |name: String| store::files::read_to_string(&s.dir.join(name)).ok();
-    let record: Option<serde_json::Value> =
-        read(format!("round-{n}.json")).and_then(|t| serde_json::from_str(&t).ok());
-    let critique = read(format!("round-{n}-critique.md"));
-    if record.is_none() && critique.is_none() {
-        let rounds = s
-            .metadata
-            .as_ref()
-            .ok()
-            .and_then(|m| m["rounds"].as_u64())
-            .unwrap_or(0);
+    let r = s.round(n);
+    if r.record.is_none() && r.critique.is_none() {
         crate::usage!(
-            "session {} has no round {n} (it has {rounds}); see `git debate show {}`",
+            "session {} has no round {n} (it has {}); see `git debate show {}`",
             s.id,
+            s.rounds(),
             s.id
         );
     }
-    let input = read(format!("round-{n}-input.md"));
-    let judge = read(format!("round-{n}-judge.md"));
     let mut out = String::new();
     match format {
         ShowFormat::Json => {
-            let v = json!({"id": s.id, "round": n, "record": record, "input": input,
-                "critique": critique, "judge": judge});
-            out.push_str(&serde_json::to_string_pretty(&v)?);
-            out.push('\n');
+            let v = ShownRound {
+                id: &s.id,
+                round: n,
+                record: r.record.as_ref(),
+                input: r.input.as_ref(),
+                critique: r.critique.as_ref(),
+                judge: r.judge.as_ref(),
+            };
+            out.push_str(&String::from_utf8_lossy(&sorted_json(&v)?));
         }
         _ => {
             out.push_str(&format!("# Session {}, round {n}\n\n", s.id));
-            if let Some(r) = &record {
+            if let Some(r) = &r.record {
                 out.push_str(&format!(
                     "choice: {} ({}); rubric: {} ({})\n",
-                    r["choice"].as_str().unwrap_or("-"),
-                    r["decided_by"].as_str().unwrap_or("-"),
-                    r["rubric"].as_str().unwrap_or("-"),
-                    r["rubric_reason"].as_str().unwrap_or("")
+                    r.choice, r.decided_by, r.rubric, r.rubric_reason
                 ));
             }
-            for (title, text) in [("Critique", &critique), ("Judge", &judge)] {
+            for (title, text) in [("Critique", &r.critique), ("Judge", &r.judge)] {
                 if let Some(t) = text {
                     out.push_str(&format!("\n## {title}\n\n{}\n", t.trim_end()));
                 }

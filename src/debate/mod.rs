@@ -3,16 +3,19 @@
 //!
 //! Seeds 001/003, with things done better: every repository citation is checked at HEAD and the
 //! marks travel with the transcript ([`citations`]); the debate has its own time budget and the
-//! verdict its own reserve of it ([`budget`]), so a slow round never costs the verdict; every
+//! verdict its own reserve of it ([`crate::agents::budget`]), so a slow round never costs the verdict; every
 //! failure follows seed 001's error table (proposer fails in round 1: abort; challenger fails in
 //! round 1: the proposer's uncontested position, shown with the warning; later: synthesise from
 //! the completed rounds). From round 3 the rounds before the last are replaced by the judge's
 //! summary ([`turns`]), so prompts stay bounded.
 
-pub mod budget;
 pub mod citations;
 pub mod panel;
+pub mod record;
 pub mod render;
+pub mod resume;
+pub mod setup;
+pub mod sides;
 pub mod synthesis;
 mod turns;
 
@@ -20,81 +23,20 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::Serialize;
 
+use crate::agents::budget::{self, Budget, Slice};
 use crate::settings::Settings;
+pub use crate::store::debate::{Exchange, Seat, Verdict};
 use crate::store::{self, Session};
 use crate::{
-    agents::{Backend, BackendError, ErrorKind, Request, Usage},
+    agents::{Backend, BackendError, ErrorKind, Request},
     sys::signals,
 };
-use budget::{Budget, Slice};
-use citations::{Checker, Citation};
+use citations::Checker;
 
 pub use render::{state_record, summary_markdown, transcript};
 pub use synthesis::parse_verdict;
-
-/// One turn of the debate, as logged in `debate-log.jsonl`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Exchange {
-    pub seq: u32,
-    pub round: u32,
-    /// `proposer` or `challenger`.
-    pub role: String,
-    pub tool: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
-    pub response: String,
-    pub citations: Vec<Citation>,
-    pub duration_ms: u64,
-    pub usage: Usage,
-    pub timestamp: String,
-}
-
-/// The judge's verdict.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Verdict {
-    /// `proposer` or `challenger`; `None` when the judge would not pick, even when asked again.
-    pub winner: Option<String>,
-    pub reasoning: String,
-    pub quality: Value,
-    /// Each with its evidence: "point (evidence: ...)".
-    pub agreements: Vec<String>,
-    /// Each with both sides: "point: claude argues X, codex argues Y".
-    pub disagreements: Vec<String>,
-    pub unresolved: Vec<String>,
-    pub recommendation: String,
-    /// How many times the judge was asked (2 when its first verdict picked no side).
-    #[serde(default = "one")]
-    pub asked: u32,
-}
-
-fn one() -> u32 {
-    1
-}
-
-/// Who sat where: the tool and the model of each side and of the judge.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Seat {
-    pub tool: String,
-    /// The model the CLI reported, else the one we asked for; `None` when neither is known.
-    pub model: Option<String>,
-    /// Why this backend (the judge's default is worth a line in the output).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub why: Option<String>,
-}
-
-impl Seat {
-    /// `codex (gpt-5.1)`, or `codex (model not reported)`.
-    pub fn label(&self) -> String {
-        format!(
-            "{} ({})",
-            self.tool,
-            self.model.as_deref().unwrap_or("model not reported")
-        )
-    }
-}
 
 /// How a debate ended.
 #[derive(Debug, Clone, Serialize)]
@@ -110,6 +52,17 @@ pub struct Outcome {
     pub proposer: Seat,
     pub challenger: Seat,
     pub judge: Seat,
+}
+
+/// A debate (duel or panel) that has ended and been recorded: what is printed of it.
+pub struct Ended {
+    pub session: Session,
+    /// `summary.json` as written.
+    pub report: crate::store::summary::DebateSummary,
+    /// `summary.md`, or the panel's summary.
+    pub summary: String,
+    /// `completed`, `uncontested`, `aborted`, `interrupted`, ...
+    pub status: String,
 }
 
 pub struct Duel<'a> {
@@ -145,6 +98,7 @@ enum Stop {
 impl Duel<'_> {
     pub fn run(mut self) -> Result<Outcome> {
         let started = Instant::now();
+        self.budget.restart();
         signals::graceful();
         let mut ex: Vec<Exchange> = std::mem::take(&mut self.resume);
         let done = ex.len();
@@ -174,10 +128,10 @@ impl Duel<'_> {
                     break 'rounds;
                 }
                 if n >= 3 && summary.as_ref().is_none_or(|(r, _)| *r != n) {
-                    let s = self.summarize(&ex, n, started, &mut notes);
+                    let s = self.summarize(&ex, n, &mut notes);
                     summary = Some((n, s));
                 }
-                let Some(slice) = self.budget.for_turn(started) else {
+                let Some(slice) = self.budget.turn() else {
                     let why = format!(
                         "its turn was not started: {} was used up",
                         self.budget.describe()
@@ -244,7 +198,7 @@ impl Duel<'_> {
         let interrupted = matches!(stop, Some(Stop::Interrupted)) || signals::interrupted();
         let contested = ex.iter().any(|e| e.role == "challenger");
         let (verdict, judge_model) = if contested && !interrupted {
-            self.synthesize(&ex, started, &mut notes)
+            self.synthesize(&ex, &mut notes)
         } else {
             (None, None)
         };
@@ -341,7 +295,7 @@ impl Duel<'_> {
     }
 
     fn log(&self, e: &Exchange) -> Result<()> {
-        self.session.append_json_line("debate-log.jsonl", e)
+        self.session.append_to_log(e)
     }
 }
 

@@ -3,8 +3,6 @@
 //! kept and marked undecided, never turned into a winner by us. The judge's answer is untrusted
 //! text: read with the tolerant JSON reader, every field optional, the prose as a fallback.
 
-use std::time::Instant;
-
 use serde_json::Value;
 
 use crate::debate::{transcript, Duel, Exchange, Verdict};
@@ -15,7 +13,6 @@ impl Duel<'_> {
     pub(super) fn synthesize(
         &self,
         ex: &[Exchange],
-        started: Instant,
         notes: &mut Vec<String>,
     ) -> (Option<Verdict>, Option<String>) {
         let transcript = transcript(&self.topic, ex, &[]);
@@ -34,7 +31,7 @@ impl Duel<'_> {
         };
         let rounds = ex.last().map_or(1, |e| e.round);
         let ask = |prompt: &str| {
-            let slice = self.budget.for_verdict(started);
+            let slice = self.budget.verdict();
             let req = self.request(prompt, slice);
             crate::ui::progress::with_progress(
                 self.judge.name(),

@@ -4,13 +4,12 @@
 
 use std::time::Duration;
 
+use crate::agents::budget::Budget;
 use crate::agents::scripted::Slow;
 use crate::agents::Family;
-use crate::cli::ReviewArgs;
-use crate::debate::budget::Budget;
 use crate::debate::citations::Checker;
 use crate::debate::{Duel, Outcome};
-use crate::settings::{Layers, Settings};
+use crate::settings::{Layers, Overrides, Settings};
 use crate::store::Session;
 
 const VERDICT: &str = "```json\n{\"winner\": \"challenger\", \"reasoning\": \"measured\"}\n```";
@@ -18,7 +17,7 @@ const VERDICT: &str = "```json\n{\"winner\": \"challenger\", \"reasoning\": \"me
 fn duel(budget: Budget, sides_ms: u64, rounds: u32) -> Outcome {
     let tmp = tempfile::tempdir().unwrap();
     let session = Session::create(tmp.path()).unwrap();
-    let settings = Settings::resolve(Layers::default(), &ReviewArgs::default()).unwrap();
+    let settings = Settings::resolve(Layers::default(), &Overrides::default()).unwrap();
     Duel {
         session: &session,
         settings: &settings,
@@ -47,7 +46,8 @@ fn when_the_budget_runs_out_in_round_two_the_verdict_still_arrives() {
         Duration::from_secs(4),
         Duration::from_secs(60),
         "--budget-minutes 4".into(),
-    );
+    )
+    .keep_for_verdict();
     assert_eq!(budget.reserve, Duration::from_secs(1));
     let o = duel(budget, 1200, 3);
     assert_eq!(o.status, "completed", "{:?}", o.notes);
@@ -71,7 +71,8 @@ fn a_per_call_timeout_is_named_as_such_when_the_budget_had_room() {
         Duration::from_secs(3600),
         Duration::from_millis(300),
         "debate.topic.budgetMinutes, default 60".into(),
-    );
+    )
+    .keep_for_verdict();
     let o = duel(budget, 600, 2);
     // The proposer's opening timed out on the per-call limit: seed 001 aborts.
     assert_eq!(o.status, "aborted");

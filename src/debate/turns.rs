@@ -2,8 +2,6 @@
 //! round 3 the judge's summary of the rounds before the last (500-800 tokens, concessions quoted
 //! word for word), so a five-round debate's prompts stay bounded without losing what was conceded.
 
-use std::time::Instant;
-
 use anyhow::Result;
 
 use crate::debate::{citations, title, Duel, Exchange};
@@ -78,13 +76,7 @@ impl Duel<'_> {
 
     /// Rounds 1..n-2 summarised by the judge; when it cannot (no time before the verdict's
     /// reserve, or a failed call), the earlier rounds themselves, cut, and a note says so.
-    pub(super) fn summarize(
-        &self,
-        ex: &[Exchange],
-        n: u32,
-        started: Instant,
-        notes: &mut Vec<String>,
-    ) -> String {
+    pub(super) fn summarize(&self, ex: &[Exchange], n: u32, notes: &mut Vec<String>) -> String {
         let old: String = ex
             .iter()
             .filter(|e| e.round <= n - 2)
@@ -99,7 +91,7 @@ impl Duel<'_> {
             ));
             digest.clone()
         };
-        let Some(slice) = self.budget.for_turn(started) else {
+        let Some(slice) = self.budget.turn() else {
             return fallback(format!("{} was used up", self.budget.describe()), notes);
         };
         let round = n.to_string();

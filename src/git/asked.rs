@@ -411,9 +411,11 @@ fn with_untracked(repo: &Repo, git: Git) -> Result<(Git, HashSet<Vec<u8>>, Optio
     if paths.is_empty() {
         return Ok((git, HashSet::new(), None));
     }
-    let dir = Scratch(crate::sys::scratch::private_dir(repo.workdir())?);
-    let copy = dir.0.join("index");
     let index = repo.index_file();
+    // Room for the copy and the entries git adds to it.
+    let room = std::fs::metadata(&index).map_or(0, |m| m.len()) * 2 + (1 << 20);
+    let dir = Scratch(crate::sys::scratch::private_dir(repo.workdir(), room)?);
+    let copy = dir.0.join("index");
     if index.is_file() {
         std::fs::copy(&index, &copy)
             .with_context(|| format!("cannot copy the index {}", index.display()))?;

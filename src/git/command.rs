@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use crate::sys::runner::{self, Ending, Invocation, Talk};
+use crate::sys::runner::{self, Call, Ending, Invocation, Talk};
 
 /// A quick question (`rev-parse`, `ls-files`, `write-tree`): a repository so slow to answer one is
 /// stuck.
@@ -113,7 +113,9 @@ impl Git {
     }
 
     fn answer_with_input(&self, args: &[&str], stdin: Vec<u8>) -> Result<Answer> {
-        let done = runner::run(&self.invocation(args, stdin, QUICK)).map_err(not_started)?;
+        let done = Call::spawn(&self.invocation(args, stdin, QUICK))
+            .map_err(not_started)?
+            .wait()?;
         if done.dropped > 0 {
             anyhow::bail!(
                 "`git {}` printed more than {} MiB; the repository is too big to ask this way",
@@ -147,7 +149,9 @@ impl Git {
             }
         }
         let inv = self.invocation(args, Vec::new(), LONG);
-        let done = runner::converse(&inv, &mut Lines(each)).map_err(not_started)?;
+        let done = Call::spawn(&inv)
+            .map_err(not_started)?
+            .talk(&mut Lines(each))?;
         let stderr = String::from_utf8_lossy(&done.stderr).into_owned();
         match ended(args, done.ending)? {
             Some(0) => Ok(stderr),

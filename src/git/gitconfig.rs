@@ -8,7 +8,7 @@
 
 use git2::Repository;
 
-use crate::settings::layers::{normalize_key, parse_config_parameters};
+use crate::settings::layers::{command_line as command_line_values, normalize_key};
 
 /// The value of `key`: the last one given with `git -c`, else the repository's config.
 pub(super) fn string(repo: &Repository, key: &str) -> Option<String> {
@@ -43,29 +43,14 @@ pub(super) fn integer_in(cfg: Option<&git2::Config>, key: &str) -> Option<i64> {
     digits.parse::<i64>().ok()?.checked_mul(factor)
 }
 
+/// The last value of `key` given on git's command line. A malformed one is reported when the
+/// settings are read; here it counts as unset.
 fn command_line(key: &str) -> Option<String> {
     let want = normalize_key(key);
-    let mut found = None;
-    if let Some(pairs) = std::env::var("GIT_CONFIG_PARAMETERS")
-        .ok()
-        .and_then(|p| parse_config_parameters(&p).ok())
-    {
-        for (k, v) in pairs {
-            if normalize_key(&k) == want {
-                // A key alone means true.
-                found = Some(v.unwrap_or_else(|| "true".into()));
-            }
-        }
-    }
-    let count: usize = std::env::var("GIT_CONFIG_COUNT")
-        .ok()
-        .and_then(|c| c.trim().parse().ok())
-        .unwrap_or(0);
-    for i in 0..count {
-        let k = std::env::var(format!("GIT_CONFIG_KEY_{i}")).unwrap_or_default();
-        if normalize_key(&k) == want {
-            found = Some(std::env::var(format!("GIT_CONFIG_VALUE_{i}")).unwrap_or_default());
-        }
-    }
-    found
+    command_line_values()
+        .ok()?
+        .into_iter()
+        .rev()
+        .find(|(k, ..)| normalize_key(k) == want)
+        .map(|(_, v, _)| v)
 }

@@ -5,26 +5,30 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
+use crate::choices::Format;
 use crate::report::Report;
 
-/// `report` in `format` (`text`, `json`, `markdown`, `sarif`, `rdjson`, `github`), on standard
-/// output or in `output`.
-pub fn print(format: &str, report: &Report, output: Option<&Path>) -> Result<()> {
+/// `report` in `format`, on standard output or in `output`.
+pub fn print(format: Format, report: &Report, output: Option<&Path>) -> Result<()> {
     let to_file = output.is_some();
     let color = !to_file && crate::report::use_color(crate::ui::terminal::stdout_is_terminal());
     // The JSON formats keep the data exact (escaped where a terminal would act on it); the
     // others are rendered from cleaned text (see `crate::ui::terminal`).
-    let json = |v: String| crate::ui::terminal::json(&(v + "\n")).into_owned();
+    let json = |v: Vec<u8>| crate::ui::terminal::json(&String::from_utf8_lossy(&v)).into_owned();
     let text = match format {
-        "json" => json(serde_json::to_string_pretty(report)?),
-        "markdown" => crate::report::markdown(report),
-        "sarif" => json(serde_json::to_string_pretty(&crate::report::ci::sarif(
+        Format::Json => json(serde_json::to_vec_pretty(report).map(|mut b| {
+            b.push(b'\n');
+            b
+        })?),
+        Format::Markdown => crate::report::markdown(report),
+        // Keys sorted at every depth, as these have always been printed.
+        Format::Sarif => json(crate::store::sorted_json(&crate::report::ci::sarif(
             report,
         ))?),
-        "rdjson" => json(serde_json::to_string_pretty(&crate::report::ci::rdjson(
+        Format::Rdjson => json(crate::store::sorted_json(&crate::report::ci::rdjson(
             report,
         ))?),
-        "github" => {
+        Format::Github => {
             if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY") {
                 use std::io::Write;
                 let mut f = std::fs::OpenOptions::new()
@@ -41,11 +45,11 @@ pub fn print(format: &str, report: &Report, output: Option<&Path>) -> Result<()>
             }
             crate::report::ci::github(report)
         }
-        _ => crate::report::text(report, color),
+        Format::Text => crate::report::text(report, color),
     };
     // A machine format piped into another tool (reviewdog, an upload) must not make "not
     // evaluated" look like "nothing found": say it where a person sees it too.
-    if !report.evaluated && (format != "text" || to_file) {
+    if !report.evaluated && (format != Format::Text || to_file) {
         crate::errln!(
             "git debate: the review was not evaluated (exit 3): {}",
             report
@@ -57,7 +61,7 @@ pub fn print(format: &str, report: &Report, output: Option<&Path>) -> Result<()>
     match output {
         Some(path) => crate::report::output::write(path, text.as_bytes()),
         None if color => Ok(crate::ui::terminal::out_coloured(&text)?),
-        None if format == "github" => Ok(crate::ui::terminal::out_commands(&text)?),
+        None if format == Format::Github => Ok(crate::ui::terminal::out_commands(&text)?),
         None => Ok(crate::ui::terminal::out(&text)?),
     }
 }

@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use crate::findings::Finding;
+use crate::choices::FailOn;
 use crate::report::{Item, Report};
 use crate::review::incremental::Incremental;
 use crate::ui::terminal::clean_line;
@@ -18,7 +18,7 @@ impl Report {
     /// Adds the incremental part of the session in `dir`, when it is an incremental review: the
     /// engine reads how the carried findings stand, given the findings this report holds
     /// unresolved (a carried one among them was raised again).
-    pub fn add_session_incremental(&mut self, dir: &Path, fail_on: &str, code: bool) {
+    pub fn add_session_incremental(&mut self, dir: &Path, fail_on: FailOn, code: bool) {
         let unresolved: Vec<&str> = self.unresolved.iter().map(|i| i.id.as_str()).collect();
         if let Some(inc) = crate::review::incremental::finish(dir, &unresolved) {
             self.add_incremental(inc, fail_on, code);
@@ -27,7 +27,7 @@ impl Report {
 
     /// Adds the incremental part: carried-open findings join the unresolved ones (unless the
     /// reviewer raised them again: they are there already), and the gate is counted again.
-    pub fn add_incremental(&mut self, mut inc: Incremental, fail_on: &str, code: bool) {
+    pub fn add_incremental(&mut self, mut inc: Incremental, fail_on: FailOn, code: bool) {
         let carried_ids: Vec<&str> = inc.carried.iter().map(|c| c.id.as_str()).collect();
         inc.counts.new = self
             .unresolved
@@ -57,30 +57,6 @@ impl Report {
         self.gate = crate::report::gate(&self.unresolved, fail_on);
         self.incremental = Some(inc);
         self.next_actions = crate::report::next_actions(self, code);
-    }
-}
-
-impl Item {
-    /// A finding still open from the earlier review.
-    fn carried(f: &Finding, why: &str) -> Item {
-        Item {
-            id: f.id.clone(),
-            severity: f.severity.label(),
-            title: f.title.clone(),
-            evidence: f.evidence.clone(),
-            location: f.location.clone(),
-            source: f.source,
-            body: f.body.clone(),
-            action: f.action.clone(),
-            segment: f.segment.clone(),
-            judged: "carried-open",
-            reason: why.to_string(),
-            round: 0,
-            from_judge: false,
-            anchor: f.anchor.clone(),
-            rank: f.severity.rank(),
-            stands: true,
-        }
     }
 }
 

@@ -1,107 +1,30 @@
 //! `--output FILE`: the report goes to a regular file, written whole or not at all.
 //!
-//! The file is written next to its destination under a fresh name and renamed over it, so a
-//! reader never sees half a report and a failed write leaves the old one. What is at the
-//! destination is checked first: a symbolic link, FIFO, device, socket or folder is refused with
-//! one line, because replacing it with a regular file would silently break the user's link or
-//! device node (as root, `--output /dev/full` would replace the device), and writing into a FIFO
-//! can block forever. To print on standard output, leave `--output` out.
+//! The file is written next to its destination under a fresh name and renamed over it
+//! ([`crate::sys::files::write_atomic`]), so a reader never sees half a report and a failed write
+//! leaves the old one. What is at the destination is checked first, by the same rule a run's
+//! settings were checked with ([`crate::settings::output`]): only nothing or a regular file is
+//! replaced. To print on standard output, leave `--output` out.
 
-use std::fs;
-use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::error::UsageError;
-
-/// What a non-regular destination is, in words, or `None` for a regular file.
-fn odd_kind(t: &fs::FileType) -> Option<&'static str> {
-    if t.is_file() {
-        None
-    } else if t.is_symlink() {
-        Some("a symbolic link (name the file it points to)")
-    } else {
-        Some(crate::sys::files::kind(t))
-    }
-}
-
-/// Refuses a destination that is not a regular file, before any work is done for it.
-pub fn check(path: &Path) -> Result<()> {
-    existing(path).map(|_| ())
-}
-
-/// What is at `path` now: nothing, or a regular file; anything else is refused.
-fn existing(path: &Path) -> Result<Option<fs::Metadata>> {
-    Ok(match fs::symlink_metadata(path) {
-        Ok(meta) => {
-            if let Some(kind) = odd_kind(&meta.file_type()) {
-                return Err(UsageError::new(format!(
-                    "--output {} is {kind}: it writes regular files only; \
-                     leave --output out to print on standard output",
-                    path.display()
-                ))
-                .into());
-            }
-            Some(meta)
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => {
-            return Err(e).with_context(|| format!("cannot check --output {}", path.display()))
-        }
-    })
-}
-
 /// Writes `contents` to `path` atomically, refusing anything there that is not a regular file.
 pub fn write(path: &Path, contents: &[u8]) -> Result<()> {
-    let old = existing(path)?;
-    let name = path
-        .file_name()
-        .with_context(|| format!("--output {} does not name a file", path.display()))?;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    // A fresh name that nothing else holds: `create_new` never follows a planted link.
-    let mut n = 0u32;
-    let (tmp, mut file) = loop {
-        let tmp = dir.join(format!(
-            ".{}.tmp-{}-{n}",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        match fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-        {
-            Ok(f) => break (tmp, f),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 100 => n += 1,
-            Err(e) => {
-                return Err(e).with_context(|| {
-                    format!("cannot write --output {} (its folder)", path.display())
-                })
-            }
-        }
-    };
-    let result = (|| -> std::io::Result<()> {
-        file.write_all(contents)?;
-        if let Some(meta) = &old {
-            // The report replaces the old one: keep who may read it.
-            file.set_permissions(meta.permissions())?;
-        }
-        file.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
+    let old = crate::settings::output::existing(path)?;
+    if path.file_name().is_none() {
+        anyhow::bail!("--output {} does not name a file", path.display());
     }
-    result.with_context(|| format!("cannot write --output {}", path.display()))
+    // The report replaces the old one: keep who may read it.
+    crate::sys::files::write_atomic(path, contents, old.map(|m| m.permissions()))
+        .with_context(|| format!("cannot write --output {}", path.display()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn replaces_a_regular_file_whole_and_keeps_its_mode() {
@@ -129,9 +52,7 @@ mod tests {
         let link = tmp.path().join("link.md");
         std::os::unix::fs::symlink(&target, &link).unwrap();
         let fifo = tmp.path().join("fifo");
-        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-        // SAFETY: a valid NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        crate::sys::files::make_fifo(&fifo);
         for (p, kind) in [
             (link.as_path(), "a symbolic link"),
             (fifo.as_path(), "a FIFO"),

@@ -4,14 +4,14 @@
 use super::*;
 use crate::agents::scripted::Slow;
 use crate::agents::{Answer, Family};
-use crate::cli::ReviewArgs;
-use crate::settings::{Layers, TargetSetting};
+use crate::choices::TargetSetting;
+use crate::settings::{Layers, Overrides};
 
 const CRITIQUE: &str = "```json\n{\"verdict\":\"revise\",\"findings\":[{\"severity\":\"P2\",\"title\":\"naming\",\"action\":\"rename\"}]}\n```";
 
 fn run(reviewer_delay_ms: u64, author_delay_ms: u64, budget_ms: u64) -> Outcome {
     let tmp = tempfile::tempdir().unwrap();
-    let settings = Settings::resolve(Layers::default(), &ReviewArgs::default()).unwrap();
+    let settings = Settings::resolve(Layers::default(), &Overrides::default()).unwrap();
     let input = crate::change::TextInput {
         text: "fn f() {}\n".into(),
         origin: "test".into(),
@@ -31,7 +31,7 @@ fn run(reviewer_delay_ms: u64, author_delay_ms: u64, budget_ms: u64) -> Outcome 
         patch_base: PatchBase::None,
         templates: None,
         snippet: true,
-        metadata: serde_json::json!({}),
+        metadata: Default::default(),
         terminal: None,
         incremental: None,
         resume: None,
@@ -65,9 +65,8 @@ impl Backend for CtrlCDuringTheLastStep {
     }
     fn ask(&self, _: &Request) -> std::result::Result<Answer, BackendError> {
         if self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 1 {
-            // SAFETY: raise(3) on ourselves; the loop asked for graceful handling, so the
-            // handler only raises the flag.
-            unsafe { libc::raise(libc::SIGINT) };
+            // The loop asked for graceful handling, so the handler only raises the flag.
+            signals::interrupt_self();
             assert!(signals::interrupted());
         }
         Ok(Answer::plain("author", "v2".into()))
@@ -76,16 +75,18 @@ impl Backend for CtrlCDuringTheLastStep {
 
 #[test]
 fn a_signal_once_the_last_step_is_done_leaves_the_session_completed() {
-    // The signal flag is process-wide, so the scenario runs in a process of its own.
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
+    // The signal flag is process-wide, so the scenario runs in a process of its own, with SIGINT
+    // at its default action even when this test run was started with it ignored.
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap());
+    child
         .args([
             "--exact",
             "review::tests::signal_during_the_last_step",
             "--ignored",
         ])
-        .env("GIT_DEBATE_TEST_SIGNAL_CHILD", "1")
-        .output()
-        .unwrap();
+        .env("GIT_DEBATE_TEST_SIGNAL_CHILD", "1");
+    crate::sys::child::default_interrupts(&mut child);
+    let out = child.output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success() && text.contains("1 passed"),
@@ -99,7 +100,7 @@ fn a_signal_once_the_last_step_is_done_leaves_the_session_completed() {
 fn signal_during_the_last_step() {
     assert!(std::env::var_os("GIT_DEBATE_TEST_SIGNAL_CHILD").is_some());
     let tmp = tempfile::tempdir().unwrap();
-    let args = ReviewArgs {
+    let args = Overrides {
         max_rounds: Some(1),
         ..Default::default()
     };
@@ -123,7 +124,7 @@ fn signal_during_the_last_step() {
         patch_base: PatchBase::None,
         templates: None,
         snippet: true,
-        metadata: serde_json::json!({}),
+        metadata: Default::default(),
         terminal: None,
         incremental: None,
         resume: None,

@@ -40,6 +40,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use anyhow::{Context, Result};
 use git2::{ObjectType, Oid, Repository};
 
+use crate::choices::{Tools, Workspace};
 use crate::sandbox::confine::Sandbox;
 use crate::sys::scratch::private_dir;
 
@@ -78,7 +79,8 @@ pub const MAX_TOTAL: u64 = 256 << 20;
 /// Copies `source` of `repo` into a new private directory named after the repository.
 pub fn create(repo: Option<&crate::git::Repo>, source: &Source) -> Result<Export> {
     let workdir = repo.and_then(|r| r.workdir()).map(Path::to_path_buf);
-    let scratch = private_dir(workdir.as_deref())?;
+    // Room for four full exports: memory is shared with everything else on the machine.
+    let scratch = private_dir(workdir.as_deref(), 4 * MAX_TOTAL)?;
     let name = workdir
         .as_deref()
         .and_then(Path::file_name)
@@ -159,23 +161,19 @@ impl Source {
     }
 
     /// The same, from a session's `metadata.json` (for `resume`).
-    pub fn of_metadata(meta: &serde_json::Value) -> Source {
-        if meta["source"]["kind"].as_str() != Some("scope") {
+    pub fn of_metadata(meta: &crate::store::metadata::Review) -> Source {
+        if !meta.source.is_scope() {
             return Source::Empty;
         }
-        let resolved = &meta["scope"]["resolved"];
-        match resolved["head"]
-            .as_str()
-            .or(resolved["index_tree"].as_str())
-        {
-            Some(id) => Source::Tree(id.to_string()),
+        let resolved = meta.scope.resolved.as_ref();
+        match resolved.and_then(|r| r.head.as_ref().or(r.index_tree.as_ref())) {
+            Some(id) => Source::Tree(id.clone()),
             None => Source::WorkTree {
-                untracked: meta["files"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter(|f| f["status"] == "untracked")
-                    .filter_map(|f| f["path"].as_str().map(str::to_string))
+                untracked: meta
+                    .files
+                    .iter()
+                    .filter(|f| f.status == "untracked")
+                    .map(|f| f.path.clone())
                     .collect(),
             },
         }
@@ -189,8 +187,8 @@ pub fn prepare(
     source: &Source,
     settings: &crate::settings::Settings,
 ) -> Result<(Option<Export>, Sandbox)> {
-    let no_tools = settings.reviewer_tools == "none";
-    if settings.reviewer_workspace == "worktree" {
+    let no_tools = settings.reviewer_tools == Tools::None;
+    if settings.reviewer_workspace == Workspace::Worktree {
         // A tool-less gemini still needs a private place for its policy file.
         let scratch = no_tools.then(|| create(None, &Source::Empty)).transpose()?;
         let sandbox = Sandbox {

@@ -1,13 +1,20 @@
 //! The table of `debate.*` git config keys: one row per review option.
 //!
 //! Keeping every key, its default and its one-line doc in one table means the parser
-//! (`config/mod.rs`), the environment variable names and the CONFIGURATION section of the man page
-//! cannot drift apart; a test checks that the man page lists every row.
+//! (`settings/mod.rs`), the environment variable names and the CONFIGURATION section of the man
+//! page cannot drift apart; a test checks that the man page lists every row. A key that takes one
+//! of a fixed set of words takes the spellings of its vocabulary in [`crate::choices`], the same
+//! ones its flag and the session records use.
+
+use crate::choices::{
+    Chunking, Effort, FailOn, Format, Intensity, Mode, TargetSetting, Tools, Workspace,
+};
 
 /// How a key's value is parsed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
-    /// One of a fixed set of lowercase words.
+    /// One of a fixed set of lowercase words: a vocabulary's `NAMES` in
+    /// [`crate::choices`].
     Enum(&'static [&'static str]),
     /// An unsigned integer in an inclusive range.
     Int(u64, u64),
@@ -38,22 +45,12 @@ pub struct Key {
     pub user_only: bool,
 }
 
-pub const TARGETS: &[&str] = &["auto", "code", "proposal", "mixed"];
-pub const MODES: &[&str] = &["auto", "manual"];
-pub const INTENSITIES: &[&str] = &["quick", "standard", "extensive"];
-pub const EFFORTS: &[&str] = &["low", "medium", "high", "max"];
-pub const FORMATS: &[&str] = &["text", "markdown", "json", "sarif", "rdjson", "github"];
-pub const FAIL_ON: &[&str] = &["p1", "p2", "p3", "never"];
-pub const WORKSPACES: &[&str] = &["export", "worktree"];
-pub const REVIEWER_TOOLS: &[&str] = &["default", "none"];
-pub const CHUNKING: &[&str] = &["auto", "always", "never"];
-
 /// Every review option. Order is the order of the man page.
 pub const KEYS: &[Key] = &[
     Key {
         name: "target",
         flag: "--target",
-        kind: Kind::Enum(TARGETS),
+        kind: Kind::Enum(TargetSetting::NAMES),
         default: "auto",
         doc: "What kind of review: code, proposal, mixed or auto.",
         user_only: false,
@@ -69,7 +66,7 @@ pub const KEYS: &[Key] = &[
     Key {
         name: "intensity",
         flag: "--intensity",
-        kind: Kind::Enum(INTENSITIES),
+        kind: Kind::Enum(Intensity::NAMES),
         default: "standard",
         doc: "Preset for maxRounds, budgetMinutes and backendTimeoutSeconds.",
         user_only: false,
@@ -85,7 +82,7 @@ pub const KEYS: &[Key] = &[
     Key {
         name: "mode",
         flag: "--mode",
-        kind: Kind::Enum(MODES),
+        kind: Kind::Enum(Mode::NAMES),
         default: "auto",
         doc: "auto takes the judge's recommendation; manual asks on the terminal.",
         user_only: false,
@@ -181,7 +178,7 @@ pub const KEYS: &[Key] = &[
     Key {
         name: "reviewerWorkspace",
         flag: "--reviewer-workspace",
-        kind: Kind::Enum(WORKSPACES),
+        kind: Kind::Enum(Workspace::NAMES),
         default: "export",
         doc: "Where the models run: a redacted copy of the reviewed revision (export) or the work tree itself (worktree: their tools can read ignored and untracked files).",
         // A cloned repository must not widen what the models can read.
@@ -190,7 +187,7 @@ pub const KEYS: &[Key] = &[
     Key {
         name: "reviewerTools",
         flag: "--reviewer-tools",
-        kind: Kind::Enum(REVIEWER_TOOLS),
+        kind: Kind::Enum(Tools::NAMES),
         default: "default",
         doc: "none runs the reviewer with no tools at all (prompt only) where its CLI allows it (all but opencode).",
         user_only: false,
@@ -206,7 +203,7 @@ pub const KEYS: &[Key] = &[
     Key {
         name: "effort",
         flag: "--effort",
-        kind: Kind::Enum(EFFORTS),
+        kind: Kind::Enum(Effort::NAMES),
         default: "-",
         doc: "Reasoning effort: low, medium, high or max.",
         user_only: false,
@@ -230,7 +227,7 @@ pub const KEYS: &[Key] = &[
     Key {
         name: "format",
         flag: "--format",
-        kind: Kind::Enum(FORMATS),
+        kind: Kind::Enum(Format::NAMES),
         default: "text",
         doc: "Report format: text, markdown, json, sarif, rdjson (reviewdog) or github (annotations).",
         user_only: false,
@@ -246,7 +243,7 @@ pub const KEYS: &[Key] = &[
     Key {
         name: "failOn",
         flag: "--fail-on",
-        kind: Kind::Enum(FAIL_ON),
+        kind: Kind::Enum(FailOn::NAMES),
         default: "never",
         doc: "Exit 1 when unresolved findings at or above this severity remain.",
         user_only: false,
@@ -262,7 +259,7 @@ pub const KEYS: &[Key] = &[
     Key {
         name: "chunk",
         flag: "--chunk",
-        kind: Kind::Enum(CHUNKING),
+        kind: Kind::Enum(Chunking::NAMES),
         default: "auto",
         doc: "Review a change in chunks at once: when it exceeds maxArtifactBytes (auto), always, or never (cut it to the budget).",
         user_only: false,

@@ -166,37 +166,40 @@ impl Layers {
         Ok(())
     }
 
-    /// `git -c a.b=c debate` hands the values to us in `GIT_CONFIG_PARAMETERS` (and, since git
-    /// 2.31, `git --config-env`/`GIT_CONFIG_COUNT` pairs). libgit2 reads neither.
+    /// `git -c a.b=c debate` hands the values to us in `GIT_CONFIG_PARAMETERS` (and users may
+    /// set `GIT_CONFIG_COUNT` pairs). libgit2 reads neither.
     fn read_command_line(&mut self) -> Result<()> {
-        if let Ok(params) = env::var("GIT_CONFIG_PARAMETERS") {
-            for (key, value) in parse_config_parameters(&params)
-                .map_err(|e| UsageError::new(format!("cannot parse GIT_CONFIG_PARAMETERS: {e}")))?
-            {
-                self.push(
-                    &key,
-                    value.unwrap_or_else(|| "true".into()),
-                    Layer::Command,
-                    "git -c".into(),
-                );
-            }
-        }
-        if let Ok(count) = env::var("GIT_CONFIG_COUNT") {
-            let count: usize = count.trim().parse().map_err(|_| {
-                UsageError::new(format!("GIT_CONFIG_COUNT={count:?} is not a number"))
-            })?;
-            for i in 0..count {
-                let key = env::var(format!("GIT_CONFIG_KEY_{i}")).map_err(|_| {
-                    UsageError::new(format!(
-                        "GIT_CONFIG_COUNT is {count} but GIT_CONFIG_KEY_{i} is unset"
-                    ))
-                })?;
-                let value = env::var(format!("GIT_CONFIG_VALUE_{i}")).unwrap_or_default();
-                self.push(&key, value, Layer::Command, format!("GIT_CONFIG_KEY_{i}"));
-            }
+        for (key, value, origin) in command_line()? {
+            self.push(&key, value, Layer::Command, origin.into());
         }
         Ok(())
     }
+}
+
+/// The values given on git's command line, in the order git applies them (a later one wins):
+/// the `GIT_CONFIG_COUNT` pairs, then `GIT_CONFIG_PARAMETERS` (`git -c`, `git --config-env`), each
+/// with the variable it came from. A key given alone means true, as in git.
+pub fn command_line() -> Result<Vec<(String, String, &'static str)>> {
+    let mut out = Vec::new();
+    if let Ok(count) = env::var("GIT_CONFIG_COUNT") {
+        // git stops on a count that is not a number; read as 0, it would drop every pair unseen.
+        if !count.is_empty() && count.parse::<usize>().is_err() {
+            return Err(
+                UsageError::new(format!("GIT_CONFIG_COUNT={count:?} is not a number")).into(),
+            );
+        }
+    }
+    for (key, value) in git_config_env::ConfigEnv::new().iter() {
+        out.push((key.into_owned(), value.into_owned(), "GIT_CONFIG_COUNT"));
+    }
+    if let Ok(params) = env::var("GIT_CONFIG_PARAMETERS") {
+        for (key, value) in parse_config_parameters(&params)
+            .map_err(|e| UsageError::new(format!("cannot parse GIT_CONFIG_PARAMETERS: {e}")))?
+        {
+            out.push((key, value.unwrap_or_else(|| "true".into()), "git -c"));
+        }
+    }
+    Ok(out)
 }
 
 /// Global config files in git's order: the XDG file, then `~/.gitconfig` (which wins).
@@ -238,64 +241,21 @@ pub fn normalize_key(key: &str) -> String {
     }
 }
 
-/// Parses git's `GIT_CONFIG_PARAMETERS`: whitespace-separated single-quoted words, `'\''` for a
-/// quote inside one. Since git 2.31 a pair is `'key'='value'` (a key alone means true); older
-/// gits write `'key=value'`.
+/// Parses git's `GIT_CONFIG_PARAMETERS`: single-quoted words (`'\''` for a quote inside one),
+/// `'key'='value'` since git 2.31 and `'key=value'` before; a key alone means true (`None`).
 pub fn parse_config_parameters(s: &str) -> Result<Vec<(String, Option<String>)>, String> {
+    let mut entries = git_config_env::ConfigParametersIter::new(s.trim());
     let mut out = Vec::new();
-    let mut chars = s.chars().peekable();
-    let quoted = |chars: &mut std::iter::Peekable<std::str::Chars>| -> Result<String, String> {
-        let mut word = String::new();
-        loop {
-            match chars.next() {
-                Some('\'') => {}
-                other => return Err(format!("expected a quote, found {other:?}")),
-            }
-            loop {
-                match chars.next() {
-                    Some('\'') => break,
-                    Some(c) => word.push(c),
-                    None => return Err("unterminated quote".into()),
-                }
-            }
-            // `'\''` continues the same word with a literal quote.
-            if chars.peek() == Some(&'\\') {
-                chars.next();
-                match chars.next() {
-                    Some('\'') => word.push('\''),
-                    other => return Err(format!("bad escape {other:?}")),
-                }
-                if chars.peek() != Some(&'\'') {
-                    return Ok(word);
-                }
-            } else {
-                return Ok(word);
-            }
-        }
-    };
     loop {
-        while chars.peek().is_some_and(|c| c.is_whitespace()) {
-            chars.next();
-        }
-        if chars.peek().is_none() {
-            break;
-        }
-        let first = quoted(&mut chars)?;
-        if chars.peek() == Some(&'=') {
-            chars.next();
-            let value = if chars.peek() == Some(&'\'') {
-                quoted(&mut chars)?
-            } else {
-                String::new()
-            };
-            out.push((first, Some(value)));
-        } else if let Some((k, v)) = first.split_once('=') {
-            out.push((k.to_string(), Some(v.to_string())));
-        } else {
-            out.push((first, None));
+        let before = entries.clone();
+        match entries.next() {
+            Some((key, value)) => out.push((key.into_owned(), value.map(|v| v.into_owned()))),
+            // The iterator stops at the first entry it cannot read, as it stops at the end: it
+            // read everything only if nothing was left before its last step.
+            None if before == git_config_env::ConfigParametersIter::new("") => return Ok(out),
+            None => return Err("a quote is missing or misplaced".into()),
         }
     }
-    Ok(out)
 }
 
 #[cfg(test)]
@@ -318,6 +278,18 @@ mod tests {
             ]
         );
         assert!(parse_config_parameters("'unterminated").is_err());
+    }
+
+    #[test]
+    fn a_bare_key_and_gits_escapes_read_as_git_writes_them() {
+        // `git -c a.b` writes `'a.b'=` (true); git quotes `!` as `'\!'`.
+        let got = parse_config_parameters("'a.b'= 'c.d'='x'\\!'y'").unwrap();
+        assert_eq!(
+            got,
+            vec![("a.b".into(), None), ("c.d".into(), Some("x!y".into()))]
+        );
+        assert!(parse_config_parameters("'a.b'x").is_err());
+        assert!(parse_config_parameters("  ").unwrap().is_empty());
     }
 
     #[test]

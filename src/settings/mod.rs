@@ -3,30 +3,65 @@
 //!
 //! Everything after this point reads `Settings`, never clap or git config, so precedence is decided
 //! in exactly one place. A value that does not parse is an error naming the key and where it was
-//! set; it never silently falls back to the default.
+//! set; it never silently falls back to the default. What the command line says comes in as
+//! [`Overrides`], a plain struct each command fills from its own flags, so the settings know
+//! nothing of clap and every command (and every test) asks for settings the same way.
 
 pub mod keys;
 pub mod layers;
 pub mod manual;
+pub mod output;
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use clap::ValueEnum;
 use serde::Serialize;
 
-use crate::cli::ReviewArgs;
+use crate::choices::{
+    Choice, Chunking, Effort, FailOn, Format, Intensity, Mode, TargetSetting, Tools, Workspace,
+};
 use crate::error::UsageError;
 use keys::{Kind, KEYS};
 pub use layers::{Layer, Layers, RepoDirs};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TargetSetting {
-    Auto,
-    Code,
-    Proposal,
-    Mixed,
+/// What a command's flags say. Each `Some` is a value given on the command line (or, for
+/// `resume`, kept from the session) and is applied at the flag layer, above every config file and
+/// the environment; `None` leaves the key to them and to the default.
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
+    pub target: Option<TargetSetting>,
+    pub scope: Option<String>,
+    pub intensity: Option<Intensity>,
+    pub max_rounds: Option<u32>,
+    pub mode: Option<Mode>,
+    pub budget_minutes: Option<u64>,
+    pub budget_tokens: Option<u64>,
+    pub budget_usd: Option<f64>,
+    pub backend_timeout_seconds: Option<u64>,
+    pub backend_idle_seconds: Option<u64>,
+    pub skip_materialize_opposite: Option<bool>,
+    pub state_dir: Option<PathBuf>,
+    pub author: Option<String>,
+    pub reviewer: Option<String>,
+    pub normalizer: Option<String>,
+    pub fallback_reviewer: Option<String>,
+    pub reviewer_workspace: Option<Workspace>,
+    pub reviewer_tools: Option<Tools>,
+    pub allow_same_family: Option<bool>,
+    pub effort: Option<Effort>,
+    pub model_author: Option<String>,
+    pub model_reviewer: Option<String>,
+    pub format: Option<Format>,
+    pub output: Option<PathBuf>,
+    pub fail_on: Option<FailOn>,
+    pub max_artifact_bytes: Option<u64>,
+    pub context_lines: Option<u32>,
+    pub chunk: Option<Chunking>,
+    pub concurrency: Option<u64>,
+    pub max_chunks: Option<u64>,
+    pub dry_run: Option<bool>,
+    pub incremental: Option<bool>,
 }
 
 /// Everything a review needs to know about how to run, after precedence was applied.
@@ -34,9 +69,9 @@ pub enum TargetSetting {
 pub struct Settings {
     pub target: TargetSetting,
     pub scope: Option<String>,
-    pub intensity: String,
+    pub intensity: Intensity,
     pub max_rounds: u32,
-    pub mode: String,
+    pub mode: Mode,
     pub budget_minutes: u64,
     pub budget_tokens: Option<u64>,
     pub budget_usd: Option<f64>,
@@ -50,15 +85,14 @@ pub struct Settings {
     pub normalizer: Option<String>,
     /// Who reviews when the reviewer never answers.
     pub fallback_reviewer: Option<String>,
-    pub effort: Option<String>,
+    pub effort: Option<Effort>,
     pub model_author: Option<String>,
     pub model_reviewer: Option<String>,
-    pub format: String,
+    pub format: Format,
     pub output: Option<PathBuf>,
-    pub fail_on: String,
+    pub fail_on: FailOn,
     pub max_artifact_bytes: u64,
-    /// `auto`, `always` or `never`: see [`keys::CHUNKING`].
-    pub chunk: String,
+    pub chunk: Chunking,
     pub concurrency: usize,
     pub max_chunks: usize,
     /// `None`: not set, so git's `diff.context` (3 when unset) applies.
@@ -71,122 +105,63 @@ pub struct Settings {
     /// Days a session is kept after a run (0: no limit).
     pub keep_days: u64,
     pub allow_same_family: bool,
-    /// `export` (default): the models run in a redacted copy of the reviewed revision;
-    /// `worktree`: in the work tree.
-    pub reviewer_workspace: String,
-    /// `none`: the reviewer runs with no tools; `default`: with its read-only tools.
-    pub reviewer_tools: String,
+    /// Where the models run: a redacted copy of the reviewed revision, or the work tree.
+    pub reviewer_workspace: Workspace,
+    /// Whether the reviewer keeps its read-only tools.
+    pub reviewer_tools: Tools,
     /// `debate.<backend>.<variable>` values (`claude.model`, `openai.baseurl`), keyed by backend
     /// and variable in lowercase, after the `.gitdebate` filter.
-    pub backend_vars: std::collections::BTreeMap<String, String>,
+    pub backend_vars: BTreeMap<String, String>,
     /// Where each non-default value came from (a flag, a file, a variable), for "why" messages.
     #[serde(skip)]
-    pub origins: std::collections::BTreeMap<&'static str, String>,
+    pub origins: BTreeMap<&'static str, String>,
     /// Which layer each non-default value came from (key name -> layer), for the metadata.
-    pub sources: std::collections::BTreeMap<&'static str, Layer>,
+    pub sources: BTreeMap<&'static str, Layer>,
     /// Ignored keys and overridden presets, said once on stderr.
     #[serde(skip)]
     pub warnings: Vec<String>,
 }
 
-/// rounds, budget minutes, timeout seconds of each `--intensity` preset (the seed script's values).
-fn intensity_preset(name: &str) -> (u64, u64, u64) {
-    match name {
-        "quick" => (1, 10, 180),
-        "extensive" => (5, 40, 900),
-        _ => (3, 20, 600),
-    }
-}
-
 impl Settings {
-    /// Merges `layers` (files and `git -c`), the `GIT_DEBATE_*` environment and `args`.
-    pub fn resolve(mut layers: Layers, args: &ReviewArgs) -> Result<Settings> {
-        for key in KEYS {
-            if let Ok(v) = std::env::var(keys::env_name(key.name)) {
-                layers.push(
-                    &format!("debate.{}", key.name),
-                    v,
-                    Layer::Env,
-                    keys::env_name(key.name),
-                );
-            }
+    /// The settings of a run that writes a report: every layer of `repo` (or, outside one, the
+    /// user's and the environment's) with `overrides` on top, the warnings said on stderr, and an
+    /// `--output` destination checked before any work is done for it.
+    pub fn for_run(repo: Option<RepoDirs>, overrides: &Overrides) -> Result<Settings> {
+        let settings = Settings::load(repo, overrides)?;
+        if let Some(p) = &settings.output {
+            output::check(p)?;
         }
-        for (name, value) in flag_values(args) {
-            let flag = KEYS
-                .iter()
-                .find(|k| k.name == name)
-                .map_or(name, |k| k.flag);
-            layers.push(
-                &format!("debate.{name}"),
-                value,
-                Layer::Flag,
-                flag.to_string(),
-            );
+        Ok(settings)
+    }
+
+    /// Every layer of `repo` with `overrides` on top, the warnings said on stderr.
+    pub fn load(repo: Option<RepoDirs>, overrides: &Overrides) -> Result<Settings> {
+        let settings = Settings::resolve(Layers::load(repo)?, overrides)?;
+        for w in &settings.warnings {
+            crate::errln!("{w}");
         }
+        Ok(settings)
+    }
+
+    /// Merges `layers` (files and `git -c`), the `GIT_DEBATE_*` environment and `overrides`.
+    pub fn resolve(mut layers: Layers, overrides: &Overrides) -> Result<Settings> {
+        push_env_and_flags(&mut layers, overrides);
         let warnings = drop_untrusted(&mut layers);
-        // `[debate "Gemini"]` and `[debate "gemini"]` name one backend: of the spellings, the
-        // value from the highest layer wins (not the one that sorts last).
-        let mut best: std::collections::BTreeMap<String, &layers::RawValue> = Default::default();
-        for (key, values) in layers.iter() {
-            let Some((sub, var)) = key.strip_prefix("debate.").and_then(|r| r.rsplit_once('.'))
-            else {
-                continue;
-            };
-            let Some(value) = values.last() else { continue };
-            let name = format!("{}.{}", sub.to_ascii_lowercase(), var.to_ascii_lowercase());
-            if best.get(&name).is_none_or(|b| b.layer <= value.layer) {
-                best.insert(name, value);
-            }
-        }
-        let backend_vars = best
-            .into_iter()
-            .map(|(name, v)| (name, v.value.trim().to_string()))
-            .collect();
+        let backend_vars = backend_vars(&layers);
         let mut r = Resolver {
             layers: &layers,
             sources: Default::default(),
             origins: Default::default(),
             warnings,
         };
-
-        let intensity = r.get("intensity")?.unwrap_or_else(|| "standard".into());
-        let intensity_layer = r.layer("intensity");
-        let (rounds, budget, timeout) = intensity_preset(&intensity);
-        // A preset sets three values at its own layer; an explicit key beats it only from the
-        // same or a higher layer, so `--intensity quick` overrides `debate.maxRounds` in config
-        // while `--max-rounds 2 --intensity quick` keeps 2 rounds.
-        let preset = |r: &mut Resolver, key: &'static str, preset: u64| -> Result<u64> {
-            match (r.layer(key), intensity_layer) {
-                (Some(kl), Some(il)) if kl < il => Ok(preset),
-                (Some(kl), Some(il)) => {
-                    if kl == Layer::Flag && il == Layer::Flag {
-                        r.warnings.push(format!(
-                            "note: {} overrides the {intensity} preset's value {preset}",
-                            KEYS.iter().find(|k| k.name == key).map_or(key, |k| k.flag)
-                        ));
-                    }
-                    Ok(r.int(key)?.unwrap_or(preset))
-                }
-                (Some(_), None) => Ok(r.int(key)?.unwrap_or(preset)),
-                (None, _) => Ok(preset),
-            }
-        };
-        let max_rounds = preset(&mut r, "maxRounds", rounds)? as u32;
-        let budget_minutes = preset(&mut r, "budgetMinutes", budget)?;
-        let backend_timeout_seconds = preset(&mut r, "backendTimeoutSeconds", timeout)?;
-
-        let target = match r.get("target")?.as_deref() {
-            Some("code") => TargetSetting::Code,
-            Some("proposal") => TargetSetting::Proposal,
-            Some("mixed") => TargetSetting::Mixed,
-            _ => TargetSetting::Auto,
-        };
+        let intensity = r.choice("intensity")?.unwrap_or(Intensity::Standard);
+        let (max_rounds, budget_minutes, backend_timeout_seconds) = r.presets(intensity)?;
         Ok(Settings {
-            target,
+            target: r.choice("target")?.unwrap_or(TargetSetting::Auto),
             scope: r.get("scope")?,
             intensity,
             max_rounds,
-            mode: r.get("mode")?.unwrap_or_else(|| "auto".into()),
+            mode: r.choice("mode")?.unwrap_or(Mode::Auto),
             budget_minutes,
             budget_tokens: r.int("budgetTokens")?,
             budget_usd: r.get("budgetUsd")?.map(|v| v.parse().expect("validated")),
@@ -198,14 +173,14 @@ impl Settings {
             reviewer: r.get("reviewer")?,
             normalizer: r.get("normalizer")?,
             fallback_reviewer: r.get("fallbackReviewer")?,
-            effort: r.get("effort")?,
+            effort: r.choice("effort")?,
             model_author: r.get("modelAuthor")?,
             model_reviewer: r.get("modelReviewer")?,
-            format: r.get("format")?.unwrap_or_else(|| "text".into()),
+            format: r.choice("format")?.unwrap_or(Format::Text),
             output: r.get("output")?.map(|p| expand_home(&p)),
-            fail_on: r.get("failOn")?.unwrap_or_else(|| "never".into()),
+            fail_on: r.choice("failOn")?.unwrap_or(FailOn::Never),
             max_artifact_bytes: r.int("maxArtifactBytes")?.unwrap_or(262_144),
-            chunk: r.get("chunk")?.unwrap_or_else(|| "auto".into()),
+            chunk: r.choice("chunk")?.unwrap_or(Chunking::Auto),
             concurrency: r.int("concurrency")?.unwrap_or(3) as usize,
             max_chunks: r.int("maxChunks")?.unwrap_or(16) as usize,
             context_lines: r.int("contextLines")?.map(|n| n as u32),
@@ -214,16 +189,75 @@ impl Settings {
             keep_sessions: r.int("keepSessions")?.unwrap_or(1000),
             keep_days: r.int("keepDays")?.unwrap_or(90),
             allow_same_family: r.bool("allowSameFamily")?.unwrap_or(false),
-            reviewer_workspace: r
-                .get("reviewerWorkspace")?
-                .unwrap_or_else(|| "export".into()),
-            reviewer_tools: r.get("reviewerTools")?.unwrap_or_else(|| "default".into()),
+            reviewer_workspace: r.choice("reviewerWorkspace")?.unwrap_or(Workspace::Export),
+            reviewer_tools: r.choice("reviewerTools")?.unwrap_or(Tools::Default),
             backend_vars,
             origins: r.origins,
             sources: r.sources,
             warnings: r.warnings,
         })
     }
+
+    /// A boolean `debate.<section>.<variable>` outside the review's own keys (`hook.strict`),
+    /// `None` when unset; a value that is not one of git's booleans is an error naming the key.
+    pub fn var_bool(&self, name: &str) -> Result<Option<bool>> {
+        let Some(v) = self.backend_vars.get(&name.to_ascii_lowercase()) else {
+            return Ok(None);
+        };
+        match parse_bool(v) {
+            Some(b) => Ok(Some(b)),
+            None => Err(UsageError::new(format!(
+                "bad value for debate.{name} = {v:?}: expected true or false"
+            ))
+            .into()),
+        }
+    }
+}
+
+/// Adds the `GIT_DEBATE_*` environment and the flags as the two top layers.
+fn push_env_and_flags(layers: &mut Layers, overrides: &Overrides) {
+    for key in KEYS {
+        if let Ok(v) = std::env::var(keys::env_name(key.name)) {
+            layers.push(
+                &format!("debate.{}", key.name),
+                v,
+                Layer::Env,
+                keys::env_name(key.name),
+            );
+        }
+    }
+    for (name, value) in flag_values(overrides) {
+        let flag = KEYS
+            .iter()
+            .find(|k| k.name == name)
+            .map_or(name, |k| k.flag);
+        layers.push(
+            &format!("debate.{name}"),
+            value,
+            Layer::Flag,
+            flag.to_string(),
+        );
+    }
+}
+
+/// The `debate.<backend>.<variable>` values. `[debate "Gemini"]` and `[debate "gemini"]` name
+/// one backend: of the spellings, the value from the highest layer wins (not the one that sorts
+/// last).
+fn backend_vars(layers: &Layers) -> BTreeMap<String, String> {
+    let mut best: BTreeMap<String, &layers::RawValue> = Default::default();
+    for (key, values) in layers.iter() {
+        let Some((sub, var)) = key.strip_prefix("debate.").and_then(|r| r.rsplit_once('.')) else {
+            continue;
+        };
+        let Some(value) = values.last() else { continue };
+        let name = format!("{}.{}", sub.to_ascii_lowercase(), var.to_ascii_lowercase());
+        if best.get(&name).is_none_or(|b| b.layer <= value.layer) {
+            best.insert(name, value);
+        }
+    }
+    best.into_iter()
+        .map(|(name, v)| (name, v.value.trim().to_string()))
+        .collect()
 }
 
 /// Removes what a committed `.gitdebate` may not decide (programs, servers, credentials, local
@@ -251,81 +285,64 @@ fn drop_untrusted(layers: &mut Layers) -> Vec<String> {
         .collect()
 }
 
-/// The flags the user typed, as `(key name, value)` in config syntax, so they go through the same
-/// parser and precedence as every other layer.
-fn flag_values(a: &ReviewArgs) -> Vec<(&'static str, String)> {
-    fn word<T: ValueEnum>(v: &T) -> String {
-        v.to_possible_value()
-            .map(|p| p.get_name().to_string())
-            .unwrap_or_default()
-    }
-    let mut out = Vec::new();
-    let mut text = |name: &'static str, v: Option<String>| {
-        if let Some(v) = v {
-            out.push((name, v));
-        }
-    };
-    text("target", a.target.as_ref().map(word));
-    text("scope", a.scope.clone());
-    text("intensity", a.intensity.as_ref().map(word));
-    text("maxRounds", a.max_rounds.map(|v| v.to_string()));
-    text("mode", a.mode.as_ref().map(word));
-    text("budgetMinutes", a.budget_minutes.map(|v| v.to_string()));
-    text("budgetTokens", a.budget_tokens.map(|v| v.to_string()));
-    text("budgetUsd", a.budget_usd.map(|v| v.to_string()));
-    text(
-        "backendTimeoutSeconds",
-        a.backend_timeout_seconds.map(|v| v.to_string()),
-    );
-    text(
-        "backendIdleSeconds",
-        a.backend_idle_seconds.map(|v| v.to_string()),
-    );
-    text(
-        "stateDir",
-        a.state_dir.as_ref().map(|p| p.display().to_string()),
-    );
-    text("author", a.author.clone());
-    text("reviewer", a.reviewer.clone());
-    text("normalizer", a.normalizer.clone());
-    text("fallbackReviewer", a.fallback_reviewer.clone());
-    text("reviewerWorkspace", a.reviewer_workspace.clone());
-    text("reviewerTools", a.reviewer_tools.clone());
-    text("effort", a.effort.as_ref().map(word));
-    text("modelAuthor", a.model_author.clone());
-    text("modelReviewer", a.model_reviewer.clone());
-    text("format", a.format.as_ref().map(word));
-    text("output", a.output.as_ref().map(|p| p.display().to_string()));
-    text("failOn", a.fail_on.as_ref().map(word));
-    text(
-        "maxArtifactBytes",
-        a.max_artifact_bytes.map(|v| v.to_string()),
-    );
-    text("contextLines", a.context_lines.map(|v| v.to_string()));
-    text(
-        "chunk",
-        (a.chunk || a.no_chunk).then(|| if a.chunk { "always" } else { "never" }.into()),
-    );
-    text("concurrency", a.concurrency.map(|v| v.to_string()));
-    text("maxChunks", a.max_chunks.map(|v| v.to_string()));
-    let tri = |on: bool, off: bool| (on || off).then(|| on.to_string());
-    text(
-        "skipMaterializeOpposite",
-        tri(a.skip_materialize_opposite, a.no_skip_materialize_opposite),
-    );
-    text("dryRun", tri(a.dry_run, a.no_dry_run));
-    text("incremental", tri(a.incremental, a.no_incremental));
-    text(
-        "allowSameFamily",
-        tri(a.allow_same_family, a.no_allow_same_family),
-    );
-    out
+/// The overrides, as `(key name, value)` in config syntax, so they go through the same parser and
+/// precedence as every other layer.
+fn flag_values(o: &Overrides) -> Vec<(&'static str, String)> {
+    let word = |v: Option<&'static str>| v.map(str::to_string);
+    let num = |v: Option<u64>| v.map(|n| n.to_string());
+    let path = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
+    let all: [(&'static str, Option<String>); 32] = [
+        ("target", word(o.target.map(Choice::name))),
+        ("scope", o.scope.clone()),
+        ("intensity", word(o.intensity.map(Choice::name))),
+        ("maxRounds", num(o.max_rounds.map(u64::from))),
+        ("mode", word(o.mode.map(Choice::name))),
+        ("budgetMinutes", num(o.budget_minutes)),
+        ("budgetTokens", num(o.budget_tokens)),
+        ("budgetUsd", o.budget_usd.map(|v| v.to_string())),
+        ("backendTimeoutSeconds", num(o.backend_timeout_seconds)),
+        ("backendIdleSeconds", num(o.backend_idle_seconds)),
+        ("stateDir", path(&o.state_dir)),
+        ("author", o.author.clone()),
+        ("reviewer", o.reviewer.clone()),
+        ("normalizer", o.normalizer.clone()),
+        ("fallbackReviewer", o.fallback_reviewer.clone()),
+        (
+            "reviewerWorkspace",
+            word(o.reviewer_workspace.map(Choice::name)),
+        ),
+        ("reviewerTools", word(o.reviewer_tools.map(Choice::name))),
+        ("effort", word(o.effort.map(Choice::name))),
+        ("modelAuthor", o.model_author.clone()),
+        ("modelReviewer", o.model_reviewer.clone()),
+        ("format", word(o.format.map(Choice::name))),
+        ("output", path(&o.output)),
+        ("failOn", word(o.fail_on.map(Choice::name))),
+        ("maxArtifactBytes", num(o.max_artifact_bytes)),
+        ("contextLines", num(o.context_lines.map(u64::from))),
+        ("chunk", word(o.chunk.map(Choice::name))),
+        ("concurrency", num(o.concurrency)),
+        ("maxChunks", num(o.max_chunks)),
+        (
+            "skipMaterializeOpposite",
+            o.skip_materialize_opposite.map(|b| b.to_string()),
+        ),
+        ("dryRun", o.dry_run.map(|b| b.to_string())),
+        ("incremental", o.incremental.map(|b| b.to_string())),
+        (
+            "allowSameFamily",
+            o.allow_same_family.map(|b| b.to_string()),
+        ),
+    ];
+    all.into_iter()
+        .filter_map(|(name, v)| v.map(|v| (name, v)))
+        .collect()
 }
 
 struct Resolver<'a> {
     layers: &'a Layers,
-    sources: std::collections::BTreeMap<&'static str, Layer>,
-    origins: std::collections::BTreeMap<&'static str, String>,
+    sources: BTreeMap<&'static str, Layer>,
+    origins: BTreeMap<&'static str, String>,
     warnings: Vec<String>,
 }
 
@@ -396,6 +413,43 @@ impl Resolver<'_> {
         }
     }
 
+    /// A vocabulary key's variant; [`Resolver::get`] has checked the word against its names.
+    fn choice<T: Choice>(&mut self, name: &'static str) -> Result<Option<T>> {
+        Ok(self
+            .get(name)?
+            .map(|v| T::parse(&v).expect("validated against the vocabulary")))
+    }
+
+    /// Rounds, budget minutes and timeout seconds. A preset sets three values at its own layer;
+    /// an explicit key beats it only from the same or a higher layer, so `--intensity quick`
+    /// overrides `debate.maxRounds` in config while `--max-rounds 2 --intensity quick` keeps 2
+    /// rounds.
+    fn presets(&mut self, intensity: Intensity) -> Result<(u32, u64, u64)> {
+        let intensity_layer = self.layer("intensity");
+        let (rounds, budget, timeout) = intensity.preset();
+        let mut preset = |key: &'static str, preset: u64| -> Result<u64> {
+            match (self.layer(key), intensity_layer) {
+                (Some(kl), Some(il)) if kl < il => Ok(preset),
+                (Some(kl), Some(il)) => {
+                    if kl == Layer::Flag && il == Layer::Flag {
+                        self.warnings.push(format!(
+                            "note: {} overrides the {intensity} preset's value {preset}",
+                            Self::key(key).flag
+                        ));
+                    }
+                    Ok(self.int(key)?.unwrap_or(preset))
+                }
+                (Some(_), None) => Ok(self.int(key)?.unwrap_or(preset)),
+                (None, _) => Ok(preset),
+            }
+        };
+        Ok((
+            preset("maxRounds", rounds)? as u32,
+            preset("budgetMinutes", budget)?,
+            preset("backendTimeoutSeconds", timeout)?,
+        ))
+    }
+
     fn int(&mut self, name: &'static str) -> Result<Option<u64>> {
         Ok(self.get(name)?.map(|v| v.parse().expect("validated")))
     }
@@ -421,3 +475,6 @@ pub fn expand_home(p: &str) -> PathBuf {
         _ => PathBuf::from(p),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -61,9 +61,7 @@ mod tests {
     use super::*;
 
     fn mkfifo(path: &Path) {
-        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
-        // SAFETY: mkfifo with a valid C string.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        crate::sys::files::make_fifo(path);
     }
 
     #[test]

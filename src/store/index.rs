@@ -12,14 +12,14 @@
 //! It is a cache, and data that may not be ours: reads are bounded, an id must look like one, and
 //! anything that does not parse makes [`crate::store::catalog`] rebuild it from the folders.
 
-use std::fs::{File, OpenOptions};
+use std::fs::OpenOptions;
 use std::io::{Read, Write};
-use std::os::fd::AsRawFd;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+
+use crate::sys::lock::{LockFile, Locking, Share};
 
 /// The index file in a store.
 pub const FILE: &str = "sessions-index";
@@ -55,20 +55,61 @@ pub struct Entry {
 
 /// The metadata fields an [`Entry`] is made of. Read into this, a metadata file (which lists
 /// every file of its change) is scanned but never held: listing took 5 GB when each was kept.
+/// Any kind of session's metadata reads as one (a debate's `scope` is a string, or none).
 #[derive(Deserialize)]
 struct Brief {
     created_at: Option<String>,
     target: Option<String>,
     status: Option<String>,
-    scope: Option<Value>,
+    scope: Option<Loose<BriefScope>>,
     source: Option<BriefSource>,
     /// Read loosely: an odd value here makes a session no hook session, not a corrupt one.
-    hook: Option<Value>,
+    hook: Option<Loose<BriefHook>>,
+}
+
+/// A value read when it has the expected shape, and otherwise passed over: listing shows what it
+/// can of a session rather than calling it corrupt for a field it only summarises.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Loose<T> {
+    Is(T),
+    Not(serde::de::IgnoredAny),
+}
+
+impl<T> Loose<T> {
+    fn get(&self) -> Option<&T> {
+        match self {
+            Loose::Is(t) => Some(t),
+            Loose::Not(_) => None,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct BriefScope {
+    effective: Option<Loose<String>>,
+    given: Option<Loose<String>>,
+    resolved: Option<Loose<BriefResolved>>,
+}
+
+#[derive(Deserialize)]
+struct BriefResolved {
+    head: Option<Loose<String>>,
 }
 
 #[derive(Deserialize)]
 struct BriefSource {
     origin: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct BriefHook {
+    cache: Option<Loose<String>>,
+}
+
+/// The string a loose field holds, if it holds one.
+fn text(v: &Option<Loose<String>>) -> Option<&str> {
+    v.as_ref().and_then(Loose::get).map(String::as_str)
 }
 
 impl Entry {
@@ -80,26 +121,24 @@ impl Entry {
         if !bytes.trim_ascii_start().starts_with(b"{") {
             return Err("corrupt metadata.json: not a JSON object".into());
         }
-        let scope = b.scope.as_ref();
-        let given = |k| scope.and_then(|s| s.get(k)).and_then(Value::as_str);
-        let scope = match (given("effective").or(given("given")), &b.source) {
+        let scope = b.scope.as_ref().and_then(Loose::get);
+        let given = scope.and_then(|s| text(&s.effective).or(text(&s.given)));
+        let scope_text = match (given, &b.source) {
             (Some(s), _) => s.to_string(),
             (None, Some(BriefSource { origin: Some(o) })) => format!("content ({o})"),
             _ => "?".into(),
         };
-        let head = b
-            .scope
-            .as_ref()
-            .and_then(|s| s.get("resolved"))
-            .and_then(|r| r.get("head"))
-            .and_then(Value::as_str)
+        let head = scope
+            .and_then(|s| s.resolved.as_ref())
+            .and_then(Loose::get)
+            .and_then(|r| text(&r.head))
             .filter(|h| is_sha(h))
             .map(String::from);
         let hook = b
             .hook
             .as_ref()
-            .and_then(|h| h.get("cache"))
-            .and_then(Value::as_str)
+            .and_then(Loose::get)
+            .and_then(|h| text(&h.cache))
             .filter(|k| is_cache_key(k))
             .map(String::from);
         Ok(Entry {
@@ -107,7 +146,7 @@ impl Entry {
             created_at: b.created_at,
             target: b.target,
             status: b.status,
-            scope,
+            scope: scope_text,
             head,
             hook,
         })
@@ -148,7 +187,7 @@ pub fn is_cache_key(key: &str) -> bool {
         && tree
             .bytes()
             .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
-        && ["p1", "p2", "p3", "never"].contains(&fail_on)
+        && crate::choices::FailOn::NAMES.contains(&fail_on)
         && !rounds.is_empty()
         && rounds.len() <= 3
         && rounds.bytes().all(|b| b.is_ascii_digit())
@@ -241,7 +280,7 @@ pub struct Snapshot {
 pub fn read(base: &Path) -> std::io::Result<Option<Snapshot>> {
     let mut file = match OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .custom_flags(crate::sys::files::careful_flags(false))
         .open(base.join(FILE))
     {
         Ok(f) => f,
@@ -280,7 +319,7 @@ pub fn record(dir: &Path, id: &str, metadata: &[u8]) {
     let _lock = Lock::take(base, false);
     let appended = OpenOptions::new()
         .append(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .custom_flags(crate::sys::files::careful_flags(false))
         .open(base.join(FILE))
         .and_then(|mut f| {
             if !f.metadata()?.is_file() {
@@ -301,9 +340,9 @@ pub fn invalidate(base: &Path) {
     let _ = std::fs::remove_file(base.join(FILE));
 }
 
-/// A held `flock` of the index lock; released when dropped.
+/// A held lock of the index ([`crate::sys::lock`]); released when dropped.
 pub struct Lock {
-    _file: File,
+    _file: LockFile,
 }
 
 impl Lock {
@@ -311,32 +350,16 @@ impl Lock {
     /// rewrite holds it for milliseconds. `None` when it cannot be had; where the file system has
     /// no `flock` the lock is granted (appends stay atomic; only a rewrite could race one).
     pub fn take(base: &Path, exclusive: bool) -> Option<Lock> {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-            .open(base.join(LOCK))
-            .ok()
-            .filter(|f| f.metadata().is_ok_and(|m| m.is_file()))?;
-        let op = if exclusive {
-            libc::LOCK_EX
+        let file = LockFile::open(&base.join(LOCK)).ok()?;
+        let share = if exclusive {
+            Share::Exclusive
         } else {
-            libc::LOCK_SH
+            Share::Shared
         };
-        for _ in 0..200 {
-            // SAFETY: flock on a descriptor we own.
-            if unsafe { libc::flock(file.as_raw_fd(), op | libc::LOCK_NB) } == 0 {
-                return Some(Lock { _file: file });
-            }
-            if std::io::Error::last_os_error().raw_os_error() != Some(libc::EWOULDBLOCK) {
-                return Some(Lock { _file: file });
-            }
-            std::thread::sleep(std::time::Duration::from_millis(10));
+        match file.lock_within(share, std::time::Duration::from_secs(2)) {
+            Locking::Locked | Locking::Unsupported(_) => Some(Lock { _file: file }),
+            Locking::Busy => None,
         }
-        None
     }
 }
 

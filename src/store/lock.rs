@@ -1,21 +1,19 @@
 //! One process per session: a running review holds `lock` in its folder.
 //!
 //! Two processes writing one folder (a `resume last` started while the review still runs) make
-//! every call twice and interleave their files. The lock is an advisory `flock` on the file,
-//! which the kernel drops when its holder dies however it dies (even `kill -9`), so a crashed run
-//! never locks its session forever; the file holds the holder's pid only to name it in the
-//! refusal. Where the file system has no `flock`, the recorded pid decides: a live process other
-//! than us holds the session, a dead one does not.
+//! every call twice and interleave their files. The lock is an advisory `flock` on the file
+//! ([`crate::sys::lock`]), which the kernel drops when its holder dies however it dies (even
+//! `kill -9`), so a crashed run never locks its session forever; the file holds the holder's pid
+//! only to name it in the refusal. Where the file system has no `flock`, the recorded pid
+//! decides: a live process other than us holds the session, a dead one does not.
 
-use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, Write};
-use std::os::fd::AsRawFd;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use anyhow::{Context, Result};
 
 use crate::error::UsageError;
+use crate::sys::lock::{LockFile, Locking, Share};
 
 /// The lock file's name inside a session folder.
 pub const NAME: &str = "lock";
@@ -23,84 +21,65 @@ pub const NAME: &str = "lock";
 /// A held session lock; released when dropped (or when the process ends).
 #[derive(Debug)]
 pub struct Lock {
-    _file: File,
+    _file: LockFile,
 }
 
 /// Takes the lock of the session `id` in `dir`, or says which process holds it.
 pub fn acquire(dir: &Path, id: &str) -> Result<Lock> {
     let path = dir.join(NAME);
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .mode(0o600)
-        // A planted symlink or FIFO in its place is neither followed nor waited on.
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(&path)
-        .with_context(|| format!("cannot open the session lock {}", path.display()))?;
-    if !file.metadata()?.is_file() {
-        anyhow::bail!(
-            "{} is not a regular file; remove it to use session {id}",
-            path.display()
-        );
+    // A planted symlink or FIFO in its place is neither followed nor waited on.
+    let mut lock = LockFile::open(&path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::InvalidData => anyhow::anyhow!("{e}; remove it to use session {id}"),
+        _ => anyhow::Error::new(e)
+            .context(format!("cannot open the session lock {}", path.display())),
+    })?;
+    let held = match lock.try_lock(Share::Exclusive) {
+        Locking::Locked => false,
+        Locking::Busy => true,
+        // No flock here: believe the recorded pid while that process lives.
+        Locking::Unsupported(_) => holder_pid(lock.file())
+            .is_some_and(|pid| pid != std::process::id() && crate::sys::reap::alive(pid)),
+    };
+    if held {
+        let holder = holder_pid(lock.file());
+        return Err(UsageError::new(format!(
+            "session {id} is in use by {}; wait for it to finish (or stop it) before resuming",
+            holder.map_or("another process".to_string(), |p| format!("process {p}"))
+        ))
+        .into());
     }
-    // SAFETY: flock on a descriptor we own.
-    let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-    if rc != 0 {
-        let err = std::io::Error::last_os_error();
-        let holder = holder_pid(&mut file);
-        let held = match err.raw_os_error() {
-            Some(libc::EWOULDBLOCK) => true,
-            // No flock here: believe the recorded pid while that process lives.
-            _ => holder.is_some_and(|pid| pid != std::process::id() && alive(pid)),
-        };
-        if held {
-            return Err(UsageError::new(format!(
-                "session {id} is in use by {}; wait for it to finish (or stop it) before resuming",
-                holder.map_or("another process".to_string(), |p| format!("process {p}"))
-            ))
-            .into());
-        }
-    }
+    let file = lock.file();
     file.set_len(0)?;
     file.rewind()?;
     file.write_all(format!("{}\n", std::process::id()).as_bytes())
         .with_context(|| format!("cannot write the session lock {}", path.display()))?;
-    Ok(Lock { _file: file })
+    Ok(Lock { _file: lock })
 }
 
-/// The pid recorded in a lock file, if it holds one.
 /// Whether the process recorded as holding the session in `dir` is gone: a session stored as
 /// `running` whose holder died (`kill -9`, a crash, a power cut) is not running. `None` when no
 /// lock file says (sessions older than the lock). Reads the pid only, taking no lock, so listing
 /// sessions never gets in the way of a `resume` starting at the same moment.
 pub fn holder_gone(dir: &Path) -> Option<bool> {
-    let mut file = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(dir.join(NAME))
-        .ok()?;
-    if !file.metadata().ok()?.is_file() {
-        return None;
-    }
-    Some(!holder_pid(&mut file).is_some_and(alive))
+    let text = crate::sys::files::read_regular_no_link(&dir.join(NAME), 32).ok()?;
+    Some(!pid_in(&text).is_some_and(crate::sys::reap::alive))
 }
 
-fn holder_pid(file: &mut File) -> Option<u32> {
-    let mut text = String::new();
+/// The pid recorded in a lock file, if it holds one.
+fn holder_pid(file: &mut std::fs::File) -> Option<u32> {
+    let mut text = Vec::new();
     file.rewind().ok()?;
-    file.take(32).read_to_string(&mut text).ok()?;
-    text.trim().parse().ok().filter(|p| *p > 0)
+    file.take(32).read_to_end(&mut text).ok()?;
+    pid_in(&text)
 }
 
-fn alive(pid: u32) -> bool {
-    let Ok(pid) = i32::try_from(pid) else {
-        return false;
-    };
-    // SAFETY: signal 0 only checks that the process exists.
-    let rc = unsafe { libc::kill(pid, 0) };
-    rc == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+fn pid_in(text: &[u8]) -> Option<u32> {
+    std::str::from_utf8(text)
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+        .filter(|p| *p > 0)
 }
 
 #[cfg(test)]
@@ -154,18 +133,7 @@ mod tests {
         std::os::unix::fs::symlink("/dev/zero", dir.path().join(NAME)).unwrap();
         assert!(acquire(dir.path(), "debate-x").is_err());
         let other = tempfile::tempdir().unwrap();
-        let fifo = std::ffi::CString::new(
-            other
-                .path()
-                .join(NAME)
-                .to_str()
-                .unwrap()
-                .as_bytes()
-                .to_vec(),
-        )
-        .unwrap();
-        // SAFETY: mkfifo with a valid C string.
-        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        crate::sys::files::make_fifo(&other.path().join(NAME));
         let e = acquire(other.path(), "debate-x").unwrap_err().to_string();
         assert!(e.contains("is not a regular file"), "{e}");
     }

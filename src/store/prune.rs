@@ -71,9 +71,9 @@ impl Policy {
 
 /// An age in the words of the limit that set it.
 pub fn age_words(secs: u64) -> String {
-    let (n, unit) = if secs % DAY == 0 {
+    let (n, unit) = if secs.is_multiple_of(DAY) {
         (secs / DAY, "day")
-    } else if secs % 3600 == 0 {
+    } else if secs.is_multiple_of(3600) {
         (secs / 3600, "hour")
     } else {
         (secs, "second")
@@ -251,11 +251,7 @@ pub fn prune(
     }
     if !gone.is_empty() {
         if let Some(repo) = repo {
-            drop_cache_entries(
-                &crate::git::repo::session_base(repo).join("hook-cache"),
-                &rows,
-                &gone,
-            );
+            drop_cache_entries(&crate::store::hook_cache::dir(repo), &rows, &gone);
         }
         crate::store::catalog::forget_gone(base);
     }

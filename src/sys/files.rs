@@ -1,16 +1,34 @@
-//! Reading a file we were pointed at: regular files only, and never more than a cap.
+//! Reading a file we were pointed at, and writing one whole or not at all.
 //!
 //! A `file:` scope, an `--artifact-file`, a panel file or a path a reviewer cited may name a FIFO
 //! (reading blocks forever), `/dev/zero` (reading never ends and eats memory) or a huge file.
 //! Every such read goes through [`read_regular`]: the path is checked before it is opened, opened
 //! without blocking, checked again on the open descriptor (so a swap in between does not
 //! matter), and read up to the cap.
+//!
+//! Every file we write (session files, `--output`, the manual page, caches) goes through
+//! [`write_atomic`], so a crash, Ctrl-C or a full disk leaves the old file or the new one, never
+//! half of one.
 
 use std::fmt;
 use std::fs;
 use std::io::Read;
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::io::Write;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt, PermissionsExt};
 use std::path::Path;
+
+use rustix::fs::OFlags;
+
+/// `open(2)` flags for a file that may be a planted FIFO or link: never wait on it, and (with
+/// `follow` false) never go through a link.
+pub fn careful_flags(follow: bool) -> i32 {
+    let flags = if follow {
+        OFlags::NONBLOCK
+    } else {
+        OFlags::NONBLOCK | OFlags::NOFOLLOW
+    };
+    flags.bits() as i32
+}
 
 /// What a file is, in words.
 pub fn kind(t: &fs::FileType) -> &'static str {
@@ -78,10 +96,9 @@ fn read_checked(path: &Path, cap: u64, follow: bool) -> Result<Vec<u8>, Refusal>
         fs::symlink_metadata(path)
     };
     regular(&named.map_err(Refusal::Io)?)?;
-    let flags = libc::O_NONBLOCK | if follow { 0 } else { libc::O_NOFOLLOW };
     let file = fs::OpenOptions::new()
         .read(true)
-        .custom_flags(flags)
+        .custom_flags(careful_flags(follow))
         .open(path)
         .map_err(Refusal::Io)?;
     let opened = file.metadata().map_err(Refusal::Io)?;
@@ -110,7 +127,7 @@ pub fn read_end_no_link(path: &Path, max: u64, end: End) -> Result<(Vec<u8>, boo
     }
     let mut file = fs::OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+        .custom_flags(careful_flags(false))
         .open(path)
         .map_err(Refusal::Io)?;
     let opened = file.metadata().map_err(Refusal::Io)?;
@@ -141,6 +158,35 @@ pub fn read_capped(r: impl Read, cap: u64) -> Result<Vec<u8>, Refusal> {
     Ok(bytes)
 }
 
+/// Writes `contents` to `path` whole or not at all: into a fresh file beside it, synced, then
+/// renamed over it. The fresh file has a random name and is created exclusively, so neither a
+/// link planted in its place nor another thread writing the same path at the same moment is ever
+/// written through; on any failure (a full disk, EFBIG past `ulimit -f`) it is removed and
+/// `path` is left as it was. `mode` gives the new file's permissions; by default they are
+/// 0666 less the umask, as for any new file.
+pub fn write_atomic(
+    path: &Path,
+    contents: &[u8],
+    mode: Option<fs::Permissions>,
+) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let mut file = tempfile::Builder::new()
+        .prefix(&format!(".{name}.tmp-"))
+        .permissions(fs::Permissions::from_mode(0o666))
+        .tempfile_in(dir)?;
+    file.write_all(contents)?;
+    if let Some(mode) = mode {
+        file.as_file().set_permissions(mode)?;
+    }
+    file.as_file().sync_all()?;
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
 /// How much of a work-tree file that an answer cites is read to check the citation.
 pub const CITED_FILE_CAP: u64 = 8 << 20;
 
@@ -149,6 +195,19 @@ pub const CITED_FILE_CAP: u64 = 8 << 20;
 /// least 16 MiB.
 pub fn review_cap(max_artifact_bytes: u64) -> u64 {
     max_artifact_bytes.saturating_mul(64).max(16 << 20)
+}
+
+/// Makes a FIFO at `path` (for tests of what is refused without blocking).
+#[cfg(test)]
+pub fn make_fifo(path: &Path) {
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        path,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .unwrap();
 }
 
 #[cfg(test)]
@@ -189,9 +248,7 @@ mod tests {
     fn fifos_devices_and_folders_are_refused_without_blocking() {
         let tmp = tempfile::tempdir().unwrap();
         let fifo = tmp.path().join("fifo");
-        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-        // SAFETY: a valid NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        make_fifo(&fifo);
         for (p, k) in [
             (fifo.as_path(), "a FIFO"),
             (Path::new("/dev/zero"), "a device"),
@@ -206,5 +263,51 @@ mod tests {
             read_capped(zero, 1000),
             Err(Refusal::TooLarge(1000))
         ));
+    }
+
+    #[test]
+    fn threads_writing_one_file_at_once_each_replace_it_whole() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = tmp.path().join("metadata.json");
+        let body = |t: usize| vec![b'a' + t as u8; 256 << 10];
+        std::thread::scope(|s| {
+            for t in 0..8 {
+                let (p, body) = (&p, body(t));
+                s.spawn(move || {
+                    for _ in 0..20 {
+                        write_atomic(p, &body, None).unwrap();
+                    }
+                });
+            }
+        });
+        let last = fs::read(&p).unwrap();
+        assert!((0..8).any(|t| last == body(t)), "a torn file");
+        // Nothing is left beside it.
+        assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_new_file_gets_the_usual_mode_and_a_given_one_is_kept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = tmp.path().join("report.md");
+        write_atomic(&p, b"one", None).unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        // 0666 less whatever the umask takes: at least the owner may read and write.
+        assert_eq!(mode(&p) & 0o600, 0o600);
+        assert_eq!(mode(&p) & 0o111, 0);
+        write_atomic(&p, b"two", Some(fs::Permissions::from_mode(0o640))).unwrap();
+        assert_eq!((mode(&p), fs::read(&p).unwrap()), (0o640, b"two".to_vec()));
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_and_no_temporary_one() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = tmp.path().join("sub");
+        // A folder at the destination: the rename fails after the data was written.
+        fs::create_dir(&p).unwrap();
+        fs::write(p.join("keep"), "x").unwrap();
+        assert!(write_atomic(&p, b"data", None).is_err());
+        assert!(p.join("keep").exists());
+        assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 1);
     }
 }

@@ -5,11 +5,17 @@
 //! Here every descriptor is non-blocking and the runner decides when to stop; dropping [`Pipes`]
 //! closes our ends whoever still holds theirs. The prompt is written as the child reads it, while
 //! its output is read, so a large prompt cannot deadlock against a child that answers as it reads.
+//! The same `poll` also watches the child's exit (a pidfd, where the kernel has them), so the
+//! runner wakes the moment the child ends rather than at its next tick.
 
 use std::io;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{BorrowedFd, OwnedFd};
 use std::process::{ChildStderr, ChildStdin, ChildStdout};
 use std::time::Duration;
+
+use rustix::event::{PollFd, PollFlags, Timespec};
+use rustix::fs::OFlags;
+use rustix::io::Errno;
 
 /// Captured output beyond this is dropped (and counted): a runaway child must not take our memory
 /// with it. Streamed output is far bigger than the answer it carries (claude's partial messages
@@ -30,40 +36,41 @@ pub struct Pipes {
     pub stderr: Vec<u8>,
     /// Bytes dropped beyond [`MAX_CAPTURE`] (stdout + stderr).
     pub dropped: usize,
-    /// A conversation (ACP): the child's input stays open for what we send next, until
-    /// [`Pipes::close_input`].
-    talking: bool,
+    /// Nothing more will be queued: the child's input is closed once the queue is written.
+    /// Until then (a conversation) it stays open for what we send next.
+    closing: bool,
+}
+
+/// What a [`Pipes::wait`] woke for.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Woke {
+    /// The child printed something.
+    pub output: bool,
+    /// The exit descriptor became readable: the child has ended.
+    pub exited: bool,
+    /// Nothing was left to wait on (every pipe closed, no exit descriptor): the call returned
+    /// at once and the caller decides how long to pause.
+    pub idle: bool,
 }
 
 fn non_blocking(fd: &OwnedFd) -> io::Result<()> {
-    // SAFETY: fcntl on a descriptor we own.
-    let flags = unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_GETFL) };
-    if flags < 0
-        || unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0
-    {
-        return Err(io::Error::last_os_error());
-    }
+    let flags = rustix::fs::fcntl_getfl(fd)?;
+    rustix::fs::fcntl_setfl(fd, flags | OFlags::NONBLOCK)?;
     Ok(())
 }
 
-impl Pipes {
-    pub fn new(
-        stdin: ChildStdin,
-        stdout: ChildStdout,
-        stderr: ChildStderr,
-        input: Vec<u8>,
-    ) -> io::Result<Pipes> {
-        let talking = false;
-        Pipes::open_with(stdin, stdout, stderr, input, talking)
-    }
+/// Which descriptor a poll entry watches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    In,
+    Out,
+    Err,
+    Exit,
+}
 
-    fn open_with(
-        stdin: ChildStdin,
-        stdout: ChildStdout,
-        stderr: ChildStderr,
-        input: Vec<u8>,
-        talking: bool,
-    ) -> io::Result<Pipes> {
+impl Pipes {
+    /// Takes over the child's pipes; its input stays open until [`Pipes::close_input`].
+    pub fn new(stdin: ChildStdin, stdout: ChildStdout, stderr: ChildStderr) -> io::Result<Pipes> {
         let (i, o, e) = (
             OwnedFd::from(stdin),
             OwnedFd::from(stdout),
@@ -73,26 +80,16 @@ impl Pipes {
             non_blocking(fd)?;
         }
         Ok(Pipes {
-            // Nothing to write: the child sees end of input at once.
-            stdin: (talking || !input.is_empty()).then_some(i),
-            input,
+            stdin: Some(i),
+            input: Vec::new(),
             written: 0,
             out: Some(o),
             err: Some(e),
             stdout: Vec::new(),
             stderr: Vec::new(),
             dropped: 0,
-            talking,
+            closing: false,
         })
-    }
-
-    /// Pipes for a conversation: the child's input stays open, fed by [`Pipes::send`].
-    pub fn talking(
-        stdin: ChildStdin,
-        stdout: ChildStdout,
-        stderr: ChildStderr,
-    ) -> io::Result<Pipes> {
-        Pipes::open_with(stdin, stdout, stderr, Vec::new(), true)
     }
 
     /// Queues `bytes` for the child's input (written as it reads, never blocking us).
@@ -102,10 +99,10 @@ impl Pipes {
         }
     }
 
-    /// Closes the child's input once what is queued was written (a last `session/cancel`): end of
-    /// file, the way to tell an ACP agent to exit.
+    /// Closes the child's input once what is queued was written: end of file, which tells a
+    /// one-shot CLI the prompt is complete and an ACP agent to exit.
     pub fn close_input(&mut self) {
-        self.talking = false;
+        self.closing = true;
         if self.written >= self.input.len() {
             self.stdin = None;
         } else {
@@ -118,53 +115,67 @@ impl Pipes {
         self.out.is_some() || self.err.is_some()
     }
 
-    /// Waits up to `timeout` for any pipe to be ready and serves it. True when output arrived.
-    pub fn wait(&mut self, timeout: Duration) -> io::Result<bool> {
-        let mut fds: Vec<libc::pollfd> = Vec::with_capacity(3);
-        let watch = |fd: &Option<OwnedFd>, events| {
-            fd.as_ref().map(|f| libc::pollfd {
-                fd: f.as_raw_fd(),
-                events,
-                revents: 0,
-            })
+    /// Waits up to `timeout` for any pipe, or `exit` (a descriptor readable once the child has
+    /// ended), to be ready, and serves the pipes.
+    pub fn wait(&mut self, timeout: Duration, exit: Option<BorrowedFd<'_>>) -> io::Result<Woke> {
+        let ready = {
+            let mut which = Vec::with_capacity(4);
+            let mut fds = Vec::with_capacity(4);
+            // An open conversation with nothing queued does not wait for room to write.
+            if let Some(f) = self
+                .stdin
+                .as_ref()
+                .filter(|_| self.written < self.input.len())
+            {
+                which.push(Slot::In);
+                fds.push(PollFd::new(f, PollFlags::OUT));
+            }
+            for (slot, fd) in [(Slot::Out, &self.out), (Slot::Err, &self.err)] {
+                if let Some(f) = fd {
+                    which.push(slot);
+                    fds.push(PollFd::new(f, PollFlags::IN));
+                }
+            }
+            if let Some(f) = exit {
+                which.push(Slot::Exit);
+                fds.push(PollFd::from_borrowed_fd(f, PollFlags::IN));
+            }
+            if fds.is_empty() {
+                return Ok(Woke {
+                    idle: true,
+                    ..Woke::default()
+                });
+            }
+            let ts = Timespec::try_from(timeout).unwrap_or(Timespec {
+                tv_sec: i64::from(i32::MAX),
+                tv_nsec: 0,
+            });
+            match rustix::event::poll(&mut fds, Some(&ts)) {
+                Ok(_) => {}
+                Err(Errno::INTR) => return Ok(Woke::default()),
+                Err(e) => return Err(e.into()),
+            }
+            which
+                .into_iter()
+                .zip(&fds)
+                .filter(|(_, p)| !p.revents().is_empty())
+                .map(|(w, _)| w)
+                .collect::<Vec<Slot>>()
         };
-        // An open conversation with nothing queued does not wait for room to write.
-        if self.written < self.input.len() {
-            fds.extend(watch(&self.stdin, libc::POLLOUT));
-        }
-        fds.extend(watch(&self.out, libc::POLLIN));
-        fds.extend(watch(&self.err, libc::POLLIN));
-        if fds.is_empty() {
-            std::thread::sleep(timeout);
-            return Ok(false);
-        }
-        let ms = timeout.as_millis().min(i32::MAX as u128) as i32;
-        // SAFETY: `fds` is a live array of `fds.len()` pollfd structures.
-        let n = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
-        if n < 0 {
-            let e = io::Error::last_os_error();
-            return if e.kind() == io::ErrorKind::Interrupted {
-                Ok(false)
-            } else {
-                Err(e)
-            };
-        }
-        let ready = |fd: &Option<OwnedFd>| {
-            fd.as_ref()
-                .is_some_and(|f| fds.iter().any(|p| p.fd == f.as_raw_fd() && p.revents != 0))
-        };
-        let (write, read_out, read_err) = (ready(&self.stdin), ready(&self.out), ready(&self.err));
-        if write {
+        if ready.contains(&Slot::In) {
             self.write_some();
         }
-        let mut got = false;
-        if read_out {
-            got |= self.read_some(true);
+        let mut woke = Woke {
+            exited: ready.contains(&Slot::Exit),
+            ..Woke::default()
+        };
+        if ready.contains(&Slot::Out) {
+            woke.output |= self.read_some(true);
         }
-        if read_err {
-            got |= self.read_some(false);
+        if ready.contains(&Slot::Err) {
+            woke.output |= self.read_some(false);
         }
-        Ok(got)
+        Ok(woke)
     }
 
     /// Reads whatever is already there, without waiting (after the child is gone).
@@ -178,24 +189,23 @@ impl Pipes {
 
     fn write_some(&mut self) {
         let Some(fd) = &self.stdin else { return };
-        let rest = &self.input[self.written..];
-        // SAFETY: writes from a live slice to a descriptor we own.
-        let n = unsafe { libc::write(fd.as_raw_fd(), rest.as_ptr().cast(), rest.len()) };
-        if n >= 0 {
-            self.written += n as usize;
-        }
-        let again = n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::WouldBlock;
-        if self.talking && (n >= 0 || again) {
-            if self.written >= self.input.len() {
-                // All sent: keep the input open for the next message.
-                self.input.clear();
-                self.written = 0;
+        let result = rustix::io::write(fd, &self.input[self.written..]);
+        match result {
+            Ok(n) => self.written += n,
+            Err(Errno::AGAIN) | Err(Errno::INTR) => return,
+            // The child closed its input (EPIPE: it answers without reading all, harmless).
+            Err(_) => {
+                self.stdin = None;
+                return;
             }
-            return;
         }
-        // Done, or the child closed its input (EPIPE: it answers without reading all, harmless).
-        if self.written >= self.input.len() || (n < 0 && !again) {
-            self.stdin = None;
+        if self.written >= self.input.len() {
+            // All sent: a conversation keeps the input open for the next message.
+            self.input.clear();
+            self.written = 0;
+            if self.closing {
+                self.stdin = None;
+            }
         }
     }
 
@@ -206,26 +216,21 @@ impl Pipes {
         for _ in 0..READS_PER_WAKE {
             let fd = if out { &self.out } else { &self.err };
             let Some(fd) = fd else { break };
-            // SAFETY: reads into a live buffer of that length from a descriptor we own.
-            let n = unsafe { libc::read(fd.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
-            if n > 0 {
-                got = true;
-                let n = n as usize;
-                self.dropped += if out {
-                    keep(&mut self.stdout, &buf[..n], self.stderr.len())
-                } else {
-                    keep(&mut self.stderr, &buf[..n], self.stdout.len())
-                };
-                continue;
+            match rustix::io::read(fd, &mut buf) {
+                Ok(n) if n > 0 => {
+                    got = true;
+                    self.dropped += if out {
+                        keep(&mut self.stdout, &buf[..n], self.stderr.len())
+                    } else {
+                        keep(&mut self.stderr, &buf[..n], self.stdout.len())
+                    };
+                    continue;
+                }
+                Err(Errno::AGAIN) => break,
+                Err(Errno::INTR) => continue,
+                // End of file or a real error: nothing more will come.
+                _ => {}
             }
-            let err = io::Error::last_os_error().kind();
-            if n < 0 && err == io::ErrorKind::WouldBlock {
-                break;
-            }
-            if n < 0 && err == io::ErrorKind::Interrupted {
-                continue;
-            }
-            // End of file or a real error: nothing more will come.
             if out {
                 self.out = None;
             } else {

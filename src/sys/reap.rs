@@ -25,6 +25,10 @@ use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use rustix::process::{Pid, Signal};
+
+use crate::sys::child;
+
 /// The environment variable that marks every process of one model call.
 pub const TOKEN_VAR: &str = "GIT_DEBATE_CALL";
 
@@ -119,39 +123,39 @@ pub fn become_subreaper() {
     #[cfg(target_os = "linux")]
     {
         static ONCE: std::sync::Once = std::sync::Once::new();
-        // SAFETY: prctl with integer arguments only.
-        ONCE.call_once(|| unsafe {
-            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+        ONCE.call_once(|| {
+            let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
         });
     }
 }
 
-/// Arranges for the child `cmd` starts to get SIGKILL when we die.
+/// Arranges for the child `cmd` starts to get SIGKILL when we die, and to start with the signal
+/// dispositions we were started with (we ignore SIGXFSZ for ourselves only).
 ///
 /// The kernel sends it when the *thread* that forked the child exits, not the process. That is
-/// safe here because [`crate::sys::runner::run`] spawns the child and then stays in that same call,
-/// on that same thread, until the child has been killed and reaped: the thread never ends while
-/// the child lives, except by our death, which is the point.
+/// safe here because [`crate::sys::runner::Call`] spawns the child and then stays in that same
+/// call, on that same thread, until the child has been killed and reaped: the thread never ends
+/// while the child lives, except by our death, which is the point.
 pub fn die_with_parent(cmd: &mut Command) {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::process::CommandExt;
-        // SAFETY: getpid before the fork; in the child only async-signal-safe calls (prctl,
-        // getppid, raise).
-        let parent = unsafe { libc::getpid() };
-        unsafe {
-            cmd.pre_exec(move || {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
-                // We may have died between the fork and the prctl: then nobody will signal.
-                if libc::getppid() != parent {
-                    libc::raise(libc::SIGKILL);
-                }
-                Ok(())
-            });
-        }
+    let mut steps = child::InChild {
+        die_with: Some(rustix::process::getpid()),
+        ..Default::default()
+    };
+    if !crate::sys::signals::ignored_at_start(Signal::XFSZ) {
+        steps.defaults.push(Signal::XFSZ);
     }
-    #[cfg(not(target_os = "linux"))]
-    let _ = cmd;
+    child::in_child(cmd, steps);
+}
+
+/// Whether process `pid` exists (it may be a zombie, or another user's).
+pub fn alive(pid: u32) -> bool {
+    let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) else {
+        return false;
+    };
+    match rustix::process::test_kill_process(pid) {
+        Ok(()) => true,
+        Err(e) => e == rustix::io::Errno::PERM,
+    }
 }
 
 /// Kills every process under us that carries `token` or is in process group `pgid`, except
@@ -240,8 +244,7 @@ mod linux {
                 }
                 // A zombie has no environment left, but keeps its group.
                 if p.pgid == pgid || carries(p.pid, &marker) {
-                    // SAFETY: kill(2) of a process found under us; touches no memory.
-                    unsafe { libc::kill(p.pid, libc::SIGKILL) };
+                    kill(p.pid);
                     killed.push(p.pid);
                 }
             }
@@ -262,8 +265,7 @@ mod linux {
         let Ok(dir) = std::fs::read_dir("/proc") else {
             return;
         };
-        // SAFETY: getsid(0) asks for our own session id.
-        let ours = unsafe { libc::getsid(0) };
+        let ours = rustix::process::getsid(None).map_or(0, |s| s.as_raw_nonzero().get());
         let zombies: Vec<i32> = dir
             .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
             .filter(|&pid| {
@@ -273,10 +275,26 @@ mod linux {
             .collect();
         let waited = WAITED.lock().unwrap_or_else(|e| e.into_inner());
         for pid in zombies.into_iter().filter(|p| !waited.contains(p)) {
-            let mut status = 0;
-            // SAFETY: waitpid on one zombie child of ours that no runner waits on.
-            unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
+            reap_one(pid);
         }
+    }
+
+    /// SIGKILL to one process; one that is gone already is fine.
+    fn kill(pid: i32) {
+        if let Some(pid) = Pid::from_raw(pid) {
+            let _ = rustix::process::kill_process(pid, Signal::KILL);
+        }
+    }
+
+    /// Reaps child `pid` if it has ended, without waiting; true when it was.
+    fn reap_one(pid: i32) -> bool {
+        let Some(p) = Pid::from_raw(pid) else {
+            return false;
+        };
+        matches!(
+            rustix::process::waitpid(Some(p), rustix::process::WaitOptions::NOHANG),
+            Ok(Some((reaped, _))) if reaped == p
+        )
     }
 
     /// The guardian's work once `parent` is gone: every process carrying one of its call tokens
@@ -294,8 +312,7 @@ mod linux {
                 let marked = std::fs::read(format!("/proc/{}/environ", p.pid))
                     .is_ok_and(|env| env.split(|&b| b == 0).any(|var| var.starts_with(&prefix)));
                 if marked {
-                    // SAFETY: kill(2) of a process our dead parent started for a model call.
-                    unsafe { libc::kill(p.pid, libc::SIGKILL) };
+                    kill(p.pid);
                     killed.push(p.pid);
                 }
             }
@@ -313,10 +330,7 @@ mod linux {
         let until = Instant::now() + REAP_WAIT;
         while !left.is_empty() && Instant::now() < until {
             left.retain(|&pid| {
-                let mut status = 0;
-                // SAFETY: waitpid on one pid we killed, without blocking.
-                let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
-                if r == pid {
+                if reap_one(pid) {
                     return false;
                 }
                 // Not ours (yet): still dying under a parent that is dying too, and re-parented
@@ -343,19 +357,12 @@ mod tests {
 
     #[test]
     fn a_detached_marked_process_under_us_is_killed_and_reaped() {
-        use std::os::unix::process::CommandExt;
         become_subreaper();
         let t = token();
-        // Its own session (like `setsid`), so no group kill reaches it: only the token does.
-        let mut cmd = Command::new("sleep");
-        cmd.arg("600").env(TOKEN_VAR, &t);
-        // SAFETY: setsid is async-signal-safe.
-        unsafe {
-            cmd.pre_exec(|| {
-                libc::setsid();
-                Ok(())
-            });
-        }
+        // Its own session (`setsid`, which execs `sleep` in place: not a group leader, it does
+        // not fork), so no group kill reaches it: only the token does.
+        let mut cmd = Command::new("setsid");
+        cmd.args(["sleep", "600"]).env(TOKEN_VAR, &t);
         let child = cmd.spawn().unwrap();
         let pid = child.id() as i32;
         // An unmarked one is left alone.

@@ -1,25 +1,30 @@
-//! Running one model CLI as a child process, safely: the shared runner every CLI backend uses.
+//! Running one model CLI as a child process, safely: the shared runner every CLI backend uses,
+//! as a [`Call`].
 //!
 //! Agent CLIs hang, stall silently, retry forever and leave children behind (the recorded runs
-//! show all of these), so nothing here trusts the child: the prompt goes on stdin while stdout and
-//! stderr are drained, all from this thread with `poll` ([`crate::sys::pipes`]), so a 10 MB prompt
-//! cannot deadlock and a pipe held open by someone else cannot hold us; captured output is
-//! bounded; a wall-clock deadline and an idle deadline (no output for too long) kill the child's
-//! whole process group. Once the child itself has exited we read on only for a short grace, then
-//! stop, kill its group and sweep away whatever it left ([`crate::sys::reap`]: detached grandchildren
-//! too, and the child dies with us if we are killed). No shell is involved: the program and its
-//! arguments are passed as they are.
+//! show all of these), so nothing here trusts the child: the prompt goes on stdin while stdout
+//! and stderr are drained, all from this thread with `poll` ([`crate::sys::pipes`]), so a 10 MB
+//! prompt cannot deadlock and a pipe held open by someone else cannot hold us; captured output
+//! is bounded; a wall-clock deadline and an idle deadline (no output for too long) kill the
+//! child's whole process group. The same `poll` wakes for the child's exit. Once the child
+//! itself has exited we read on only for a short grace, then stop, kill its group and sweep away
+//! whatever it left ([`crate::sys::reap`]: detached grandchildren too, and the child dies with
+//! us if we are killed). No shell is involved: the program and its arguments are passed as they
+//! are.
 
-use std::os::unix::process::CommandExt;
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
+use rustix::process::Signal;
 
 use crate::sys::pipes::Pipes;
 pub use crate::sys::pipes::MAX_CAPTURE;
-use crate::sys::reap;
+use crate::sys::{reap, signals};
 
 /// After the child itself exits, how long its leftover children may keep our pipes open before
 /// we stop reading and kill them (the copilot recording shows one writing on after its parent
@@ -29,8 +34,15 @@ const EXIT_GRACE: Duration = Duration::from_millis(500);
 /// How long a child may take to exit after Ctrl-C sent it SIGTERM before it gets SIGKILL.
 const INTERRUPT_GRACE: Duration = Duration::from_secs(2);
 
-/// How often the loop looks at the child while it waits for output.
+/// The longest the loop sleeps between looks at the child while it waits for output.
 const TICK: Duration = Duration::from_millis(50);
+
+/// Where the kernel gives no exit descriptor: the first pause between looks for the exit of a
+/// child whose pipes are already closed, doubled up to [`TICK`]. Its pipes close a moment
+/// before its exit can be collected; that moment is microseconds, so a call that answered at
+/// once is reaped within a millisecond or two, and a child that closed its output but runs on
+/// costs no more than a look per tick.
+const FIRST_PAUSE: Duration = Duration::from_millis(1);
 
 /// How often a watched stderr is read again for a reason to stop (gemini's retry lines).
 const WATCH_EVERY: Duration = Duration::from_millis(250);
@@ -45,6 +57,7 @@ pub struct Invocation {
     /// Variables removed from the child's environment (e.g. Claude Code's session markers).
     pub env_remove: Vec<String>,
     pub cwd: Option<PathBuf>,
+    /// Written to the child's input first (the prompt).
     pub stdin: Vec<u8>,
     pub timeout: Duration,
     pub idle_timeout: Duration,
@@ -52,15 +65,23 @@ pub struct Invocation {
     pub watch: Option<Watch>,
 }
 
-/// Reads a CLI's stderr: the failed attempts it reports so far, and what they failed with.
-pub type Retrying = fn(stderr: &str) -> Option<(u32, crate::agents::Failure)>;
+/// Reads a CLI's stderr while it runs and says when the call can no longer succeed: gemini
+/// retries 429/500 for minutes and nothing bounds it from outside, so its caller stops it after
+/// so many failed attempts. What counts as hopeless is the caller's to say; the runner only asks.
+#[derive(Clone)]
+pub struct Watch(Arc<dyn Fn(&str) -> bool + Send + Sync>);
 
-/// A CLI's retry reports on stderr, read while it runs: gemini retries 429/500 for minutes and
-/// nothing bounds it from outside, so we stop it after `limit` failed attempts.
-#[derive(Debug, Clone, Copy)]
-pub struct Watch {
-    pub retrying: Retrying,
-    pub limit: u32,
+impl Watch {
+    /// `hopeless` gets all of stderr so far, and answers whether to give up.
+    pub fn new(hopeless: impl Fn(&str) -> bool + Send + Sync + 'static) -> Watch {
+        Watch(Arc::new(hopeless))
+    }
+}
+
+impl std::fmt::Debug for Watch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Watch(..)")
+    }
 }
 
 /// How the child ended.
@@ -71,10 +92,20 @@ pub enum Ending {
     TimedOut,
     /// Killed after printing nothing for the idle timeout.
     Idle,
-    /// Killed when its stderr showed more failed attempts than the [`Watch`] allows.
+    /// Killed when its stderr showed the call could not succeed (see [`Watch`]).
     GaveUp,
     /// A conversation ([`Talk`]) was over and the child, its input closed, was stopped.
     Concluded,
+}
+
+impl Ending {
+    /// The signal that ended the child by itself (a crash, or a kill from outside), if one did.
+    pub fn signal(&self) -> Option<i32> {
+        match self {
+            Ending::Exited(status) => status.signal(),
+            _ => None,
+        }
+    }
 }
 
 /// A child spoken with while it runs (ACP's JSON-RPC over stdio): each line it prints on stdout
@@ -97,25 +128,282 @@ pub struct Finished {
     /// Bytes dropped beyond [`MAX_CAPTURE`] (stdout + stderr).
     pub dropped: usize,
     pub duration: Duration,
+    /// How often the watch slept because the pipes had closed and the exit could not be waited
+    /// on (no pidfd): zero where the kernel gives one, so an exit is collected the moment it
+    /// happens.
+    pub blind_pauses: u32,
 }
 
-/// Runs `inv` to completion or to a deadline. `Err` only when the program cannot be started;
-/// every other failure is described by the returned [`Finished`].
-pub fn run(inv: &Invocation) -> Result<Finished> {
-    run_talking(inv, None)
+/// One model CLI running as our child, in a process group of its own.
+///
+/// [`Call::spawn`] starts it; [`Call::wait`] feeds it its input and collects what it says until
+/// it ends or a deadline kills it; [`Call::talk`] does the same as a line-by-line conversation;
+/// [`Call::kill`] kills its group at once. However it ends (even dropped unwaited, or unwound
+/// through a panic) the group is killed, the child reaped and its leftovers swept: nothing of a
+/// call outlives it.
+pub struct Call {
+    child: Child,
+    pgid: i32,
+    token: String,
+    pipes: Pipes,
+    /// Readable once the child has exited (a pidfd; Linux 5.3 and later), so the wait wakes for
+    /// the exit itself. Without one, the exit is looked for after each wake-up.
+    exit_fd: Option<OwnedFd>,
+    started: Instant,
+    timeout: Duration,
+    idle_timeout: Duration,
+    watch: Option<Watch>,
+    /// Keeps the group registered for Ctrl-C until the call is over.
+    _interrupts: Option<signals::Guard>,
+    /// The child was reaped and its leftovers swept: nothing left for `Drop` to do.
+    over: bool,
 }
 
-/// [`run`] speaking with the child through `talk` (`inv.stdin` is not used): the same deadlines,
-/// process-group kill and sweep.
-pub fn converse(inv: &Invocation, talk: &mut dyn Talk) -> Result<Finished> {
-    run_talking(inv, Some(talk))
+/// What the watching loop keeps between wake-ups.
+struct Watching {
+    deadline: Instant,
+    last_output: Instant,
+    exited: Option<(ExitStatus, Instant)>,
+    interrupted_at: Option<Instant>,
+    /// Bytes of stderr the [`Watch`] has seen, and when it last looked.
+    watched: (usize, Instant),
+    /// Of stdout not yet heard as lines: how far a newline was already looked for.
+    scanned: usize,
+    concluded_at: Option<Instant>,
+    /// The next pause while nothing is left to poll (see [`FIRST_PAUSE`]).
+    pause: Duration,
+    /// Pauses taken so far.
+    blind_pauses: u32,
 }
 
-fn run_talking(inv: &Invocation, mut talk: Option<&mut dyn Talk>) -> Result<Finished> {
-    let started = Instant::now();
-    reap::become_subreaper();
-    reap::start_guardian();
-    let token = reap::token();
+impl Call {
+    /// Starts `inv` (its input queued, not yet written). `Err` only when the program cannot be
+    /// started; every other failure is described by the [`Finished`] the call ends with.
+    pub fn spawn(inv: &Invocation) -> Result<Call> {
+        let started = Instant::now();
+        reap::become_subreaper();
+        reap::start_guardian();
+        let token = reap::token();
+        let mut cmd = command(inv, &token);
+        let mut child = cmd
+            .spawn()
+            .with_context(|| format!("cannot start {}", inv.program.display()))?;
+        let pgid = child.id() as i32;
+        reap::waited_on(pgid, false);
+        // Ctrl-C kills this group too (it is not in our terminal's foreground group).
+        let interrupts = signals::register(pgid);
+        let pipes = Pipes::new(
+            child.stdin.take().expect("piped"),
+            child.stdout.take().expect("piped"),
+            child.stderr.take().expect("piped"),
+        );
+        let mut pipes = match pipes {
+            Ok(p) => p,
+            Err(e) => {
+                signals::kill_group(pgid, Signal::KILL);
+                let _ = child.wait();
+                reap::waited_on(pgid, true);
+                return Err(e).context("cannot set up the model process's pipes");
+            }
+        };
+        pipes.send(&inv.stdin);
+        Ok(Call {
+            exit_fd: exit_fd(child.id()),
+            child,
+            pgid,
+            token,
+            pipes,
+            started,
+            timeout: inv.timeout,
+            idle_timeout: inv.idle_timeout,
+            watch: inv.watch.clone(),
+            _interrupts: interrupts,
+            over: false,
+        })
+    }
+
+    /// The child's process id (also its process group's).
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// SIGKILL to the child's whole group now; [`Call::wait`] then reports it killed.
+    pub fn kill(&self) {
+        signals::kill_group(self.pgid, Signal::KILL);
+    }
+
+    /// Writes the queued input, closes it, and reads the child's output until it ends or a
+    /// deadline kills it.
+    pub fn wait(mut self) -> Result<Finished> {
+        self.pipes.close_input();
+        self.serve(None)
+    }
+
+    /// Speaks with the child through `talk` until the conversation is over, it ends, or a
+    /// deadline kills it: the same deadlines, process-group kill and sweep as [`Call::wait`].
+    pub fn talk(mut self, talk: &mut dyn Talk) -> Result<Finished> {
+        let first = talk.open();
+        self.pipes.send(&first);
+        self.serve(Some(talk))
+    }
+
+    fn serve(&mut self, mut talk: Option<&mut dyn Talk>) -> Result<Finished> {
+        let now = Instant::now();
+        let mut w = Watching {
+            deadline: self.started + self.timeout,
+            last_output: now,
+            exited: None,
+            interrupted_at: None,
+            watched: (0, self.started),
+            scanned: 0,
+            concluded_at: None,
+            pause: FIRST_PAUSE,
+            blind_pauses: 0,
+        };
+        let (ending, failure) = loop {
+            match self.step(&mut w, &mut talk) {
+                Ok(None) => {}
+                Ok(Some(ending)) => break (ending, None),
+                Err(e) => break (None, Some(e)),
+            }
+        };
+        // Whatever happened, nothing of this call may outlive it.
+        let status = self.end(w.exited.map(|(s, _)| s))?;
+        if let Some(t) = talk {
+            // What it said last, even a final line without a newline.
+            hear_lines(&mut self.pipes, t, &mut w.scanned, true);
+        }
+        if let Some(e) = failure {
+            return Err(e).context("cannot watch the model process");
+        }
+        Ok(Finished {
+            ending: ending.unwrap_or(Ending::Exited(status)),
+            stdout: std::mem::take(&mut self.pipes.stdout),
+            stderr: std::mem::take(&mut self.pipes.stderr),
+            dropped: self.pipes.dropped,
+            duration: self.started.elapsed(),
+            blind_pauses: w.blind_pauses,
+        })
+    }
+
+    /// One turn of the watching loop: `Some` when the call is over (with how it ended, or
+    /// `None` for "as its exit status says").
+    fn step(
+        &mut self,
+        w: &mut Watching,
+        talk: &mut Option<&mut dyn Talk>,
+    ) -> std::io::Result<Option<Option<Ending>>> {
+        let now = Instant::now();
+        if let Some(t) = talk.as_deref_mut() {
+            hear_lines(&mut self.pipes, t, &mut w.scanned, false);
+            if t.done() && w.concluded_at.is_none() {
+                self.pipes.close_input();
+                w.concluded_at = Some(now);
+            }
+        }
+        if w.exited.is_none() {
+            if let Some(status) = self.child.try_wait()? {
+                w.exited = Some((status, now));
+            }
+        }
+        if let Some(at) = w.concluded_at {
+            // It may exit by itself on end of input; it gets a moment, then is stopped.
+            if w.exited.is_some() || now >= at + EXIT_GRACE {
+                let how = w
+                    .exited
+                    .map_or(Ending::Concluded, |(s, _)| Ending::Exited(s));
+                return Ok(Some(Some(how)));
+            }
+        }
+        if let Some((status, at)) = w.exited {
+            // Its output is complete when both pipes closed; if someone it left behind holds
+            // them, we stop reading after the grace all the same.
+            if !self.pipes.open() || now >= at + EXIT_GRACE {
+                return Ok(Some(Some(Ending::Exited(status))));
+            }
+        }
+        if signals::interrupted() {
+            // The handler sent SIGTERM; a child that ignores it gets SIGKILL after a grace.
+            let since = *w.interrupted_at.get_or_insert(now);
+            if now >= since + INTERRUPT_GRACE {
+                return Ok(Some(None));
+            }
+        }
+        let idle_deadline = w.last_output + self.idle_timeout;
+        if now >= w.deadline {
+            return Ok(Some(Some(Ending::TimedOut)));
+        }
+        if now >= idle_deadline {
+            return Ok(Some(Some(Ending::Idle)));
+        }
+        if self.gave_up(w, now) {
+            return Ok(Some(Some(Ending::GaveUp)));
+        }
+        // Once the exit is known, its descriptor stays readable: no longer waited on.
+        let exit = self
+            .exit_fd
+            .as_ref()
+            .filter(|_| w.exited.is_none())
+            .map(|fd| fd.as_fd());
+        let woke = self
+            .pipes
+            .wait((w.deadline.min(idle_deadline) - now).min(TICK), exit)?;
+        if woke.output {
+            w.last_output = Instant::now();
+        }
+        if woke.idle {
+            // Pipes closed, exit not yet collectable, no descriptor to wait on: look again soon.
+            std::thread::sleep(w.pause.min(w.deadline.min(idle_deadline) - now));
+            w.pause = (w.pause * 2).min(TICK);
+            w.blind_pauses += 1;
+        }
+        Ok(None)
+    }
+
+    /// Whether the [`Watch`] says to stop, reading stderr at most a few times a second: a chatty
+    /// stderr must not make the loop quadratic.
+    fn gave_up(&self, w: &mut Watching, now: Instant) -> bool {
+        let Some(watch) = &self.watch else {
+            return false;
+        };
+        let (seen, at) = w.watched;
+        if self.pipes.stderr.len() <= seen || now < at + WATCH_EVERY {
+            return false;
+        }
+        w.watched = (self.pipes.stderr.len(), now);
+        (watch.0)(&String::from_utf8_lossy(&self.pipes.stderr))
+    }
+
+    /// Kills the group, reaps the child (unless `exited` says it was) and sweeps its leftovers,
+    /// then reads what is left in the pipes. Returns its exit status.
+    fn end(&mut self, exited: Option<ExitStatus>) -> Result<ExitStatus> {
+        signals::kill_group(self.pgid, Signal::KILL);
+        let status = match exited {
+            Some(status) => status,
+            None => self.child.wait().context("cannot reap the model process")?,
+        };
+        reap::waited_on(self.pgid, true);
+        reap::sweep(&self.token, self.pgid, self.pgid);
+        self.over = true;
+        self.pipes.drain();
+        Ok(status)
+    }
+}
+
+impl Drop for Call {
+    fn drop(&mut self) {
+        if !self.over {
+            signals::kill_group(self.pgid, Signal::KILL);
+            let _ = self.child.wait();
+            reap::waited_on(self.pgid, true);
+            reap::sweep(&self.token, self.pgid, self.pgid);
+        }
+    }
+}
+
+/// The command for `inv`: piped, in a process group of its own, marked with the call's token,
+/// dying with us.
+fn command(inv: &Invocation, token: &str) -> Command {
     let mut cmd = Command::new(&inv.program);
     cmd.args(&inv.args)
         .stdin(Stdio::piped())
@@ -130,156 +418,29 @@ fn run_talking(inv: &Invocation, mut talk: Option<&mut dyn Talk>) -> Result<Fini
         cmd.env(k, v);
     }
     // Inherited by everything it starts: how the sweep recognises this call's processes.
-    cmd.env(reap::TOKEN_VAR, &token);
+    cmd.env(reap::TOKEN_VAR, token);
     if let Some(cwd) = &inv.cwd {
         cmd.current_dir(cwd);
     }
-    // This thread spawns the child and stays here until it is reaped (see `die_with_parent`).
+    // This thread spawns the child and stays in the call until it is reaped (see
+    // `die_with_parent`).
     reap::die_with_parent(&mut cmd);
-    let mut child = cmd
-        .spawn()
-        .with_context(|| format!("cannot start {}", inv.program.display()))?;
-    let pgid = child.id() as i32;
-    reap::waited_on(pgid, false);
-    // Ctrl-C kills this group too (it is not in our terminal's foreground group).
-    let _registered = crate::sys::signals::register(pgid);
-    let (stdin, stdout, stderr) = (
-        child.stdin.take().expect("piped"),
-        child.stdout.take().expect("piped"),
-        child.stderr.take().expect("piped"),
-    );
-    let pipes = match talk.is_some() {
-        true => Pipes::talking(stdin, stdout, stderr),
-        false => Pipes::new(stdin, stdout, stderr, inv.stdin.clone()),
-    };
-    let mut pipes = match pipes {
-        Ok(p) => p,
-        Err(e) => {
-            kill_group(pgid);
-            let _ = child.wait();
-            reap::waited_on(pgid, true);
-            return Err(e).context("cannot set up the model process's pipes");
-        }
-    };
+    cmd
+}
 
-    let deadline = started + inv.timeout;
-    let mut last_output = Instant::now();
-    let mut ending = None;
-    let mut exited: Option<(ExitStatus, Instant)> = None;
-    let mut interrupted_at: Option<Instant> = None;
-    let mut failure = None;
-    let mut watched = 0;
-    let mut watched_at = started;
-    // Of stdout not yet heard as lines: how far a newline was already looked for.
-    let mut scanned = 0;
-    let mut concluded_at: Option<Instant> = None;
-    if let Some(t) = talk.as_deref_mut() {
-        let first = t.open();
-        pipes.send(&first);
+/// A descriptor that becomes readable when our child `pid` exits, where the kernel has them.
+/// The child is not reaped before the call ends, so its pid cannot be reused meanwhile.
+fn exit_fd(pid: u32) -> Option<OwnedFd> {
+    #[cfg(target_os = "linux")]
+    {
+        let pid = rustix::process::Pid::from_raw(i32::try_from(pid).ok()?)?;
+        rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
     }
-    loop {
-        let now = Instant::now();
-        if let Some(t) = talk.as_deref_mut() {
-            hear_lines(&mut pipes, t, &mut scanned, false);
-            if t.done() && concluded_at.is_none() {
-                pipes.close_input();
-                concluded_at = Some(now);
-            }
-        }
-        if let Some(at) = concluded_at {
-            // It may exit by itself on end of input; it gets a moment, then is stopped.
-            if exited.is_some() || now >= at + EXIT_GRACE {
-                ending = Some(exited.map_or(Ending::Concluded, |(s, _)| Ending::Exited(s)));
-                break;
-            }
-        }
-        if exited.is_none() {
-            match child.try_wait() {
-                Ok(Some(status)) => exited = Some((status, now)),
-                Ok(None) => {}
-                Err(e) => {
-                    failure = Some(e);
-                    break;
-                }
-            }
-        }
-        if let Some((status, at)) = exited {
-            // Its output is complete when both pipes closed; if someone it left behind holds
-            // them, we stop reading after the grace all the same.
-            if !pipes.open() || now >= at + EXIT_GRACE {
-                ending = Some(Ending::Exited(status));
-                break;
-            }
-        }
-        let idle_deadline = last_output + inv.idle_timeout;
-        if crate::sys::signals::interrupted() {
-            // The handler sent SIGTERM; a child that ignores it gets SIGKILL after a grace.
-            let since = *interrupted_at.get_or_insert(now);
-            if now >= since + INTERRUPT_GRACE {
-                break;
-            }
-        }
-        if now >= deadline {
-            ending = Some(Ending::TimedOut);
-            break;
-        }
-        if now >= idle_deadline {
-            ending = Some(Ending::Idle);
-            break;
-        }
-        // Re-read what it said at most a few times a second: a chatty stderr must not make
-        // this loop quadratic.
-        let watch_due = now >= watched_at + WATCH_EVERY;
-        if let Some(w) = inv
-            .watch
-            .filter(|_| pipes.stderr.len() > watched && watch_due)
-        {
-            watched = pipes.stderr.len();
-            watched_at = now;
-            let said = String::from_utf8_lossy(&pipes.stderr);
-            if (w.retrying)(&said).is_some_and(|(n, _)| n >= w.limit) {
-                ending = Some(Ending::GaveUp);
-                break;
-            }
-        }
-        match pipes.wait((deadline.min(idle_deadline) - now).min(TICK)) {
-            Ok(true) => last_output = Instant::now(),
-            Ok(false) => {}
-            Err(e) => {
-                failure = Some(e);
-                break;
-            }
-        }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = pid;
+        None
     }
-    // Whatever happened, nothing of this call may outlive it.
-    kill_group(pgid);
-    let status = match exited {
-        Some((status, _)) => status,
-        None => child.wait().context("cannot reap the model process")?,
-    };
-    reap::waited_on(pgid, true);
-    reap::sweep(&token, pgid, pgid);
-    pipes.drain();
-    if let Some(t) = talk {
-        // What it said last, even a final line without a newline.
-        hear_lines(&mut pipes, t, &mut scanned, true);
-    }
-    if let Some(e) = failure {
-        return Err(e).context("cannot watch the model process");
-    }
-    let Pipes {
-        stdout,
-        stderr,
-        dropped,
-        ..
-    } = pipes;
-    Ok(Finished {
-        ending: ending.unwrap_or(Ending::Exited(status)),
-        stdout,
-        stderr,
-        dropped,
-        duration: started.elapsed(),
-    })
 }
 
 /// Hands `talk` every whole line of stdout (and, at the end, what is left) and queues its
@@ -301,14 +462,6 @@ fn hear_lines(pipes: &mut Pipes, talk: &mut dyn Talk, scanned: &mut usize, last:
     }
     pipes.stdout.drain(..from);
     *scanned = pipes.stdout.len();
-}
-
-/// SIGKILL to the whole process group; a group that is already gone is fine.
-fn kill_group(pgid: i32) {
-    // SAFETY: kill(2) with a negative pid signals a process group; it touches no memory.
-    unsafe {
-        libc::kill(-pgid, libc::SIGKILL);
-    }
 }
 
 #[cfg(test)]

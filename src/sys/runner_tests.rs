@@ -5,7 +5,7 @@ use super::*;
 /// A test child: `sh -c SCRIPT`. The runner itself never uses a shell; tests use one only to
 /// script a misbehaving program.
 fn sh(script: &str, stdin: &[u8], timeout_ms: u64, idle_ms: u64) -> Finished {
-    run(&Invocation {
+    run(Invocation {
         program: "sh".into(),
         args: vec!["-c".into(), script.into()],
         env: vec![("GREETING".into(), "hi".into())],
@@ -17,6 +17,10 @@ fn sh(script: &str, stdin: &[u8], timeout_ms: u64, idle_ms: u64) -> Finished {
         watch: None,
     })
     .unwrap()
+}
+
+fn run(inv: Invocation) -> Result<Finished> {
+    Call::spawn(&inv)?.wait()
 }
 
 #[test]
@@ -113,24 +117,23 @@ impl Talk for Echo {
 #[test]
 fn a_conversation_is_answered_line_by_line_and_stopped_when_over() {
     let mut talk = Echo { heard: Vec::new() };
-    let f = converse(
-        &Invocation {
-            program: "sh".into(),
-            // It would sleep on after the conversation: the runner stops it.
-            args: vec![
-                "-c".into(),
-                "read a; echo \"A:$a\"; read b; echo \"B:$b\"; sleep 30".into(),
-            ],
-            env: vec![],
-            env_remove: vec![],
-            cwd: None,
-            stdin: vec![],
-            timeout: Duration::from_secs(20),
-            idle_timeout: Duration::from_secs(20),
-            watch: None,
-        },
-        &mut talk,
-    )
+    let f = Call::spawn(&Invocation {
+        program: "sh".into(),
+        // It would sleep on after the conversation: the runner stops it.
+        args: vec![
+            "-c".into(),
+            "read a; echo \"A:$a\"; read b; echo \"B:$b\"; sleep 30".into(),
+        ],
+        env: vec![],
+        env_remove: vec![],
+        cwd: None,
+        stdin: vec![],
+        timeout: Duration::from_secs(20),
+        idle_timeout: Duration::from_secs(20),
+        watch: None,
+    })
+    .unwrap()
+    .talk(&mut talk)
     .unwrap();
     assert_eq!(talk.heard, ["A:hello", "B:world"]);
     assert_eq!(f.ending, Ending::Concluded);
@@ -141,7 +144,7 @@ fn a_conversation_is_answered_line_by_line_and_stopped_when_over() {
 
 #[test]
 fn a_missing_program_is_an_error_naming_it() {
-    let e = run(&Invocation {
+    let e = run(Invocation {
         program: "/nonexistent/agent-cli".into(),
         args: vec![],
         env: vec![],
@@ -154,4 +157,95 @@ fn a_missing_program_is_an_error_naming_it() {
     })
     .unwrap_err();
     assert!(e.to_string().contains("/nonexistent/agent-cli"));
+}
+
+#[test]
+fn a_child_that_closed_its_pipes_is_reaped_as_soon_as_it_exits() {
+    // Its output closes first and it exits a little later: the exit itself must wake us (a
+    // pidfd), not the next tick of a sleep. Counted, not timed, so a loaded machine cannot make
+    // it pass or fail.
+    let pidfd = rustix::process::pidfd_open(
+        rustix::process::getpid(),
+        rustix::process::PidfdFlags::empty(),
+    )
+    .is_ok();
+    let f = sh("exec >&- 2>&-; sleep 0.2", b"", 20_000, 20_000);
+    assert!(
+        matches!(f.ending, Ending::Exited(s) if s.success()),
+        "{:?}",
+        f.ending
+    );
+    if pidfd {
+        assert_eq!(f.blind_pauses, 0, "slept instead of waiting on the exit");
+    } else {
+        eprintln!("skipped the pidfd case: this kernel has no pidfd_open");
+        assert!(f.blind_pauses > 0);
+    }
+}
+
+#[test]
+fn a_child_killed_by_a_signal_says_which() {
+    let f = sh("kill -SEGV $$", b"", 10_000, 10_000);
+    assert_eq!(f.ending.signal(), Some(libc::SIGSEGV));
+    assert_eq!(crate::sys::signals::name(libc::SIGSEGV), "SIGSEGV");
+    assert_eq!(crate::sys::signals::name(99), "signal 99");
+}
+
+#[test]
+fn kill_stops_the_whole_group_and_wait_reports_the_signal() {
+    let call = Call::spawn(&Invocation {
+        program: "sh".into(),
+        args: vec!["-c".into(), "sleep 30".into()],
+        env: vec![],
+        env_remove: vec![],
+        cwd: None,
+        stdin: vec![],
+        timeout: Duration::from_secs(20),
+        idle_timeout: Duration::from_secs(20),
+        watch: None,
+    })
+    .unwrap();
+    let pid = call.id();
+    call.kill();
+    let f = call.wait().unwrap();
+    assert_eq!(f.ending.signal(), Some(libc::SIGKILL));
+    assert!(f.duration < Duration::from_secs(10), "{:?}", f.duration);
+    assert!(!crate::sys::reap::alive(pid));
+}
+
+#[test]
+fn a_call_dropped_unwaited_leaves_nothing_running() {
+    let call = Call::spawn(&Invocation {
+        program: "sleep".into(),
+        args: vec!["30".into()],
+        env: vec![],
+        env_remove: vec![],
+        cwd: None,
+        stdin: vec![],
+        timeout: Duration::from_secs(20),
+        idle_timeout: Duration::from_secs(20),
+        watch: None,
+    })
+    .unwrap();
+    let pid = call.id();
+    drop(call);
+    assert!(!crate::sys::reap::alive(pid));
+}
+
+#[test]
+fn a_watch_that_sees_a_hopeless_stderr_stops_the_call() {
+    let f = run(Invocation {
+        program: "sh".into(),
+        args: vec!["-c".into(), "echo 'attempt 1 failed' >&2; sleep 30".into()],
+        env: vec![],
+        env_remove: vec![],
+        cwd: None,
+        stdin: vec![],
+        timeout: Duration::from_secs(20),
+        idle_timeout: Duration::from_secs(20),
+        watch: Some(Watch::new(|stderr| stderr.contains("failed"))),
+    })
+    .unwrap();
+    assert_eq!(f.ending, Ending::GaveUp);
+    assert!(f.duration < Duration::from_secs(10), "{:?}", f.duration);
 }

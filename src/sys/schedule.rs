@@ -5,10 +5,11 @@
 //!
 //! Threads, not tokio. Every job here is a blocking model call: the process runner already waits
 //! on its child with `poll(2)` and enforces the timeouts and Ctrl-C itself (see
-//! `backend::runner`), so an async runtime would only wrap each call in `spawn_blocking` and add
-//! a runtime to start, a second way to be cancelled and a dependency tree, for at most a handful
-//! of calls in flight. A scoped pool of `limit` threads pulling from a shared queue is the whole
-//! scheduler, borrows the caller's state without `Arc`s, and returns results in input order.
+//! [`crate::sys::runner`]), so an async runtime would only wrap each call in `spawn_blocking`
+//! and add a runtime to start, a second way to be cancelled and a dependency tree, for at most a
+//! handful of calls in flight. A scoped pool of `limit` threads pulling from a shared queue is
+//! the whole scheduler, borrows the caller's state without `Arc`s, and returns results in input
+//! order.
 
 use std::sync::Mutex;
 

@@ -1,6 +1,6 @@
 //! Where an export lives: a private directory per run, on a memory file system when there is
 //! room (see [`base_dir`]), never under the repository or HOME, and the leftovers of runs that
-//! died cleaned up by the next one.
+//! died cleaned up by the next one. How much room an export needs is its caller's to say.
 
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
@@ -8,16 +8,14 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use anyhow::{Context, Result};
 
-use crate::sandbox::export::MAX_TOTAL;
-
 /// The prefix of every export directory, to find our own leftovers.
-pub(super) const PREFIX: &str = "git-debate-";
+const PREFIX: &str = "git-debate-";
 
 /// A new 0700 directory in the temp dir (never inside the repository), after removing leftovers
-/// of dead processes.
-pub fn private_dir(workdir: Option<&Path>) -> Result<PathBuf> {
+/// of dead processes; on a memory file system only if it has `room` bytes free.
+pub fn private_dir(workdir: Option<&Path>, room: u64) -> Result<PathBuf> {
     static COUNTER: AtomicU32 = AtomicU32::new(0);
-    let mut base = base_dir();
+    let mut base = base_dir(room);
     let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
     let home = std::env::var_os("HOME")
         .map(PathBuf::from)
@@ -51,25 +49,21 @@ pub fn private_dir(workdir: Option<&Path>) -> Result<PathBuf> {
 }
 
 /// Where exports go: `TMPDIR` when the user set one; else a memory file system (the per-user
-/// `XDG_RUNTIME_DIR`, else `/dev/shm`) with room to spare, because writing tens of thousands of
-/// small files is disk-bound — 20,000 files took 8 s on a VM's ext4 and 0.4 s on tmpfs; else
-/// `/tmp`.
-pub(super) fn base_dir() -> PathBuf {
+/// `XDG_RUNTIME_DIR`, else `/dev/shm`) with `room` bytes free, because writing tens of
+/// thousands of small files is disk-bound — 20,000 files took 8 s on a VM's ext4 and 0.4 s on
+/// tmpfs; else `/tmp`.
+pub fn base_dir(room: u64) -> PathBuf {
     if std::env::var_os("TMPDIR").is_some_and(|t| !t.is_empty()) {
         return std::env::temp_dir();
     }
     // Memory is shared: a container's 64 MiB `/dev/shm` must not be filled (nor half a copy
-    // written into it), so a memory file system is used only with room for four full exports.
+    // written into it), so a memory file system is used only with the room asked for.
     let usable = |p: &Path| {
-        let Ok(c) = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()) else {
-            return false;
-        };
-        // SAFETY: access(2) and statvfs(2) on a NUL-terminated path we own, into a zeroed struct.
-        let writable = unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) } == 0;
-        let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
-        let room = unsafe { libc::statvfs(c.as_ptr(), &mut st) } == 0
-            && (st.f_bavail as u64).saturating_mul(st.f_frsize as u64) >= 4 * MAX_TOTAL;
-        std::fs::metadata(p).is_ok_and(|m| m.is_dir()) && writable && room
+        use rustix::fs::Access;
+        let writable = rustix::fs::access(p, Access::WRITE_OK | Access::EXEC_OK).is_ok();
+        let free =
+            rustix::fs::statvfs(p).is_ok_and(|st| st.f_bavail.saturating_mul(st.f_frsize) >= room);
+        std::fs::metadata(p).is_ok_and(|m| m.is_dir()) && writable && free
     };
     std::env::var_os("XDG_RUNTIME_DIR")
         .map(PathBuf::from)
@@ -80,7 +74,7 @@ pub(super) fn base_dir() -> PathBuf {
 }
 
 /// Removes `git-debate-<pid>-<n>` directories whose process no longer runs.
-pub(super) fn remove_leftovers(base: &Path) {
+fn remove_leftovers(base: &Path) {
     let Ok(entries) = std::fs::read_dir(base) else {
         return;
     };
@@ -89,17 +83,14 @@ pub(super) fn remove_leftovers(base: &Path) {
         let Some(pid) = name
             .strip_prefix(PREFIX)
             .and_then(|r| r.split_once('-'))
-            .and_then(|(p, n)| n.parse::<u32>().ok().and(p.parse::<i32>().ok()))
+            .and_then(|(p, n)| n.parse::<u32>().ok().and(p.parse::<u32>().ok()))
         else {
             continue;
         };
-        // SAFETY: signal 0 only asks whether the process exists.
-        let gone = unsafe { libc::kill(pid, 0) } != 0
-            && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
-        let ours = e
-            .metadata()
-            .map(|m| std::os::unix::fs::MetadataExt::uid(&m) == unsafe { libc::getuid() })
-            .unwrap_or(false);
+        let gone = !crate::sys::reap::alive(pid);
+        let ours = e.metadata().is_ok_and(|m| {
+            std::os::unix::fs::MetadataExt::uid(&m) == rustix::process::getuid().as_raw()
+        });
         if gone && ours && e.file_type().map(|t| t.is_dir()).unwrap_or(false) {
             let _ = std::fs::remove_dir_all(e.path());
         }

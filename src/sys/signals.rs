@@ -2,13 +2,20 @@
 //!
 //! The runner starts each CLI in its own process group (so one signal reaches everything it
 //! spawns), which also means the terminal's SIGINT no longer reaches it. So we catch SIGINT,
-//! SIGTERM and SIGHUP ourselves: the handler (async-signal-safe: atomics, `kill`, `getppid` and
-//! `clock_gettime` only) sends SIGTERM to every registered group and raises a flag; the runner
-//! sees its child end, and the caller turns the flag into an `interrupted` error (exit 130) after
-//! saving what it has. When no child is running the handler restores the default action and
-//! re-raises, so Ctrl-C in any other phase stops us as it always did, unless a caller that checks
-//! the flag itself (the review loop, between its steps) asked for [`graceful`] handling. A second
+//! SIGTERM and SIGHUP ourselves: the handler (async-signal-safe: atomics, `kill`, `getppid`,
+//! `clock_gettime` and `sigaction` only, and reentrant, since the registry's handlers may nest
+//! across signals) sends SIGTERM to every registered group and raises a flag; the runner sees its
+//! child end, and the caller turns the flag into an `interrupted` error (exit 130) after saving
+//! what it has. When no child is running the handler restores the default action and re-raises,
+//! so Ctrl-C in any other phase stops us as it always did, unless a caller that checks the flag
+//! itself (the review loop, between its steps) asked for [`graceful`] handling. A second
 //! interrupt always stops us at once.
+//!
+//! A signal that was ignored when we started stays ignored: a script's `cmd &` starts us with
+//! SIGINT and SIGQUIT ignored (POSIX), `nohup` with SIGHUP ignored, and whoever did that meant
+//! it, so no handler is installed for such a signal. SIGXFSZ is ignored from the start
+//! ([`at_start`]): under `ulimit -f` a write past the limit then fails with EFBIG, which the
+//! writer reports naming the file, instead of the signal killing us mid-write.
 //!
 //! One keypress can reach us twice. Run as `git debate`, we share git's process group, so the
 //! terminal signals us directly, and git, which kills its dashed child with the signal it got,
@@ -21,7 +28,9 @@
 //! so a deliberate second Ctrl-C still exits at once.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
-use std::sync::Once;
+use std::sync::{Once, OnceLock};
+
+use rustix::process::{Pid, Signal};
 
 const SLOTS: usize = 64;
 
@@ -37,6 +46,9 @@ static GRACEFUL: AtomicBool = AtomicBool::new(false);
 static LAST: AtomicU64 = AtomicU64::new(0);
 static INSTALL: Once = Once::new();
 
+/// The signals an interrupt comes as.
+const SIGNALS: [Signal; 3] = [Signal::INT, Signal::TERM, Signal::HUP];
+
 /// Where a copy of a signal came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u64)]
@@ -45,6 +57,35 @@ pub enum Origin {
     Parent = 1,
     /// The terminal, the kernel, or any other process.
     Other = 2,
+}
+
+/// The dispositions we were started with, read once before we change any.
+struct Start {
+    /// Of [`SIGNALS`] and SIGXFSZ, those ignored (bit `n` for signal `n`).
+    ignored: u64,
+}
+
+fn start() -> &'static Start {
+    static START: OnceLock<Start> = OnceLock::new();
+    START.get_or_init(|| Start {
+        ignored: SIGNALS
+            .iter()
+            .chain([&Signal::XFSZ])
+            .filter(|s| ignored(s.as_raw()))
+            .fold(0, |bits, s| bits | 1 << s.as_raw()),
+    })
+}
+
+/// Whether `sig` was ignored when we started.
+pub fn ignored_at_start(sig: Signal) -> bool {
+    start().ignored & (1 << sig.as_raw()) != 0
+}
+
+/// First thing in `main`: reads the dispositions we were started with, and ignores SIGXFSZ so
+/// a write past `ulimit -f` fails with EFBIG rather than killing us with a half-written file.
+pub fn at_start() {
+    start();
+    set_action(Signal::XFSZ.as_raw(), libc::SIG_IGN);
 }
 
 /// True once SIGINT, SIGTERM or SIGHUP arrived while a model call ran.
@@ -74,7 +115,7 @@ pub fn register(pgid: i32) -> Option<Guard> {
     install();
     if interrupted() {
         // An interrupt came while this child was starting: it must not outlive us.
-        unsafe { libc::kill(-pgid, libc::SIGTERM) };
+        kill_group(pgid, Signal::TERM);
     }
     (0..SLOTS)
         .find(|&i| {
@@ -85,24 +126,88 @@ pub fn register(pgid: i32) -> Option<Guard> {
         .map(Guard)
 }
 
+/// Sends `sig` to process group `pgid`; a group that is gone already is fine.
+pub fn kill_group(pgid: i32, sig: Signal) {
+    if let Some(pid) = Pid::from_raw(pgid) {
+        let _ = rustix::process::kill_process_group(pid, sig);
+    }
+}
+
 fn install() {
-    INSTALL.call_once(|| unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction =
-            handler as extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) as usize;
-        action.sa_flags = libc::SA_RESTART | libc::SA_SIGINFO;
-        // Handlers never nest on one thread: each sees the others' effects whole.
-        libc::sigemptyset(&mut action.sa_mask);
-        for sig in SIGNALS {
-            libc::sigaddset(&mut action.sa_mask, sig);
-        }
-        for sig in SIGNALS {
-            libc::sigaction(sig, &action, std::ptr::null_mut());
+    INSTALL.call_once(|| {
+        for sig in SIGNALS.iter().filter(|s| !ignored_at_start(**s)) {
+            // SAFETY: `handle` is async-signal-safe and reentrant: it touches only atomics and
+            // makes only async-signal-safe system calls (kill, getppid, clock_gettime,
+            // sigaction), never allocates, locks or panics.
+            let _ = unsafe { signal_hook_registry::register_sigaction(sig.as_raw(), handle) };
         }
     });
 }
 
-const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+/// Reads whether `sig` is ignored now.
+fn ignored(sig: libc::c_int) -> bool {
+    // SAFETY: sigaction(2) with no new action only writes the current one into `old`, a zeroed
+    // (valid) sigaction struct we own.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(sig, std::ptr::null(), &mut old) == 0 && old.sa_sigaction == libc::SIG_IGN
+    }
+}
+
+/// Sets `sig` to `SIG_DFL` or `SIG_IGN`. Async-signal-safe: used in the handler and between
+/// fork and exec.
+pub(in crate::sys) fn set_action(sig: libc::c_int, to: libc::sighandler_t) {
+    debug_assert!(to == libc::SIG_DFL || to == libc::SIG_IGN);
+    // SAFETY: sigaction(2) from a zeroed (valid) struct whose action is SIG_DFL or SIG_IGN, so no
+    // code of ours becomes a handler; sigaction is async-signal-safe.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = to;
+        libc::sigaction(sig, &action, std::ptr::null_mut());
+    }
+}
+
+/// Sends SIGINT to this process, as a keypress would, and returns once the handler has run
+/// (for tests of the handler). The kernel hands a process-wide signal to any thread that does
+/// not block it, so the wait is for the flag (bounded: with SIGINT ignored it never comes).
+#[cfg(test)]
+pub fn interrupt_self() {
+    let _ = rustix::process::kill_process(rustix::process::getpid(), Signal::INT);
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !interrupted() && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+/// The name of signal `sig` (`SIGSEGV`), or `signal N` for one without a common name.
+pub fn name(sig: i32) -> String {
+    const NAMES: [(Signal, &str); 20] = [
+        (Signal::HUP, "SIGHUP"),
+        (Signal::INT, "SIGINT"),
+        (Signal::QUIT, "SIGQUIT"),
+        (Signal::ILL, "SIGILL"),
+        (Signal::TRAP, "SIGTRAP"),
+        (Signal::ABORT, "SIGABRT"),
+        (Signal::BUS, "SIGBUS"),
+        (Signal::FPE, "SIGFPE"),
+        (Signal::KILL, "SIGKILL"),
+        (Signal::USR1, "SIGUSR1"),
+        (Signal::SEGV, "SIGSEGV"),
+        (Signal::USR2, "SIGUSR2"),
+        (Signal::PIPE, "SIGPIPE"),
+        (Signal::ALARM, "SIGALRM"),
+        (Signal::TERM, "SIGTERM"),
+        (Signal::XCPU, "SIGXCPU"),
+        (Signal::XFSZ, "SIGXFSZ"),
+        (Signal::VTALARM, "SIGVTALRM"),
+        (Signal::PROF, "SIGPROF"),
+        (Signal::SYS, "SIGSYS"),
+    ];
+    NAMES
+        .iter()
+        .find(|(s, _)| s.as_raw() == sig)
+        .map_or_else(|| format!("signal {sig}"), |(_, n)| n.to_string())
+}
 
 /// A counted interrupt as one word, so the handler updates it with one compare-and-swap:
 /// signal number (8 bits), origins seen (8 bits), milliseconds on the monotonic clock (48 bits).
@@ -123,7 +228,7 @@ pub fn observe(last: u64, sig: i32, origin: Origin, now_ms: u64) -> (u64, bool) 
         );
         // A hangup is never pressed twice on purpose: the kernel's, the shell's and git's copies
         // of one closed terminal are all one.
-        let repeat = seen & bit == 0 || sig == libc::SIGHUP;
+        let repeat = seen & bit == 0 || sig == Signal::HUP.as_raw();
         if s == sig && repeat && now_ms.saturating_sub(at) <= PAIR_WINDOW_MS {
             return (pack(s, seen | bit, at), true);
         }
@@ -132,40 +237,29 @@ pub fn observe(last: u64, sig: i32, origin: Origin, now_ms: u64) -> (u64, bool) 
 }
 
 fn now_ms() -> u64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime is async-signal-safe and writes only `ts`.
-    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    let ts = rustix::time::clock_gettime(rustix::time::ClockId::Monotonic);
     // +1 so no real record packs to 0 ("none yet").
     (ts.tv_sec as u64) * 1000 + (ts.tv_nsec as u64) / 1_000_000 + 1
 }
 
-extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, c: *mut libc::c_void) {
-    // The interrupted code may be between a failed call and its read of errno: kill(2) of a group
-    // that is gone (ESRCH) must not change what it reads.
-    #[cfg(target_os = "linux")]
-    // SAFETY: errno is thread-local; reading and restoring it is async-signal-safe.
-    let saved = unsafe { *libc::__errno_location() };
-    handle(sig, info, c);
-    #[cfg(target_os = "linux")]
-    // SAFETY: as above.
-    unsafe {
-        *libc::__errno_location() = saved
-    };
+/// Where a signal came from, from its `siginfo`.
+fn origin(info: &libc::siginfo_t) -> Origin {
+    if info.si_code != libc::SI_USER {
+        return Origin::Other;
+    }
+    // SAFETY: for SI_USER the kernel filled in the sender's pid, so that union field is the one
+    // written.
+    let sender = unsafe { info.si_pid() };
+    match rustix::process::getppid() {
+        Some(parent) if parent.as_raw_nonzero().get() == sender => Origin::Parent,
+        _ => Origin::Other,
+    }
 }
 
-fn handle(sig: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
-    // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler; getppid cannot fail.
-    let origin = unsafe {
-        match info.as_ref() {
-            Some(i) if i.si_code == libc::SI_USER && i.si_pid() == libc::getppid() => {
-                Origin::Parent
-            }
-            _ => Origin::Other,
-        }
-    };
+/// The handler (through signal-hook-registry, which keeps errno as the interrupted code had it).
+fn handle(info: &libc::siginfo_t) {
+    let sig = info.si_signo;
+    let origin = origin(info);
     let now = now_ms();
     let mut last = LAST.load(Ordering::SeqCst);
     loop {
@@ -178,19 +272,21 @@ fn handle(sig: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
     }
     let again = INTERRUPTED.swap(true, Ordering::SeqCst);
     // The first interrupt asks children to stop; a second one leaves no time to ask.
-    let kill_with = if again { libc::SIGKILL } else { libc::SIGTERM };
+    let kill_with = if again { Signal::KILL } else { Signal::TERM };
     let mut any = false;
     for slot in &GROUPS {
         let pgid = slot.load(Ordering::SeqCst);
         if pgid > 0 {
             any = true;
-            unsafe { libc::kill(-pgid, kill_with) };
+            kill_group(pgid, kill_with);
         }
     }
     if again || (!any && !GRACEFUL.load(Ordering::SeqCst)) {
-        unsafe {
-            libc::signal(sig, libc::SIG_DFL);
-            libc::raise(sig);
+        // Die of the signal, as without a handler: blocked while we run, it is delivered with
+        // the default action as soon as the handler returns.
+        set_action(sig, libc::SIG_DFL);
+        if let Some(s) = Signal::from_named_raw(sig) {
+            let _ = rustix::process::kill_process(rustix::process::getpid(), s);
         }
     }
 }

@@ -14,6 +14,7 @@
 //! that do not parse are skipped.
 
 pub mod formats;
+pub mod last_message;
 mod locate;
 mod opencode;
 

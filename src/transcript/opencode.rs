@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::sys::runner::{self, Ending, Invocation};
+use crate::sys::runner::{Call, Ending, Invocation};
 use crate::transcript::{Event, Format, Lookup};
 
 /// How long one opencode command may take (it starts in a few seconds).
@@ -54,7 +54,7 @@ pub fn events(lookup: &Lookup) -> Result<(String, Vec<Event>), String> {
 /// opencode's standard output for `args`, or one line on why not.
 fn run(args: &[&str], cwd: &std::path::Path) -> Result<Vec<u8>, String> {
     let shown = format!("opencode {}", args.join(" "));
-    let done = runner::run(&Invocation {
+    let done = Call::spawn(&Invocation {
         program: PathBuf::from("opencode"),
         args: args.iter().map(|a| a.to_string()).collect(),
         env: Vec::new(),
@@ -65,6 +65,7 @@ fn run(args: &[&str], cwd: &std::path::Path) -> Result<Vec<u8>, String> {
         idle_timeout: DEADLINE,
         watch: None,
     })
+    .and_then(Call::wait)
     .map_err(|e| format!("cannot run `{shown}` to read opencode's sessions: {e:#}"))?;
     match done.ending {
         Ending::Exited(s) if s.success() => Ok(done.stdout),

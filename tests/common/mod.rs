@@ -374,11 +374,13 @@ impl TestEnv {
         self.git(&["rev-parse", "HEAD"])
     }
 
-    /// The binary, hermetic, run in `dir`.
+    /// The binary, hermetic, run in `dir`, with SIGINT and SIGQUIT at their default action as
+    /// from a terminal, whatever this test run was started with.
     pub fn cmd_in(&self, dir: &Path) -> Command {
         let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("git-debate"));
         self.base_env(&mut cmd);
         cmd.current_dir(dir).stdin(Stdio::null());
+        default_interrupts(&mut cmd);
         cmd
     }
 
@@ -481,6 +483,21 @@ impl TestEnv {
                 .count()
             })
             .unwrap_or(0)
+    }
+}
+
+/// Starts `cmd`'s child with SIGINT and SIGQUIT at their default action. A test run started
+/// with them ignored (`cargo test &` in a script, `trap "" INT`) passes that on to every child,
+/// and git-debate keeps an ignored signal ignored, so a test that interrupts it must undo that.
+pub fn default_interrupts(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: signal(2) is async-signal-safe, and nothing else runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            libc::signal(libc::SIGQUIT, libc::SIG_DFL);
+            Ok(())
+        });
     }
 }
 

@@ -6,7 +6,7 @@
 //! argv; the session is put in the agent's read-only mode and every permission that would write,
 //! execute or fetch is refused (and recorded); the model and effort are set through the session's
 //! settings and checked against what the agent reports; the process runner's wall-clock and idle
-//! deadlines, process-group kill and sweep apply ([`crate::sys::runner::converse`]); failures
+//! deadlines, process-group kill and sweep apply ([`crate::sys::runner::Call::talk`]); failures
 //! are classified like the CLI adapters'. [`agents`] says which agents speak it and how,
 //! [`session`] holds the conversation ([`steps`] its requests, [`permissions`] its answers to the
 //! agent's), [`options`] the shapes of the agents' settings and reports, [`wire`] the framing,
@@ -29,7 +29,8 @@ use crate::agents::error::generic_hint;
 use crate::agents::{OutputMode, Usage};
 use crate::sys::runner::{Ending, Finished, Invocation};
 use crate::{
-    agents::{Answer, Backend, BackendError, Effort, ErrorKind, Failure, Family, Request},
+    agents::{Answer, Backend, BackendError, ErrorKind, Failure, Family, Request},
+    choices::Effort,
     sys::signals,
 };
 use agents::AcpAgent;
@@ -222,20 +223,26 @@ fn conclude(heard: &Heard, finished: &Finished, req: &Request) -> Result<(String
                 code,
             ));
         }
-        let how = code.map_or("was killed by a signal".to_string(), |c| {
-            format!("exited with code {c}")
-        });
+        let signal = finished.ending.signal();
+        let how = match (code, signal) {
+            (Some(c), _) => format!("exited with code {c}"),
+            (None, Some(sig)) => format!("was killed by {}", crate::sys::signals::name(sig)),
+            (None, None) => "was killed by a signal".to_string(),
+        };
         let message = if said.is_empty() {
             format!("the agent {how} before answering")
         } else {
             format!("the agent {how} before answering: {said}")
         };
-        let kind = match crate::agents::error::classify(said, None, code) {
+        let kind = match (crate::agents::error::classify(said, None, code), signal) {
+            // A signal ended it and its words name no known failure: the signal is the fact.
+            (ErrorKind::Exited(_), Some(sig)) => ErrorKind::Killed(sig),
+            (ErrorKind::ServerError, Some(sig)) if said.is_empty() => ErrorKind::Killed(sig),
             // Its words say nothing we know: the exit is the fact.
-            ErrorKind::Exited(_) | ErrorKind::ServerError if said.is_empty() => {
+            (ErrorKind::Exited(_) | ErrorKind::ServerError, None) if said.is_empty() => {
                 ErrorKind::Exited(code.unwrap_or(-1))
             }
-            k => k,
+            (k, _) => k,
         };
         return Err(Failure::new(kind, message));
     }

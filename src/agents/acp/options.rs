@@ -12,7 +12,8 @@
 
 use serde_json::Value;
 
-use crate::agents::{Effort, Usage};
+use crate::agents::Usage;
+use crate::choices::Effort;
 
 /// One session setting to make before the prompt.
 #[derive(Debug, Clone, PartialEq, Eq)]

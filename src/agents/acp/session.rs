@@ -16,7 +16,8 @@ use crate::agents::acp::options::{self, ModelPlan, ReadOnly, Setting};
 use crate::agents::acp::permissions;
 use crate::agents::acp::steps::Step;
 use crate::agents::acp::wire::{self, Incoming, RpcError};
-use crate::agents::{Effort, ErrorKind, Failure, Usage};
+use crate::agents::{ErrorKind, Failure, Usage};
+use crate::choices::Effort;
 use crate::sys::runner::Talk;
 
 /// An answer longer than this is cut off by a runaway agent, not a review.

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::sys::runner::{self, Ending, Invocation};
+use crate::sys::runner::{Call, Ending, Invocation};
 
 /// What Claude Code sets in the shells it starts (seen in its 2.1.197 binary). `CLAUDECODE` makes
 /// a nested `claude` refuse to run; the others would tie our call to the outer session. Removed
@@ -53,7 +53,7 @@ pub fn version(program: &Path) -> Option<String> {
 }
 
 fn probe(program: &Path) -> Option<String> {
-    let finished = runner::run(&Invocation {
+    let finished = Call::spawn(&Invocation {
         program: program.to_path_buf(),
         args: vec!["--version".into()],
         env: Vec::new(),
@@ -64,6 +64,7 @@ fn probe(program: &Path) -> Option<String> {
         idle_timeout: Duration::from_secs(20),
         watch: None,
     })
+    .and_then(Call::wait)
     .ok()?;
     if !matches!(finished.ending, Ending::Exited(s) if s.success()) {
         return None;

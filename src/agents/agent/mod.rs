@@ -57,6 +57,9 @@ pub struct CallOptions {
     pub max_attempts: Option<u32>,
 }
 
+/// Reads a CLI's stderr: the failed attempts it reports so far, and what they failed with.
+pub type Retrying = fn(stderr: &str) -> Option<(u32, Failure)>;
+
 /// How many failed attempts a retrying CLI is allowed by default: enough for a passing hiccup,
 /// few enough that a 429 or 500 is reported in seconds rather than after the timeout.
 pub const DEFAULT_ATTEMPTS: u32 = 3;
@@ -86,7 +89,7 @@ pub struct AgentSpec {
     pub parse: fn(&Captured) -> Result<Reply, Failure>,
     /// For a CLI that reports its retries on stderr: the failed attempts so far and their cause.
     /// Read while it runs (it is stopped past `maxAttempts`) and when a limit ended the call.
-    pub retrying: Option<runner::Retrying>,
+    pub retrying: Option<Retrying>,
     /// Whether its output mode prints as the model writes (claude, gemini and qwen in
     /// `stream-json`, copilot's JSON events), so that silence means a stuck call. codex's
     /// `exec --json` and opencode's `--format json` print an answer only once it is whole
@@ -195,9 +198,9 @@ impl AgentBackend {
             } else {
                 req.timeout
             },
-            watch: self.spec.retrying.map(|retrying| runner::Watch {
-                retrying,
-                limit: self.options.max_attempts.unwrap_or(DEFAULT_ATTEMPTS).max(1),
+            watch: self.spec.retrying.map(|retrying| {
+                let limit = self.options.max_attempts.unwrap_or(DEFAULT_ATTEMPTS).max(1);
+                runner::Watch::new(move |stderr| retrying(stderr).is_some_and(|(n, _)| n >= limit))
             }),
         }
     }
@@ -382,7 +385,7 @@ pub fn run_checked(
     run_checked_talking(name, inv, req, None)
 }
 
-/// [`run_checked`] for a conversation ([`runner::converse`]) when `talk` is given.
+/// [`run_checked`] for a conversation ([`runner::Call::talk`]) when `talk` is given.
 pub fn run_checked_talking(
     name: &str,
     inv: &Invocation,
@@ -390,10 +393,10 @@ pub fn run_checked_talking(
     talk: Option<&mut dyn runner::Talk>,
 ) -> Result<(runner::Finished, Vec<String>), Failure> {
     let before = req.cwd.as_deref().and_then(readonly::Snapshot::take);
-    let ran = match talk {
-        Some(t) => runner::converse(inv, t),
-        None => runner::run(inv),
-    };
+    let ran = runner::Call::spawn(inv).and_then(|call| match talk {
+        Some(t) => call.talk(t),
+        None => call.wait(),
+    });
     let finished = ran.map_err(|e| {
         let not_found = e
             .chain()
@@ -470,7 +473,7 @@ pub fn interpret(
 pub fn interpret_with(
     finished: &runner::Finished,
     parse: fn(&Captured) -> Result<Reply, Failure>,
-    retrying: Option<runner::Retrying>,
+    retrying: Option<Retrying>,
     req: &Request,
 ) -> Result<Reply, Failure> {
     if signals::interrupted() {
@@ -515,12 +518,27 @@ pub fn interpret_with(
         stdout: &stdout,
         stderr: &stderr,
         code,
-    })?;
-    if reply.text.trim().is_empty() {
-        return Err(Failure::new(
-            ErrorKind::EmptyAnswer,
-            "the call succeeded but the answer is empty",
-        ));
+    })
+    .and_then(|reply| {
+        if reply.text.trim().is_empty() {
+            return Err(Failure::new(
+                ErrorKind::EmptyAnswer,
+                "the call succeeded but the answer is empty",
+            ));
+        }
+        Ok(reply)
+    });
+    reply.map_err(|f| killed_by(finished.ending, f))
+}
+
+/// The failure of a CLI that a signal ended (a crash, an out-of-memory kill): its output, cut
+/// short, says only that no answer was found, and a code read from it would blame the CLI's own
+/// error path. What the CLI itself said failed (a 401, a 429) still wins.
+fn killed_by(ending: Ending, f: Failure) -> Failure {
+    match (ending.signal(), f.kind) {
+        (Some(sig), ErrorKind::Exited(_) | ErrorKind::ParseError | ErrorKind::EmptyAnswer) => {
+            Failure::new(ErrorKind::Killed(sig), f.message)
+        }
+        _ => f,
     }
-    Ok(reply)
 }

@@ -7,9 +7,9 @@ use std::time::Instant;
 
 use serde_json::Value;
 
+use crate::agents::budget::Budget;
 use crate::agents::{Answer, Backend, BackendError};
 use crate::answer::json::json_blocks;
-use crate::debate::panel::budget::Budget;
 use crate::debate::panel::log::Entry;
 use crate::debate::panel::{Panel, Timing};
 
@@ -28,7 +28,7 @@ pub struct Call<'c> {
     pub role: &'c str,
     pub speaker: &'c str,
     pub step: String,
-    /// The closings and the conclusion get their own reserved time (see [`crate::debate::panel::budget`]).
+    /// The closings and the conclusion get their own reserved time (see [`crate::agents::budget`]).
     pub reserved: bool,
     /// The progress line while it runs (only calls that hold the panel up show one).
     pub progress: Option<String>,
@@ -44,9 +44,9 @@ impl Panel<'_> {
         budget: &Budget,
     ) -> Result<Answer, BackendError> {
         let req = if c.reserved {
-            budget.reserved_call(&self.workspace, prompt)
+            budget.request(budget.reserved(), &self.workspace, prompt)
         } else {
-            budget.debate_call(&self.workspace, prompt)
+            budget.request(budget.call(), &self.workspace, prompt)
         };
         let at = budget.started.elapsed();
         let t = Instant::now();

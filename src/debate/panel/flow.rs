@@ -9,12 +9,10 @@
 //! audience's questions are gathered while the chair prepares the next round (and the last turn
 //! is verified), through [`crate::sys::schedule::bounded`].
 
-use std::time::Instant;
-
 use anyhow::Result;
 
+use crate::agents::budget::Budget;
 use crate::debate::citations::Citation;
-use crate::debate::panel::budget::Budget;
 use crate::debate::panel::closing::UNRESOLVED;
 use crate::debate::panel::log::{Entry, Log, ROUND_TYPES};
 use crate::debate::panel::turns::{Carry, Slot};
@@ -40,7 +38,7 @@ enum BetweenOut {
 
 /// Runs the panel to its outcome.
 pub fn run(mut p: Panel) -> Result<PanelOutcome> {
-    let budget = Budget::new(p.settings, Instant::now()).map_err(crate::error::UsageError::new)?;
+    let budget = Budget::for_panel(p.settings).map_err(crate::error::UsageError::new)?;
     signals::graceful();
     let resume = std::mem::take(&mut p.resume);
     let mut log = Log {
@@ -296,7 +294,7 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
     if budget_spent && !signals::interrupted() {
         carry.notes.push(format!(
             "[WARN] the time budget ({}) ran out after {rounds} round(s); the panel went to the closings",
-            crate::debate::panel::budget::budget_origin(p.settings)
+            budget.source
         ));
     }
     crate::debate::panel::closing::run(&p, log, carry, rounds, questions, &budget, budget_spent)

@@ -2,26 +2,13 @@
 //! uses to ask for one ("3 debaters", "a panel of 4", "a venture capitalist, a labour economist
 //! and an SRE") and to change it at the confirmation prompt (accept, edit, add, remove).
 //!
-//! Everything here is pure: the chair's proposal and the terminal live in `commands::panel`, so
-//! the rules (names are slugs, at least two debaters, families spread across the panel) are
-//! tested without a model or a terminal.
+//! Everything here is pure: the chair's proposal and the terminal live in [`super::propose`] and
+//! [`super::confirm`], so the rules (names are slugs, at least two debaters, families spread
+//! across the panel) are tested without a model or a terminal.
 
 use anyhow::Result;
-use serde::{Deserialize, Serialize};
 
-/// One panellist.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Debater {
-    /// A slug: letters, digits and hyphens; the `speaker` in the log.
-    pub name: String,
-    pub backend: String,
-    #[serde(default)]
-    pub persona: String,
-    #[serde(default)]
-    pub position: String,
-    #[serde(default)]
-    pub incentives: String,
-}
+pub use crate::store::debate::Debater;
 
 /// `NAME=BACKEND[:persona]`; `openai:<model>` and `exec:<command>` keep their own colons (give an
 /// exec debater its persona in a `--panel` file).

@@ -9,17 +9,19 @@
 //! URLs marked unverifiable offline): a citation that does not exist is redacted by a chair
 //! ruling, one that exists but does not hold what is cited is `unreliable` and gets a ruling and
 //! a warning. A failed turn gets a ruling and the panel goes on ([`flow`]); the time budget is
-//! soft ([`budget`]); every entry goes to `debate-log.jsonl` with the seed's fields ([`log`]).
+//! soft ([`crate::agents::budget`]); every entry goes to `debate-log.jsonl` with the seed's fields ([`log`]).
 
-pub mod budget;
 mod calls;
 mod closing;
+pub mod confirm;
 mod flow;
 pub mod lineup;
 pub mod log;
 pub mod outputs;
 pub mod propose;
+pub mod resume;
 pub mod roles;
+pub mod setup;
 mod turns;
 mod verify;
 
@@ -31,9 +33,9 @@ use serde::Serialize;
 use crate::agents::Backend;
 use crate::debate::citations::{Checker, Status};
 use crate::settings::Settings;
+pub use crate::store::debate::{Debater, Timing};
 use crate::store::Session;
 pub use flow::run;
-pub use lineup::Debater;
 pub use log::Entry;
 pub use outputs::{summary, transcript, verifier_report};
 
@@ -68,23 +70,6 @@ pub struct Panel<'a> {
     /// What the verifier model said of each source it judged, and at which seq: a source is
     /// judged once per debate.
     pub judged: Mutex<std::collections::BTreeMap<String, (Status, String, u32)>>,
-}
-
-/// One model call, for `metadata.json`.
-#[derive(Debug, Clone, Serialize)]
-pub struct Timing {
-    /// `chair`, `debater`, `audience`, `reporter` or `assessor`.
-    pub role: String,
-    /// The debater's name, or the role.
-    pub speaker: String,
-    pub step: String,
-    pub backend: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
-    /// Milliseconds since the panel started, and how long the call took.
-    pub at_ms: u64,
-    pub ms: u64,
-    pub ok: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]

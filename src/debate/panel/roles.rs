@@ -5,12 +5,12 @@
 //! with an optional model (`--verifier`) for the sources it cannot check.
 
 use anyhow::{Context, Result};
-use serde_json::{json, Value};
 
 use crate::agents::registry::{self, Role};
 use crate::agents::Backend;
 use crate::debate::panel::Roles;
 use crate::settings::Settings;
+use crate::store::metadata::{self, Verifier};
 
 /// The installed agent CLIs with their families, in the order a reviewer is picked.
 pub fn installed(settings: &Settings) -> Vec<(String, String)> {
@@ -55,28 +55,24 @@ pub struct Flags<'a> {
 }
 
 /// The chair and the support roles, built, and how each was chosen for `metadata.json`.
-pub fn build(flags: &Flags, settings: &Settings, chair_name: &str) -> Result<(Roles, Value)> {
+pub fn build(
+    flags: &Flags,
+    settings: &Settings,
+    chair_name: &str,
+) -> Result<(Roles, metadata::Roles)> {
     let chair = registry::build(chair_name, Some(Role::Author), settings)?;
     let inst = installed(settings);
     let family = chair.family().0.clone();
-    let mut names = serde_json::Map::new();
-    let mut pick = |r: &str, flag: Option<&str>| -> Result<Box<dyn Backend>> {
+    let pick = |r: &str, flag: Option<&str>| -> Result<(Box<dyn Backend>, metadata::Role)> {
         let name = role(r, flag, settings, &inst, (chair_name, &family));
         let b = registry::build(&name, Some(Role::Reviewer), settings)
             .with_context(|| format!("the panel's {r}"))?;
-        names.insert(
-            r.into(),
-            json!({"backend": b.name(), "model": b.model(), "family": b.family().0}),
-        );
-        Ok(b)
+        let recorded = recorded(b.as_ref());
+        Ok((b, recorded))
     };
-    let audience = pick("audience", flags.audience)?;
-    let reporter = pick("reporter", flags.reporter)?;
-    let assessor = pick("assessor", flags.assessor)?;
-    names.insert(
-        "chair".into(),
-        json!({"backend": chair.name(), "model": chair.model(), "family": family}),
-    );
+    let (audience, audience_role) = pick("audience", flags.audience)?;
+    let (reporter, reporter_role) = pick("reporter", flags.reporter)?;
+    let (assessor, assessor_role) = pick("assessor", flags.assessor)?;
     let verifier = match flags
         .verifier
         .or_else(|| registry::var(settings, "panel", "verifier"))
@@ -86,10 +82,16 @@ pub fn build(flags: &Flags, settings: &Settings, chair_name: &str) -> Result<(Ro
         ),
         None => None,
     };
-    names.insert(
-        "verifier".into(),
-        json!({"backend": "git debate (deterministic)", "model_check": verifier.as_ref().map(|b| json!({"backend": b.name(), "model": b.model(), "family": b.family().0}))}),
-    );
+    let recorded_roles = metadata::Roles {
+        audience: Some(audience_role),
+        reporter: Some(reporter_role),
+        assessor: Some(assessor_role),
+        chair: Some(recorded(chair.as_ref())),
+        verifier: Some(Verifier {
+            backend: "git debate (deterministic)".into(),
+            model_check: verifier.as_deref().map(recorded),
+        }),
+    };
     Ok((
         Roles {
             chair,
@@ -98,6 +100,15 @@ pub fn build(flags: &Flags, settings: &Settings, chair_name: &str) -> Result<(Ro
             assessor,
             verifier,
         },
-        Value::Object(names),
+        recorded_roles,
     ))
+}
+
+/// A role's backend as the metadata records it.
+pub fn recorded(b: &dyn Backend) -> metadata::Role {
+    metadata::Role {
+        backend: b.name().to_string(),
+        model: b.model().map(String::from),
+        family: b.family().0.clone(),
+    }
 }

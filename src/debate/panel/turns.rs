@@ -6,9 +6,9 @@
 
 use anyhow::Result;
 
+use crate::agents::budget::Budget;
 use crate::agents::Backend;
 use crate::debate::citations;
-use crate::debate::panel::budget::Budget;
 use crate::debate::panel::calls::Call;
 use crate::debate::panel::log::{read_turn, Entry, Extra, Log};
 use crate::debate::panel::verify::Pending;

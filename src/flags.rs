@@ -1,0 +1,228 @@
+//! The command line, read: clap's definition with the manual's sections generated from the
+//! settings' key table, and each subcommand's flags as settings [`Overrides`].
+//!
+//! It sits beside [`crate::cli`] so that the clap types need nothing of the settings and the
+//! settings nothing of clap: this is the one place that knows both, and each shared flag group is
+//! turned into overrides here once, whichever subcommand flattened it.
+
+use clap::{CommandFactory, FromArgMatches};
+
+use crate::choices::Chunking;
+use crate::cli::{
+    AskArgs, BackendsArgs, BudgetArgs, Cli, EffortArgs, GateArgs, IdleArgs, ModeArgs, ReportArgs,
+    ReviewArgs, RoundsArgs, SidesArgs, StoreArgs, TimeoutArgs, TopicArgs,
+};
+use crate::settings::Overrides;
+
+/// The whole command: clap's definition, with CONFIGURATION, FILES, ENVIRONMENT, EXAMPLES and
+/// EXIT STATUS after the long help (and so in the man page).
+pub fn command() -> clap::Command {
+    Cli::command().after_long_help(crate::settings::manual::manual_sections())
+}
+
+/// Parses the process's arguments; on an error or `--help`, prints and exits as clap does.
+pub fn parse() -> Cli {
+    let matches = command().get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+/// A flag group's share of the overrides: what it sets, and nothing else.
+pub trait Fill {
+    fn fill(&self, o: &mut Overrides);
+}
+
+impl Fill for StoreArgs {
+    fn fill(&self, o: &mut Overrides) {
+        o.state_dir = self.state_dir.clone();
+    }
+}
+
+impl Fill for ReportArgs {
+    fn fill(&self, o: &mut Overrides) {
+        o.format = self.format;
+        o.output = self.output.clone();
+    }
+}
+
+impl Fill for GateArgs {
+    fn fill(&self, o: &mut Overrides) {
+        o.fail_on = self.fail_on;
+    }
+}
+
+impl Fill for ModeArgs {
+    fn fill(&self, o: &mut Overrides) {
+        o.mode = self.mode;
+    }
+}
+
+impl Fill for RoundsArgs {
+    fn fill(&self, o: &mut Overrides) {
+        o.max_rounds = self.max_rounds;
+    }
+}
+
+impl Fill for BudgetArgs {
+    fn fill(&self, o: &mut Overrides) {
+        o.budget_minutes = self.budget_minutes;
+    }
+}
+
+impl Fill for TimeoutArgs {
+    fn fill(&self, o: &mut Overrides) {
+        o.backend_timeout_seconds = self.backend_timeout_seconds;
+    }
+}
+
+impl Fill for IdleArgs {
+    fn fill(&self, o: &mut Overrides) {
+        o.backend_idle_seconds = self.backend_idle_seconds;
+    }
+}
+
+impl Fill for SidesArgs {
+    fn fill(&self, o: &mut Overrides) {
+        o.author = self.author.clone();
+        o.reviewer = self.reviewer.clone();
+    }
+}
+
+impl Fill for EffortArgs {
+    fn fill(&self, o: &mut Overrides) {
+        o.effort = self.effort;
+    }
+}
+
+/// A `--x`/`--no-x` pair: `None` when neither was given (clap keeps only the last of the two).
+fn either(on: bool, off: bool) -> Option<bool> {
+    (on || off).then_some(on)
+}
+
+/// Overrides made of the given groups' values, the rest unset.
+pub fn of(groups: &[&dyn Fill]) -> Overrides {
+    let mut o = Overrides::default();
+    for g in groups {
+        g.fill(&mut o);
+    }
+    o
+}
+
+impl From<&ReviewArgs> for Overrides {
+    fn from(a: &ReviewArgs) -> Overrides {
+        let o = of(&[
+            &a.rounds,
+            &a.decision,
+            &a.budget,
+            &a.timeout,
+            &a.idle,
+            &a.store,
+            &a.sides,
+            &a.reasoning,
+            &a.report,
+            &a.gate,
+        ]);
+        Overrides {
+            target: a.target,
+            scope: a.scope.clone(),
+            intensity: a.intensity,
+            budget_tokens: a.budget_tokens,
+            budget_usd: a.budget_usd,
+            skip_materialize_opposite: either(
+                a.skip_materialize_opposite,
+                a.no_skip_materialize_opposite,
+            ),
+            normalizer: a.normalizer.clone(),
+            fallback_reviewer: a.fallback_reviewer.clone(),
+            reviewer_workspace: a.reviewer_workspace,
+            reviewer_tools: a.reviewer_tools,
+            allow_same_family: either(a.allow_same_family, a.no_allow_same_family),
+            model_author: a.model_author.clone(),
+            model_reviewer: a.model_reviewer.clone(),
+            max_artifact_bytes: a.max_artifact_bytes,
+            context_lines: a.context_lines,
+            chunk: (a.chunk || a.no_chunk).then_some(if a.chunk {
+                Chunking::Always
+            } else {
+                Chunking::Never
+            }),
+            concurrency: a.concurrency,
+            max_chunks: a.max_chunks,
+            dry_run: either(a.dry_run, a.no_dry_run),
+            incremental: either(a.incremental, a.no_incremental),
+            ..o
+        }
+    }
+}
+
+/// A topic's own settings: its effort, limits, report and store. Who argues is routed from
+/// [`sides`].
+impl From<&TopicArgs> for Overrides {
+    fn from(a: &TopicArgs) -> Overrides {
+        of(&[&a.reasoning, &a.timeout, &a.budget, &a.report, &a.store])
+    }
+}
+
+/// A duel's sides: the proposer and the challenger route as the author and the reviewer do, on
+/// top of the topic's own settings. The same family is allowed here because the debate checks
+/// it itself, in its own words.
+pub fn sides(a: &TopicArgs) -> Overrides {
+    Overrides {
+        author: a.proposer.clone(),
+        reviewer: a.challenger.clone(),
+        model_author: a.model_proposer.clone(),
+        model_reviewer: a.model_challenger.clone(),
+        allow_same_family: Some(true),
+        ..Overrides::from(a)
+    }
+}
+
+impl From<&AskArgs> for Overrides {
+    fn from(a: &AskArgs) -> Overrides {
+        Overrides {
+            model_reviewer: a.model.clone(),
+            ..of(&[&a.reasoning, &a.timeout, &a.idle])
+        }
+    }
+}
+
+impl From<&BackendsArgs> for Overrides {
+    fn from(a: &BackendsArgs) -> Overrides {
+        of(&[&a.sides, &a.reasoning])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::choices::{Format, Mode};
+    use clap::Parser;
+
+    #[test]
+    fn review_flags_become_overrides() {
+        let cli = Cli::try_parse_from([
+            "git-debate",
+            "--mode",
+            "manual",
+            "--no-chunk",
+            "--format",
+            "json",
+            "--no-dry-run",
+            "--state-dir",
+            "/s",
+        ])
+        .unwrap();
+        let o = Overrides::from(&cli.review);
+        assert_eq!(o.mode, Some(Mode::Manual));
+        assert_eq!(o.chunk, Some(Chunking::Never));
+        assert_eq!(o.format, Some(Format::Json));
+        assert_eq!(o.dry_run, Some(false));
+        assert_eq!(o.incremental, None);
+        assert_eq!(o.state_dir.as_deref(), Some(std::path::Path::new("/s")));
+    }
+
+    #[test]
+    fn the_manual_sections_follow_the_long_help() {
+        let help = command().render_long_help().to_string();
+        assert!(help.contains("CONFIGURATION:") && help.contains("EXIT STATUS:"));
+    }
+}

@@ -1,0 +1,173 @@
+//! Everything a review does before its first model call, as named steps: what to review
+//! ([`material`]), whether only the delta since an earlier review is ([`since`]), the artifact and
+//! its chunks ([`artifact`]), the one question a person may be asked about the target
+//! ([`confirm`]), who plays which side ([`sides`]), what the session records ([`record`]), and
+//! the start of the loop ([`launch`]).
+//!
+//! The steps return data; how a finished, cancelled or dry run is shown to the user is decided
+//! above this layer, from the [`Ran`] that comes back. `--dry-run` stops after the record, before
+//! any model call.
+
+pub mod artifact;
+pub mod confirm;
+pub mod content;
+pub mod last_message;
+pub mod launch;
+pub mod material;
+pub mod record;
+pub mod sides;
+pub mod since;
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+
+use crate::change::{Artifact, TextInput};
+use crate::choices::Mode;
+use crate::git::{Change, Scope};
+use crate::review::incremental::Plan;
+use crate::settings::Settings;
+use crate::store::{self, Session};
+use last_message::{LastMessage, Origin};
+
+/// What the command line says to review, beside the settings.
+#[derive(Debug, Clone, Default)]
+pub struct What {
+    /// CONTENT: text, a file's name, or `-` for standard input.
+    pub content: Option<String>,
+    pub artifact_file: Option<PathBuf>,
+    /// `--last-message`: the launching agent's last answer.
+    pub last_message: bool,
+    /// `--since`: only what changed since an earlier review.
+    pub since: Option<String>,
+    /// A hook session's verdict-cache key: pruning keeps the session while its tree is staged.
+    pub hook_cache: Option<String>,
+}
+
+/// What the artifact was built from.
+pub enum Source {
+    Text(TextInput),
+    Change { scope: Scope, change: Change },
+}
+
+/// How a review run ended.
+pub enum Ran {
+    /// Nothing to review; the message says why and what to do instead.
+    Nothing(String),
+    /// The person at the target question said no.
+    Cancelled,
+    /// Nothing in the change's files changed since the earlier review; `store` is where that
+    /// review's session is.
+    Unchanged { plan: Box<Plan>, store: PathBuf },
+    /// `--dry-run`: recorded, and no model was called.
+    DryRun(Box<DryRun>),
+    /// The loop ran.
+    Reviewed(Box<Reviewed>),
+}
+
+/// What a dry run recorded, to be shown.
+pub struct DryRun {
+    pub session: Session,
+    pub source: Source,
+    pub from_message: Option<Origin>,
+    pub artifact: Artifact,
+    pub artifact_path: PathBuf,
+    /// `metadata.json` as written (redacted).
+    pub metadata: crate::store::metadata::Review,
+    pub chunks: Option<record::ChunkPlan>,
+}
+
+/// A review that ran, to be reported.
+pub struct Reviewed {
+    pub session: Session,
+    pub outcome: crate::review::Outcome,
+    pub target: crate::change::markdown::Target,
+    pub author: String,
+    pub reviewer: String,
+}
+
+/// Runs a review of what `what` and `settings` name, in `repo` (opened by the caller, so one
+/// handle and its object cache serve the whole review); `messages` reads the launching agent's
+/// last message when that is what is reviewed.
+pub fn run(
+    repo: Option<crate::git::Repo>,
+    what: &What,
+    settings: &Settings,
+    messages: &dyn LastMessage,
+) -> Result<Ran> {
+    let mut settings = settings.clone();
+    // Unless ours is set, git's `diff.context` (as the record shows).
+    settings
+        .context_lines
+        .get_or_insert_with(|| crate::git::context_lines(repo.as_ref()));
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let (mut source, from_message) =
+        match material::find(repo.as_ref(), what, &settings, &cwd, messages)? {
+            material::Found::Source(source, origin) => (*source, origin),
+            material::Found::Nothing(why) => return Ok(Ran::Nothing(why)),
+        };
+    let base = store::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
+    // `--since` (or debate.incremental for base: scopes): only the delta is reviewed.
+    let incremental = match since::prepare(what, &settings, &mut source, repo.as_ref(), &base)? {
+        since::Next::Review(plan) => plan,
+        since::Next::Unchanged(plan) => return Ok(Ran::Unchanged { plan, store: base }),
+    };
+    let (mut artifact, chunking) = artifact::build(&source, from_message.as_ref(), &settings);
+    // Low confidence or a mixed document: a person at a terminal is asked.
+    if let Source::Text(input) = &source {
+        match confirm::target(artifact, input, &settings)? {
+            confirm::Answer::Review(a) => artifact = *a,
+            confirm::Answer::Cancel => return Ok(Ran::Cancelled),
+        }
+    }
+    // In CI nobody can answer: manual mode (e.g. from a global config) becomes auto.
+    if settings.mode == Mode::Manual && !settings.dry_run && crate::ui::ask::in_ci() {
+        crate::errln!("note: CI detected and no terminal: --mode manual runs as --mode auto");
+        settings.mode = Mode::Auto;
+    }
+    // Manual mode must be able to ask before anything is spent.
+    let terminal = (settings.mode == Mode::Manual && !settings.dry_run)
+        .then(crate::review::manual::Terminal::open)
+        .transpose()?;
+    let (route, sides) = sides::choose(&settings)?;
+    let workspace = repo
+        .as_ref()
+        .and_then(|r| r.workdir().map(std::path::Path::to_path_buf))
+        .unwrap_or_else(|| cwd.clone());
+    let recorded = record::begin(record::Begin {
+        base: &base,
+        source: &source,
+        from_message: from_message.as_ref(),
+        artifact: &artifact,
+        settings: &settings,
+        workspace: &workspace,
+        route: &route,
+        chunking,
+        incremental,
+        hook_cache: what.hook_cache.as_deref(),
+    })?;
+    let Some((author, reviewer)) = sides else {
+        return Ok(Ran::DryRun(Box::new(DryRun {
+            session: recorded.session,
+            source,
+            from_message,
+            artifact,
+            artifact_path: recorded.artifact_path,
+            metadata: recorded.metadata,
+            chunks: recorded.chunks,
+        })));
+    };
+    let reviewed = launch::review(launch::Launch {
+        repo: repo.as_ref(),
+        source: &source,
+        settings: &settings,
+        artifact: &artifact,
+        workspace,
+        route: route?,
+        sides: (author, reviewer),
+        recorded,
+        chunking,
+        terminal,
+    })?;
+    Ok(Ran::Reviewed(Box::new(reviewed)))
+}

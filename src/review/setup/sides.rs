@@ -1,0 +1,81 @@
+//! Who plays which side of a review: the author and the reviewer as routed, the backend that
+//! restates unreadable answers, and the fallback reviewer. A resumed review builds its sides the
+//! same way.
+
+use anyhow::Result;
+
+use crate::agents::registry::{self, Role};
+use crate::agents::routing::{self, Route, World};
+use crate::agents::Backend;
+use crate::settings::Settings;
+
+/// The author and the reviewer, built.
+pub type Sides = (Box<dyn Backend>, Box<dyn Backend>);
+
+/// The routing decision and, for a real run, both sides built. A dry run records the decision
+/// (or why there is none) and goes on; a real run cannot start without both sides, and checks
+/// their names before any call.
+pub fn choose(settings: &Settings) -> Result<(Result<Route>, Option<Sides>)> {
+    let route = World::with(settings, |w| routing::route(settings, w));
+    let sides = match (&route, settings.dry_run) {
+        (_, true) => None,
+        (Err(_), false) => return Err(route.expect_err("an error")),
+        (Ok(r), false) => {
+            for n in &r.notes {
+                crate::errln!("{n}");
+            }
+            Some((
+                registry::build(&r.author.backend, Some(Role::Author), settings)?,
+                registry::build(&r.reviewer.backend, Some(Role::Reviewer), settings)?,
+            ))
+        }
+    };
+    Ok((route, sides))
+}
+
+/// The backend that restates unreadable answers: `None` for the author (the default), or the
+/// reviewer or a named backend (`debate.normalizer`).
+pub fn normalizer(
+    settings: &Settings,
+    author: &str,
+    reviewer: &str,
+) -> Result<Option<Box<dyn Backend>>> {
+    Ok(match settings.normalizer.as_deref().map(str::trim) {
+        None | Some("") | Some("author") => None,
+        Some("reviewer") => Some(registry::build(reviewer, Some(Role::Reviewer), settings)?),
+        Some(name) if name == author => None,
+        Some(name) => Some(registry::build(name, None, settings)?),
+    })
+}
+
+/// `debate.fallbackReviewer`, built and checked before any call: another family than the
+/// author's (unless `--allow-same-family`), and not the reviewer itself.
+pub fn fallback_reviewer(
+    settings: &Settings,
+    author: &dyn Backend,
+    reviewer: &str,
+) -> Result<Option<Box<dyn Backend>>> {
+    let Some(name) = settings
+        .fallback_reviewer
+        .as_deref()
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+    else {
+        return Ok(None);
+    };
+    if name == reviewer {
+        crate::usage!(
+            "debate.fallbackReviewer {name} is the reviewer itself; name another backend, or unset it"
+        );
+    }
+    let fb = registry::build(name, Some(Role::Reviewer), settings)?;
+    if fb.family() == author.family() && !fb.family().is_unknown() && !settings.allow_same_family {
+        crate::usage!(
+            "debate.fallbackReviewer {name} is a {} model like the author {}, so it would give no \
+             second opinion; name a backend of another family, or pass --allow-same-family",
+            fb.family(),
+            author.name()
+        );
+    }
+    Ok(Some(fb))
+}
