@@ -19,6 +19,7 @@ pub fn run(args: &AskArgs) -> Result<Outcome> {
         repo.as_ref().map(crate::git::Repo::dirs),
         &Overrides::from(args),
     )?;
+    crate::redact::use_rules_file(settings.redact_rules.as_deref())?;
     let backend = registry::build(&args.backend, Some(registry::Role::Reviewer), &settings)?;
     let mut prompt = String::new();
     std::io::stdin()

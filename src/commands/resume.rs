@@ -30,6 +30,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         repo.as_ref().map(crate::git::Repo::dirs),
         &overrides(args, &meta),
     )?;
+    crate::redact::use_rules_file(settings.redact_rules.as_deref())?;
     let repo = repo.as_ref();
     match meta {
         Metadata::Panel(m) => {

@@ -15,6 +15,7 @@ pub fn run(args: &ReviewArgs) -> Result<Outcome> {
         repo.as_ref().map(crate::git::Repo::dirs),
         &Overrides::from(args),
     )?;
+    crate::redact::use_rules_file(settings.redact_rules.as_deref())?;
     let ran = setup::run(repo, &what(args), &settings, &Transcripts)?;
     crate::report::conclude::ran(ran, &settings)
 }
