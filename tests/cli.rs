@@ -35,6 +35,7 @@ mod reading;
 mod real_acp;
 mod real_clis;
 mod renames;
+mod repositories;
 mod review;
 mod revisions;
 mod sandbox;

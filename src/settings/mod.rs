@@ -23,7 +23,7 @@ use crate::choices::{
 };
 use crate::error::UsageError;
 use keys::{Kind, KEYS};
-pub use layers::{Layer, Layers};
+pub use layers::{Layer, Layers, RepoDirs};
 
 /// What a command's flags say. Each `Some` is a value given on the command line (or, for
 /// `resume`, kept from the session) and is applied at the flag layer, above every config file and
@@ -100,7 +100,8 @@ pub struct Settings {
     pub chunk: Chunking,
     pub concurrency: usize,
     pub max_chunks: usize,
-    pub context_lines: u32,
+    /// `None`: not set, so git's `diff.context` (3 when unset) applies.
+    pub context_lines: Option<u32>,
     pub dry_run: bool,
     /// `base:` scopes are reviewed as `--since last`.
     pub incremental: bool,
@@ -133,7 +134,7 @@ impl Settings {
     /// The settings of a run that writes a report: every layer of `repo` (or, outside one, the
     /// user's and the environment's) with `overrides` on top, the warnings said on stderr, and an
     /// `--output` destination checked before any work is done for it.
-    pub fn for_run(repo: Option<&git2::Repository>, overrides: &Overrides) -> Result<Settings> {
+    pub fn for_run(repo: Option<RepoDirs>, overrides: &Overrides) -> Result<Settings> {
         let settings = Settings::load(repo, overrides)?;
         if let Some(p) = &settings.output {
             output::check(p)?;
@@ -142,7 +143,7 @@ impl Settings {
     }
 
     /// Every layer of `repo` with `overrides` on top, the warnings said on stderr.
-    pub fn load(repo: Option<&git2::Repository>, overrides: &Overrides) -> Result<Settings> {
+    pub fn load(repo: Option<RepoDirs>, overrides: &Overrides) -> Result<Settings> {
         let settings = Settings::resolve(Layers::load(repo)?, overrides)?;
         for w in &settings.warnings {
             crate::errln!("{w}");
@@ -191,7 +192,7 @@ impl Settings {
             chunk: r.choice("chunk")?.unwrap_or(Chunking::Auto),
             concurrency: r.int("concurrency")?.unwrap_or(3) as usize,
             max_chunks: r.int("maxChunks")?.unwrap_or(16) as usize,
-            context_lines: r.int("contextLines")?.unwrap_or(3) as u32,
+            context_lines: r.int("contextLines")?.map(|n| n as u32),
             dry_run: r.bool("dryRun")?.unwrap_or(false),
             incremental: r.bool("incremental")?.unwrap_or(false),
             keep_sessions: r.int("keepSessions")?.unwrap_or(1000),
