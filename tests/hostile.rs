@@ -398,3 +398,34 @@ fn a_file_size_limit_is_an_error_naming_the_file_and_leaves_nothing_half_written
     let left: Vec<_> = std::fs::read_dir(dir.join("man1")).unwrap().collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+#[test]
+fn a_committed_symlink_out_of_the_repository_is_refused_as_content_as_for_file_scopes() {
+    let env = TestEnv::with_repo();
+    let secret = env.home.join(".bash_history");
+    std::fs::write(&secret, "export TOKEN=hunter2-history-line\n").unwrap();
+    std::os::unix::fs::symlink(&secret, env.repo.join("design.md")).unwrap();
+    env.commit_all("a link to the history");
+    for args in [
+        &["--dry-run", "design.md"][..],
+        &["--dry-run", "--scope", "file:design.md"],
+    ] {
+        let run = env.run(args).fails(2);
+        assert!(
+            run.stderr.contains("outside the work tree"),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert!(
+            !run.stdout.contains("hunter2-history-line"),
+            "{}",
+            run.stdout
+        );
+    }
+    assert!(env.session_ids().is_empty());
+    // A link that stays inside the repository is still reviewed.
+    env.write("real.md", "# Design\n\ninside\n");
+    std::os::unix::fs::symlink("real.md", env.repo.join("alias.md")).unwrap();
+    let run = env.run(&["--dry-run", "alias.md"]).ok();
+    assert!(run.artifact().contains("inside"), "{}", run.artifact());
+}
