@@ -42,6 +42,8 @@ pub struct Context<'a> {
     /// The one file reviewed, when the artifact is one file (SARIF attaches location-less
     /// findings to it).
     pub single_file: Option<String>,
+    /// Lines of the material that read as instructions to the reviewer: findings of their own.
+    pub injections: &'a [crate::injection::Found],
 }
 
 pub fn build(o: &Outcome, cx: &Context) -> Report {
@@ -62,7 +64,7 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
     }
     // The reviewer's latest view: what stands in the last completed round. A finding the judge
     // disputed stands there until the reviewer withdraws it (unless the judge is trusted).
-    let unresolved: Vec<Item> = o
+    let mut unresolved: Vec<Item> = o
         .rounds
         .last()
         .map(|r| {
@@ -73,6 +75,15 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
                 .collect()
         })
         .unwrap_or_default();
+    // A planted instruction is reported whatever the models made of it (they may have obeyed).
+    let detected: Vec<Item> = cx
+        .injections
+        .iter()
+        .enumerate()
+        .map(|(n, f)| Item::detected(&crate::findings::Finding::injection(n, f)))
+        .collect();
+    findings.extend(detected.iter().cloned());
+    unresolved.extend(detected);
     let withdrawn = o
         .rounds
         .iter()

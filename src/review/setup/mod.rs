@@ -84,6 +84,8 @@ pub struct Reviewed {
     pub target: crate::change::markdown::Target,
     pub author: String,
     pub reviewer: String,
+    /// Lines of the material that read as instructions to the reviewer.
+    pub injections: Vec<crate::injection::Found>,
 }
 
 /// Runs a review of what `what` and `settings` name, in `repo` (opened by the caller, so one
