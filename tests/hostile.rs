@@ -511,3 +511,61 @@ fn ordinary_prose_about_ai_review_is_not_reported_as_injection() {
     assert!(!dry.stdout.contains("prompt injection"), "{}", dry.stdout);
     assert!(dry.metadata().get("injections").is_none());
 }
+
+#[test]
+fn output_refuses_a_tracked_file_or_one_of_the_change_unless_forced() {
+    let env = TestEnv::with_subtraction_bug();
+    env.write("notes.md", "untracked, part of the change\n");
+    let bug = "fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n";
+    for (path, why) in [
+        ("lib.rs", "part of the reviewed change"),
+        ("notes.md", "part of the reviewed change"),
+        ("README.md", "tracked by git"),
+    ] {
+        let run = env.run(&["--dry-run", "--output", path]).fails(2);
+        assert_eq!(
+            run.stderr.trim_end(),
+            format!(
+                "error: --output {path} is {why}: the report would replace it; name another \
+                 file, or add --force to replace it anyway"
+            )
+        );
+    }
+    // The file under review given as content is protected too, from any folder.
+    let sub = env.repo.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    let run = env
+        .run_in(&sub, &["--dry-run", "../lib.rs", "--output", "../lib.rs"])
+        .fails(2);
+    assert!(
+        run.stderr.contains("--output ../lib.rs is"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(env.repo.join("lib.rs")).unwrap(),
+        bug
+    );
+    assert!(env.session_ids().is_empty(), "nothing was recorded");
+    // A new file is fine, and --force replaces a protected one.
+    env.run(&[
+        "--dry-run",
+        "--format",
+        "json",
+        "--output",
+        "../report.json",
+    ])
+    .ok();
+    env.run(&[
+        "--dry-run",
+        "--format",
+        "json",
+        "--output",
+        "lib.rs",
+        "--force",
+    ])
+    .ok();
+    assert!(std::fs::read_to_string(env.repo.join("lib.rs"))
+        .unwrap()
+        .contains("\"dry_run\": true"));
+}

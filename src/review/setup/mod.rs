@@ -88,6 +88,43 @@ pub struct Reviewed {
     pub injections: Vec<crate::injection::Found>,
 }
 
+/// Refuses an `--output` that would replace what the review reads (a tracked file, a file of the
+/// change, the file under review) unless `--force`: checked once the material is known, before
+/// anything is recorded or any model called.
+fn guard_output(
+    repo: Option<&crate::git::Repo>,
+    settings: &Settings,
+    source: &Source,
+    cwd: &std::path::Path,
+) -> Result<()> {
+    let Some(out) = settings
+        .output
+        .as_deref()
+        .filter(|_| !settings.force_output)
+    else {
+        return Ok(());
+    };
+    let root = repo.and_then(|r| r.workdir());
+    let reviewed: Vec<PathBuf> = match source {
+        Source::Change { change, .. } => root
+            .map(|r| change.files.iter().map(|f| r.join(&f.path)).collect())
+            .unwrap_or_default(),
+        Source::Text(t) => t
+            .path_hint
+            .iter()
+            .flat_map(|h| [Some(cwd.join(h)), root.map(|r| r.join(h))])
+            .flatten()
+            .collect(),
+    };
+    let index = repo.and_then(|r| r.libgit2()).and_then(|r| r.index().ok());
+    let tracked =
+        |rel: &std::path::Path| index.as_ref().is_some_and(|i| i.get_path(rel, 0).is_some());
+    match crate::settings::output::protected(out, cwd, root, &reviewed, &tracked) {
+        Some(why) => Err(crate::settings::output::refusal(out, why)),
+        None => Ok(()),
+    }
+}
+
 /// Runs a review of what `what` and `settings` name, in `repo` (opened by the caller, so one
 /// handle and its object cache serve the whole review); `messages` reads the launching agent's
 /// last message when that is what is reviewed.
@@ -108,6 +145,7 @@ pub fn run(
             material::Found::Source(source, origin) => (*source, origin),
             material::Found::Nothing(why) => return Ok(Ran::Nothing(why)),
         };
+    guard_output(repo.as_ref(), &settings, &source, &cwd)?;
     let base = store::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
     // `--since` (or debate.incremental for base: scopes): only the delta is reviewed.
     let incremental = match since::prepare(what, &settings, &mut source, repo.as_ref(), &base)? {
