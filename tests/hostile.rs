@@ -569,3 +569,41 @@ fn output_refuses_a_tracked_file_or_one_of_the_change_unless_forced() {
         .unwrap()
         .contains("\"dry_run\": true"));
 }
+
+#[test]
+fn raw_html_and_mentions_from_answers_are_inert_in_markdown_and_the_job_summary() {
+    let env = TestEnv::with_repo();
+    env.write("a.rs", "fn a() {}\n");
+    let findings = json!([{"severity": "P2", "title": "<img src=https://t.example/p.png> cc @octo-org/security, see `<b>` <!-- hide",
+        "file": "a.rs", "start_line": 1, "end_line": 1,
+        "body": "<!-- the rest is hidden\n<details><summary>x</summary>", "action": "ask @alice about `<b>` tags"}]);
+    env.fake(
+        "codex",
+        json!({"answer": format!("```json\n{}\n```", json!({"verdict": "revise", "findings": findings}))}),
+    );
+    env.fake(
+        "claude",
+        json!({"answer": "```json\n{\"classifications\":[]}\n```"}),
+    );
+    let summary = env.root.join("step-summary.md");
+    let md = review(&env, "markdown").stdout;
+    let run = env.run_full(
+        &["--format", "github", "--max-rounds", "1"],
+        "",
+        &[
+            ("GIT_DEBATE_LAUNCHER", Some("claude")),
+            ("GITHUB_STEP_SUMMARY", Some(summary.to_str().unwrap())),
+        ],
+    );
+    let job = std::fs::read_to_string(&summary).unwrap();
+    assert!(run.stdout.contains("::"), "{}", run.stdout);
+    for (what, text) in [("markdown", &md), ("job summary", &job)] {
+        assert!(text.contains("&lt;img src="), "{what}: {text}");
+        for raw in ["<img", "<!--", " @octo-org"] {
+            assert!(!text.contains(raw), "{what}: {raw} reached it raw:\n{text}");
+        }
+        assert!(text.contains("`@octo-org/security`"), "{what}: {text}");
+        // A code span stays as written.
+        assert!(text.contains("`<b>`"), "{what}: {text}");
+    }
+}

@@ -13,6 +13,7 @@ pub mod dry_run;
 pub mod emit;
 mod human;
 pub mod incremental;
+mod inert;
 pub mod output;
 pub mod stored;
 pub mod unchanged;
