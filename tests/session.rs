@@ -311,3 +311,26 @@ fn the_only_session(env: &TestEnv) -> String {
     assert_eq!(names.len(), 1, "{names:?}");
     names[0].clone()
 }
+
+#[test]
+fn show_last_skips_a_session_folder_left_without_metadata_by_an_early_signal() {
+    let env = TestEnv::with_subtraction_bug();
+    let dry = env.run(&["--dry-run"]).ok();
+    let id = dry
+        .session_dir()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    // What a signal in the first milliseconds leaves: a newer folder, empty.
+    let stray = "debate-20991231-235959-999-0000001";
+    std::fs::create_dir(env.store().join(stray)).unwrap();
+    let run = env.run(&["show", "last"]).ok();
+    assert!(run.stdout.contains(&id), "{}", run.stdout);
+    assert!(
+        run.stderr
+            .contains(&format!("note: skipped {stray}: it has no metadata.json")),
+        "{}",
+        run.stderr
+    );
+}
