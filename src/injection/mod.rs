@@ -276,7 +276,7 @@ fn judge(norm: &str) -> Option<Kind> {
     let t = &*TABLES;
     // Words of identifiers count as words (`ai_reviewer_ignore_previous_instructions`); role
     // markers and fences keep their `_` (`<|im_start|>`).
-    let flat = norm.replace('\n', " ").replace('_', " ");
+    let flat = norm.replace(['\n', '_'], " ");
     if overrides(&flat) {
         return Some(Kind::Override);
     }
