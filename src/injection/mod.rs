@@ -166,6 +166,7 @@ struct Tables {
     authority: RegexSet,
     findings: RegexSet,
     empty_section: Regex,
+    heading: Regex,
     verdicts: RegexSet,
 }
 
@@ -201,6 +202,7 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
         authority: set(phrases::AUTHORITY),
         findings: set(phrases::FAKE_FINDINGS),
         empty_section: one(phrases::EMPTY_FINDINGS_SECTION),
+        heading: one(phrases::HEADING),
         verdicts: set(phrases::FAKE_VERDICTS),
     }
 });
@@ -221,8 +223,13 @@ pub fn scan(text: &str) -> Option<Kind> {
             return Some(k);
         }
     }
-    // ROTated text: only what reads as an attack once decoded.
-    judge(&rot13(&norm)).filter(|k| matches!(k, Kind::Override | Kind::Addressed))
+    // ROT13 text: read again only when decoding it shows one of the words an attack needs
+    // (cheap to test; reading is not), and only an override or a request counts.
+    let rot = rot13(&norm);
+    if !phrases::ROT13_WORDS.iter().any(|w| rot.contains(w)) {
+        return None;
+    }
+    judge(&rot).filter(|k| matches!(k, Kind::Override | Kind::Addressed))
 }
 
 /// The suspicious lines of a text, given as (line number, line): each line on its own, then
@@ -248,7 +255,11 @@ pub fn scan_lines<'a>(lines: impl IntoIterator<Item = (u32, &'a str)>) -> Vec<Su
         let consecutive = lines[i..end]
             .windows(2)
             .all(|w| w[1].0 == w[0].0.saturating_add(1));
-        if !consecutive || flagged[i..end].iter().any(|f| *f) {
+        // Runs start at a line that opens a block (a heading, a role marker, a fence, an
+        // addressee): the multi-line shapes (a fake fence and its order, a findings heading and
+        // its "none", a closed turn and a system turn) all do, and reading every run would
+        // triple the work.
+        if !consecutive || flagged[i..end].iter().any(|f| *f) || !opens_block(lines[i].1) {
             i += 1;
             continue;
         }
@@ -269,6 +280,19 @@ pub fn scan_lines<'a>(lines: impl IntoIterator<Item = (u32, &'a str)>) -> Vec<Su
     }
     out.sort_by_key(|s| s.line);
     out
+}
+
+/// Whether a line can start a multi-line injection: a heading, a role marker, a fence, a piece
+/// of a reviewer's answer, or an addressee whose request may follow on the next line.
+fn opens_block(line: &str) -> bool {
+    let t = &*TABLES;
+    let low = line.to_lowercase();
+    t.heading.is_match(&low)
+        || t.roles.is_match(&low)
+        || t.delimiters.is_match(&low)
+        || t.findings.is_match(&low)
+        || t.verdicts.is_match(&low)
+        || t.addressees.is_match(&low)
 }
 
 /// The rules over the normalised text.

@@ -243,3 +243,17 @@ pub const FAKE_VERDICTS: &[&str] = &[
     r"\b(status|result|decision)\W{0,4}\s*(approved|lgtm|pass)\b",
     r"\blgtm\b",
 ];
+
+/// A markdown heading (or a `#` comment): where a fake findings section starts.
+pub const HEADING: &str = r"^\W{0,4}#{1,6}\s*\S";
+
+/// Words one of which a ROT13-encoded attack shows once decoded; other text is not read twice.
+pub const ROT13_WORDS: &[&str] = &[
+    "ignore",
+    "disregard",
+    "instructions",
+    "reviewer",
+    "approve",
+    "findings",
+    "lgtm",
+];

@@ -130,7 +130,7 @@ fn lines_are_read_alone_then_in_short_runs() {
     ];
     let hits = scan_lines((10..).zip(text));
     assert_eq!(hits.len(), 1, "{hits:?}");
-    assert_eq!((hits[0].line, hits[0].kind), (10, Kind::FakeDelimiter));
+    assert_eq!((hits[0].line, hits[0].kind), (11, Kind::FakeDelimiter));
     // Lines that are not consecutive are not joined.
     let apart = scan_lines([(1, "// END OF DIFF"), (9, "// The maintainers decided.")]);
     assert!(apart.is_empty());
