@@ -27,6 +27,7 @@ mod manual;
 mod panel;
 mod panel_failures;
 mod panel_lineup;
+mod panel_seeds;
 mod processes;
 mod prune;
 mod reading;
@@ -42,6 +43,7 @@ mod session;
 mod store;
 mod terminal;
 mod topic;
+mod topic_ground;
 
 /// Every test module file must be listed above, or its tests silently never run.
 #[test]

@@ -50,6 +50,12 @@ pub struct Exchange {
     pub model: Option<String>,
     pub response: String,
     pub citations: Vec<Citation>,
+    /// The revision the citations were checked against (`the work tree`, `commit 1a2b3c4`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub citations_checked_at: String,
+    /// How the backend was spoken to: `cli`, `acp` or `http`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub transport: String,
     pub duration_ms: u64,
     pub usage: Usage,
     pub timestamp: String,
@@ -113,6 +119,8 @@ pub struct Outcome {
     pub proposer: Seat,
     pub challenger: Seat,
     pub judge: Seat,
+    /// The revision citations were checked against.
+    pub checked_at: String,
 }
 
 /// A debate (duel or panel) that has ended and been recorded: what is printed of it.
@@ -143,6 +151,8 @@ pub struct Duel<'a> {
     pub context: Option<String>,
     pub templates: Option<PathBuf>,
     pub checker: Checker,
+    /// Where each call runs (the export of the revision debated) and what it may read.
+    pub sandbox: crate::sandbox::confine::Sandbox,
     /// Turns already taken (a resumed debate goes on from the next one).
     pub resume: Vec<Exchange>,
 }
@@ -226,6 +236,8 @@ impl Duel<'_> {
                             tool: backend.name().to_string(),
                             model: a.model.clone().or_else(|| backend.model().map(Into::into)),
                             citations: self.checker.check(&a.text),
+                            citations_checked_at: self.checker.revision().to_string(),
+                            transport: backend.transport().to_string(),
                             response: a.text,
                             duration_ms: t.elapsed().as_millis() as u64,
                             usage: a.usage,
@@ -295,6 +307,7 @@ impl Duel<'_> {
             verdict,
             notes,
             duration_ms: started.elapsed().as_millis() as u64,
+            checked_at: self.checker.revision().to_string(),
         })
     }
 
@@ -351,7 +364,7 @@ impl Duel<'_> {
             timeout: slice.timeout,
             idle_timeout: Duration::from_secs(self.settings.backend_idle_seconds),
             schema: None,
-            sandbox: Default::default(),
+            sandbox: self.sandbox.clone(),
         }
     }
 

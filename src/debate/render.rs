@@ -49,9 +49,10 @@ pub fn summary_markdown(id: &str, topic: &str, o: &Outcome, rounds: u32) -> Stri
         .flat_map(|e| e.citations.iter())
         .collect();
     let count = |st: citations::Status| all.iter().filter(|c| c.status == st).count();
-    let (verified, missing, unverifiable) = (
+    let (verified, missing, unreliable, unverifiable) = (
         count(citations::Status::Verified),
         count(citations::Status::NotFound),
+        count(citations::Status::Unreliable),
         count(citations::Status::Unverifiable),
     );
     let mut s = format!("## Debate Summary\n\n**Topic**: {topic}\n");
@@ -72,8 +73,13 @@ pub fn summary_markdown(id: &str, topic: &str, o: &Outcome, rounds: u32) -> Stri
     ));
     s.push_str(&format!(
         "**Rigor**: Structured perspective comparison (prompt-enforced adversarial rules; \
-         repository citations checked by the tool: {verified} verified, {missing} not found, \
-         {unverifiable} unverifiable)\n"
+         repository citations checked by the tool against {}: {verified} verified, {missing} not \
+         found, {unreliable} unreliable, {unverifiable} unverifiable)\n",
+        if o.checked_at.is_empty() {
+            "HEAD"
+        } else {
+            &o.checked_at
+        }
     ));
     s.push_str(&format!("Session: {id}\n"));
     for n in &o.notes {
@@ -147,14 +153,21 @@ pub fn summary_markdown(id: &str, topic: &str, o: &Outcome, rounds: u32) -> Stri
         s.push_str(&format!("\n### Recommendation\n{rec}\n"));
     }
     s.push_str(&format!(
-        "\n### Evidence\n- citations: {verified} verified, {missing} not found, {unverifiable} \
-         unverifiable\n"
+        "\n### Evidence\n- citations: {verified} verified, {missing} not found, {unreliable} \
+         unreliable, {unverifiable} unverifiable\n"
     ));
-    for c in all
-        .iter()
-        .filter(|c| c.status == citations::Status::NotFound)
-    {
-        s.push_str(&format!("- not found: `{}` {}\n", c.cited, c.detail));
+    for c in all.iter().filter(|c| {
+        matches!(
+            c.status,
+            citations::Status::NotFound | citations::Status::Unreliable
+        )
+    }) {
+        s.push_str(&format!(
+            "- {}: `{}` {}\n",
+            c.status.mark().to_ascii_lowercase(),
+            c.cited,
+            c.detail
+        ));
     }
     s
 }

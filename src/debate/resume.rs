@@ -4,7 +4,8 @@
 //! A session folder is data, and may not be ours (a repository can ship one): nothing in it may
 //! choose a program to run or a folder to run it in. Debates name their lineup only in the
 //! session, so a recorded backend is used only when it names no program ([`recorded_backend`]),
-//! and the models run in the current work tree.
+//! and the models run in a new export of the revision the session records (an object id is only
+//! read, never run).
 
 use std::path::Path;
 
@@ -12,7 +13,6 @@ use anyhow::{Context, Result};
 
 use crate::agents::budget::Budget;
 use crate::agents::registry::{self, Role};
-use crate::debate::citations::Checker;
 use crate::debate::{self, record, Duel, Ended};
 use crate::settings::Settings;
 use crate::store::{self, Session};
@@ -60,10 +60,14 @@ pub fn duel(
         .to_string();
     // The time budget starts afresh, from the flag or the configuration of now.
     let budget = Budget::for_topic(settings, budget_minutes)?;
-    // The current work tree, never a folder the session names.
+    // The current work tree, never a folder the session names; the models run in a new export
+    // of the revision the session records.
     let workspace = repo
         .and_then(|r| r.workdir().map(Path::to_path_buf))
         .unwrap_or(std::env::current_dir()?);
+    let (source, label) = crate::debate::setup::recorded_revision(&meta);
+    let (export, sandbox, checker) =
+        crate::debate::setup::sandboxed(repo, &source, &label, settings)?;
     crate::errln!("resuming {id} after {} turn(s)", exchanges.len());
     let outcome = Duel {
         session: &s,
@@ -78,10 +82,12 @@ pub fn duel(
         workspace,
         context: None,
         templates: Some(base.join("templates")),
-        checker: Checker::new(repo),
+        checker,
+        sandbox,
         resume: exchanges,
     }
     .run()?;
+    drop(export);
     record::finish(s, settings, base, &mut meta, &outcome)
 }
 

@@ -1,6 +1,10 @@
 //! What any topic debate starts from (the question, the change it may be grounded in, the store,
-//! the work tree the models run in, the citation checker), and the duel's own start: its sides,
-//! its session record and its run.
+//! the private export the models run in, the citation checker), and the duel's own start: its
+//! sides, its session record and its run.
+//!
+//! Debaters run where reviewers run: in a redacted export of the revision being debated
+//! ([`crate::sandbox::export`]), never in the repository itself, where `.env` and `.git` are
+//! readable. Without `--scope`, or outside a repository, that is an empty private directory.
 
 use std::path::PathBuf;
 
@@ -12,6 +16,8 @@ use crate::cli::TopicArgs;
 use crate::debate::citations::Checker;
 use crate::debate::{record, sides, Duel, Ended};
 use crate::git::{self, Scope};
+use crate::sandbox::confine::Sandbox;
+use crate::sandbox::export::{Export, Source};
 use crate::settings::Settings;
 use crate::store::{self, Session};
 
@@ -23,9 +29,17 @@ pub struct Ground {
     pub context: Option<String>,
     /// The session store.
     pub base: PathBuf,
-    /// The current work tree, where the models run.
+    /// The repository's work tree (else the current directory): checked before and after every
+    /// call for changes; the models run in the sandbox's export, not here.
     pub workspace: PathBuf,
     pub checker: Checker,
+    /// The revision debated, for `metadata.json` and `resume`: `{"tree": id}`,
+    /// `{"worktree": {"untracked": [...]}}` or `{}`.
+    pub revision: serde_json::Value,
+    /// Where and how every call runs.
+    pub sandbox: Sandbox,
+    /// The export the sandbox names; removed when dropped (at the end of the debate).
+    pub export: Option<Export>,
 }
 
 /// The flags no debate can run with, refused before anything is read.
@@ -46,28 +60,84 @@ impl Ground {
         settings: &Settings,
     ) -> Result<Ground> {
         let cwd = std::env::current_dir().context("cannot read the current directory")?;
-        let context = shared_context(args, repo, settings)?;
+        let (context, source, label) = match shared_context(args, repo, settings)? {
+            Some((c, s, l)) => (Some(c), s, l),
+            None => (None, Source::Empty, String::new()),
+        };
         let topic = crate::redact::redact(args.topic.trim(), None).text;
         let base = store::base_dir(repo, settings.state_dir.as_deref(), &cwd);
         let workspace = repo
             .and_then(|r| r.workdir().map(|p| p.to_path_buf()))
             .unwrap_or_else(|| cwd.clone());
+        let (export, sandbox, checker) = sandboxed(repo, &source, &label, settings)?;
         Ok(Ground {
             topic,
             context,
             base,
             workspace,
-            checker: Checker::new(repo),
+            checker,
+            revision: revision_record(&source),
+            sandbox,
+            export,
         })
     }
 }
 
-/// `--scope`: the change both sides (or the whole panel) are given as shared context.
+/// The export of `source` the models run in, its confinement, and the checker of citations at
+/// the same revision.
+pub fn sandboxed(
+    repo: Option<&git2::Repository>,
+    source: &Source,
+    label: &str,
+    settings: &Settings,
+) -> Result<(Option<Export>, Sandbox, Checker)> {
+    let (export, sandbox) = crate::sandbox::export::prepare(repo, source, settings)?;
+    Ok((export, sandbox, Checker::at(repo, source, label)))
+}
+
+/// The revision debated as `metadata.json` keeps it.
+fn revision_record(source: &Source) -> serde_json::Value {
+    match source {
+        Source::Tree(id) => json!({"tree": id}),
+        Source::WorkTree { untracked } => json!({"worktree": {"untracked": untracked}}),
+        Source::Empty => json!({}),
+    }
+}
+
+/// The revision a session's `metadata.json` records (for `resume`); a tree id is only read, and
+/// a session from before revisions were recorded is checked at HEAD in an empty directory.
+pub fn recorded_revision(meta: &serde_json::Value) -> (Source, String) {
+    let r = &meta["revision"];
+    if let Some(id) = r["tree"]
+        .as_str()
+        .filter(|id| git2::Oid::from_str(id).is_ok())
+    {
+        let label = meta["citations_checked_at"]
+            .as_str()
+            .unwrap_or("the revision debated")
+            .to_string();
+        return (Source::Tree(id.to_string()), label);
+    }
+    if r.get("worktree").is_some() {
+        let untracked = r["worktree"]["untracked"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p.as_str().map(str::to_string))
+            .collect();
+        return (Source::WorkTree { untracked }, String::new());
+    }
+    (Source::Empty, String::new())
+}
+
+/// `--scope`: the change both sides (or the whole panel) are given as shared context, the
+/// revision it leads to (what the models run in and citations are checked against) and that
+/// revision in words.
 fn shared_context(
     args: &TopicArgs,
     repo: Option<&git2::Repository>,
     settings: &Settings,
-) -> Result<Option<String>> {
+) -> Result<Option<(String, Source, String)>> {
     match (&args.scope, repo) {
         (None, _) => Ok(None),
         (Some(_), None) => crate::usage!("--scope needs a git repository"),
@@ -78,7 +148,7 @@ fn shared_context(
                 let cwd = std::env::current_dir().context("cannot read the current directory")?;
                 let cap = crate::sys::files::review_cap(settings.max_artifact_bytes);
                 let input = crate::change::read::file_scope(Some(r), p, &cwd, cap)?;
-                return Ok(Some(input.text));
+                return Ok(Some((input.text, Source::Empty, String::new())));
             }
             let change = git::resolve(r, &scope, settings.context_lines)?;
             let a = crate::change::from_change(
@@ -87,7 +157,12 @@ fn shared_context(
                 crate::choices::TargetSetting::Code,
                 settings.max_artifact_bytes,
             );
-            Ok(Some(a.text))
+            let label = match (&change.head, &change.index_tree) {
+                (Some(sha), _) => format!("commit {}", &sha[..sha.len().min(12)]),
+                (None, Some(_)) => "the index".to_string(),
+                (None, None) => "the work tree".to_string(),
+            };
+            Ok(Some((a.text, Source::of_change(&change), label)))
         }
     }
 }
@@ -107,6 +182,9 @@ pub fn duel(
         base,
         workspace,
         checker,
+        revision,
+        sandbox,
+        export,
     } = ground;
     let s = Session::create(&base)?;
     s.write("artifact.md", format!("# Topic\n\n{topic}\n").as_bytes())?;
@@ -120,6 +198,8 @@ pub fn duel(
         "budget": {"seconds": budget.total.as_secs(), "reserved_for_verdict_seconds":
             budget.reserve.as_secs(), "source": budget.source},
         "rounds": args.rounds, "scope": args.scope, "settings": settings,
+        "revision": revision, "citations_checked_at": checker.revision(),
+        "sandbox": sandbox_record(&sandbox),
     });
     s.write_json("metadata.json", &meta)?;
     let outcome = Duel {
@@ -136,8 +216,19 @@ pub fn duel(
         context,
         templates: Some(base.join("templates")),
         checker,
+        sandbox,
         resume: Vec::new(),
     }
     .run()?;
+    drop(export);
     record::finish(s, settings, &base, &mut meta, &outcome)
+}
+
+/// Where the models ran, for `metadata.json`: the export's path (it is gone once the debate
+/// ends) or the work tree.
+pub fn sandbox_record(sandbox: &Sandbox) -> serde_json::Value {
+    json!({
+        "dir": sandbox.dir.as_ref().map_or("the work tree (debate.reviewerWorkspace = worktree)".to_string(), |d| d.display().to_string()),
+        "tools": if sandbox.no_tools { "none" } else { "read-only" },
+    })
 }

@@ -97,9 +97,10 @@ pub fn script(extra: &[(&str, Value)]) -> Value {
     json!({"answer": "R-later", "when": cases})
 }
 
-/// The same script on the chair's CLI and the debaters'.
+/// The same script on the chair's CLI, the debaters' and opencode's (the one CLI no debater
+/// uses, where the support roles go).
 pub fn fakes(env: &TestEnv, extra: &[(&str, Value)]) {
-    for cli in ["qwen", "claude", "codex", "gemini"] {
+    for cli in ["qwen", "claude", "codex", "gemini", "opencode"] {
         env.fake(cli, script(extra));
     }
 }

@@ -43,11 +43,13 @@ impl Panel<'_> {
         prompt: &str,
         budget: &Budget,
     ) -> Result<Answer, BackendError> {
-        let req = if c.reserved {
-            budget.request(budget.reserved(), &self.workspace, prompt)
+        let slice = if c.reserved {
+            budget.reserved()
         } else {
-            budget.request(budget.call(), &self.workspace, prompt)
+            budget.call()
         };
+        let mut req = budget.request(slice, &self.workspace, prompt);
+        req.sandbox = self.sandbox.clone();
         let at = budget.started.elapsed();
         let t = Instant::now();
         let r = match &c.progress {
@@ -106,13 +108,11 @@ impl Panel<'_> {
     pub(super) fn digest(&self, log: &[Entry]) -> String {
         let mut s = String::new();
         for e in log {
+            let body = crate::debate::panel::turns::struck(log, e.seq)
+                .unwrap_or_else(|| e.content.chars().take(1500).collect());
             s.push_str(&format!(
-                "[seq {}] {} | {} | {}: {}\n",
-                e.seq,
-                e.phase,
-                e.speaker,
-                e.kind,
-                e.content.chars().take(1500).collect::<String>()
+                "[seq {}] {} | {} | {}: {body}\n",
+                e.seq, e.phase, e.speaker, e.kind,
             ));
         }
         format!(

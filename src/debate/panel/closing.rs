@@ -162,6 +162,7 @@ pub(super) fn run(
         budget_spent,
         elapsed_ms: 0,
         timings: Vec::new(),
+        checked_at: p.checker.revision().to_string(),
     };
     // The reporter's documents exist before the assessor is activated: it reads them.
     outputs::write_reports(p, &o)?;

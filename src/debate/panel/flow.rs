@@ -45,7 +45,10 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
         session: p.session,
         entries: resume,
     };
-    let mut carry = Carry::default();
+    let mut carry = Carry {
+        notes: p.roles.warnings.clone(),
+        ..Carry::default()
+    };
     let names = p.names().join(", ");
     if log.entries.is_empty() {
         log.push(
@@ -74,9 +77,11 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
             "chair",
             "announcement",
             &format!(
-                "{READY}: Opening Statements. Topic: {}\nLineup:\n{}",
+                "{READY}: Opening Statements. Topic: {}\nLineup:\n{}\nRepository citations are \
+                 checked against {}, the revision debated.",
                 p.topic,
-                lineup.join("\n")
+                lineup.join("\n"),
+                p.checker.revision()
             ),
         )?;
     }

@@ -39,8 +39,8 @@ pub use lineup::Debater;
 pub use log::Entry;
 pub use outputs::{summary, transcript, verifier_report};
 
-/// The support roles, each on its own backend: a family other than the chair's by default, so
-/// the chair does not grade itself.
+/// The support roles, each on its own backend: by default one no debater uses, so no debater's
+/// model grades its own debate.
 pub struct Roles {
     pub chair: Box<dyn Backend>,
     pub audience: Box<dyn Backend>,
@@ -48,6 +48,8 @@ pub struct Roles {
     pub assessor: Box<dyn Backend>,
     /// Judges the sources the tool cannot check (URLs), when one is configured.
     pub verifier: Option<Box<dyn Backend>>,
+    /// Why a support role could not be kept off the debaters' backends (`[WARN]` lines).
+    pub warnings: Vec<String>,
 }
 
 pub struct Panel<'a> {
@@ -61,6 +63,8 @@ pub struct Panel<'a> {
     pub workspace: PathBuf,
     pub context: Option<String>,
     pub checker: Checker,
+    /// Where each call runs (the export of the revision debated) and what it may read.
+    pub sandbox: crate::sandbox::confine::Sandbox,
     /// Ask the reporter for `blog-post.md` too (never for a void debate).
     pub blog: bool,
     /// The log of an interrupted panel: finished steps are skipped.
@@ -106,6 +110,8 @@ pub struct PanelOutcome {
     pub budget_spent: bool,
     pub elapsed_ms: u64,
     pub timings: Vec<Timing>,
+    /// The revision repository citations were checked against.
+    pub checked_at: String,
 }
 
 impl Panel<'_> {

@@ -271,7 +271,10 @@ pub fn verifier_report(topic: &str, o: &PanelOutcome) -> String {
             counts.get(st).copied().unwrap_or(0)
         ));
     }
-    s.push_str("\nRepository citations are checked at HEAD; URLs cannot be checked offline.\n");
+    s.push_str(&format!(
+        "\nRepository citations are checked against {}; URLs cannot be checked offline.\n",
+        o.checked_at
+    ));
     s
 }
 

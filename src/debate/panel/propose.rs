@@ -18,7 +18,7 @@ pub fn propose(
     topic: &str,
     chair: &dyn Backend,
     budget: &Budget,
-    workspace: &std::path::Path,
+    (workspace, sandbox): (&std::path::Path, &crate::sandbox::confine::Sandbox),
 ) -> Result<()> {
     let given: Vec<String> = debaters
         .iter()
@@ -47,8 +47,10 @@ pub fn propose(
          \"...\", \"persona\": \"...\", \"position\": \"...\", \"incentives\": \"...\"}}]",
         given.join("\n")
     );
+    let mut req = budget.request(budget.reserved(), workspace, &prompt);
+    req.sandbox = sandbox.clone();
     let answer = chair
-        .ask(&budget.request(budget.reserved(), workspace, &prompt))
+        .ask(&req)
         .context("the chair could not propose the lineup")?;
     let proposed = json_blocks(&answer.text)
         .into_iter()

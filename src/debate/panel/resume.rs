@@ -1,13 +1,13 @@
 //! Resuming a panel (`git debate resume` of a panel): its log is replayed and the debate goes on
 //! from the first step not taken, with the same lineup and chair. Like a duel's, a panel's
 //! recorded backends are used only when they name no program
-//! ([`crate::debate::resume::recorded_backend`]), and the models run in the current work tree.
+//! ([`crate::debate::resume::recorded_backend`]), and the models run in a new export of the
+//! revision the session records.
 
 use anyhow::{Context, Result};
 
 use crate::agents::registry::{self, Role};
 use crate::agents::Backend;
-use crate::debate::citations::Checker;
 use crate::debate::panel::setup::finish;
 use crate::debate::panel::{self, roles, Debater, Panel};
 use crate::debate::resume::{read_log, recorded_backend};
@@ -56,7 +56,6 @@ pub fn run(
         assessor: assessor.as_deref(),
         verifier: verifier.as_deref(),
     };
-    let (roles, _) = roles::build(&flags, settings, &chair_name)?;
     let backends: Vec<Box<dyn Backend>> = debaters
         .iter()
         .map(|d| {
@@ -64,6 +63,11 @@ pub fn run(
             registry::build(&name, Some(Role::Reviewer), settings)
         })
         .collect::<Result<_>>()?;
+    let seated = crate::debate::panel::setup::seated(&debaters, &backends);
+    let (roles, _) = roles::build(&flags, settings, &chair_name, &seated)?;
+    let (source, label) = crate::debate::setup::recorded_revision(&meta);
+    let (export, sandbox, checker) =
+        crate::debate::setup::sandboxed(repo, &source, &label, settings)?;
     crate::errln!("resuming {id} after {} log entries", log.len());
     let outcome = panel::run(Panel {
         session: &s,
@@ -78,11 +82,13 @@ pub fn run(
             .and_then(|r| r.workdir().map(std::path::Path::to_path_buf))
             .unwrap_or(std::env::current_dir()?),
         context: None,
-        checker: Checker::new(repo),
+        checker,
+        sandbox,
         blog: meta["blog"].as_bool().unwrap_or(false),
         resume: log,
         timings: Default::default(),
         judged: Default::default(),
     })?;
+    drop(export);
     finish(s, &mut meta, &debaters, &outcome)
 }

@@ -112,6 +112,9 @@ pub fn run(args: &TopicArgs, ground: Ground, settings: &Settings) -> Result<Ende
         base,
         workspace,
         checker,
+        revision,
+        sandbox,
+        export,
     } = ground;
     // The chair is the author a review would have; it needs no opposite.
     let chair_name = &World::with(settings, |w| routing::pick_author(settings, w))?.backend;
@@ -123,18 +126,8 @@ pub fn run(args: &TopicArgs, ground: Ground, settings: &Settings) -> Result<Ende
         );
     }
     let inst = roles::installed(settings);
-    let chair_family = registry::build(chair_name, Some(Role::Author), settings)?
-        .family()
-        .0
-        .clone();
-    let mut debaters = lineup(args, &inst, &chair_family)?;
-    let flags = roles::Flags {
-        audience: args.audience.as_deref(),
-        reporter: args.reporter.as_deref(),
-        assessor: args.assessor.as_deref(),
-        verifier: args.verifier.as_deref(),
-    };
-    let (roles, roles_meta) = roles::build(&flags, settings, chair_name)?;
+    let chair = registry::build(chair_name, Some(Role::Author), settings)?;
+    let mut debaters = lineup(args, &inst, &chair.family().0)?;
     if debaters
         .iter()
         .any(|d| d.name.is_empty() || d.persona.is_empty() || d.position.is_empty())
@@ -143,9 +136,9 @@ pub fn run(args: &TopicArgs, ground: Ground, settings: &Settings) -> Result<Ende
         panel::propose::propose(
             &mut debaters,
             &topic,
-            roles.chair.as_ref(),
+            chair.as_ref(),
             &budget,
-            &workspace,
+            (&workspace, &sandbox),
         )?;
         confirm::lineup(&mut debaters, args.yes, &topic)?;
     }
@@ -153,6 +146,15 @@ pub fn run(args: &TopicArgs, ground: Ground, settings: &Settings) -> Result<Ende
         .iter()
         .map(|d| registry::build(&d.backend, Some(Role::Reviewer), settings))
         .collect::<Result<_>>()?;
+    // The support roles are chosen once the lineup is final: they stay off its backends.
+    let flags = roles::Flags {
+        audience: args.audience.as_deref(),
+        reporter: args.reporter.as_deref(),
+        assessor: args.assessor.as_deref(),
+        verifier: args.verifier.as_deref(),
+    };
+    let (roles, roles_meta) =
+        roles::build(&flags, settings, chair_name, &seated(&debaters, &backends))?;
     let mut families: Vec<String> = backends.iter().map(|b| b.family().0.clone()).collect();
     families.sort();
     families.dedup();
@@ -173,6 +175,8 @@ pub fn run(args: &TopicArgs, ground: Ground, settings: &Settings) -> Result<Ende
         "tool_version": env!("CARGO_PKG_VERSION"), "workspace": workspace, "chair": chair_name,
         "debaters": debaters, "lineup": lineup_meta, "roles": roles_meta,
         "min_rounds": args.min_rounds, "max_rounds": args.max_rounds, "blog": args.blog,
+        "revision": revision, "citations_checked_at": checker.revision(),
+        "sandbox": crate::debate::setup::sandbox_record(&sandbox),
     });
     s.write_json("metadata.json", &meta)?;
     let outcome = panel::run(Panel {
@@ -186,12 +190,26 @@ pub fn run(args: &TopicArgs, ground: Ground, settings: &Settings) -> Result<Ende
         workspace,
         context,
         checker,
+        sandbox,
         blog: args.blog,
         resume: Vec::new(),
         timings: Default::default(),
         judged: Default::default(),
     })?;
+    drop(export);
     finish(s, &mut meta, &debaters, &outcome)
+}
+
+/// The lineup as the support roles are kept off it: `(name, backend, family)`.
+pub fn seated(
+    debaters: &[Debater],
+    backends: &[Box<dyn Backend>],
+) -> Vec<(String, String, String)> {
+    debaters
+        .iter()
+        .zip(backends)
+        .map(|(d, b)| (d.name.clone(), b.name().to_string(), b.family().0.clone()))
+        .collect()
 }
 
 /// Records the outcome (the documents are written by the panel).
