@@ -68,6 +68,13 @@ impl Fill for BudgetArgs {
     }
 }
 
+impl Fill for crate::cli::topic::TopicBudgetArgs {
+    fn fill(&self, o: &mut Overrides) {
+        // The settings hold whole minutes; a debate's budget reads the flag itself.
+        o.budget_minutes = self.budget_minutes.map(|m| m.ceil().max(1.0) as u64);
+    }
+}
+
 impl Fill for TimeoutArgs {
     fn fill(&self, o: &mut Overrides) {
         o.backend_timeout_seconds = self.backend_timeout_seconds;

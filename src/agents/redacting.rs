@@ -6,6 +6,17 @@
 
 use crate::agents::{Answer, Backend, BackendError, Family, Request};
 
+/// The line an answer that had secrets redacted is shown with.
+pub const REDACTED_WARNING: &str = "[WARN] Sensitive tokens were redacted from the response.";
+
+/// [`REDACTED_WARNING`] with how many were redacted.
+pub fn warning(count: usize) -> String {
+    format!(
+        "{REDACTED_WARNING} ({count} redaction{})",
+        if count == 1 { "" } else { "s" }
+    )
+}
+
 /// A backend whose answers come back redacted.
 pub struct Redacting(pub Box<dyn Backend>);
 
@@ -36,6 +47,7 @@ pub fn redact_answer(mut a: Answer) -> Answer {
     let r = crate::redact::redact(&a.text, None);
     if r.count > 0 {
         a.text = r.text;
+        a.redactions += r.count;
     }
     if let Some(v) = a.structured.as_mut() {
         crate::redact::redact_json(v);

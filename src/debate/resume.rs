@@ -24,7 +24,7 @@ pub fn duel(
     mut meta: serde_json::Value,
     settings: &Settings,
     (repo, base): (Option<&git2::Repository>, &Path),
-    (max_rounds, budget_minutes): (Option<u32>, Option<u64>),
+    (max_rounds, budget_minutes): (Option<u32>, Option<f64>),
 ) -> Result<Ended> {
     let id = s.id.clone();
     if meta["status"] == "completed" {
@@ -46,14 +46,16 @@ pub fn duel(
             .with_context(|| format!("debate {id} does not record its {k}"))?;
         recorded_backend(&id, k, recorded)
     };
-    let proposer = registry::build(&name("proposer")?, Some(Role::Author), settings)?;
-    let challenger = registry::build(&name("challenger")?, Some(Role::Reviewer), settings)?;
+    let proposer =
+        registry::build_preferring_acp(&name("proposer")?, Some(Role::Author), settings)?;
+    let challenger =
+        registry::build_preferring_acp(&name("challenger")?, Some(Role::Reviewer), settings)?;
     // Older sessions recorded only the backend, as the orchestrator.
     let judge_name = match meta["judge"]["backend"].as_str() {
         Some(j) => recorded_backend(&id, "judge", j)?,
         None => name("orchestrator")?,
     };
-    let judge = registry::build(&judge_name, Some(Role::Author), settings)?;
+    let judge = registry::build_preferring_acp(&judge_name, Some(Role::Author), settings)?;
     let judge_why = meta["judge"]["why"]
         .as_str()
         .unwrap_or("the judge the debate started with")

@@ -44,6 +44,16 @@ pub struct Ground {
 
 /// The flags no debate can run with, refused before anything is read.
 pub fn check(args: &TopicArgs) -> Result<()> {
+    if let Some(m) = args
+        .budget
+        .budget_minutes
+        .filter(|m| !(m.is_finite() && *m > 0.0 && *m <= 1440.0))
+    {
+        crate::usage!(
+            "bad value for --budget-minutes {m}: expected minutes above 0 and at most 1440 \
+             (fractions allowed, e.g. 0.5)"
+        );
+    }
     if !(1..=5).contains(&args.rounds) {
         crate::usage!("bad value for --rounds {}: expected 1 to 5", args.rounds);
     }

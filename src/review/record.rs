@@ -47,6 +47,9 @@ pub struct Call {
     /// The transport's notes: permissions refused to an ACP agent, a model it did not confirm.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// How the backend was spoken to (`cli`, `acp`, `http`), when it answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transport: Option<String>,
 }
 
 impl Call {
@@ -84,6 +87,7 @@ impl Call {
                     output: Some(a.output.clone()),
                     read: None,
                     notes: a.notes.clone(),
+                    transport: Some(a.transport.to_string()),
                 }
             }
             Err(e) => Call {
@@ -101,6 +105,7 @@ impl Call {
                 output: None,
                 read: None,
                 notes: Vec::new(),
+                transport: None,
             },
         }
     }

@@ -55,7 +55,17 @@ impl Panel<'_> {
         let r = match &c.progress {
             Some(line) => crate::ui::terminal::ticking(line, || b.ask(&req)),
             None => b.ask(&req),
-        };
+        }
+        .map(|mut a| {
+            if a.redactions > 0 {
+                a.text = format!(
+                    "{}\n\n{}",
+                    a.text.trim_end(),
+                    crate::agents::redacting::warning(a.redactions)
+                );
+            }
+            a
+        });
         let timing = Timing {
             role: c.role.into(),
             speaker: c.speaker.into(),
@@ -69,6 +79,11 @@ impl Panel<'_> {
             at_ms: at.as_millis() as u64,
             ms: t.elapsed().as_millis() as u64,
             ok: r.is_ok(),
+            transport: r
+                .as_ref()
+                .map_or(b.transport(), |a| a.transport)
+                .to_string(),
+            redactions: r.as_ref().map_or(0, |a| a.redactions),
         };
         self.timings.lock().expect("timings").push(timing);
         r

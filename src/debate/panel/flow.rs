@@ -38,7 +38,8 @@ enum BetweenOut {
 
 /// Runs the panel to its outcome.
 pub fn run(mut p: Panel) -> Result<PanelOutcome> {
-    let budget = Budget::for_panel(p.settings).map_err(crate::error::UsageError::new)?;
+    let budget =
+        Budget::for_panel(p.settings, p.budget_minutes).map_err(crate::error::UsageError::new)?;
     signals::graceful();
     let resume = std::mem::take(&mut p.resume);
     let mut log = Log {
@@ -200,6 +201,7 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
                         analytical framework not referenced before in this debate, add a line \
                         `FRAMEWORK: name — one-line description`. Then your argument; refer to \
                         entries by [seq N].";
+            notes.push(crate::debate::panel::interrupt::HOW.to_string());
             let cue = p.cue(d, &log.entries, &notes, task);
             let slot = Slot {
                 phase: "rebuttal",

@@ -29,6 +29,8 @@ pub const DEBATER_TYPES: &[&str] = &[
     "rebuttal",
     "conjecture",
     "closing_statement",
+    "source_challenge",
+    "clarification_request",
 ];
 /// What a debater may log in a round.
 pub const ROUND_TYPES: &[&str] = &["new_point", "rebuttal", "conjecture"];

@@ -15,6 +15,7 @@ mod calls;
 mod closing;
 pub mod confirm;
 mod flow;
+mod interrupt;
 pub mod lineup;
 pub mod log;
 pub mod outputs;
@@ -60,6 +61,8 @@ pub struct Panel<'a> {
     pub roles: Roles,
     pub min_rounds: u32,
     pub max_rounds: u32,
+    /// `--budget-minutes`, when given (fractions allowed).
+    pub budget_minutes: Option<f64>,
     pub workspace: PathBuf,
     pub context: Option<String>,
     pub checker: Checker,
@@ -91,6 +94,15 @@ pub struct Timing {
     pub at_ms: u64,
     pub ms: u64,
     pub ok: bool,
+    /// How the backend was spoken to: `cli`, `acp` or `http`.
+    pub transport: String,
+    /// Secrets redacted from the answer (the answer carries the `[WARN]` line).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub redactions: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 #[derive(Debug, Clone, Serialize)]

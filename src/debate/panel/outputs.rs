@@ -115,8 +115,9 @@ pub(super) fn assess(p: &Panel, o: &mut PanelOutcome, budget: &Budget) -> Result
         Ok(a) => a.text.trim().to_string(),
         Err(e) => {
             o.notes.push(format!(
-                "[WARN] the assessor ({}) did not answer: {e}",
-                b.name()
+                "[WARN] the assessor ({}) did not answer: {}",
+                b.name(),
+                crate::debate::hints::for_topic(&e.to_string())
             ));
             format!(
                 "The assessment could not be written: the assessor ({}) did not answer ({}).",

@@ -60,7 +60,7 @@ pub fn run(
         .iter()
         .map(|d| {
             let name = recorded_backend(&id, &d.name, &d.backend)?;
-            registry::build(&name, Some(Role::Reviewer), settings)
+            registry::build_preferring_acp(&name, Some(Role::Reviewer), settings)
         })
         .collect::<Result<_>>()?;
     let seated = crate::debate::panel::setup::seated(&debaters, &backends);
@@ -77,6 +77,7 @@ pub fn run(
         roles,
         min_rounds: meta["min_rounds"].as_u64().unwrap_or(3) as u32,
         max_rounds: meta["max_rounds"].as_u64().unwrap_or(8) as u32,
+        budget_minutes: None,
         // The current work tree, never a folder the session names.
         workspace: repo
             .and_then(|r| r.workdir().map(std::path::Path::to_path_buf))

@@ -101,14 +101,14 @@ pub fn build(
     chair_name: &str,
     debaters: &[(String, String, String)],
 ) -> Result<(Roles, Value)> {
-    let chair = registry::build(chair_name, Some(Role::Author), settings)?;
+    let chair = registry::build_preferring_acp(chair_name, Some(Role::Author), settings)?;
     let inst = installed(settings);
     let family = chair.family().0.clone();
     let mut names = serde_json::Map::new();
     let mut warnings = Vec::new();
     let mut pick = |r: &str, flag: Option<&str>| -> Result<Box<dyn Backend>> {
         let (name, warn) = role(r, flag, settings, &inst, (chair_name, &family), debaters);
-        let b = registry::build(&name, Some(Role::Reviewer), settings)
+        let b = registry::build_preferring_acp(&name, Some(Role::Reviewer), settings)
             .with_context(|| format!("the panel's {r}"))?;
         names.insert(
             r.into(),
@@ -133,7 +133,8 @@ pub fn build(
         .or_else(|| registry::var(settings, "panel", "verifier"))
     {
         Some(n) => Some(
-            registry::build(n, Some(Role::Reviewer), settings).context("the panel's verifier")?,
+            registry::build_preferring_acp(n, Some(Role::Reviewer), settings)
+                .context("the panel's verifier")?,
         ),
         None => None,
     };

@@ -21,7 +21,7 @@ use crate::settings::Settings;
 use crate::store::{self, Session};
 
 /// A panel's settings: a panel's time budget is 30 minutes unless one is given.
-pub fn settings(mut settings: Settings, flag: Option<u64>) -> Settings {
+pub fn settings(mut settings: Settings, flag: Option<f64>) -> Settings {
     if flag.is_none() && !settings.sources.contains_key("budgetMinutes") {
         settings.budget_minutes = 30;
     }
@@ -118,21 +118,16 @@ pub fn run(args: &TopicArgs, ground: Ground, settings: &Settings) -> Result<Ende
     } = ground;
     // The chair is the author a review would have; it needs no opposite.
     let chair_name = &World::with(settings, |w| routing::pick_author(settings, w))?.backend;
-    if args.min_rounds < 1 || args.max_rounds < args.min_rounds || args.max_rounds > 20 {
-        crate::usage!(
-            "bad rounds: --min-rounds {} and --max-rounds {} must satisfy 1 <= min <= max <= 20",
-            args.min_rounds,
-            args.max_rounds
-        );
-    }
+    let (min_rounds, max_rounds) = rounds(args, settings)?;
     let inst = roles::installed(settings);
-    let chair = registry::build(chair_name, Some(Role::Author), settings)?;
+    let chair = registry::build_preferring_acp(chair_name, Some(Role::Author), settings)?;
     let mut debaters = lineup(args, &inst, &chair.family().0)?;
     if debaters
         .iter()
         .any(|d| d.name.is_empty() || d.persona.is_empty() || d.position.is_empty())
     {
-        let budget = Budget::for_panel(settings).map_err(UsageError::new)?;
+        let budget =
+            Budget::for_panel(settings, args.budget.budget_minutes).map_err(UsageError::new)?;
         panel::propose::propose(
             &mut debaters,
             &topic,
@@ -144,7 +139,7 @@ pub fn run(args: &TopicArgs, ground: Ground, settings: &Settings) -> Result<Ende
     }
     let backends: Vec<Box<dyn Backend>> = debaters
         .iter()
-        .map(|d| registry::build(&d.backend, Some(Role::Reviewer), settings))
+        .map(|d| registry::build_preferring_acp(&d.backend, Some(Role::Reviewer), settings))
         .collect::<Result<_>>()?;
     // The support roles are chosen once the lineup is final: they stay off its backends.
     let flags = roles::Flags {
@@ -174,7 +169,7 @@ pub fn run(args: &TopicArgs, ground: Ground, settings: &Settings) -> Result<Ende
         "target": "topic", "topic": topic, "created_at": now, "updated_at": now,
         "tool_version": env!("CARGO_PKG_VERSION"), "workspace": workspace, "chair": chair_name,
         "debaters": debaters, "lineup": lineup_meta, "roles": roles_meta,
-        "min_rounds": args.min_rounds, "max_rounds": args.max_rounds, "blog": args.blog,
+        "min_rounds": min_rounds, "max_rounds": max_rounds, "blog": args.blog,
         "revision": revision, "citations_checked_at": checker.revision(),
         "sandbox": crate::debate::setup::sandbox_record(&sandbox),
     });
@@ -185,8 +180,9 @@ pub fn run(args: &TopicArgs, ground: Ground, settings: &Settings) -> Result<Ende
         topic: topic.clone(),
         debaters: debaters.iter().cloned().zip(backends).collect(),
         roles,
-        min_rounds: args.min_rounds,
-        max_rounds: args.max_rounds,
+        min_rounds,
+        max_rounds,
+        budget_minutes: args.budget.budget_minutes,
         workspace,
         context,
         checker,
@@ -198,6 +194,34 @@ pub fn run(args: &TopicArgs, ground: Ground, settings: &Settings) -> Result<Ende
     })?;
     drop(export);
     finish(s, &mut meta, &debaters, &outcome)
+}
+
+/// The panel's rounds: `--min-rounds`/`--max-rounds`, else `debate.panel.minRounds` /
+/// `debate.panel.maxRounds`, else 3 and 8.
+fn rounds(args: &TopicArgs, settings: &Settings) -> Result<(u32, u32)> {
+    let key = |name: &str, flag: Option<u32>, default: u32| -> Result<u32> {
+        if let Some(n) = flag {
+            return Ok(n);
+        }
+        match registry::var(settings, "panel", name) {
+            Some(v) => v.trim().parse().map_err(|_| {
+                UsageError::new(format!(
+                    "bad value for debate.panel.{name} {v:?}: expected a whole number of rounds"
+                ))
+                .into()
+            }),
+            None => Ok(default),
+        }
+    };
+    let min = key("minRounds", args.min_rounds, 3)?;
+    let max = key("maxRounds", args.max_rounds, 8.max(min).min(20))?;
+    if min < 1 || max < min || max > 20 {
+        crate::usage!(
+            "bad rounds: a panel's minimum {min} and maximum {max} (--min-rounds / --max-rounds, \
+             debate.panel.minRounds / maxRounds) must satisfy 1 <= min <= max <= 20"
+        );
+    }
+    Ok((min, max))
 }
 
 /// The lineup as the support roles are kept off it: `(name, backend, family)`.
