@@ -44,6 +44,7 @@ mod store;
 mod terminal;
 mod topic;
 mod topic_ground;
+mod topic_seeds;
 
 /// Every test module file must be listed above, or its tests silently never run.
 #[test]

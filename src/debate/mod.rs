@@ -429,6 +429,20 @@ impl Duel<'_> {
     }
 }
 
+/// The topic as a folder-safe slug: lower case, every run of other characters one `-`, at most
+/// 50 characters (seed 002's output directory name).
+pub fn slug(topic: &str) -> String {
+    let mut s = String::new();
+    for c in topic.to_lowercase().chars() {
+        if c.is_ascii_alphanumeric() {
+            s.push(c);
+        } else if !s.ends_with('-') {
+            s.push('-');
+        }
+    }
+    s.chars().take(50).collect()
+}
+
 /// "Proposer" / "Challenger", as the transcript and the prompts write a role.
 pub(crate) fn title(role: &str) -> &'static str {
     if role == "proposer" {

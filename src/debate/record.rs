@@ -50,6 +50,34 @@ pub fn finish(
     )?;
     meta["status"] = outcome.status.clone().into();
     meta["rounds_completed"] = outcome.rounds_completed.into();
+    meta["slug"] = debate::slug(&topic).into();
+    meta["entries"] = outcome.exchanges.len().into();
+    let mut verification = serde_json::Map::new();
+    for st in [
+        debate::citations::Status::Verified,
+        debate::citations::Status::NotFound,
+        debate::citations::Status::Unreliable,
+        debate::citations::Status::Unverifiable,
+    ] {
+        let n = outcome
+            .exchanges
+            .iter()
+            .flat_map(|e| &e.citations)
+            .filter(|c| c.status == st)
+            .count();
+        verification.insert(
+            serde_json::to_value(st)?.as_str().unwrap_or("").into(),
+            n.into(),
+        );
+    }
+    meta["verification"] = verification.into();
+    meta["secrets_redacted"] = outcome
+        .exchanges
+        .iter()
+        .filter(|e| e.redactions > 0)
+        .map(|e| json!({"seq": e.seq, "role": e.role, "count": e.redactions}))
+        .collect::<Vec<_>>()
+        .into();
     meta["updated_at"] = store::rfc3339(store::now_utc()).into();
     s.write_json("metadata.json", meta)?;
     Ok(Ended {

@@ -258,6 +258,37 @@ pub fn finish(
     meta["rounds_run"] = outcome.rounds.into();
     meta["budget_spent"] = outcome.budget_spent.into();
     meta["timings"] = json!({"elapsed_ms": outcome.elapsed_ms, "calls": outcome.timings});
+    meta["slug"] = crate::debate::slug(&topic).into();
+    meta["entries"] = outcome.entries.len().into();
+    meta["redactions"] = outcome
+        .entries
+        .iter()
+        .filter(|e| e.kind == "redaction")
+        .map(|e| json!({"seq": e.seq, "target_seq": e.target_seq, "content": e.content}))
+        .collect::<Vec<_>>()
+        .into();
+    let mut verification = serde_json::Map::new();
+    for st in ["verified", "unreliable", "fabricated", "unverifiable"] {
+        verification.insert(st.into(), 0.into());
+    }
+    for e in outcome
+        .entries
+        .iter()
+        .filter(|e| e.kind == "verification_result")
+    {
+        let v: serde_json::Value = serde_json::from_str(&e.content).unwrap_or_default();
+        if let Some(n) = v["status"].as_str().and_then(|s| verification.get_mut(s)) {
+            *n = (n.as_u64().unwrap_or(0) + 1).into();
+        }
+    }
+    meta["verification"] = verification.into();
+    meta["secrets_redacted"] = outcome
+        .timings
+        .iter()
+        .filter(|t| t.redactions > 0)
+        .map(|t| json!({"speaker": t.speaker, "step": t.step, "count": t.redactions}))
+        .collect::<Vec<_>>()
+        .into();
     meta["updated_at"] = store::rfc3339(store::now_utc()).into();
     s.write_json("metadata.json", meta)?;
     Ok(Ended {
