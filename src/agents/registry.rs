@@ -154,8 +154,8 @@ fn build_unredacted(
     Ok(Box::new(backend))
 }
 
-/// The agents a topic debate speaks to over ACP when they have it (seed 001: "prefer ACP
-/// transport when available"): those whose ACP mode was checked against the real package to
+/// The agents a topic debate speaks to over ACP when they have it (the debate prefers the ACP
+/// transport where it is available): those whose ACP mode was checked against the real package to
 /// answer and to apply the model asked for (codex-acp echoes its `model` option, gemini reports
 /// the answering model, qwen and opencode echo theirs; see `tests/fixtures/acp/README.md`), with
 /// the oldest version of a built-in server that was checked. claude's adapter takes model

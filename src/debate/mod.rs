@@ -312,7 +312,7 @@ impl Duel<'_> {
         }
     }
 
-    /// The outcome of the rounds: the seed's error lines, the verdict when there was a
+    /// The outcome of the rounds: the `[ERROR]` lines of a debate with no exchange, the verdict when there was a
     /// contest, the status and the seats.
     fn conclude(&self, mut p: Progress, started: Instant) -> Outcome {
         if p.ex.is_empty() && p.failed {
@@ -430,7 +430,7 @@ impl Duel<'_> {
 }
 
 /// The topic as a folder-safe slug: lower case, every run of other characters one `-`, at most
-/// 50 characters (seed 002's output directory name).
+/// 50 characters (what a panel's output folder is named after).
 pub fn slug(topic: &str) -> String {
     let mut s = String::new();
     for c in topic.to_lowercase().chars() {
