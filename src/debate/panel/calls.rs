@@ -123,7 +123,7 @@ impl Panel<'_> {
     pub(super) fn digest(&self, log: &[Entry]) -> String {
         let mut s = String::new();
         for e in log {
-            let body = crate::debate::panel::turns::struck(log, e.seq)
+            let body = crate::debate::panel::log::struck(log, e.seq)
                 .unwrap_or_else(|| e.content.chars().take(1500).collect());
             s.push_str(&format!(
                 "[seq {}] {} | {} | {}: {body}\n",

@@ -153,6 +153,20 @@ impl Log<'_> {
     }
 }
 
+/// The notice that stands for entry `seq` once a redaction has struck it from the record: its
+/// words are never passed on after that, only the fact and the ruling's seq.
+pub fn struck(log: &[Entry], seq: u32) -> Option<String> {
+    log.iter()
+        .find(|r| r.kind == "redaction" && r.target_seq == Some(seq))
+        .map(|r| {
+            format!(
+                "[STRUCK FROM THE RECORD by the chair's redaction at seq {}: a cited source does \
+                 not exist. Its content is not shown and may not be relied on.]",
+                r.seq
+            )
+        })
+}
+
 /// A debater's turn read from its answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Turn {

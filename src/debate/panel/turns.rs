@@ -18,20 +18,6 @@ use crate::debate::panel::{Debater, Panel};
 /// Characters kept of another debater's turn from before the latest round.
 const OLDER_CHARS: usize = 600;
 
-/// The notice that stands for entry `seq` once a redaction has struck it from the record: its
-/// words are never passed on after that, only the fact and the ruling's seq.
-pub fn struck(log: &[Entry], seq: u32) -> Option<String> {
-    log.iter()
-        .find(|r| r.kind == "redaction" && r.target_seq == Some(seq))
-        .map(|r| {
-            format!(
-                "[STRUCK FROM THE RECORD by the chair's redaction at seq {}: a cited source does \
-                 not exist. Its content is not shown and may not be relied on.]",
-                r.seq
-            )
-        })
-}
-
 /// Where a turn falls.
 pub struct Slot<'s> {
     /// `opening`, `rebuttal` or `closing`.
@@ -79,7 +65,10 @@ impl Panel<'_> {
             }
             let full = i >= recent || e.kind == "opening_statement" || e.speaker == d.name;
             let text = e.content.trim();
-            let body = match (struck(log, e.seq), text.char_indices().nth(OLDER_CHARS)) {
+            let body = match (
+                crate::debate::panel::log::struck(log, e.seq),
+                text.char_indices().nth(OLDER_CHARS),
+            ) {
                 (Some(notice), _) => notice,
                 (None, Some((cut, _))) if !full => format!("{} …", &text[..cut]),
                 _ => text.to_string(),
