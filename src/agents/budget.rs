@@ -235,9 +235,9 @@ impl Budget {
     /// out.
     pub fn for_panel(settings: &Settings, flag: Option<f64>) -> Result<Budget, String> {
         let configured = crate::agents::registry::var(settings, "panel", "budgetMinutes");
-        let minutes = match configured {
-            _ if flag.is_some() => check_minutes(flag.unwrap_or(1.0)).map_err(|e| e.to_string())?,
-            Some(v) if !flag_set(settings) => match v.trim().parse::<f64>() {
+        let minutes = match (flag, configured) {
+            (Some(m), _) => check_minutes(m).map_err(|e| e.to_string())?,
+            (None, Some(v)) if !flag_set(settings) => match v.trim().parse::<f64>() {
                 Ok(m) if m > 0.0 && m.is_finite() => m,
                 _ => {
                     return Err(format!(
@@ -245,7 +245,7 @@ impl Budget {
                     ))
                 }
             },
-            _ => settings.budget_minutes as f64,
+            (None, _) => settings.budget_minutes as f64,
         };
         let source = match flag {
             Some(m) => format!("--budget-minutes {m}"),
