@@ -149,7 +149,7 @@ fn main() {
             patch_base: PatchBase::None,
             templates: None,
             snippet: false,
-            metadata: serde_json::json!({}),
+            metadata: Default::default(),
             terminal: None,
             resume: None,
             incremental: None,

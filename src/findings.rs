@@ -1,5 +1,6 @@
 //! What a reviewer raised, as data: findings with a severity, a location and the stage of the
-//! reading pipeline that produced them ([`crate::answer`] does the reading).
+//! reading pipeline that produced them, and the judge's rulings on them ([`crate::answer`] does
+//! the reading, [`crate::answer::judge`] the judging).
 //!
 //! A finding keeps the reviewer's own words (title, body, suggested fix and the evidence text as
 //! written) next to what was made of them (a severity from the vocabulary, a parsed location and
@@ -205,6 +206,65 @@ pub fn where_of(location: Option<&Location>, evidence: Option<&str>) -> Option<S
             _ => l.display(),
         }),
         None => evidence.map(str::to_string),
+    }
+}
+
+/// A judge's verdict on a finding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    Valid,
+    Invalid,
+    MissingContext,
+}
+
+/// The judge's ruling on one finding.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ruling {
+    pub id: String,
+    pub verdict: Verdict,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub severity: Option<Severity>,
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// A finding with the judge's ruling on it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Judged {
+    #[serde(flatten)]
+    pub finding: Finding,
+    /// `None`: the judge did not rule on it (it counts as valid).
+    #[serde(default)]
+    pub ruling: Option<Ruling>,
+    /// Added by the judge rather than raised by the reviewer.
+    #[serde(default)]
+    pub from_judge: bool,
+}
+
+impl Judged {
+    /// The severity after the judge's correction.
+    pub fn severity(&self) -> Severity {
+        self.ruling
+            .as_ref()
+            .and_then(|r| r.severity)
+            .unwrap_or(self.finding.severity)
+    }
+
+    /// Valid, or not ruled on.
+    pub fn stands(&self) -> bool {
+        self.ruling
+            .as_ref()
+            .is_none_or(|r| r.verdict == Verdict::Valid)
+    }
+
+    pub fn verdict_label(&self) -> &'static str {
+        match self.ruling.as_ref().map(|r| r.verdict) {
+            Some(Verdict::Valid) => "valid",
+            Some(Verdict::Invalid) => "invalid",
+            Some(Verdict::MissingContext) => "missing-context",
+            None => "not ruled",
+        }
     }
 }
 

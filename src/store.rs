@@ -7,27 +7,40 @@
 //! [`files`] (regular files only, bounded). A session is held by one process at a time
 //! ([`lock`]). Each metadata write also goes to the store's [`index`], from which [`catalog`]
 //! lists sessions and [`prune`] removes old ones.
+//!
+//! A session's JSON files are typed records, written and read only through [`folder`]:
+//! [`metadata`] (what the session is, versioned), [`round`] and [`call`] (each round and model
+//! call), [`summary`] (how it ended), [`debate`] (a debate's log), [`incremental`] (an
+//! incremental review's plan) and [`locations`]. The store's other files are the hook's
+//! [`hook_cache`] and the user's prompt [`templates`].
 
+pub mod call;
 pub mod catalog;
+pub mod debate;
 pub mod files;
+pub mod folder;
+pub mod hook_cache;
+pub mod incremental;
 pub mod index;
 pub mod listing;
 pub mod located;
+pub mod locations;
 pub mod lock;
+pub mod metadata;
 pub mod prune;
+pub mod round;
+pub mod summary;
 pub mod sweep;
+pub mod templates;
 pub mod view;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use serde_json::Value;
 
 use crate::error::UsageError;
-
-/// Version of the `metadata.json` layout; bump it when a field changes meaning.
-pub const METADATA_VERSION: u32 = 1;
+use metadata::Metadata;
 
 /// Where sessions of this workspace live: `--state-dir`, else the repository's common git dir,
 /// else the user's state directory keyed by the workspace path.
@@ -151,7 +164,7 @@ impl Session {
 
     /// Appends `value` as one line of the JSON-lines file `name` (a debate log), in one write so a
     /// crash cannot leave half a line.
-    pub fn append_json_line(&self, name: &str, value: &impl serde::Serialize) -> Result<()> {
+    fn append_json_line(&self, name: &str, value: &impl serde::Serialize) -> Result<()> {
         use std::io::Write;
         let path = self.dir.join(name);
         let line = format!("{}\n", serde_json::to_string(value)?);
@@ -163,19 +176,12 @@ impl Session {
             .with_context(|| format!("cannot append to {}", path.display()))
     }
 
+    /// Writes the file `name` whole (text: an artifact, a prompt, an answer); the JSON records
+    /// have their own writers ([`folder`]).
     pub fn write(&self, name: &str, contents: &[u8]) -> Result<PathBuf> {
         let path = self.dir.join(name);
         write_atomic(&path, contents)?;
-        if name == "metadata.json" {
-            index::record(&self.dir, &self.id, contents);
-        }
         Ok(path)
-    }
-
-    pub fn write_json(&self, name: &str, value: &impl serde::Serialize) -> Result<PathBuf> {
-        let mut bytes = serde_json::to_vec_pretty(value)?;
-        bytes.push(b'\n');
-        self.write(name, &bytes)
     }
 }
 
@@ -183,6 +189,14 @@ impl Session {
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
     crate::sys::files::write_atomic(path, contents, None)
         .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// `value` as pretty JSON whose object keys are sorted at every depth, with a final newline: the
+/// layout of every file written through a `serde_json::Value`.
+pub fn sorted_json(value: &impl serde::Serialize) -> serde_json::Result<Vec<u8>> {
+    let mut bytes = serde_json::to_vec_pretty(&serde_json::to_value(value)?)?;
+    bytes.push(b'\n');
+    Ok(bytes)
 }
 
 pub fn now_utc() -> time::OffsetDateTime {
@@ -203,7 +217,7 @@ pub struct Stored {
     pub id: String,
     pub dir: PathBuf,
     /// The parsed metadata, or why it could not be read.
-    pub metadata: Result<Value, String>,
+    pub metadata: Result<Metadata, String>,
 }
 
 impl Stored {
@@ -212,35 +226,20 @@ impl Stored {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let path = dir.join("metadata.json");
-        let metadata = match files::read(&path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                Err("incomplete: no metadata.json (interrupted before it was written)".to_string())
+        let metadata = folder::metadata(&dir).map_err(|e| match e.why {
+            folder::Why::Missing => {
+                "incomplete: no metadata.json (interrupted before it was written)".to_string()
             }
-            Err(e) => Err(format!("unreadable metadata.json: {e}")),
-            Ok(bytes) => match serde_json::from_slice::<Value>(&bytes) {
-                Ok(v) if v.is_object() => Ok(v),
-                Ok(_) => Err("corrupt metadata.json: not a JSON object".to_string()),
-                Err(e) => Err(format!("corrupt metadata.json: {e}")),
-            },
-        };
+            folder::Why::Io(e) => format!("unreadable metadata.json: {e}"),
+            folder::Why::Json(e) => format!("corrupt metadata.json: {e}"),
+            folder::Why::Newer(v) => format!("metadata.json: {}", metadata::Unknown::Newer(v)),
+        });
         Stored { id, dir, metadata }
     }
 
     /// The same session read again (after locking it, say).
     pub fn reload(&self) -> Stored {
         Stored::load(self.dir.clone())
-    }
-
-    /// A string field of the metadata, or `?`.
-    pub fn field(&self, name: &str) -> String {
-        self.metadata
-            .as_ref()
-            .ok()
-            .and_then(|m| m.get(name))
-            .and_then(|v| v.as_str())
-            .unwrap_or("?")
-            .to_string()
     }
 }
 

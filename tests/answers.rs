@@ -1,6 +1,6 @@
-//! The reader against the corpus of reviewer answers in `tests/fixtures/answers/` (formats of
-//! codex, its GitHub connector, Gemini Code Assist, CodeRabbit, Copilot, pr-agent, Greptile,
-//! Bugbot, chat reviews and plain LLM JSON, written in our own words; see its README).
+//! The reader against the corpora of reviewer answers in `tests/fixtures/answers/tuned/` (real
+//! reviewers' formats written in our own words; see each corpus's README). All of them are
+//! in-sample now: each was measured once on arrival, then tuned on.
 //!
 //! Every expected finding must come back with its severity, file and line, nothing else may, and
 //! approval must be exactly right. The scorecard per family is printed (`cargo test answers --
@@ -73,20 +73,11 @@ fn print_row(name: &str, s: &Score) {
     );
 }
 
-fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers")
-}
-
-fn fresh_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers-fresh")
-}
-
-fn blind_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers-blind")
-}
-
-fn holdout_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers-holdout")
+/// A tuned corpus: `tests/fixtures/answers/tuned/<name>`.
+fn tuned(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/answers/tuned")
+        .join(name)
 }
 
 /// What the pipeline makes of an answer without a model: schema/reader, else raw blocks — or
@@ -296,14 +287,24 @@ fn ratio(a: usize, b: usize) -> f64 {
     }
 }
 
-/// The bars. A blocker is never waved through and approval is never misread; findings,
-/// severities and locations are held to high bars overall, and per family to lower ones (a
-/// family has a handful of answers: one miss moves it a lot).
-fn assert_bars(families: &BTreeMap<String, Score>, total: &Score, overall: f64, family: f64) {
-    let (recall, precision, severity) = (
+/// What a corpus is held to: overall recall, precision, severity and located, and recall and
+/// precision per family (a family has a handful of answers: one miss moves it a lot).
+struct Bars {
+    recall: f64,
+    precision: f64,
+    severity: f64,
+    located: f64,
+    family: f64,
+}
+
+/// The bars. A blocker is never waved through, an approval never gated and approval never
+/// misread; findings, severities and locations are held to the corpus's own bars.
+fn assert_bars(families: &BTreeMap<String, Score>, total: &Score, bars: &Bars) {
+    let (recall, precision, severity, located) = (
         ratio(total.matched, total.expected),
         ratio(total.matched, total.predicted),
         ratio(total.severity_right, total.matched),
+        ratio(total.located, total.matched),
     );
     assert_eq!(
         total.blockers_caught, total.blockers,
@@ -311,54 +312,125 @@ fn assert_bars(families: &BTreeMap<String, Score>, total: &Score, overall: f64, 
     );
     assert_eq!(total.approvals_gated, 0, "an approval failed the gate");
     assert_eq!(total.approval_right, total.answers, "approval misread");
-    assert!(recall >= overall, "recall {recall:.2}");
-    assert!(precision >= overall, "precision {precision:.2}");
-    assert!(severity >= overall, "severity {severity:.2}");
+    assert!(recall >= bars.recall, "recall {recall:.2}");
+    assert!(precision >= bars.precision, "precision {precision:.2}");
+    assert!(severity >= bars.severity, "severity {severity:.2}");
+    assert!(located >= bars.located, "located {located:.2}");
     for (fam, s) in families {
-        assert!(ratio(s.matched, s.expected) >= family, "{fam} recall");
-        assert!(ratio(s.matched, s.predicted) >= family, "{fam} precision");
+        assert!(ratio(s.matched, s.expected) >= bars.family, "{fam} recall");
+        assert!(
+            ratio(s.matched, s.predicted) >= bars.family,
+            "{fam} precision"
+        );
     }
 }
 
+// Every corpus below is tuned, in-sample: each was measured once on arrival (the figures are in
+// README.md's "How answers are read") and the reader was then changed with its answers in view.
+// The bars hold what was reached, so a change for one corpus cannot quietly lose another.
+
+/// `tuned/base`: the corpus the reader was built on.
 #[test]
-fn the_reader_understands_real_review_formats() {
-    let (families, total) = scorecard(&dir());
+fn tuned_base_corpus() {
+    let (families, total) = scorecard(&tuned("base"));
     assert!(
         total.answers >= 40 && families.len() >= 8,
         "the corpus shrank"
     );
-    assert_bars(&families, &total, 0.95, 0.75);
+    assert_bars(
+        &families,
+        &total,
+        &Bars {
+            recall: 0.97,
+            precision: 0.97,
+            severity: 0.98,
+            located: 0.97,
+            family: 0.75,
+        },
+    );
 }
 
-/// The held-out corpus (`tests/fixtures/answers-holdout/`, written apart from the reader and
-/// measured before any change made for it): the same bars, so a regression on formats the
-/// reader was not shaped by shows up too.
+/// `tuned/holdout-w2`: written apart from the reader (wave 2), tuned on since.
 #[test]
-fn the_reader_understands_answers_it_was_not_shaped_by() {
-    let (families, total) = scorecard(&holdout_dir());
-    assert!(total.answers >= 30, "the held-out corpus shrank");
-    assert_bars(&families, &total, 0.9, 0.6);
+fn tuned_holdout_w2_corpus() {
+    let (families, total) = scorecard(&tuned("holdout-w2"));
+    assert!(total.answers >= 30, "the corpus shrank");
+    assert_bars(
+        &families,
+        &total,
+        &Bars {
+            recall: 0.97,
+            precision: 0.93,
+            severity: 0.94,
+            located: 0.94,
+            family: 0.6,
+        },
+    );
 }
 
-/// The fresh corpus (`tests/fixtures/answers-fresh/`), written after the reader was finished
-/// and first measured before any change for it (what it scored then is in the README); the
-/// generic fixes it showed are held here.
+/// `tuned/fresh-w2`: terminal and API answers (wave 2), tuned on since.
 #[test]
-fn the_reader_on_a_corpus_written_after_it() {
-    let (families, total) = scorecard(&fresh_dir());
-    assert!(total.answers >= 25, "the fresh corpus shrank");
-    assert_bars(&families, &total, 0.85, 0.5);
+fn tuned_fresh_w2_corpus() {
+    let (families, total) = scorecard(&tuned("fresh-w2"));
+    assert!(total.answers >= 25, "the corpus shrank");
+    assert_bars(
+        &families,
+        &total,
+        &Bars {
+            recall: 0.98,
+            precision: 0.90,
+            severity: 0.98,
+            located: 0.98,
+            family: 0.5,
+        },
+    );
 }
 
-/// The blind corpus (`tests/fixtures/answers-blind/`), written last, by someone who read
-/// neither the reader nor the other corpora's answers; first measured before any change for it
-/// (the README has both scores). Its pasted web pages and e-mails (CodeRabbit's e-mail copy, a
-/// GitLab page) stay weak per family, hence the low family bar.
+/// `tuned/blind-w2`: written blind (wave 2), tuned on since. Its pasted web pages and e-mails
+/// stay weak per family, hence the low family bar.
 #[test]
-fn the_reader_on_a_blind_corpus() {
-    let (families, total) = scorecard(&blind_dir());
-    assert!(total.answers >= 30, "the blind corpus shrank");
-    assert_bars(&families, &total, 0.75, 0.1);
+fn tuned_blind_w2_corpus() {
+    let (families, total) = scorecard(&tuned("blind-w2"));
+    assert!(total.answers >= 30, "the corpus shrank");
+    assert_bars(
+        &families,
+        &total,
+        &Bars {
+            recall: 0.94,
+            precision: 0.80,
+            severity: 0.89,
+            located: 0.95,
+            family: 0.1,
+        },
+    );
+}
+
+/// `tuned/dev-w3`: written blind (wave 3, 67 answers, 20 families, four languages besides
+/// English) and measured once before any change for it: recall 0.80, precision 0.78, severity
+/// 0.84, located 0.86, approval 0.88, blockers caught 18/23, clean answers falsely gated 8/35,
+/// approvals gated 2/17. Tuned on since. Besides the bars, at most a tenth of its clean answers
+/// may be gated.
+#[test]
+fn tuned_dev_w3_corpus() {
+    let (families, total) = scorecard(&tuned("dev-w3"));
+    assert!(total.answers >= 60, "the corpus shrank");
+    assert_bars(
+        &families,
+        &total,
+        &Bars {
+            recall: 0.95,
+            precision: 0.88,
+            severity: 0.92,
+            located: 0.88,
+            family: 0.6,
+        },
+    );
+    assert!(
+        total.clean_gated * 10 <= total.clean,
+        "clean answers gated: {}/{}",
+        total.clean_gated,
+        total.clean
+    );
 }
 
 /// `SCORE=<folder under tests/fixtures> cargo test --test cli answers::score -- --nocapture`:
@@ -375,19 +447,16 @@ fn score() {
     );
 }
 
-/// `DUMP=[holdout/|fresh/|blind/]family/name cargo test --test cli answers::dump -- --nocapture`: what the reader made
-/// of one fixture, finding by finding (for working on the reader).
+/// `DUMP=<corpus>/family/name cargo test --test cli answers::dump -- --nocapture` (a corpus
+/// under `tests/fixtures/answers/tuned/`): what the reader made of one fixture, finding by
+/// finding (for working on the reader).
 #[test]
 fn dump() {
     let Ok(which) = std::env::var("DUMP") else {
         return;
     };
-    let (root, which) = match which.split_once('/') {
-        Some(("holdout", rest)) => (holdout_dir(), rest.to_string()),
-        Some(("fresh", rest)) => (fresh_dir(), rest.to_string()),
-        Some(("blind", rest)) => (blind_dir(), rest.to_string()),
-        _ => (dir(), which),
-    };
+    let (corpus, which) = which.split_once('/').expect("corpus/family/name");
+    let root = tuned(corpus);
     let text = std::fs::read_to_string(root.join(format!("{which}.md"))).unwrap();
     let roots = Roots {
         roots: vec!["/home/dev/project/".into(), "C:/Users/dev/project/".into()],

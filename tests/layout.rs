@@ -490,3 +490,76 @@ fn unsafe_problems(files: &BTreeMap<Mod, PathBuf>) -> BTreeSet<String> {
     }
     problems
 }
+
+/// The folders that must not build JSON with `json!` or read it by `value["key"]`: everything
+/// they write or read of their own (session records, reports, listings) is a serde type
+/// (`crate::store` holds the records), so a shape is decided by a type and a foreign or damaged
+/// file fails with serde's words instead of silently becoming defaults.
+///
+/// JSON made by others is read elsewhere, and there `Value` is the honest type:
+///
+/// | folder | outside JSON it reads or writes |
+/// |---|---|
+/// | `agents` | agent CLIs' output (stream events, usage, errors), ACP and JSON-RPC messages, OpenAI-compatible HTTP bodies, CLIs' config files |
+/// | `answer` | model answers: JSON blocks, schema-enforced objects, normaliser restatements |
+/// | `transcript` | agents' own transcripts, for `--last-message` |
+/// | `sandbox` | an agent CLI's permission settings, in that CLI's format |
+/// | `bin` | the fake agent CLIs the tests run, speaking those CLIs' formats |
+///
+/// Where a guarded folder reads a model's answer (a debate's verdict, a panel chair's ruling), it
+/// reads it into a small serde type of its own or through `Value::get`, never by indexing.
+/// Test code (`#[cfg(test)]` modules, `*tests.rs`) may build hostile and foreign JSON freely.
+const TYPED_JSON: &[&str] = &[
+    "store", "review", "debate", "report", "commands", "settings",
+];
+
+/// `text` with its `#[cfg(test)] mod … { … }` blocks blanked (newlines kept).
+fn without_test_modules(text: &str) -> String {
+    let code = code_only(text);
+    let test_mod =
+        regex::Regex::new(r"#\[cfg\(test\)\]\s*(?:pub(?:\([a-z]+\))?\s+)?mod\s+\w+\s*\{").unwrap();
+    let mut out = text.as_bytes().to_vec();
+    for m in test_mod.find_iter(&code) {
+        let close = matching(&code, m.end() - 1);
+        for c in &mut out[m.start()..close.min(text.len())] {
+            if *c != b'\n' {
+                *c = b' ';
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[test]
+fn our_own_json_is_typed() {
+    let json_macro = regex::Regex::new(r"\bjson!\s*[\(\[\{]").unwrap();
+    let index = regex::Regex::new(r#"[A-Za-z0-9_)\]]\s*\[\s*"[^"\n]*"\s*\]"#).unwrap();
+    let mut problems = Vec::new();
+    for (m, file) in modules() {
+        let top = m.first().map(String::as_str).unwrap_or("");
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        if !TYPED_JSON.contains(&top) || name.ends_with("tests.rs") {
+            continue;
+        }
+        let text = without_test_modules(&std::fs::read_to_string(&file).unwrap());
+        let code = code_only(&text);
+        let rel = file.strip_prefix(src()).unwrap().display().to_string();
+        let line = |at: usize| text[..at].matches('\n').count() + 1;
+        for hit in json_macro.find_iter(&code) {
+            problems.push(format!("src/{rel}:{}: json!", line(hit.start())));
+        }
+        // Matched in the text (the key is a string literal, which `code_only` blanks), counted
+        // only where the bracket is code.
+        for hit in index.find_iter(&text) {
+            let bracket = hit.start() + 1 + text[hit.start() + 1..].find('[').unwrap();
+            if code.as_bytes()[bracket] == b'[' {
+                problems.push(format!("src/{rel}:{}: {}", line(hit.start()), hit.as_str()));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "our own JSON built or read untyped (use a serde type; see TYPED_JSON):\n{}",
+        problems.join("\n")
+    );
+}

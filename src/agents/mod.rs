@@ -49,6 +49,9 @@ use serde_json::Value;
 use crate::answer::Protocol;
 
 pub use error::{BackendError, ErrorKind, Failure};
+// What a call used and how its answer's format was obtained are recorded with every call, so
+// their types live with the record (`crate::store::call`).
+pub use crate::store::call::{OutputMode, Usage};
 
 /// A model family: the reviewer must come from a different one than the author.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -125,55 +128,6 @@ impl std::fmt::Display for Family {
     }
 }
 
-/// Token counts, cost and time a CLI reported for a call; `None` where it reports nothing.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
-pub struct Usage {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub input_tokens: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub output_tokens: Option<u64>,
-    /// Input tokens served from a prompt cache (included in or added to input, as the CLI says).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cached_input_tokens: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cost_usd: Option<f64>,
-    /// Time the CLI says it spent waiting on the API.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub api_duration_ms: Option<u64>,
-}
-
-impl Usage {
-    /// The parts worth showing, in words: `["8573 in / 14 out tokens", "$0.0259"]`.
-    pub fn describe(&self) -> Vec<String> {
-        let mut parts = Vec::new();
-        match (self.input_tokens, self.output_tokens) {
-            (Some(i), Some(o)) => parts.push(format!("{i} in / {o} out tokens")),
-            (Some(i), None) => parts.push(format!("{i} in tokens")),
-            (None, Some(o)) => parts.push(format!("{o} out tokens")),
-            (None, None) => {}
-        }
-        if let Some(c) = self.cost_usd {
-            parts.push(format!("${c:.4}"));
-        }
-        parts
-    }
-
-    /// Adds `other` into `self`: a field stays `None` only when neither side reported it.
-    pub fn add(&mut self, other: &Usage) {
-        fn sum<T: Copy + std::ops::Add<Output = T>>(a: Option<T>, b: Option<T>) -> Option<T> {
-            match (a, b) {
-                (Some(a), Some(b)) => Some(a + b),
-                (a, b) => a.or(b),
-            }
-        }
-        self.input_tokens = sum(self.input_tokens, other.input_tokens);
-        self.output_tokens = sum(self.output_tokens, other.output_tokens);
-        self.cached_input_tokens = sum(self.cached_input_tokens, other.cached_input_tokens);
-        self.cost_usd = sum(self.cost_usd, other.cost_usd);
-        self.api_duration_ms = sum(self.api_duration_ms, other.api_duration_ms);
-    }
-}
-
 /// What an output parser extracted from a successful call.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Reply {
@@ -231,44 +185,6 @@ impl<'a> Request<'a> {
             idle_timeout: self.idle_timeout.min(left(self.timeout)),
             schema: self.schema,
             sandbox: self.sandbox.clone(),
-        }
-    }
-}
-
-/// How an answer's format was obtained, for the record: `schema` (the backend enforced the
-/// protocol's JSON Schema and returned its object) or `prompt` (the prompt's format request),
-/// with why when a schema was asked for and not used.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct OutputMode {
-    pub mode: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-    /// A schema was asked for and the backend could not take it (an older CLI without the
-    /// flag, a server that refused `response_format`): worth telling the user.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub fell_back: bool,
-}
-
-impl OutputMode {
-    pub fn schema(note: Option<String>) -> OutputMode {
-        OutputMode {
-            mode: "schema".into(),
-            note,
-            fell_back: false,
-        }
-    }
-    pub fn prompt(note: Option<String>) -> OutputMode {
-        OutputMode {
-            mode: "prompt".into(),
-            note,
-            fell_back: false,
-        }
-    }
-    pub fn fallback(note: String) -> OutputMode {
-        OutputMode {
-            mode: "prompt".into(),
-            note: Some(note),
-            fell_back: true,
         }
     }
 }

@@ -34,6 +34,26 @@ pub struct Route {
     pub notes: Vec<String>,
 }
 
+impl From<&Pick> for crate::store::metadata::Pick {
+    fn from(p: &Pick) -> Self {
+        crate::store::metadata::Pick {
+            backend: p.backend.clone(),
+            family: p.family.0.clone(),
+            why: p.why.clone(),
+        }
+    }
+}
+
+impl From<&Route> for crate::store::metadata::Route {
+    fn from(r: &Route) -> Self {
+        crate::store::metadata::Route {
+            author: (&r.author).into(),
+            reviewer: (&r.reviewer).into(),
+            notes: r.notes.clone(),
+        }
+    }
+}
+
 /// A process above us.
 #[derive(Debug, Clone, Default)]
 pub struct Ancestor {

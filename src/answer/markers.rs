@@ -65,9 +65,15 @@ fn candidates(line: &str) -> Vec<Candidate> {
             }
         }
     }
-    for c in re(&BRACKET, r"\[([^\[\]]{1,40})\](?:[^(]|$)").captures_iter(line) {
-        let m = c.get(1).expect("inner");
-        push(m.start() - 1, m.end() + 1, c[1].to_string());
+    // `[P1]`, and the CJK brackets `【重大】` / `［高］`.
+    for c in re(
+        &BRACKET,
+        r"([\[【［])([^\[\]【】［］]{1,40})([\]】］])(?:[^(]|$)",
+    )
+    .captures_iter(line)
+    {
+        let (open, close) = (c.get(1).expect("open"), c.get(3).expect("close"));
+        push(open.start(), close.end(), c[2].to_string());
     }
     for c in re(&PAREN, r"\(([^()]{1,30})\)").captures_iter(line) {
         let m = c.get(0).expect("match");
@@ -101,7 +107,7 @@ fn candidates(line: &str) -> Vec<Candidate> {
     }
     for c in re(
         &FIELD,
-        r"(?i)\b(?:severity|priority|prio|level|impact|criticality)\s*\**\s*[:=]\s*\**\s*([\w][\w -]{0,20}?)(?:\*|\||,|;|\.|\)|$|\s{2})",
+        r"(?i)(?:\b(?:severity|priority|prio|level|impact|criticality|severidad|prioridad|gravedad|nivel)|重要度|重大度|严重程度|严重性|嚴重性|优先级|優先度|심각도|우선순위|중요도)\s*\**\s*[:=：]\s*\**\s*([\w][\w -]{0,20}?)(?:\*|\||,|;|\.|\)|$|\s{2}|[。，、）])",
     )
     .captures_iter(line)
     {

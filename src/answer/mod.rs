@@ -15,6 +15,7 @@
 
 pub mod blocks;
 pub mod carried;
+pub mod confidence;
 pub mod conventional;
 pub mod json;
 pub mod lead;
@@ -27,6 +28,7 @@ pub mod prose;
 pub mod schema;
 pub mod transcript;
 pub mod unit;
+pub mod unraised;
 pub mod verdict;
 pub mod vocab;
 
@@ -34,6 +36,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
+pub use confidence::{Candidate, Confidence, Cue, Doubt};
 pub use location::Roots;
 pub use schema::Protocol;
 
@@ -52,6 +55,60 @@ pub struct Reading {
     /// The answer had a recognisable shape (findings, a verdict, severity sections, placeholders).
     /// When it did not, and it is not empty, a normaliser call is due.
     pub structured: bool,
+    /// `Low` when any [`Doubt`] stands: the loop may ask the reviewer to restate its answer.
+    pub confidence: Confidence,
+    pub doubts: Vec<Doubt>,
+    /// The parts of the answer that look like findings, with their byte spans in the answer as
+    /// given: what a restatement must not drop.
+    pub candidates: Vec<Candidate>,
+    /// What the reader says about its own reading (a long answer read only in part).
+    pub notes: Vec<String>,
+}
+
+/// How much of an answer is read: a longer one is read up to the last line break before this
+/// many bytes, and the reading says so. Reading is linear, so this bounds its time.
+pub const READ_CAP: usize = 512 << 10;
+
+/// `text` cut to [`READ_CAP`] at a line break, and the note that says so.
+pub fn capped(text: &str) -> (&str, Option<String>) {
+    if text.len() <= READ_CAP {
+        return (text, None);
+    }
+    let mut end = READ_CAP;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let end = text[..end].rfind('\n').map_or(end, |i| i + 1);
+    let note = format!(
+        "the answer is {} KiB; only its first {} KiB were read",
+        text.len() / 1024,
+        end / 1024
+    );
+    (&text[..end], Some(note))
+}
+
+impl Reading {
+    fn new(
+        critique: Critique,
+        structured: bool,
+        text: &str,
+        cap_note: Option<String>,
+        roots: &Roots,
+    ) -> Reading {
+        let doubts = confidence::doubts(&critique, structured, cap_note.is_some(), text, roots);
+        Reading {
+            confidence: if doubts.is_empty() {
+                Confidence::High
+            } else {
+                Confidence::Low
+            },
+            doubts,
+            candidates: confidence::candidates(text, roots),
+            notes: cap_note.into_iter().collect(),
+            critique,
+            structured,
+        }
+    }
 }
 
 /// Reads one answer: `structured` is the CLI's schema-enforced object when there is one.
@@ -61,19 +118,28 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         for f in &mut c.findings {
             f.source = Source::Schema;
         }
-        return Reading {
-            critique: c,
-            structured: true,
-        };
+        return Reading::new(c, true, text, None, roots);
     }
-    let prepared = prepare::prepare(text);
+    let (raw, cap_note) = capped(text);
+    let prepared = prepare::prepare(raw);
     let text = prepared.as_ref();
     let values = json::json_blocks(text);
     let from_json_block = json::best_review(&values, protocol, roots);
     let mut md = markdown::read(text, roots);
     let prose = without_code(text);
     let stated = verdict::stated(&prose);
+    // Where the JSON and the prose disagree, the more severe reading wins: a JSON block that
+    // raises nothing never hides findings the prose raised with a level.
     let use_json = match &from_json_block {
+        Some(j)
+            if j.findings.is_empty()
+                && md
+                    .findings
+                    .iter()
+                    .any(|f| f.severity != Severity::Unclassified) =>
+        {
+            false
+        }
         Some(j) if j.conforms || j.findings.len() >= md.findings.len() => true,
         Some(_) => false,
         None => false,
@@ -135,6 +201,17 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
             || (!places.is_empty() && location::lines_in(&loose).is_some())
     };
     let loose_concern = !use_json && (verdict::raises_concern(&loose) || points_at_code);
+    // Nothing raised by the structure, but the answer says no ("Approved? No.", a JSON
+    // `reject` with an empty list) or approves while its prose rates a bug: what it said is
+    // findings, so the gate sees them ([`unraised`]).
+    if c.findings.is_empty() {
+        let said_no = objects || verdict::objection(&prose).is_some();
+        let approving = c.agreement || verdict::approves(&prose);
+        if said_no || approving {
+            let summary = from_json_block.as_ref().and_then(|j| j.summary.as_deref());
+            c.findings = unraised::findings(summary, &prose, said_no, roots);
+        }
+    }
     c.agreement = c.findings.is_empty()
         && !objects
         && !loose_concern
@@ -151,10 +228,7 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         || stated.is_some()
         || c.agreement
         || summary_only;
-    Reading {
-        critique: c,
-        structured,
-    }
+    Reading::new(c, structured, raw, cap_note, roots)
 }
 
 /// A finding with no marker that rates itself in a sentence ("I'd treat this as a blocker")
@@ -183,45 +257,19 @@ fn from_json(j: json::JsonReview, format: &'static str) -> Critique {
 
 /// The contents of ```markdown / ~~~md fences.
 fn markdown_fences(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    // (closing marker, the fence's own indent, body)
-    let mut cur: Option<(String, usize, String)> = None;
-    for line in text.lines() {
-        // Inside a quote, the text after `> `; the body keeps its indentation relative to the
-        // fence, so nested bullets stay nested.
-        let line = line.trim_start().strip_prefix("> ").unwrap_or(line);
-        let t = line.trim_start();
-        let indent = line.len() - t.len();
-        match &mut cur {
-            Some((marker, fence_indent, body)) => {
-                if t.starts_with(marker.as_str())
-                    && t.trim_start_matches(['`', '~']).trim().is_empty()
-                {
-                    out.push(std::mem::take(body));
-                    cur = None;
-                } else {
-                    body.push_str(&line[indent.min(*fence_indent)..]);
-                    body.push('\n');
-                }
-            }
-            None => {
-                let ch = t.chars().next().filter(|c| *c == '`' || *c == '~');
-                if let Some(ch) = ch {
-                    let n = t.chars().take_while(|c| *c == ch).count();
-                    let info = t[n..].trim().to_ascii_lowercase();
-                    if n >= 3 && (info == "markdown" || info == "md") {
-                        cur = Some((ch.to_string().repeat(n), indent, String::new()));
-                    }
-                }
-            }
-        }
-    }
-    out
+    crate::markdown::Doc::parse_mixed(text)
+        .fenced()
+        .filter(|(_, c)| matches!(c.lang().as_str(), "markdown" | "md"))
+        .map(|(_, c)| c.body.clone())
+        .collect()
 }
 
 /// An answer about one file ("Here's a review of `src/cart/totals.ts`", a single permalink)
 /// whose findings give only a line: that file's lines.
 fn default_file(text: &str, roots: &Roots, findings: &mut [Finding]) {
+    if findings.iter().all(|f| f.location.is_some()) {
+        return;
+    }
     let mut paths: Vec<String> = location::find_all(text, roots)
         .into_iter()
         .filter(|l| !l.path.is_empty() && !l.outside)
@@ -247,7 +295,7 @@ fn default_file(text: &str, roots: &Roots, findings: &mut [Finding]) {
 /// code comment's "LGTM" is not the reviewer's verdict).
 fn without_code(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for (line, code) in blocks::fences::code_lines(text) {
+    for (line, code) in crate::markdown::fenced_lines(text) {
         if !code {
             out.push_str(line);
             out.push('\n');

@@ -71,6 +71,7 @@ fn names(text: &str, name: &str) -> bool {
 
 /// Does an answer raise nothing: no words of a problem, no line of code pointed at?
 pub fn raises_nothing(raw: &str, roots: &Roots) -> bool {
+    let (raw, _) = crate::answer::capped(raw);
     let prepared = crate::answer::prepare::prepare(raw);
     let raw = prepared.as_ref();
     let places = location::find_all(raw, roots);
@@ -141,13 +142,15 @@ pub fn grounded(
 /// The raw answer as unclassified findings, one per block (a paragraph or a list, with a code
 /// block kept with the text before it, a heading with the text after it), in full.
 pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
-    // Without the model's thinking or the wrapper around the answer.
+    // Without the model's thinking or the wrapper around the answer, and no more of it than
+    // the reader reads (the cap is said in the reading's notes).
+    let (raw, _) = crate::answer::capped(raw);
     let prepared = crate::answer::prepare::prepare(raw);
     let raw = prepared.as_ref();
     let mut blocks: Vec<String> = Vec::new();
     let mut cur = String::new();
     let mut heading_pending = String::new();
-    for (line, fence) in crate::answer::blocks::fences::code_lines(raw) {
+    for (line, fence) in crate::markdown::fenced_lines(raw) {
         let t = line.trim_start();
         if !fence && t.is_empty() {
             if !cur.trim().is_empty() {
@@ -175,7 +178,7 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
     // A code block alone belongs with the text before it.
     let mut merged: Vec<String> = Vec::new();
     for b in blocks {
-        let code_only = crate::answer::blocks::fences::code_lines(&b)
+        let code_only = crate::markdown::fenced_lines(&b)
             .iter()
             .find(|(l, _)| !l.trim().is_empty())
             .is_some_and(|(_, code)| *code);

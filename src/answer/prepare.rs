@@ -23,7 +23,45 @@ pub fn prepare(text: &str) -> Cow<'_, str> {
         .or_else(|| crate::answer::transcript::answer_in(text))
         .map_or(Cow::Borrowed(text), Cow::Owned);
     let text = without_thinking(&text).into_owned();
-    Cow::Owned(apply_legend(&without_bylines(&text)))
+    Cow::Owned(apply_numeric_legend(&apply_legend(&without_bylines(&text))))
+}
+
+/// A numeric scale the answer states (`5 = critical, 4 = high, 3 = medium`, or a JSON
+/// `{"4": "critical", "3": "high"}`): its numbers as severity values (`"severity": 4`) are
+/// replaced by the words, so they read as the answer meant them and not as P-numbers.
+fn apply_numeric_legend(text: &str) -> String {
+    static PAIR: OnceLock<Regex> = OnceLock::new();
+    static VALUE: OnceLock<Regex> = OnceLock::new();
+    let pair = re(
+        &PAIR,
+        r#""?(\d{1,2})"?\s*[=:]\s*"?([A-Za-z][A-Za-z ]{1,15}?)"?\s*(?:[,;|·}]|$)"#,
+    );
+    let mut legend: Vec<(String, String)> = Vec::new();
+    for line in text.lines() {
+        let pairs: Vec<(String, String)> = pair
+            .captures_iter(line)
+            .filter(|c| vocab::severity_of(&c[2]).is_some())
+            .map(|c| (c[1].to_string(), c[2].trim().to_string()))
+            .collect();
+        if pairs.len() >= 2 {
+            legend.extend(pairs);
+        }
+    }
+    if legend.is_empty() {
+        return text.to_string();
+    }
+    let value = re(
+        &VALUE,
+        r#"(?i)("(?:severity|priority|level|importance)"\s*:\s*)(\d{1,2})\b"#,
+    );
+    value
+        .replace_all(text, |c: &regex::Captures| {
+            match legend.iter().find(|(n, _)| *n == c[2]) {
+                Some((_, w)) => format!("{}\"{w}\"", &c[1]),
+                None => c[0].to_string(),
+            }
+        })
+        .into_owned()
 }
 
 /// `<think>…</think>`, `<thinking>…</thinking>`, and Ollama's `Thinking...` … `...done
@@ -50,10 +88,16 @@ fn without_thinking(text: &str) -> Cow<'_, str> {
 /// `content[].text`, Ollama `message.content` or `response`.
 fn unwrap_envelope(text: &str) -> Option<String> {
     let t = text.trim();
-    let t = t
-        .strip_prefix("```json")
-        .and_then(|x| x.strip_suffix("```"))
-        .unwrap_or(t);
+    // A response body fenced whole: its content.
+    let doc = crate::markdown::Doc::parse(t);
+    let body = match doc.blocks.as_slice() {
+        [b] => match &b.kind {
+            crate::markdown::Kind::Code(c) if c.fence.is_some() => Some(c.body.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let t = body.as_deref().map_or(t, str::trim);
     if !t.starts_with('{') {
         return None;
     }
@@ -169,6 +213,9 @@ mod tests {
         let thread = "qodo-merge-pro[bot] · review thread\nsrc/a.js:27\n**Suggestion:** x";
         assert!(!prepare(thread).contains("qodo"));
         assert!(prepare("The bot commented on this line.").contains("commented"));
+        // A numeric scale stated in prose, applied to JSON severities.
+        let scale = "Scale: 5 = critical, 4 = high, 3 = medium, 2 = low.\n{\"severity\": 4}";
+        assert!(prepare(scale).contains("\"severity\": \"high\""));
         // Not a legend: one emoji in prose.
         assert_eq!(prepare("🔴 the build is red").trim(), "🔴 the build is red");
     }

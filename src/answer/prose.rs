@@ -89,7 +89,7 @@ fn words(clause: &str) -> Vec<&str> {
 /// an identifier, not a rating.
 fn without_code(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for (line, code) in crate::answer::blocks::fences::code_lines(text) {
+    for (line, code) in crate::markdown::fenced_lines(text) {
         if code {
             out.push('\n');
             continue;

@@ -118,6 +118,26 @@ fn after(text: &str, at: usize) -> &str {
     &text[at..to]
 }
 
+/// The sentence of the first objection in `text` that nothing negates ("Approved? No.",
+/// "Would I ship it? Absolutely not — there's a blocker", "not ready to merge").
+pub fn objection(text: &str) -> Option<String> {
+    static OBJECTION: OnceLock<Regex> = OnceLock::new();
+    static NEGATION: OnceLock<Regex> = OnceLock::new();
+    let objection = re(&OBJECTION, vocab::OBJECTIONS);
+    let negation = re(&NEGATION, vocab::NEGATIONS);
+    let m = objection
+        .find_iter(text)
+        .find(|m| !negated(text, m.start(), negation))?;
+    let before = sentence_before(text, m.start(), &['.', '!', '\n']);
+    let rest = after(text, m.start());
+    let end = rest
+        .char_indices()
+        .skip(m.len())
+        .find(|(_, c)| matches!(c, '.' | '!' | '\n'))
+        .map_or(rest.len(), |(i, _)| i);
+    Some(format!("{before}{}", &rest[..end]).trim().to_string())
+}
+
 /// A `Verdict: approve` / `**Decision:** Request changes` line in prose.
 pub fn stated(text: &str) -> Option<Stance> {
     static LINE: OnceLock<Regex> = OnceLock::new();
@@ -125,7 +145,7 @@ pub fn stated(text: &str) -> Option<Stance> {
     // changes` says none).
     re(
         &LINE,
-        r"(?im)^\W*(?:overall\s+)?(?:verdict|decision|recommendation|review status|status|assessment)\W*:\W*([a-z _-]{2,30}?)\W*$",
+        r"(?im)^\W*(?:overall\s+)?(?:verdict|decision|recommendation|review status|status|assessment|veredicto|decisión|dictamen|判定|結論|结论|审查结论|評価|판정|결론|최종 판정)\W*[:：]\W*([\p{L} _-]{1,30}?)\W*(?:[(（][^)）\n]*[)）])?\W*$",
     )
     .captures_iter(text)
     .find_map(|c| vocab::stance_of(&c[1]))
@@ -170,6 +190,20 @@ mod tests {
     }
 
     #[test]
+    fn a_no_to_approval_is_an_objection() {
+        for t in [
+            "Approved? No. The migration drops a column.",
+            "Would I ship it? Absolutely not — there's a blocker in the retry loop.",
+            "I would not ship this as it is.",
+            "This is not ready to merge.",
+        ] {
+            assert!(objection(t).is_some(), "{t}");
+            assert!(!approves(t), "{t}");
+        }
+        assert!(objection("Approved? Yes.").is_none());
+    }
+
+    #[test]
     fn concerns_in_words() {
         assert!(raises_concern("The loop will crash on empty input."));
         assert!(raises_concern("One minor thing: it prints NaN."));
@@ -207,5 +241,13 @@ mod tests {
             Some(Stance::Object)
         );
         assert_eq!(stated("The decision: we should think"), None);
+        // Other languages, a full-width colon, a qualifier in brackets.
+        assert_eq!(stated("**结论：通过 ✅**"), Some(Stance::Approve));
+        assert_eq!(stated("**Veredicto: aprobado ✅**"), Some(Stance::Approve));
+        assert_eq!(
+            stated("**判定: 承認（軽微な指摘あり）**"),
+            Some(Stance::Approve)
+        );
+        assert_eq!(stated("최종 판정: 승인 불가"), Some(Stance::Object));
     }
 }

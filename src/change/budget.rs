@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::git::{FileChange, Status};
 
 /// What the budget did. Empty lists mean the whole change was sent.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
 pub struct Truncation {
     pub budget_bytes: u64,
     /// Size of the diff content before fitting, and what was kept.

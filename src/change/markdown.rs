@@ -1,12 +1,12 @@
 //! Target detection for free text, and the structural split of a mixed markdown document.
 //!
 //! The review protocol depends on what is reviewed: code gets a code review, a design gets a peer
-//! review, and a design document with code in it gets both. Detection uses a real markdown parser
-//! (pulldown-cmark) rather than substring checks, so a "```" inside inline code or a "Design:" in
+//! review, and a design document with code in it gets both. Detection uses the markdown model
+//! ([`crate::markdown`]) rather than substring checks, so a "```" inside inline code or a "Design:" in
 //! prose does not fool it. The split keeps every byte: segments tile the document in order, so the
 //! reviewed parts can be merged back.
 
-use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+use crate::markdown::{self as md, Doc};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -263,66 +263,24 @@ struct TopBlock {
 /// The document's top-level blocks. A code block nested in a list or quote stays part of that
 /// block: splitting a list item apart would break the merge-back of its prose.
 fn blocks(text: &str) -> Vec<TopBlock> {
-    let mut out: Vec<TopBlock> = Vec::new();
-    let mut depth = 0usize;
-    let mut heading_text: Option<String> = None;
-    for (event, range) in Parser::new_ext(text, Options::all()).into_offset_iter() {
-        match event {
-            Event::Start(tag) => {
-                if depth == 0 {
-                    let kind = match &tag {
-                        Tag::Heading { level, .. } => {
-                            heading_text = Some(String::new());
-                            Block::Heading(*level as u32, String::new())
-                        }
-                        Tag::CodeBlock(CodeBlockKind::Fenced(info)) => Block::Code {
-                            lang: info
-                                .split_whitespace()
-                                .next()
-                                .map(str::to_string)
-                                .filter(|s| !s.is_empty()),
-                            fenced: true,
-                        },
-                        Tag::CodeBlock(CodeBlockKind::Indented) => Block::Code {
-                            lang: None,
-                            fenced: false,
-                        },
-                        _ => Block::Other,
-                    };
-                    out.push(TopBlock {
-                        kind,
-                        start: range.start,
-                        end: range.end,
-                    });
+    Doc::parse(text)
+        .top()
+        .map(|b| TopBlock {
+            kind: match &b.kind {
+                md::Kind::Heading { level, text } => {
+                    Block::Heading(*level as u32, text.trim().to_string())
                 }
-                depth += 1;
-            }
-            Event::End(end) => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    if let (TagEnd::Heading(_), Some(t), Some(last)) =
-                        (end, heading_text.take(), out.last_mut())
-                    {
-                        if let Block::Heading(level, _) = last.kind {
-                            last.kind = Block::Heading(level, t.trim().to_string());
-                        }
-                    }
-                }
-            }
-            Event::Text(t) | Event::Code(t) => {
-                if let Some(h) = heading_text.as_mut() {
-                    h.push_str(&t);
-                }
-            }
-            _ if depth == 0 => out.push(TopBlock {
-                kind: Block::Other,
-                start: range.start,
-                end: range.end,
-            }),
-            _ => {}
-        }
-    }
-    out
+                md::Kind::Code(c) => Block::Code {
+                    lang: Some(c.info.split_whitespace().next().unwrap_or("").to_string())
+                        .filter(|s| !s.is_empty()),
+                    fenced: c.fence.is_some(),
+                },
+                _ => Block::Other,
+            },
+            start: b.span.start,
+            end: b.span.end,
+        })
+        .collect()
 }
 
 /// Splits markdown into ordered segments that tile `text` exactly (see the module doc).

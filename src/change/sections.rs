@@ -47,17 +47,27 @@ impl DiffDoc {
         let mut starts = Vec::new();
         let mut end = text.len();
         let mut offset = 0;
+        // A diff quoted in a fenced block ends where the block's content does.
+        let fenced: Vec<std::ops::Range<usize>> = crate::markdown::Doc::parse(text)
+            .fenced()
+            .map(|(_, c)| c.body_span.clone())
+            .collect();
         for (i, line) in lines.iter().enumerate() {
             let starts_file = if git {
                 line.starts_with("diff --git ")
             } else {
                 line.starts_with("--- ") && lines.get(i + 1).is_some_and(|n| n.starts_with("+++ "))
             };
-            if starts_file {
-                starts.push(offset);
-            } else if !starts.is_empty() && is_fence(line) {
-                end = offset;
+            if offset >= end {
                 break;
+            }
+            if starts_file {
+                if starts.is_empty() {
+                    if let Some(f) = fenced.iter().find(|f| f.start <= offset && offset < f.end) {
+                        end = f.end;
+                    }
+                }
+                starts.push(offset);
             }
             offset += line.len();
         }
@@ -264,15 +274,6 @@ pub fn pointed(doc: &DiffDoc, findings: &[Finding], cap: usize) -> String {
         ));
     }
     s
-}
-
-/// A line that opens or closes a markdown fence (only backticks): never a diff line, which
-/// always starts with a space, `+`, `-`, `@`, `\` or a header word.
-fn is_fence(line: &str) -> bool {
-    let t = line.trim_end();
-    t.len() >= 3
-        && t.starts_with("```")
-        && t.trim_start_matches('`').chars().all(char::is_alphanumeric)
 }
 
 /// `+++ b/src/x.rs` -> `src/x.rs`; `/dev/null` -> none.

@@ -20,13 +20,12 @@ pub fn run(args: &BackendsArgs) -> Result<Outcome> {
     let mut out = Vec::new();
     match args.format {
         ListFormat::Json => {
-            let v = serde_json::json!({
-                "backends": survey.rows,
-                "route": survey.route.as_ref().ok(),
-                "route_error": survey.route.as_ref().err().map(|e| e.to_string()),
-            });
-            serde_json::to_writer_pretty(&mut out, &v)?;
-            writeln!(out)?;
+            let v = Json {
+                backends: &survey.rows,
+                route: survey.route.as_ref().ok(),
+                route_error: survey.route.as_ref().err().map(|e| e.to_string()),
+            };
+            out.extend(crate::store::sorted_json(&v)?);
             crate::ui::terminal::out_json(&String::from_utf8_lossy(&out))?;
         }
         ListFormat::Text => {
@@ -35,6 +34,14 @@ pub fn run(args: &BackendsArgs) -> Result<Outcome> {
         }
     }
     Ok(Outcome::Success)
+}
+
+/// `backends --format json` (every object's keys sorted, as it has always been printed).
+#[derive(serde::Serialize)]
+struct Json<'a> {
+    backends: &'a [discovery::Row],
+    route: Option<&'a crate::agents::routing::Route>,
+    route_error: Option<String>,
 }
 
 fn write_text(out: &mut impl Write, survey: &Survey) -> Result<()> {

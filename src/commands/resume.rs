@@ -8,6 +8,7 @@ use crate::choices::FailOn;
 use crate::cli::ResumeArgs;
 use crate::error::Outcome;
 use crate::settings::{Overrides, Settings};
+use crate::store::metadata::Metadata;
 use crate::store::{self, Session};
 
 pub fn run(args: &ResumeArgs) -> Result<Outcome> {
@@ -22,36 +23,39 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         .metadata
         .clone()
         .map_err(|e| anyhow::anyhow!("session {} cannot be resumed: {e}", stored.id))?;
-    let kind = meta["kind"].as_str().unwrap_or("review").to_string();
-    if kind != "topic" && kind != "panel" {
-        crate::review::resume::check_resumable(&stored.id, &meta)?;
+    if let Metadata::Review(m) = &meta {
+        crate::review::resume::check_resumable(&stored.id, m)?;
     }
     let settings = Settings::for_run(repo.as_ref(), &overrides(args, &meta))?;
     let repo = repo.as_ref();
-    match kind.as_str() {
-        "panel" => {
-            let ended = crate::debate::panel::resume::run(session, meta, &settings, repo)?;
+    match meta {
+        Metadata::Panel(m) => {
+            let ended = crate::debate::panel::resume::run(session, *m, &settings, repo)?;
             crate::report::debate::emit(&settings, &ended)
         }
-        "topic" => {
+        Metadata::Topic(m) => {
             let flags = (
                 args.rounds.max_rounds,
                 args.budget.budget_minutes.map(|m| m as f64),
             );
-            let ended =
-                crate::debate::resume::duel(session, meta, &settings, (repo, &base), flags)?;
+            let ended = crate::debate::resume::duel(session, *m, &settings, (repo, &base), flags)?;
             crate::report::debate::emit(&settings, &ended)
         }
-        _ => {
-            let reviewed = crate::review::resume::run(session, &meta, &settings, repo, &base)?;
+        Metadata::Review(m) => {
+            let reviewed = crate::review::resume::run(session, &m, &settings, repo, &base)?;
             crate::report::conclude::review(&reviewed, &settings)
         }
     }
 }
 
 /// The flags, and where they are silent the session's own limits and gate.
-fn overrides(args: &ResumeArgs, meta: &serde_json::Value) -> Overrides {
-    let was = &meta["settings"];
+fn overrides(args: &ResumeArgs, meta: &Metadata) -> Overrides {
+    let was = match meta {
+        Metadata::Review(m) => Some(&m.settings),
+        Metadata::Topic(m) => m.settings.as_ref(),
+        Metadata::Panel(_) => None,
+    };
+    let was = was.cloned().unwrap_or_default();
     let given = crate::flags::of(&[
         &args.rounds,
         &args.budget,
@@ -63,16 +67,14 @@ fn overrides(args: &ResumeArgs, meta: &serde_json::Value) -> Overrides {
         &args.sides,
     ]);
     Overrides {
-        max_rounds: given
-            .max_rounds
-            .or(was["max_rounds"].as_u64().map(|n| n as u32)),
-        budget_minutes: given.budget_minutes.or(was["budget_minutes"].as_u64()),
+        max_rounds: given.max_rounds.or(was.max_rounds),
+        budget_minutes: given.budget_minutes.or(was.budget_minutes),
         backend_timeout_seconds: given
             .backend_timeout_seconds
-            .or(was["backend_timeout_seconds"].as_u64()),
+            .or(was.backend_timeout_seconds),
         fail_on: given
             .fail_on
-            .or_else(|| was["fail_on"].as_str().and_then(FailOn::parse)),
+            .or_else(|| was.fail_on.as_deref().and_then(FailOn::parse)),
         ..given
     }
 }

@@ -12,8 +12,8 @@
 
 use std::sync::OnceLock;
 
+pub use crate::store::debate::{Citation, Status};
 use regex::Regex;
-use serde::{Deserialize, Serialize};
 
 use crate::sandbox::export::Source;
 
@@ -21,42 +21,6 @@ use crate::sandbox::export::Source;
 const MAX_SEARCH_BYTES: u64 = 64 << 20;
 /// Blobs larger than this are not searched (generated or binary data).
 const MAX_BLOB: usize = 1 << 20;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Status {
-    Verified,
-    NotFound,
-    /// The source exists but does not hold what is cited: a `path:line` past the end of an
-    /// existing file (seed 002's "page exists but does not support the claim").
-    Unreliable,
-    Unverifiable,
-    /// Cited, and being checked (a panel entry's own list; its results follow in the log).
-    Unchecked,
-}
-
-impl Status {
-    pub fn mark(self) -> &'static str {
-        match self {
-            Status::Verified => "verified",
-            Status::NotFound => "NOT FOUND",
-            Status::Unreliable => "UNRELIABLE",
-            Status::Unverifiable => "unverifiable offline",
-            Status::Unchecked => "being checked",
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Citation {
-    /// `path`, `path:line`, a pattern, or a URL, as cited.
-    pub cited: String,
-    /// `location`, `path`, `pattern` or `url`.
-    pub kind: String,
-    pub status: Status,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub detail: String,
-}
 
 fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pattern).expect("valid regex"))

@@ -24,97 +24,20 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::Serialize;
 
 use crate::agents::budget::{self, Budget, Slice};
 use crate::settings::Settings;
+pub use crate::store::debate::{Exchange, Seat, Verdict};
 use crate::store::{self, Session};
 use crate::{
-    agents::{Backend, BackendError, ErrorKind, Request, Usage},
+    agents::{Backend, BackendError, ErrorKind, Request},
     sys::signals,
 };
-use citations::{Checker, Citation};
+use citations::Checker;
 
 pub use render::{state_record, summary_markdown, transcript};
 pub use synthesis::parse_verdict;
-
-/// One turn of the debate, as logged in `debate-log.jsonl`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Exchange {
-    pub seq: u32,
-    pub round: u32,
-    /// `proposer` or `challenger`.
-    pub role: String,
-    pub tool: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
-    pub response: String,
-    pub citations: Vec<Citation>,
-    /// The revision the citations were checked against (`the work tree`, `commit 1a2b3c4`).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub citations_checked_at: String,
-    /// How the backend was spoken to: `cli`, `acp` or `http`.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub transport: String,
-    /// Secrets redacted from the answer (the response ends with the `[WARN]` line).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub redactions: usize,
-    pub duration_ms: u64,
-    pub usage: Usage,
-    pub timestamp: String,
-}
-
-/// The judge's verdict.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Verdict {
-    /// `proposer` or `challenger`; `None` when the judge would not pick, even when asked again.
-    pub winner: Option<String>,
-    pub reasoning: String,
-    pub quality: Value,
-    /// Each with its evidence: "point (evidence: ...)".
-    pub agreements: Vec<String>,
-    /// Each with both sides: "point: claude argues X, codex argues Y".
-    pub disagreements: Vec<String>,
-    pub unresolved: Vec<String>,
-    pub recommendation: String,
-    /// How many times the judge was asked (2 when its first verdict picked no side).
-    #[serde(default = "one")]
-    pub asked: u32,
-}
-
-fn one() -> u32 {
-    1
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
-}
-
-/// Who sat where: the tool and the model of each side and of the judge.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Seat {
-    pub tool: String,
-    /// The model the CLI reported, else the one we asked for; `None` when neither is known.
-    pub model: Option<String>,
-    /// Why this backend (the judge's default is worth a line in the output).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub why: Option<String>,
-    /// How it was spoken to: `cli`, `acp` or `http`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub transport: Option<String>,
-}
-
-impl Seat {
-    /// `codex (gpt-5.1)`, or `codex (model not reported)`.
-    pub fn label(&self) -> String {
-        format!(
-            "{} ({})",
-            self.tool,
-            self.model.as_deref().unwrap_or("model not reported")
-        )
-    }
-}
 
 /// How a debate ended.
 #[derive(Debug, Clone, Serialize)]
@@ -138,7 +61,7 @@ pub struct Outcome {
 pub struct Ended {
     pub session: Session,
     /// `summary.json` as written.
-    pub report: Value,
+    pub report: crate::store::summary::DebateSummary,
     /// `summary.md`, or the panel's summary.
     pub summary: String,
     /// `completed`, `uncontested`, `aborted`, `interrupted`, ...
@@ -425,7 +348,7 @@ impl Duel<'_> {
     }
 
     fn log(&self, e: &Exchange) -> Result<()> {
-        self.session.append_json_line("debate-log.jsonl", e)
+        self.session.append_to_log(e)
     }
 }
 

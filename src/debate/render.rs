@@ -2,10 +2,11 @@
 //! field of it, with tool and model per side and a Rigor line that says what was really checked),
 //! and the seed's `last-debate.json` state record.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::debate::{citations, title, Exchange, Outcome};
 use crate::store;
+use crate::store::debate::{LastDebate, LastExchange, LastVerdict, Tool};
 
 /// The debate as markdown, with each turn's checked citations.
 pub fn transcript(topic: &str, ex: &[Exchange], notes: &[String]) -> String {
@@ -188,7 +189,7 @@ pub fn state_record(
     o: &Outcome,
     rounds: u32,
     effort: Option<&str>,
-) -> Value {
+) -> LastDebate {
     let winner_tool = o
         .verdict
         .as_ref()
@@ -200,25 +201,39 @@ pub fn state_record(
                 o.challenger.tool.clone()
             }
         });
-    json!({
-        "id": id,
-        "topic": topic,
-        "proposer": {"tool": o.proposer.tool, "model": o.proposer.model},
-        "challenger": {"tool": o.challenger.tool, "model": o.challenger.model},
-        "judge": {"tool": o.judge.tool, "model": o.judge.model},
-        "effort": effort,
-        "rounds_completed": o.rounds_completed,
-        "max_rounds": rounds,
-        "status": o.status,
-        "exchanges": o.exchanges.iter().map(|e| json!({
-            "round": e.round, "role": e.role, "tool": e.tool, "response": e.response,
-            "duration_ms": e.duration_ms,
-        })).collect::<Vec<_>>(),
-        "verdict": o.verdict.as_ref().map(|v| json!({
-            "winner": winner_tool, "winner_role": v.winner, "reasoning": v.reasoning,
-            "agreements": v.agreements, "disagreements": v.disagreements,
-            "recommendation": v.recommendation,
-        })),
-        "timestamp": store::rfc3339(store::now_utc()),
-    })
+    let tool = |s: &crate::debate::Seat| Tool {
+        tool: s.tool.clone(),
+        model: s.model.clone(),
+    };
+    LastDebate {
+        id: id.to_string(),
+        topic: topic.to_string(),
+        proposer: tool(&o.proposer),
+        challenger: tool(&o.challenger),
+        judge: tool(&o.judge),
+        effort: effort.map(String::from),
+        rounds_completed: o.rounds_completed,
+        max_rounds: rounds,
+        status: o.status.clone(),
+        exchanges: o
+            .exchanges
+            .iter()
+            .map(|e| LastExchange {
+                round: e.round,
+                role: e.role.clone(),
+                tool: e.tool.clone(),
+                response: e.response.clone(),
+                duration_ms: e.duration_ms,
+            })
+            .collect(),
+        verdict: o.verdict.as_ref().map(|v| LastVerdict {
+            winner: winner_tool,
+            winner_role: v.winner.clone(),
+            reasoning: v.reasoning.clone(),
+            agreements: v.agreements.clone(),
+            disagreements: v.disagreements.clone(),
+            recommendation: v.recommendation.clone(),
+        }),
+        timestamp: store::rfc3339(store::now_utc()),
+    }
 }

@@ -15,51 +15,44 @@ use crate::agents::budget::Budget;
 use crate::agents::registry::{self, Role};
 use crate::debate::{self, record, Duel, Ended};
 use crate::settings::Settings;
+use crate::store::metadata::Duel as Meta;
 use crate::store::{self, Session};
 
 /// Goes on with the duel in `s` (locked by the caller; `meta` is its metadata). `max_rounds`
 /// and `budget_minutes` are the flags, when given.
 pub fn duel(
     s: Session,
-    mut meta: serde_json::Value,
+    mut meta: Meta,
     settings: &Settings,
     (repo, base): (Option<&git2::Repository>, &Path),
     (max_rounds, budget_minutes): (Option<u32>, Option<f64>),
 ) -> Result<Ended> {
     let id = s.id.clone();
-    if meta["status"] == "completed" {
+    if meta.common.status == "completed" {
         crate::usage!("debate {id} is finished; start a new one with `git debate topic`");
     }
-    let exchanges: Vec<debate::Exchange> = read_log(&s.dir.join("debate-log.jsonl"))?
-        .lines()
-        .map(serde_json::from_str)
-        .collect::<std::result::Result<_, _>>()
-        .with_context(|| format!("the debate log of {id} is damaged"))?;
+    let exchanges: Vec<debate::Exchange> =
+        store::folder::log(&s.dir).with_context(|| format!("the debate log of {id} is damaged"))?;
     if let Some(r) = max_rounds {
-        meta["rounds"] = r.into();
+        meta.rounds = r;
     }
-    let rounds = meta["rounds"].as_u64().unwrap_or(2) as u32;
-    let name = |k: &str| -> Result<String> {
-        let recorded = meta[k]["backend"]
-            .as_str()
-            .or_else(|| meta[k].as_str())
-            .with_context(|| format!("debate {id} does not record its {k}"))?;
-        recorded_backend(&id, k, recorded)
-    };
-    let proposer =
-        registry::build_preferring_acp(&name("proposer")?, Some(Role::Author), settings)?;
-    let challenger =
-        registry::build_preferring_acp(&name("challenger")?, Some(Role::Reviewer), settings)?;
+    let proposer = recorded_backend(&id, "proposer", meta.proposer.backend())?;
+    let challenger = recorded_backend(&id, "challenger", meta.challenger.backend())?;
+    let proposer = registry::build_preferring_acp(&proposer, Some(Role::Author), settings)?;
+    let challenger = registry::build_preferring_acp(&challenger, Some(Role::Reviewer), settings)?;
     // Older sessions recorded only the backend, as the orchestrator.
-    let judge_name = match meta["judge"]["backend"].as_str() {
-        Some(j) => recorded_backend(&id, "judge", j)?,
-        None => name("orchestrator")?,
+    let judge_name = match (&meta.judge, &meta.orchestrator) {
+        (Some(j), _) => recorded_backend(&id, "judge", &j.backend)?,
+        (None, Some(o)) => recorded_backend(&id, "orchestrator", o)?,
+        (None, None) => crate::usage!("debate {id} does not record its orchestrator"),
     };
     let judge = registry::build_preferring_acp(&judge_name, Some(Role::Author), settings)?;
-    let judge_why = meta["judge"]["why"]
-        .as_str()
-        .unwrap_or("the judge the debate started with")
-        .to_string();
+    let judge_why = meta
+        .judge
+        .as_ref()
+        .map(|j| j.why.clone())
+        .filter(|w| !w.is_empty())
+        .unwrap_or_else(|| "the judge the debate started with".to_string());
     // The time budget starts afresh, from the flag or the configuration of now.
     let budget = Budget::for_topic(settings, budget_minutes)?;
     // The current work tree, never a folder the session names; the models run in a new export
@@ -67,23 +60,23 @@ pub fn duel(
     let workspace = repo
         .and_then(|r| r.workdir().map(Path::to_path_buf))
         .unwrap_or(std::env::current_dir()?);
-    let (source, label) = crate::debate::setup::recorded_revision(&meta);
+    let (source, label) = crate::debate::setup::recorded_revision(&meta.debated);
     let (export, sandbox, checker) =
         crate::debate::setup::sandboxed(repo, &source, &label, settings)?;
     crate::errln!("resuming {id} after {} turn(s)", exchanges.len());
     let outcome = Duel {
         session: &s,
         settings,
-        topic: meta["topic"].as_str().unwrap_or("").to_string(),
+        topic: meta.topic.clone(),
         proposer,
         challenger,
         judge,
         judge_why,
-        rounds,
+        rounds: meta.rounds,
         budget,
         workspace,
         context: None,
-        templates: Some(base.join("templates")),
+        templates: Some(store::templates::dir(base)),
         checker,
         sandbox,
         resume: exchanges,
@@ -91,15 +84,6 @@ pub fn duel(
     .run()?;
     drop(export);
     record::finish(s, settings, base, &mut meta, &outcome)
-}
-
-/// A debate log (JSON lines), read as a session file; a missing log is an empty one.
-pub fn read_log(path: &Path) -> Result<String> {
-    match store::files::read_to_string(path) {
-        Ok(t) => Ok(t),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
-        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
-    }
 }
 
 /// The backend a debate session records for `role`, if it names no program: a built-in agent

@@ -9,7 +9,6 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use serde_json::json;
 
 use crate::agents::budget::Budget;
 use crate::cli::TopicArgs;
@@ -19,6 +18,9 @@ use crate::git::{self, Scope};
 use crate::sandbox::confine::Sandbox;
 use crate::sandbox::export::{Export, Source};
 use crate::settings::Settings;
+use crate::store::metadata::{
+    self, Debated, Duel as Meta, DuelBudget, Kind, Metadata, Revision, Seated, WorkTree,
+};
 use crate::store::{self, Session};
 
 /// What every debate is given, duel or panel.
@@ -33,9 +35,8 @@ pub struct Ground {
     /// call for changes; the models run in the sandbox's export, not here.
     pub workspace: PathBuf,
     pub checker: Checker,
-    /// The revision debated, for `metadata.json` and `resume`: `{"tree": id}`,
-    /// `{"worktree": {"untracked": [...]}}` or `{}`.
-    pub revision: serde_json::Value,
+    /// The revision debated, for `metadata.json` and `resume`: a tree, the work tree, or none.
+    pub revision: Revision,
     /// Where and how every call runs.
     pub sandbox: Sandbox,
     /// The export the sandbox names; removed when dropped (at the end of the debate).
@@ -106,38 +107,54 @@ pub fn sandboxed(
 }
 
 /// The revision debated as `metadata.json` keeps it.
-fn revision_record(source: &Source) -> serde_json::Value {
+fn revision_record(source: &Source) -> Revision {
     match source {
-        Source::Tree(id) => json!({"tree": id}),
-        Source::WorkTree { untracked } => json!({"worktree": {"untracked": untracked}}),
-        Source::Empty => json!({}),
+        Source::Tree(id) => Revision {
+            tree: Some(id.clone()),
+            worktree: None,
+        },
+        Source::WorkTree { untracked } => Revision {
+            tree: None,
+            worktree: Some(WorkTree {
+                untracked: untracked.clone(),
+            }),
+        },
+        Source::Empty => Revision::default(),
     }
 }
 
-/// The revision a session's `metadata.json` records (for `resume`); a tree id is only read, and
-/// a session from before revisions were recorded is checked at HEAD in an empty directory.
-pub fn recorded_revision(meta: &serde_json::Value) -> (Source, String) {
-    let r = &meta["revision"];
-    if let Some(id) = r["tree"]
-        .as_str()
-        .filter(|id| git2::Oid::from_str(id).is_ok())
-    {
-        let label = meta["citations_checked_at"]
-            .as_str()
-            .unwrap_or("the revision debated")
-            .to_string();
-        return (Source::Tree(id.to_string()), label);
+/// The revision a session's metadata records (for `resume`) and the words citations were checked
+/// at; a tree id is only read, and a session from before revisions were recorded is checked at
+/// HEAD in an empty directory.
+pub fn recorded_revision(debated: &Debated) -> (Source, String) {
+    let r = debated.revision.clone().unwrap_or_default();
+    if let Some(id) = r.tree.filter(|id| git2::Oid::from_str(id).is_ok()) {
+        let label = debated
+            .citations_checked_at
+            .clone()
+            .unwrap_or_else(|| "the revision debated".to_string());
+        return (Source::Tree(id), label);
     }
-    if r.get("worktree").is_some() {
-        let untracked = r["worktree"]["untracked"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|p| p.as_str().map(str::to_string))
-            .collect();
-        return (Source::WorkTree { untracked }, String::new());
+    if let Some(w) = r.worktree {
+        return (
+            Source::WorkTree {
+                untracked: w.untracked,
+            },
+            String::new(),
+        );
     }
     (Source::Empty, String::new())
+}
+
+/// What a debate's metadata records of its ground when it starts: the revision, the words its
+/// citations are checked at, and where its models run.
+pub fn debated(revision: Revision, checker: &Checker, sandbox: &Sandbox) -> Debated {
+    Debated {
+        revision: Some(revision),
+        citations_checked_at: Some(checker.revision().to_string()),
+        sandbox: Some(sandbox_record(sandbox)),
+        ..Debated::default()
+    }
 }
 
 /// `--scope`: the change both sides (or the whole panel) are given as shared context, the
@@ -198,20 +215,27 @@ pub fn duel(
     } = ground;
     let s = Session::create(&base)?;
     s.write("artifact.md", format!("# Topic\n\n{topic}\n").as_bytes())?;
-    let now = store::rfc3339(store::now_utc());
-    let mut meta = json!({
-        "version": store::METADATA_VERSION, "id": s.id, "kind": "topic", "status": "running",
-        "target": "topic", "topic": topic, "created_at": now, "updated_at": now,
-        "tool_version": env!("CARGO_PKG_VERSION"), "workspace": workspace,
-        "proposer": seats.route.author, "challenger": seats.route.reviewer,
-        "orchestrator": seats.judge.backend, "judge": seats.judge,
-        "budget": {"seconds": budget.total.as_secs(), "reserved_for_verdict_seconds":
-            budget.reserve.as_secs(), "source": budget.source},
-        "rounds": args.rounds, "scope": args.scope, "settings": settings,
-        "revision": revision, "citations_checked_at": checker.revision(),
-        "sandbox": sandbox_record(&sandbox),
-    });
-    s.write_json("metadata.json", &meta)?;
+    let mut meta = Meta {
+        common: metadata::Common::new(&s.id, "running", "topic", workspace.display().to_string()),
+        kind: Kind::Topic,
+        topic: topic.clone(),
+        proposer: Seated::Pick((&seats.route.author).into()),
+        challenger: Seated::Pick((&seats.route.reviewer).into()),
+        orchestrator: Some(seats.judge.backend.clone()),
+        judge: Some((&seats.judge).into()),
+        budget: Some(DuelBudget {
+            seconds: budget.total.as_secs(),
+            reserved_for_verdict_seconds: budget.reserve.as_secs(),
+            source: budget.source.clone(),
+        }),
+        rounds: args.rounds,
+        scope: args.scope.clone(),
+        settings: Some(metadata::Settings::of(settings)?),
+        rounds_completed: None,
+        debated: debated(revision, &checker, &sandbox),
+        secrets_redacted: None,
+    };
+    s.write_metadata(&Metadata::Topic(Box::new(meta.clone())))?;
     let outcome = Duel {
         session: &s,
         settings,
@@ -224,7 +248,7 @@ pub fn duel(
         budget,
         workspace,
         context,
-        templates: Some(base.join("templates")),
+        templates: Some(store::templates::dir(&base)),
         checker,
         sandbox,
         resume: Vec::new(),
@@ -236,9 +260,17 @@ pub fn duel(
 
 /// Where the models ran, for `metadata.json`: the export's path (it is gone once the debate
 /// ends) or the work tree.
-pub fn sandbox_record(sandbox: &Sandbox) -> serde_json::Value {
-    json!({
-        "dir": sandbox.dir.as_ref().map_or("the work tree (debate.reviewerWorkspace = worktree)".to_string(), |d| d.display().to_string()),
-        "tools": if sandbox.no_tools { "none" } else { "read-only" },
-    })
+pub fn sandbox_record(sandbox: &Sandbox) -> metadata::Sandbox {
+    metadata::Sandbox {
+        dir: sandbox.dir.as_ref().map_or(
+            "the work tree (debate.reviewerWorkspace = worktree)".to_string(),
+            |d| d.display().to_string(),
+        ),
+        tools: if sandbox.no_tools {
+            "none"
+        } else {
+            "read-only"
+        }
+        .to_string(),
+    }
 }

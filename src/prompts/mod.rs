@@ -11,7 +11,7 @@ pub mod review;
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 /// The rubric the judge's rulings are turned into a decision by; the judge reads it too, so its
 /// own recommendation and severities follow the same rules.
@@ -111,12 +111,12 @@ impl Template {
 
     /// The template text: the user's override in `dir` if there is one, else the built-in.
     pub fn text(self, overrides: Option<&Path>) -> Result<String> {
-        if let Some(dir) = overrides {
-            let p = dir.join(self.file_name());
-            if p.is_file() {
-                return std::fs::read_to_string(&p)
-                    .with_context(|| format!("cannot read template {}", p.display()));
-            }
+        if let Some(text) = overrides
+            .map(|dir| crate::store::templates::read(dir, self.file_name()))
+            .transpose()?
+            .flatten()
+        {
+            return Ok(text);
         }
         Ok(self.builtin().to_string())
     }

@@ -15,8 +15,9 @@
 //! diagnostics unless run with `-filter-mode=nofilter`); GitHub annotations show them without
 //! a file.
 
-use serde_json::{json, Value};
+use serde::Serialize;
 
+use crate::findings::{LocationCheck, Source};
 use crate::report::{Item, Report};
 
 /// A position a code host may be given: a path in the repository and a line range.
@@ -28,17 +29,13 @@ fn location(i: &Item) -> Option<(String, u64, u64)> {
 }
 
 fn level(i: &Item) -> &'static str {
-    match i.severity {
-        "P0" | "P1" | "unclassified" => "error",
-        "P3" => "note",
-        _ => "warning",
-    }
+    level_of(i.severity.label())
 }
 
 /// One line of text for a finding: title, where the reviewer said, why, and what to do.
 fn message(i: &Item) -> String {
     let mut m = format!("[{}] {}", i.id, i.title);
-    if i.severity == "unclassified" {
+    if i.severity == crate::findings::Severity::Unclassified {
         m.push_str(" (severity unknown)");
     }
     if location(i).is_none() {
@@ -60,7 +57,7 @@ fn message(i: &Item) -> String {
 fn fingerprint(i: &Item) -> String {
     let path = i.location.as_ref().map_or("", |l| l.path.as_str());
     let title = crate::answer::vocab::normalise(&i.title);
-    let anchor = i.anchor.as_deref().unwrap_or("");
+    let anchor = i.anchor().unwrap_or("");
     let text = format!("{path}\0{title}\0{anchor}");
     sha1_smol::Sha1::from(text).digest().to_string()
 }
@@ -90,115 +87,366 @@ const RULES: &[(&str, &str, &str)] = &[
     ),
 ];
 
-pub fn sarif(r: &Report) -> Value {
-    let rules: Vec<Value> = RULES
+/// A SARIF 2.1.0 log: the parts of the standard this report fills in.
+#[derive(Serialize)]
+pub struct Sarif {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: Vec<SarifRun>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifRun {
+    tool: Tool,
+    invocations: Vec<Invocation>,
+    automation_details: Automation,
+    results: Vec<SarifResult>,
+    properties: RunProperties,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    driver: Driver,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Driver {
+    name: &'static str,
+    version: &'static str,
+    information_uri: &'static str,
+    rules: Vec<Rule>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Rule {
+    id: &'static str,
+    name: String,
+    short_description: Text,
+    full_description: Text,
+    help: Text,
+    default_configuration: Configuration,
+}
+
+#[derive(Serialize)]
+struct Configuration {
+    level: &'static str,
+}
+
+#[derive(Serialize)]
+struct Text {
+    text: String,
+}
+
+impl Text {
+    fn of(s: impl Into<String>) -> Text {
+        Text { text: s.into() }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Invocation {
+    execution_successful: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tool_execution_notifications: Vec<Notification>,
+}
+
+#[derive(Serialize)]
+struct Notification {
+    level: &'static str,
+    message: Text,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    descriptor: Option<Descriptor>,
+}
+
+#[derive(Serialize)]
+struct Descriptor {
+    id: &'static str,
+}
+
+#[derive(Serialize)]
+struct Automation {
+    id: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResult {
+    rule_id: &'static str,
+    rule_index: usize,
+    level: &'static str,
+    message: Text,
+    locations: Vec<SarifLocation>,
+    partial_fingerprints: Fingerprints,
+    properties: ResultProperties,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifLocation {
+    physical_location: PhysicalLocation,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PhysicalLocation {
+    artifact_location: ArtifactLocation,
+    region: Region,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactLocation {
+    uri: String,
+    uri_base_id: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Region {
+    start_line: u64,
+    end_line: u64,
+}
+
+#[derive(Serialize)]
+struct Fingerprints {
+    #[serde(rename = "gitDebateFinding/v1")]
+    finding: String,
+}
+
+#[derive(Serialize)]
+struct ResultProperties {
+    judged: String,
+    round: u32,
+    finding: String,
+    source: Source,
+    location: Option<LocationCheck>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RunProperties {
+    status: String,
+    final_decision: String,
+    reviewer: String,
+    author: String,
+    evaluated: bool,
+}
+
+/// The level of a rule or finding of severity `id`.
+fn level_of(id: &str) -> &'static str {
+    match id {
+        "P0" | "P1" | "unclassified" => "error",
+        "P3" => "note",
+        _ => "warning",
+    }
+}
+
+/// SARIF's rules: one per severity.
+fn rules() -> Vec<Rule> {
+    RULES
         .iter()
-        .map(|(id, short, full)| {
-            json!({
-                "id": id,
-                "name": format!("GitDebate{}", if *id == "unclassified" { "Unclassified" } else { id }),
-                "shortDescription": {"text": short},
-                "fullDescription": {"text": full},
-                "help": {"text": full},
-                "defaultConfiguration": {"level": match *id {
-                    "P0" | "P1" | "unclassified" => "error", "P3" => "note", _ => "warning" }},
-            })
+        .map(|(id, short, full)| Rule {
+            id,
+            name: format!(
+                "GitDebate{}",
+                if *id == "unclassified" {
+                    "Unclassified"
+                } else {
+                    id
+                }
+            ),
+            short_description: Text::of(*short),
+            full_description: Text::of(*full),
+            help: Text::of(*full),
+            default_configuration: Configuration {
+                level: level_of(id),
+            },
         })
-        .collect();
+        .collect()
+}
+
+pub fn sarif(r: &Report) -> Sarif {
     let mut results = Vec::new();
     let mut notifications = Vec::new();
     for i in &r.unresolved {
         let rule_index = RULES
             .iter()
-            .position(|(id, _, _)| *id == i.severity)
+            .position(|(id, _, _)| *id == i.severity.label())
             .unwrap_or(4);
         let place = location(i).or_else(|| r.single_file.as_ref().map(|f| (f.clone(), 1, 1)));
         let Some((path, start, end)) = place else {
-            notifications.push(json!({
-                "level": level(i),
-                "message": {"text": message(i)},
-                "descriptor": {"id": i.severity},
-            }));
+            notifications.push(Notification {
+                level: level(i),
+                message: Text::of(message(i)),
+                descriptor: Some(Descriptor {
+                    id: i.severity.label(),
+                }),
+            });
             continue;
         };
-        results.push(json!({
-            "ruleId": i.severity,
-            "ruleIndex": rule_index,
-            "level": level(i),
-            "message": {"text": message(i)},
-            "locations": [{"physicalLocation": {
-                "artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"},
-                "region": {"startLine": start, "endLine": end},
-            }}],
-            "partialFingerprints": {"gitDebateFinding/v1": fingerprint(i)},
-            "properties": {
-                "judged": i.judged, "round": i.round, "finding": i.id,
-                "source": i.source,
-                "location": i.location.as_ref().and_then(|l| l.check),
+        results.push(SarifResult {
+            rule_id: i.severity.label(),
+            rule_index,
+            level: level(i),
+            message: Text::of(message(i)),
+            locations: vec![SarifLocation {
+                physical_location: PhysicalLocation {
+                    artifact_location: ArtifactLocation {
+                        uri: path,
+                        uri_base_id: "%SRCROOT%",
+                    },
+                    region: Region {
+                        start_line: start,
+                        end_line: end,
+                    },
+                },
+            }],
+            partial_fingerprints: Fingerprints {
+                finding: fingerprint(i),
             },
-        }));
+            properties: ResultProperties {
+                judged: i.judged.clone(),
+                round: i.round,
+                finding: i.id.clone(),
+                source: i.source,
+                location: i.location.as_ref().and_then(|l| l.check),
+            },
+        });
     }
     if !r.evaluated {
-        notifications.push(json!({
-            "level": "error",
-            "message": {"text": format!(
+        notifications.push(Notification {
+            level: "error",
+            message: Text::of(format!(
                 "The review was not evaluated: {}",
                 r.error.as_deref().unwrap_or("the reviewer never answered")
-            )},
-        }));
+            )),
+            descriptor: None,
+        });
     }
     let partial = r.coverage.as_ref().and_then(|c| c.not_evaluated_line());
     if let Some(line) = &partial {
-        notifications.push(json!({"level": "error", "message": {"text": line}}));
+        notifications.push(Notification {
+            level: "error",
+            message: Text::of(line.clone()),
+            descriptor: None,
+        });
     }
-    let mut invocation = json!({"executionSuccessful": r.evaluated && partial.is_none()});
-    if !notifications.is_empty() {
-        invocation["toolExecutionNotifications"] = Value::Array(notifications);
-    }
-    json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "git-debate",
-                "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": "https://github.com/git-debate/git-debate",
-                "rules": rules,
-            }},
-            "invocations": [invocation],
-            "automationDetails": {"id": format!("git-debate/{}", r.session)},
-            "results": results,
-            "properties": {
-                "status": r.status, "finalDecision": r.final_decision,
-                "reviewer": r.reviewer, "author": r.author, "evaluated": r.evaluated,
+    Sarif {
+        schema: "https://json.schemastore.org/sarif-2.1.0.json",
+        version: "2.1.0",
+        runs: vec![SarifRun {
+            tool: Tool {
+                driver: Driver {
+                    name: "git-debate",
+                    version: env!("CARGO_PKG_VERSION"),
+                    information_uri: "https://github.com/git-debate/git-debate",
+                    rules: rules(),
+                },
+            },
+            invocations: vec![Invocation {
+                execution_successful: r.evaluated && partial.is_none(),
+                tool_execution_notifications: notifications,
+            }],
+            automation_details: Automation {
+                id: format!("git-debate/{}", r.session),
+            },
+            results,
+            properties: RunProperties {
+                status: r.status.clone(),
+                final_decision: r.final_decision.clone(),
+                reviewer: r.reviewer.clone(),
+                author: r.author.clone(),
+                evaluated: r.evaluated,
             },
         }],
-    })
+    }
 }
 
-pub fn rdjson(r: &Report) -> Value {
-    let diagnostics: Vec<Value> = r
+/// reviewdog's diagnostic format.
+#[derive(Serialize)]
+pub struct Rdjson {
+    source: RdSource,
+    diagnostics: Vec<Diagnostic>,
+}
+
+#[derive(Serialize)]
+struct RdSource {
+    name: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    url: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct Diagnostic {
+    message: String,
+    severity: &'static str,
+    code: Code,
+    source: RdSource,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    location: Option<RdLocation>,
+}
+
+#[derive(Serialize)]
+struct Code {
+    value: &'static str,
+}
+
+#[derive(Serialize)]
+struct RdLocation {
+    path: String,
+    range: Range,
+}
+
+#[derive(Serialize)]
+struct Range {
+    start: Line,
+    end: Line,
+}
+
+#[derive(Serialize)]
+struct Line {
+    line: u64,
+}
+
+pub fn rdjson(r: &Report) -> Rdjson {
+    let diagnostics = r
         .unresolved
         .iter()
-        .map(|i| {
-            let mut d = json!({
-                "message": message(i),
-                "severity": match level(i) { "error" => "ERROR", "note" => "INFO", _ => "WARNING" },
-                "code": {"value": i.severity},
-                "source": {"name": "git-debate"},
-            });
-            if let Some((path, start, end)) = location(i) {
-                d["location"] = json!({"path": path, "range": {
-                    "start": {"line": start}, "end": {"line": end},
-                }});
-            }
-            d
+        .map(|i| Diagnostic {
+            message: message(i),
+            severity: match level(i) {
+                "error" => "ERROR",
+                "note" => "INFO",
+                _ => "WARNING",
+            },
+            code: Code {
+                value: i.severity.label(),
+            },
+            source: RdSource {
+                name: "git-debate",
+                url: None,
+            },
+            location: location(i).map(|(path, start, end)| RdLocation {
+                path,
+                range: Range {
+                    start: Line { line: start },
+                    end: Line { line: end },
+                },
+            }),
         })
         .collect();
-    json!({
-        "source": {"name": "git-debate", "url": "https://github.com/git-debate/git-debate"},
-        "diagnostics": diagnostics,
-    })
+    Rdjson {
+        source: RdSource {
+            name: "git-debate",
+            url: Some("https://github.com/git-debate/git-debate"),
+        },
+        diagnostics,
+    }
 }
 
 /// GitHub shows at most 10 annotations of each kind per step; the rest are counted.

@@ -8,7 +8,6 @@ use anyhow::Result;
 use crate::change::markdown::Target;
 use crate::error::Outcome;
 use crate::report::{self, Report};
-use crate::review::locations::LocationIndex;
 use crate::review::setup::{Ran, Reviewed};
 use crate::settings::Settings;
 use crate::store;
@@ -47,15 +46,12 @@ pub fn review(r: &Reviewed, settings: &Settings) -> Result<Outcome> {
             reviewer: r.reviewer.clone(),
             fail_on: settings.fail_on,
             code,
-            single_file: store::files::read(&session.dir.join("locations.json"))
-                .ok()
-                .and_then(|b| serde_json::from_slice::<LocationIndex>(&b).ok())
-                .and_then(|i| i.single_file),
+            single_file: single_file(&session.dir),
         },
     );
     report.add_session_incremental(&session.dir, settings.fail_on, code);
     session.write("summary.md", report::markdown(&report).as_bytes())?;
-    session.write_json("summary.json", &report)?;
+    session.write_summary(&report)?;
     emit(settings, &report)?;
     Ok(match report.status.as_str() {
         "interrupted" => Outcome::Interrupted,
@@ -71,6 +67,15 @@ pub fn review(r: &Reviewed, settings: &Settings) -> Result<Outcome> {
         }
         _ => Outcome::Success,
     })
+}
+
+/// The one file reviewed, from the session's location index (none when the review was of
+/// several files, of content, or the index cannot be read).
+pub fn single_file(dir: &std::path::Path) -> Option<String> {
+    store::folder::locations(dir)
+        .ok()
+        .flatten()
+        .and_then(|i| i.single_file)
 }
 
 /// The report in the chosen format, on standard output or in `--output`.

@@ -2,24 +2,11 @@
 //! no chunk held, and the files whose chunk never got an answer. The last are "not evaluated":
 //! the exit code and every CI format say so, so a pipeline never reads them as passed.
 
-use serde::Serialize;
-
 use crate::change::budget::Note;
 use crate::review::record::ChunkRecord;
 use crate::review::Outcome;
+pub use crate::store::summary::Coverage;
 use crate::ui::terminal::clean_line;
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Coverage {
-    /// The first round's chunks (later rounds re-review parts of them; see each round record).
-    pub chunks: Vec<ChunkRecord>,
-    /// Files whose chunk's review failed in every round that sent them.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub not_evaluated: Vec<String>,
-    /// What fit in no chunk.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub unfit: Vec<Note>,
-}
 
 impl Coverage {
     /// `None` for a review that was not chunked.

@@ -13,8 +13,9 @@ use crate::settings::Settings;
 pub fn emit(settings: &Settings, ended: &Ended) -> Result<Outcome> {
     let json = settings.format == Format::Json;
     let text = if json {
-        crate::ui::terminal::json(&(serde_json::to_string_pretty(&ended.report)? + "\n"))
-            .into_owned()
+        // Keys sorted at every depth, as `summary.json` holds them.
+        let bytes = crate::store::sorted_json(&ended.report)?;
+        crate::ui::terminal::json(&String::from_utf8_lossy(&bytes)).into_owned()
     } else {
         crate::ui::terminal::clean(&format!(
             "{}\nsession: {}\n",

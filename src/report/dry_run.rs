@@ -15,20 +15,31 @@ use crate::review::setup::{DryRun, Source};
 use crate::settings::Settings;
 use crate::store::Session;
 
+/// A dry run's `--format json` (every object's keys sorted, as it has always been printed).
+#[derive(serde::Serialize)]
+struct Json<'a> {
+    dry_run: bool,
+    evaluated: bool,
+    session: &'a str,
+    session_dir: &'a Path,
+    artifact: &'a Path,
+    metadata: &'a crate::store::metadata::Review,
+}
+
 /// Prints the dry run in the chosen format, on standard output or in `--output`.
 pub fn print(d: &DryRun, settings: &Settings) -> Result<Outcome> {
     if settings.format == Format::Json {
         // What a pipeline reads: the session and everything stored about it (the metadata was
         // redacted when it was recorded).
-        let report = serde_json::json!({
-            "dry_run": true,
-            "evaluated": false,
-            "session": d.session.id,
-            "session_dir": d.session.dir,
-            "artifact": d.artifact_path,
-            "metadata": d.metadata,
-        });
-        let text = serde_json::to_string_pretty(&report)? + "\n";
+        let report = Json {
+            dry_run: true,
+            evaluated: false,
+            session: &d.session.id,
+            session_dir: &d.session.dir,
+            artifact: &d.artifact_path,
+            metadata: &d.metadata,
+        };
+        let text = String::from_utf8_lossy(&crate::store::sorted_json(&report)?).into_owned();
         match &settings.output {
             Some(path) => crate::report::output::write(path, text.as_bytes())?,
             None => crate::ui::terminal::out_json(&text)?,

@@ -14,14 +14,18 @@ pub fn print(format: Format, report: &Report, output: Option<&Path>) -> Result<(
     let color = !to_file && crate::report::use_color(crate::ui::terminal::stdout_is_terminal());
     // The JSON formats keep the data exact (escaped where a terminal would act on it); the
     // others are rendered from cleaned text (see `crate::ui::terminal`).
-    let json = |v: String| crate::ui::terminal::json(&(v + "\n")).into_owned();
+    let json = |v: Vec<u8>| crate::ui::terminal::json(&String::from_utf8_lossy(&v)).into_owned();
     let text = match format {
-        Format::Json => json(serde_json::to_string_pretty(report)?),
+        Format::Json => json(serde_json::to_vec_pretty(report).map(|mut b| {
+            b.push(b'\n');
+            b
+        })?),
         Format::Markdown => crate::report::markdown(report),
-        Format::Sarif => json(serde_json::to_string_pretty(&crate::report::ci::sarif(
+        // Keys sorted at every depth, as these have always been printed.
+        Format::Sarif => json(crate::store::sorted_json(&crate::report::ci::sarif(
             report,
         ))?),
-        Format::Rdjson => json(serde_json::to_string_pretty(&crate::report::ci::rdjson(
+        Format::Rdjson => json(crate::store::sorted_json(&crate::report::ci::rdjson(
             report,
         ))?),
         Format::Github => {

@@ -32,7 +32,7 @@ fn sev_color(sev: &str) -> &'static str {
 fn item_line(i: &Item, color: bool) -> String {
     let mut s = format!(
         "{} [{}] {}",
-        paint(i.severity_text(), sev_color(i.severity), color),
+        paint(i.severity_text(), sev_color(i.severity.label()), color),
         i.id,
         i.title
     );
@@ -261,7 +261,7 @@ pub fn markdown(r: &Report) -> String {
         let items: Vec<String> = r
             .findings
             .iter()
-            .filter(|i| i.rank >= ranks[0] && i.rank <= ranks[1] && i.stands)
+            .filter(|i| i.rank() >= ranks[0] && i.rank() <= ranks[1] && i.stands())
             .map(|i| item_line(i, false))
             .collect();
         if label == "Severity unknown" && items.is_empty() {

@@ -10,7 +10,6 @@
 use std::path::Path;
 
 use crate::choices::FailOn;
-use crate::findings::Finding;
 use crate::report::{Item, Report};
 use crate::review::incremental::Incremental;
 use crate::ui::terminal::clean_line;
@@ -58,30 +57,6 @@ impl Report {
         self.gate = crate::report::gate(&self.unresolved, fail_on);
         self.incremental = Some(inc);
         self.next_actions = crate::report::next_actions(self, code);
-    }
-}
-
-impl Item {
-    /// A finding still open from the earlier review.
-    fn carried(f: &Finding, why: &str) -> Item {
-        Item {
-            id: f.id.clone(),
-            severity: f.severity.label(),
-            title: f.title.clone(),
-            evidence: f.evidence.clone(),
-            location: f.location.clone(),
-            source: f.source,
-            body: f.body.clone(),
-            action: f.action.clone(),
-            segment: f.segment.clone(),
-            judged: "carried-open",
-            reason: why.to_string(),
-            round: 0,
-            from_judge: false,
-            anchor: f.anchor.clone(),
-            rank: f.severity.rank(),
-            stands: true,
-        }
     }
 }
 

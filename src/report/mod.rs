@@ -17,169 +17,16 @@ pub mod output;
 pub mod stored;
 pub mod unchanged;
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use serde::Serialize;
-
-use crate::answer::judge::Judged;
 use crate::choices::FailOn;
-use crate::findings::{Location, Source};
-use crate::review::record::{usage_by_backend, BackendUsage};
+use crate::review::record::usage_by_backend;
 use crate::review::Outcome;
+pub use crate::store::summary::{Gate, Item, JudgeLine, Report};
 
 pub use human::{markdown, text, use_color};
 
-pub const SCHEMA: u32 = 1;
-
-/// One finding as reported: its latest state.
-#[derive(Debug, Clone, Serialize)]
-pub struct Item {
-    pub id: String,
-    pub severity: &'static str,
-    pub title: String,
-    /// The reviewer's evidence text, as written.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub evidence: Option<String>,
-    /// Where it points, and whether that was found in the reviewed change.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub location: Option<Location>,
-    /// Which reading stage produced it: schema, reader, normaliser, raw or judge.
-    pub source: Source,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub body: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub action: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub segment: Option<String>,
-    /// valid, invalid, missing-context or not ruled.
-    pub judged: &'static str,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub reason: String,
-    /// The round it was last raised in.
-    pub round: u32,
-    pub from_judge: bool,
-    /// The code around its location (a hash), for fingerprints that survive moved lines.
-    #[serde(skip)]
-    anchor: Option<String>,
-    #[serde(skip)]
-    rank: u8,
-    #[serde(skip)]
-    stands: bool,
-}
-
-impl Item {
-    fn of(j: &Judged, round: u32) -> Item {
-        Item {
-            id: j.finding.id.clone(),
-            severity: j.severity().label(),
-            title: j.finding.title.clone(),
-            evidence: j.finding.evidence.clone(),
-            location: j.finding.location.clone(),
-            source: j.finding.source,
-            body: j.finding.body.clone(),
-            action: j.finding.action.clone(),
-            segment: j.finding.segment.clone(),
-            judged: j.verdict_label(),
-            reason: j
-                .ruling
-                .as_ref()
-                .map(|r| r.reason.clone())
-                .unwrap_or_default(),
-            round,
-            from_judge: j.from_judge,
-            anchor: j.finding.anchor.clone(),
-            rank: j.severity().rank(),
-            stands: j.stands(),
-        }
-    }
-
-    /// `P1`, or `severity unknown` for an unclassified finding.
-    pub fn severity_text(&self) -> &'static str {
-        if self.severity == "unclassified" {
-            "severity unknown"
-        } else {
-            self.severity
-        }
-    }
-
-    /// Where it points, for people: `path:line` (with the check when it failed), else the
-    /// reviewer's own evidence text.
-    pub fn where_(&self) -> Option<String> {
-        crate::findings::where_of(self.location.as_ref(), self.evidence.as_deref())
-    }
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct JudgeLine {
-    pub round: u32,
-    pub choice: char,
-    pub decided_by: String,
-    pub rubric: char,
-    pub reason: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub judge: Option<char>,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub judge_reason: String,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Gate {
-    pub fail_on: FailOn,
-    pub failed: bool,
-    /// Unresolved findings at or above the threshold.
-    pub blocking: Vec<String>,
-}
-
-/// Everything a report says.
-#[derive(Debug, Clone, Serialize)]
-pub struct Report {
-    pub schema: u32,
-    /// `false` when the reviewer never answered (exit 3): nothing was reviewed, nothing passed.
-    pub evaluated: bool,
-    pub session: String,
-    pub session_dir: PathBuf,
-    pub target: String,
-    pub author: String,
-    pub reviewer: String,
-    pub status: String,
-    pub rounds: usize,
-    pub converged: bool,
-    pub stop_reason: String,
-    pub final_decision: String,
-    pub final_artifact: PathBuf,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub final_patch: Option<PathBuf>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub patch_check: Option<String>,
-    pub findings: Vec<Item>,
-    pub judge_history: Vec<JudgeLine>,
-    pub unresolved: Vec<Item>,
-    /// Alternatives the reviewer said the artifact failed to consider (last round).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub missing_alternatives: Vec<String>,
-    /// The reviewer's own recommended decision, when its protocol asks for one (last round).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reviewer_recommendation: Option<String>,
-    pub notes: Vec<String>,
-    pub next_actions: Vec<String>,
-    pub usage: BTreeMap<String, BackendUsage>,
-    pub duration_ms: u64,
-    pub gate: Gate,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    /// What a chunked review covered.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub coverage: Option<coverage::Coverage>,
-    /// The fallback reviewer reviewed (`reviewer` names it), because the first never answered.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fallback: Option<crate::review::Fallback>,
-    /// An incremental review (`--since`): what it continued and how carried findings stand.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub incremental: Option<crate::review::incremental::Incremental>,
-    #[serde(skip)]
-    pub single_file: Option<String>,
-}
+pub const SCHEMA: u32 = crate::store::summary::SCHEMA;
 
 /// Inputs a report needs besides the outcome.
 pub struct Context<'a> {
@@ -299,7 +146,7 @@ pub(crate) fn gate(unresolved: &[Item], fail_on: FailOn) -> Gate {
         .map(|t| {
             unresolved
                 .iter()
-                .filter(|i| i.rank <= t)
+                .filter(|i| i.rank() <= t)
                 .map(|i| i.id.clone())
                 .collect()
         })
@@ -346,7 +193,7 @@ pub(crate) fn next_actions(r: &Report, code: bool) -> Vec<String> {
             r.final_artifact.display()
         ));
     }
-    for i in r.unresolved.iter().filter(|i| i.rank <= 2) {
+    for i in r.unresolved.iter().filter(|i| i.rank() <= 2) {
         let at = i.where_().map(|e| format!(" ({e})")).unwrap_or_default();
         out.push(format!(
             "Address [{}] {} {}{at}",

@@ -18,6 +18,7 @@ use crate::cli::HookRunArgs;
 use crate::error::{Outcome, UsageError};
 use crate::review::setup::What;
 use crate::settings::{Layers, Overrides, Settings};
+use crate::store::hook_cache;
 
 /// Marks a hook file as ours.
 const MARKER: &str = "# installed by git-debate";
@@ -215,6 +216,7 @@ pub struct Pending {
     /// The verdict cache's key (empty tree: conflicts, not cached).
     key: String,
     tree: String,
+    /// The verdict cache's folder.
     cache: PathBuf,
     fail_on: FailOn,
     max_rounds: u32,
@@ -239,14 +241,8 @@ pub fn before(a: &HookRunArgs) -> Result<Gate> {
     let fail_on = a.gate.fail_on.unwrap_or(FailOn::P1);
     let max_rounds = a.rounds.max_rounds.unwrap_or(1);
     let key = format!("{tree}-{fail_on}-{max_rounds}");
-    let cache = crate::git::repo::session_base(&repo)
-        .join("hook-cache")
-        .join(&key);
-    if let Some(code) = std::fs::read_to_string(&cache)
-        .ok()
-        .filter(|_| !tree.is_empty())
-    {
-        let blocked = code.trim() == "1";
+    let cache = hook_cache::dir(&repo);
+    if let Some(blocked) = hook_cache::verdict(&cache, &key).filter(|_| !tree.is_empty()) {
         crate::errln!(
             "git debate: this staged tree was reviewed before: {}",
             if blocked {
@@ -318,15 +314,7 @@ impl Pending {
             Err(e) if e.chain().any(|c| c.is::<UsageError>()) => return Err(e),
             Err(e) => return unavailable(self.strict, &format!("{e:#}")),
         };
-        if let Some(parent) = self.cache.parent() {
-            let _ = std::fs::create_dir_all(parent);
-        }
-        let code = if verdict == Outcome::GateFailed {
-            "1"
-        } else {
-            "0"
-        };
-        let _ = crate::store::write_atomic(&self.cache, code.as_bytes());
+        hook_cache::record(&self.cache, &self.key, verdict == Outcome::GateFailed);
         Ok(verdict)
     }
 }

@@ -12,41 +12,9 @@ use std::collections::BTreeMap;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-
 use crate::findings::{Finding, Location, LocationCheck};
 use crate::git::{Change, Status};
-
-/// Where the reviewed version of a file lives.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind", content = "id")]
-pub enum Revision {
-    Commit(String),
-    Tree(String),
-    WorkTree,
-    None,
-}
-
-/// One changed file: the new-side ranges of its hunks (old-side for a deletion) and its length.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Changed {
-    pub ranges: Vec<(u32, u32)>,
-    /// Lines in the reviewed version, when known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lines: Option<u32>,
-    #[serde(default)]
-    pub deleted: bool,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct LocationIndex {
-    pub changed: BTreeMap<String, Changed>,
-    pub revision: Revision,
-    /// The one file under review, when the artifact is a single file (a `file:` scope or a
-    /// one-file change): where a finding without a location is attached in SARIF.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub single_file: Option<String>,
-}
+pub use crate::store::locations::{Changed, LocationIndex, Revision};
 
 /// `@@ -a,b +c,d @@` → ((a, b), (c, d)).
 fn hunk_ranges(header: &str) -> Option<((u32, u32), (u32, u32))> {

@@ -27,12 +27,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::agents::budget::Budget;
 use crate::answer::Protocol;
 use crate::change::Artifact;
 use crate::settings::Settings;
+pub use crate::store::summary::Fallback;
 use crate::store::Session;
 use crate::{
     agents::{Backend, BackendError, Request},
@@ -70,7 +70,7 @@ pub struct Review<'a> {
     /// The artifact has no git context (explicit content, a file).
     pub snippet: bool,
     /// metadata.json as written by the caller; the loop updates it.
-    pub metadata: Value,
+    pub metadata: crate::store::metadata::Review,
     /// `--mode manual`: where the user is asked.
     pub terminal: Option<std::sync::Mutex<manual::Terminal>>,
     /// Where a resumed session left off.
@@ -92,16 +92,6 @@ pub struct Review<'a> {
     /// An incremental review's plan: the artifact is the delta, and round 1 also asks about the
     /// findings carried from the earlier review.
     pub incremental: Option<crate::review::incremental::Plan>,
-}
-
-/// A fallback reviewer took over from one that never answered.
-#[derive(Debug, Clone, Serialize, serde::Deserialize)]
-pub struct Fallback {
-    /// The backend that reviewed.
-    pub reviewer: String,
-    /// The one that was chosen first, and why it did not review.
-    pub instead_of: String,
-    pub because: String,
 }
 
 /// The state of a stopped session, read back from its folder by `git debate resume`.
@@ -342,16 +332,16 @@ impl Review<'_> {
             unfit: st.coverage.unfit.clone(),
             duration_ms: started.elapsed().as_millis() as u64,
         };
-        self.metadata["status"] = status.into();
-        self.metadata["stop_reason"] = outcome.stop_reason.clone().into();
-        self.metadata["final_decision"] = outcome.final_decision.clone().into();
-        self.metadata["converged"] = outcome.converged.into();
-        self.metadata["rounds"] = outcome.rounds.len().into();
+        let m = &mut self.metadata;
+        m.common.update(status);
+        m.stop_reason = Some(outcome.stop_reason.clone());
+        m.final_decision = Some(outcome.final_decision.clone());
+        m.converged = Some(outcome.converged);
+        m.rounds = Some(outcome.rounds.len() as u64);
         if let Some(f) = &outcome.fallback {
-            self.metadata["fallback"] = serde_json::to_value(f)?;
+            m.fallback = Some(f.clone());
         }
-        self.metadata["updated_at"] = crate::store::rfc3339(crate::store::now_utc()).into();
-        self.session.write_json("metadata.json", &self.metadata)?;
+        self.write_metadata()?;
         Ok(outcome)
     }
 
@@ -404,13 +394,16 @@ impl Review<'_> {
     }
 
     fn status(&mut self, status: &str, last: Option<&Round>) -> Result<()> {
-        self.metadata["status"] = status.into();
+        self.metadata.common.update(status);
         if let Some(r) = last {
-            self.metadata["rounds"] = r.round.into();
+            self.metadata.rounds = Some(u64::from(r.round));
         }
-        self.metadata["updated_at"] = crate::store::rfc3339(crate::store::now_utc()).into();
-        self.session.write_json("metadata.json", &self.metadata)?;
-        Ok(())
+        self.write_metadata()
+    }
+
+    fn write_metadata(&self) -> Result<()> {
+        let m = crate::store::metadata::Metadata::Review(Box::new(self.metadata.clone()));
+        self.session.write_metadata(&m)
     }
 }
 

@@ -15,7 +15,6 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use serde_json::Value;
 
 use crate::agents::registry::{self, Role};
 use crate::agents::routing::{self, World};
@@ -26,13 +25,14 @@ use crate::review::record::Round;
 use crate::review::setup::{sides, Reviewed};
 use crate::review::{Chunking, PatchBase, Resume, Review};
 use crate::settings::Settings;
+use crate::store::metadata::Review as Meta;
 use crate::store::{self, Session};
 
 /// Goes on with the review in `session` (locked by the caller; `meta` is its metadata) from the
 /// round after the last one recorded.
 pub fn run(
     session: Session,
-    meta: &Value,
+    meta: &Meta,
     settings: &Settings,
     repo: Option<&git2::Repository>,
     base: &Path,
@@ -40,8 +40,10 @@ pub fn run(
     let id = &session.id;
     let (state, original) = state(&session.dir, id, settings)?;
     // The kind the session's artifact was read as (never `auto`: that was resolved then).
-    let target = meta["target"]
-        .as_str()
+    let target = meta
+        .common
+        .target
+        .as_deref()
         .and_then(TargetSetting::parse)
         .filter(|t| *t != TargetSetting::Auto)
         .unwrap_or(TargetSetting::Code);
@@ -61,28 +63,20 @@ pub fn run(
         Some(w) => w.to_path_buf(),
         None => std::env::current_dir().context("cannot read the current directory")?,
     };
-    let patch_base = match (
-        meta["source"]["kind"].as_str(),
-        meta["scope"]["resolved"]["head"].as_str(),
-    ) {
-        (Some("scope"), Some(sha)) => PatchBase::Commit(sha.to_string()),
-        (Some("scope"), None) => PatchBase::WorkTree,
+    let head = meta.scope.resolved.as_ref().and_then(|r| r.head.as_deref());
+    let patch_base = match (meta.source.is_scope(), head) {
+        (true, Some(sha)) => PatchBase::Commit(sha.to_string()),
+        (true, None) => PatchBase::WorkTree,
         _ => PatchBase::None,
     };
     let mut metadata = meta.clone();
-    let mut resumed = metadata["resumed_at"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    resumed.push(store::rfc3339(store::now_utc()).into());
-    metadata["resumed_at"] = resumed.into();
+    metadata.resumed_at.push(store::rfc3339(store::now_utc()));
     crate::errln!(
         "resuming {id} after round {} (author {author_name}, reviewer {reviewer_name})",
         state.rounds.len()
     );
-    let locations = store::files::read(&session.dir.join("locations.json"))
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok());
+    // An index that cannot be read is rebuilt by nobody: locations are then not checked.
+    let locations = store::folder::locations(&session.dir).ok().flatten();
     let (_export, sandbox) = crate::sandbox::export::prepare(
         repo,
         &crate::sandbox::export::Source::of_metadata(meta),
@@ -101,16 +95,16 @@ pub fn run(
         workspace,
         repo_dir: repo.map(|r| r.path().to_path_buf()),
         patch_base,
-        templates: Some(base.join("templates")),
-        snippet: meta["source"]["kind"].as_str() != Some("scope"),
+        templates: Some(store::templates::dir(base)),
+        snippet: !meta.source.is_scope(),
         metadata,
         terminal: terminal.map(std::sync::Mutex::new),
         budget_override: None,
         incremental: crate::review::incremental::load(&session.dir),
         sandbox,
-        chunking: meta["chunking"]["budget"].as_u64().map(|b| Chunking {
-            budget: b as usize,
-            max_chunks: meta["chunking"]["max_chunks"].as_u64().unwrap_or(16) as usize,
+        chunking: meta.chunking.map(|c| Chunking {
+            budget: c.budget,
+            max_chunks: c.max_chunks,
         }),
         resume: Some(state),
     }
@@ -138,7 +132,7 @@ fn state(dir: &Path, id: &str, settings: &Settings) -> Result<(Resume, String)> 
         );
     }
     let original = read(dir, "artifact.md")?;
-    let (text, version) = latest_version(dir)?.unwrap_or((original.clone(), 1));
+    let (text, version) = store::folder::latest_version(dir)?.unwrap_or((original.clone(), 1));
     let rebuttal = rounds
         .last()
         .filter(|r| r.choice == 'D')
@@ -161,16 +155,21 @@ type Side = (String, Box<dyn Backend>);
 
 /// The author and the reviewer, routed from the current configuration and flags (a note says
 /// when that differs from the session's record).
-fn sides(id: &str, meta: &Value, settings: &Settings) -> Result<(Side, Side)> {
+fn sides(id: &str, meta: &Meta, settings: &Settings) -> Result<(Side, Side)> {
     let route = World::with(settings, |w| routing::route(settings, w))?;
     for n in &route.notes {
         crate::errln!("{n}");
     }
-    for (role, now) in [
-        ("author", &route.author.backend),
-        ("reviewer", &route.reviewer.backend),
+    let was = meta.route.as_ref();
+    for (role, was, now) in [
+        ("author", was.map(|r| &r.author), &route.author.backend),
+        (
+            "reviewer",
+            was.map(|r| &r.reviewer),
+            &route.reviewer.backend,
+        ),
     ] {
-        if let Some(was) = meta["route"][role]["backend"].as_str().filter(|w| w != now) {
+        if let Some(was) = was.map(|p| p.backend.as_str()).filter(|w| w != now) {
             crate::errln!(
                 "note: session {id} was run with {role} {}; it goes on with {now} from the current \
                  configuration (--{role} picks another)",
@@ -186,18 +185,18 @@ fn sides(id: &str, meta: &Value, settings: &Settings) -> Result<(Side, Side)> {
 
 /// A decided session is finished; everything else (interrupted, unavailable, crashed, stopped by
 /// a budget or by max rounds, a reviewer failing mid-loop, an author step that failed) can go on.
-pub fn check_resumable(id: &str, meta: &Value) -> Result<()> {
-    let status = meta["status"].as_str().unwrap_or("");
-    if status == "dry-run" {
+pub fn check_resumable(id: &str, meta: &Meta) -> Result<()> {
+    if meta.common.status == "dry-run" {
         crate::usage!("session {id} is a dry run; start a review with `git debate` instead");
     }
-    let decision = meta["final_decision"].as_str().unwrap_or("");
-    let finished = meta["converged"].as_bool() == Some(true)
+    let decision = meta.final_decision.as_deref().unwrap_or("");
+    let finished = meta.converged == Some(true)
         || decision.starts_with("Accept")
         || decision.starts_with("Keep")
         || decision.starts_with("Stopped by user")
-        || meta["stop_reason"]
-            .as_str()
+        || meta
+            .stop_reason
+            .as_deref()
             .is_some_and(|r| r.starts_with("decision E"));
     if finished {
         crate::usage!(
@@ -213,50 +212,18 @@ pub fn check_resumable(id: &str, meta: &Value) -> Result<()> {
 }
 
 fn read(dir: &Path, name: &str) -> Result<String> {
-    store::files::read_to_string(&dir.join(name))
-        .with_context(|| format!("cannot read {}", dir.join(name).display()))
+    optional(dir, name)?
+        .with_context(|| format!("cannot read {}: no such file", dir.join(name).display()))
 }
 
 /// A file the session may not have; one that is there but unreadable is an error.
 fn optional(dir: &Path, name: &str) -> Result<Option<String>> {
-    match store::files::read_to_string(&dir.join(name)) {
-        Ok(t) => Ok(Some(t)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e).with_context(|| format!("cannot read {}", dir.join(name).display())),
-    }
+    store::folder::text(dir, name)
+        .with_context(|| format!("cannot read {}", dir.join(name).display()))
 }
 
-/// `round-1.json`, `round-2.json`, ... up to the first one missing.
+/// `round-1.json`, `round-2.json`, ... up to the first one missing; a round that is there but
+/// cannot be read stops the resume (its findings would be lost).
 fn read_rounds(dir: &Path) -> Result<Vec<Round>> {
-    let mut rounds = Vec::new();
-    for n in 1.. {
-        let path = dir.join(format!("round-{n}.json"));
-        let bytes = match store::files::read(&path) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
-            Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-        };
-        rounds.push(
-            serde_json::from_slice(&bytes)
-                .with_context(|| format!("{} is damaged", path.display()))?,
-        );
-    }
-    Ok(rounds)
-}
-
-/// The highest `artifact-v<n>.md`, if any.
-fn latest_version(dir: &Path) -> Result<Option<(String, u32)>> {
-    let mut best: Option<u32> = None;
-    for e in std::fs::read_dir(dir)? {
-        let name = e?.file_name().to_string_lossy().into_owned();
-        if let Some(n) = name
-            .strip_prefix("artifact-v")
-            .and_then(|r| r.strip_suffix(".md"))
-            .and_then(|n| n.parse().ok())
-        {
-            best = best.max(Some(n));
-        }
-    }
-    best.map(|n| Ok((read(dir, &format!("artifact-v{n}.md"))?, n)))
-        .transpose()
+    store::folder::rounds(dir).with_context(|| format!("{} is damaged", dir.display()))
 }

@@ -196,8 +196,7 @@ impl Review<'_> {
             return Ok(Err(interrupted(self.author.name())));
         }
         round.duration_ms = round_started.elapsed().as_millis() as u64;
-        self.session
-            .write_json(&format!("round-{n}.json"), &round)?;
+        self.session.write_round(&round)?;
         st.rounds.push(round);
         Ok(Ok(()))
     }

@@ -175,13 +175,20 @@ impl Review<'_> {
             Ok(a) => {
                 self.session
                     .write(&format!("round-{n}-judge.md"), a.text.as_bytes())?;
-                let j = judge::parse(&a.text, a.structured.as_ref(), &self.roots());
+                let ids: Vec<String> = findings.iter().map(|f| f.id.clone()).collect();
+                let j = judge::parse_round(&a.text, a.structured.as_ref(), &self.roots(), &ids);
                 // Unread rulings are no rulings: said exactly like a failed judge.
-                let note = (!j.readable && !findings.is_empty()).then(|| {
+                let unread = (!j.readable && !findings.is_empty()).then(|| {
                     "the judge's answer could not be read; the rubric was applied to the unruled \
                      findings"
                         .to_string()
                 });
+                // What was read but not applied (an id outside the round, a verdict that
+                // could not be read) is said too.
+                let note = unread
+                    .into_iter()
+                    .chain(j.notes.iter().cloned())
+                    .reduce(|a, b| format!("{a}; {b}"));
                 (j, call, note)
             }
             Err(e) => {
@@ -470,24 +477,15 @@ fn cut_short(r: &std::result::Result<Answer, BackendError>) -> bool {
         || (r.is_err() && crate::sys::signals::interrupted())
 }
 
-/// The diff in an answer: its ```diff block if it has one, else the text from the first
-/// `diff --git` or `--- ` line.
+/// The diff in an answer: its ```diff (or ~~~patch) block if it has one, else the text from
+/// the first `diff --git` or `--- ` line. Fences are the markdown model's.
 fn extract_diff(text: &str) -> String {
-    let mut in_block = false;
-    let mut block = String::new();
-    for line in text.lines() {
-        let t = line.trim_start();
-        if t.starts_with("```") {
-            if in_block {
-                return block;
-            }
-            in_block = t.contains("diff") || t.contains("patch");
-            continue;
-        }
-        if in_block {
-            block.push_str(line);
-            block.push('\n');
-        }
+    let doc = crate::markdown::Doc::parse(text);
+    if let Some((_, c)) = doc
+        .fenced()
+        .find(|(_, c)| c.info.contains("diff") || c.info.contains("patch"))
+    {
+        return c.body.clone();
     }
     let start = text
         .find("diff --git")
@@ -501,9 +499,12 @@ fn extract_diff(text: &str) -> String {
 /// An answer wrapped whole in one code fence, unwrapped.
 fn strip_fence(text: &str) -> String {
     let t = text.trim();
-    if let Some(rest) = t.strip_prefix("```") {
-        if let (Some(nl), true) = (rest.find('\n'), rest.ends_with("```")) {
-            return rest[nl + 1..rest.len() - 3].trim_end().to_string() + "\n";
+    let doc = crate::markdown::Doc::parse(t);
+    if let [b] = doc.blocks.as_slice() {
+        if let crate::markdown::Kind::Code(c) = &b.kind {
+            if c.fence.is_some() {
+                return c.body.trim_end().to_string() + "\n";
+            }
         }
     }
     let mut s = t.to_string();
@@ -526,5 +527,8 @@ mod tests {
             "# Doc\nbody\n"
         );
         assert_eq!(strip_fence("# Doc\n"), "# Doc\n");
+        // A tilde fence is a fence too, in both.
+        assert_eq!(strip_fence("~~~md\n# Doc\n~~~"), "# Doc\n");
+        assert!(extract_diff("~~~patch\n--- a/x\n+++ b/x\n~~~\n").starts_with("--- a/x"));
     }
 }

@@ -153,23 +153,19 @@ impl Source {
     }
 
     /// The same, from a session's `metadata.json` (for `resume`).
-    pub fn of_metadata(meta: &serde_json::Value) -> Source {
-        if meta["source"]["kind"].as_str() != Some("scope") {
+    pub fn of_metadata(meta: &crate::store::metadata::Review) -> Source {
+        if !meta.source.is_scope() {
             return Source::Empty;
         }
-        let resolved = &meta["scope"]["resolved"];
-        match resolved["head"]
-            .as_str()
-            .or(resolved["index_tree"].as_str())
-        {
-            Some(id) => Source::Tree(id.to_string()),
+        let resolved = meta.scope.resolved.as_ref();
+        match resolved.and_then(|r| r.head.as_ref().or(r.index_tree.as_ref())) {
+            Some(id) => Source::Tree(id.clone()),
             None => Source::WorkTree {
-                untracked: meta["files"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter(|f| f["status"] == "untracked")
-                    .filter_map(|f| f["path"].as_str().map(str::to_string))
+                untracked: meta
+                    .files
+                    .iter()
+                    .filter(|f| f.status == "untracked")
+                    .map(|f| f.path.clone())
                     .collect(),
             },
         }

@@ -18,7 +18,6 @@ use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::sys::lock::{LockFile, Locking, Share};
 
@@ -56,20 +55,61 @@ pub struct Entry {
 
 /// The metadata fields an [`Entry`] is made of. Read into this, a metadata file (which lists
 /// every file of its change) is scanned but never held: listing took 5 GB when each was kept.
+/// Any kind of session's metadata reads as one (a debate's `scope` is a string, or none).
 #[derive(Deserialize)]
 struct Brief {
     created_at: Option<String>,
     target: Option<String>,
     status: Option<String>,
-    scope: Option<Value>,
+    scope: Option<Loose<BriefScope>>,
     source: Option<BriefSource>,
     /// Read loosely: an odd value here makes a session no hook session, not a corrupt one.
-    hook: Option<Value>,
+    hook: Option<Loose<BriefHook>>,
+}
+
+/// A value read when it has the expected shape, and otherwise passed over: listing shows what it
+/// can of a session rather than calling it corrupt for a field it only summarises.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Loose<T> {
+    Is(T),
+    Not(serde::de::IgnoredAny),
+}
+
+impl<T> Loose<T> {
+    fn get(&self) -> Option<&T> {
+        match self {
+            Loose::Is(t) => Some(t),
+            Loose::Not(_) => None,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct BriefScope {
+    effective: Option<Loose<String>>,
+    given: Option<Loose<String>>,
+    resolved: Option<Loose<BriefResolved>>,
+}
+
+#[derive(Deserialize)]
+struct BriefResolved {
+    head: Option<Loose<String>>,
 }
 
 #[derive(Deserialize)]
 struct BriefSource {
     origin: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct BriefHook {
+    cache: Option<Loose<String>>,
+}
+
+/// The string a loose field holds, if it holds one.
+fn text(v: &Option<Loose<String>>) -> Option<&str> {
+    v.as_ref().and_then(Loose::get).map(String::as_str)
 }
 
 impl Entry {
@@ -81,26 +121,24 @@ impl Entry {
         if !bytes.trim_ascii_start().starts_with(b"{") {
             return Err("corrupt metadata.json: not a JSON object".into());
         }
-        let scope = b.scope.as_ref();
-        let given = |k| scope.and_then(|s| s.get(k)).and_then(Value::as_str);
-        let scope = match (given("effective").or(given("given")), &b.source) {
+        let scope = b.scope.as_ref().and_then(Loose::get);
+        let given = scope.and_then(|s| text(&s.effective).or(text(&s.given)));
+        let scope_text = match (given, &b.source) {
             (Some(s), _) => s.to_string(),
             (None, Some(BriefSource { origin: Some(o) })) => format!("content ({o})"),
             _ => "?".into(),
         };
-        let head = b
-            .scope
-            .as_ref()
-            .and_then(|s| s.get("resolved"))
-            .and_then(|r| r.get("head"))
-            .and_then(Value::as_str)
+        let head = scope
+            .and_then(|s| s.resolved.as_ref())
+            .and_then(Loose::get)
+            .and_then(|r| text(&r.head))
             .filter(|h| is_sha(h))
             .map(String::from);
         let hook = b
             .hook
             .as_ref()
-            .and_then(|h| h.get("cache"))
-            .and_then(Value::as_str)
+            .and_then(Loose::get)
+            .and_then(|h| text(&h.cache))
             .filter(|k| is_cache_key(k))
             .map(String::from);
         Ok(Entry {
@@ -108,7 +146,7 @@ impl Entry {
             created_at: b.created_at,
             target: b.target,
             status: b.status,
-            scope,
+            scope: scope_text,
             head,
             hook,
         })

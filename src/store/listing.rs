@@ -5,7 +5,6 @@ use std::fmt::Write;
 use std::path::Path;
 
 use anyhow::Result;
-use serde_json::json;
 
 use crate::store::catalog::Row;
 use crate::store::prune::{Limits, Policy, Report};
@@ -49,10 +48,6 @@ impl<'a> JsonRow<'a> {
             },
         }
     }
-}
-
-fn json_row(row: &Row) -> serde_json::Value {
-    serde_json::to_value(JsonRow::of(row)).expect("a row serializes")
 }
 
 /// The listing as JSON, with its final newline.
@@ -104,31 +99,71 @@ fn status(row: &Row) -> &str {
     stored
 }
 
-/// What a prune of `total` sessions did, as JSON with its final newline.
+/// What `sessions --prune --format json` prints.
+#[derive(serde::Serialize)]
+struct Pruned<'a> {
+    dry_run: bool,
+    sessions: usize,
+    removed: Vec<Removed<'a>>,
+    kept: Vec<Kept<'a>>,
+    failed: Vec<Failed<'a>>,
+    left: usize,
+}
+
+/// A session removed (or that would be), as listed, and why.
+#[derive(serde::Serialize)]
+struct Removed<'a> {
+    #[serde(flatten)]
+    row: JsonRow<'a>,
+    reason: String,
+}
+
+#[derive(serde::Serialize)]
+struct Kept<'a> {
+    id: &'a str,
+    reason: String,
+}
+
+#[derive(serde::Serialize)]
+struct Failed<'a> {
+    id: &'a str,
+    error: &'a str,
+}
+
+/// What a prune of `total` sessions did, as JSON with its final newline (every object's keys
+/// sorted, as it has always been printed).
 pub fn prune_json(report: &Report, total: usize, dry_run: bool) -> Result<String> {
-    let removed: Vec<_> = report
-        .removed
-        .iter()
-        .map(|(row, why)| {
-            let mut v = json_row(row);
-            v["reason"] = why.to_string().into();
-            v
-        })
-        .collect();
-    let kept: Vec<_> = report
-        .kept
-        .iter()
-        .map(|(row, why)| json!({"id": row.id, "reason": why.to_string()}))
-        .collect();
-    let failed: Vec<_> = report
-        .failed
-        .iter()
-        .map(|(row, e)| json!({"id": row.id, "error": e}))
-        .collect();
-    let left = total - report.removed.len();
-    let v = json!({"dry_run": dry_run, "sessions": total, "removed": removed,
-        "kept": kept, "failed": failed, "left": left});
-    Ok(serde_json::to_string_pretty(&v)? + "\n")
+    let pruned = Pruned {
+        dry_run,
+        sessions: total,
+        removed: report
+            .removed
+            .iter()
+            .map(|(row, why)| Removed {
+                row: JsonRow::of(row),
+                reason: why.to_string(),
+            })
+            .collect(),
+        kept: report
+            .kept
+            .iter()
+            .map(|(row, why)| Kept {
+                id: &row.id,
+                reason: why.to_string(),
+            })
+            .collect(),
+        failed: report
+            .failed
+            .iter()
+            .map(|(row, e)| Failed {
+                id: &row.id,
+                error: e,
+            })
+            .collect(),
+        left: total - report.removed.len(),
+    };
+    let bytes = crate::store::sorted_json(&pruned)?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// What a prune of `total` sessions under `policy` did, as text.

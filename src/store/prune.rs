@@ -251,11 +251,7 @@ pub fn prune(
     }
     if !gone.is_empty() {
         if let Some(repo) = repo {
-            drop_cache_entries(
-                &crate::git::repo::session_base(repo).join("hook-cache"),
-                &rows,
-                &gone,
-            );
+            drop_cache_entries(&crate::store::hook_cache::dir(repo), &rows, &gone);
         }
         crate::store::catalog::forget_gone(base);
     }

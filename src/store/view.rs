@@ -2,21 +2,24 @@
 //! files. Every file may be missing or damaged (a dry run has no summary, an interrupted run no
 //! round), so each comes back as what could be read.
 
-use serde_json::Value;
-
-use crate::store::{files, Stored};
+use crate::store::metadata::Metadata;
+use crate::store::round::Round;
+use crate::store::summary::{DebateSummary, OfKind};
+use crate::store::{files, folder, Stored};
 
 /// The session's report and artifact, as far as they can be read.
 pub struct Contents {
     pub summary_md: Option<String>,
-    pub summary_json: Option<Value>,
+    /// `summary.json`, read as the session's kind writes it (none when it is missing, damaged,
+    /// or the metadata does not say the kind).
+    pub summary: Option<OfKind>,
     /// The artifact, or why it cannot be read.
     pub artifact: Result<String, String>,
 }
 
 /// One round's files.
 pub struct RoundFiles {
-    pub record: Option<Value>,
+    pub record: Option<Round>,
     pub input: Option<String>,
     pub critique: Option<String>,
     pub judge: Option<String>,
@@ -30,9 +33,7 @@ impl Stored {
     pub fn contents(&self) -> Contents {
         Contents {
             summary_md: self.text("summary.md"),
-            summary_json: self
-                .text("summary.json")
-                .and_then(|t| serde_json::from_str(&t).ok()),
+            summary: self.summary(),
             artifact: match files::read(&self.dir.join("artifact.md")) {
                 Ok(b) => Ok(String::from_utf8_lossy(&b).into_owned()),
                 Err(e) => Err(format!("artifact.md unreadable: {e}")),
@@ -40,12 +41,25 @@ impl Stored {
         }
     }
 
+    fn summary(&self) -> Option<OfKind> {
+        let dir = &self.dir;
+        match self.metadata.as_ref().ok()? {
+            Metadata::Review(_) => folder::summary(dir)
+                .ok()?
+                .map(|r| OfKind::Review(Box::new(r))),
+            Metadata::Topic(_) => folder::summary(dir)
+                .ok()?
+                .map(|s| OfKind::Debate(DebateSummary::Duel(Box::new(s)))),
+            Metadata::Panel(_) => folder::summary(dir)
+                .ok()?
+                .map(|s| OfKind::Debate(DebateSummary::Panel(Box::new(s)))),
+        }
+    }
+
     /// Round `n`'s record, prompt, critique and judgement.
     pub fn round(&self, n: u32) -> RoundFiles {
         RoundFiles {
-            record: self
-                .text(&format!("round-{n}.json"))
-                .and_then(|t| serde_json::from_str(&t).ok()),
+            record: folder::round(&self.dir, n).ok().flatten(),
             input: self.text(&format!("round-{n}-input.md")),
             critique: self.text(&format!("round-{n}-critique.md")),
             judge: self.text(&format!("round-{n}-judge.md")),
@@ -54,10 +68,6 @@ impl Stored {
 
     /// How many rounds the metadata records (0 when it cannot be read).
     pub fn rounds(&self) -> u64 {
-        self.metadata
-            .as_ref()
-            .ok()
-            .and_then(|m| m["rounds"].as_u64())
-            .unwrap_or(0)
+        self.metadata.as_ref().map_or(0, Metadata::rounds)
     }
 }

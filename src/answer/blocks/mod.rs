@@ -8,7 +8,6 @@
 
 use std::sync::OnceLock;
 
-pub mod fences;
 mod html;
 
 use html::*;
@@ -86,7 +85,6 @@ pub fn blocks(text: &str) -> Vec<Block> {
     let summary = re(&SUMMARY, r"(?is)^\s*<summary\b[^>]*>(.*?)</summary>\s*$");
 
     let mut out = Vec::new();
-    let mut fence: Option<(String, String, String, usize)> = None; // (marker, info, body, indent)
     let mut comment: Option<String> = None;
     let tabled = tables(text);
     // Sourcery quotes code in `<code_context>` tags: a code block like any other.
@@ -100,36 +98,49 @@ pub fn blocks(text: &str) -> Vec<Block> {
         tabled
     };
     let joined = join_summaries(&tabled);
+    // The fenced blocks, as the markdown model reads them (the one place fences are known).
+    let doc = crate::markdown::Doc::parse_mixed(&joined);
+    let mut fenced = doc.fenced().peekable();
     static QUOTED_DIFF: OnceLock<Regex> = OnceLock::new();
     // `> +      this.$emit(…)`: a quoted line of the diff under its place, code (not a list item).
     let quoted_diff = re(&QUOTED_DIFF, r"^\s*>\s?(?:\+|-\s{2,}|-[^\s\d])");
-    for raw in joined.lines() {
+    let mut at = 0;
+    let mut skip_to = 0;
+    for raw in joined.split_inclusive('\n') {
+        let start = at;
+        at += raw.len();
+        let raw = raw.trim_end_matches(['\n', '\r']);
+        if start < skip_to {
+            continue;
+        }
+        while fenced.peek().is_some_and(|(b, _)| b.span.end <= start) {
+            fenced.next();
+        }
         let line = unquote(raw);
-        if fence.is_none() && comment.is_none() && quoted_diff.is_match(raw) {
+        if comment.is_none() {
+            if let Some((b, c)) = fenced.next_if(|(b, _)| b.span.start < start + raw.len().max(1)) {
+                // Lower case for languages; a citation (`12:15:src/App.tsx`) keeps its path's
+                // case.
+                let info = if c.info.contains(':') {
+                    c.info.clone()
+                } else {
+                    c.info.to_ascii_lowercase()
+                };
+                out.push(Block::Code {
+                    info,
+                    body: c.body.clone(),
+                    indent: line.len() - line.trim_start().len(),
+                });
+                skip_to = b.span.end;
+                continue;
+            }
+        }
+        if comment.is_none() && quoted_diff.is_match(raw) {
             out.push(Block::Code {
                 info: QUOTED_DIFF_INFO.into(),
                 body: format!("{line}\n"),
                 indent: 0,
             });
-            continue;
-        }
-        if let Some((marker, info, body, indent)) = &mut fence {
-            let t = line.trim_start();
-            if t.starts_with(marker.as_str())
-                && t.trim_start_matches(marker.chars().next().unwrap_or('`'))
-                    .trim()
-                    .is_empty()
-            {
-                out.push(Block::Code {
-                    info: std::mem::take(info),
-                    body: std::mem::take(body),
-                    indent: *indent,
-                });
-                fence = None;
-            } else {
-                body.push_str(line);
-                body.push('\n');
-            }
             continue;
         }
         if let Some(c) = &mut comment {
@@ -146,25 +157,6 @@ pub fn blocks(text: &str) -> Vec<Block> {
                     c.push('\n');
                 }
             }
-            continue;
-        }
-        let t = line.trim_start();
-        if t.starts_with("```") || t.starts_with("~~~") {
-            let ch = t.chars().next().unwrap_or('`');
-            let n = t.chars().take_while(|c| *c == ch).count();
-            // Lower case for languages; a citation (`12:15:src/App.tsx`) keeps its path's case.
-            let raw_info = t[n..].trim();
-            let info = if raw_info.contains(':') {
-                raw_info.to_string()
-            } else {
-                raw_info.to_ascii_lowercase()
-            };
-            fence = Some((
-                ch.to_string().repeat(n),
-                info,
-                String::new(),
-                line.len() - t.len(),
-            ));
             continue;
         }
         // Comments: whole-line or inline; what is outside them stays.
@@ -191,9 +183,6 @@ pub fn blocks(text: &str) -> Vec<Block> {
         for part in flatten_html(&entities(&shortcodes(&rest))).split('\n') {
             push_line(part, &mut out, heading, item, sep, rule, summary);
         }
-    }
-    if let Some((_, info, body, indent)) = fence {
-        out.push(Block::Code { info, body, indent });
     }
     if let Some(c) = comment {
         out.push(Block::Hidden { text: c });

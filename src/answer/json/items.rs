@@ -307,6 +307,24 @@ pub(super) fn location_of(o: &Map<String, Value>, roots: &Roots) -> Option<Locat
     lines.map(|(s, e)| Location::new("", Some(s), end.or(e)))
 }
 
+/// The first sentence of `text` (at most 120 characters of it).
+fn first_sentence(text: &str) -> String {
+    let t = text.trim();
+    let end = t
+        .char_indices()
+        .find(|(i, c)| {
+            matches!(c, '.' | '!' | '?' | '\n' | '。')
+                && t[i + c.len_utf8()..].starts_with([' ', '\n'])
+        })
+        .map_or(t.len(), |(i, c)| i + c.len_utf8());
+    t[..end]
+        .chars()
+        .take(120)
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
 /// One JSON finding.
 pub fn finding(v: &Value, default: Option<(Severity, Strength)>, roots: &Roots) -> Option<Finding> {
     let o = match v {
@@ -324,8 +342,23 @@ pub fn finding(v: &Value, default: Option<(Severity, Strength)>, roots: &Roots) 
         Value::Object(o) => o,
         _ => return None,
     };
-    let (title_key, title_v) = get_ci(o, vocab::JSON_TITLE_KEYS)?;
-    let raw_title = text_of(title_v)?;
+    // A finding without a title is titled from its body's first sentence (it is not dropped).
+    let titled = get_ci(o, vocab::JSON_TITLE_KEYS)
+        .and_then(|(k, v)| text_of(v).filter(|t| !t.trim().is_empty()).map(|t| (k, t)));
+    let (title_key, raw_title) = match titled {
+        Some(t) => t,
+        None => {
+            let (k, body) = vocab::JSON_BODY_KEYS
+                .iter()
+                .find_map(|k| get_ci(o, &[k]).and_then(|(k, v)| text_of(v).map(|t| (k, t))))?;
+            let first = first_sentence(&body);
+            if first.len() < body.trim().len() {
+                (k, format!("{first}\n{body}"))
+            } else {
+                (k, first)
+            }
+        }
+    };
     let first_line = raw_title.lines().next().unwrap_or("");
     let mut lead = markers::read_lead(first_line);
     if lead.severity.is_none() {

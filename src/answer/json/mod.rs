@@ -32,48 +32,20 @@ use crate::findings::{Finding, Location, Severity};
 /// writes it), then the whole text, then objects that start a line of prose.
 pub fn json_blocks(text: &str) -> Vec<Value> {
     let mut out = Vec::new();
-    let mut fence: Option<(String, Lang)> = None;
-    let mut block = String::new();
-    for line in text.lines() {
-        let t = line.trim_start();
-        if let Some((marker, lang)) = &fence {
-            if t.starts_with(marker.as_str()) && t.trim_start_matches('`').trim().is_empty() {
-                match lang {
-                    Lang::Json => out.extend(parse_lenient(&block)),
-                    Lang::Yaml => out.extend(
-                        serde_yaml_ng::from_str::<Value>(&block)
-                            .ok()
-                            .filter(|v| v.is_object() || v.is_array()),
-                    ),
-                    Lang::Xml => out.extend(xml::value(&block)),
-                    Lang::Other => {}
-                }
-                block.clear();
-                fence = None;
-            } else if *lang != Lang::Other {
-                block.push_str(line);
-                block.push('\n');
-            }
-            continue;
+    for (_, code) in crate::markdown::Doc::parse_mixed(text).fenced() {
+        let lang = code.lang();
+        let block = &code.body;
+        if lang.is_empty() || lang.starts_with("json") {
+            out.extend(parse_lenient(block));
+        } else if lang == "yaml" || lang == "yml" {
+            out.extend(
+                serde_yaml_ng::from_str::<Value>(block)
+                    .ok()
+                    .filter(|v| v.is_object() || v.is_array()),
+            );
+        } else if lang == "xml" {
+            out.extend(xml::value(block));
         }
-        if t.starts_with("```") {
-            let n = t.chars().take_while(|c| *c == '`').count();
-            let lang = t[n..].trim().to_ascii_lowercase();
-            let lang = if lang.is_empty() || lang.starts_with("json") {
-                Lang::Json
-            } else if lang == "yaml" || lang == "yml" {
-                Lang::Yaml
-            } else if lang == "xml" {
-                Lang::Xml
-            } else {
-                Lang::Other
-            };
-            fence = Some(("`".repeat(n), lang));
-        }
-    }
-    // An answer cut off inside its JSON fence: what is there.
-    if let Some((_, Lang::Json)) = &fence {
-        out.extend(parse_lenient(&block));
     }
     // Machine-readable findings hidden in a comment (`<!-- code-review-findings {…} -->`).
     let mut rest = text;
@@ -122,14 +94,6 @@ pub fn json_blocks(text: &str) -> Vec<Value> {
         }
     }
     out
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Lang {
-    Json,
-    Yaml,
-    Xml,
-    Other,
 }
 
 /// A review read from JSON.
@@ -195,7 +159,7 @@ pub fn review(v: &Value, protocol: Protocol, roots: &Roots) -> Option<JsonReview
         .and_then(|o| get_ci(o, vocab::JSON_VERDICT_KEYS))
         .and_then(|(_, v)| v.as_str().map(str::to_string));
     let stance = verdict.as_deref().and_then(vocab::stance_of).or_else(|| {
-        obj.and_then(|o| get_ci(o, &["approved", "lgtm"]))
+        obj.and_then(|o| get_ci(o, &["approved", "approve", "lgtm"]))
             .and_then(|(_, v)| v.as_bool())
             .map(|b| if b { Stance::Approve } else { Stance::Object })
     });

@@ -126,62 +126,47 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
               | :L?(?P<b1>\d+)(?::\d+)?(?:\s*[-–—]\s*L?(?P<b2>\d+))?       # path:10-20, path:L10
               | \((?P<c1>\d+)(?:,\d+)?(?:\s*[-–—]\s*(?P<c2>\d+))?\)       # path(10) (MSVC)
               | \s*\(\s*(?:lines?\s+|L)?(?P<d1>\d+)(?:\s*[-–—]\s*L?(?P<d2>\d+))?\s*\)   # path (10-20), path (line 10)
-              | ,?\s+(?:at\s+|on\s+)?(?:lines?|ln|L)\s*(?P<e1>\d+)(?:\s*(?:[-–—]|to|through)\s*L?(?P<e2>\d+))?  # path, line 10
+              | -(?P<j1>\d+)-(?P<j2>\d+)\b                      # path-122-125 (CodeRabbit)
+              | ,?\s+(?:at\s+|on\s+|around\s+|near\s+|en\s+(?:la\s+|las\s+)?)?(?:lines?|ln|L|l[íi]neas?)\s*(?P<e1>\d+)(?:\s*(?:[-–—]|to|through|a)\s*L?(?P<e2>\d+))?  # path, line 10; path, línea 10
+              | \s*第\s*(?P<g1>\d+)\s*(?:[-–~〜～]\s*(?:第\s*)?(?P<g2>\d+)\s*)?行       # path 第 64 行
+              | \s+(?P<h1>\d+)\s*(?:[-–~〜～]\s*(?P<h2>\d+)\s*)?行目?                   # path 31〜40行目
+              | \s+(?P<i1>\d+)\s*(?:[-–~〜～]\s*(?P<i2>\d+)\s*)?(?:번째\s*)?(?:줄|행|라인)  # path 57번째 줄
               | \s*\[R?(?P<f1>\d+)(?:\s*[-–]\s*R?(?P<f2>\d+))?\]               # path [30-36] (pr-agent), path[R41-48] (Qodo)
             )"
         ),
     );
     let bare = re(&BARE, &format!(r"(`?)({PATH})(`?)"));
 
-    let urls = url_spans(text);
-    let in_url =
-        |at: usize| urls.iter().any(|(a, b)| *a <= at && at < *b) || text[..at].ends_with('@');
+    let mut urls = Spans::default();
+    for (a, b) in url_spans(text) {
+        urls.insert(a, b);
+    }
+    let in_url = |at: usize| urls.overlaps(at, at + 1) || text[..at].ends_with('@');
     let mut found: Vec<(usize, Location)> = Vec::new();
-    let mut covered: Vec<(usize, usize)> = Vec::new();
+    let mut covered = Spans::default();
     for c in linked.captures_iter(text) {
         let m = c.get(0).expect("match");
         let path = percent_decode(&c[1]);
         let start = c.get(2).and_then(|x| x.as_str().parse().ok());
         let end = c.get(3).and_then(|x| x.as_str().parse().ok());
         found.push((m.start(), Location::new(&path, start, end)));
-        covered.push((m.start(), m.end()));
+        covered.insert(m.start(), m.end());
     }
-    let overlaps = |covered: &[(usize, usize)], s: usize, e: usize| {
-        covered.iter().any(|(a, b)| s < *b && e > *a)
-    };
-    // Sourcery: `<location path="api/jobs.py" line_range="88-97" />`.
-    static TAG: OnceLock<Regex> = OnceLock::new();
-    for c in re(
-        &TAG,
-        r#"<location\s+path="([^"]+)"(?:\s+line_range="(\d+)(?:-(\d+))?")?"#,
-    )
-    .captures_iter(text)
-    {
-        let m = c.get(0).expect("match");
-        if !overlaps(&covered, m.start(), m.end()) {
-            let (rel, outside) = roots.relative(&c[1]);
-            let mut l = Location::new(
-                &rel,
-                c.get(2).and_then(|x| x.as_str().parse().ok()),
-                c.get(3).and_then(|x| x.as_str().parse().ok()),
-            );
-            l.outside = outside;
-            found.push((m.start(), l));
-            covered.push((m.start(), m.end()));
-        }
-    }
+    let overlaps = |covered: &Spans, s: usize, e: usize| covered.overlaps(s, e);
+    sourcery_tags(text, roots, &mut found, &mut covered);
     for c in with_line.captures_iter(text) {
         let m = c.get(0).expect("match");
         if overlaps(&covered, m.start(), m.end()) {
             continue;
         }
         let path = c.name("path").expect("path").as_str();
-        let path = path.trim_end_matches(['.', ',']);
+        // CodeRabbit names a file as `@path`: the mention sign is not part of it.
+        let path = path.trim_end_matches(['.', ',']).trim_start_matches('@');
         if !plausible_path(path, !c[1].is_empty(), true) || in_url(m.start()) {
             continue;
         }
         let num = |a: &str| c.name(a).and_then(|x| x.as_str().parse::<u32>().ok());
-        let (start, end) = ["a", "b", "c", "d", "e", "f"]
+        let (start, end) = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]
             .iter()
             .find_map(|k| num(&format!("{k}1")).map(|s| (Some(s), num(&format!("{k}2")))))
             .unwrap_or((None, None));
@@ -189,11 +174,14 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
         let mut loc = Location::new(&rel, start, end);
         loc.outside = outside;
         found.push((m.start(), loc));
-        covered.push((m.start(), m.end()));
+        covered.insert(m.start(), m.end());
     }
     for c in bare.captures_iter(text) {
         let m = c.get(2).expect("path");
-        let path = m.as_str().trim_end_matches(['.', ',']);
+        let path = m
+            .as_str()
+            .trim_end_matches(['.', ','])
+            .trim_start_matches('@');
         let ticked = !c[1].is_empty() && !c[3].is_empty();
         if !plausible_path(path, ticked, false)
             || overlaps(&covered, m.start(), m.end())
@@ -210,7 +198,7 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
         let mut loc = Location::new(&rel, None, None);
         loc.outside = outside;
         found.push((m.start(), loc));
-        covered.push((m.start(), m.end()));
+        covered.insert(m.start(), m.end());
     }
     // A PR-files link names the file only by its hash (`#diff-<sha256>R61-R78`): the line is
     // all it gives; the path may come from elsewhere in the finding.
@@ -225,6 +213,62 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
     }
     found.sort_by_key(|(at, _)| *at);
     found.into_iter().map(|(_, l)| l).collect()
+}
+
+/// Sourcery's `<location path="api/jobs.py" line_range="88-97" />`.
+fn sourcery_tags(
+    text: &str,
+    roots: &Roots,
+    found: &mut Vec<(usize, Location)>,
+    covered: &mut Spans,
+) {
+    static TAG: OnceLock<Regex> = OnceLock::new();
+    for c in re(
+        &TAG,
+        r#"<location\s+path="([^"]+)"(?:\s+line_range="(\d+)(?:-(\d+))?")?"#,
+    )
+    .captures_iter(text)
+    {
+        let m = c.get(0).expect("match");
+        if !covered.overlaps(m.start(), m.end()) {
+            let (rel, outside) = roots.relative(&c[1]);
+            let mut l = Location::new(
+                &rel,
+                c.get(2).and_then(|x| x.as_str().parse().ok()),
+                c.get(3).and_then(|x| x.as_str().parse().ok()),
+            );
+            l.outside = outside;
+            found.push((m.start(), l));
+            covered.insert(m.start(), m.end());
+        }
+    }
+}
+
+/// Disjoint byte spans, asked whether a span overlaps any of them in logarithmic time (an
+/// answer may hold hundreds of thousands of places: a scan per place would be quadratic).
+#[derive(Default)]
+struct Spans(std::collections::BTreeMap<usize, usize>);
+
+impl Spans {
+    fn insert(&mut self, start: usize, end: usize) {
+        self.0.insert(start, end);
+    }
+
+    /// Of disjoint spans, the one that starts last before `end` ends last: only it can reach
+    /// into `start..end`.
+    fn overlaps(&self, start: usize, end: usize) -> bool {
+        let nearest = self.0.range(..end).next_back();
+        #[cfg(test)]
+        SPANS_EXAMINED.with(|n| n.set(n.get() + usize::from(nearest.is_some())));
+        nearest.is_some_and(|(_, &e)| e > start)
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many spans the overlap checks looked at: the work that was quadratic in the number
+    /// of places when each check scanned every span found before.
+    static SPANS_EXAMINED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Where `text` has URLs (a link target is not a file of this repository), found once;
@@ -243,7 +287,7 @@ pub fn lines_in(text: &str) -> Option<(u32, Option<u32>)> {
     static LINE: OnceLock<Regex> = OnceLock::new();
     let c = re(
         &LINE,
-        r"(?i)(?:\blines?\b\s*:?\s*|\bL)\+?(\d+)(?:\s*(?:[-–—]|to|through)\s*[L+]?(\d+))?\b",
+        r"(?i)(?:\b(?:lines?|l[íi]neas?)\b\s*:?\s*|\bL|第\s*)\+?(\d+)(?:\s*(?:[-–—~〜～]|to|through)\s*[L+]?(\d+))?(?-u:\b)",
     )
     .captures(text)?;
     let start = c[1].parse().ok()?;
@@ -310,6 +354,27 @@ mod tests {
     }
 
     #[test]
+    fn finding_places_is_linear_in_their_number() {
+        let work = |n: usize| {
+            let text: String = (0..n)
+                .map(|i| {
+                    format!(
+                        "see src/mod_{}/f.rs:{} and https://x.io/{i} then ",
+                        i % 7,
+                        i
+                    )
+                })
+                .collect();
+            SPANS_EXAMINED.with(|c| c.set(0));
+            assert_eq!(find_all(&text, &Roots::default()).len(), n);
+            SPANS_EXAMINED.with(|c| c.get())
+        };
+        let (small, large) = (work(2000), work(4000));
+        // Twice the places, about twice the work (a scan per place would be four times).
+        assert!(large <= small * 2 + 100, "{small} -> {large}");
+    }
+
+    #[test]
     fn forms() {
         for (text, want) in [
             ("see src/a.rs:10", "src/a.rs:10"),
@@ -333,6 +398,18 @@ mod tests {
             ("the file `config.rs`", "config.rs"),
             ("under src/net/", "src/net/"),
             ("in ./lib/util.ts line 4", "lib/util.ts:4"),
+            (
+                "`src/sync/cola.ts`, líneas 88-95: x",
+                "src/sync/cola.ts:88-95",
+            ),
+            ("`server/admin.go` 第 64 行：x", "server/admin.go:64"),
+            ("`app/w.rb` 31〜40行目", "app/w.rb:31-40"),
+            ("`src/refund.py` 57번째 줄 — x", "src/refund.py:57"),
+            (
+                "src/upload/handler.ts-122-125",
+                "src/upload/handler.ts:122-125",
+            ),
+            ("In `@src/a.ts` around lines 7 - 8, x", "src/a.ts:7-8"),
             (
                 "[web/src/api/client.ts [30-36]](https://x/pull/1/files)",
                 "web/src/api/client.ts:30-36",

@@ -53,8 +53,17 @@ pub enum Place {
 fn without_line(t: &str) -> &str {
     match t.split_once(':') {
         Some((p, n)) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit() || c == '-') => p,
-        _ => t,
+        // CodeRabbit's `path-122-125`.
+        _ => dashed_range(t).map_or(t, |(p, _, _)| p),
     }
+}
+
+/// `src/a.ts-122-125` (CodeRabbit's header for a comment): the path and the range.
+pub(super) fn dashed_range(t: &str) -> Option<(&str, u32, u32)> {
+    let (rest, end) = t.rsplit_once('-')?;
+    let (path, start) = rest.rsplit_once('-')?;
+    let (start, end) = (start.parse().ok()?, end.parse().ok()?);
+    (path.contains('.') && !path.ends_with('.')).then_some((path, start, end))
 }
 
 pub fn place_line(text: &str, roots: &Roots) -> Option<Place> {

@@ -63,7 +63,15 @@ impl Reader<'_> {
             }
             Block::Blank => self.flush_record(),
             Block::Heading { level, text } => self.heading(*level, text),
-            Block::Summary { text } => self.heading(SUMMARY_LEVEL + self.details_depth, text),
+            Block::Summary { text } => {
+                // `<summary>✅ Addressed in commits …</summary>` under a comment: it is fixed.
+                if vocab::is_withdrawn(text) {
+                    if let Some(u) = self.target().or(self.recent) {
+                        self.units[u].placeholder = true;
+                    }
+                }
+                self.heading(SUMMARY_LEVEL + self.details_depth, text)
+            }
             // Nested `<details>` levels stay below the bold level, however many an answer opens.
             Block::DetailsOpen => {
                 self.details_depth = self

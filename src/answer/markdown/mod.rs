@@ -172,6 +172,7 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
         }
     }
     pairing::pair_table_with_details(&r.units, &mut found);
+    pairing::pair_list_with_details(&r.units, &mut found);
     out.findings.extend(found.into_iter().flatten());
     out
 }

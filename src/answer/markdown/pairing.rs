@@ -66,3 +66,45 @@ pub(super) fn pair_table_with_details(units: &[Unit], found: &mut [Option<Findin
         }
     }
 }
+
+/// A list of bare titles (no place, no level: Amazon Q's "Issues Found") followed by exactly
+/// as many placed findings (its inline comments): each title is the finding detailed after it,
+/// in order, so they are one finding each, with the detail's place and level.
+pub(super) fn pair_list_with_details(units: &[Unit], found: &mut [Option<Finding>]) {
+    let bare = |i: usize| {
+        found[i]
+            .as_ref()
+            .is_some_and(|f| f.location.is_none() && f.severity == Severity::Unclassified)
+    };
+    let Some(list) = units
+        .iter()
+        .enumerate()
+        .find(|(i, u)| u.kind == UnitKind::Item && u.list.is_some() && bare(*i))
+        .and_then(|(_, u)| u.list)
+    else {
+        return;
+    };
+    let items: Vec<usize> = (0..units.len())
+        .filter(|i| units[*i].list == Some(list) && found[*i].is_some())
+        .collect();
+    let Some(&last) = items.last() else {
+        return;
+    };
+    if items.len() < 2 || !items.iter().all(|i| bare(*i)) {
+        return;
+    }
+    let placed = |i: usize| found[i].as_ref().is_some_and(|f| f.location.is_some());
+    let after: Vec<usize> = (last + 1..units.len())
+        .filter(|i| found[*i].is_some())
+        .collect();
+    if after.len() != items.len() || !after.iter().all(|i| placed(*i)) {
+        return;
+    }
+    for (&item, &detail) in items.iter().zip(&after) {
+        let title = found[item].take().expect("paired findings exist").title;
+        let d = found[detail].as_mut().expect("paired findings exist");
+        if !title.is_empty() {
+            d.title = title;
+        }
+    }
+}

@@ -58,6 +58,49 @@ pub(super) const FIELD_NAMES: &[(&str, Field)] = &[
     ("risk", Field::Body),
     ("title", Field::Title),
     ("summary", Field::Title),
+    // Spanish, Japanese, Chinese and Korean field names.
+    ("archivo", Field::File),
+    ("fichero", Field::File),
+    ("ruta", Field::File),
+    ("ubicación", Field::File),
+    ("ubicacion", Field::File),
+    ("línea", Field::Line),
+    ("líneas", Field::Line),
+    ("linea", Field::Line),
+    ("severidad", Field::Severity),
+    ("prioridad", Field::Severity),
+    ("gravedad", Field::Severity),
+    ("corrección", Field::Action),
+    ("solución", Field::Action),
+    ("sugerencia", Field::Action),
+    ("descripción", Field::Body),
+    ("problema", Field::Body),
+    ("場所", Field::File),
+    ("位置", Field::File),
+    ("ファイル", Field::File),
+    ("該当箇所", Field::File),
+    ("行", Field::Line),
+    ("重要度", Field::Severity),
+    ("重大度", Field::Severity),
+    ("修正案", Field::Action),
+    ("対応", Field::Action),
+    ("問題", Field::Body),
+    ("文件", Field::File),
+    ("行号", Field::Line),
+    ("严重程度", Field::Severity),
+    ("级别", Field::Severity),
+    ("建议", Field::Action),
+    ("修复建议", Field::Action),
+    ("问题", Field::Body),
+    ("说明", Field::Body),
+    ("파일", Field::File),
+    ("위치", Field::File),
+    ("줄", Field::Line),
+    ("심각도", Field::Severity),
+    ("중요도", Field::Severity),
+    ("제안", Field::Action),
+    ("수정 제안", Field::Action),
+    ("설명", Field::Body),
 ];
 
 pub(super) fn field(line: &str) -> Option<(Field, String)> {
@@ -65,10 +108,10 @@ pub(super) fn field(line: &str) -> Option<(Field, String)> {
     let line = &strip_tags(line);
     let c = re(
         &FIELD,
-        r"^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?([A-Za-z][A-Za-z ]{0,22}?)\s*(?::(?:\*\*|__|\*|_)|(?:\*\*|__|\*|_)\s*:|:)\s*(.*)$",
+        r"^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?(\p{L}[\p{L} ]{0,22}?)\s*(?:[:：](?:\*\*|__|\*|_)|(?:\*\*|__|\*|_)\s*[:：]|[:：])\s*(.*)$",
     )
     .captures(line)?;
-    let name = c[1].trim().to_ascii_lowercase();
+    let name = c[1].trim().to_lowercase();
     let kind = FIELD_NAMES.iter().find(|(n, _)| *n == name)?.1;
     Some((kind, c[2].trim().to_string()))
 }

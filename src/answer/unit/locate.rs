@@ -50,6 +50,13 @@ pub(super) fn locate(
     candidates.extend(lead_lined);
     candidates.extend(range);
     candidates.extend(section_with_line);
+    // The file a comment is filed under (the nearest place header before it) beats a file its
+    // words merely mention ("also asserted in `csv.test.ts`").
+    candidates.extend(
+        u.section_path
+            .clone()
+            .filter(|p| !p.path.is_empty() && !p.path.ends_with('/')),
+    );
     candidates.extend(lead_bare);
     candidates.extend(file.map(|f| {
         let mut l = Location::new(f, None, None);

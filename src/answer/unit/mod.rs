@@ -59,11 +59,86 @@ pub struct Unit {
 
 use crate::answer::re;
 
-/// The finding a unit is, or `None` when nothing says it is one.
-pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
-    if u.placeholder {
+/// The finding's title and body: the lead's title (a bold span of it, a `Title:` field, or
+/// the body's first line when the lead is only markers), the rest as body; `None` when there
+/// is no title or the title only praises.
+fn title_and_body(
+    u: &Unit,
+    roots: &Roots,
+    title_field: Option<String>,
+    mut body: Vec<String>,
+    action: &mut Vec<String>,
+    may_praise: bool,
+) -> Option<(String, String)> {
+    let (mut title, mut extra) = split_title(&u.read.title, roots);
+    // `**Title** (src/a.rs:3), so …`: the bold span is the title, the rest is body.
+    if let Some((bold, rest)) = bold_span_title(&u.lead) {
+        if extra.body.is_empty()
+            && extra.action.is_none()
+            && title.starts_with(&bold)
+            && title != bold
+        {
+            let rest = plain(&rest);
+            let rest = rest.trim_start_matches(['—', '–', '-', ':', ',', ' ']);
+            extra.body = rest.to_string();
+            title = bold;
+        }
+    }
+    if title.is_empty() {
+        title = title_field.unwrap_or_default();
+    }
+    let mut body_text = extra.body;
+    if let Some(a) = extra.action {
+        action.insert(0, a);
+    }
+    if title.is_empty() {
+        // A marker-only lead: the first line of the body is the title, and it may praise
+        // (CodeRabbit's `` `8-40`: **Good coverage of the edge cases.** ``).
+        if !body.is_empty() {
+            title = plain(&body.remove(0));
+            let n = vocab::normalise(&title);
+            let praises = vocab::PRAISE_TITLES
+                .iter()
+                .any(|p| n == *p || n.starts_with(&format!("{p} ")));
+            if praises && may_praise {
+                return None;
+            }
+        }
+    }
+    if title.is_empty() {
         return None;
     }
+    if title.chars().count() > 200 {
+        let (short, rest) = shorten(&title);
+        body.insert(0, rest);
+        title = short;
+    }
+    for b in body {
+        if !body_text.is_empty() {
+            body_text.push('\n');
+        }
+        body_text.push_str(&b);
+    }
+    Some((title, body_text))
+}
+
+/// What a unit's detail lines, table cells, code and hidden comments say.
+#[derive(Default)]
+struct Details {
+    field_severity: Option<(Severity, Strength)>,
+    category: Option<(Severity, Strength)>,
+    file: Option<String>,
+    line: Option<(u32, Option<u32>)>,
+    action: Vec<String>,
+    evidence: Option<String>,
+    title_field: Option<String>,
+    body: Vec<String>,
+    detail_marker: Option<(Severity, Strength)>,
+}
+
+/// Reads a unit's fields (`Severity:`, `File:`, `Fix:`…), its other lines as body, its code
+/// (a fix, or evidence) and a level hidden in a comment.
+fn details(u: &Unit, roots: &Roots) -> Details {
     let mut field_severity = None;
     let mut category = None;
     let mut file: Option<String> = None;
@@ -172,6 +247,40 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
         }
     }
 
+    Details {
+        field_severity,
+        category,
+        file,
+        line,
+        action,
+        evidence,
+        title_field,
+        body,
+        detail_marker,
+    }
+}
+
+/// The finding a unit is, or `None` when nothing says it is one.
+pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
+    // Fixed since an earlier review, or a draft the bot did not post: not raised.
+    if u.placeholder
+        || vocab::is_withdrawn(&u.lead)
+        || u.lines.iter().any(|l| vocab::is_withdrawn(l))
+    {
+        return None;
+    }
+    let Details {
+        field_severity,
+        category,
+        file,
+        line,
+        mut action,
+        evidence,
+        title_field,
+        body,
+        detail_marker,
+    } = details(u, roots);
+
     // Severity: the unit's own level, then a field, then its section's level, then categories.
     let lead_sev = u.read.severity;
     let level = |s: Option<(Severity, Strength)>| s.filter(|s| s.1 == Strength::Level);
@@ -229,6 +338,10 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
         return None;
     }
     let normal_title = vocab::normalise(&u.read.title);
+    // A range before the words (`` `8-40`: **LGTM!** ``) is where, not what.
+    let normal_title = normal_title
+        .trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ')
+        .to_string();
     let praise = vocab::PRAISE_TITLES
         .iter()
         .any(|p| normal_title == *p || normal_title.starts_with(&format!("{p} ")))
@@ -246,47 +359,14 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
         return None;
     }
 
-    let (mut title, mut extra) = split_title(&u.read.title, roots);
-    // `**Title** (src/a.rs:3), so …`: the bold span is the title, the rest is body.
-    if let Some((bold, rest)) = bold_span_title(&u.lead) {
-        if extra.body.is_empty()
-            && extra.action.is_none()
-            && title.starts_with(&bold)
-            && title != bold
-        {
-            let rest = plain(&rest);
-            let rest = rest.trim_start_matches(['—', '–', '-', ':', ',', ' ']);
-            extra.body = rest.to_string();
-            title = bold;
-        }
-    }
-    if title.is_empty() {
-        title = title_field.unwrap_or_default();
-    }
-    let mut body_text = extra.body;
-    if let Some(a) = extra.action {
-        action.insert(0, a);
-    }
-    if title.is_empty() {
-        // A marker-only lead: the first line of the body is the title.
-        if !body.is_empty() {
-            title = plain(&body.remove(0));
-        }
-    }
-    if title.is_empty() {
-        return None;
-    }
-    if title.chars().count() > 200 {
-        let (short, rest) = shorten(&title);
-        body.insert(0, rest);
-        title = short;
-    }
-    for b in body {
-        if !body_text.is_empty() {
-            body_text.push('\n');
-        }
-        body_text.push_str(&b);
-    }
+    let (title, body_text) = title_and_body(
+        u,
+        roots,
+        title_field,
+        body,
+        &mut action,
+        !own_level && !concern,
+    )?;
     let mut f = Finding::new(severity.unwrap_or(Severity::Unclassified), &clean(&title));
     f.location = loc;
     f.evidence = evidence.map(|e| clean(&e));

@@ -1,5 +1,6 @@
 //! The reader's vocabularies, as data: severity words, section headings, approval and
-//! non-approval phrases, placeholders, and the keys real reviewers' JSON uses.
+//! non-approval phrases, placeholders, and the keys real reviewers' JSON uses (a judge's words
+//! are in [`crate::answer::judge`]).
 //!
 //! One table per concept, in one place, so a new reviewer format is usually a new row in one of
 //! these files and not new code (the README's "How answers are read" shows the severity table).
@@ -28,6 +29,12 @@ pub fn stance_of(s: &str) -> Option<Stance> {
         .iter()
         .find(|(w, _)| normalise(w) == n)
         .map(|(_, st)| *st)
+}
+
+/// Is `text` a mark that its comment is no longer raised ([`WITHDRAWN`])?
+pub fn is_withdrawn(text: &str) -> bool {
+    static WITHDRAWN_RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    crate::answer::re(&WITHDRAWN_RE, WITHDRAWN).is_match(text)
 }
 
 /// Normalises a marker or heading: lower case, emoji and punctuation gone, words separated by

@@ -32,6 +32,30 @@ pub const VERDICT_WORDS: &[(&str, Stance)] = &[
     ("block", Stance::Object),
     ("patch is incorrect", Stance::Object),
     ("incorrect", Stance::Object),
+    // Spanish, Japanese, Chinese and Korean verdicts.
+    ("aprobado", Stance::Approve),
+    ("aprobada", Stance::Approve),
+    ("aprobar", Stance::Approve),
+    ("apruebo", Stance::Approve),
+    ("rechazado", Stance::Object),
+    ("cambios solicitados", Stance::Object),
+    ("no aprobado", Stance::Object),
+    ("承認", Stance::Approve),
+    ("合格", Stance::Approve),
+    ("差し戻し", Stance::Object),
+    ("却下", Stance::Object),
+    ("要修正", Stance::Object),
+    ("通过", Stance::Approve),
+    ("批准", Stance::Approve),
+    ("不通过", Stance::Object),
+    ("未通过", Stance::Object),
+    ("拒绝", Stance::Object),
+    ("需要修改", Stance::Object),
+    ("승인", Stance::Approve),
+    ("승인 불가", Stance::Object),
+    ("조건부 승인", Stance::Object),
+    ("반려", Stance::Object),
+    ("수정 필요", Stance::Object),
 ];
 
 /// Phrases that approve the whole change when nothing qualifies them (a regex alternation,
@@ -46,7 +70,9 @@ pub const APPROVAL_PHRASES: &[&str] = &[
     r"(?:did not|didn't|did n't) (?:find|spot|see|identify) any(?: [\w-]+){0,5} (?:issues|problems|concerns|bugs)",
     r"found no(?: [\w-]+){0,5} (?:issues|problems|concerns|bugs)",
     r"no actionable comments",
-    r"nothing (?:to (?:fix|change|flag|report|add)|blocking)",
+    r"nothing (?:to (?:fix|change|flag|report|add|comment on)|blocking)",
+    r"(?:zero|0) (?:actionable |new )?(?:issues|problems|suggestions|comments|findings)",
+    r"(?:actionable )?(?:suggestions|comments|issues|findings)(?: posted| found| generated)?\s*[-:–]\s*0",
     r"(?:safe|ready|good) to (?:merge|ship|land)",
     r"ship it",
     r"approved?",
@@ -55,6 +81,9 @@ pub const APPROVAL_PHRASES: &[&str] = &[
     r"i have no (?:further )?(?:comments|feedback|suggestions|objections)",
     r"(?:generated|left|posted|made) no (?:new )?comments",
     r"no (?:new )?comments",
+    r"no (?:he|hemos) encontrado (?:ningún |ningun )?(?:problemas?|errores)",
+    r"sin (?:problemas|observaciones)",
+    r"listo para (?:fusionar|mergear|integrar)",
 ];
 
 /// Words that turn an approval into something else when they come before it in its sentence
@@ -70,7 +99,9 @@ pub const QUALIFIERS: &str = r"(?i)^[^.!?\n]*?\b(but|however|though|although|exc
 pub const CONDITIONS: &str = r"(?i)^[^.!?\n]*?\b(once|after|until|unless|if|provided|pending|as long as|as soon as|only when|assuming)\b";
 
 /// Phrases anywhere in an answer that mean it does not approve.
-pub const OBJECTIONS: &str = r"(?i)\b(request(?:ing)? changes|changes requested|do not merge|don't merge|not (?:yet )?(?:ready|safe) to (?:merge|ship|land)|needs (?:more )?work|patch is incorrect|must be (?:fixed|addressed) before)\b";
+/// A "no" to the question whether to approve ("Approved? No.", "Would I ship it? Absolutely
+/// not", "I would not ship this") is one of them.
+pub const OBJECTIONS: &str = r"(?i)\b(request(?:ing)? changes|changes requested|do not merge|don't merge|not (?:yet )?(?:ready|safe|good) to (?:merge|ship|land|go)|needs (?:more )?work|patch is incorrect|must be (?:fixed|addressed) before|(?:approved?|approval|lgtm|ship(?: it| this)?|merge(?: it| this)?|mergeable|ready(?: to (?:merge|ship))?)\s*\?\W*(?:absolutely |definitely |certainly |clearly )?(?:no|not(?: yet)?|nope)\b|would(?:\s+not|n't)\s+(?:ship|merge|approve|land)|no est[áa] listo para (?:fusionar|mergear|integrar)|no lo apruebo)";
 
 /// What a reviewer says of a finding carried from an earlier review (incremental review), as
 /// normalised phrases. Longer phrases are tried first at each place, so "not fixed" is never
@@ -114,3 +145,9 @@ pub enum Carried {
     Open,
     NotApplicable,
 }
+
+/// What marks a comment as no longer raised: fixed or addressed since an earlier review (a
+/// struck-through title, "✅ Addressed in commits …", "✅ **Fixed** in `a1b2c3d`") or never
+/// posted (a bot's drafts it declined: "Reason this comment was not posted"). "❌ Not fixed" is
+/// not one of them.
+pub const WITHDRAWN: &str = r"(?i)(?:✅\s*(?:\*\*|__)?\s*(?:fixed|addressed|resolved|done|corregido|resuelto|arreglado|修正済み|対応済み|解決済み|已修复|已解决|已处理|해결됨|수정됨|반영됨)\b|\baddressed in (?:commits?|[0-9a-f]{7,40})\b|^\W*~~[^~]{3,}~~|\breason this comment was not posted\b|\bdraft comment\s*:)";

@@ -5,6 +5,10 @@
 /// A heading matches when its normalised text starts with one of these.
 pub const QUIET_SECTIONS: &[&str] = &[
     "summary",
+    // The statuses of an earlier review's findings (read by `carried`), not new findings.
+    "carried findings",
+    "earlier findings",
+    "previous findings",
     "overview",
     "walkthrough",
     "changes",

@@ -4,7 +4,7 @@
 //! assessor, who reads what the reporter wrote). Every call here gets its own reserved time.
 
 use anyhow::Result;
-use serde_json::Value;
+use serde::Deserialize;
 
 use crate::agents::budget::Budget;
 use crate::answer::json::json_blocks;
@@ -211,16 +211,18 @@ fn conclude(p: &Panel, log: &[Entry], redactions: u32, budget: &Budget) -> (Stri
             "the chair could not conclude (no answer)".into(),
         );
     };
-    let v: Value = json_blocks(&text)
+    // The chair's answer (its JSON, not ours): the last block that names an outcome.
+    let said = json_blocks(&text)
         .into_iter()
         .rev()
         .find(|v| v.get("outcome").is_some())
-        .unwrap_or(Value::Null);
-    let outcome = v["outcome"].as_str().unwrap_or("").trim().to_string();
+        .and_then(|v| serde_json::from_value::<Conclusion>(v).ok())
+        .unwrap_or_default();
+    let outcome = said.outcome.unwrap_or_default().trim().to_string();
     let valid = outcome == "draw"
         || outcome == "void"
         || names.iter().any(|n| outcome == format!("{n}_wins"));
-    let reason = v["reason"].as_str().unwrap_or(text.trim()).to_string();
+    let reason = said.reason.unwrap_or_else(|| text.trim().to_string());
     if valid {
         (outcome, reason)
     } else {
@@ -229,4 +231,11 @@ fn conclude(p: &Panel, log: &[Entry], redactions: u32, budget: &Budget) -> (Stri
             format!("the chair's outcome {outcome:?} is not one of the allowed values; {reason}"),
         )
     }
+}
+
+/// The chair's conclusion, as its answer gives it.
+#[derive(Default, Deserialize)]
+struct Conclusion {
+    outcome: Option<String>,
+    reason: Option<String>,
 }

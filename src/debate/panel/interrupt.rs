@@ -15,8 +15,8 @@
 //!
 //! One interruption is taken per turn: the resumed answer is the turn, whatever it starts with.
 
+use crate::store::debate::VerificationResult;
 use anyhow::Result;
-use serde_json::json;
 
 use crate::agents::budget::Budget;
 use crate::debate::citations::{self, Citation, Status};
@@ -166,10 +166,15 @@ impl Panel<'_> {
             return Ok(ruling);
         };
         let c = self.urgent_check(&target, source, budget);
-        let result = json!({
-            "verified_seq": seq, "url": c.cited, "kind": c.kind, "status": seed_status(c.status),
-            "explanation": c.detail, "urgent": true, "challenge_seq": at,
-        });
+        let result = VerificationResult {
+            verified_seq: seq,
+            url: c.cited.clone(),
+            kind: c.kind.clone(),
+            status: seed_status(c.status).to_string(),
+            explanation: c.detail.clone(),
+            urgent: true,
+            challenge_seq: Some(at),
+        };
         let on = Extra {
             target: Some(seq),
             ..Extra::default()
@@ -178,7 +183,7 @@ impl Panel<'_> {
             "system",
             "verifier",
             "verification_result",
-            &result.to_string(),
+            &result.to_content(),
             on.clone(),
         )?;
         let author = &target.speaker;

@@ -7,21 +7,8 @@
 //! across the panel) are tested without a model or a terminal.
 
 use anyhow::Result;
-use serde::{Deserialize, Serialize};
 
-/// One panellist.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Debater {
-    /// A slug: letters, digits and hyphens; the `speaker` in the log.
-    pub name: String,
-    pub backend: String,
-    #[serde(default)]
-    pub persona: String,
-    #[serde(default)]
-    pub position: String,
-    #[serde(default)]
-    pub incentives: String,
-}
+pub use crate::store::debate::Debater;
 
 /// `NAME=BACKEND[:persona]`; `openai:<model>` and `exec:<command>` keep their own colons (give an
 /// exec debater its persona in a `--panel` file).

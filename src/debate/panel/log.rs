@@ -5,11 +5,10 @@
 //! Also here: how a debater's answer says what kind of entry it is (`new_point`, `rebuttal` with
 //! the seq it answers, `conjecture`) and whether it brings in a new analytical framework.
 
-use anyhow::Result;
-use serde::{Deserialize, Serialize};
-
 use crate::debate::citations::Citation;
+pub use crate::store::debate::{Entry, Source};
 use crate::store::{self, Session};
+use anyhow::Result;
 
 /// Phases as the seed writes them (there is no value for phase 4: the conclusion is `system`).
 pub const PHASES: &[&str] = &["system", "opening", "rebuttal", "closing"];
@@ -34,53 +33,6 @@ pub const DEBATER_TYPES: &[&str] = &[
 ];
 /// What a debater may log in a round.
 pub const ROUND_TYPES: &[&str] = &["new_point", "rebuttal", "conjecture"];
-
-/// One line of `debate-log.jsonl`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Entry {
-    pub seq: u32,
-    pub timestamp: String,
-    /// `system`, `opening`, `rebuttal` or `closing`.
-    pub phase: String,
-    pub speaker: String,
-    #[serde(rename = "type")]
-    pub kind: String,
-    pub content: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sources: Option<Vec<Source>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rebuttal_to_seq: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub target_seq: Option<u32>,
-}
-
-/// A cited source as seed 002's log writes one: `url`, `title`, `accessed`. Here `url` is what was
-/// cited (a URL, or a repository path, `path:line` or code pattern); a debater's answer names no
-/// title and no access time, so those stay null rather than invented; `kind` and `status` say what
-/// it is and that it is not checked yet (its `verification_result` entry follows).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Source {
-    #[serde(alias = "cited")]
-    pub url: String,
-    #[serde(default)]
-    pub title: Option<String>,
-    #[serde(default)]
-    pub accessed: Option<String>,
-    pub kind: String,
-    pub status: crate::debate::citations::Status,
-}
-
-impl From<Citation> for Source {
-    fn from(c: Citation) -> Source {
-        Source {
-            url: c.cited,
-            title: None,
-            accessed: None,
-            kind: c.kind,
-            status: c.status,
-        }
-    }
-}
 
 /// The log in memory and on disk: every push is appended to the session's file at once, so an
 /// interrupted panel can be resumed from it.
@@ -123,7 +75,7 @@ impl Log<'_> {
             rebuttal_to_seq: extra.rebuttal_to,
             target_seq: extra.target,
         };
-        self.session.append_json_line("debate-log.jsonl", &e)?;
+        self.session.append_to_log(&e)?;
         let seq = e.seq;
         self.entries.push(e);
         Ok(seq)

@@ -34,9 +34,9 @@ use serde::Serialize;
 use crate::agents::Backend;
 use crate::debate::citations::{Checker, Status};
 use crate::settings::Settings;
+pub use crate::store::debate::{Debater, Timing};
 use crate::store::Session;
 pub use flow::run;
-pub use lineup::Debater;
 pub use log::Entry;
 pub use outputs::{summary, transcript, verifier_report};
 
@@ -77,32 +77,6 @@ pub struct Panel<'a> {
     /// What the verifier model said of each source it judged, and at which seq: a source is
     /// judged once per debate.
     pub judged: Mutex<std::collections::BTreeMap<String, (Status, String, u32)>>,
-}
-
-/// One model call, for `metadata.json`.
-#[derive(Debug, Clone, Serialize)]
-pub struct Timing {
-    /// `chair`, `debater`, `audience`, `reporter` or `assessor`.
-    pub role: String,
-    /// The debater's name, or the role.
-    pub speaker: String,
-    pub step: String,
-    pub backend: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
-    /// Milliseconds since the panel started, and how long the call took.
-    pub at_ms: u64,
-    pub ms: u64,
-    pub ok: bool,
-    /// How the backend was spoken to: `cli`, `acp` or `http`.
-    pub transport: String,
-    /// Secrets redacted from the answer (the answer carries the `[WARN]` line).
-    #[serde(skip_serializing_if = "is_zero")]
-    pub redactions: usize,
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
 }
 
 #[derive(Debug, Clone, Serialize)]

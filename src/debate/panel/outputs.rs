@@ -12,6 +12,7 @@ use crate::agents::budget::Budget;
 use crate::debate::panel::calls::Call;
 use crate::debate::panel::log::Entry;
 use crate::debate::panel::{Debater, Panel, PanelOutcome};
+use crate::store::debate::VerificationResult;
 
 /// The reporter's summary text and, when asked, the blog post.
 pub(super) fn reporter(
@@ -93,7 +94,12 @@ pub(super) fn write_reports(p: &Panel, o: &PanelOutcome) -> Result<()> {
 
 /// The assessor reads the transcript, the summary and the blog post, and grades every role.
 pub(super) fn assess(p: &Panel, o: &mut PanelOutcome, budget: &Budget) -> Result<()> {
-    let read = |f: &str| std::fs::read_to_string(p.session.dir.join(f)).unwrap_or_default();
+    let read = |f: &str| {
+        crate::store::folder::text(&p.session.dir, f)
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    };
     let mut docs = String::new();
     for f in ["transcript.md", "summary.md", "blog-post.md"] {
         let text = read(f);
@@ -273,20 +279,21 @@ pub fn verifier_report(topic: &str, o: &PanelOutcome) -> String {
     let mut s = format!("# Verifier report: {topic}\n\n| seq | speaker | source | kind | status | explanation |\n| --- | --- | --- | --- | --- | --- |\n");
     let mut counts: std::collections::BTreeMap<String, usize> = Default::default();
     for e in o.entries.iter().filter(|e| e.kind == "verification_result") {
-        let v: serde_json::Value = serde_json::from_str(&e.content).unwrap_or_default();
+        let v = VerificationResult::of_content(&e.content);
         let seq = e.target_seq.unwrap_or(0);
         let speaker = o
             .entries
             .get(seq as usize)
             .map_or("", |t| t.speaker.as_str());
-        let status = v["status"].as_str().unwrap_or("");
+        let status = v.as_ref().map_or("", |v| v.status.as_str());
         *counts.entry(status.to_string()).or_default() += 1;
-        let cell = |k: &str| v[k].as_str().unwrap_or("").replace('|', "\\|");
+        let cell =
+            |f: fn(&VerificationResult) -> &str| v.as_ref().map_or("", f).replace('|', "\\|");
         s.push_str(&format!(
             "| {seq} | {speaker} | `{}` | {} | {status} | {} |\n",
-            cell("url"),
-            cell("kind"),
-            cell("explanation")
+            cell(|v| &v.url),
+            cell(|v| &v.kind),
+            cell(|v| &v.explanation)
         ));
     }
     s.push_str(&withdrawn(o));
@@ -310,8 +317,8 @@ fn withdrawn(o: &PanelOutcome) -> String {
     let mut s = String::from("\n## Withdrawn Claims\n\n");
     let mut rows = Vec::new();
     for e in o.entries.iter().filter(|e| e.kind == "verification_result") {
-        let v: serde_json::Value = serde_json::from_str(&e.content).unwrap_or_default();
-        let status = v["status"].as_str().unwrap_or("");
+        let v = VerificationResult::of_content(&e.content);
+        let status = v.as_ref().map_or("", |v| v.status.as_str());
         if status != "fabricated" && status != "unreliable" {
             continue;
         }
@@ -334,11 +341,12 @@ fn withdrawn(o: &PanelOutcome) -> String {
             (_, Some(r)) => format!("asked to withdraw or replace (ruling, seq {})", r.seq),
             _ => "asked to withdraw or replace".to_string(),
         };
-        let cell = |k: &str| v[k].as_str().unwrap_or("").replace('|', "\\|");
+        let cell =
+            |f: fn(&VerificationResult) -> &str| v.as_ref().map_or("", f).replace('|', "\\|");
         rows.push(format!(
             "| {seq} | {speaker} | `{}` | {status}: {} | {outcome} |\n",
-            cell("url"),
-            cell("explanation")
+            cell(|v| &v.url),
+            cell(|v| &v.explanation)
         ));
     }
     rows.dedup();

@@ -4,6 +4,7 @@
 //! user gave is kept; the proposal is then shown for confirmation, never silently used.
 
 use anyhow::{Context, Result};
+use serde::Deserialize;
 
 use crate::agents::budget::Budget;
 use crate::agents::Backend;
@@ -52,34 +53,38 @@ pub fn propose(
     let answer = chair
         .ask(&req)
         .context("the chair could not propose the lineup")?;
-    let proposed = json_blocks(&answer.text)
+    // The chair's answer (its JSON, not ours): each proposal read on its own.
+    let proposed: Vec<Proposed> = json_blocks(&answer.text)
         .into_iter()
         .rev()
         .find_map(|v| v.as_array().cloned())
-        .unwrap_or_default();
+        .unwrap_or_default()
+        .into_iter()
+        .map(|p| serde_json::from_value(p).unwrap_or_default())
+        .collect();
     for (i, d) in debaters.iter_mut().enumerate() {
         // By name when the chair kept it, else by position.
         let p = proposed
             .iter()
-            .find(|p| !d.name.is_empty() && p["name"].as_str() == Some(d.name.as_str()))
+            .find(|p| !d.name.is_empty() && p.name.as_deref() == Some(d.name.as_str()))
             .or_else(|| proposed.get(i));
-        let get = |k: &str| {
-            p.and_then(|p| p[k].as_str())
+        let get = |f: fn(&Proposed) -> &Option<String>| {
+            p.and_then(|p| f(p).as_deref())
                 .unwrap_or("")
                 .trim()
                 .to_string()
         };
-        for (field, key) in [
-            (&mut d.persona, "persona"),
-            (&mut d.position, "position"),
-            (&mut d.incentives, "incentives"),
+        for (field, value) in [
+            (&mut d.persona, get(|p| &p.persona)),
+            (&mut d.position, get(|p| &p.position)),
+            (&mut d.incentives, get(|p| &p.incentives)),
         ] {
             if field.is_empty() {
-                *field = get(key);
+                *field = value;
             }
         }
         if d.name.is_empty() {
-            let n = slug(&get("name"));
+            let n = slug(&get(|p| &p.name));
             d.name = if valid_name(&n) { n } else { slug(&d.persona) };
         }
     }
@@ -91,4 +96,13 @@ pub fn propose(
         }
     }
     Ok(())
+}
+
+/// One debater as the chair proposes it.
+#[derive(Default, Deserialize)]
+struct Proposed {
+    name: Option<String>,
+    persona: Option<String>,
+    position: Option<String>,
+    incentives: Option<String>,
 }

@@ -9,36 +9,33 @@ use anyhow::{Context, Result};
 use crate::agents::registry::{self, Role};
 use crate::agents::Backend;
 use crate::debate::panel::setup::finish;
-use crate::debate::panel::{self, roles, Debater, Panel};
-use crate::debate::resume::{read_log, recorded_backend};
+use crate::debate::panel::{self, roles, Panel};
+use crate::debate::resume::recorded_backend;
 use crate::debate::Ended;
 use crate::settings::Settings;
-use crate::store::Session;
+use crate::store::metadata::Panel as Meta;
+use crate::store::{self, Session};
 
 /// Goes on with the panel in `s` (locked by the caller; `meta` is its metadata).
 pub fn run(
     s: Session,
-    mut meta: serde_json::Value,
+    mut meta: Meta,
     settings: &Settings,
     repo: Option<&git2::Repository>,
 ) -> Result<Ended> {
     let id = s.id.clone();
-    if meta["status"] == "completed" {
+    if meta.common.status == "completed" {
         crate::usage!("panel debate {id} is finished; start a new one with `git debate topic`");
     }
-    let debaters: Vec<Debater> = serde_json::from_value(meta["debaters"].clone())
-        .with_context(|| format!("panel {id} does not record its lineup"))?;
-    let log: Vec<panel::Entry> = read_log(&s.dir.join("debate-log.jsonl"))?
-        .lines()
-        .map(serde_json::from_str)
-        .collect::<std::result::Result<_, _>>()
-        .with_context(|| format!("the debate log of {id} is damaged"))?;
-    let chair_name = recorded_backend(&id, "chair", meta["chair"].as_str().unwrap_or(""))?;
+    let debaters = meta.debaters.clone();
+    let log: Vec<panel::Entry> =
+        store::folder::log(&s.dir).with_context(|| format!("the debate log of {id} is damaged"))?;
+    let chair_name = recorded_backend(&id, "chair", &meta.chair)?;
     // The roles it recorded, if they name no program (a session file must not choose what runs).
     let recorded = |r: &str| -> Result<Option<String>> {
-        meta["roles"][r]["backend"]
-            .as_str()
-            .map(|n| recorded_backend(&id, r, n))
+        meta.roles
+            .support(r)
+            .map(|role| recorded_backend(&id, r, &role.backend))
             .transpose()
     };
     let (audience, reporter, assessor) = (
@@ -46,9 +43,12 @@ pub fn run(
         recorded("reporter")?,
         recorded("assessor")?,
     );
-    let verifier = meta["roles"]["verifier"]["model_check"]["backend"]
-        .as_str()
-        .map(|n| recorded_backend(&id, "verifier", n))
+    let verifier = meta
+        .roles
+        .verifier
+        .as_ref()
+        .and_then(|v| v.model_check.as_ref())
+        .map(|m| recorded_backend(&id, "verifier", &m.backend))
         .transpose()?;
     let flags = roles::Flags {
         audience: audience.as_deref(),
@@ -65,18 +65,18 @@ pub fn run(
         .collect::<Result<_>>()?;
     let seated = crate::debate::panel::setup::seated(&debaters, &backends);
     let (roles, _) = roles::build(&flags, settings, &chair_name, &seated)?;
-    let (source, label) = crate::debate::setup::recorded_revision(&meta);
+    let (source, label) = crate::debate::setup::recorded_revision(&meta.debated);
     let (export, sandbox, checker) =
         crate::debate::setup::sandboxed(repo, &source, &label, settings)?;
     crate::errln!("resuming {id} after {} log entries", log.len());
     let outcome = panel::run(Panel {
         session: &s,
         settings,
-        topic: meta["topic"].as_str().unwrap_or("").to_string(),
+        topic: meta.topic.clone(),
         debaters: debaters.iter().cloned().zip(backends).collect(),
         roles,
-        min_rounds: meta["min_rounds"].as_u64().unwrap_or(3) as u32,
-        max_rounds: meta["max_rounds"].as_u64().unwrap_or(8) as u32,
+        min_rounds: meta.min_rounds,
+        max_rounds: meta.max_rounds,
         budget_minutes: None,
         // The current work tree, never a folder the session names.
         workspace: repo
@@ -85,7 +85,7 @@ pub fn run(
         context: None,
         checker,
         sandbox,
-        blog: meta["blog"].as_bool().unwrap_or(false),
+        blog: meta.blog,
         resume: log,
         timings: Default::default(),
         judged: Default::default(),

@@ -2,16 +2,17 @@
 //! the reporter and the assessor are separate calls on their own backends — by flag, else the
 //! `[debate "panel"]` section, else an installed CLI no debater uses (of no debater's family and
 //! not the chair's, where there is one), so no debater's model grades its own debate; when every
-//! installed CLI is a debater's, a `[WARN]` line says so, on stderr and in the outputs. The verifier is the tool itself,
-//! with an optional model (`--verifier`) for the sources it cannot check.
+//! installed CLI is a debater's, a `[WARN]` line says so, on stderr and in the outputs. The
+//! verifier is the tool itself, with an optional model (`--verifier`) for the sources it cannot
+//! check.
 
 use anyhow::{Context, Result};
-use serde_json::{json, Value};
 
 use crate::agents::registry::{self, Role};
 use crate::agents::Backend;
 use crate::debate::panel::Roles;
 use crate::settings::Settings;
+use crate::store::metadata::{self, Verifier};
 
 /// The installed agent CLIs with their families, in the order a reviewer is picked.
 pub fn installed(settings: &Settings) -> Vec<(String, String)> {
@@ -54,7 +55,8 @@ fn role(
         let who = debating(&name);
         let warn = (!who.is_empty()).then(|| {
             format!(
-                "[WARN] the panel's {role} is {name}, {how}, and {} also debate(s) on it: a                  debater's model grades its own debate",
+                "[WARN] the panel's {role} is {name}, {how}, and {} also debate(s) on it: a \
+                 debater's model grades its own debate",
                 who.join(", ")
             )
         });
@@ -76,7 +78,9 @@ fn role(
     let who = debating(&best);
     let warn = (!who.is_empty()).then(|| {
         format!(
-            "[WARN] the panel's {role} is {best}, which {} also debate(s) on: every installed              CLI is a debater's, so a debater's model grades its own debate; install another              CLI or name one with --{role}",
+            "[WARN] the panel's {role} is {best}, which {} also debate(s) on: every installed \
+             CLI is a debater's, so a debater's model grades its own debate; install another \
+             CLI or name one with --{role}",
             who.join(", ")
         )
     });
@@ -100,34 +104,26 @@ pub fn build(
     settings: &Settings,
     chair_name: &str,
     debaters: &[(String, String, String)],
-) -> Result<(Roles, Value)> {
+) -> Result<(Roles, metadata::Roles)> {
     let chair = registry::build_preferring_acp(chair_name, Some(Role::Author), settings)?;
     let inst = installed(settings);
     let family = chair.family().0.clone();
-    let mut names = serde_json::Map::new();
     let mut warnings = Vec::new();
-    let mut pick = |r: &str, flag: Option<&str>| -> Result<Box<dyn Backend>> {
+    let mut pick = |r: &str, flag: Option<&str>| -> Result<(Box<dyn Backend>, metadata::Role)> {
         let (name, warn) = role(r, flag, settings, &inst, (chair_name, &family), debaters);
         let b = registry::build_preferring_acp(&name, Some(Role::Reviewer), settings)
             .with_context(|| format!("the panel's {r}"))?;
-        names.insert(
-            r.into(),
-            json!({"backend": b.name(), "model": b.model(), "family": b.family().0,
-                   "warning": warn}),
-        );
+        let mut recorded = recorded(b.as_ref());
         if let Some(w) = warn {
             crate::errln!("{w}");
+            recorded.warning = Some(w.clone());
             warnings.push(w);
         }
-        Ok(b)
+        Ok((b, recorded))
     };
-    let audience = pick("audience", flags.audience)?;
-    let reporter = pick("reporter", flags.reporter)?;
-    let assessor = pick("assessor", flags.assessor)?;
-    names.insert(
-        "chair".into(),
-        json!({"backend": chair.name(), "model": chair.model(), "family": family}),
-    );
+    let (audience, audience_role) = pick("audience", flags.audience)?;
+    let (reporter, reporter_role) = pick("reporter", flags.reporter)?;
+    let (assessor, assessor_role) = pick("assessor", flags.assessor)?;
     let verifier = match flags
         .verifier
         .or_else(|| registry::var(settings, "panel", "verifier"))
@@ -138,10 +134,16 @@ pub fn build(
         ),
         None => None,
     };
-    names.insert(
-        "verifier".into(),
-        json!({"backend": "git debate (deterministic)", "model_check": verifier.as_ref().map(|b| json!({"backend": b.name(), "model": b.model(), "family": b.family().0}))}),
-    );
+    let recorded_roles = metadata::Roles {
+        audience: Some(audience_role),
+        reporter: Some(reporter_role),
+        assessor: Some(assessor_role),
+        chair: Some(recorded(chair.as_ref())),
+        verifier: Some(Verifier {
+            backend: "git debate (deterministic)".into(),
+            model_check: verifier.as_deref().map(recorded),
+        }),
+    };
     Ok((
         Roles {
             chair,
@@ -151,6 +153,16 @@ pub fn build(
             verifier,
             warnings,
         },
-        Value::Object(names),
+        recorded_roles,
     ))
+}
+
+/// A role's backend as the metadata records it.
+pub fn recorded(b: &dyn Backend) -> metadata::Role {
+    metadata::Role {
+        backend: b.name().to_string(),
+        model: b.model().map(String::from),
+        family: b.family().0.clone(),
+        warning: None,
+    }
 }

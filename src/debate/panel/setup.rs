@@ -5,8 +5,9 @@
 //! position, incentives) the chair proposes from the topic, and that proposal is accepted with
 //! `--yes` or confirmed on the terminal, never silently ([`super::confirm`]).
 
+use std::collections::BTreeMap;
+
 use anyhow::{Context, Result};
-use serde_json::json;
 
 use crate::agents::budget::Budget;
 use crate::agents::registry::{self, Role};
@@ -18,7 +19,10 @@ use crate::debate::setup::Ground;
 use crate::debate::Ended;
 use crate::error::UsageError;
 use crate::settings::Settings;
-use crate::store::{self, Session};
+use crate::store::debate::VerificationResult;
+use crate::store::metadata::{self, Kind, Metadata, Panel as Meta, RedactedCall, Struck, Timings};
+use crate::store::summary::{DebateSummary, PanelSummary, SCHEMA};
+use crate::store::Session;
 
 /// A panel's settings: a panel's time budget is 30 minutes unless one is given.
 pub fn settings(mut settings: Settings, flag: Option<f64>) -> Settings {
@@ -156,24 +160,38 @@ pub fn run(args: &TopicArgs, ground: Ground, settings: &Settings) -> Result<Ende
     if families.len() < 2 {
         crate::errln!("note: every debater is of the {} family; a cross-family panel gives more independent views", families[0]);
     }
-    let lineup_meta: Vec<serde_json::Value> = debaters
+    let lineup_meta: Vec<metadata::Seat> = debaters
         .iter()
         .zip(&backends)
-        .map(|(d, b)| json!({"name": d.name, "backend": d.backend, "model": b.model(), "family": b.family().0, "persona": d.persona, "position": d.position, "incentives": d.incentives}))
+        .map(|(d, b)| metadata::Seat {
+            debater: d.clone(),
+            model: b.model().map(String::from),
+            family: b.family().0.clone(),
+        })
         .collect();
     let s = Session::create(&base)?;
     s.write("artifact.md", format!("# Topic\n\n{topic}\n").as_bytes())?;
-    let now = store::rfc3339(store::now_utc());
-    let mut meta = json!({
-        "version": store::METADATA_VERSION, "id": s.id, "kind": "panel", "status": "running",
-        "target": "topic", "topic": topic, "created_at": now, "updated_at": now,
-        "tool_version": env!("CARGO_PKG_VERSION"), "workspace": workspace, "chair": chair_name,
-        "debaters": debaters, "lineup": lineup_meta, "roles": roles_meta,
-        "min_rounds": min_rounds, "max_rounds": max_rounds, "blog": args.blog,
-        "revision": revision, "citations_checked_at": checker.revision(),
-        "sandbox": crate::debate::setup::sandbox_record(&sandbox),
-    });
-    s.write_json("metadata.json", &meta)?;
+    let mut meta = Meta {
+        common: metadata::Common::new(&s.id, "running", "topic", workspace.display().to_string()),
+        kind: Kind::Panel,
+        topic: topic.clone(),
+        chair: chair_name.clone(),
+        debaters: debaters.clone(),
+        lineup: lineup_meta,
+        roles: roles_meta,
+        min_rounds,
+        max_rounds,
+        blog: args.blog,
+        outcome: None,
+        reason: None,
+        rounds_run: None,
+        budget_spent: None,
+        timings: None,
+        debated: crate::debate::setup::debated(revision, &checker, &sandbox),
+        redactions: None,
+        secrets_redacted: None,
+    };
+    s.write_metadata(&Metadata::Panel(Box::new(meta.clone())))?;
     let outcome = panel::run(Panel {
         session: &s,
         settings,
@@ -239,62 +257,85 @@ pub fn seated(
 /// Records the outcome (the documents are written by the panel).
 pub fn finish(
     s: Session,
-    meta: &mut serde_json::Value,
+    meta: &mut Meta,
     debaters: &[Debater],
     outcome: &panel::PanelOutcome,
 ) -> Result<Ended> {
-    let topic = meta["topic"].as_str().unwrap_or("").to_string();
+    let topic = meta.topic.clone();
     let summary = panel::summary(&s.id, &topic, debaters, outcome);
-    let report = json!({
-        "schema": 1, "kind": "panel", "session": s.id, "session_dir": s.dir, "topic": topic,
-        "status": outcome.status, "outcome": outcome.outcome, "reason": outcome.reason,
-        "rounds": outcome.rounds, "redactions": outcome.redactions, "debaters": debaters,
-        "budget_spent": outcome.budget_spent, "notes": outcome.notes, "entries": outcome.entries,
+    let report = PanelSummary {
+        schema: SCHEMA,
+        kind: Kind::Panel,
+        session: s.id.clone(),
+        session_dir: s.dir.clone(),
+        topic,
+        status: outcome.status.clone(),
+        outcome: outcome.outcome.clone(),
+        reason: outcome.reason.clone(),
+        rounds: outcome.rounds,
+        redactions: outcome.redactions,
+        debaters: debaters.to_vec(),
+        budget_spent: outcome.budget_spent,
+        notes: outcome.notes.clone(),
+        entries: outcome.entries.clone(),
+    };
+    s.write_summary(&report)?;
+    meta.common.update(&outcome.status);
+    meta.outcome = Some(outcome.outcome.clone());
+    meta.reason = Some(outcome.reason.clone());
+    meta.rounds_run = Some(outcome.rounds);
+    meta.budget_spent = Some(outcome.budget_spent);
+    meta.timings = Some(Timings {
+        elapsed_ms: outcome.elapsed_ms,
+        calls: outcome.timings.clone(),
     });
-    s.write_json("summary.json", &report)?;
-    meta["status"] = outcome.status.clone().into();
-    meta["outcome"] = outcome.outcome.clone().into();
-    meta["reason"] = outcome.reason.clone().into();
-    meta["rounds_run"] = outcome.rounds.into();
-    meta["budget_spent"] = outcome.budget_spent.into();
-    meta["timings"] = json!({"elapsed_ms": outcome.elapsed_ms, "calls": outcome.timings});
-    meta["slug"] = crate::debate::slug(&topic).into();
-    meta["entries"] = outcome.entries.len().into();
-    meta["redactions"] = outcome
-        .entries
-        .iter()
-        .filter(|e| e.kind == "redaction")
-        .map(|e| json!({"seq": e.seq, "target_seq": e.target_seq, "content": e.content}))
-        .collect::<Vec<_>>()
-        .into();
-    let mut verification = serde_json::Map::new();
-    for st in ["verified", "unreliable", "fabricated", "unverifiable"] {
-        verification.insert(st.into(), 0.into());
-    }
-    for e in outcome
+    meta.debated.slug = Some(crate::debate::slug(&meta.topic));
+    meta.debated.entries = Some(outcome.entries.len());
+    meta.redactions = Some(
+        outcome
+            .entries
+            .iter()
+            .filter(|e| e.kind == "redaction")
+            .map(|e| Struck {
+                seq: e.seq,
+                target_seq: e.target_seq,
+                content: e.content.clone(),
+            })
+            .collect(),
+    );
+    let mut verification: BTreeMap<String, usize> =
+        ["verified", "unreliable", "fabricated", "unverifiable"]
+            .into_iter()
+            .map(|st| (st.to_string(), 0))
+            .collect();
+    for r in outcome
         .entries
         .iter()
         .filter(|e| e.kind == "verification_result")
+        .filter_map(|e| VerificationResult::of_content(&e.content))
     {
-        let v: serde_json::Value = serde_json::from_str(&e.content).unwrap_or_default();
-        if let Some(n) = v["status"].as_str().and_then(|s| verification.get_mut(s)) {
-            *n = (n.as_u64().unwrap_or(0) + 1).into();
+        if let Some(n) = verification.get_mut(&r.status) {
+            *n += 1;
         }
     }
-    meta["verification"] = verification.into();
-    meta["secrets_redacted"] = outcome
-        .timings
-        .iter()
-        .filter(|t| t.redactions > 0)
-        .map(|t| json!({"speaker": t.speaker, "step": t.step, "count": t.redactions}))
-        .collect::<Vec<_>>()
-        .into();
-    meta["updated_at"] = store::rfc3339(store::now_utc()).into();
-    s.write_json("metadata.json", meta)?;
+    meta.debated.verification = Some(verification);
+    meta.secrets_redacted = Some(
+        outcome
+            .timings
+            .iter()
+            .filter(|t| t.redactions > 0)
+            .map(|t| RedactedCall {
+                speaker: t.speaker.clone(),
+                step: t.step.clone(),
+                count: t.redactions,
+            })
+            .collect(),
+    );
+    s.write_metadata(&Metadata::Panel(Box::new(meta.clone())))?;
     Ok(Ended {
         status: outcome.status.clone(),
         session: s,
-        report,
+        report: DebateSummary::Panel(Box::new(report)),
         summary,
     })
 }

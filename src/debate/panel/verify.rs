@@ -8,7 +8,7 @@
 //! line on what was relayed.
 
 use anyhow::Result;
-use serde_json::json;
+use serde::Deserialize;
 
 use crate::agents::budget::Budget;
 use crate::agents::Backend;
@@ -17,6 +17,7 @@ use crate::debate::citations::{Citation, Status};
 use crate::debate::panel::calls::Call;
 use crate::debate::panel::log::{Entry, Extra, Log};
 use crate::debate::panel::Panel;
+use crate::store::debate::VerificationResult;
 
 /// An entry not verified yet.
 pub type Pending = Entry;
@@ -29,6 +30,14 @@ pub fn seed_status(s: Status) -> &'static str {
         Status::Unreliable => "unreliable",
         Status::Unverifiable | Status::Unchecked => "unverifiable",
     }
+}
+
+/// One item of the verifier model's answer (its JSON, not ours).
+#[derive(Deserialize)]
+struct ModelCheck {
+    url: Option<String>,
+    status: Option<String>,
+    explanation: Option<String>,
 }
 
 impl Panel<'_> {
@@ -98,11 +107,15 @@ impl Panel<'_> {
         let Ok(a) = self.call(v, c, &prompt, budget) else {
             return;
         };
-        let said: Vec<serde_json::Value> = json_blocks(&a.text)
+        // The model's answer: each item read on its own, so one odd item costs only itself.
+        let said: Vec<ModelCheck> = json_blocks(&a.text)
             .into_iter()
             .rev()
             .find_map(|v| v.as_array().cloned())
-            .unwrap_or_default();
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|j| serde_json::from_value(j).ok())
+            .collect();
         let mut judged = self.judged.lock().unwrap_or_else(|p| p.into_inner());
         for c in checked
             .iter_mut()
@@ -110,12 +123,12 @@ impl Panel<'_> {
         {
             let Some(j) = said
                 .iter()
-                .find(|j| j["url"].as_str() == Some(c.cited.as_str()))
+                .find(|j| j.url.as_deref() == Some(c.cited.as_str()))
             else {
                 continue;
             };
-            let why = j["explanation"].as_str().unwrap_or("").trim();
-            c.status = match j["status"].as_str() {
+            let why = j.explanation.as_deref().unwrap_or("").trim();
+            c.status = match j.status.as_deref() {
                 Some("verified") => Status::Verified,
                 Some("unreliable") => Status::Unreliable,
                 _ => continue,
@@ -135,10 +148,15 @@ impl Panel<'_> {
         for (seq, sources) in checked {
             let speaker = log.entries[seq as usize].speaker.clone();
             for c in &sources {
-                let result = json!({
-                    "verified_seq": seq, "url": c.cited, "kind": c.kind,
-                    "status": seed_status(c.status), "explanation": c.detail,
-                });
+                let result = VerificationResult {
+                    verified_seq: seq,
+                    url: c.cited.clone(),
+                    kind: c.kind.clone(),
+                    status: seed_status(c.status).to_string(),
+                    explanation: c.detail.clone(),
+                    urgent: false,
+                    challenge_seq: None,
+                };
                 let target = Extra {
                     target: Some(seq),
                     ..Extra::default()
@@ -147,7 +165,7 @@ impl Panel<'_> {
                     "system",
                     "verifier",
                     "verification_result",
-                    &result.to_string(),
+                    &result.to_content(),
                     target.clone(),
                 )?;
                 match c.status {
@@ -213,17 +231,9 @@ pub fn relay_line(log: &[Entry], from: u32) -> String {
     let found: Vec<String> = log
         .iter()
         .filter(|e| e.seq >= from && e.kind == "verification_result")
-        .filter_map(|e| {
-            let v: serde_json::Value = serde_json::from_str(&e.content).ok()?;
-            let status = v["status"].as_str()?;
-            (status == "fabricated" || status == "unreliable").then(|| {
-                format!(
-                    "seq {} `{}` {status}",
-                    v["verified_seq"],
-                    v["url"].as_str().unwrap_or("")
-                )
-            })
-        })
+        .filter_map(|e| VerificationResult::of_content(&e.content))
+        .filter(|v| v.status == "fabricated" || v.status == "unreliable")
+        .map(|v| format!("seq {} `{}` {}", v.verified_seq, v.url, v.status))
         .collect();
     format!(
         "{RELAY} {}",

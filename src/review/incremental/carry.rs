@@ -12,22 +12,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::answer::vocab::Carried;
-use crate::findings::{Finding, Location};
+use crate::findings::Finding;
 use crate::review::matching::{window_hash, window_hash_of};
-
-/// Where a carried finding's code is at the new head.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum Anchoring {
-    /// The same code at the same line.
-    Same { line: usize },
-    /// The same code, at another line.
-    Moved { from: usize, to: usize },
-    /// Neither the code around it nor the cited line is in the file any more.
-    Gone { why: String },
-    /// It points at no line (or at one the old head does not have): nothing to follow.
-    Unplaced,
-}
+pub use crate::store::incremental::{Anchoring, Carry};
 
 /// How a carried finding ends the new review.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,17 +35,6 @@ impl Status {
             Status::Outdated => "outdated",
         }
     }
-}
-
-/// One finding carried from the earlier review, re-anchored on the new head.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Carry {
-    /// The finding, its location moved to the new head where the code moved.
-    pub finding: Finding,
-    /// Where it pointed at the old head.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub previous: Option<Location>,
-    pub anchoring: Anchoring,
 }
 
 /// Follows line `line` (from 1) of `old` (the file at the old head) into `new` (the file at the
@@ -173,6 +149,7 @@ pub fn moved(mut f: Finding, anchoring: &Anchoring, path: &str) -> Finding {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::findings::Location;
 
     const OLD: &str =
         "fn a() {}\nfn parse(s: &str) -> u32 {\n    s.parse().unwrap()\n}\nfn b() {}\n";

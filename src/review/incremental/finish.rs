@@ -4,52 +4,8 @@
 
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-
-use crate::findings::{Finding, Location};
-use crate::review::incremental::{carry, Basis, Plan, FILE};
-
-/// How an incremental review ends: what it continued and sent, and how every carried finding
-/// stands (the counts are the report's to fill in, from its unresolved findings).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Incremental {
-    #[serde(flatten)]
-    pub basis: Basis,
-    #[serde(default)]
-    pub counts: Counts,
-    #[serde(default)]
-    pub carried: Vec<CarriedItem>,
-}
-
-/// How many findings end the review each way: new and carried-open ones count for the gate,
-/// fixed and outdated ones are only listed.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Counts {
-    pub new: usize,
-    pub carried_open: usize,
-    pub fixed: usize,
-    pub outdated: usize,
-}
-
-/// A finding carried from the earlier review, as it ends this one.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct CarriedItem {
-    pub id: String,
-    pub severity: String,
-    pub title: String,
-    /// `carried-open`, `fixed` or `outdated`.
-    pub status: String,
-    pub why: String,
-    /// Where it points at the new head.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub location: Option<Location>,
-    /// Where it pointed when it was raised.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub previous_location: Option<Location>,
-    /// The finding itself, for the next review to carry again.
-    #[serde(skip)]
-    pub finding: Option<Finding>,
-}
+use crate::review::incremental::{carry, Plan};
+pub use crate::store::incremental::{CarriedItem, Counts, Incremental};
 
 /// The reviewer's instructions for the carried findings (our text, outside the fence) and the
 /// findings themselves (model text, fenced as data).
@@ -100,11 +56,10 @@ fn short(h: Option<&str>) -> String {
         .unwrap_or_else(|| "?".into())
 }
 
-/// The plan stored in the session folder `dir`, if it is an incremental review.
+/// The plan stored in the session folder `dir`, if it is an incremental review (a plan that
+/// cannot be read makes it a plain review, as the report then says nothing incremental).
 pub fn load(dir: &Path) -> Option<Plan> {
-    crate::store::files::read(&dir.join(FILE))
-        .ok()
-        .and_then(|b| serde_json::from_slice::<Plan>(&b).ok())
+    crate::store::folder::plan(dir).ok().flatten()
 }
 
 /// How the incremental review of the session in `dir` ends (`None` when the session is not

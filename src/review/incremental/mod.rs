@@ -23,14 +23,11 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use git2::{Oid, Repository};
-use serde::{Deserialize, Serialize};
 
 use crate::error::UsageError;
 use crate::git::{Change, Scope};
+pub use crate::store::incremental::{Basis, Plan};
 use carry::Carry;
-
-/// The plan's file in a session folder.
-pub const FILE: &str = "incremental.json";
 
 /// What `--since` names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,49 +60,6 @@ impl Since {
         }
         Ok(Since::Rev(s.to_string()))
     }
-}
-
-/// Which review an incremental one continues and what it sent: decided before the review (the
-/// plan in `incremental.json`) and repeated in its report.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Basis {
-    /// `delta` (only what changed was reviewed) or `full` (an incremental review was asked for
-    /// and could not be done; `reason` says why).
-    pub mode: String,
-    /// As given: `last`, a session id, a revision, or `auto` (`debate.incremental`).
-    pub since: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub previous_session: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub old_head: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub new_head: Option<String>,
-    /// Why a full review instead.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// The old head is not an ancestor of the new one, and the trees were compared.
-    #[serde(default)]
-    pub rebased: bool,
-    /// The change's files that changed since the old head: what was sent.
-    #[serde(default)]
-    pub files: Vec<String>,
-    /// Files that changed between the two heads outside the change (brought in by a rebase or
-    /// a merge of the base): not reviewed.
-    #[serde(default)]
-    pub left_out: Vec<String>,
-}
-
-/// What an incremental review does, stored as `incremental.json`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Plan {
-    #[serde(flatten)]
-    pub basis: Basis,
-    #[serde(default)]
-    pub carried: Vec<Carry>,
-    /// The highest finding number the earlier review gave: new findings are numbered after it,
-    /// so an id never names two findings of one branch.
-    #[serde(default)]
-    pub last_id: usize,
 }
 
 /// How a review with `--since` goes on.

@@ -5,10 +5,11 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use serde_json::Value;
 
 use crate::findings::Finding;
-use crate::store::{catalog, files, index};
+use crate::store::metadata::Metadata;
+use crate::store::summary::{Item, Report};
+use crate::store::{catalog, folder, index};
 
 /// A finished review of a commit.
 #[derive(Debug, Clone)]
@@ -76,49 +77,45 @@ pub fn named(store: &Path, id: &str) -> Result<Previous> {
 
 /// Reads a session folder, or says why it cannot be continued.
 fn load(id: &str, dir: &Path) -> std::result::Result<Previous, String> {
-    let json = |name: &str| -> std::result::Result<Value, String> {
-        let bytes =
-            files::read(&dir.join(name)).map_err(|_| format!("the session has no {name}"))?;
-        serde_json::from_slice(&bytes).map_err(|_| format!("its {name} is not valid JSON"))
+    let meta = match folder::metadata(dir) {
+        Ok(Metadata::Review(m)) => m,
+        Ok(_) => return Err("that session is a debate, not a review".into()),
+        Err(e) if e.is_missing() => return Err("the session has no metadata.json".into()),
+        Err(e) => return Err(format!("its {e}")),
     };
-    let meta = json("metadata.json")?;
-    let scope = meta["scope"]["effective"]
-        .as_str()
-        .unwrap_or("?")
-        .to_string();
-    let head = meta["scope"]["resolved"]["head"]
-        .as_str()
+    let scope = meta.scope.effective.clone().unwrap_or_else(|| "?".into());
+    let head = meta
+        .scope
+        .resolved
+        .as_ref()
+        .and_then(|r| r.head.clone())
         .filter(|h| index::is_sha(h))
-        .ok_or_else(|| format!("that session reviewed no commit (scope {scope})"))?
-        .to_string();
-    let summary = json("summary.json").map_err(|_| {
-        format!(
-            "that session has no report (status {})",
-            meta["status"].as_str().unwrap_or("unknown")
-        )
-    })?;
-    if summary["evaluated"].as_bool() != Some(true) {
+        .ok_or_else(|| format!("that session reviewed no commit (scope {scope})"))?;
+    let summary: Report = match folder::summary(dir) {
+        Ok(Some(s)) => s,
+        Ok(None) => {
+            return Err(format!(
+                "that session has no report (status {})",
+                Some(meta.common.status.as_str())
+                    .filter(|s| !s.is_empty())
+                    .unwrap_or("unknown")
+            ))
+        }
+        Err(e) => return Err(format!("its {e}")),
+    };
+    if !summary.evaluated {
         return Err("that session's reviewer never answered: nothing was reviewed".into());
     }
     // The whole change's files (an incremental review's own `files` are only its delta).
-    let listed = &meta["incremental"]["change_files"];
-    if let Some(all) = listed.as_array() {
-        let files = all
-            .iter()
-            .filter_map(Value::as_str)
-            .map(String::from)
-            .collect();
-        return finish_load(id, dir, head, scope, files, &summary);
-    }
-    let files = meta["files"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|f| [f["path"].as_str(), f["old_path"].as_str()])
-        .flatten()
-        .map(String::from)
-        .collect();
-    finish_load(id, dir, head, scope, files, &summary)
+    let files = match meta.incremental.and_then(|i| i.change_files) {
+        Some(all) => all,
+        None => meta
+            .files
+            .into_iter()
+            .flat_map(|f| std::iter::once(f.path).chain(f.old_path))
+            .collect(),
+    };
+    Ok(finish_load(id, dir, head, scope, files, &summary))
 }
 
 fn finish_load(
@@ -127,28 +124,27 @@ fn finish_load(
     head: String,
     scope: String,
     files: Vec<String>,
-    summary: &Value,
-) -> std::result::Result<Previous, String> {
-    let open = summary["unresolved"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|i| serde_json::from_value::<Finding>(i.clone()).ok())
+    summary: &Report,
+) -> Previous {
+    let open = summary
+        .unresolved
+        .iter()
+        .map(Item::finding)
         .filter(|f| !f.id.is_empty())
         .collect();
     // Its own findings, the ones it carried, and the ids its own predecessors had given.
-    let last_id = [
-        &summary["findings"],
-        &summary["unresolved"],
-        &summary["incremental"]["carried"],
-    ]
-    .into_iter()
-    .flat_map(|list| list.as_array().into_iter().flatten())
-    .filter_map(|i| i["id"].as_str()?.strip_prefix('F')?.parse::<usize>().ok())
-    .chain(crate::review::incremental::load(dir).map(|p| p.last_id))
-    .max()
-    .unwrap_or(0);
-    Ok(Previous {
+    let carried = summary.incremental.iter().flat_map(|i| &i.carried);
+    let last_id = summary
+        .findings
+        .iter()
+        .chain(&summary.unresolved)
+        .map(|i| i.id.as_str())
+        .chain(carried.map(|c| c.id.as_str()))
+        .filter_map(|id| id.strip_prefix('F')?.parse::<usize>().ok())
+        .chain(crate::review::incremental::load(dir).map(|p| p.last_id))
+        .max()
+        .unwrap_or(0);
+    Previous {
         last_id,
         id: id.to_string(),
         dir: dir.to_path_buf(),
@@ -156,5 +152,5 @@ fn finish_load(
         scope,
         files,
         open,
-    })
+    }
 }

@@ -57,7 +57,7 @@ pub fn review(l: Launch) -> Result<Reviewed> {
     )?;
     let locations = locations(source);
     if let Some(idx) = &locations {
-        session.write_json("locations.json", idx)?;
+        session.write_locations(idx)?;
     }
     let fallback = sides::fallback_reviewer(settings, author.as_ref(), &route.reviewer.backend)?;
     let outcome = Review {

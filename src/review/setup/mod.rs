@@ -73,7 +73,7 @@ pub struct DryRun {
     pub artifact: Artifact,
     pub artifact_path: PathBuf,
     /// `metadata.json` as written (redacted).
-    pub metadata: serde_json::Value,
+    pub metadata: crate::store::metadata::Review,
     pub chunks: Option<record::ChunkPlan>,
 }
 

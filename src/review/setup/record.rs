@@ -6,7 +6,6 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use serde_json::json;
 
 use crate::agents::routing::Route;
 use crate::change::{self, Artifact};
@@ -16,7 +15,8 @@ use crate::review::setup::last_message::Origin;
 use crate::review::setup::{since, Source};
 use crate::review::Chunking;
 use crate::settings::Settings;
-use crate::store::{self, Session};
+use crate::store::metadata::{self, Commit, File, Metadata, Resolved, Review};
+use crate::store::Session;
 
 /// What [`begin`] records.
 pub struct Begin<'a> {
@@ -39,7 +39,7 @@ pub struct Recorded {
     pub session: Session,
     pub artifact_path: PathBuf,
     /// `metadata.json` as written; the loop goes on updating it.
-    pub metadata: serde_json::Value,
+    pub metadata: Review,
     pub chunks: Option<ChunkPlan>,
     /// A delta review's plan.
     pub incremental: Option<Plan>,
@@ -58,21 +58,27 @@ pub fn begin(b: Begin) -> Result<Recorded> {
         b.settings,
         b.workspace,
         b.route,
-    );
+    )?;
     let chunks = b.chunking.and_then(|c| chunk_plan(b.artifact, c));
     if let (Some(c), Some(plan)) = (b.chunking, &chunks) {
-        meta["chunking"] = json!({"budget": c.budget, "max_chunks": c.max_chunks});
-        meta["chunks"] = serde_json::to_value(&plan.0)?;
-        meta["unfit"] = serde_json::to_value(&plan.1)?;
-        crate::redact::redact_json(&mut meta);
+        meta.chunking = Some(metadata::Chunking {
+            budget: c.budget,
+            max_chunks: c.max_chunks,
+        });
+        meta.chunks = Some(plan.0.clone());
+        meta.unfit = Some(plan.1.clone());
     }
     let incremental = since::record(&session, &mut meta, b.incremental)?;
     if let Some(key) = b.hook_cache {
         // A hook session: pruned sooner, and kept with its verdict while its tree is staged.
-        meta["hook"] = json!({ "cache": key });
+        meta.hook = Some(metadata::Hook {
+            cache: Some(key.to_string()),
+        });
     }
-    session.write_json("metadata.json", &meta)?;
-    let templates = b.base.join("templates");
+    // File names, commit subjects, chunk files and the given scope can hold secrets too.
+    let meta = redacted(meta)?;
+    session.write_metadata(&Metadata::Review(Box::new(meta.clone())))?;
+    let templates = crate::store::templates::dir(b.base);
     let snippet = matches!(b.source, Source::Text(_));
     // The round-1 prompts, so a dry run shows exactly what would be sent.
     let context = incremental
@@ -97,7 +103,7 @@ pub fn begin(b: Begin) -> Result<Recorded> {
     })
 }
 
-/// The session's metadata, redacted.
+/// The session's metadata (not yet redacted: [`redacted`]).
 pub fn metadata(
     session: &Session,
     (source, from_message): (&Source, Option<&Origin>),
@@ -105,80 +111,111 @@ pub fn metadata(
     settings: &Settings,
     workspace: &Path,
     route: &Result<Route>,
-) -> serde_json::Value {
-    let now = store::rfc3339(store::now_utc());
-    let (source_json, scope_json, files, commits) = match source {
-        Source::Text(t) => (
-            match from_message {
-                Some(o) => json!({
-                    "kind": "last-message", "origin": t.origin, "agent": o.agent,
-                    "file": o.file, "message": o.message, "why": o.why,
-                }),
-                None => json!({"kind": "content", "origin": t.origin}),
-            },
-            json!({"given": settings.scope, "resolved": null}),
-            json!([]),
-            json!([]),
-        ),
-        Source::Change { scope, change } => (
-            json!({"kind": "scope"}),
-            json!({
-                "given": settings.scope,
-                "effective": scope.to_string(),
-                "resolved": {
-                    "base": change.base, "head": change.head, "merge_base": change.merge_base,
-                    "index_tree": change.index_tree, "description": change.description,
-                },
-            }),
-            serde_json::Value::Array(
-                change
-                    .files
-                    .iter()
-                    .map(|f| {
-                        json!({
-                            "path": f.path, "old_path": f.old_path, "status": f.status,
-                            "additions": f.additions, "deletions": f.deletions, "binary": f.binary,
-                            "too_large": f.too_large, "lossy": f.lossy, "submodule": f.submodule,
-                        })
-                    })
-                    .collect(),
-            ),
-            serde_json::Value::Array(
-                change
-                    .commits
-                    .iter()
-                    .map(|c| json!({"sha": c.sha, "subject": c.subject}))
-                    .collect(),
-            ),
-        ),
+) -> Result<Review> {
+    let status = if settings.dry_run {
+        "dry-run"
+    } else {
+        "running"
     };
-    // File names, commit subjects and the given scope can hold secrets too.
-    let mut meta = json!({
-        "version": store::METADATA_VERSION,
-        "id": session.id,
-        "status": if settings.dry_run { "dry-run" } else { "running" },
-        "created_at": now,
-        "updated_at": now,
-        "tool_version": env!("CARGO_PKG_VERSION"),
-        "workspace": workspace.display().to_string(),
-        "target": artifact.target,
-        "target_reasons": artifact.target_reasons,
-        "target_confidence": artifact.confidence,
-        "source": source_json,
-        "scope": scope_json,
-        "files": files,
-        "commits": commits,
-        "segments": artifact.segments,
-        "redactions": artifact.redactions,
-        "truncation": artifact.truncation,
-        "lossy": artifact.lossy,
-        "artifact_bytes": artifact.text.len(),
-        "settings": settings,
-        "route": route.as_ref().ok(),
-        "route_error": route.as_ref().err().map(|e| e.to_string()),
-    });
-    crate::redact::redact_json(&mut meta);
-    meta
+    let target = serde_json::to_value(artifact.target)?
+        .as_str()
+        .unwrap_or("code")
+        .to_string();
+    let mut meta = Review {
+        common: metadata::Common::new(
+            &session.id,
+            status,
+            &target,
+            workspace.display().to_string(),
+        ),
+        source: metadata::Source::default(),
+        target_reasons: artifact.target_reasons.clone(),
+        target_confidence: Some(artifact.confidence.to_string()),
+        scope: metadata::Scope {
+            given: settings.scope.clone(),
+            ..Default::default()
+        },
+        segments: artifact.segments.clone(),
+        redactions: metadata::Redactions {
+            count: artifact.redactions.count,
+            kinds: artifact
+                .redactions
+                .kinds
+                .iter()
+                .map(|(k, n)| (k.to_string(), *n))
+                .collect(),
+        },
+        truncation: artifact.truncation.clone(),
+        lossy: artifact.lossy,
+        artifact_bytes: artifact.text.len(),
+        settings: metadata::Settings::of(settings)?,
+        route: route.as_ref().ok().map(Into::into),
+        route_error: route.as_ref().err().map(|e| e.to_string()),
+        ..Default::default()
+    };
+    match source {
+        Source::Text(t) => {
+            meta.source = metadata::Source {
+                kind: if from_message.is_some() {
+                    "last-message"
+                } else {
+                    "content"
+                }
+                .into(),
+                origin: Some(t.origin.clone()),
+                agent: from_message.map(|o| o.agent.clone()),
+                file: from_message.map(|o| o.file.clone()),
+                message: from_message.map(|o| o.message.clone()),
+                why: from_message.map(|o| o.why.to_string()),
+            };
+        }
+        Source::Change { scope, change } => {
+            meta.source.kind = "scope".into();
+            meta.scope.effective = Some(scope.to_string());
+            meta.scope.resolved = Some(Resolved {
+                base: change.base.clone(),
+                head: change.head.clone(),
+                merge_base: change.merge_base.clone(),
+                index_tree: change.index_tree.clone(),
+                description: change.description.clone(),
+            });
+            meta.files = change.files.iter().map(file_record).collect();
+            meta.commits = change
+                .commits
+                .iter()
+                .map(|c| Commit {
+                    sha: c.sha.clone(),
+                    subject: c.subject.clone(),
+                })
+                .collect();
+        }
+    }
+    Ok(meta)
+}
+
+/// `meta` with every secret in its text replaced, as everything stored is.
+fn redacted(meta: Review) -> Result<Review> {
+    let mut value = serde_json::to_value(&meta)?;
+    crate::redact::redact_json(&mut value);
+    Ok(serde_json::from_value(value)?)
+}
+
+/// A changed file as the metadata lists it.
+fn file_record(f: &crate::git::FileChange) -> File {
+    File {
+        path: f.path.clone(),
+        old_path: f.old_path.clone(),
+        status: serde_json::to_value(f.status)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default(),
+        additions: f.additions,
+        deletions: f.deletions,
+        binary: f.binary,
+        too_large: f.too_large,
+        lossy: f.lossy,
+        submodule: f.submodule.clone(),
+    }
 }
 
 /// The first round's chunks (files per chunk) and what fits in none.

@@ -5,12 +5,12 @@
 use std::path::Path;
 
 use anyhow::Result;
-use serde_json::json;
 
 use crate::git::Scope;
 use crate::review::incremental::{self, Plan, Since, Start};
 use crate::review::setup::{Source, What};
 use crate::settings::Settings;
+use crate::store::metadata::{self, Review};
 use crate::store::Session;
 
 /// An incremental review's plan and the whole change's files, to record; `None` for a review of
@@ -83,20 +83,19 @@ pub fn prepare(
 
 /// Stores the plan in the session (`incremental.json`, and a summary in the metadata); returns
 /// it when the review is a delta review.
-pub fn record(
-    session: &Session,
-    meta: &mut serde_json::Value,
-    plan: Pending,
-) -> Result<Option<Plan>> {
+pub fn record(session: &Session, meta: &mut Review, plan: Pending) -> Result<Option<Plan>> {
     let Some((p, change_files)) = plan.map(|b| *b) else {
         return Ok(None);
     };
-    session.write_json(incremental::FILE, &p)?;
-    meta["incremental"] = json!({
-        "mode": p.basis.mode, "since": p.basis.since, "previous_session": p.basis.previous_session,
-        "old_head": p.basis.old_head, "reason": p.basis.reason, "change_files": change_files,
+    session.write_plan(&p)?;
+    meta.incremental = Some(metadata::Incremental {
+        mode: p.basis.mode.clone(),
+        since: p.basis.since.clone(),
+        previous_session: p.basis.previous_session.clone(),
+        old_head: p.basis.old_head.clone(),
+        reason: p.basis.reason.clone(),
+        change_files: Some(change_files),
     });
-    crate::redact::redact_json(meta);
     Ok((p.basis.mode == "delta").then_some(p))
 }
 

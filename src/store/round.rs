@@ -1,0 +1,72 @@
+//! A round as a session records it (`round-<n>.json`): the findings with their ids and rulings,
+//! the rubric's choice and the judge's, and every model call the round made. The review loop
+//! ([`crate::review`]) builds these; `resume`, `show` and the stored report read them back.
+
+use serde::{Deserialize, Serialize};
+
+use crate::findings::Judged;
+use crate::store::call::Call;
+
+/// One round.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Round {
+    pub round: u32,
+    /// The artifact version reviewed (1 = the original).
+    pub version: u32,
+    pub findings: Vec<Judged>,
+    /// Ids first raised in this round.
+    pub new_ids: Vec<String>,
+    pub missing_alternatives: Vec<String>,
+    /// The reviewer's own recommended decision (peer-review asks for one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reviewer_recommendation: Option<String>,
+    pub agreement: bool,
+    /// The rubric's choice and why; the judge's own letter when it gave one.
+    pub rubric: char,
+    pub rubric_reason: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge_choice: Option<char>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub judge_reason: String,
+    /// The choice taken and by whom: `auto`, `user`, or `guard` (agreement ended the round).
+    pub choice: char,
+    pub decided_by: String,
+    /// What went wrong but did not stop the round (judge failed, one mixed side failed, ...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    pub calls: Vec<Call>,
+    /// A chunked review's chunks: which files each held and whether it was reviewed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chunks: Vec<ChunkRecord>,
+    /// What a chunked review could not fit in its chunks this round.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unfit: Vec<crate::change::budget::Note>,
+    /// Files the author's revision of this round replaced or added (the next round re-reviews
+    /// them, also after a resume).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub revised: Vec<String>,
+    pub duration_ms: u64,
+}
+
+/// One chunk of a round.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ChunkRecord {
+    /// From 1.
+    pub chunk: u32,
+    pub files: Vec<String>,
+    pub reviewed: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl Round {
+    /// P0/P1/P2 findings that stand (valid or not ruled on) and are new this round.
+    pub fn new_serious(&self) -> usize {
+        self.findings
+            .iter()
+            .filter(|j| {
+                j.stands() && j.severity().rank() <= 2 && self.new_ids.contains(&j.finding.id)
+            })
+            .count()
+    }
+}

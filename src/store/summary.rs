@@ -1,0 +1,296 @@
+//! What a session ended with (`summary.json`): a review's report — the same value `--format json`
+//! prints and every other format is rendered from — or a duel's or a panel's result.
+//!
+//! [`crate::report`] builds a review's [`Report`] from the round records and renders it;
+//! [`crate::debate`] makes the debates'. Read back, a review's summary gives a stored report its
+//! totals and an incremental review the findings the earlier one left open.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::change::budget::Note;
+use crate::choices::FailOn;
+use crate::findings::{Finding, Judged, Location, Severity, Source};
+use crate::store::call::BackendUsage;
+pub use crate::store::call::Fallback;
+use crate::store::debate::{Debater, Entry, Exchange, Seat, Verdict};
+use crate::store::incremental::Incremental;
+use crate::store::metadata::Kind;
+use crate::store::round::ChunkRecord;
+
+/// The summary's file in a session folder.
+pub const FILE: &str = "summary.json";
+
+/// The version of a review report's JSON (`schema`); fields are only ever added.
+pub const SCHEMA: u32 = 1;
+
+/// One finding as reported: its latest state.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Item {
+    pub id: String,
+    /// `P0`..`P3`, or `unclassified`.
+    pub severity: Severity,
+    pub title: String,
+    /// The reviewer's evidence text, as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<String>,
+    /// Where it points, and whether that was found in the reviewed change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+    /// Which reading stage produced it: schema, reader, normaliser, raw or judge.
+    pub source: Source,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub body: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub segment: Option<String>,
+    /// valid, invalid, missing-context, not ruled, or carried-open.
+    pub judged: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    /// The round it was last raised in (0: carried from an earlier review).
+    pub round: u32,
+    pub from_judge: bool,
+    /// The code around its location (a hash), for fingerprints that survive moved lines; not in
+    /// the JSON, whose readers have the finding's location.
+    #[serde(skip)]
+    anchor: Option<String>,
+}
+
+impl Item {
+    /// A judged finding of round `round`.
+    pub fn of(j: &Judged, round: u32) -> Item {
+        Item {
+            id: j.finding.id.clone(),
+            severity: j.severity(),
+            title: j.finding.title.clone(),
+            evidence: j.finding.evidence.clone(),
+            location: j.finding.location.clone(),
+            source: j.finding.source,
+            body: j.finding.body.clone(),
+            action: j.finding.action.clone(),
+            segment: j.finding.segment.clone(),
+            judged: j.verdict_label().to_string(),
+            reason: j
+                .ruling
+                .as_ref()
+                .map(|r| r.reason.clone())
+                .unwrap_or_default(),
+            round,
+            from_judge: j.from_judge,
+            anchor: j.finding.anchor.clone(),
+        }
+    }
+
+    /// A finding still open from the earlier review, and why.
+    pub fn carried(f: &Finding, why: &str) -> Item {
+        Item {
+            id: f.id.clone(),
+            severity: f.severity,
+            title: f.title.clone(),
+            evidence: f.evidence.clone(),
+            location: f.location.clone(),
+            source: f.source,
+            body: f.body.clone(),
+            action: f.action.clone(),
+            segment: f.segment.clone(),
+            judged: "carried-open".into(),
+            reason: why.to_string(),
+            round: 0,
+            from_judge: false,
+            anchor: f.anchor.clone(),
+        }
+    }
+
+    /// The finding it reports (as an earlier review's open finding is carried into the next).
+    pub fn finding(&self) -> Finding {
+        Finding {
+            id: self.id.clone(),
+            severity: self.severity,
+            title: self.title.clone(),
+            evidence: self.evidence.clone(),
+            location: self.location.clone(),
+            body: self.body.clone(),
+            action: self.action.clone(),
+            segment: self.segment.clone(),
+            chunk: None,
+            source: self.source,
+            anchor: self.anchor.clone(),
+        }
+    }
+
+    /// The level thresholds compare ([`Severity::rank`]).
+    pub fn rank(&self) -> u8 {
+        self.severity.rank()
+    }
+
+    /// Valid, not ruled on, or carried open: it counts.
+    pub fn stands(&self) -> bool {
+        !matches!(self.judged.as_str(), "invalid" | "missing-context")
+    }
+
+    /// The code around its location, when the finding was anchored.
+    pub fn anchor(&self) -> Option<&str> {
+        self.anchor.as_deref()
+    }
+
+    /// `P1`, or `severity unknown` for an unclassified finding.
+    pub fn severity_text(&self) -> &'static str {
+        self.severity.describe()
+    }
+
+    /// Where it points, for people: `path:line` (with the check when it failed), else the
+    /// reviewer's own evidence text.
+    pub fn where_(&self) -> Option<String> {
+        crate::findings::where_of(self.location.as_ref(), self.evidence.as_deref())
+    }
+}
+
+/// One round's decision, as the report lists them.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct JudgeLine {
+    pub round: u32,
+    pub choice: char,
+    pub decided_by: String,
+    pub rubric: char,
+    pub reason: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge: Option<char>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub judge_reason: String,
+}
+
+/// The gate: what fails the run (exit 1).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Gate {
+    pub fail_on: FailOn,
+    pub failed: bool,
+    /// Unresolved findings at or above the threshold.
+    pub blocking: Vec<String>,
+}
+
+/// What a chunked review covered.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Coverage {
+    /// The first round's chunks (later rounds re-review parts of them; see each round record).
+    pub chunks: Vec<ChunkRecord>,
+    /// Files whose chunk's review failed in every round that sent them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_evaluated: Vec<String>,
+    /// What fit in no chunk.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unfit: Vec<Note>,
+}
+
+/// Everything a review's report says: `summary.json`, and the `--format json` report.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Report {
+    pub schema: u32,
+    /// `false` when the reviewer never answered (exit 3): nothing was reviewed, nothing passed.
+    pub evaluated: bool,
+    pub session: String,
+    pub session_dir: PathBuf,
+    pub target: String,
+    pub author: String,
+    pub reviewer: String,
+    pub status: String,
+    pub rounds: usize,
+    pub converged: bool,
+    pub stop_reason: String,
+    pub final_decision: String,
+    pub final_artifact: PathBuf,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_patch: Option<PathBuf>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patch_check: Option<String>,
+    pub findings: Vec<Item>,
+    pub judge_history: Vec<JudgeLine>,
+    pub unresolved: Vec<Item>,
+    /// Alternatives the reviewer said the artifact failed to consider (last round).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing_alternatives: Vec<String>,
+    /// The reviewer's own recommended decision, when its protocol asks for one (last round).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reviewer_recommendation: Option<String>,
+    pub notes: Vec<String>,
+    pub next_actions: Vec<String>,
+    pub usage: BTreeMap<String, BackendUsage>,
+    pub duration_ms: u64,
+    pub gate: Gate,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// What a chunked review covered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<Coverage>,
+    /// The fallback reviewer reviewed (`reviewer` names it), because the first never answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<Fallback>,
+    /// An incremental review (`--since`): what it continued and how carried findings stand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incremental: Option<Incremental>,
+    /// The one file reviewed, when the artifact is one file (SARIF attaches location-less
+    /// findings to it); from `locations.json`, not this file.
+    #[serde(skip)]
+    pub single_file: Option<String>,
+}
+
+/// A duel's result (`summary.json`, and its `--format json` output).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DuelSummary {
+    pub schema: u32,
+    /// Always `topic`.
+    pub kind: Kind,
+    pub session: String,
+    pub session_dir: PathBuf,
+    pub topic: String,
+    pub status: String,
+    pub rounds_completed: u32,
+    pub max_rounds: u32,
+    pub proposer: Seat,
+    pub challenger: Seat,
+    pub judge: Seat,
+    pub verdict: Option<Verdict>,
+    pub notes: Vec<String>,
+    pub exchanges: Vec<Exchange>,
+    pub duration_ms: u64,
+}
+
+/// A panel's result (`summary.json`, and its `--format json` output).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PanelSummary {
+    pub schema: u32,
+    /// Always `panel`.
+    pub kind: Kind,
+    pub session: String,
+    pub session_dir: PathBuf,
+    pub topic: String,
+    pub status: String,
+    /// `<name>_wins`, `draw` or `void`.
+    pub outcome: String,
+    pub reason: String,
+    pub rounds: u32,
+    pub redactions: u32,
+    pub debaters: Vec<Debater>,
+    pub budget_spent: bool,
+    pub notes: Vec<String>,
+    pub entries: Vec<Entry>,
+}
+
+/// A debate's result, duel or panel.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum DebateSummary {
+    Duel(Box<DuelSummary>),
+    Panel(Box<PanelSummary>),
+}
+
+/// Any session's summary, as its kind writes it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum OfKind {
+    Review(Box<Report>),
+    Debate(DebateSummary),
+}
