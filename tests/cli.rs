@@ -40,6 +40,7 @@ mod revisions;
 mod sandbox;
 mod scopes;
 mod secrets;
+mod secrets_recall;
 mod session;
 mod sessions_v1;
 mod store;

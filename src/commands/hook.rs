@@ -29,6 +29,7 @@ pub fn run(args: &HookArgs) -> Result<Outcome> {
 /// hook opened (one handle, and its object cache, serve the whole review).
 fn review(repo: git2::Repository, pending: &Pending) -> Result<Outcome> {
     let settings = Settings::for_run(Some(&repo), &pending.overrides())?;
+    crate::redact::use_rules_file(settings.redact_rules.as_deref())?;
     let ran = setup::run(Some(repo), &pending.what(), &settings, &Transcripts)?;
     crate::report::conclude::ran(ran, &settings)
 }

@@ -27,6 +27,7 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         crate::review::resume::check_resumable(&stored.id, m)?;
     }
     let settings = Settings::for_run(repo.as_ref(), &overrides(args, &meta))?;
+    crate::redact::use_rules_file(settings.redact_rules.as_deref())?;
     let repo = repo.as_ref();
     match meta {
         Metadata::Panel(m) => {

@@ -17,6 +17,7 @@ fn debate(args: &TopicArgs) -> Result<Outcome> {
     setup::check(args)?;
     let repo = crate::git::repo::discover()?;
     let settings = Settings::for_run(repo.as_ref(), &Overrides::from(args))?;
+    crate::redact::use_rules_file(settings.redact_rules.as_deref())?;
     let ground = Ground::new(args, repo.as_ref(), &settings)?;
     let ended = if !args.debaters.is_empty() || args.panel.is_some() {
         let panel =

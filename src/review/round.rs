@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 
+use crate::agents::redacting::REDACTED_NOTE;
 use crate::answer::judge;
 use crate::findings::Finding;
 use crate::review::record::{Call, ChunkRecord, Round};
@@ -160,6 +161,12 @@ impl Review<'_> {
             return Ok(Err(interrupted(self.author.name())));
         }
         let (rubric, rubric_reason) = judge::rubric(&judged);
+        // What was redacted from an answer is said in the round's notes, so the report says it.
+        for call in &calls {
+            for n in call.notes.iter().filter(|n| n.starts_with(REDACTED_NOTE)) {
+                notes.push(format!("{}'s answer: {n}", call.backend));
+            }
+        }
         let mut round = Round {
             round: n,
             version: st.version,

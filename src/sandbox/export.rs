@@ -3,8 +3,9 @@
 //! Agent CLIs read files with their own tools, and those reads bypass the artifact's redaction:
 //! in the user's work tree a reviewer reads a gitignored `.env` as easily as the diff (observed
 //! with the real claude and codex). So by default every model call of a review runs in a private
-//! temporary directory holding only what is being reviewed, with every text file passed through
-//! the same redactor as the artifact, and no `.git` (no history, no config, no hooks to touch).
+//! temporary directory holding only what is being reviewed, with every text file (its name too)
+//! passed through the same redactor as the artifact, and no `.git` (no history, no config, no
+//! hooks to touch).
 //!
 //! What "the reviewed revision" is, per scope:
 //! - `commit:`, `range:`, `base:`: the tree of the head commit.
@@ -336,7 +337,15 @@ impl Writer {
         if bytes[..bytes.len().min(8192)].contains(&0) {
             return;
         }
-        let Some(dest) = place(&self.root, path) else {
+        // A secret in a file's name (`keys/sk_live_….txt`) is redacted here as in the artifact.
+        let name = path.to_string_lossy();
+        let shown = crate::redact::redact_path(&name);
+        let shown = if shown == name {
+            path.to_path_buf()
+        } else {
+            PathBuf::from(shown)
+        };
+        let Some(dest) = place(&self.root, &shown) else {
             return;
         };
         let text = String::from_utf8_lossy(bytes);

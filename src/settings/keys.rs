@@ -373,6 +373,8 @@ pub fn is_user_only(full_key: &str) -> bool {
     let lower = rest.to_ascii_lowercase();
     let var = lower.rsplit('.').next().unwrap_or(&lower);
     lower == "templatesdir"
+        // `debate.redact.rules`: which local file we read.
+        || lower == "redact.rules"
         // `debate.hook.keepSessions`: how much of the user's history is deleted.
         || var == "keepsessions"
         || var == "keepdays"

@@ -47,6 +47,11 @@ debate.hook.keepSessions*  the hook's sessions kept (default 100; 0: no limit)\n
 debate.hook.keepDays*  the hook's sessions older than this many days are removed (default 30)\n  \
 A hook session whose tree is staged in a work tree is kept, and so is its cached verdict.\n",
     );
+    s.push_str(
+        "\nREDACT KEYS:\n  \
+debate.redact.rules*  a TOML file of your own token formats ([[rule]] with id, regex, optional \
+keywords), redacted as [REDACTED:<id>] besides the built-in ones\n",
+    );
     s.push_str("\nPANEL KEYS:\n");
     for (k, doc) in PANEL_KEYS {
         s.push_str(&format!("  debate.panel.{k}  {doc}\n"));

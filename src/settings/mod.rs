@@ -108,6 +108,9 @@ pub struct Settings {
     pub reviewer_workspace: Workspace,
     /// Whether the reviewer keeps its read-only tools.
     pub reviewer_tools: Tools,
+    /// `debate.redact.rules`: a file of the user's own token formats, added to the built-in ones
+    /// (user-only: never from a committed `.gitdebate`).
+    pub redact_rules: Option<PathBuf>,
     /// `debate.<backend>.<variable>` values (`claude.model`, `openai.baseurl`), keyed by backend
     /// and variable in lowercase, after the `.gitdebate` filter.
     pub backend_vars: BTreeMap<String, String>,
@@ -190,6 +193,7 @@ impl Settings {
             allow_same_family: r.bool("allowSameFamily")?.unwrap_or(false),
             reviewer_workspace: r.choice("reviewerWorkspace")?.unwrap_or(Workspace::Export),
             reviewer_tools: r.choice("reviewerTools")?.unwrap_or(Tools::Default),
+            redact_rules: backend_vars.get("redact.rules").map(|p| expand_home(p)),
             backend_vars,
             origins: r.origins,
             sources: r.sources,

@@ -120,4 +120,5 @@ fn locations(source: &Source) -> Option<LocationIndex> {
             .filter(|_| input.origin.starts_with("file:"))
             .map(|p| LocationIndex::whole_file(p, &input.text)),
     }
+    .map(LocationIndex::with_redacted_paths)
 }
