@@ -24,7 +24,7 @@ pub fn duel(
     s: Session,
     mut meta: Meta,
     settings: &Settings,
-    (repo, base): (Option<&git2::Repository>, &Path),
+    (repo, base): (Option<&crate::git::Repo>, &Path),
     (max_rounds, budget_minutes): (Option<u32>, Option<f64>),
 ) -> Result<Ended> {
     let id = s.id.clone();

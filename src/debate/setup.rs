@@ -17,7 +17,7 @@ use crate::debate::{record, sides, Duel, Ended};
 use crate::git::{self, Scope};
 use crate::sandbox::confine::Sandbox;
 use crate::sandbox::export::{Export, Source};
-use crate::settings::Settings;
+use crate::settings::{Overrides, Settings};
 use crate::store::metadata::{
     self, Debated, Duel as Meta, DuelBudget, Kind, Metadata, Revision, Seated, WorkTree,
 };
@@ -41,6 +41,16 @@ pub struct Ground {
     pub sandbox: Sandbox,
     /// The export the sandbox names; removed when dropped (at the end of the debate).
     pub export: Option<Export>,
+}
+
+/// A debate's settings: [`Settings::for_run`] in `repo`, and unless ours is set, git's
+/// `diff.context` for a `--scope` change (as the record shows).
+pub fn settings(repo: Option<&crate::git::Repo>, overrides: &Overrides) -> Result<Settings> {
+    let mut settings = Settings::for_run(repo.map(crate::git::Repo::dirs), overrides)?;
+    settings
+        .context_lines
+        .get_or_insert_with(|| git::context_lines(repo));
+    Ok(settings)
 }
 
 /// The flags no debate can run with, refused before anything is read.
@@ -67,7 +77,7 @@ pub fn check(args: &TopicArgs) -> Result<()> {
 impl Ground {
     pub fn new(
         args: &TopicArgs,
-        repo: Option<&git2::Repository>,
+        repo: Option<&crate::git::Repo>,
         settings: &Settings,
     ) -> Result<Ground> {
         let cwd = std::env::current_dir().context("cannot read the current directory")?;
@@ -97,13 +107,14 @@ impl Ground {
 /// The export of `source` the models run in, its confinement, and the checker of citations at
 /// the same revision.
 pub fn sandboxed(
-    repo: Option<&git2::Repository>,
+    repo: Option<&crate::git::Repo>,
     source: &Source,
     label: &str,
     settings: &Settings,
 ) -> Result<(Option<Export>, Sandbox, Checker)> {
     let (export, sandbox) = crate::sandbox::export::prepare(repo, source, settings)?;
-    Ok((export, sandbox, Checker::at(repo, source, label)))
+    let checker = Checker::at(repo.and_then(crate::git::Repo::libgit2), source, label);
+    Ok((export, sandbox, checker))
 }
 
 /// The revision debated as `metadata.json` keeps it.
@@ -162,7 +173,7 @@ pub fn debated(revision: Revision, checker: &Checker, sandbox: &Sandbox) -> Deba
 /// revision in words.
 fn shared_context(
     args: &TopicArgs,
-    repo: Option<&git2::Repository>,
+    repo: Option<&crate::git::Repo>,
     settings: &Settings,
 ) -> Result<Option<(String, Source, String)>> {
     match (&args.scope, repo) {

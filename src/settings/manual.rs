@@ -12,7 +12,8 @@ pub fn manual_sections() -> String {
         "  Every option has a git config key. Precedence, lowest first: built-in defaults < \
 system config < global config < the repository's committed .gitdebate file (git-config syntax) < \
 .git/config < git -c < GIT_DEBATE_* environment < flags. Keys that name programs, arguments or \
-paths we write to or what we delete (marked *) are never read from .gitdebate; neither are \
+paths we write to, what we delete, or whether the gate passes (marked *) are never read from \
+.gitdebate; neither are \
 servers, headers or credentials (debate.openai.baseUrl, any *Url or *Headers key), exec:, acp: \
 and openai: backends, nor a file: scope.\n\n",
     );

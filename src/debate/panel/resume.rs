@@ -21,7 +21,7 @@ pub fn run(
     s: Session,
     mut meta: Meta,
     settings: &Settings,
-    repo: Option<&git2::Repository>,
+    repo: Option<&crate::git::Repo>,
 ) -> Result<Ended> {
     let id = s.id.clone();
     if meta.common.status == "completed" {
