@@ -23,7 +23,14 @@ pub fn command() -> clap::Command {
 /// Parses the process's arguments; on an error or `--help`, prints and exits as clap does.
 pub fn parse() -> Cli {
     let matches = command().get_matches();
-    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let color = match cli.color {
+        crate::choices::ColorWhen::Auto => None,
+        crate::choices::ColorWhen::Always => Some(true),
+        crate::choices::ColorWhen::Never => Some(false),
+    };
+    crate::ui::terminal::set_output(cli.quiet, cli.verbose, color);
+    cli
 }
 
 /// A flag group's share of the overrides: what it sets, and nothing else.

@@ -9,6 +9,7 @@ mod backends;
 mod chunks;
 mod ci;
 mod config;
+mod conventions;
 mod duel;
 mod edge_cases;
 mod first_steps;
