@@ -1,4 +1,5 @@
 //! The one integration-test binary: end-to-end runs of the built `git-debate` in temp repositories.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // measurements and skips are said on the test output
 
 mod common;
 
@@ -9,6 +10,7 @@ mod backends;
 mod chunks;
 mod ci;
 mod config;
+mod conventions;
 mod duel;
 mod edge_cases;
 mod first_steps;
@@ -29,6 +31,7 @@ mod ownership;
 mod panel;
 mod panel_failures;
 mod panel_lineup;
+mod panel_seeds;
 mod processes;
 mod prune;
 mod reading;
@@ -47,6 +50,8 @@ mod sessions_v1;
 mod store;
 mod terminal;
 mod topic;
+mod topic_ground;
+mod topic_seeds;
 
 /// Every test module file must be listed above, or its tests silently never run.
 #[test]

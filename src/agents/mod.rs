@@ -10,7 +10,8 @@
 //!
 //! Layers, each using only those below it: [`registry`] and [`routing`] on top; the adapters
 //! (one file per CLI, `exec`); the shared [`agent`] layer (with [`agent::host`]: PATH, versions,
-//! the environment no child inherits); and [`runner`], [`signals`], [`readonly`] at the bottom.
+//! the environment no child inherits); and the process runner, signals and the read-only check
+//! ([`crate::sys`], [`crate::sandbox`]) at the bottom.
 
 pub mod acp;
 pub mod agent;
@@ -213,6 +214,15 @@ pub struct Answer {
     /// agent (ACP permissions), a model it could not confirm.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// How the backend was spoken to: `cli`, `acp` or `http` (see [`Backend::transport`]).
+    pub transport: &'static str,
+    /// Secrets redacted from the answer where it entered ([`redacting`]).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub redactions: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Answer {
@@ -229,6 +239,8 @@ impl Answer {
             structured: None,
             output: OutputMode::prompt(None),
             notes: Vec::new(),
+            transport: "cli",
+            redactions: 0,
         }
     }
 }

@@ -8,6 +8,10 @@
 //! [`crate::flags`] adds the manual's sections generated from the key table and turns the flags
 //! into settings overrides, so that what was typed and what it means stay apart.
 
+// These doc comments are the `--help` text and the manual: `commit:<rev>` is the notation users
+// read there, not HTML.
+#![allow(rustdoc::invalid_html_tags)]
+
 pub mod groups;
 pub mod review;
 pub mod sessions;
@@ -46,6 +50,19 @@ pub struct Cli {
 
     #[command(flatten)]
     pub review: ReviewArgs,
+
+    /// Say less on stderr: warnings, errors and the report only (no notes, hints or progress).
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// Say more on stderr: each model call as it starts and ends, also in logs and pipes.
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+
+    /// Colour the text report: `auto` (a terminal, unless NO_COLOR is set or TERM=dumb),
+    /// `always` or `never`.
+    #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
+    pub color: crate::choices::ColorWhen,
 }
 
 #[derive(Debug, Subcommand)]

@@ -1,5 +1,6 @@
 //! The detector measured on the labelled corpus in `tests/fixtures/injection/`, and its rules on
 //! small cases.
+#![allow(clippy::print_stderr)] // the measurement and its misses are said on the test output
 
 use super::*;
 
