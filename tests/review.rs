@@ -746,7 +746,8 @@ fn resume_continues_after_max_rounds_with_the_latest_version() {
     env.fake("codex", json!([critique(json!([p("P2", "naming is unclear", Some("rename it"))])), {"answer": "LGTM now."}]));
     env.fake(
         "claude",
-        json!([judge(&[("F1", "valid")]), {"answer": "VERSION TWO"}]),
+        // A compromise is a version of the change: here the whole file, revised.
+        json!([judge(&[("F1", "valid")]), {"answer": "fn add(a: i32, b: i32) -> i32 {\n    a + b // VERSION TWO\n}\n"}]),
     );
     let run = review(&env, &["--max-rounds", "1", "--format", "json"]).ok();
     let s: Value = serde_json::from_str(&run.stdout).unwrap();
