@@ -547,6 +547,15 @@ fn output_refuses_a_tracked_file_or_one_of_the_change_unless_forced() {
         bug
     );
     assert!(env.session_ids().is_empty(), "nothing was recorded");
+    // A topic debate's report is held to the same rule.
+    let run = env
+        .run(&["topic", "Should we cache?", "--output", "README.md"])
+        .fails(2);
+    assert!(
+        run.stderr.contains("--output README.md is tracked by git"),
+        "{}",
+        run.stderr
+    );
     // A new file is fine, and --force replaces a protected one.
     env.run(&[
         "--dry-run",

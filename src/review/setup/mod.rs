@@ -99,13 +99,6 @@ fn guard_output(
     source: &Source,
     cwd: &std::path::Path,
 ) -> Result<()> {
-    let Some(out) = settings
-        .output
-        .as_deref()
-        .filter(|_| !settings.force_output)
-    else {
-        return Ok(());
-    };
     let root = repo.and_then(|r| r.workdir());
     let reviewed: Vec<PathBuf> = match source {
         Source::Change { change, .. } => root
@@ -118,13 +111,13 @@ fn guard_output(
             .flatten()
             .collect(),
     };
-    let index = repo.and_then(|r| r.libgit2()).and_then(|r| r.index().ok());
-    let tracked =
-        |rel: &std::path::Path| index.as_ref().is_some_and(|i| i.get_path(rel, 0).is_some());
-    match crate::settings::output::protected(out, cwd, root, &reviewed, &tracked) {
-        Some(why) => Err(crate::settings::output::refusal(out, why)),
-        None => Ok(()),
-    }
+    crate::git::protect::guard_output(
+        repo,
+        settings.output.as_deref(),
+        settings.force_output,
+        cwd,
+        &reviewed,
+    )
 }
 
 /// Runs a review of what `what` and `settings` name, in `repo` (opened by the caller, so one
