@@ -154,6 +154,7 @@ fn main() {
             resume: None,
             incremental: None,
             sandbox: Default::default(),
+            exports: None,
             budget_override: None,
             normalizer: None,
             locations: None,

@@ -25,6 +25,9 @@ impl Backend for Redacting {
     fn transport(&self) -> &'static str {
         self.0.transport()
     }
+    fn reads_files(&self, no_tools: bool) -> bool {
+        self.0.reads_files(no_tools)
+    }
     fn ask(&self, req: &Request) -> Result<Answer, BackendError> {
         self.0.ask(req).map(redact_answer)
     }

@@ -192,8 +192,13 @@ impl Review<'_> {
                         }
                         let protocol =
                             crate::review::reading::protocol_of(job.segment, self.artifact.target);
-                        let mut req = self.request(&job.prompt, started, Some(protocol));
-                        req.sandbox.no_tools = self.sandbox.no_tools;
+                        let req = self.request(
+                            self.reviewer.as_ref(),
+                            self.sandbox.no_tools,
+                            &job.prompt,
+                            started,
+                            Some(protocol),
+                        );
                         let r = self.reviewer.ask(&req);
                         (r, t.elapsed().as_millis() as u64)
                     },

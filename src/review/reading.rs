@@ -57,7 +57,7 @@ impl Review<'_> {
             self.templates.as_deref(),
             &[("answer", &answer.text), ("schema", &schema)],
         )?;
-        let req = self.request(&prompt, started, Some(protocol));
+        let req = self.request(normalizer, false, &prompt, started, Some(protocol));
         let t = Instant::now();
         let r = crate::ui::progress::with_progress(
             normalizer.name(),

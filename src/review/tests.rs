@@ -39,6 +39,7 @@ fn run(reviewer_delay_ms: u64, author_delay_ms: u64, budget_ms: u64) -> Outcome 
         normalizer: None,
         locations: None,
         sandbox: Default::default(),
+        exports: None,
         chunking: None,
         fallback: None,
     }
@@ -132,6 +133,7 @@ fn signal_during_the_last_step() {
         normalizer: None,
         locations: None,
         sandbox: Default::default(),
+        exports: None,
         chunking: None,
         fallback: None,
     }
