@@ -89,9 +89,13 @@ impl Coverage {
         }
     }
 
-    /// Files of failed chunks that no later chunk reviewed.
+    /// Files of failed chunks, and files left out whole (past `debate.maxChunks`, or past what
+    /// all the chunks together could hold), that no chunk reviewed.
     pub fn not_evaluated(&self) -> Vec<String> {
-        self.failed.difference(&self.reviewed).cloned().collect()
+        let omitted = self.unfit.iter().filter(|n| n.omitted).map(|n| &n.path);
+        let mut all: BTreeSet<&String> = self.failed.iter().chain(omitted).collect();
+        all.retain(|f| !self.reviewed.contains(*f));
+        all.into_iter().cloned().collect()
     }
 }
 
