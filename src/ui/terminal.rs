@@ -197,6 +197,11 @@ pub fn progress(line: &str) {
 /// Runs `f` while `line · Ns` (the seconds `f` has taken) ticks on stderr as the progress
 /// indicator, then erases it; only on a terminal that can redraw. Used by reviews and panels.
 pub fn ticking<T>(line: &str, f: impl FnOnce() -> T) -> T {
+    ticking_with(&|| line.to_string(), f)
+}
+
+/// [`ticking`] with a line that can change while `f` runs (which chunk of a round is running).
+pub fn ticking_with<T>(line: &(dyn Fn() -> String + Sync), f: impl FnOnce() -> T) -> T {
     if !can_redraw() {
         return f();
     }
@@ -205,7 +210,7 @@ pub fn ticking<T>(line: &str, f: impl FnOnce() -> T) -> T {
         s.spawn(|| {
             let started = std::time::Instant::now();
             while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                progress(&format!("{line} · {}s", started.elapsed().as_secs()));
+                progress(&format!("{} · {}s", line(), started.elapsed().as_secs()));
                 std::thread::sleep(std::time::Duration::from_millis(500));
             }
             progress_clear();
