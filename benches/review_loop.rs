@@ -156,7 +156,7 @@ fn main() {
             sandbox: Default::default(),
             exports: None,
             budget_override: None,
-            normalizer: None,
+            normalizer: git_debate::review::Restater::Reviewer,
             locations: None,
             chunking: None,
             fallback: None,

@@ -26,7 +26,11 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
     if let Metadata::Review(m) = &meta {
         crate::review::resume::check_resumable(&stored.id, m)?;
     }
-    let settings = Settings::for_run(repo.as_ref(), &overrides(args, &meta))?;
+    let settings = Settings::for_run(
+        repo.as_ref().map(crate::git::Repo::dirs),
+        &overrides(args, &meta),
+    )?;
+    crate::redact::use_rules_file(settings.redact_rules.as_deref())?;
     let repo = repo.as_ref();
     match meta {
         Metadata::Panel(m) => {
@@ -34,7 +38,10 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
             crate::report::debate::emit(&settings, &ended)
         }
         Metadata::Topic(m) => {
-            let flags = (args.rounds.max_rounds, args.budget.budget_minutes);
+            let flags = (
+                args.rounds.max_rounds,
+                args.budget.budget_minutes.map(|m| m as f64),
+            );
             let ended = crate::debate::resume::duel(session, *m, &settings, (repo, &base), flags)?;
             crate::report::debate::emit(&settings, &ended)
         }

@@ -11,7 +11,11 @@ use crate::transcript::last_message::Transcripts;
 
 pub fn run(args: &ReviewArgs) -> Result<Outcome> {
     let repo = crate::git::repo::discover()?;
-    let settings = Settings::for_run(repo.as_ref(), &Overrides::from(args))?;
+    let settings = Settings::for_run(
+        repo.as_ref().map(crate::git::Repo::dirs),
+        &Overrides::from(args),
+    )?;
+    crate::redact::use_rules_file(settings.redact_rules.as_deref())?;
     let ran = setup::run(repo, &what(args), &settings, &Transcripts)?;
     crate::report::conclude::ran(ran, &settings)
 }
@@ -21,6 +25,7 @@ fn what(args: &ReviewArgs) -> What {
     What {
         content: args.content.clone(),
         artifact_file: args.artifact_file.clone(),
+        paths: args.paths.clone(),
         last_message: args.last_message,
         since: args.since.clone(),
         hook_cache: None,

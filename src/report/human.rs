@@ -3,14 +3,12 @@
 
 use std::fmt::Write as _;
 
-use crate::report::{Item, JudgeLine, Report};
+use crate::report::{Item, JudgeLine, Report, WithdrawnItem};
 use crate::review::record::BackendUsage;
 
-/// Whether text output may use colour: a terminal, and `NO_COLOR` unset.
+/// Whether text output may use colour: `--color`, else a terminal with `NO_COLOR` unset.
 pub fn use_color(is_terminal: bool) -> bool {
-    is_terminal
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        && !crate::ui::terminal::dumb_terminal()
+    crate::ui::terminal::colour(is_terminal)
 }
 
 fn paint(s: &str, code: &str, color: bool) -> String {
@@ -39,9 +37,36 @@ fn item_line(i: &Item, color: bool) -> String {
     if let Some(e) = i.where_() {
         let _ = write!(s, " — {e}");
     }
-    let _ = write!(s, " ({})", i.judged);
-    if !i.reason.is_empty() {
-        let _ = write!(s, ": {}", i.reason);
+    match &i.dispute {
+        Some(d) => {
+            let _ = write!(
+                s,
+                " ({})",
+                crate::report::dispute_text(d, i.severity_text())
+            );
+        }
+        None => {
+            let _ = write!(s, " ({})", i.judged);
+            if !i.reason.is_empty() {
+                let _ = write!(s, ": {}", i.reason);
+            }
+        }
+    }
+    s
+}
+
+/// A withdrawn finding: what the reviewer raised, the ruling it answered and its words.
+fn withdrawn_line(w: &WithdrawnItem) -> String {
+    let mut s = format!(
+        "{} [{}] {} — withdrawn by the reviewer in round {} after the judge ruled {}",
+        w.severity.describe(),
+        w.id,
+        w.title,
+        w.round,
+        w.ruling
+    );
+    if !w.words.is_empty() {
+        let _ = write!(s, ": {}", w.words);
     }
     s
 }
@@ -101,6 +126,12 @@ pub fn text(r: &Report, color: bool) -> String {
     }
     for i in &r.unresolved {
         let _ = writeln!(s, "  {}", item_line(i, color));
+    }
+    if !r.withdrawn.is_empty() {
+        let _ = writeln!(s, "\n{}", h("Withdrawn"));
+        for w in &r.withdrawn {
+            let _ = writeln!(s, "  {}", withdrawn_line(w));
+        }
     }
     if let Some(inc) = &r.incremental {
         let _ = writeln!(s, "\n{}", h("Incremental"));
@@ -191,16 +222,23 @@ fn totals(r: &Report) -> Option<String> {
     ))
 }
 
+/// A round's letters: the final one and whose it is, the rubric's and the judge's.
 fn judge_line(j: &JudgeLine) -> String {
-    let mut s = format!("{} ({}; {})", j.choice, j.decided_by, j.reason);
-    if j.decided_by == "user" && j.choice != j.rubric {
-        let _ = write!(s, "; the rubric recommended {}", j.rubric);
-    }
-    if let Some(l) = j.judge.filter(|l| *l != j.rubric) {
-        let _ = write!(s, "; the judge recommended {l}");
-        if !j.judge_reason.is_empty() {
-            let _ = write!(s, ": {}", j.judge_reason);
+    let mut s = match (j.decided_by.as_str(), j.from.as_str()) {
+        ("auto", from) if !from.is_empty() => {
+            format!("{} ({}'s; {})", j.choice, from, j.why)
         }
+        _ => format!("{} ({}; {})", j.choice, j.decided_by, j.reason),
+    };
+    let _ = write!(s, " — rubric {}", j.rubric);
+    match j.judge {
+        Some(l) => {
+            let _ = write!(s, ", judge {l}");
+            if !j.judge_reason.is_empty() {
+                let _ = write!(s, ": {}", j.judge_reason);
+            }
+        }
+        None => s.push_str(", judge gave no letter"),
     }
     s
 }
@@ -288,6 +326,12 @@ pub fn markdown(r: &Report) -> String {
     for i in &r.unresolved {
         let _ = writeln!(s, "- {}", item_line(i, false));
     }
+    if !r.withdrawn.is_empty() {
+        let _ = writeln!(s, "\n### Withdrawn");
+        for w in &r.withdrawn {
+            let _ = writeln!(s, "- {}", withdrawn_line(w));
+        }
+    }
     if let Some(inc) = &r.incremental {
         let _ = writeln!(s, "\n### Incremental");
         for l in super::incremental::lines(inc) {
@@ -301,6 +345,12 @@ pub fn markdown(r: &Report) -> String {
         }
     }
     alternatives(&mut s, r, "\n", "- ", "### Missing Alternatives");
+    if !r.notes.is_empty() {
+        let _ = writeln!(s, "\n### Notes");
+        for n in &r.notes {
+            let _ = writeln!(s, "- {n}");
+        }
+    }
     let _ = writeln!(s, "\n### Next Actions");
     // Session files by name: the session folder is a path on this machine only.
     let dir = format!("{}/", r.session_dir.display());

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use crate::agents::{Answer, BackendError, Usage};
 pub use crate::store::call::{BackendUsage, Call};
-pub use crate::store::round::{ChunkRecord, Round};
+pub use crate::store::round::{ChunkRecord, Repair, Round, Withdrawn};
 
 /// The estimate used where a CLI reports no token counts.
 const CHARS_PER_TOKEN: usize = 4;
@@ -49,6 +49,7 @@ impl Call {
                     output: Some(a.output.clone()),
                     read: None,
                     notes: a.notes.clone(),
+                    transport: Some(a.transport.to_string()),
                 }
             }
             Err(e) => Call {
@@ -66,6 +67,7 @@ impl Call {
                 output: None,
                 read: None,
                 notes: Vec::new(),
+                transport: None,
             },
         }
     }

@@ -3,8 +3,9 @@
 //! Agent CLIs read files with their own tools, and those reads bypass the artifact's redaction:
 //! in the user's work tree a reviewer reads a gitignored `.env` as easily as the diff (observed
 //! with the real claude and codex). So by default every model call of a review runs in a private
-//! temporary directory holding only what is being reviewed, with every text file passed through
-//! the same redactor as the artifact, and no `.git` (no history, no config, no hooks to touch).
+//! temporary directory holding only what is being reviewed, with every text file (its name too)
+//! passed through the same redactor as the artifact, and no `.git` (no history, no config, no
+//! hooks to touch).
 //!
 //! What "the reviewed revision" is, per scope:
 //! - `commit:`, `range:`, `base:`: the tree of the head commit.
@@ -85,7 +86,7 @@ pub const MAX_FILE: u64 = 4 << 20;
 pub const MAX_TOTAL: u64 = 256 << 20;
 
 /// Copies `source` of `repo` into a new private directory named after the repository.
-pub fn create(repo: Option<&Repository>, source: &Source) -> Result<Export> {
+pub fn create(repo: Option<&crate::git::Repo>, source: &Source) -> Result<Export> {
     let workdir = repo.and_then(|r| r.workdir()).map(Path::to_path_buf);
     // Room for four full exports: memory is shared with everything else on the machine.
     let scratch = private_dir(workdir.as_deref(), 4 * MAX_TOTAL)?;
@@ -118,7 +119,20 @@ pub fn create(repo: Option<&Repository>, source: &Source) -> Result<Export> {
         redacted: AtomicUsize::new(0),
     };
     match (repo, source) {
-        (Some(repo), Source::Tree(id)) => from_tree(repo, id, &out)?,
+        (Some(repo), Source::Tree(id)) => match repo.libgit2() {
+            Some(lib) => from_tree(lib, id, &out)?,
+            // A layout libgit2 cannot open (sha256, reftable): the files as git lists them.
+            None => crate::git::tree_files(repo, id, MAX_FILE, &mut |path, exec, bytes| {
+                if out.fits(bytes.len() as u64) {
+                    out.put(
+                        Path::new(std::ffi::OsStr::from_bytes(path)),
+                        bytes,
+                        exec,
+                        None,
+                    );
+                }
+            })?,
+        },
         (Some(repo), Source::WorkTree { untracked }) => from_worktree(repo, untracked, &out)?,
         _ => {}
     }
@@ -200,7 +214,8 @@ impl Source {
 /// many calls and threads ask.
 #[derive(Debug)]
 pub struct Lazy {
-    git_dir: Option<PathBuf>,
+    /// A handle of its own on the repository (the caller's is borrowed, and not for threads).
+    repo: std::sync::Mutex<Option<crate::git::Repo>>,
     source: Source,
     guarded: Vec<PathBuf>,
     /// The empty folder (also where gemini's policy file goes).
@@ -250,10 +265,7 @@ impl Lazy {
     pub fn export(&self) -> Option<&Export> {
         self.full
             .get_or_init(|| {
-                let repo = self
-                    .git_dir
-                    .as_deref()
-                    .and_then(|d| Repository::open(d).ok());
+                let repo = self.repo.lock().unwrap_or_else(|e| e.into_inner());
                 create(repo.as_ref(), &self.source)
                     .map_err(|e| {
                         crate::errln!(
@@ -287,7 +299,7 @@ pub struct Prepared {
 /// The places a review's calls run in, as `debate.reviewerWorkspace` and `debate.reviewerTools`
 /// say. Nothing is exported here: see [`Lazy`].
 pub fn prepare(
-    repo: Option<&Repository>,
+    repo: Option<&crate::git::Repo>,
     source: &Source,
     settings: &crate::settings::Settings,
 ) -> Result<Prepared> {
@@ -318,7 +330,7 @@ pub fn prepare(
             ..Default::default()
         },
         lazy: Some(Lazy {
-            git_dir: repo.map(|r| r.path().to_path_buf()),
+            repo: std::sync::Mutex::new(repo.map(crate::git::Repo::reopen).transpose()?),
             source: match source {
                 Source::Tree(_) | Source::WorkTree { .. } if repo.is_some() => source.clone(),
                 _ => Source::Empty,
@@ -329,6 +341,33 @@ pub fn prepare(
         }),
         _scratch: None,
     })
+}
+
+/// The export made at once and the confinement of every call, for callers whose every call
+/// reads files (a debate's sides, which all keep their tools); the caller keeps the export alive.
+pub fn prepare_now(
+    repo: Option<&crate::git::Repo>,
+    source: &Source,
+    settings: &crate::settings::Settings,
+) -> Result<(Option<Export>, Sandbox)> {
+    let no_tools = settings.reviewer_tools == Tools::None;
+    if settings.reviewer_workspace == Workspace::Worktree {
+        let p = prepare(repo, source, settings)?;
+        return Ok((p._scratch, p.sandbox));
+    }
+    let export = create(repo, source)?;
+    let mut guarded: Vec<&Path> = Vec::new();
+    if let Some(r) = repo {
+        guarded.extend(r.workdir());
+        guarded.push(r.commondir());
+    }
+    let sandbox = Sandbox {
+        dir: Some(export.tree.clone()),
+        scratch: Some(export.scratch.clone()),
+        deny: crate::sandbox::confine::deny_list(&guarded, &export.tree),
+        no_tools,
+    };
+    Ok((Some(export), sandbox))
 }
 
 fn from_tree(repo: &Repository, id: &str, out: &Writer) -> Result<()> {
@@ -382,14 +421,14 @@ fn from_tree(repo: &Repository, id: &str, out: &Writer) -> Result<()> {
     })
 }
 
-fn from_worktree(repo: &Repository, untracked: &[String], out: &Writer) -> Result<()> {
+fn from_worktree(repo: &crate::git::Repo, untracked: &[String], out: &Writer) -> Result<()> {
     let root = repo.workdir().context("no work tree to export")?;
-    let index = repo.index().context("cannot read the index")?;
     let as_path = |bytes: &[u8]| PathBuf::from(std::ffi::OsStr::from_bytes(bytes));
-    let mut paths: Vec<PathBuf> = index
+    let mut paths: Vec<PathBuf> = repo
+        .tracked_files()
+        .context("cannot list the tracked files")?
         .iter()
-        .filter(|e| (e.flags >> 12) & 0x3 == 0 && (e.mode == 0o100644 || e.mode == 0o100755))
-        .map(|e| as_path(&e.path))
+        .map(|p| as_path(p))
         .collect();
     // The change names files as it shows them (see `scope::name_of`).
     paths.extend(
@@ -499,9 +538,22 @@ impl Writer {
         }
     }
 
+    /// Where `path` goes in the export, its folders made: a secret in a file's name
+    /// (`keys/sk_live_….txt`) is redacted here as in the artifact.
+    fn dest(&self, path: &Path) -> Option<PathBuf> {
+        let name = path.to_string_lossy();
+        let shown = crate::redact::redact_path(&name);
+        let shown = if shown == name {
+            path.to_path_buf()
+        } else {
+            PathBuf::from(shown)
+        };
+        place(&self.root, &shown)
+    }
+
     /// Puts the store's `entry` at `path`: a hard link (no copy, no second inode), else a copy.
     fn link(&self, path: &Path, entry: &Path) {
-        let Some(dest) = place(&self.root, path) else {
+        let Some(dest) = self.dest(path) else {
             return;
         };
         if std::fs::hard_link(entry, &dest).is_ok() || std::fs::copy(entry, &dest).is_ok() {
@@ -533,7 +585,7 @@ impl Writer {
             self.link(path, &entry);
             return;
         }
-        let Some(dest) = place(&self.root, path) else {
+        let Some(dest) = self.dest(path) else {
             return;
         };
         let written = std::fs::OpenOptions::new()

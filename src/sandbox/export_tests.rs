@@ -1,4 +1,5 @@
 use super::*;
+use crate::git::Repo;
 use std::os::unix::fs::MetadataExt;
 use std::process::Command;
 
@@ -69,7 +70,11 @@ fn a_commit_exports_tracked_files_redacted_without_ignored_untracked_or_git() {
     let tmp = tempfile::tempdir().unwrap();
     let r = repo(tmp.path());
     let tree = r.head().unwrap().peel_to_tree().unwrap().id().to_string();
-    let ex = create(Some(&r), &Source::Tree(tree)).unwrap();
+    let ex = create(
+        Some(&Repo::from_libgit2(Repository::open(r.path()).unwrap())),
+        &Source::Tree(tree),
+    )
+    .unwrap();
     // No binary file (the redactor reads text), no link of any kind.
     assert_eq!(
         listing(&ex.tree),
@@ -93,7 +98,7 @@ fn the_work_tree_export_takes_edits_and_the_listed_untracked_files_only() {
     std::fs::write(tmp.path().join("run.sh"), "echo edited\n").unwrap();
     std::fs::write(tmp.path().join("other.txt"), "not listed\n").unwrap();
     let ex = create(
-        Some(&r),
+        Some(&Repo::from_libgit2(Repository::open(r.path()).unwrap())),
         &Source::WorkTree {
             untracked: vec!["untracked.txt".into()],
         },
@@ -135,7 +140,11 @@ fn names_that_are_not_utf8_are_copied_as_they_are() {
     // Untracked, named as the change names it.
     std::fs::write(d.join(name(b"new\xff.txt")), "untracked\n").unwrap();
     let head = git(d, &["rev-parse", "HEAD"]);
-    let ex = create(Some(&r), &Source::Tree(head)).unwrap();
+    let ex = create(
+        Some(&Repo::from_libgit2(Repository::open(r.path()).unwrap())),
+        &Source::Tree(head),
+    )
+    .unwrap();
     let copied = ex.tree.join(name(b"dir\xe9/f\xe8.txt"));
     assert_eq!(
         std::fs::read_to_string(copied).unwrap(),
@@ -143,7 +152,7 @@ fn names_that_are_not_utf8_are_copied_as_they_are() {
     );
     let untracked = crate::git::name_of(b"new\xff.txt");
     let ex = create(
-        Some(&r),
+        Some(&Repo::from_libgit2(Repository::open(r.path()).unwrap())),
         &Source::WorkTree {
             untracked: vec![untracked],
         },
@@ -161,7 +170,11 @@ fn the_index_export_ignores_unstaged_edits() {
     git(tmp.path(), &["add", "run.sh"]);
     std::fs::write(tmp.path().join("run.sh"), "echo unstaged\n").unwrap();
     let tree = git(tmp.path(), &["write-tree"]);
-    let ex = create(Some(&r), &Source::Tree(tree)).unwrap();
+    let ex = create(
+        Some(&Repo::from_libgit2(Repository::open(r.path()).unwrap())),
+        &Source::Tree(tree),
+    )
+    .unwrap();
     assert_eq!(
         std::fs::read_to_string(ex.tree.join("run.sh")).unwrap(),
         "echo staged\n"
@@ -177,7 +190,11 @@ fn a_directory_symlink_in_the_work_tree_is_not_followed() {
     // `src/` was tracked as a directory; now it points elsewhere.
     std::fs::remove_dir_all(tmp.path().join("src")).unwrap();
     std::os::unix::fs::symlink(outside.path(), tmp.path().join("src")).unwrap();
-    let ex = create(Some(&r), &Source::WorkTree { untracked: vec![] }).unwrap();
+    let ex = create(
+        Some(&Repo::from_libgit2(Repository::open(r.path()).unwrap())),
+        &Source::WorkTree { untracked: vec![] },
+    )
+    .unwrap();
     assert!(!ex.tree.join("src/lib.rs").exists());
 }
 
@@ -236,7 +253,11 @@ fn a_crafted_tree_cannot_lead_out_of_the_export_or_smuggle_a_secret() {
          100644 blob {nul}\tsettings.py\n100644 blob {big}\tbig.txt\n100644 blob {ok}\tok.txt\n"
     ));
     let r = Repository::open(d).unwrap();
-    let ex = create(Some(&r), &Source::Tree(root)).unwrap();
+    let ex = create(
+        Some(&Repo::from_libgit2(Repository::open(r.path()).unwrap())),
+        &Source::Tree(root),
+    )
+    .unwrap();
     assert_eq!(listing(&ex.tree), ["ok.txt"]);
     assert!(!d.join(".git/hooks/pre-commit").exists());
 }
@@ -264,7 +285,11 @@ fn export_speed() {
         ("work tree", Source::WorkTree { untracked: vec![] }),
     ] {
         let t = std::time::Instant::now();
-        let ex = create(Some(&r), &source).unwrap();
+        let ex = create(
+            Some(&Repo::from_libgit2(Repository::open(r.path()).unwrap())),
+            &source,
+        )
+        .unwrap();
         println!("{what}: {} files in {:?}", ex.files, t.elapsed());
     }
 }
@@ -289,7 +314,7 @@ fn fresh(label: &str) -> String {
 }
 
 /// A repository of `n` files whose content this run alone has, committed; its tree id.
-fn many(d: &Path, n: usize) -> (Repository, String) {
+fn many(d: &Path, n: usize) -> (Repo, String) {
     git(d, &["init", "-q"]);
     let salt = fresh("many");
     for i in 0..n {
@@ -308,7 +333,7 @@ fn many(d: &Path, n: usize) -> (Repository, String) {
     git(d, &["commit", "-qm", "init"]);
     let r = Repository::open(d).unwrap();
     let tree = r.head().unwrap().peel_to_tree().unwrap().id().to_string();
-    (r, tree)
+    (Repo::from_libgit2(r), tree)
 }
 
 #[test]
@@ -383,7 +408,8 @@ fn only_what_changed_since_a_cached_export_is_redacted_again() {
     drop(create(Some(&r), &Source::Tree(tree)).unwrap());
     std::fs::write(d.join("f7.rs"), fresh("edited")).unwrap();
     git(d, &["commit", "-qam", "edit"]);
-    let tree = r.head().unwrap().peel_to_tree().unwrap().id().to_string();
+    let head = r.libgit2().unwrap().head().unwrap();
+    let tree = head.peel_to_tree().unwrap().id().to_string();
     let next = create(Some(&r), &Source::Tree(tree)).unwrap();
     assert_eq!((next.files, next.redacted), (21, 1));
     assert!(std::fs::read_to_string(next.tree.join("f7.rs"))
@@ -409,6 +435,7 @@ fn a_binary_file_stays_out_of_a_cached_export_too() {
     git(d, &["commit", "-qm", "init"]);
     let r = Repository::open(d).unwrap();
     let tree = r.head().unwrap().peel_to_tree().unwrap().id().to_string();
+    let r = Repo::from_libgit2(r);
     for _ in 0..2 {
         let ex = create(Some(&r), &Source::Tree(tree.clone())).unwrap();
         assert_eq!(ex.files, 0);

@@ -9,6 +9,7 @@ use std::process::{Command, Output, Stdio};
 use serde_json::Value;
 
 pub mod panel;
+pub mod planted;
 
 pub struct TestEnv {
     _tmp: tempfile::TempDir,
