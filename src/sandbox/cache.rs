@@ -10,8 +10,9 @@
 //!
 //! Where: `<base>/git-debate-cache-<uid>/<build>/` beside the exports (same file system, so a
 //! link is possible; `<base>` is outside the repository and HOME, see
-//! [`crate::sys::scratch::private_dir`]). `<build>` names this build of git-debate, so entries
-//! another version redacted with other rules are never shown: other builds' folders are removed.
+//! [`crate::sys::scratch::private_dir`]). `<build>` names this build of git-debate and the user's
+//! redaction rules file, so entries redacted under other rules are never shown: other builds'
+//! folders are removed (two runs with different rules files take turns emptying it).
 //! Both folders must be ours and `0700`, or no cache is used (a shared `/tmp` could hold someone
 //! else's folder of that name). Entries are written to a temporary name and renamed, so a
 //! concurrent run sees a whole entry or none, and are read-only (`0400`, `0500`): a reviewer
@@ -71,14 +72,19 @@ fn root(base: &Path) -> PathBuf {
     base.join(format!("{PREFIX}{}", rustix::process::getuid().as_raw()))
 }
 
-/// This build: the version and the executable's size and time, so a rebuilt binary with other
-/// redaction rules starts afresh.
+/// This build and its rules: the version, the executable's size and time and the user's rules
+/// file (`debate.redact.rules`), so a rebuilt binary or a new rule starts afresh — an entry
+/// redacted without a rule must never be shown once the rule exists.
 fn build() -> String {
     let stamp = std::env::current_exe()
         .and_then(std::fs::metadata)
         .map(|m| format!("{} {} {}", m.len(), m.mtime(), m.mtime_nsec()))
         .unwrap_or_default();
-    let seed = format!("{} {stamp}", env!("CARGO_PKG_VERSION"));
+    let seed = format!(
+        "{} {stamp}\n{}",
+        env!("CARGO_PKG_VERSION"),
+        crate::redact::user::rules_text()
+    );
     let id = Oid::hash_object(ObjectType::Blob, seed.as_bytes())
         .map_or_else(|_| "0".repeat(12), |o| o.to_string()[..12].to_string());
     format!("{}-{id}", env!("CARGO_PKG_VERSION"))
