@@ -1,4 +1,5 @@
 //! The one integration-test binary: end-to-end runs of the built `git-debate` in temp repositories.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // measurements and skips are said on the test output
 
 mod common;
 

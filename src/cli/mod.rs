@@ -8,6 +8,10 @@
 //! [`crate::flags`] adds the manual's sections generated from the key table and turns the flags
 //! into settings overrides, so that what was typed and what it means stay apart.
 
+// These doc comments are the `--help` text and the manual: `commit:<rev>` is the notation users
+// read there, not HTML.
+#![allow(rustdoc::invalid_html_tags)]
+
 pub mod groups;
 pub mod review;
 pub mod sessions;
