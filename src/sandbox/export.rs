@@ -462,10 +462,8 @@ fn from_worktree(repo: &crate::git::Repo, untracked: &[String], out: &Writer) ->
             if let (Some(store), Some(k)) = (&out.store, &key) {
                 // The room was taken above already; a hit is linked as it is.
                 match store.get(k) {
-                    Hit::File(entry, _) => {
-                        out.link(path, &entry);
-                        continue;
-                    }
+                    Hit::File(entry, _) if out.link(path, &entry) => continue,
+                    Hit::File(..) => {}
                     Hit::Skip => continue,
                     Hit::Miss => {}
                 }
@@ -528,10 +526,15 @@ impl Writer {
         };
         match store.get(key) {
             Hit::File(entry, size) => {
-                if self.fits(size) {
-                    self.link(path, &entry);
+                if !self.fits(size) {
+                    return true;
                 }
-                true
+                // An entry another build's run removed under us: read the blob after all.
+                let linked = self.link(path, &entry);
+                if !linked {
+                    self.bytes.fetch_sub(size, Ordering::Relaxed);
+                }
+                linked
             }
             Hit::Skip => true,
             Hit::Miss => false,
@@ -552,13 +555,22 @@ impl Writer {
     }
 
     /// Puts the store's `entry` at `path`: a hard link (no copy, no second inode), else a copy.
-    fn link(&self, path: &Path, entry: &Path) {
+    /// `false` when the entry is gone; a path that cannot be placed counts as done.
+    fn link(&self, path: &Path, entry: &Path) -> bool {
         let Some(dest) = self.dest(path) else {
-            return;
+            return true;
         };
-        if std::fs::hard_link(entry, &dest).is_ok() || std::fs::copy(entry, &dest).is_ok() {
+        let done = match std::fs::hard_link(entry, &dest) {
+            Ok(()) => true,
+            // A path a crafted tree repeats: the first one stays, as with a fresh file.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return true,
+            // Another file system, or too many links: a copy (never over an existing file).
+            Err(_) => std::fs::copy(entry, &dest).is_ok(),
+        };
+        if done {
             self.files.fetch_add(1, Ordering::Relaxed);
         }
+        done
     }
 
     /// Writes one text file, redacted; binary content and paths that are not plain are left out,
@@ -582,8 +594,9 @@ impl Writer {
             red.text.as_bytes()
         };
         if let Some(entry) = store.and_then(|(store, key)| store.put(key, bytes, exec)) {
-            self.link(path, &entry);
-            return;
+            if self.link(path, &entry) {
+                return;
+            }
         }
         let Some(dest) = self.dest(path) else {
             return;
