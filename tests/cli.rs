@@ -5,6 +5,7 @@ mod common;
 
 mod acp;
 mod answers;
+mod apply;
 mod artifact;
 mod backends;
 mod chunks;

@@ -30,6 +30,7 @@
 //! words describing them are the same either way. `GIT_DEBATE_DIFF=git` or `=libgit2` chooses
 //! the diff for measurements (`scripts/diff-parity.sh`, `ENGINE=`).
 
+pub mod apply;
 mod asked;
 mod collect;
 mod command;
