@@ -152,6 +152,7 @@ impl From<&ReviewArgs> for Overrides {
             reviewer_workspace: a.reviewer_workspace,
             reviewer_tools: a.reviewer_tools,
             allow_same_family: either(a.allow_same_family, a.no_allow_same_family),
+            allow_partial: either(a.allow_partial, a.no_allow_partial),
             model_author: a.model_author.clone(),
             model_reviewer: a.model_reviewer.clone(),
             max_artifact_bytes: a.max_artifact_bytes,

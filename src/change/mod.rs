@@ -96,13 +96,13 @@ pub fn from_text(input: &TextInput, target: TargetSetting, budget: u64) -> Artif
     if text.len() as u64 > budget {
         let cut = clip_at_line(&text, budget as usize);
         truncation.kept_bytes = cut;
-        truncation.clipped.push(budget::Note {
-            path: input.origin.clone(),
-            reason: format!(
+        truncation.clipped.push(budget::Note::part(
+            input.origin.clone(),
+            format!(
                 "kept the first {cut} of {} bytes to fit the budget",
                 text.len()
             ),
-        });
+        ));
         text.truncate(cut);
         text.push_str(&format!(
             "\n\n[git-debate: the rest of {} ({} bytes) was left out to fit the {budget}-byte budget]\n",

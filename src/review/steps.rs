@@ -149,7 +149,7 @@ impl Review<'_> {
     ) -> Result<(std::result::Result<Answer, BackendError>, Call)> {
         let prompt = template.render(self.templates.as_deref(), vars)?;
         let schema = (template == Template::Judge).then_some(Protocol::Judge);
-        let req = self.request(&prompt, started, schema);
+        let req = self.request(self.author.as_ref(), false, &prompt, started, schema);
         let t = Instant::now();
         let r = crate::ui::progress::with_progress(
             self.author.name(),
