@@ -12,8 +12,8 @@
 //! * `examples/github-actions.yml` passes actionlint (`GIT_DEBATE_ACTIONLINT`, default
 //!   `actionlint` on PATH; it runs shellcheck on the scripts when shellcheck is installed).
 //! * `examples/gitlab-ci.yml` is valid against GitLab's schema (`GIT_DEBATE_CHECK_JSONSCHEMA`,
-//!   default `check-jsonschema`), and its jq program turns a real review's SARIF into Code
-//!   Quality entries with every field GitLab requires.
+//!   default `check-jsonschema`), and a real review's `--format codequality`, as the job runs it,
+//!   has every field GitLab requires.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -273,21 +273,6 @@ fn the_github_workflow_passes_actionlint() {
     eprintln!("actionlint {v}: examples/github-actions.yml passes");
 }
 
-/// The jq program of the GitLab job, as the job runs it.
-fn gitlab_jq_program() -> String {
-    let text = std::fs::read_to_string(project().join("examples/gitlab-ci.yml")).unwrap();
-    let ci: serde_yaml_ng::Value = serde_yaml_ng::from_str(&text).unwrap();
-    let script = ci["git-debate:review"]["script"].as_sequence().unwrap();
-    let block = script
-        .iter()
-        .filter_map(|s| s.as_str())
-        .find(|s| s.contains("jq '[.runs[0].results[]"))
-        .expect("the SARIF to Code Quality step");
-    let start = block.find("jq '").unwrap() + 4;
-    let len = block[start..].find('\'').unwrap();
-    block[start..start + len].to_string()
-}
-
 /// shellcheck on each job's script, as bash runs it, when shellcheck is installed.
 fn shellcheck_gitlab_scripts() {
     let Some(shellcheck) = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
@@ -329,7 +314,7 @@ fn shellcheck_gitlab_scripts() {
 }
 
 #[test]
-fn the_gitlab_job_is_valid_and_makes_code_quality_from_sarif() {
+fn the_gitlab_job_is_valid_and_makes_code_quality() {
     if !enabled() {
         return;
     }
@@ -365,13 +350,13 @@ fn the_gitlab_job_is_valid_and_makes_code_quality_from_sarif() {
         "claude",
         json!({"answer": "```json\n{\"classifications\":[]}\n```"}),
     );
-    let sarif = env.root.join("git-debate.sarif");
+    let out = env.root.join("gl-code-quality-report.json");
     env.run_full(
         &[
             "--format",
-            "sarif",
+            "codequality",
             "--output",
-            sarif.to_str().unwrap(),
+            out.to_str().unwrap(),
             "--fail-on",
             "p1",
             "--max-rounds",
@@ -381,17 +366,7 @@ fn the_gitlab_job_is_valid_and_makes_code_quality_from_sarif() {
         &[("GIT_DEBATE_LAUNCHER", Some("claude"))],
     )
     .fails(1);
-
-    let jq = tool("GIT_DEBATE_JQ", "jq");
-    let run = to_run(
-        Command::new(&jq)
-            .arg(gitlab_jq_program())
-            .arg(&sarif)
-            .output()
-            .unwrap(),
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     let entries = report.as_array().unwrap();
     assert_eq!(entries.len(), 2, "{report:#}");
     for e in entries {

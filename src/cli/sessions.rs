@@ -36,7 +36,7 @@ pub struct ShowArgs {
     pub round: Option<u32>,
     #[command(flatten)]
     pub store: StoreArgs,
-    /// Output format. `markdown`, `sarif`, `rdjson` and `github` re-emit a finished review's
+    /// Output format. `markdown`, `sarif`, `rdjson`, `github` and `codequality` re-emit a finished review's
     /// report exactly as the review would have printed it (no model is called), so CI can
     /// upload what a hook or an earlier step produced.
     #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
@@ -61,6 +61,7 @@ pub enum ShowFormat {
     Sarif,
     Rdjson,
     Github,
+    Codequality,
 }
 
 /// Seconds in a day, the unit of a bare `--older-than` number.
