@@ -9,8 +9,9 @@
 //!   when no model answered and the commit went through (`verbose: true`).
 //! * With `GIT_DEBATE_INTEGRATIONS_RUST=1` too: the `git-debate-rust` hook, which pre-commit
 //!   builds from this checkout with `cargo install` (minutes).
-//! * `examples/github-actions.yml` passes actionlint (`GIT_DEBATE_ACTIONLINT`, default
-//!   `actionlint` on PATH; it runs shellcheck on the scripts when shellcheck is installed).
+//! * `examples/github-actions.yml` and `.github/workflows/release.yml` pass actionlint
+//!   (`GIT_DEBATE_ACTIONLINT`, default `actionlint` on PATH; it runs shellcheck on the scripts
+//!   when shellcheck is installed).
 //! * `examples/gitlab-ci.yml` is valid against GitLab's schema (`GIT_DEBATE_CHECK_JSONSCHEMA`,
 //!   default `check-jsonschema`), and a real review's `--format codequality`, as the job runs it,
 //!   has every field GitLab requires.
@@ -23,7 +24,11 @@ use serde_json::{json, Value};
 use crate::common::{to_run, Run, TestEnv};
 
 fn enabled() -> bool {
-    std::env::var("GIT_DEBATE_INTEGRATIONS").ok().as_deref() == Some("1")
+    let on = std::env::var("GIT_DEBATE_INTEGRATIONS").ok().as_deref() == Some("1");
+    if !on {
+        eprintln!("skipped: set GIT_DEBATE_INTEGRATIONS=1 (scripts/check-integrations.sh)");
+    }
+    on
 }
 
 fn project() -> &'static Path {
@@ -264,13 +269,17 @@ fn the_github_workflow_passes_actionlint() {
     let v = version(&actionlint, "-version");
     let run = to_run(
         Command::new(&actionlint)
-            .args(["-no-color", "examples/github-actions.yml"])
+            .args([
+                "-no-color",
+                "examples/github-actions.yml",
+                ".github/workflows/release.yml",
+            ])
             .current_dir(project())
             .output()
             .unwrap(),
     );
     assert_eq!(run.code, 0, "actionlint {v}\n{}{}", run.stdout, run.stderr);
-    eprintln!("actionlint {v}: examples/github-actions.yml passes");
+    eprintln!("actionlint {v}: examples/github-actions.yml and the release workflow pass");
 }
 
 /// shellcheck on each job's script, as bash runs it, when shellcheck is installed.
