@@ -155,7 +155,7 @@ fn main() {
             incremental: None,
             sandbox: Default::default(),
             budget_override: None,
-            normalizer: None,
+            normalizer: git_debate::review::Restater::Reviewer,
             locations: None,
             chunking: None,
             fallback: None,

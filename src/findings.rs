@@ -62,8 +62,14 @@ pub enum Source {
     Reader,
     /// A normaliser call restated an unreadable answer, and the finding is grounded in it.
     Normaliser,
+    /// The reviewer restated its own answer in the schema (the repair turn), and the finding is
+    /// grounded in its first answer.
+    Repair,
     /// Nothing could structure it: a block of the raw answer, kept in full.
     Raw,
+    /// The answer's verdict objects to the change but names no finding: the objection itself,
+    /// kept so a "no" is never read as nothing.
+    Verdict,
     /// Added by the judge.
     Judge,
 }
@@ -240,6 +246,56 @@ pub struct Judged {
     /// Added by the judge rather than raised by the reviewer.
     #[serde(default)]
     pub from_judge: bool,
+    /// A finding the judge disputed in the round before, brought back: what the reviewer
+    /// answered to that dispute.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rejoinder: Option<Rejoinder>,
+}
+
+/// The reviewer's answer to the judge's dispute of one of its findings, kept with the finding
+/// it brings back into the next round.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rejoinder {
+    pub reply: Rejoined,
+    /// The round whose ruling it answers.
+    pub round: u32,
+    /// That ruling, in words (`invalid: the lock is released`).
+    pub ruling: String,
+    /// The reviewer's own words.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub words: String,
+    /// The level the finding was raised at, when the reviewer lowered it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<Severity>,
+}
+
+/// How the reviewer answered a dispute it did not withdraw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Rejoined {
+    /// It said the finding stands, or raised it again.
+    Held,
+    /// It said nothing of it: the finding stands as raised.
+    Silent,
+    /// It lowered the finding's level itself.
+    Lowered,
+}
+
+impl Rejoined {
+    pub fn label(self) -> &'static str {
+        match self {
+            Rejoined::Held => "held",
+            Rejoined::Silent => "did not answer",
+            Rejoined::Lowered => "lowered",
+        }
+    }
+}
+
+/// Does the judge's level `judge` lower the reviewer's `reviewer` for the gate? An unknown
+/// severity fails every level, as P0 and P1 do, so only a P2 or P3 lowers it; P0 to P1 is no
+/// lowering (both fail every level).
+pub fn lowers(reviewer: Severity, judge: Severity) -> bool {
+    judge != Severity::Unclassified && judge.rank() > reviewer.rank().max(1)
 }
 
 impl Judged {
@@ -256,6 +312,41 @@ impl Judged {
         self.ruling
             .as_ref()
             .is_none_or(|r| r.verdict == Verdict::Valid)
+    }
+
+    /// The judge disputes the reviewer's finding: it ruled it invalid or missing context, or
+    /// lowered its level for the gate. Severity and existence are the reviewer's, so a disputed
+    /// finding goes back to the reviewer; the judge's own findings are never disputed.
+    pub fn disputed(&self) -> bool {
+        !self.from_judge
+            && self.ruling.as_ref().is_some_and(|r| {
+                r.verdict != Verdict::Valid
+                    || r.severity.is_some_and(|s| lowers(self.finding.severity, s))
+            })
+    }
+
+    /// The level the reviewer gave it, or the judge's when the judge ruled it valid at a level
+    /// the gate counts at least as high (the author may concede more than was asked).
+    pub fn reviewer_severity(&self) -> Severity {
+        match self.ruling.as_ref() {
+            Some(Ruling {
+                verdict: Verdict::Valid,
+                severity: Some(s),
+                ..
+            }) if !lowers(self.finding.severity, *s) => *s,
+            _ => self.finding.severity,
+        }
+    }
+
+    /// The level the gate counts it at, or `None` when it does not count: the reviewer's finding
+    /// counts at the reviewer's level whatever the judge ruled (the reviewer withdraws its own
+    /// findings, which then leave the record), unless `trust_judge` lets the judge's ruling decide.
+    /// A finding the judge added counts as the judge ruled it.
+    pub fn counted(&self, trust_judge: bool) -> Option<Severity> {
+        if self.from_judge || trust_judge {
+            return self.stands().then(|| self.severity());
+        }
+        Some(self.reviewer_severity())
     }
 
     pub fn verdict_label(&self) -> &'static str {
@@ -279,7 +370,7 @@ pub struct Critique {
     pub recommendation: Option<String>,
     /// The answer as a whole approves, and nothing in it was read as a finding.
     pub agreement: bool,
-    /// How it was read: `schema`, `json`, `markdown`, `normaliser` or `raw`.
+    /// How it was read: `schema`, `json`, `markdown`, `repair`, `normaliser` or `raw`.
     pub format: &'static str,
 }
 

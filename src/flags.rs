@@ -47,6 +47,7 @@ impl Fill for ReportArgs {
 impl Fill for GateArgs {
     fn fill(&self, o: &mut Overrides) {
         o.fail_on = self.fail_on;
+        o.trust_judge = either(self.trust_judge, self.no_trust_judge);
     }
 }
 

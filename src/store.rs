@@ -44,7 +44,7 @@ use metadata::Metadata;
 
 /// Where sessions of this workspace live: `--state-dir`, else the repository's common git dir,
 /// else the user's state directory keyed by the workspace path.
-pub fn base_dir(repo: Option<&git2::Repository>, state_dir: Option<&Path>, cwd: &Path) -> PathBuf {
+pub fn base_dir(repo: Option<&crate::git::Repo>, state_dir: Option<&Path>, cwd: &Path) -> PathBuf {
     if let Some(dir) = state_dir {
         return if dir.is_absolute() {
             dir.to_path_buf()

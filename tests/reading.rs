@@ -257,11 +257,12 @@ fn an_approval_word_next_to_a_problem_is_not_agreement() {
     assert!(env.fake_calls("claude").is_empty());
 }
 
-/// A prose answer with no structure: the normaliser (the author, claude) restates it.
+/// A prose answer with no structure: restated by the reviewer (codex) or, when named, the author
+/// (claude).
 const PROSE: &str = "I read the change to the arithmetic helper. The helper in lib.rs now subtracts its second argument at line 2, so totals computed with it come out wrong. Separately, nothing guards against overflow when both numbers are large.";
 
-/// A review whose author (claude) restates the reviewer's answer as `restated` when asked, then
-/// judges quietly; gated at P3, so any finding fails it.
+/// A review whose author (claude), named as the normaliser, restates the reviewer's answer as
+/// `restated` when asked, then judges quietly; gated at P3, so any finding fails it.
 fn normalised(env: &TestEnv, restated: &Value) -> (Run, Value) {
     env.fake(
         "claude",
@@ -269,7 +270,16 @@ fn normalised(env: &TestEnv, restated: &Value) -> (Run, Value) {
     );
     let run = review(
         env,
-        &["--max-rounds", "1", "--fail-on", "p3", "--format", "json"],
+        &[
+            "--max-rounds",
+            "1",
+            "--fail-on",
+            "p3",
+            "--format",
+            "json",
+            "--normalizer",
+            "author",
+        ],
     )
     .fails(1);
     let r: Value = serde_json::from_str(&run.stdout).unwrap();
@@ -300,8 +310,9 @@ fn an_unstructured_answer_is_restated_by_the_normaliser_when_grounded() {
     let r1 = round(&run, 1);
     assert_eq!(r1["calls"][1]["purpose"], "normalize");
     assert!(r1["notes"][0].as_str().unwrap().contains("restated it"));
+    assert_eq!(r1["repairs"][0]["by_reviewer"], false);
     // Text output says "severity unknown", not a pretend level.
-    let text = review(&env, &["--max-rounds", "1"]).ok();
+    let text = review(&env, &["--max-rounds", "1", "--normalizer", "author"]).ok();
     assert!(text.stdout.contains("severity unknown"), "{}", text.stdout);
 }
 
@@ -344,10 +355,10 @@ fn an_unreadable_judge_is_stated_like_a_failed_one() {
     let run = review(&env, &["--max-rounds", "1", "--format", "json"]).ok();
     let r: Value = serde_json::from_str(&run.stdout).unwrap();
     assert!(
-        r["notes"][0]
+        r["notes"].as_array().unwrap().iter().any(|n| n
             .as_str()
             .unwrap()
-            .contains("the judge's answer could not be read; the rubric was applied"),
+            .contains("the judge's answer could not be read; the rubric was applied")),
         "{r:#}"
     );
     assert_eq!(r["findings"][0]["judged"], "not ruled");
@@ -447,7 +458,7 @@ fn the_normaliser_can_be_the_reviewer_and_a_clone_cannot_make_it_a_program() {
     )
     .ok();
     let r: Value = serde_json::from_str(&run.stdout).unwrap();
-    assert_eq!(r["findings"][0]["source"], "normaliser");
+    assert_eq!(r["findings"][0]["source"], "repair");
     assert_eq!(
         env.fake_calls("codex").len(),
         2,

@@ -31,13 +31,24 @@ fn p(sev: &str, title: &str, action: Option<&str>) -> Value {
     f
 }
 
-/// A judge answer ruling `rulings` (id, verdict).
+/// A judge answer ruling `rulings` (id, verdict), with no letter of its own: the rubric decides.
 fn judge(rulings: &[(&str, &str)]) -> Value {
     let list: Vec<Value> = rulings
         .iter()
         .map(|(id, v)| json!({"id": id, "verdict": v, "reason": format!("{id} is {v}")}))
         .collect();
-    json!({"answer": format!("```json\n{}\n```", json!({"classifications": list, "recommendation": "D", "reason": "the judge's view"}))})
+    json!({"answer": format!("```json\n{}\n```", json!({"classifications": list, "reason": "the judge's view"}))})
+}
+
+/// A judge answer ruling `rulings` and recommending `letter`.
+fn judge_letter(rulings: &[(&str, &str)], letter: &str) -> Value {
+    let mut j = judge(rulings);
+    let answer = j["answer"].as_str().unwrap().replace(
+        "\"reason\":\"the judge's view\"",
+        &format!("\"recommendation\":\"{letter}\",\"reason\":\"the judge's view\""),
+    );
+    j["answer"] = answer.into();
+    j
 }
 
 fn summary(run: &Run) -> Value {
@@ -60,7 +71,7 @@ fn a_valid_p1_with_an_action_accepts_the_reviewers_version_as_a_checked_patch() 
     );
     env.fake(
         "claude",
-        json!([judge(&[("F1", "valid")]), {"answer": PATCH}]),
+        json!([judge_letter(&[("F1", "valid")], "B"), {"answer": PATCH}]),
     );
     let run = review(&env, &[]).ok();
     let s = summary(&run);
@@ -100,7 +111,9 @@ fn a_valid_p1_with_an_action_accepts_the_reviewers_version_as_a_checked_patch() 
     assert_eq!(s["final_decision"], "Accept Opposite");
     assert_eq!(s["converged"], true);
     assert_eq!(s["judge_history"][0]["rubric"], "B");
-    assert_eq!(s["judge_history"][0]["judge"], "D");
+    assert_eq!(s["judge_history"][0]["judge"], "B");
+    assert_eq!(s["judge_history"][0]["choice"], "B");
+    assert_eq!(s["judge_history"][0]["from"], "judge");
     assert_eq!(s["patch_check"], "applies cleanly; not applied");
     let patch = std::fs::read_to_string(s["final_patch"].as_str().unwrap()).unwrap();
     assert!(patch.starts_with("diff --git a/lib.rs b/lib.rs"), "{patch}");
@@ -159,19 +172,53 @@ fn agreement_ends_the_review_without_a_judge() {
 }
 
 #[test]
-fn findings_the_judge_rules_invalid_keep_the_original_and_do_not_gate() {
+fn a_finding_the_judge_rules_invalid_gates_until_the_reviewer_withdraws_it() {
     let env = setup();
     env.fake(
         "codex",
         critique(json!([p("P1", "imaginary race", Some("add a lock"))])),
     );
     env.fake("claude", judge(&[("F1", "invalid")]));
-    let run = review(&env, &["--fail-on", "p1", "--format", "json"]).ok();
+    let run = review(
+        &env,
+        &["--max-rounds", "1", "--fail-on", "p1", "--format", "json"],
+    )
+    .fails(1);
     let s: Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(s["final_decision"], "Keep Original");
     assert_eq!(s["findings"][0]["judged"], "invalid");
+    let d = &s["unresolved"][0]["dispute"];
+    assert_eq!(d["judge"], "invalid", "{s:#}");
+    assert_eq!(d["reviewer"], "not asked");
+    assert_eq!(d["counted"], "reviewer");
+    assert_eq!(s["gate"]["blocking"], json!(["F1"]));
+
+    // Withdrawn in round 2 when the reviewer hears the ruling: nothing gates.
+    let env = setup();
+    env.fake(
+        "codex",
+        json!([
+            critique(json!([p("P1", "imaginary race", Some("add a lock"))])),
+            {"answer": "Nothing new.\n\n```json\n{\"verdict\": \"approve\", \"summary\": \"s\", \"findings\": []}\n```\n\n## Disputed findings\n- F1: withdraw — the lock is held by the caller, I missed it\n"}
+        ]),
+    );
+    env.fake(
+        "claude",
+        json!([judge(&[("F1", "invalid")]), {"answer": "The caller holds the lock."}]),
+    );
+    let run = review(
+        &env,
+        &["--max-rounds", "3", "--fail-on", "p1", "--format", "json"],
+    )
+    .ok();
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(s["rounds"], 2, "{s:#}");
     assert_eq!(s["unresolved"], json!([]));
-    assert_eq!(s["gate"]["failed"], false);
+    assert_eq!(s["withdrawn"][0]["id"], "F1");
+    assert!(s["withdrawn"][0]["words"]
+        .as_str()
+        .unwrap()
+        .contains("held by the caller"));
 }
 
 #[test]
@@ -505,7 +552,7 @@ fn manual_mode_asks_on_the_terminal_even_when_stdin_carried_the_artifact() {
     assert_eq!(s["judge_history"][0]["rubric"], "C");
     let md = std::path::Path::new(s["session_dir"].as_str().unwrap()).join("summary.md");
     let md = std::fs::read_to_string(md).unwrap();
-    assert!(md.contains("the rubric recommended C"), "{md}");
+    assert!(md.contains("E (user; ") && md.contains("rubric C"), "{md}");
 
     // An empty answer takes the recommendation (C: a compromise is written).
     env.fake("claude", json!([judge(&[("F1", "valid")]), {"answer": "v2"}, judge(&[("F1", "valid")]), {"answer": "v3"}]));

@@ -95,8 +95,10 @@ impl Env {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    pub fn open(&self) -> git2::Repository {
-        git2::Repository::open(&self.repo).expect("open the bench repository")
+    pub fn open(&self) -> git_debate::git::Repo {
+        git_debate::git::Repo::from_libgit2(
+            git2::Repository::open(&self.repo).expect("open the bench repository"),
+        )
     }
 
     /// A `git` command: once with its output captured (warm-up, and `files` from the output),
@@ -120,7 +122,7 @@ impl Env {
     /// The binary end to end, each run with a fresh `--state-dir`.
     /// `review::export` of what `scope` resolves to, written and removed each time.
     pub fn bench_export(&self, iters: usize, scope: &Scope, what: &str) -> Row {
-        let change = git::resolve(&self.open(), scope, CONTEXT_LINES).expect("resolve");
+        let change = git::resolve(&self.open(), scope, Some(CONTEXT_LINES)).expect("resolve");
         let (samples, files) = measure(iters, || {
             let repo = self.open();
             timed(|| {

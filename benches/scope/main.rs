@@ -119,7 +119,7 @@ fn main() {
         rows.extend([ours, git, binary]);
     }
 
-    let change = git::resolve(&env.open(), &commit, CONTEXT_LINES).expect("resolve");
+    let change = git::resolve(&env.open(), &commit, Some(CONTEXT_LINES)).expect("resolve");
     let (samples, art) = measure(iters, || {
         timed(|| change::from_change(&change, "commit:wide", TargetSetting::Auto, BUDGET))
     });
@@ -178,7 +178,7 @@ fn resolve_row(env: &Env, iters: usize, scope: &Scope) -> Row {
     let (samples, files) = measure(iters, || {
         let repo = env.open();
         timed(|| {
-            git::resolve(&repo, scope, CONTEXT_LINES)
+            git::resolve(&repo, scope, Some(CONTEXT_LINES))
                 .expect("resolve")
                 .files
                 .len()

@@ -2,9 +2,12 @@
 //! CLI's tools) can quote a secret back, and an answer is stored (`round-N-critique.md`,
 //! `round-N.json`, `summary.json`), printed and sent on in the next prompt (the judge's, the
 //! author's). [`registry::build`](crate::agents::registry::build) wraps each backend in [`Redacting`], so
-//! nothing downstream ever holds the unredacted text.
+//! nothing downstream ever holds the unredacted text. A redaction is never silent: the answer
+//! carries a note with the count (kept in the round's record and its report), and stderr gets one
+//! warning line naming who answered.
 
 use crate::agents::{Answer, Backend, BackendError, Family, Request};
+use crate::redact::Redacted;
 
 /// A backend whose answers come back redacted.
 pub struct Redacting(pub Box<dyn Backend>);
@@ -26,27 +29,63 @@ impl Backend for Redacting {
         self.0.transport()
     }
     fn ask(&self, req: &Request) -> Result<Answer, BackendError> {
-        self.0.ask(req).map(redact_answer)
+        let (a, hidden) = redact_answer(self.0.ask(req)?);
+        if hidden.count > 0 {
+            // Said once an answer: the user learns that the reviewer read (and quoted) a secret,
+            // never the secret.
+            crate::errln!(
+                "[WARN] Sensitive tokens were redacted from {}'s answer ({}: {})",
+                crate::ui::terminal::clean_line(self.0.name()),
+                hidden.count,
+                hidden.kind_list()
+            );
+        }
+        Ok(a)
     }
 }
 
+/// The start of the note an answer carries when something was redacted from it, recorded with
+/// its call (`round-N.json`) and in the round's notes (the report).
+pub const REDACTED_NOTE: &str = "sensitive tokens redacted: ";
+
 /// The answer with its text, structured object, reported model and the paths it changed
-/// redacted (a path can carry a secret in its name).
-pub fn redact_answer(mut a: Answer) -> Answer {
-    let r = crate::redact::redact(&a.text, None);
-    if r.count > 0 {
-        a.text = r.text;
+/// redacted (a path can carry a secret in its name), and what was hidden: counted once per
+/// secret (an answer's structured object repeats its text), and said in a note of the answer.
+pub fn redact_answer(mut a: Answer) -> (Answer, Redacted) {
+    let text = crate::redact::redact(&a.text, None);
+    if text.count > 0 {
+        a.text = text.text.clone();
     }
-    if let Some(v) = a.structured.as_mut() {
-        crate::redact::redact_json(v);
+    let structured = a
+        .structured
+        .as_mut()
+        .map(crate::redact::redact_json)
+        .unwrap_or_default();
+    // The larger of the two, kind by kind: the object and the text are one answer.
+    let mut hidden = Redacted::default();
+    for (k, n) in text.kinds.iter().chain(&structured.kinds) {
+        let e = hidden.kinds.entry(k).or_default();
+        *e = (*e).max(*n);
     }
+    hidden.count = hidden.kinds.values().sum();
     if let Some(m) = a.model.as_mut() {
-        *m = crate::redact::redact(m, None).text;
+        let r = crate::redact::redact(m, None);
+        *m = r.text.clone();
+        hidden.absorb(&r);
     }
     for p in &mut a.tree_changes {
-        *p = crate::redact::redact(p, None).text;
+        let r = crate::redact::redact(p, None);
+        *p = r.text.clone();
+        hidden.absorb(&r);
     }
-    a
+    if hidden.count > 0 {
+        a.notes.push(format!(
+            "{REDACTED_NOTE}{} ({})",
+            hidden.count,
+            hidden.kind_list()
+        ));
+    }
+    (a, hidden)
 }
 
 #[cfg(test)]
@@ -60,9 +99,15 @@ mod tests {
         let mut a = Answer::plain("x", format!("I read .env: TOKEN={key}"));
         a.structured = Some(serde_json::json!({"findings": [{"title": format!("leak {key}")}]}));
         a.tree_changes = vec![format!("keys/{key}.txt")];
-        let a = redact_answer(a);
+        let (a, hidden) = redact_answer(a);
         let all = format!("{} {:?} {:?}", a.text, a.structured, a.tree_changes);
         assert!(!all.contains(&key), "{all}");
         assert_eq!(all.matches("[REDACTED:github-token]").count(), 3, "{all}");
+        // The text and its object are one answer: its secret counts once, its path once more.
+        assert_eq!(hidden.count, 2, "{hidden:?}");
+        assert_eq!(
+            a.notes,
+            ["sensitive tokens redacted: 2 (github-token)".to_string()]
+        );
     }
 }

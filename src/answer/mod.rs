@@ -4,9 +4,10 @@
 //! 1. **schema** — the CLI enforced the protocol's JSON Schema: its structured field is the answer;
 //! 2. **reader** — otherwise the answer's JSON (the one that validates and is not an echo of the
 //!    template) or, failing that, its markdown structure, read by the vocabularies in [`vocab`];
-//! 3. **normaliser** — an answer with no recognisable shape is restated in the schema by a model
-//!    call, accepted only when every restated finding is grounded in the raw text
-//!    ([`normalise`]; the call itself is the review loop's);
+//! 3. **repair** — an answer that is not the schema's JSON and cannot be read whole is restated in
+//!    the schema by a model call, the reviewer's own by default; the restatement is checked both
+//!    ways against the raw answer ([`restate`]: nothing invented, nothing dropped; the call itself
+//!    is the review loop's, and [`normalise`] holds the grounding test);
 //! 4. **raw** — what is still left becomes unclassified findings, one per block, in full.
 //!
 //! Agreement is decided here too, as a verdict of the whole answer ([`verdict`]). Before any of
@@ -17,6 +18,7 @@ pub mod blocks;
 pub mod carried;
 pub mod confidence;
 pub mod conventional;
+pub mod dispute;
 pub mod json;
 pub mod lead;
 pub mod location;
@@ -25,6 +27,7 @@ pub mod markers;
 pub mod normalise;
 pub mod prepare;
 pub mod prose;
+pub mod restate;
 pub mod schema;
 pub mod transcript;
 pub mod unit;
@@ -53,7 +56,7 @@ fn re(cell: &'static std::sync::OnceLock<regex::Regex>, pattern: &str) -> &'stat
 pub struct Reading {
     pub critique: Critique,
     /// The answer had a recognisable shape (findings, a verdict, severity sections, placeholders).
-    /// When it did not, and it is not empty, a normaliser call is due.
+    /// When it did not, and it is not empty, a restatement is due.
     pub structured: bool,
     /// `Low` when any [`Doubt`] stands: the loop may ask the reviewer to restate its answer.
     pub confidence: Confidence,

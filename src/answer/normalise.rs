@@ -23,7 +23,7 @@ use crate::findings::{Critique, Finding, Severity, Source};
 /// Share of a restated title's content words that must appear in the raw answer.
 const GROUNDED_WORDS: f32 = 0.6;
 
-fn content_words(s: &str) -> Vec<String> {
+pub(crate) fn content_words(s: &str) -> Vec<String> {
     vocab::normalise(s)
         .split(' ')
         .filter(|w| w.chars().count() >= 4 && w.chars().any(char::is_alphabetic))
@@ -33,7 +33,7 @@ fn content_words(s: &str) -> Vec<String> {
 
 /// Why a restated finding is not grounded in `raw`, if it is not. Words, file names and line
 /// numbers are compared whole ("race" is not in "trace", line 4 is not in "404").
-fn ungrounded(f: &Finding, raw: &str) -> Option<String> {
+pub(crate) fn ungrounded(f: &Finding, raw: &str) -> Option<String> {
     let raw_words: HashSet<String> = content_words(raw).into_iter().collect();
     let words = content_words(&f.title);
     if !words.is_empty() {
@@ -84,7 +84,7 @@ pub fn raises_nothing(raw: &str, roots: &Roots) -> bool {
 /// Does the raw answer state any severity: a marker where reviewers put one (a line's lead, a
 /// tag, a `Severity:` field — read as the reader reads them), or a rating in a sentence? A
 /// normaliser's levels are believed only then; "the server returns an error" states none.
-fn states_severity(raw: &str) -> bool {
+pub(crate) fn states_severity(raw: &str) -> bool {
     raw.lines().any(|l| {
         crate::answer::markers::read_lead(l)
             .severity
@@ -92,8 +92,9 @@ fn states_severity(raw: &str) -> bool {
     }) || !crate::answer::prose::ratings(raw).is_empty()
 }
 
-/// The normaliser's answer, if it restates `raw` faithfully: its findings, marked as the
-/// normaliser's; `Err` says why not.
+/// The normaliser's answer, if every finding it restates is grounded in `raw`: its findings,
+/// marked as the normaliser's; `Err` says why not. This is the one-way check; the review loop
+/// checks a restatement both ways with [`crate::answer::restate::check`].
 pub fn grounded(
     raw: &str,
     answer_text: &str,

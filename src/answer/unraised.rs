@@ -5,7 +5,7 @@
 
 use crate::answer::location::{self, Roots};
 use crate::answer::{prose, verdict};
-use crate::findings::{Finding, Location, Severity};
+use crate::findings::{Finding, Location, Severity, Source};
 
 /// The findings of an answer whose structure raised nothing: each paragraph that says no, or
 /// that raises a problem and rates it or points at code; failing that (a bare "no"), one
@@ -38,6 +38,7 @@ pub fn findings(
             .unwrap_or_else(|| "The reviewer does not approve the change".to_string());
         let mut f = Finding::new(Severity::Unclassified, &first_sentence(&said));
         f.body = said.trim().to_string();
+        f.source = Source::Verdict;
         out.push(f);
     }
     out

@@ -258,8 +258,14 @@ pub fn render_file(f: &FileChange, keep: Keep) -> String {
         _ => {}
     }
     if f.old_path.is_some() {
+        // git heads a copy `copy from`/`copy to`, a rename `rename from`/`rename to`.
+        let how = if f.status == Status::Copied {
+            "copy"
+        } else {
+            "rename"
+        };
         s.push_str(&format!(
-            "rename from {}\nrename to {}\n",
+            "{how} from {}\n{how} to {}\n",
             q("", old),
             q("", &f.path)
         ));

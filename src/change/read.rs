@@ -36,7 +36,7 @@ pub fn stdin(cap: u64) -> Result<TextInput> {
 /// `file:<path>`: the whole file. Inside a work tree the file must belong to it (the scope names
 /// part of this repository); elsewhere any readable file will do.
 pub fn file_scope(
-    repo: Option<&git2::Repository>,
+    repo: Option<&crate::git::Repo>,
     given: &str,
     cwd: &Path,
     cap: u64,

@@ -143,7 +143,10 @@ impl Section {
                 plus = side(p, "b/");
             } else if let Some(p) = line.strip_prefix("--- ") {
                 minus = side(p, "a/");
-            } else if let Some(p) = line.strip_prefix("rename from ") {
+            } else if let Some(p) = line
+                .strip_prefix("rename from ")
+                .or_else(|| line.strip_prefix("copy from "))
+            {
                 renamed_from = Some(unquote(p));
             } else if let Some(p) = line.strip_prefix("diff --git ") {
                 git = git_line_new_path(p);

@@ -35,12 +35,20 @@ pub struct ReportArgs {
     pub output: Option<PathBuf>,
 }
 
-/// `--fail-on`: review, resume and the hook.
+/// `--fail-on` and `--trust-judge`: review, resume and the hook.
 #[derive(Debug, Args, Default, Clone)]
 pub struct GateArgs {
     /// Exit 1 when unresolved findings at or above this severity remain.
     #[arg(long, value_enum, ignore_case = true)]
     pub fail_on: Option<FailOn>,
+    /// Let the author's judge decide whether a finding it disputes counts for --fail-on
+    /// (normally the reviewer's word decides: a finding counts at its level until the reviewer
+    /// withdraws it). Never taken from a committed .gitdebate.
+    #[arg(long, overrides_with = "no_trust_judge")]
+    pub trust_judge: bool,
+    /// Undo --trust-judge (e.g. one set in config).
+    #[arg(long, hide_short_help = true)]
+    pub no_trust_judge: bool,
 }
 
 /// `--mode`: review and resume.

@@ -101,8 +101,8 @@ pub struct ReviewArgs {
     #[command(flatten)]
     pub sides: SidesArgs,
 
-    /// Who restates an answer that cannot be read (`author`, `reviewer` or a backend name)
-    /// [default: author].
+    /// Who restates an answer that cannot be read whole (`reviewer`, `author` or a backend
+    /// name); the restatement is checked against the answer both ways [default: reviewer].
     #[arg(long, value_name = "BACKEND")]
     pub normalizer: Option<String>,
 

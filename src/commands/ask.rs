@@ -15,7 +15,11 @@ use crate::settings::{Overrides, Settings};
 
 pub fn run(args: &AskArgs) -> Result<Outcome> {
     let repo = crate::git::repo::discover()?;
-    let settings = Settings::load(repo.as_ref(), &Overrides::from(args))?;
+    let settings = Settings::load(
+        repo.as_ref().map(crate::git::Repo::dirs),
+        &Overrides::from(args),
+    )?;
+    crate::redact::use_rules_file(settings.redact_rules.as_deref())?;
     let backend = registry::build(&args.backend, Some(registry::Role::Reviewer), &settings)?;
     let mut prompt = String::new();
     std::io::stdin()

@@ -15,7 +15,10 @@ use crate::settings::{Overrides, Settings};
 
 pub fn run(args: &BackendsArgs) -> Result<Outcome> {
     let repo = crate::git::repo::discover()?;
-    let settings = Settings::load(repo.as_ref(), &Overrides::from(args))?;
+    let settings = Settings::load(
+        repo.as_ref().map(crate::git::Repo::dirs),
+        &Overrides::from(args),
+    )?;
     let survey = discovery::survey(&settings)?;
     let mut out = Vec::new();
     match args.format {

@@ -27,8 +27,9 @@ pub fn run(args: &HookArgs) -> Result<Outcome> {
 
 /// The staged change's review, reported as `git debate` reports one, in the repository the
 /// hook opened (one handle, and its object cache, serve the whole review).
-fn review(repo: git2::Repository, pending: &Pending) -> Result<Outcome> {
-    let settings = Settings::for_run(Some(&repo), &pending.overrides())?;
+fn review(repo: crate::git::Repo, pending: &Pending) -> Result<Outcome> {
+    let settings = Settings::for_run(Some(repo.dirs()), &pending.overrides())?;
+    crate::redact::use_rules_file(settings.redact_rules.as_deref())?;
     let ran = setup::run(Some(repo), &pending.what(), &settings, &Transcripts)?;
     crate::report::conclude::ran(ran, &settings)
 }

@@ -26,7 +26,11 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
     if let Metadata::Review(m) = &meta {
         crate::review::resume::check_resumable(&stored.id, m)?;
     }
-    let settings = Settings::for_run(repo.as_ref(), &overrides(args, &meta))?;
+    let settings = Settings::for_run(
+        repo.as_ref().map(crate::git::Repo::dirs),
+        &overrides(args, &meta),
+    )?;
+    crate::redact::use_rules_file(settings.redact_rules.as_deref())?;
     let repo = repo.as_ref();
     match meta {
         Metadata::Panel(m) => {

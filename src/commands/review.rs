@@ -11,7 +11,11 @@ use crate::transcript::last_message::Transcripts;
 
 pub fn run(args: &ReviewArgs) -> Result<Outcome> {
     let repo = crate::git::repo::discover()?;
-    let settings = Settings::for_run(repo.as_ref(), &Overrides::from(args))?;
+    let settings = Settings::for_run(
+        repo.as_ref().map(crate::git::Repo::dirs),
+        &Overrides::from(args),
+    )?;
+    crate::redact::use_rules_file(settings.redact_rules.as_deref())?;
     let ran = setup::run(repo, &what(args), &settings, &Transcripts)?;
     crate::report::conclude::ran(ran, &settings)
 }

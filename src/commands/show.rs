@@ -156,6 +156,14 @@ fn show_round(s: &store::Stored, n: u32, format: ShowFormat) -> Result<Outcome> 
                     "choice: {} ({}); rubric: {} ({})\n",
                     r.choice, r.decided_by, r.rubric, r.rubric_reason
                 ));
+                if !r.choice_from.is_empty() {
+                    out.push_str(&format!(
+                        "judge: {}; the final letter is the {}'s: {}\n",
+                        r.judge_choice.map_or("none".to_string(), String::from),
+                        r.choice_from,
+                        r.choice_reason
+                    ));
+                }
             }
             for (title, text) in [("Critique", &r.critique), ("Judge", &r.judge)] {
                 if let Some(t) = text {

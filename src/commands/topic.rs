@@ -12,7 +12,8 @@ use crate::settings::{Layers, Overrides, Settings};
 pub fn run(args: &TopicArgs) -> Result<Outcome> {
     setup::check(args)?;
     let repo = crate::git::repo::discover()?;
-    let settings = Settings::for_run(repo.as_ref(), &Overrides::from(args))?;
+    let settings = setup::settings(repo.as_ref(), &Overrides::from(args))?;
+    crate::redact::use_rules_file(settings.redact_rules.as_deref())?;
     let ground = Ground::new(args, repo.as_ref(), &settings)?;
     let ended = if !args.debaters.is_empty() || args.panel.is_some() {
         let panel =
@@ -21,7 +22,10 @@ pub fn run(args: &TopicArgs) -> Result<Outcome> {
     } else {
         // The sides: proposer and challenger route like author and reviewer (the same family
         // is checked by the debate, in its own words). Their warnings were said with the topic's.
-        let sides = Settings::resolve(Layers::load(repo.as_ref())?, &crate::flags::sides(args))?;
+        let sides = Settings::resolve(
+            Layers::load(repo.as_ref().map(crate::git::Repo::dirs))?,
+            &crate::flags::sides(args),
+        )?;
         setup::duel(args, ground, &settings, &sides)?
     };
     crate::report::debate::emit(&settings, &ended)

@@ -24,7 +24,7 @@ pub fn duel(
     s: Session,
     mut meta: Meta,
     settings: &Settings,
-    (repo, base): (Option<&git2::Repository>, &Path),
+    (repo, base): (Option<&crate::git::Repo>, &Path),
     (max_rounds, budget_minutes): (Option<u32>, Option<u64>),
 ) -> Result<Ended> {
     let id = s.id.clone();
@@ -73,7 +73,7 @@ pub fn duel(
         workspace,
         context: None,
         templates: Some(store::templates::dir(base)),
-        checker: Checker::new(repo),
+        checker: Checker::new(repo.and_then(crate::git::Repo::libgit2)),
         resume: exchanges,
     }
     .run()?;

@@ -11,7 +11,7 @@ use crate::cli::TopicArgs;
 use crate::debate::citations::Checker;
 use crate::debate::{record, sides, Duel, Ended};
 use crate::git::{self, Scope};
-use crate::settings::Settings;
+use crate::settings::{Overrides, Settings};
 use crate::store::metadata::{self, Duel as Meta, DuelBudget, Kind, Metadata, Seated};
 use crate::store::{self, Session};
 
@@ -28,6 +28,16 @@ pub struct Ground {
     pub checker: Checker,
 }
 
+/// A debate's settings: [`Settings::for_run`] in `repo`, and unless ours is set, git's
+/// `diff.context` for a `--scope` change (as the record shows).
+pub fn settings(repo: Option<&crate::git::Repo>, overrides: &Overrides) -> Result<Settings> {
+    let mut settings = Settings::for_run(repo.map(crate::git::Repo::dirs), overrides)?;
+    settings
+        .context_lines
+        .get_or_insert_with(|| git::context_lines(repo));
+    Ok(settings)
+}
+
 /// The flags no debate can run with, refused before anything is read.
 pub fn check(args: &TopicArgs) -> Result<()> {
     if !(1..=5).contains(&args.rounds) {
@@ -42,7 +52,7 @@ pub fn check(args: &TopicArgs) -> Result<()> {
 impl Ground {
     pub fn new(
         args: &TopicArgs,
-        repo: Option<&git2::Repository>,
+        repo: Option<&crate::git::Repo>,
         settings: &Settings,
     ) -> Result<Ground> {
         let cwd = std::env::current_dir().context("cannot read the current directory")?;
@@ -57,7 +67,7 @@ impl Ground {
             context,
             base,
             workspace,
-            checker: Checker::new(repo),
+            checker: Checker::new(repo.and_then(crate::git::Repo::libgit2)),
         })
     }
 }
@@ -65,7 +75,7 @@ impl Ground {
 /// `--scope`: the change both sides (or the whole panel) are given as shared context.
 fn shared_context(
     args: &TopicArgs,
-    repo: Option<&git2::Repository>,
+    repo: Option<&crate::git::Repo>,
     settings: &Settings,
 ) -> Result<Option<String>> {
     match (&args.scope, repo) {

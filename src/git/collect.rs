@@ -26,22 +26,7 @@ pub(super) fn collect(
     context_lines: u32,
     blobs: bool,
 ) -> Result<(Vec<FileChange>, Option<usize>)> {
-    let mut srcs = Vec::new();
-    let mut dsts = Vec::new();
-    for (idx, delta) in diff.deltas().enumerate() {
-        let side = |f: DiffFile| Side {
-            delta: idx,
-            path: f.path_bytes().unwrap_or_default().to_vec(),
-            id: f.id(),
-            mode: mode_of(&f),
-        };
-        match delta.status() {
-            Delta::Deleted => srcs.push((side(delta.old_file()), false)),
-            Delta::Modified => srcs.push((side(delta.old_file()), true)),
-            Delta::Added | Delta::Untracked => dsts.push(side(delta.new_file())),
-            _ => {}
-        }
-    }
+    let (srcs, dsts) = rename_candidates(&diff);
     let pairs = renames::pair(repo, renames::Settings::from_config(repo), srcs, dsts);
 
     // A work-tree side can be read raw unless git would convert it.
@@ -147,6 +132,28 @@ pub(super) fn collect(
     Ok((files, pairs.needed_limit))
 }
 
+/// The sides rename pairing chooses among: deleted files and (for copies) the old side of
+/// modified ones as sources, added and untracked files as destinations.
+fn rename_candidates(diff: &Diff) -> (Vec<(Side, bool)>, Vec<Side>) {
+    let mut srcs = Vec::new();
+    let mut dsts = Vec::new();
+    for (idx, delta) in diff.deltas().enumerate() {
+        let side = |f: DiffFile| Side {
+            delta: idx,
+            path: f.path_bytes().unwrap_or_default().to_vec(),
+            id: f.id(),
+            mode: mode_of(&f),
+        };
+        match delta.status() {
+            Delta::Deleted => srcs.push((side(delta.old_file()), false)),
+            Delta::Modified => srcs.push((side(delta.old_file()), true)),
+            Delta::Added | Delta::Untracked => dsts.push(side(delta.new_file())),
+            _ => {}
+        }
+    }
+    (srcs, dsts)
+}
+
 /// Whether any tracked file is a `.gitattributes` (one the diff did not list still applies).
 fn index_has_attributes(repo: &Repository) -> bool {
     repo.index().is_ok_and(|idx| {
@@ -185,6 +192,10 @@ fn paired(
         return Ok(fc);
     }
     if !old.id().is_zero() && old.id() == new.id() {
+        // Nothing to diff, but git still calls an unchanged binary file binary.
+        fc.binary = repo
+            .find_blob(old.id())
+            .is_ok_and(|b| binary_like_git(repo, old_bytes, b.content()));
         return Ok(fc);
     }
     let too_big = |id: git2::Oid| {
@@ -208,6 +219,7 @@ fn paired(
         return Ok(fc);
     };
     if matches!(&new_side, NewSide::Disk(bytes) if bytes == old_blob.content()) {
+        fc.binary = binary_like_git(repo, old_bytes, old_blob.content());
         return Ok(fc);
     }
     let mut opts = DiffOptions::new();
@@ -241,6 +253,21 @@ fn paired(
         read_hunks(&patch, &mut fc)?;
     }
     Ok(fc)
+}
+
+/// Whether git calls `content` at `path` binary: its attributes say `-diff` (or `binary`), or a
+/// NUL byte is among its first 8,000 bytes.
+fn binary_like_git(repo: &Repository, path: &[u8], content: &[u8]) -> bool {
+    let unset = repo
+        .get_attr_bytes(
+            Path::new(OsStr::from_bytes(path)),
+            "diff",
+            git2::AttrCheckFlags::default(),
+        )
+        .ok()
+        .flatten()
+        .is_some_and(|v| git2::AttrValue::from_bytes(Some(v)) == git2::AttrValue::False);
+    unset || crate::git::similarity::is_binary(content)
 }
 
 /// A path as the change stores it: as it is, or quoted when it is not UTF-8.

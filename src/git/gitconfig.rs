@@ -15,6 +15,11 @@ pub(super) fn string(repo: &Repository, key: &str) -> Option<String> {
     command_line(key).or_else(|| repo.config().ok()?.get_string(key).ok())
 }
 
+/// [`string`] from a configuration already opened (`None`: only `git -c` values).
+pub(super) fn value(cfg: Option<&git2::Config>, key: &str) -> Option<String> {
+    command_line(key).or_else(|| cfg?.get_string(key).ok())
+}
+
 /// A boolean as git spells them; `None` when unset or not a boolean.
 pub(super) fn boolean(repo: &Repository, key: &str) -> Option<bool> {
     string(repo, key).and_then(|v| crate::settings::parse_bool(v.trim()))
@@ -22,7 +27,12 @@ pub(super) fn boolean(repo: &Repository, key: &str) -> Option<bool> {
 
 /// An integer (git's `k`, `m`, `g` suffixes included); `None` when unset or not a number.
 pub(super) fn integer(repo: &Repository, key: &str) -> Option<i64> {
-    let v = string(repo, key)?;
+    integer_in(repo.config().ok().as_ref(), key)
+}
+
+/// [`integer`] from a configuration already opened.
+pub(super) fn integer_in(cfg: Option<&git2::Config>, key: &str) -> Option<i64> {
+    let v = value(cfg, key)?;
     let v = v.trim().to_ascii_lowercase();
     let (digits, factor) = match v.chars().last()? {
         'k' => (&v[..v.len() - 1], 1 << 10),

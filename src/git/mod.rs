@@ -2,19 +2,54 @@
 //!
 //! Parsing is separate from resolution so a malformed scope is rejected before we touch the
 //! repository, with a message that lists the accepted forms.
+//!
+//! The change must be what `git diff` shows, byte for byte. Two ways make it
+//! ([`resolve`]): libgit2 in this process ([`collect`], [`renames`], [`patches`]), and git itself,
+//! asked through its plumbing without a shell ([`command`], [`asked`], [`printed`]). libgit2 is
+//! the default where it is exact: no child process, its hunks on every core (git's are made on
+//! one), and on real history (curl, prettier, git, rails…) its patches are git's. Each case
+//! libgit2 does not cover takes the path that gives git's result, as [`route`] decides:
+//!
+//! | case | path | why |
+//! | --- | --- | --- |
+//! | sha256 or reftable repository | asked git (`rev-parse`, `cat-file`, `log`, `diff`) | libgit2 cannot open it ([`repo::Repo`] still gives its folders) |
+//! | sparse index (`index.sparse`), split index (`core.splitIndex`) | asked git | libgit2 cannot read the index ("unsupported mandatory extension") |
+//! | partial (blobless) clone | asked git (`git diff`) | libgit2 cannot fetch a missing blob; git fetches what the diff needs in one batch, as for a plain `git diff` |
+//! | sparse checkout, `--skip-worktree` (`uncommitted`) | asked git | libgit2 lists files outside the sparse patterns as deleted |
+//! | `diff.algorithm = histogram`, `diff.<driver>.algorithm` | asked git | libgit2 has no histogram diff |
+//! | `diff.<driver>.textconv` | asked git | libgit2 runs no textconv filter |
+//! | a built-in function-name driver in `.gitattributes` (`rust`, `css`, `kotlin`, `markdown`, `bash`, `elixir`…) | asked git | libgit2 lacks most of git's drivers and has older patterns for the rest |
+//! | more than 100 identical files moved | implemented ([`renames`]) | git tries at most 100 unused candidates per file; used ones are not counted |
+//! | `diff.context`, `diff.interHunkContext` | implemented ([`diff`]) | libgit2 has both options; `debate.contextLines` wins when set |
+//! | `GIT_WORK_TREE` with a bare repository | implemented ([`repo`]) | libgit2 left such a repository bare |
+//! | copies, an unchanged binary rename, hunk headers | implemented ([`collect`], [`diff`]) | `copy from`/`to`; a binary flag from content and attributes; headers trimmed as git trims |
+//! | stale stat data (`uncommitted`) | asked git (`git update-index -q --refresh`, [`refresh`]) | git takes `index.lock` before it reads, so no concurrent git's index is overwritten |
+//!
+//! The sides of a scope (which commits, the merge-base, the log) are found with libgit2 when it
+//! can open the repository and read what the scope needs, else asked of git ([`sides`]); the
+//! words describing them are the same either way. `GIT_DEBATE_DIFF=git` or `=libgit2` chooses
+//! the diff for measurements (`scripts/diff-parity.sh`, `ENGINE=`).
 
+mod asked;
 mod collect;
+mod command;
 mod content;
 mod diff;
 mod gitconfig;
 mod matrix;
 mod patches;
+mod printed;
 mod quote;
+mod refresh;
 mod renames;
 pub mod repo;
 mod resolve;
 mod revision;
+mod route;
+mod sides;
 mod similarity;
+mod staged;
+mod tree;
 mod typechange;
 
 pub use quote::{name_of, path_bytes, quote_path};
@@ -22,7 +57,17 @@ pub use quote::{name_of, path_bytes, quote_path};
 use serde::Serialize;
 
 use crate::error::UsageError;
+pub use repo::Repo;
 pub use resolve::{between, changed_paths, resolve};
+pub use staged::{staged, Staged};
+pub use tree::tree_files;
+
+/// Lines of context git shows around a change in `repo`: `diff.context`, else 3.
+pub fn context_lines(repo: Option<&Repo>) -> u32 {
+    repo.and_then(|r| gitconfig::integer_in(r.config().as_ref(), "diff.context"))
+        .and_then(|n| u32::try_from(n).ok())
+        .unwrap_or(3)
+}
 
 /// A parsed `--scope` value.
 #[derive(Debug, Clone, PartialEq, Eq)]

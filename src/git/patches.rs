@@ -63,18 +63,17 @@ pub(super) fn run(
         return share(repo, jobs, files, context_lines);
     }
     let per = jobs.len().div_ceil(threads);
-    let git_dir = repo.path().to_path_buf();
+    let handles = (0..threads)
+        .map(|_| crate::git::repo::reopen(repo))
+        .collect::<Result<Vec<_>>>()
+        .context("cannot open the repository to diff files")?;
     std::thread::scope(|scope| {
         let parts: Vec<_> = jobs
             .chunks(per)
             .zip(files.chunks_mut(per))
-            .map(|(jobs, files)| {
-                let git_dir = &git_dir;
-                scope.spawn(move || {
-                    let repo = Repository::open(git_dir)
-                        .context("cannot open the repository to diff files")?;
-                    share(&repo, jobs, files, context_lines)
-                })
+            .zip(handles)
+            .map(|((jobs, files), repo)| {
+                scope.spawn(move || share(&repo, jobs, files, context_lines))
             })
             .collect();
         parts.into_iter().try_for_each(|h| {

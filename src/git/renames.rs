@@ -5,7 +5,9 @@
 //! real history (rails) its pairs differed from git's in 8 % of the commits with a rename or a
 //! deletion. So the pairing is done here, step for step as git does it:
 //!
-//! 1. exact renames (same blob), preferring a source not used yet and one with the same file name;
+//! 1. exact renames (same blob), preferring a source not used yet and one with the same file name
+//!    (at most 100 candidates are tried per destination; used sources are passed over uncounted,
+//!    so a move of hundreds of identical files pairs every one);
 //! 2. (renames only, not copies) a source and a destination whose file name is unique among those
 //!    left on each side are paired when at least 75 % similar;
 //! 3. unless the rename limit (`diff.renameLimit`, 1000) is exceeded by sources x destinations,
@@ -34,7 +36,8 @@ const MINIMUM: u64 = MAX_SCORE / 2;
 const BASENAME_MINIMUM: u64 = MINIMUM + (MAX_SCORE - MINIMUM) / 2;
 /// git's `diff.renameLimit` default.
 const DEFAULT_LIMIT: i64 = 1000;
-/// git gives up looking among identical sources after this many.
+/// git gives up looking among identical sources after trying this many (a source of another
+/// kind, or one already used when only renames are looked for, is passed over, not tried).
 const IDENTICAL_TRIES: usize = 100;
 
 /// `diff.renames` and `diff.renameLimit`.
@@ -240,8 +243,10 @@ fn exact(srcs: &mut [Entry], dsts: &mut [Entry], copies: bool) {
             continue;
         };
         let mut best: Option<(usize, u32)> = None;
-        for &s in list.iter().take(IDENTICAL_TRIES) {
+        let mut tries = IDENTICAL_TRIES;
+        for &s in list {
             let src = &srcs[s];
+            // Neither a source of another kind nor (renames only) a used one is a try.
             if (!src.regular() || !d.regular()) && src.side.mode != d.side.mode {
                 continue;
             }
@@ -255,6 +260,10 @@ fn exact(srcs: &mut [Entry], dsts: &mut [Entry], copies: bool) {
                 if score == 2 {
                     break;
                 }
+            }
+            tries -= 1;
+            if tries == 0 {
+                break;
             }
         }
         if let Some((s, _)) = best {

@@ -13,19 +13,18 @@ use crate::error::UsageError;
 use crate::git::repo;
 
 /// git does not look up a hex prefix shorter than this (`core.abbrev`'s minimum).
-const MIN_PREFIX: usize = 4;
+pub(super) const MIN_PREFIX: usize = 4;
 /// How many candidates an ambiguity error lists (git lists all; a list of hundreds helps no one).
-const LISTED: usize = 10;
+pub(super) const LISTED: usize = 10;
 
 /// Whether `id` is where a shallow clone's history was cut (listed in `<git dir>/shallow`): it
 /// has parents, they were just not fetched, so it is not a root commit.
-pub(super) fn shallow_boundary(repo: &Repository, id: git2::Oid) -> bool {
-    let file = repo.commondir().join("shallow");
+pub(super) fn shallow_boundary(common_dir: &std::path::Path, id: &str) -> bool {
+    let file = common_dir.join("shallow");
     crate::sys::files::read_regular(&file, 16 << 20).is_ok_and(|bytes| {
-        let hex = id.to_string();
         String::from_utf8_lossy(&bytes)
             .lines()
-            .any(|l| l.trim() == hex)
+            .any(|l| l.trim() == id)
     })
 }
 
@@ -48,16 +47,66 @@ pub(super) fn find_commit<'r>(repo: &'r Repository, rev: &str, scope: &str) -> R
     let kind = obj.kind();
     obj.peel_to_commit().map_err(|_| {
         let what = kind.map_or("an object".to_string(), |k| format!("a {k}"));
-        UsageError::new(format!(
-            "--scope {scope}: '{rev}' names {what}, not a commit; check `git log --oneline --all`"
-        ))
-        .into()
+        not_a_commit(scope, rev, &what)
     })
+}
+
+/// `rev` names `what` (`a blob`), not a commit.
+pub(super) fn not_a_commit(scope: &str, rev: &str, what: &str) -> anyhow::Error {
+    UsageError::new(format!(
+        "--scope {scope}: '{rev}' names {what}, not a commit; check `git log --oneline --all`"
+    ))
+    .into()
+}
+
+/// A hex prefix shorter than git looks up.
+pub(super) fn too_short(scope: &str, prefix: &str) -> anyhow::Error {
+    UsageError::new(format!(
+        "--scope {scope}: '{prefix}' is too short for a commit id (git needs at least \
+         {MIN_PREFIX} hex digits) and names no branch or tag; check `git log --oneline --all`"
+    ))
+    .into()
+}
+
+/// A prefix only objects other than commits have (`names`: `<id> (<type>)`, at most [`LISTED`]).
+pub(super) fn only_non_commits(scope: &str, prefix: &str, names: &[String]) -> anyhow::Error {
+    UsageError::new(format!(
+        "--scope {scope}: '{prefix}' names no commit, only {}; check `git log --oneline --all`",
+        names.join(", ")
+    ))
+    .into()
+}
+
+/// A prefix `total` commits have (`lines`: `  <id> <date> <subject>`, at most [`LISTED`]).
+pub(super) fn ambiguous(
+    scope: &str,
+    prefix: &str,
+    total: usize,
+    lines: &[String],
+) -> anyhow::Error {
+    let mut lines = lines.to_vec();
+    if total > LISTED {
+        lines.push(format!("  ... and {} more", total - LISTED));
+    }
+    UsageError::new(format!(
+        "--scope {scope}: the short id '{prefix}' is ambiguous: {total} commits start with it; \
+         give more digits:\n{}",
+        lines.join("\n")
+    ))
+    .into()
+}
+
+/// A revision nothing has, and why.
+pub(super) fn unknown_revision(scope: &str, rev: &str, why: &str) -> anyhow::Error {
+    UsageError::new(format!(
+        "--scope {scope}: unknown revision '{rev}' ({why}); check `git log --oneline --all`"
+    ))
+    .into()
 }
 
 /// `abc1234~2` -> (`abc1234`, `~2`): a leading run of hex digits long enough to be a short id,
 /// and the rest of the revspec (empty, or a `~`/`^` suffix).
-fn short_id(rev: &str) -> Option<(&str, &str)> {
+pub(super) fn short_id(rev: &str) -> Option<(&str, &str)> {
     let end = rev
         .find(|c: char| !c.is_ascii_hexdigit())
         .unwrap_or(rev.len());
@@ -76,10 +125,7 @@ fn by_prefix<'r>(
     e: &git2::Error,
 ) -> Result<git2::Object<'r>> {
     if prefix.len() < MIN_PREFIX {
-        crate::usage!(
-            "--scope {scope}: '{prefix}' is too short for a commit id (git needs at least \
-             {MIN_PREFIX} hex digits) and names no branch or tag; check `git log --oneline --all`"
-        )
+        return Err(too_short(scope, prefix));
     }
     let found = objects_starting_with(repo, prefix)?;
     let commits: Vec<&(Oid, ObjectType, Option<Oid>)> =
@@ -97,10 +143,7 @@ fn by_prefix<'r>(
                 .take(LISTED)
                 .map(|(id, kind, _)| format!("{} ({kind})", &id.to_string()[..10]))
                 .collect();
-            crate::usage!(
-                "--scope {scope}: '{prefix}' names no commit, only {}; check `git log --oneline --all`",
-                names.join(", ")
-            )
+            Err(only_non_commits(scope, prefix, &names))
         }
         many => {
             let mut lines = Vec::new();
@@ -114,15 +157,7 @@ fn by_prefix<'r>(
                 let date = c.map(|c| day(c.time().seconds())).unwrap_or_default();
                 lines.push(format!("  {} {date} {subject}", &id.to_string()[..10]));
             }
-            if many.len() > LISTED {
-                lines.push(format!("  ... and {} more", many.len() - LISTED));
-            }
-            crate::usage!(
-                "--scope {scope}: the short id '{prefix}' is ambiguous: {} commits start with it; \
-                 give more digits:\n{}",
-                many.len(),
-                lines.join("\n")
-            )
+            Err(ambiguous(scope, prefix, many.len(), &lines))
         }
     }
 }
@@ -171,7 +206,7 @@ fn hex_starts_with(id: &Oid, prefix: &str) -> bool {
 }
 
 /// A commit's date as git's ambiguity hint writes it (`2025-05-29`).
-fn day(seconds: i64) -> String {
+pub(super) fn day(seconds: i64) -> String {
     time::OffsetDateTime::from_unix_timestamp(seconds)
         .ok()
         .and_then(|t| {
@@ -183,13 +218,14 @@ fn day(seconds: i64) -> String {
 
 fn unknown<T>(rev: &str, scope: &str, e: &git2::Error) -> Result<T> {
     let why = match e.code() {
-        ErrorCode::NotFound => "no branch, tag or commit has that name".to_string(),
+        ErrorCode::NotFound => NO_NAME.to_string(),
         _ => e.message().to_string(),
     };
-    crate::usage!(
-        "--scope {scope}: unknown revision '{rev}' ({why}); check `git log --oneline --all`"
-    )
+    Err(unknown_revision(scope, rev, &why))
 }
+
+/// Why a revision is unknown, when nothing has its name.
+pub(super) const NO_NAME: &str = "no branch, tag or commit has that name";
 
 /// `base:main` in a CI checkout often has only `origin/main`; git's own DWIM does not look there,
 /// but a reviewer of a pull request means exactly that branch.
@@ -216,14 +252,24 @@ pub(super) fn merge_base(
     match repo.merge_base(a, b) {
         Ok(oid) => Ok(oid),
         Err(e) if e.code() == git2::ErrorCode::NotFound => {
-            if repo.is_shallow() {
-                crate::usage!(
-                    "no merge-base between {a_name} and {b_name}: this clone is shallow; deepen it \
-                     (git fetch --unshallow, or --deepen=<n>) and retry"
-                )
-            }
-            crate::usage!("no merge-base between {a_name} and {b_name}: they share no history; use range:{a_name}..{b_name}")
+            Err(no_merge_base(repo.is_shallow(), a_name, b_name))
         }
         Err(e) => Err(anyhow::Error::new(e).context("cannot compute the merge-base")),
     }
+}
+
+/// Two sides without a merge-base: what to do about it.
+pub(super) fn no_merge_base(shallow: bool, a_name: &str, b_name: &str) -> anyhow::Error {
+    UsageError::new(if shallow {
+        format!(
+            "no merge-base between {a_name} and {b_name}: this clone is shallow; deepen it \
+             (git fetch --unshallow, or --deepen=<n>) and retry"
+        )
+    } else {
+        format!(
+            "no merge-base between {a_name} and {b_name}: they share no history; use \
+             range:{a_name}..{b_name}"
+        )
+    })
+    .into()
 }

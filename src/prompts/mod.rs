@@ -35,10 +35,11 @@ pub enum Template {
     DebateSummary,
     DebateRepick,
     Normalize,
+    Repair,
 }
 
 impl Template {
-    pub const ALL: [Template; 15] = [
+    pub const ALL: [Template; 16] = [
         Template::Cr,
         Template::PeerReview,
         Template::Judge,
@@ -54,6 +55,7 @@ impl Template {
         Template::DebateSummary,
         Template::DebateRepick,
         Template::Normalize,
+        Template::Repair,
     ];
 
     /// The file name, in `references/templates/` and in the override folder.
@@ -74,6 +76,7 @@ impl Template {
             Template::DebateSummary => "debate-summary.md",
             Template::DebateRepick => "debate-repick.md",
             Template::Normalize => "normalize.md",
+            Template::Repair => "repair.md",
         }
     }
 
@@ -106,6 +109,7 @@ impl Template {
             }
             Template::DebateRepick => include_str!("../../references/templates/debate-repick.md"),
             Template::Normalize => include_str!("../../references/templates/normalize.md"),
+            Template::Repair => include_str!("../../references/templates/repair.md"),
         }
     }
 

@@ -12,14 +12,15 @@ use regex::{Captures, Regex};
 
 use crate::redact::files::FileKind;
 use crate::redact::rules::{
-    KEY_QUALIFIERS, PLACEHOLDERS, SECRET_NAMES, SECRET_WORDS, SETTING_WORDS, WEAK_WORDS,
+    KEY_QUALIFIERS, PLACEHOLDERS, PUBLIC_NAMES, PUBLIC_WORDS, SECRET_NAMES, SECRET_WORDS,
+    SETTING_WORDS, WEAK_WORDS,
 };
-use crate::redact::{entropy, marker};
+use crate::redact::{entropy, marker, MARK};
 
 /// A key containing a secret-ish word, an assignment operator and a value.
 static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)(?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|secret|token|key|auth|credential|sid|dsn|salt|seed|cookie|sig)[A-Za-z0-9_.-]*)(?P<kq>["'`]?\]?)[ \t]*(?P<op>:=|=>|=|:)[ \t]*(?P<val>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|[^\s,;)}\]|]+)"#,
+        r#"(?i)(?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|pw|secret|token|key|auth|credential|sid|dsn|salt|seed|cookie|sig)[A-Za-z0-9_.-]*)(?P<kq>["'`]?\]?)[ \t]*(?P<op>:=|=>|=|:)[ \t]*(?P<val>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|\[[ \t]*"[^"\n]*"[ \t]*\]|[^\s,;)}\]|"'`\\]+)"#,
     )
     .expect("valid pattern")
 });
@@ -33,15 +34,28 @@ static ANY_ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid pattern")
 });
 
+/// A variable in a value: `$VAR`, `${VAR}`, `{$VAR}`, `{VAR}`.
+static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\{\$?[A-Za-z_][A-Za-z0-9_]*\}")
+        .expect("valid pattern")
+});
+
+/// `key value` on a line of its own, with no `=` or `:` (`bindpw x` in `nslcd.conf`,
+/// `rootpw x` in `slapd.conf`), also as a diff line.
+static SPACED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)^(?P<pre>[+\- ]?[ \t]*(?P<key>[A-Za-z_][A-Za-z0-9_.-]*)[ \t]+)(?P<val>[^\s=:][^\s]*)[ \t]*$")
+        .expect("valid pattern")
+});
+
 /// `machine h login u password p` and the bare `password p` lines of a `.netrc`.
 static NETRC_PASSWORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:password|account)[ \t]+(?P<secret>[^\s\[=:'\x22\\][^\s'\x22\\]*)")
+    Regex::new(r"(?-u:\b)(?:password|account)[ \t]+(?P<secret>[^\s\[=:'\x22\\][^\s'\x22\\]*)")
         .expect("valid pattern")
 });
 
 /// How strongly a key's name says "secret".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Name {
+pub(super) enum Name {
     Password,
     Secret,
     /// `key`, `auth`, ...: only a random-looking value counts.
@@ -73,14 +87,28 @@ pub(super) fn words(key: &str) -> Vec<String> {
     out
 }
 
-fn name_of(key: &str) -> Option<Name> {
+pub(super) fn name_of(key: &str) -> Option<Name> {
     let w = words(key);
     let last = w.last()?.as_str();
     let prev = w.len().checked_sub(2).map(|i| w[i].as_str());
-    if SECRET_NAMES.contains(&w.join("_").as_str()) {
+    let joined = w.join("_");
+    if SECRET_NAMES.contains(&joined.as_str()) {
         return Some(Name::Secret);
     }
-    if matches!(last, "password" | "passwd" | "pwd" | "pass" | "passphrase") {
+    // A public key's name (`publicKey`, `applicationServerKey`) names no secret.
+    if w.iter().any(|x| PUBLIC_WORDS.contains(&x.as_str()))
+        || PUBLIC_NAMES.contains(&joined.as_str())
+    {
+        return None;
+    }
+    // `bind_pw`, `bindpw`, `rootpw`, `PGPASSWORD`, `userPassword`: a password glued to its owner.
+    if matches!(
+        last,
+        "password" | "passwd" | "pwd" | "pass" | "passphrase" | "pw"
+    ) || last.ends_with("password")
+        || last.ends_with("passwd")
+        || last.len() <= 8 && last.ends_with("pw")
+    {
         return Some(Name::Password);
     }
     if SECRET_WORDS.contains(&last)
@@ -93,8 +121,15 @@ fn name_of(key: &str) -> Option<Name> {
     (WEAK_WORDS.contains(&last) && w.len() >= 2).then_some(Name::Weak)
 }
 
-/// `"x"` -> (`x`, true); `x` -> (`x`, false).
+/// `"x"` -> (`x`, true); `x` -> (`x`, false); a one-string JSON array `["x"]` (Keycloak's
+/// attributes) -> (`x`, true).
 fn unquote(val: &str) -> (&str, bool) {
+    if let Some(inner) = val.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
+        let inner = inner.trim();
+        if inner.len() >= 2 && inner.starts_with('"') && inner.ends_with('"') {
+            return (&inner[1..inner.len() - 1], true);
+        }
+    }
     for q in ['"', '\'', '`'] {
         if val.len() >= 2 && val.starts_with(q) && val.ends_with(q) {
             return (&val[1..val.len() - 1], true);
@@ -116,7 +151,14 @@ fn never_secret(v: &str, key: &str) -> bool {
         || v.chars().any(char::is_whitespace)
         || PLACEHOLDERS.contains(&lower.as_str())
         || words(key).contains(&lower)
-        || v.starts_with(['$', '<', '{', '%', '#', '@', '!', '|', '>', '&', '*', '\\', ':'])
+        || v.starts_with(['$', '<', '{', '%', '#', '@', '|', '>', '&', '*', '\\', ':'])
+        // A YAML tag (`!Ref`, `!!binary`, `!vault`), not a password that starts with `!`.
+        || v.starts_with('!') && v[1..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '!')
+        // AWS's documented examples (`AKIAIOSFODNN7EXAMPLE`), `example` and `your-…` values.
+        || crate::redact::placeholder(v)
+        // A SigV4 credential scope (`AKID/20150830/us-east-1/iam/aws4_request`) names a key,
+        // a day, a region and a service; it holds no secret.
+        || v.contains('/') && v.rsplit('/').next().is_some_and(|s| s.ends_with("_request"))
         || v.chars().all(|c| matches!(c, '*' | 'x' | 'X' | '.' | '-' | '_' | '0'))
         || v.contains("://")
         || v.starts_with("./")
@@ -124,7 +166,7 @@ fn never_secret(v: &str, key: &str) -> bool {
         || v.starts_with("~/")
         || v.starts_with('/') && !entropy::looks_random(v)
         // Version specs: ^2.0.0, ~1.2, >=3, 1.2.3, workspace:*, npm:foo@1.
-        || v.starts_with(['^', '~', '='])
+        || v.starts_with(['^', '~', '=']) && version(&v[1..])
         || v.starts_with("workspace:")
         || v.starts_with("npm:")
         || v.trim_start_matches('v').split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
@@ -132,6 +174,17 @@ fn never_secret(v: &str, key: &str) -> bool {
         || v.len() > 3
             && v.contains('_')
             && v.bytes().all(|b| b.is_ascii_uppercase() || b == b'_' || b.is_ascii_digit())
+}
+
+/// The rest of a version spec after its `^`, `~` or `=`: `1.2.3`, `=1.2`, `>1`, `2.0.0-beta.1`,
+/// `1.x`.
+fn version(v: &str) -> bool {
+    let v = v.trim_start_matches(['=', '>', '<']);
+    let core = v.split(['-', '+']).next().unwrap_or(v);
+    core.starts_with(|c: char| c.is_ascii_digit())
+        && core
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'x' | b'X' | b'*'))
 }
 
 /// A template's blank, never a value: `REPLACE_LICENSE_KEY_HERE`, `<your key>`, `changeme`,
@@ -168,27 +221,52 @@ fn is_code(v: &str) -> bool {
         // Digits only at its end: a password mixes them in (`Seed6cHOCCsLcM9`).
         || ident(v) && v.as_bytes().windows(2).any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
             && !v.trim_end_matches(|c: char| c.is_ascii_digit()).bytes().any(|b| b.is_ascii_digit())
-        || v.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
-            && v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'<' | b'>' | b':'))
-            && !v.bytes().any(|b| b.is_ascii_digit())
+        || is_type(v)
+}
+
+/// A type: `String`, `Vec<u8>`, GraphQL's `String!`, Prisma's `String?`.
+fn is_type(v: &str) -> bool {
+    v.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+        && v.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'<' | b'>' | b':' | b'!' | b'?'))
+        && !v.bytes().any(|b| b.is_ascii_digit())
 }
 
 /// Whether an unquoted value outside a config file still reads as a literal secret.
 fn plain_literal(v: &str) -> bool {
     let digit = v.bytes().any(|b| b.is_ascii_digit());
     let alpha = v.bytes().any(|b| b.is_ascii_alphabetic());
-    // Words joined by `-`, `_` or `.` (`same-origin`) are a name; other symbols are not.
-    let symbol = v
-        .bytes()
-        .any(|b| !b.is_ascii_alphanumeric() && !matches!(b, b'_' | b'-' | b'.' | b'/' | b':'));
+    // Words joined by `-`, `_` or `.` (`same-origin`) are a name, words joined by `|` or `,`
+    // a list (`loggedin|twosock`), and an apostrophe makes a word (`can't`); other ASCII symbols
+    // are not.
+    let symbol = v.bytes().any(|b| {
+        b.is_ascii_punctuation()
+            && !matches!(b, b'_' | b'-' | b'.' | b'/' | b':' | b'\'' | b'|' | b',')
+    });
     alpha && (digit || symbol) && !v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
 }
 
-/// Whether a value found by its place (a command's flag, a connection string) reads as a literal
-/// secret: not a variable, placeholder, path or code, and mixing letters with digits or symbols
-/// (or random-looking).
-pub(super) fn literal_secret(v: &str) -> bool {
-    !never_secret(v, "") && !is_code(v) && (plain_literal(v) || entropy::looks_random(v))
+/// Whether a value stated in prose (`the password is X`) reads as one. Prose has no
+/// identifiers, so `PwUxMTDTcU25` and `xZsin.dur6AHpv` are values there; calls, indexes,
+/// types (`String!`) and placeholders are not.
+pub(super) fn prose_value(v: &str) -> bool {
+    // `size=10`, `lib,link`, `a|b`: parameters and lists, in a sentence about a password.
+    let listed = v.contains(['=', ',', '|', '&']);
+    // `user@domain`: an address (the anonymous FTP password convention), not a password.
+    let address = v.split_once('@').is_some_and(|(a, b)| {
+        [a, b].iter().all(|p| {
+            !p.is_empty()
+                && p.bytes()
+                    .all(|c| c.is_ascii_alphabetic() || c == b'.' || c == b'-')
+        })
+    });
+    !never_secret(v, "")
+        && !listed
+        && !address
+        && !v.contains(['(', '[', '{'])
+        && !v.contains("::")
+        && !is_type(v)
+        && (plain_literal(v) || entropy::looks_random(v))
 }
 
 /// The same for a command line or connection string, where a value is never code: only calls,
@@ -215,13 +293,27 @@ fn env_setting(key: &str, v: &str) -> bool {
             .any(|kv| name_of(kv.split('=').next().unwrap_or("")).is_some());
         return !authority.contains('@') && !secret_param;
     }
-    // `8080`, `0.5`, `30s`, `512MB`.
+    // `8080`, `0.5`, `30s`, `512MB`, `-42`, `1e10`, `0x1A`.
     let digits = v.trim_end_matches(|c: char| c.is_ascii_alphabetic());
     let number = !digits.is_empty()
         && v.len() - digits.len() <= 3
-        && digits.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+        && digits.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        || numeric(v);
     let word =
         v.chars().count() <= 40 && v.chars().all(|c| c.is_alphabetic() || "-_./:".contains(c));
+    // Words with spaces and variables between them (`My App`, `Lorem ${NAME} ipsum`): a
+    // sentence or a template, where a secret is one unbroken token.
+    let plain = REFERENCE.replace_all(v, "");
+    let parts: Vec<&str> = plain.split_whitespace().collect();
+    let prose = v.contains(char::is_whitespace)
+        && !parts.is_empty()
+        && parts
+            .iter()
+            .map(|p| p.trim_matches(|c: char| !c.is_alphanumeric()))
+            .filter(|p| !p.is_empty() && p.chars().all(char::is_alphabetic))
+            .count()
+            * 2
+            > parts.len();
     let setting = words(key)
         .last()
         .is_some_and(|w| SETTING_WORDS.contains(&w.as_str()))
@@ -230,7 +322,37 @@ fn env_setting(key: &str, v: &str) -> bool {
     number
         || ["true", "false", "yes", "no", "on", "off"].contains(&lower.as_str())
         || word
+        || prose
         || setting
+}
+
+/// A number as configuration writes one: `-42`, `3.5`, `1e10`, `0x1A`.
+fn numeric(v: &str) -> bool {
+    let v = v.trim_start_matches(['-', '+']);
+    if let Some(h) = v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+        return !h.is_empty() && h.len() <= 16 && h.bytes().all(|b| b.is_ascii_hexdigit());
+    }
+    v.len() <= 24
+        && v.starts_with(|c: char| c.is_ascii_digit())
+        && v.bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+}
+
+/// A `.env` value up to its comment: `"a b" # note` -> `"a b"`, `x # note` -> `x`.
+fn strip_comment(raw: &str) -> &str {
+    if let Some(q) = raw.chars().next().filter(|c| *c == '"' || *c == '\'') {
+        if let Some(end) = raw[1..].find(q) {
+            let rest = raw[end + 2..].trim_start();
+            if rest.is_empty() || rest.starts_with('#') {
+                return &raw[..end + 2];
+            }
+        }
+        return raw;
+    }
+    match raw.find(" #").or_else(|| raw.find("\t#")) {
+        Some(at) => raw[..at].trim_end(),
+        None => raw,
+    }
 }
 
 /// The kind to redact `val` under, for key `key` in a file of kind `file`; `None` leaves it.
@@ -245,7 +367,7 @@ pub(super) fn judge(key: &str, val: &str, file: FileKind) -> Option<&'static str
     // Outside `.env` and credentials files a one-word value (`id-token: write`, `password:
     // 'foobar'` in a demo) is a setting or an example; a secret mixes in digits or symbols, or
     // looks random.
-    let shaped = plain_literal(v) || entropy::looks_random(v);
+    let shaped = plain_literal(v) || entropy::looks_random(v) || token_prefixed(v);
     let literal = match (quoted, file) {
         (_, FileKind::Lock) => false,
         (_, FileKind::Env | FileKind::Credentials) => {
@@ -266,6 +388,19 @@ pub(super) fn judge(key: &str, val: &str, file: FileKind) -> Option<&'static str
     }
 }
 
+/// A value that starts with a token format's prefix (`glpat-`, `ghp_`, `sk_live_`) though it
+/// is too short for the format: the first half of a token split over two lines.
+fn token_prefixed(v: &str) -> bool {
+    static PREFIXES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+        crate::redact::tokens::TOKENS
+            .iter()
+            .flat_map(|r| r.needles.iter().copied())
+            .filter(|n| n.len() >= 4 && n.ends_with(['_', '-']))
+            .collect()
+    });
+    v.len() > 8 && PREFIXES.iter().any(|p| v.starts_with(p))
+}
+
 /// `8-4-4-4-12` hex digits.
 fn uuid(v: &str) -> bool {
     let parts: Vec<&str> = v.split('-').collect();
@@ -275,16 +410,18 @@ fn uuid(v: &str) -> bool {
             .all(|p| p.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
-/// Replaces `val` (the tail of `whole`) by a marker, keeping its quotes.
+/// Replaces `val` (the tail of `whole`) by a marker, keeping its quotes (and brackets).
 fn replace_value(whole: &str, val: &str, kind: &str) -> String {
     let start = whole.len() - val.len();
-    let (_, quoted) = unquote(val);
-    if quoted {
-        let q = &val[..1];
-        format!("{}{q}{}{q}", &whole[..start], marker(kind))
-    } else {
-        format!("{}{}", &whole[..start], marker(kind))
-    }
+    let (inner, _) = unquote(val);
+    let at = inner.as_ptr() as usize - val.as_ptr() as usize;
+    format!(
+        "{}{}{}{}",
+        &whole[..start],
+        &val[..at],
+        marker(kind),
+        &val[at + inner.len()..]
+    )
 }
 
 /// Secret-named assignments anywhere in `text`.
@@ -304,7 +441,9 @@ pub fn named(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Optio
             // A route's segment (`"/disk/:encoded_token" => "…"`), not a name.
             || text[..start].ends_with('/')
             || text[..start].ends_with("/:");
-        let compare = op == "=" && (val.starts_with('=') || text[after_key..].starts_with("=="));
+        let compare = op == "=" && (val.starts_with('=') || text[after_key..].starts_with("=="))
+            // `test "$mode,$pass" = "lib,link"`: a variable read, not a name assigned to.
+            || before == Some('$');
         // YAML/JSON write `key: value` with a space or a quoted key; `a:b` is something else.
         let tight_colon = op == ":"
             && c["kq"].is_empty()
@@ -313,11 +452,41 @@ pub fn named(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Optio
         if path_like || compare || tight_colon {
             return whole.to_string();
         }
+        // `pass=12345&id=…`: a query string's parameter ends at the next `&`.
+        let (val, rest) = match (op, val.split_once('&')) {
+            ("=", Some((v, _))) if !val.starts_with(['"', '\'', '`']) => val.split_at(v.len()),
+            _ => (val, ""),
+        };
         match judge(&c["key"], val, file) {
             Some(kind) => {
                 found.push(kind);
                 changed = true;
-                replace_value(whole, val, kind)
+                let head = &whole[..whole.len() - rest.len()];
+                format!("{}{rest}", replace_value(head, val, kind))
+            }
+            None => whole.to_string(),
+        }
+    });
+    changed.then(|| out.into_owned())
+}
+
+/// `bindpw x`: a configuration line of a name that names a password or secret and its value,
+/// separated by spaces alone. Only in configuration files, where such lines are the syntax.
+pub fn spaced(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Option<String> {
+    if file != FileKind::Config {
+        return None;
+    }
+    let mut changed = false;
+    let out = SPACED.replace_all(text, |c: &Captures| {
+        let whole = &c[0];
+        // `password prog,link` in a shell script's `case`: a list, not a value.
+        let strong = matches!(name_of(&c["key"]), Some(Name::Password | Name::Secret))
+            && !c["val"].contains([',', '|', '&']);
+        match judge(&c["key"], &c["val"], file).filter(|_| strong && !c["val"].contains(MARK)) {
+            Some(kind) => {
+                found.push(kind);
+                changed = true;
+                format!("{}{}", &c["pre"], marker(kind))
             }
             None => whole.to_string(),
         }
@@ -336,7 +505,10 @@ pub fn file_values(
     let mut changed = false;
     let out = ANY_ASSIGNMENT.replace_all(text, |c: &Captures| {
         let whole = &c[0];
-        let raw = c["val"].trim_end_matches(',').trim();
+        let val = &c["val"];
+        let raw = strip_comment(val.trim_end_matches(',').trim());
+        // What follows the value within the match: its comment.
+        let comment = &val[raw.as_ptr() as usize - val.as_ptr() as usize + raw.len()..];
         let (v, _) = unquote(raw);
         let reference = v.starts_with("$") && !v[1..].contains('$') && !v.contains(' ') || blank(v);
         if v.is_empty() || v.contains("[REDACTED:") || reference || v.starts_with(['{', '[']) {
@@ -354,8 +526,8 @@ pub fn file_values(
                 changed = true;
                 let (_, quoted) = unquote(raw);
                 let q = if quoted { &raw[..1] } else { "" };
-                let tail = &c[0][c["pre"].len() + c["val"].len()..];
-                format!("{}{q}{}{q}{tail}", &c["pre"], marker(kind))
+                let tail = &c[0][c["pre"].len() + val.len()..];
+                format!("{}{q}{}{q}{comment}{tail}", &c["pre"], marker(kind))
             }
             None => whole.to_string(),
         }

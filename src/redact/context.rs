@@ -6,19 +6,17 @@
 //! These are the forms a name-based rule cannot see: the name is in one argument and the value in
 //! the next, or the document's kind (not each key) says that everything in it is secret.
 
-use std::sync::LazyLock;
+use std::borrow::Cow;
+use std::sync::{LazyLock, OnceLock};
 
 use regex::{Captures, Regex};
 
 use crate::redact::files::FileKind;
 use crate::redact::{assign, entropy, marker, rules};
 
-static NAMED_FORMS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-    rules::NAMED_FORMS
-        .iter()
-        .map(|p| Regex::new(p).expect("valid pattern"))
-        .collect()
-});
+/// The forms of [`rules::NAMED_FORMS`], each compiled when a text first holds its needle.
+static NAMED_FORMS: [OnceLock<Regex>; rules::NAMED_FORMS.len()] =
+    [const { OnceLock::new() }; rules::NAMED_FORMS.len()];
 
 /// `kind: Secret` on its own line (also as a diff line).
 static KUBE_SECRET: LazyLock<Regex> = LazyLock::new(|| {
@@ -33,12 +31,14 @@ static BARE_KEY: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The names and literal values of [`rules::NAMED_FORMS`], judged as assignments are.
 pub fn named_forms(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Option<String> {
-    let mut text = text.to_string();
+    let mut text = Cow::Borrowed(text);
     let mut changed = false;
-    // The last form needs `||` or `??`: checked first, as its pattern has no literal to seek.
-    let defaults = text.contains("||") || text.contains("??");
-    for (i, re) in NAMED_FORMS.iter().enumerate() {
-        if i == NAMED_FORMS.len() - 1 && !defaults || !re.is_match(&text) {
+    for (i, (needles, pattern)) in rules::NAMED_FORMS.iter().enumerate() {
+        if !needles.iter().any(|n| text.contains(n)) {
+            continue;
+        }
+        let re = NAMED_FORMS[i].get_or_init(|| Regex::new(pattern).expect("valid pattern"));
+        if !re.is_match(&text) {
             continue;
         }
         let replaced = re.replace_all(&text, |c: &Captures| {
@@ -59,9 +59,11 @@ pub fn named_forms(text: &str, file: FileKind, found: &mut Vec<&'static str>) ->
                 q = &val.as_str()[..1]
             )
         });
-        text = replaced.into_owned();
+        if let Cow::Owned(t) = replaced {
+            text = Cow::Owned(t);
+        }
     }
-    changed.then_some(text)
+    changed.then(|| text.into_owned())
 }
 
 /// A line's text without its diff marker (when `diff`), and its indentation.
@@ -77,7 +79,7 @@ fn split_line(line: &str, diff: bool) -> (&str, usize) {
 /// Every value under `data:` or `stringData:` of a Kubernetes `kind: Secret` manifest: there the
 /// document's kind, not each key's name, says the values are secret (`database-url: <base64>`).
 pub fn kube_secret(text: &str, found: &mut Vec<&'static str>) -> Option<String> {
-    if !KUBE_SECRET.is_match(text) {
+    if !text.contains("Secret") || !KUBE_SECRET.is_match(text) {
         return None;
     }
     let lines: Vec<&str> = text.split_inclusive('\n').collect();

@@ -45,6 +45,27 @@ pub fn looks_random(value: &str) -> bool {
     if !has_digit || !has_alpha {
         return false;
     }
+    // `=` inside a value (not base64's padding at its end) makes it a pair: a cookie's
+    // `__Host-SID=22345`, a parameter's `name=value`.
+    if v.trim_end_matches('=').contains('=') {
+        return false;
+    }
+    // A snake_case or kebab-case name (`cli_h2_upgrade_extreme`): lowercase words, most of them
+    // letters only. A token's parts are longer (`ghp_…`) or not words (a UUID's hex groups).
+    let words: Vec<&str> = v.split(['_', '-']).collect();
+    let lower_word = |w: &&str| {
+        !w.is_empty()
+            && w.len() < 12
+            && w.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    };
+    let alphabetic = words
+        .iter()
+        .filter(|w| w.bytes().all(|b| b.is_ascii_lowercase()))
+        .count();
+    if words.len() >= 3 && words.iter().all(lower_word) && alphabetic * 2 > words.len() {
+        return false;
+    }
     // Dotted or slashed words (a.b.c, some/path) and version strings are names, not keys.
     let parts = v.split(['.', '/', ':']).filter(|p| !p.is_empty()).count();
     if parts > 3 && v.split(['.', '/', ':']).all(|p| p.len() < 12) {
@@ -103,6 +124,9 @@ mod tests {
             "1.2.3",
             "aaaaaaaaaaaaaaaaaaaa1",
             "the value with spaces 123",
+            "__Secure-SID=12345",
+            "cli_h2_upgrade_extreme",
+            "IPCZQX01af0fca5c=000010008168c200d25dfc4b",
         ] {
             assert!(!looks_random(v), "{v}: {}", shannon(v));
         }

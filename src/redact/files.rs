@@ -28,9 +28,43 @@ pub enum FileKind {
     Other,
 }
 
+/// Suffixes of `.env.<suffix>` files that hold a template or a test setup, read as
+/// configuration: `.env.test`'s `SECRET=test` is a fixture, not a secret.
 const ENV_TEMPLATES: &[&str] = &[
-    "example", "sample", "template", "dist", "defaults", "schema",
+    "example", "sample", "template", "dist", "defaults", "schema", "test", "testing",
 ];
+
+/// Path parts of vendored and built code: a directory (`vendor/`, `node_modules/`) or Yarn's
+/// checked-in release and plugin bundles.
+const VENDORED_DIRS: &[&str] = &[
+    "vendor",
+    "vendors",
+    "node_modules",
+    "bower_components",
+    "third_party",
+    "third-party",
+    "dist",
+    ".yarn",
+];
+
+/// File name endings of minified or bundled code.
+const MINIFIED_SUFFIXES: &[&str] = &[
+    ".min.js",
+    ".min.mjs",
+    ".min.cjs",
+    ".min.css",
+    "-min.js",
+    ".bundle.js",
+    ".pnp.cjs",
+    ".pnp.loader.mjs",
+];
+
+/// Extensions of code that is shipped minified (scripts and stylesheets): a line this long in one
+/// is a build's output, never a person's.
+const MINIFIABLE_EXTENSIONS: &[&str] = &["js", "mjs", "cjs", "css", "map"];
+
+/// A line longer than this in a script or stylesheet marks it minified.
+const MINIFIED_LINE: usize = 1000;
 
 const CREDENTIAL_NAMES: &[&str] = &[
     ".npmrc",
@@ -162,6 +196,25 @@ fn file_name(path: Option<&str>) -> Option<String> {
     )
 }
 
+/// Whether `text` from `path` is minified or vendored code, by what the file is: its place
+/// (`vendor/`, `node_modules/`, `.yarn/releases/`, `dist/`), its name (`*.min.js`), or, for a
+/// script or stylesheet, a line of more than [`MINIFIED_LINE`] characters.
+pub fn is_vendored(path: Option<&str>, text: &str) -> bool {
+    let Some(path) = path else {
+        return false;
+    };
+    let lower = path.to_ascii_lowercase();
+    let mut dirs = lower.split(['/', '\\']);
+    let name = dirs.next_back().unwrap_or("");
+    if dirs.any(|d| VENDORED_DIRS.contains(&d))
+        || MINIFIED_SUFFIXES.iter().any(|s| name.ends_with(s))
+    {
+        return true;
+    }
+    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    MINIFIABLE_EXTENSIONS.contains(&ext) && text.split('\n').any(|l| l.len() > MINIFIED_LINE)
+}
+
 /// A `.netrc`: bare `password x` lines are its syntax there (not in `.pypirc`, where `password =
 /// x` is an assignment).
 pub fn is_netrc(path: Option<&str>) -> bool {
@@ -201,11 +254,34 @@ mod tests {
             ("app/index.ts", FileKind::Source),
             ("README.md", FileKind::Other),
             ("config.json", FileKind::Other),
+            (".env.test", FileKind::Config),
         ] {
             assert_eq!(kind_of(Some(path)), kind, "{path}");
         }
         assert_eq!(kind_of(None), FileKind::Other);
         assert!(is_netrc(Some("home/.netrc")) && !is_netrc(Some(".pypirc")));
         assert!(is_key_file(Some("config/master.key")) && !is_key_file(Some("keys.rs")));
+    }
+
+    #[test]
+    fn vendored_and_minified_code_is_known() {
+        let short = "const a = 1;\n";
+        let long = format!("!function(){{{}}}();\n", "var a=1;".repeat(200));
+        for (path, text) in [
+            (".yarn/releases/yarn-4.1.0.cjs", short),
+            ("vendor/chart.min.js", short),
+            ("web/static/app.min.css", short),
+            ("node_modules/x/index.js", short),
+            ("static/js/app.js", long.as_str()),
+        ] {
+            assert!(is_vendored(Some(path), text), "{path}");
+        }
+        for (path, text) in [
+            ("src/app.js", short),
+            ("config/settings.json", long.as_str()),
+            ("docs/vendor-guide.md", short),
+        ] {
+            assert!(!is_vendored(Some(path), text), "{path}");
+        }
     }
 }

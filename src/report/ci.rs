@@ -18,7 +18,7 @@
 use serde::Serialize;
 
 use crate::findings::{LocationCheck, Source};
-use crate::report::{Item, Report};
+use crate::report::{Dispute, Item, Report, WithdrawnItem};
 
 /// A position a code host may be given: a path in the repository and a line range.
 pub(crate) fn location(i: &Item) -> Option<(String, u64, u64)> {
@@ -53,6 +53,12 @@ pub(crate) fn message(i: &Item) -> String {
     }
     if let Some(a) = &i.action {
         m.push_str(&format!(" Suggested: {a}"));
+    }
+    if let Some(d) = &i.dispute {
+        m.push_str(&format!(
+            " ({})",
+            crate::report::dispute_text(d, i.severity_text())
+        ));
     }
     m
 }
@@ -230,6 +236,9 @@ struct ResultProperties {
     finding: String,
     source: Source,
     location: Option<LocationCheck>,
+    /// Both positions, when the judge disputed the finding.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dispute: Option<Dispute>,
 }
 
 #[derive(Serialize)]
@@ -240,6 +249,13 @@ struct RunProperties {
     reviewer: String,
     author: String,
     evaluated: bool,
+    /// The report's notes (repair counts, rulings on unknown ids, what a trusted judge decided).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    notes: Vec<String>,
+    /// Findings the reviewer withdrew when the judge disputed them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    withdrawn: Vec<WithdrawnItem>,
+    trust_judge: bool,
 }
 
 /// The level of a rule or finding of severity `id`.
@@ -319,6 +335,7 @@ pub fn sarif(r: &Report) -> Sarif {
                 finding: i.id.clone(),
                 source: i.source,
                 location: i.location.as_ref().and_then(|l| l.check),
+                dispute: i.dispute.clone(),
             },
         });
     }
@@ -366,6 +383,9 @@ pub fn sarif(r: &Report) -> Sarif {
                 reviewer: r.reviewer.clone(),
                 author: r.author.clone(),
                 evaluated: r.evaluated,
+                notes: r.notes.clone(),
+                withdrawn: r.withdrawn.clone(),
+                trust_judge: r.gate.trust_judge,
             },
         }],
     }
@@ -579,6 +599,12 @@ pub fn github(r: &Report) -> String {
     if hidden > 0 {
         out.push_str(&format!(
             "::notice title=git debate::{hidden} more finding(s) in the job summary\n"
+        ));
+    }
+    for n in &r.notes {
+        out.push_str(&format!(
+            "::notice title=git debate: note::{}\n",
+            escape_data(n)
         ));
     }
     out.push_str(&format!(

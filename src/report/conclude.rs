@@ -45,6 +45,7 @@ pub fn review(r: &Reviewed, settings: &Settings) -> Result<Outcome> {
             author: r.author.clone(),
             reviewer: r.reviewer.clone(),
             fail_on: settings.fail_on,
+            trust_judge: settings.trust_judge,
             code,
             single_file: single_file(&session.dir),
         },

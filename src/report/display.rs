@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::report::{Item, JudgeLine, Report};
+use crate::report::{Item, JudgeLine, Report, WithdrawnItem};
 use crate::ui::terminal::{clean, clean_line};
 
 fn line(s: &str) -> String {
@@ -40,7 +40,23 @@ impl Item {
         i.action = i.action.as_deref().map(text);
         i.segment = i.segment.as_deref().map(line);
         i.reason = line(&i.reason);
+        if let Some(d) = &mut i.dispute {
+            d.judge_reason = line(&d.judge_reason);
+            d.reviewer_words = line(&d.reviewer_words);
+        }
         i
+    }
+}
+
+impl WithdrawnItem {
+    fn for_display(&self) -> WithdrawnItem {
+        WithdrawnItem {
+            id: line(&self.id),
+            title: line(&self.title),
+            ruling: line(&self.ruling),
+            words: line(&self.words),
+            ..self.clone()
+        }
     }
 }
 
@@ -50,6 +66,8 @@ impl JudgeLine {
             decided_by: line(&self.decided_by),
             reason: line(&self.reason),
             judge_reason: line(&self.judge_reason),
+            from: line(&self.from),
+            why: line(&self.why),
             ..self.clone()
         }
     }
@@ -78,6 +96,11 @@ impl Report {
                 .map(JudgeLine::for_display)
                 .collect(),
             unresolved: self.unresolved.iter().map(Item::for_display).collect(),
+            withdrawn: self
+                .withdrawn
+                .iter()
+                .map(WithdrawnItem::for_display)
+                .collect(),
             notes: lines(&self.notes),
             missing_alternatives: lines(&self.missing_alternatives),
             reviewer_recommendation: self.reviewer_recommendation.as_deref().map(line),

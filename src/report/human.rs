@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::report::{Item, JudgeLine, Report};
+use crate::report::{Item, JudgeLine, Report, WithdrawnItem};
 use crate::review::record::BackendUsage;
 
 /// Whether text output may use colour: a terminal, and `NO_COLOR` unset.
@@ -39,9 +39,36 @@ fn item_line(i: &Item, color: bool) -> String {
     if let Some(e) = i.where_() {
         let _ = write!(s, " — {e}");
     }
-    let _ = write!(s, " ({})", i.judged);
-    if !i.reason.is_empty() {
-        let _ = write!(s, ": {}", i.reason);
+    match &i.dispute {
+        Some(d) => {
+            let _ = write!(
+                s,
+                " ({})",
+                crate::report::dispute_text(d, i.severity_text())
+            );
+        }
+        None => {
+            let _ = write!(s, " ({})", i.judged);
+            if !i.reason.is_empty() {
+                let _ = write!(s, ": {}", i.reason);
+            }
+        }
+    }
+    s
+}
+
+/// A withdrawn finding: what the reviewer raised, the ruling it answered and its words.
+fn withdrawn_line(w: &WithdrawnItem) -> String {
+    let mut s = format!(
+        "{} [{}] {} — withdrawn by the reviewer in round {} after the judge ruled {}",
+        w.severity.describe(),
+        w.id,
+        w.title,
+        w.round,
+        w.ruling
+    );
+    if !w.words.is_empty() {
+        let _ = write!(s, ": {}", w.words);
     }
     s
 }
@@ -101,6 +128,12 @@ pub fn text(r: &Report, color: bool) -> String {
     }
     for i in &r.unresolved {
         let _ = writeln!(s, "  {}", item_line(i, color));
+    }
+    if !r.withdrawn.is_empty() {
+        let _ = writeln!(s, "\n{}", h("Withdrawn"));
+        for w in &r.withdrawn {
+            let _ = writeln!(s, "  {}", withdrawn_line(w));
+        }
     }
     if let Some(inc) = &r.incremental {
         let _ = writeln!(s, "\n{}", h("Incremental"));
@@ -191,16 +224,23 @@ fn totals(r: &Report) -> Option<String> {
     ))
 }
 
+/// A round's letters: the final one and whose it is, the rubric's and the judge's.
 fn judge_line(j: &JudgeLine) -> String {
-    let mut s = format!("{} ({}; {})", j.choice, j.decided_by, j.reason);
-    if j.decided_by == "user" && j.choice != j.rubric {
-        let _ = write!(s, "; the rubric recommended {}", j.rubric);
-    }
-    if let Some(l) = j.judge.filter(|l| *l != j.rubric) {
-        let _ = write!(s, "; the judge recommended {l}");
-        if !j.judge_reason.is_empty() {
-            let _ = write!(s, ": {}", j.judge_reason);
+    let mut s = match (j.decided_by.as_str(), j.from.as_str()) {
+        ("auto", from) if !from.is_empty() => {
+            format!("{} ({}'s; {})", j.choice, from, j.why)
         }
+        _ => format!("{} ({}; {})", j.choice, j.decided_by, j.reason),
+    };
+    let _ = write!(s, " — rubric {}", j.rubric);
+    match j.judge {
+        Some(l) => {
+            let _ = write!(s, ", judge {l}");
+            if !j.judge_reason.is_empty() {
+                let _ = write!(s, ": {}", j.judge_reason);
+            }
+        }
+        None => s.push_str(", judge gave no letter"),
     }
     s
 }
@@ -274,6 +314,12 @@ pub fn markdown(r: &Report) -> String {
         let at = i.where_().map(|w| format!(" — `{w}`")).unwrap_or_default();
         let _ = writeln!(s, "- {} [{}] {}{at}", i.severity_text(), i.id, i.title);
     }
+    if !r.withdrawn.is_empty() {
+        let _ = writeln!(s, "\n### Withdrawn");
+        for w in &r.withdrawn {
+            let _ = writeln!(s, "- {}", withdrawn_line(w));
+        }
+    }
     if let Some(inc) = &r.incremental {
         let _ = writeln!(s, "\n### Incremental");
         for l in super::incremental::lines(inc) {
@@ -287,6 +333,12 @@ pub fn markdown(r: &Report) -> String {
         }
     }
     alternatives(&mut s, r, "\n", "- ", "### Missing Alternatives");
+    if !r.notes.is_empty() {
+        let _ = writeln!(s, "\n### Notes");
+        for n in &r.notes {
+            let _ = writeln!(s, "- {n}");
+        }
+    }
     let _ = writeln!(s, "\n### Next Actions");
     // Session files by name: the session folder is a path on this machine only.
     let dir = format!("{}/", r.session_dir.display());
@@ -314,10 +366,10 @@ pub(crate) fn finding_block(s: &mut String, i: &Item) {
     if let Some(w) = i.where_() {
         about.push(format!("`{w}`"));
     }
-    about.push(if i.reason.is_empty() {
-        i.judged.clone()
-    } else {
-        format!("{}: {}", i.judged, i.reason)
+    about.push(match &i.dispute {
+        Some(d) => crate::report::dispute_text(d, i.severity_text()),
+        None if i.reason.is_empty() => i.judged.clone(),
+        None => format!("{}: {}", i.judged, i.reason),
     });
     let _ = writeln!(s, "{}", about.join(" · "));
     if !i.body.trim().is_empty() {

@@ -26,7 +26,7 @@ use std::path::PathBuf;
 use crate::choices::FailOn;
 use crate::review::record::usage_by_backend;
 use crate::review::Outcome;
-pub use crate::store::summary::{Gate, Item, JudgeLine, Report};
+pub use crate::store::summary::{Dispute, Gate, Item, JudgeLine, Report, WithdrawnItem};
 
 pub use human::{markdown, text, use_color};
 
@@ -40,6 +40,8 @@ pub struct Context<'a> {
     pub author: String,
     pub reviewer: String,
     pub fail_on: FailOn,
+    /// `debate.gate.trustJudge`: the judge's ruling decides whether a disputed finding counts.
+    pub trust_judge: bool,
     pub code: bool,
     /// The one file reviewed, when the artifact is one file (SARIF attaches location-less
     /// findings to it).
@@ -47,11 +49,12 @@ pub struct Context<'a> {
 }
 
 pub fn build(o: &Outcome, cx: &Context) -> Report {
+    let trust = cx.trust_judge;
     // Every finding's latest state, in order of first appearance.
     let mut findings: Vec<Item> = Vec::new();
     for r in &o.rounds {
         for j in &r.findings {
-            let item = Item::of(j, r.round);
+            let item = Item::of(j, r.round, trust);
             match findings
                 .iter_mut()
                 .find(|i| i.id == item.id && !item.id.is_empty())
@@ -61,18 +64,33 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
             }
         }
     }
-    // The reviewer's latest view: what stands in the last completed round.
+    // The reviewer's latest view: what stands in the last completed round. A finding the judge
+    // disputed stands there until the reviewer withdraws it (unless the judge is trusted).
     let unresolved: Vec<Item> = o
         .rounds
         .last()
         .map(|r| {
             r.findings
                 .iter()
-                .filter(|j| j.stands())
-                .map(|j| Item::of(j, r.round))
+                .filter(|j| j.counted(trust).is_some())
+                .map(|j| Item::of(j, r.round, trust))
                 .collect()
         })
         .unwrap_or_default();
+    let withdrawn = o
+        .rounds
+        .iter()
+        .flat_map(|r| {
+            r.withdrawn.iter().map(move |w| WithdrawnItem {
+                id: w.id.clone(),
+                severity: w.severity,
+                title: w.title.clone(),
+                round: r.round,
+                ruling: w.ruling.clone(),
+                words: w.words.clone(),
+            })
+        })
+        .collect();
     let judge_history = o
         .rounds
         .iter()
@@ -84,9 +102,11 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
             reason: r.rubric_reason.clone(),
             judge: r.judge_choice,
             judge_reason: r.judge_reason.clone(),
+            from: r.choice_from.clone(),
+            why: r.choice_reason.clone(),
         })
         .collect();
-    let notes = o
+    let mut notes: Vec<String> = o
         .rounds
         .iter()
         .flat_map(|r| {
@@ -95,6 +115,7 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
                 .map(move |n| format!("round {}: {n}", r.round))
         })
         .collect();
+    notes.extend(trusted_notes(o, trust));
     let mut report = Report {
         schema: SCHEMA,
         evaluated: o.status != "unavailable",
@@ -117,6 +138,7 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
         findings,
         judge_history,
         unresolved: Vec::new(),
+        withdrawn,
         missing_alternatives: o
             .rounds
             .last()
@@ -131,7 +153,7 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
         next_actions: Vec::new(),
         usage: usage_by_backend(&o.rounds, &o.extra_calls),
         duration_ms: o.duration_ms,
-        gate: gate(&unresolved, cx.fail_on),
+        gate: gate(&unresolved, cx.fail_on, trust),
         error: o.error.as_ref().map(|e| e.to_string()),
         coverage: coverage::Coverage::of(o),
         fallback: o.fallback.clone(),
@@ -143,8 +165,53 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
     report
 }
 
+/// What the gate left out because the judge is trusted: each disputed finding of the last round
+/// the reviewer's word would have counted.
+fn trusted_notes(o: &Outcome, trust: bool) -> Vec<String> {
+    let Some(last) = o.rounds.last().filter(|_| trust) else {
+        return Vec::new();
+    };
+    last.findings
+        .iter()
+        .filter(|j| j.disputed() && j.counted(true).is_none())
+        .map(|j| {
+            format!(
+                "{} ({}) is not counted by the gate: debate.gate.trustJudge lets the judge's ruling \
+                 decide ({}), where the reviewer's word would count it",
+                j.finding.id,
+                j.reviewer_severity().describe(),
+                j.verdict_label()
+            )
+        })
+        .collect()
+}
+
+/// One line for people on a disputed finding: `disputed: the judge ruled invalid: …; the reviewer
+/// held it: …; counted at the reviewer's P1`.
+pub(crate) fn dispute_text(d: &Dispute, severity: &str) -> String {
+    let mut s = format!("disputed: the judge ruled {}", d.judge);
+    if let Some(l) = d.judge_severity {
+        s.push_str(&format!(" at {}", l.describe()));
+    }
+    if !d.judge_reason.is_empty() {
+        s.push_str(&format!(": {}", d.judge_reason));
+    }
+    s.push_str(&match d.reviewer.as_str() {
+        "not asked" => "; no round was left for the reviewer to answer".to_string(),
+        r => format!("; the reviewer {r} it"),
+    });
+    if !d.reviewer_words.is_empty() {
+        s.push_str(&format!(": {}", d.reviewer_words));
+    }
+    s.push_str(&match d.counted.as_str() {
+        "judge" => "; not counted: the judge's ruling decides (trustJudge)".to_string(),
+        _ => format!("; counted at the reviewer's {severity}"),
+    });
+    s
+}
+
 /// The gate: unresolved findings at or above `fail_on`.
-pub(crate) fn gate(unresolved: &[Item], fail_on: FailOn) -> Gate {
+pub(crate) fn gate(unresolved: &[Item], fail_on: FailOn, trust_judge: bool) -> Gate {
     let threshold = fail_on.rank();
     let blocking: Vec<String> = threshold
         .map(|t| {
@@ -159,6 +226,7 @@ pub(crate) fn gate(unresolved: &[Item], fail_on: FailOn) -> Gate {
         fail_on,
         failed: !blocking.is_empty(),
         blocking,
+        trust_judge,
     }
 }
 

@@ -55,6 +55,7 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
             author: summary.author.clone(),
             reviewer: summary.reviewer.clone(),
             fail_on,
+            trust_judge: summary.gate.trust_judge,
             single_file: crate::report::conclude::single_file(dir),
         },
     );

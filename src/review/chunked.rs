@@ -216,7 +216,7 @@ fn review_set(doc: &DiffDoc, st: &State, n: u32) -> Vec<usize> {
             want.insert(i);
         }
     }
-    for j in last.findings.iter().filter(|j| j.stands()) {
+    for j in last.findings.iter().filter(|j| j.stands() || j.disputed()) {
         let f = &j.finding;
         match f.location.as_ref().and_then(|l| doc.find(&l.path)) {
             Some(i) => {

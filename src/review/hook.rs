@@ -16,6 +16,7 @@ use anyhow::{Context, Result};
 use crate::choices::{FailOn, Mode};
 use crate::cli::HookRunArgs;
 use crate::error::{Outcome, UsageError};
+use crate::git::Staged;
 use crate::review::setup::What;
 use crate::settings::{Layers, Overrides, Settings};
 use crate::store::hook_cache;
@@ -25,7 +26,7 @@ const MARKER: &str = "# installed by git-debate";
 /// Where a hook that was already there is kept, and run from.
 const PREVIOUS: &str = "pre-commit.before-git-debate";
 
-fn repo() -> Result<git2::Repository> {
+fn repo() -> Result<crate::git::Repo> {
     crate::git::repo::discover()?.ok_or_else(|| {
         UsageError::new("not in a git repository: run `git debate hook` inside the repository")
             .into()
@@ -34,11 +35,9 @@ fn repo() -> Result<git2::Repository> {
 
 /// The hooks folder git uses: `core.hooksPath` (relative to the work tree), else the common git
 /// dir's `hooks`, which linked worktrees share.
-fn hooks_dir(repo: &git2::Repository) -> Result<PathBuf> {
+fn hooks_dir(repo: &crate::git::Repo) -> Result<PathBuf> {
     let configured = repo
-        .config()
-        .ok()
-        .and_then(|c| c.get_string("core.hooksPath").ok())
+        .config_string("core.hooksPath")
         .filter(|p| !p.is_empty());
     Ok(match configured {
         Some(p) => {
@@ -163,52 +162,13 @@ pub fn uninstall() -> Result<Outcome> {
     Ok(Outcome::Success)
 }
 
-/// What the staged change is, for the fast paths.
-enum Staged {
-    Nothing,
-    WhitespaceOnly,
-    Tree(String),
-}
-
-fn staged(repo: &git2::Repository) -> Result<Staged> {
-    let mut index = repo.index().context("cannot read the index")?;
-    if index.has_conflicts() {
-        // The review itself will say what to do about them.
-        return Ok(Staged::Tree(String::new()));
-    }
-    let tree = index
-        .write_tree()
-        .context("cannot compute the index tree")?;
-    let head_tree = crate::git::repo::head_commit(repo)?
-        .map(|c| c.tree())
-        .transpose()?;
-    if head_tree.as_ref().map(|t| t.id()) == Some(tree) {
-        return Ok(Staged::Nothing);
-    }
-    let mut opts = git2::DiffOptions::new();
-    opts.ignore_whitespace(true);
-    let diff = repo.diff_tree_to_index(head_tree.as_ref(), Some(&index), Some(&mut opts))?;
-    let stats = diff.stats()?;
-    let any_binary = diff.deltas().any(|d| {
-        d.flags().contains(git2::DiffFlags::BINARY)
-            || matches!(
-                d.status(),
-                git2::Delta::Added | git2::Delta::Deleted | git2::Delta::Renamed
-            )
-    });
-    if stats.insertions() + stats.deletions() == 0 && !any_binary {
-        return Ok(Staged::WhitespaceOnly);
-    }
-    Ok(Staged::Tree(tree.to_string()))
-}
-
 /// What a hook run does before any review.
 pub enum Gate {
     /// Done without a review: nothing (or only whitespace) is staged, the run is skipped, or
     /// this staged tree was reviewed before.
     Done(Outcome),
     /// The staged change is to be reviewed in this repository.
-    Review(git2::Repository, Pending),
+    Review(crate::git::Repo, Pending),
 }
 
 /// A hook review to be run: the verdict is cached by the staged tree and the gate it ran with.
@@ -230,7 +190,7 @@ pub fn before(a: &HookRunArgs) -> Result<Gate> {
         return Ok(Gate::Done(Outcome::Success));
     }
     let repo = repo()?;
-    let tree = match staged(&repo)? {
+    let tree = match crate::git::staged(&repo)? {
         Staged::Nothing => return Ok(Gate::Done(Outcome::Success)),
         Staged::WhitespaceOnly => {
             crate::errln!("git debate: only whitespace is staged; no review");
@@ -257,7 +217,7 @@ pub fn before(a: &HookRunArgs) -> Result<Gate> {
             Outcome::Success
         }));
     }
-    let strict = Settings::resolve(Layers::load(Some(&repo))?, &Overrides::default())?
+    let strict = Settings::resolve(Layers::load(Some(repo.dirs()))?, &Overrides::default())?
         .var_bool("hook.strict")?
         .unwrap_or(false);
     let pending = Pending {

@@ -30,6 +30,19 @@ fn hunk_ranges(header: &str) -> Option<((u32, u32), (u32, u32))> {
 }
 
 impl LocationIndex {
+    /// The index with its paths as the artifact shows them: a secret in a file's name is
+    /// redacted there, so a finding names the redacted path, and `locations.json` never holds it.
+    pub fn with_redacted_paths(mut self) -> LocationIndex {
+        let redact = |p: String| crate::redact::redact_path(&p);
+        self.changed = self
+            .changed
+            .into_iter()
+            .map(|(p, c)| (redact(p), c))
+            .collect();
+        self.single_file = self.single_file.map(redact);
+        self
+    }
+
     pub fn from_change(change: &Change, revision: Revision) -> LocationIndex {
         let mut changed = BTreeMap::new();
         for f in &change.files {

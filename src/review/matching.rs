@@ -3,9 +3,13 @@
 //!
 //! The convergence guard stops after two rounds without *new* P1/P2 findings, so "new" must
 //! survive rewording and moved lines. A finding's anchor is its file plus a hash of the code around
-//! the cited line (read from the work tree), so it keeps its anchor when lines above it shift; two
-//! findings are the same when their anchors agree and their texts are at least loosely similar, or
-//! when their titles and bodies are clearly similar (`similar`'s ratio), never by string equality.
+//! the cited line (read from the work tree), so it keeps its anchor when lines above it shift. Two
+//! findings are the same when their anchors agree and their texts are at least loosely similar;
+//! when their titles and bodies are clearly similar (`similar`'s ratio); when they point at the
+//! same file within a few lines and share half of the smaller one's content words (two of them at
+//! least); or, wherever they point, when they share most of their content words (three at least).
+//! Content words are compared by their stems (`logged` and `logs` are one word), never by string
+//! equality of the whole text; two findings at one line with no word in common stay two.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -18,6 +22,12 @@ use crate::findings::Finding;
 const SAME_TEXT: f32 = 0.6;
 /// Text similarity enough when the anchors agree.
 const SAME_ANCHORED: f32 = 0.3;
+/// Lines apart that count as the same place in one file.
+const NEAR_LINES: u32 = 3;
+/// Share of the smaller side's content words two findings at the same place must share.
+const SAME_NEAR_WORDS: f32 = 0.5;
+/// Share of the smaller side's content words two findings anywhere must share.
+const SAME_WORDS: f32 = 0.75;
 
 /// The findings seen so far, by id.
 #[derive(Debug, Default, Clone)]
@@ -30,7 +40,31 @@ pub struct Ledger {
 struct Known {
     anchor: Option<String>,
     text: String,
+    /// The file and first line it pointed at.
+    place: Option<(String, u32)>,
     round: u32,
+}
+
+/// Whether a finding with `anchor`, `text` and `place` is the known `k`, and how strongly.
+fn sameness(
+    anchor: &Option<String>,
+    text: &str,
+    place: &Option<(String, u32)>,
+    k: &Known,
+) -> Option<f32> {
+    let sim = similarity(text, &k.text);
+    let anchored = anchor.is_some() && *anchor == k.anchor;
+    let near = match (place, &k.place) {
+        (Some((pa, la)), Some((pb, lb))) => pa == pb && la.abs_diff(*lb) <= NEAR_LINES,
+        _ => false,
+    };
+    let (shared, share) = word_overlap(text, &k.text);
+    let same = sim >= SAME_TEXT
+        || (anchored && sim >= SAME_ANCHORED)
+        || (near && shared >= 2 && share >= SAME_NEAR_WORDS)
+        || (shared >= 3 && share >= SAME_WORDS);
+    let score = sim + share + if anchored { 1.0 } else { 0.0 } + if near { 0.5 } else { 0.0 };
+    same.then_some(score)
 }
 
 impl Ledger {
@@ -44,9 +78,18 @@ impl Ledger {
             Known {
                 anchor: anchor(f, workspace),
                 text: comparable(f),
+                place: place(f),
                 round,
             },
         );
+    }
+
+    /// Marks the known finding `id` as seen in `round` (a disputed finding brought back), so no
+    /// other finding of that round takes its id.
+    pub fn seen(&mut self, round: u32, id: &str) {
+        if let Some(k) = self.known.get_mut(id) {
+            k.round = round;
+        }
     }
 
     /// Numbers new findings after `F<last>` (ids an earlier review of the branch gave).
@@ -68,20 +111,17 @@ impl Ledger {
             .map(|f| {
                 let anchor = anchor(f, workspace);
                 let text = comparable(f);
+                let place = place(f);
                 let best = self
                     .known
                     .iter()
                     .filter(|(id, k)| !taken.contains(*id) && k.round < round)
-                    .map(|(id, k)| {
-                        let sim = similarity(&text, &k.text);
-                        let anchored = anchor.is_some() && anchor == k.anchor;
-                        let same = sim >= SAME_TEXT || (anchored && sim >= SAME_ANCHORED);
-                        (id.clone(), same, sim + if anchored { 1.0 } else { 0.0 })
+                    .filter_map(|(id, k)| {
+                        sameness(&anchor, &text, &place, k).map(|score| (id.clone(), score))
                     })
-                    .filter(|(_, same, _)| *same)
-                    .max_by(|a, b| a.2.total_cmp(&b.2));
+                    .max_by(|a, b| a.1.total_cmp(&b.1));
                 let (id, new) = match best {
-                    Some((id, _, _)) => (id, false),
+                    Some((id, _)) => (id, false),
                     None => {
                         self.next += 1;
                         (format!("F{}", self.next), true)
@@ -92,6 +132,7 @@ impl Ledger {
                     Known {
                         anchor,
                         text,
+                        place,
                         round,
                     },
                 );
@@ -149,6 +190,66 @@ pub fn merge_duplicates(findings: &mut Vec<Finding>, workspace: Option<&Path>) -
 
 fn comparable(f: &Finding) -> String {
     format!("{} {}", f.title, f.body).to_lowercase()
+}
+
+/// The file and first line a finding points at.
+fn place(f: &Finding) -> Option<(String, u32)> {
+    let l = f
+        .location
+        .as_ref()
+        .filter(|l| !l.outside && !l.path.is_empty())?;
+    Some((l.path.clone(), l.start_line?))
+}
+
+/// Words too common in reviews to tell findings apart.
+const COMMON: &[&str] = &[
+    "the", "and", "for", "with", "this", "that", "when", "from", "are", "was", "not", "but", "can",
+    "will", "into", "its", "has", "have", "been", "which", "there", "their", "than", "then",
+    "also", "only", "any", "all", "one", "should", "would", "could", "may", "might", "must",
+    "does", "use", "code", "line", "file", "function", "because", "here", "now", "instead", "you",
+    "your", "our", "they", "what", "where", "how", "why", "more", "less",
+];
+
+/// The stem of a word: common endings off (`concatenated` and `concatenation` are one stem, so
+/// are `logged` and `logs`), then a doubled last letter made single.
+fn stem(w: &str) -> String {
+    const ENDINGS: &[&str] = &[
+        "ations", "ation", "ating", "ated", "ates", "ings", "ing", "ions", "ion", "ied", "ies",
+        "ed", "es", "s",
+    ];
+    let mut s = w.to_string();
+    if let Some(e) = ENDINGS
+        .iter()
+        .find(|e| s.ends_with(*e) && s.len() >= e.len() + 3)
+    {
+        s.truncate(s.len() - e.len());
+    }
+    let b = s.as_bytes();
+    if b.len() >= 4 && b[b.len() - 1] == b[b.len() - 2] && !b"aeiou".contains(&b[b.len() - 1]) {
+        s.pop();
+    }
+    s
+}
+
+/// The stems of a text's content words.
+fn stems(text: &str) -> std::collections::BTreeSet<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= 3 && w.chars().any(char::is_alphabetic))
+        .filter(|w| !COMMON.contains(w))
+        .map(stem)
+        .collect()
+}
+
+/// How many content-word stems two texts share, and the share of the smaller side's stems that
+/// is.
+fn word_overlap(a: &str, b: &str) -> (usize, f32) {
+    let (a, b) = (stems(a), stems(b));
+    let smaller = a.len().min(b.len());
+    let shared = a.intersection(&b).count();
+    if smaller == 0 {
+        return (0, 0.0);
+    }
+    (shared, shared as f32 / smaller as f32)
 }
 
 /// The share of words two texts have in common, in order (whitespace does not count: with it,
@@ -330,6 +431,45 @@ mod tests {
         assert_eq!(found[0].severity, Severity::P0);
         assert_eq!(found[1].chunk, Some(1));
         assert_eq!(found[2].title, "unbounded queue");
+    }
+
+    #[test]
+    fn a_reworded_finding_nearby_keeps_its_id_and_a_distinct_one_does_not() {
+        let mut l = Ledger::default();
+        let mut r1 = vec![
+            f(
+                "SQL query built by string concatenation",
+                "search() pastes the user's term into the SQL",
+                Some("db.rs:40"),
+            ),
+            f(
+                "Secret logged at debug level",
+                "the API token is printed",
+                None,
+            ),
+        ];
+        l.assign(1, &mut r1, None);
+        let mut r2 = vec![
+            f(
+                "Injection: user input concatenated into SQL",
+                "the search term goes straight into the query string",
+                Some("db.rs:42"),
+            ),
+            f(
+                "Missing index on the orders table",
+                "the report query scans every row",
+                Some("db.rs:41"),
+            ),
+            f(
+                "API token printed in debug logs",
+                "debug logging shows the secret token",
+                None,
+            ),
+        ];
+        assert_eq!(l.assign(2, &mut r2, None), [false, true, false]);
+        assert_eq!(r2[0].id, r1[0].id);
+        assert_eq!(r2[2].id, r1[1].id);
+        assert_eq!(r2[1].id, "F3");
     }
 
     #[test]

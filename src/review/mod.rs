@@ -1,13 +1,19 @@
 //! The review loop: critique -> judge -> decision, round after round, until a guard stops it.
 //!
 //! Each round sends the current version of the artifact to the reviewer (cr for code,
-//! peer-review for proposals, both concurrently for mixed), parses the findings, gives them
-//! stable ids across rounds, asks the author model to judge them, and applies the rubric. The
-//! loop stops on the first of: max rounds, the time budget, two consecutive rounds without new
-//! P1/P2 findings, the reviewer's agreement, or decision A, B or E. Every step is written to the
-//! session folder as it happens, so an interrupted or failed session stays readable.
+//! peer-review for proposals, both concurrently for mixed), reads the findings (an answer that
+//! cannot be read whole goes back to the reviewer once, to restate it: [`reading`]), gives them
+//! stable ids across rounds, brings back the findings the judge disputed last round and the
+//! reviewer did not withdraw ([`disputes`]), asks the author model to judge them, and hears the
+//! judge's letter next to the rubric's ([`decision`]). The loop stops on the first of: max
+//! rounds, the time budget, two consecutive rounds without new P1/P2 findings, the reviewer's
+//! agreement, or decision A, B or E (A does not stop it while a disputed P0/P1 stands and rounds
+//! remain). Every step is written to the session folder as it happens, so an interrupted or failed
+//! session stays readable.
 
 mod chunked;
+mod decision;
+mod disputes;
 pub mod hook;
 mod lean;
 pub mod locations;
@@ -40,6 +46,7 @@ use crate::{
 };
 pub use chunked::Chunking;
 use matching::Ledger;
+pub use reading::Restater;
 use record::{Call, Round};
 
 /// Where a code patch would apply, to check the author's rewritten version.
@@ -77,8 +84,8 @@ pub struct Review<'a> {
     pub resume: Option<Resume>,
     /// A budget shorter than a minute, for tests of the budget guard.
     pub budget_override: Option<Duration>,
-    /// Who restates unreadable answers (`None`: the author).
-    pub normalizer: Option<Box<dyn Backend>>,
+    /// Who restates an answer the reader could not read whole (the reviewer by default).
+    pub normalizer: Restater,
     /// The reviewed change's files and hunks, to check finding locations against.
     pub locations: Option<locations::LocationIndex>,
     /// Where the models run and what they may read (the export of the reviewed revision);
@@ -137,6 +144,12 @@ pub struct Outcome {
     pub duration_ms: u64,
 }
 
+/// What stops the loop before a round.
+enum Before {
+    CutShort,
+    Stop(String),
+}
+
 /// The loop's state between rounds.
 struct State {
     text: String,
@@ -156,9 +169,29 @@ struct State {
     coverage: chunked::Coverage,
 }
 
+/// How the rounds ended.
+#[derive(Default)]
+struct Ended {
+    /// The reviewer's failure that stopped the loop.
+    error: Option<BackendError>,
+    fallback: Option<Fallback>,
+    /// Ctrl-C cut something short.
+    cut_short: bool,
+}
+
 impl Review<'_> {
     pub fn run(mut self) -> Result<Outcome> {
         let started = Instant::now();
+        let mut st = self.initial_state();
+        signals::graceful();
+        self.status("running", None)?;
+        let ended = self.all_rounds(&mut st, started)?;
+        self.finish(st, ended, started)
+    }
+
+    /// The state before the first round to run: the ledger of known findings (carried ones, and
+    /// a resumed session's), and where a resumed session left off.
+    fn initial_state(&mut self) -> State {
         let resume = self.resume.take();
         let mut ledger = Ledger::default();
         if let Some(plan) = &self.incremental {
@@ -177,7 +210,6 @@ impl Review<'_> {
             Some(r) => (r.text, r.version, r.rebuttal, r.summary, r.rounds),
             None => (self.artifact.text.clone(), 1, None, None, Vec::new()),
         };
-        let first = rounds.len() as u32 + 1;
         let mut coverage = chunked::Coverage::of(&rounds);
         if self.chunking.is_some() && rounds.is_empty() {
             // What even all the chunks together could not hold.
@@ -186,7 +218,7 @@ impl Review<'_> {
                 .unfit
                 .extend(t.omitted.iter().chain(&t.clipped).cloned());
         }
-        let mut st = State {
+        State {
             coverage,
             text,
             version,
@@ -200,84 +232,33 @@ impl Review<'_> {
             converged: false,
             final_patch: None,
             failed: false,
-        };
-        let mut error = None;
-        let mut fallback = None;
-        // Ctrl-C between model calls must also leave the session saved as interrupted, but only
-        // when it cut something short: one that comes after the last round changes nothing.
-        let mut cut_short = false;
-        signals::graceful();
-        self.status("running", None)?;
+        }
+    }
+
+    /// Runs rounds until a guard, a decision, a failure or Ctrl-C stops the loop.
+    fn all_rounds(&mut self, st: &mut State, started: Instant) -> Result<Ended> {
+        let mut ended = Ended::default();
+        let first = st.rounds.len() as u32 + 1;
         for n in first..=self.settings.max_rounds {
-            if signals::interrupted() {
-                cut_short = true;
-                break;
-            }
-            if self.remaining(started).is_zero() {
-                st.stop_reason = Some(format!(
-                    "budget exceeded ({}) before round {n}",
-                    minutes(self.budget(started).total)
-                ));
-                break;
-            }
-            if let Some(reason) = self.spent_budget(&st) {
-                st.stop_reason = Some(format!("{reason} before round {n}"));
-                break;
-            }
-            if n >= 3 {
-                self.summarize(&mut st, started);
-                // Ctrl-C during the summary: no reviewer is started only to be killed.
-                if signals::interrupted() {
-                    cut_short = true;
+            match self.before_round(n, st, started) {
+                Some(Before::CutShort) => {
+                    ended.cut_short = true;
                     break;
                 }
-            }
-            let mut result = self.round(n, &mut st, started)?;
-            if let Err(e) = &result {
-                // A reviewer that never answered: the fallback, if any, reviews instead (once).
-                let never = st.rounds.is_empty()
-                    && e.kind != crate::agents::ErrorKind::Interrupted
-                    && !signals::interrupted();
-                if let (true, Some(fb)) = (never, self.fallback.take()) {
-                    let was = std::mem::replace(&mut self.reviewer, fb);
-                    crate::errln!(
-                        "note: the reviewer {} did not answer ({e}); the fallback reviewer {} \
-                         reviews instead",
-                        was.name(),
-                        self.reviewer.name()
-                    );
-                    fallback = Some(Fallback {
-                        reviewer: self.reviewer.name().to_string(),
-                        instead_of: was.name().to_string(),
-                        because: e.to_string(),
-                    });
-                    result = self.round(n, &mut st, started)?;
-                }
-            }
-            match result {
-                Ok(()) => {}
-                Err(e) => {
-                    if signals::interrupted() || e.kind == crate::agents::ErrorKind::Interrupted {
-                        cut_short = true;
-                        break;
-                    }
-                    st.stop_reason = Some(if self.remaining(started).is_zero() {
-                        format!(
-                            "budget exceeded ({}) during round {n}: the call was cancelled and \
-                             round {n} is incomplete",
-                            minutes(self.budget(started).total)
-                        )
-                    } else if st.rounds.is_empty() {
-                        format!("the reviewer never answered: {e}")
-                    } else {
-                        format!(
-                            "the reviewer failed in round {n} (synthesized from rounds 1-{}): {e}",
-                            n - 1
-                        )
-                    });
-                    error = Some(e);
+                Some(Before::Stop(why)) => {
+                    st.stop_reason = Some(why);
                     break;
                 }
+                None => {}
+            }
+            if let Err(e) = self.round_or_fallback(n, st, started, &mut ended.fallback)? {
+                if signals::interrupted() || e.kind == crate::agents::ErrorKind::Interrupted {
+                    ended.cut_short = true;
+                    break;
+                }
+                st.stop_reason = Some(self.failed_round(n, st, &e, started));
+                ended.error = Some(e);
+                break;
             }
             self.status("running", st.rounds.last())?;
             if st.stop_reason.is_some() {
@@ -287,16 +268,96 @@ impl Review<'_> {
                 st.stop_reason = Some(format!("max rounds ({n}) reached"));
             }
         }
-        let status = if cut_short {
+        Ok(ended)
+    }
+
+    /// What stops the loop before round `n` starts: Ctrl-C, a budget used up. From round 3 the
+    /// older rounds are summarised first.
+    fn before_round(&self, n: u32, st: &mut State, started: Instant) -> Option<Before> {
+        if signals::interrupted() {
+            return Some(Before::CutShort);
+        }
+        if self.remaining(started).is_zero() {
+            return Some(Before::Stop(format!(
+                "budget exceeded ({}) before round {n}",
+                minutes(self.budget(started).total)
+            )));
+        }
+        if let Some(reason) = self.spent_budget(st) {
+            return Some(Before::Stop(format!("{reason} before round {n}")));
+        }
+        if n >= 3 {
+            self.summarize(st, started);
+            // Ctrl-C during the summary: no reviewer is started only to be killed.
+            if signals::interrupted() {
+                return Some(Before::CutShort);
+            }
+        }
+        None
+    }
+
+    /// Round `n`; when the reviewer never answered, the fallback reviewer (if any) reviews
+    /// instead, once.
+    fn round_or_fallback(
+        &mut self,
+        n: u32,
+        st: &mut State,
+        started: Instant,
+        fallback: &mut Option<Fallback>,
+    ) -> Result<std::result::Result<(), BackendError>> {
+        let result = self.round(n, st, started)?;
+        let Err(e) = &result else {
+            return Ok(result);
+        };
+        let never = st.rounds.is_empty()
+            && e.kind != crate::agents::ErrorKind::Interrupted
+            && !signals::interrupted();
+        let (true, Some(fb)) = (never, self.fallback.take()) else {
+            return Ok(result);
+        };
+        let was = std::mem::replace(&mut self.reviewer, fb);
+        crate::errln!(
+            "note: the reviewer {} did not answer ({e}); the fallback reviewer {} reviews instead",
+            was.name(),
+            self.reviewer.name()
+        );
+        *fallback = Some(Fallback {
+            reviewer: self.reviewer.name().to_string(),
+            instead_of: was.name().to_string(),
+            because: e.to_string(),
+        });
+        self.round(n, st, started)
+    }
+
+    /// Why the loop stopped when the reviewer failed in round `n`.
+    fn failed_round(&self, n: u32, st: &State, e: &BackendError, started: Instant) -> String {
+        if self.remaining(started).is_zero() {
+            format!(
+                "budget exceeded ({}) during round {n}: the call was cancelled and round {n} is                  incomplete",
+                minutes(self.budget(started).total)
+            )
+        } else if st.rounds.is_empty() {
+            format!("the reviewer never answered: {e}")
+        } else {
+            format!(
+                "the reviewer failed in round {n} (synthesized from rounds 1-{}): {e}",
+                n - 1
+            )
+        }
+    }
+
+    /// Writes the final files and metadata, and the outcome.
+    fn finish(&mut self, mut st: State, ended: Ended, started: Instant) -> Result<Outcome> {
+        let status = if ended.cut_short {
             "interrupted"
-        } else if st.rounds.is_empty() && error.is_some() {
+        } else if st.rounds.is_empty() && ended.error.is_some() {
             "unavailable"
         } else if st.failed {
             "failed"
         } else {
             "completed"
         };
-        if cut_short {
+        if ended.cut_short {
             st.stop_reason = Some("interrupted (Ctrl-C)".into());
         }
         let final_artifact = self
@@ -326,9 +387,9 @@ impl Review<'_> {
             patch_check,
             rounds: st.rounds,
             extra_calls: st.extra_calls,
-            error,
+            error: ended.error,
             not_evaluated: st.coverage.not_evaluated(),
-            fallback,
+            fallback: ended.fallback,
             unfit: st.coverage.unfit.clone(),
             duration_ms: started.elapsed().as_millis() as u64,
         };

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use crate::agents::{Answer, BackendError, Usage};
 pub use crate::store::call::{BackendUsage, Call};
-pub use crate::store::round::{ChunkRecord, Round};
+pub use crate::store::round::{ChunkRecord, Repair, Round, Withdrawn};
 
 /// The estimate used where a CLI reports no token counts.
 const CHARS_PER_TOKEN: usize = 4;

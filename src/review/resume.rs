@@ -34,7 +34,7 @@ pub fn run(
     session: Session,
     meta: &Meta,
     settings: &Settings,
-    repo: Option<&git2::Repository>,
+    repo: Option<&crate::git::Repo>,
     base: &Path,
 ) -> Result<Reviewed> {
     let id = &session.id;

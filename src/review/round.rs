@@ -1,17 +1,51 @@
 //! One round of the loop: the reviewer's calls (one, two halves, or the chunks), their answers
-//! read and merged, ids assigned across rounds, the author's judgement, the rubric, and the
-//! author's step for the decision. Nothing of a round that a reviewer or Ctrl-C cut short is
-//! recorded, so a resumed session runs it again.
+//! read (and restated where the reader could not read them whole) and merged, ids assigned across
+//! rounds, the disputes of the round before settled with the reviewer's replies, the author's
+//! judgement, the round's letter, and the author's step for it. Nothing of a round that a
+//! reviewer or Ctrl-C cut short is recorded, so a resumed session runs it again.
 
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 use anyhow::Result;
 
-use crate::answer::judge;
-use crate::findings::Finding;
-use crate::review::record::{Call, ChunkRecord, Round};
-use crate::review::{interrupted, kept, matching, steps, Review, State};
-use crate::{agents::BackendError, sys::signals};
+use crate::agents::redacting::REDACTED_NOTE;
+use crate::agents::{Answer, BackendError};
+use crate::answer::dispute::Replies;
+use crate::answer::judge::{self, Judged, Judgement, Rejoinder};
+use crate::findings::{Finding, Source};
+use crate::review::chunked::Job;
+use crate::review::record::{Call, ChunkRecord, Repair, Round, Withdrawn};
+use crate::review::{decision, disputes, interrupted, kept, matching, steps, Review, State};
+use crate::sys::signals;
+
+/// What the reviewer said this round, all its answers read.
+struct Heard {
+    calls: Vec<Call>,
+    /// The restaters' calls (after the review calls in the record).
+    restate_calls: Vec<Call>,
+    /// The answers as they came, for `round-<n>-critique.md`.
+    text: String,
+    findings: Vec<Finding>,
+    missing: Vec<String>,
+    /// Every answer approves as a whole.
+    agreement: bool,
+    notes: Vec<String>,
+    first_error: Option<BackendError>,
+    chunks: Vec<ChunkRecord>,
+    recommendation: Option<String>,
+    repairs: Vec<Repair>,
+    replies: Replies,
+    /// Disputed findings the reviewer withdrew.
+    withdrawn: Vec<Withdrawn>,
+}
+
+/// What the judge made of the round's findings.
+struct Ruled {
+    judged: Vec<Judged>,
+    judgement: Option<Judgement>,
+    unknown: Vec<String>,
+}
 
 impl Review<'_> {
     /// One round. The outer `Result` is an I/O failure; the inner error a reviewer that did not
@@ -23,6 +57,12 @@ impl Review<'_> {
         started: Instant,
     ) -> Result<std::result::Result<(), BackendError>> {
         let round_started = Instant::now();
+        let open: Vec<Judged> = disputes::open(st.rounds.last())
+            .into_iter()
+            .cloned()
+            .collect();
+        let open: Vec<&Judged> = open.iter().collect();
+        let asked = disputes::asked(&open);
         let mut context = steps::context(
             n,
             st.summary.as_deref(),
@@ -30,6 +70,7 @@ impl Review<'_> {
             st.rebuttal.as_deref(),
             st.version,
         );
+        context.push_str(&disputes::prompt(&open));
         if let (1, Some(plan)) = (n, &self.incremental) {
             context.push_str(&crate::review::incremental::context(plan));
         }
@@ -42,151 +83,28 @@ impl Review<'_> {
             }
         }
         let results = self.review_all(n, &jobs, started);
-        let mut calls = Vec::new();
-        let mut critique_text = String::new();
-        let mut findings: Vec<Finding> = Vec::new();
-        let mut missing = Vec::new();
-        let mut agreement = true;
-        let mut notes = Vec::new();
-        let mut normaliser_calls = Vec::new();
-        let mut first_error = None;
-        let mut chunks = Vec::new();
-        let mut recommendation = None;
-        for (job, (result, ms)) in jobs.iter().zip(&results) {
-            let label = job.label(jobs.len());
-            calls.push(Call::of(
-                "review",
-                self.reviewer.name(),
-                label.as_deref(),
-                &job.prompt,
-                result,
-                *ms,
-            ));
-            if let Some((k, files)) = &job.chunk {
-                chunks.push(ChunkRecord {
-                    chunk: *k,
-                    files: files.clone(),
-                    reviewed: result.is_ok(),
-                    error: result.as_ref().err().map(|e| e.to_string()),
-                });
-            }
-            match result {
-                Ok(a) => {
-                    if let Some(l) = &label {
-                        critique_text.push_str(&format!("<!-- {l} review -->\n"));
-                    }
-                    critique_text.push_str(&a.text);
-                    critique_text.push('\n');
-                    if let Some(v) = &a.structured {
-                        // What the CLI returned as the schema object, as it was read.
-                        critique_text.push_str(&format!(
-                            "\n<!-- the schema object -->\n```json\n{}\n```\n",
-                            serde_json::to_string_pretty(v)?
-                        ));
-                    }
-                    let (c, call, read_notes) = self.read_answer(n, job.segment, a, started)?;
-                    if let Some(last) = calls.last_mut() {
-                        last.read = Some(c.format.to_string());
-                    }
-                    normaliser_calls.extend(call);
-                    notes.extend(read_notes);
-                    agreement &= c.agreement;
-                    missing.extend(c.missing_alternatives);
-                    recommendation = recommendation.or(c.recommendation);
-                    findings.extend(c.findings.into_iter().map(|mut f| {
-                        f.segment = job.segment.map(str::to_string);
-                        f.chunk = job.chunk.as_ref().map(|(k, _)| *k);
-                        f
-                    }));
-                }
-                Err(e) => {
-                    let what = match &job.chunk {
-                        Some((_, files)) => format!(
-                            "{} ({} files, not evaluated: {})",
-                            label.as_deref().unwrap_or("chunk"),
-                            files.len(),
-                            crate::ui::terminal::clean_line(&files.join(", "))
-                        ),
-                        None => label.clone().unwrap_or_else(|| "whole".into()),
-                    };
-                    notes.push(format!("the {what} review failed: {e}"));
-                    first_error.get_or_insert_with(|| e.clone());
-                }
-            }
-        }
-        st.coverage.record(&chunks);
+        let all_failed = results.iter().all(|(r, _)| r.is_err());
+        let mut heard = self.hear(n, &jobs, &results, started, &asked)?;
+        st.coverage.record(&heard.chunks);
         st.coverage.revised.clear();
-        calls.extend(normaliser_calls);
-        if results.iter().all(|(r, _)| r.is_err()) {
-            let e = first_error.expect("at least one call");
+        if let Some(e) = heard.first_error.clone().filter(|_| all_failed) {
             self.session.write(
                 &format!("round-{n}-critique.md"),
                 format!("<!-- the reviewer failed -->\n{e}\n").as_bytes(),
             )?;
             return Ok(Err(e));
         }
-        agreement &= first_error.is_none();
+        heard.agreement &= heard.first_error.is_none();
         self.session
-            .write(&format!("round-{n}-critique.md"), critique_text.as_bytes())?;
-        if let Some(idx) = &self.locations {
-            idx.check_all(&mut findings, self.repo_dir.as_deref());
-        }
-        let merged = matching::merge_duplicates(&mut findings, Some(&self.workspace));
-        if merged > 0 {
-            notes.push(format!(
-                "{merged} findings raised by more than one chunk were merged"
-            ));
-        }
-        let new = st.ledger.assign(n, &mut findings, Some(&self.workspace));
-        let new_ids: Vec<String> = findings
-            .iter()
-            .zip(&new)
-            .filter(|(_, new)| **new)
-            .map(|(f, _)| f.id.clone())
-            .collect();
-
-        // Agreement (or nothing raised) ends the round without a judge: nothing to rule on.
-        let (judged, judgement) = if agreement || findings.is_empty() {
-            (judge::apply(&findings, &Default::default()), None)
-        } else {
-            let shown = self.pointed(&st.text, &findings);
-            let (j, call, note) = self.judge(n, &shown, &findings, started)?;
-            calls.push(call);
-            notes.extend(note);
-            (judge::apply(&findings, &j), Some(j))
-        };
+            .write(&format!("round-{n}-critique.md"), heard.text.as_bytes())?;
+        let (findings, new_ids, rejoinders) = self.identify(n, st, &mut heard, &open);
+        let ruled = self.rule(n, st, findings, &rejoinders, &mut heard, started)?;
         if signals::interrupted() {
             // A round cut short is not recorded: resuming runs it again.
             return Ok(Err(interrupted(self.author.name())));
         }
-        let (rubric, rubric_reason) = judge::rubric(&judged);
-        let mut round = Round {
-            round: n,
-            version: st.version,
-            findings: judged,
-            new_ids,
-            missing_alternatives: missing,
-            reviewer_recommendation: recommendation,
-            agreement,
-            rubric,
-            rubric_reason,
-            judge_choice: judgement.as_ref().and_then(|j| j.recommendation),
-            judge_reason: judgement.map(|j| j.reason).unwrap_or_default(),
-            choice: rubric,
-            decided_by: if agreement { "guard" } else { "auto" }.to_string(),
-            notes,
-            calls,
-            chunks,
-            unfit,
-            revised: Vec::new(),
-            duration_ms: 0,
-        };
-        if let (false, Some(t)) = (agreement, &self.terminal) {
-            let mut t = t.lock().expect("terminal lock");
-            round.choice = t.choose(&round)?;
-            round.decided_by = "user".to_string();
-        }
-        if agreement {
+        let mut round = self.choose(n, st, heard, ruled, new_ids, unfit)?;
+        if round.agreement {
             round.choice = 'A';
             st.stop_reason = Some(format!("the reviewer agreed in round {n}"));
             st.final_decision = Some(kept(st.version));
@@ -199,5 +117,283 @@ impl Review<'_> {
         self.session.write_round(&round)?;
         st.rounds.push(round);
         Ok(Ok(()))
+    }
+
+    /// Every answer of the round read: findings, notes, calls and the replies to disputes.
+    fn hear(
+        &self,
+        n: u32,
+        jobs: &[Job],
+        results: &[(std::result::Result<Answer, BackendError>, u64)],
+        started: Instant,
+        asked: &[(String, String)],
+    ) -> Result<Heard> {
+        let mut h = Heard {
+            calls: Vec::new(),
+            restate_calls: Vec::new(),
+            text: String::new(),
+            findings: Vec::new(),
+            missing: Vec::new(),
+            agreement: true,
+            notes: Vec::new(),
+            first_error: None,
+            chunks: Vec::new(),
+            recommendation: None,
+            repairs: Vec::new(),
+            replies: Replies::default(),
+            withdrawn: Vec::new(),
+        };
+        for (job, (result, ms)) in jobs.iter().zip(results) {
+            let label = job.label(jobs.len());
+            h.calls.push(Call::of(
+                "review",
+                self.reviewer.name(),
+                label.as_deref(),
+                &job.prompt,
+                result,
+                *ms,
+            ));
+            if let Some((k, files)) = &job.chunk {
+                h.chunks.push(ChunkRecord {
+                    chunk: *k,
+                    files: files.clone(),
+                    reviewed: result.is_ok(),
+                    error: result.as_ref().err().map(|e| e.to_string()),
+                });
+            }
+            match result {
+                Ok(a) => self.heard_answer(n, job, label.as_deref(), a, started, asked, &mut h)?,
+                Err(e) => {
+                    let what = match &job.chunk {
+                        Some((_, files)) => format!(
+                            "{} ({} files, not evaluated: {})",
+                            label.as_deref().unwrap_or("chunk"),
+                            files.len(),
+                            crate::ui::terminal::clean_line(&files.join(", "))
+                        ),
+                        None => label.clone().unwrap_or_else(|| "whole".into()),
+                    };
+                    h.notes.push(format!("the {what} review failed: {e}"));
+                    h.first_error.get_or_insert_with(|| e.clone());
+                }
+            }
+        }
+        h.calls.append(&mut h.restate_calls);
+        Ok(h)
+    }
+
+    /// One answer: kept for the critique file, read, and its findings added.
+    #[allow(clippy::too_many_arguments)]
+    fn heard_answer(
+        &self,
+        n: u32,
+        job: &Job,
+        label: Option<&str>,
+        a: &Answer,
+        started: Instant,
+        asked: &[(String, String)],
+        h: &mut Heard,
+    ) -> Result<()> {
+        if let Some(l) = label {
+            h.text.push_str(&format!("<!-- {l} review -->\n"));
+        }
+        h.text.push_str(&a.text);
+        h.text.push('\n');
+        if let Some(v) = &a.structured {
+            // What the CLI returned as the schema object, as it was read.
+            h.text.push_str(&format!(
+                "\n<!-- the schema object -->\n```json\n{}\n```\n",
+                serde_json::to_string_pretty(v)?
+            ));
+        }
+        let read = self.read_answer(n, (job.segment, label), a, started, asked)?;
+        if let Some(last) = h.calls.last_mut() {
+            last.read = Some(read.critique.format.to_string());
+        }
+        h.restate_calls.extend(read.call);
+        h.repairs.extend(read.repair);
+        h.notes.extend(read.notes);
+        h.replies.merge(read.replies);
+        let c = read.critique;
+        h.agreement &= c.agreement;
+        h.missing.extend(c.missing_alternatives);
+        h.recommendation = h.recommendation.take().or(c.recommendation);
+        h.findings.extend(c.findings.into_iter().map(|mut f| {
+            f.segment = job.segment.map(str::to_string);
+            f.chunk = job.chunk.as_ref().map(|(k, _)| *k);
+            f
+        }));
+        Ok(())
+    }
+
+    /// The round's findings with their ids (a finding raised before keeps its id), the ids first
+    /// raised now, and the disputes of the round before settled: the findings the reviewer did
+    /// not withdraw come back, with what it answered.
+    fn identify(
+        &self,
+        n: u32,
+        st: &mut State,
+        heard: &mut Heard,
+        open: &[&Judged],
+    ) -> (Vec<Finding>, Vec<String>, BTreeMap<String, Rejoinder>) {
+        let mut findings = std::mem::take(&mut heard.findings);
+        let holds = open.iter().any(|j| {
+            !matches!(
+                heard.replies.said.get(&j.finding.id),
+                Some((crate::answer::dispute::Reply::Withdraw, _))
+            )
+        });
+        // A verdict that objects with no finding named is explained by the disputed findings
+        // the reviewer keeps: those are its objection, not one more finding.
+        if holds && findings.iter().any(|f| f.source == Source::Verdict) {
+            findings.retain(|f| f.source != Source::Verdict);
+            heard.notes.push(
+                "the reviewer's objection names no new finding: it stands by the disputed \
+                 findings it did not withdraw"
+                    .into(),
+            );
+        }
+        if let Some(idx) = &self.locations {
+            idx.check_all(&mut findings, self.repo_dir.as_deref());
+        }
+        let merged = matching::merge_duplicates(&mut findings, Some(&self.workspace));
+        if merged > 0 {
+            heard.notes.push(format!(
+                "{merged} findings raised by more than one chunk were merged"
+            ));
+        }
+        let new = st.ledger.assign(n, &mut findings, Some(&self.workspace));
+        let new_ids: Vec<String> = findings
+            .iter()
+            .zip(&new)
+            .filter(|(_, new)| **new)
+            .map(|(f, _)| f.id.clone())
+            .collect();
+        let settled = disputes::settle(n, open, &heard.replies, &findings, heard.agreement);
+        heard.notes.extend(settled.notes);
+        heard.agreement &= settled.back.is_empty();
+        for f in &settled.back {
+            st.ledger.seen(n, &f.id);
+        }
+        findings.extend(settled.back);
+        heard.withdrawn = settled.withdrawn;
+        (findings, new_ids, settled.rejoinders)
+    }
+
+    /// The judge's rulings on `findings` (none when the reviewer agreed or raised nothing), with
+    /// ids for the findings it added and the ids it ruled on that are not in the round.
+    fn rule(
+        &self,
+        n: u32,
+        st: &mut State,
+        findings: Vec<Finding>,
+        rejoinders: &BTreeMap<String, Rejoinder>,
+        heard: &mut Heard,
+        started: Instant,
+    ) -> Result<Ruled> {
+        if heard.agreement || findings.is_empty() {
+            return Ok(Ruled {
+                judged: judge::apply(&findings, &Default::default()),
+                judgement: None,
+                unknown: Vec::new(),
+            });
+        }
+        let shown = self.pointed(&st.text, &findings);
+        let (mut j, call, note) = self.judge(n, &shown, &findings, rejoinders, started)?;
+        heard.calls.push(call);
+        heard.notes.extend(note);
+        // The judge's own findings get ids, so they can be carried, matched and cited.
+        st.ledger.assign(n, &mut j.added, Some(&self.workspace));
+        // Rulings on ids outside the round are already notes (said with the judge's call).
+        let unknown = j.outside.clone();
+        let mut judged = judge::apply(&findings, &j);
+        for jd in judged.iter_mut().filter(|jd| !jd.from_judge) {
+            jd.rejoinder = rejoinders.get(&jd.finding.id).cloned();
+        }
+        Ok(Ruled {
+            judged,
+            judgement: Some(j),
+            unknown,
+        })
+    }
+
+    /// The round's record with its letter: the rubric's and the judge's heard together (see
+    /// [`decision`]), or the user's in manual mode.
+    fn choose(
+        &self,
+        n: u32,
+        st: &State,
+        heard: Heard,
+        ruled: Ruled,
+        new_ids: Vec<String>,
+        unfit: Vec<crate::change::budget::Note>,
+    ) -> Result<Round> {
+        let mut heard = heard;
+        // What was redacted from an answer is said in the round's notes, so the report says it.
+        let redacted: Vec<String> = heard
+            .calls
+            .iter()
+            .flat_map(|c| {
+                c.notes
+                    .iter()
+                    .filter(|n| n.starts_with(REDACTED_NOTE))
+                    .map(move |n| format!("{}'s answer: {n}", c.backend))
+            })
+            .collect();
+        heard.notes.extend(redacted);
+        let (rubric, rubric_reason) = judge::rubric(&ruled.judged);
+        let judge_choice = ruled.judgement.as_ref().and_then(|j| j.recommendation);
+        let disputed_blockers = ruled
+            .judged
+            .iter()
+            .filter(|j| j.disputed() && j.reviewer_severity().rank() <= 1)
+            .count();
+        let choice = decision::choose(
+            (rubric, &rubric_reason),
+            judge_choice,
+            disputed_blockers,
+            n < self.settings.max_rounds,
+        );
+        let agreement = heard.agreement;
+        let mut round = Round {
+            round: n,
+            version: st.version,
+            findings: ruled.judged,
+            new_ids,
+            missing_alternatives: heard.missing,
+            reviewer_recommendation: heard.recommendation,
+            agreement,
+            rubric,
+            rubric_reason,
+            judge_choice,
+            judge_reason: ruled.judgement.map(|j| j.reason).unwrap_or_default(),
+            choice: choice.letter,
+            decided_by: if agreement { "guard" } else { "auto" }.to_string(),
+            choice_from: if agreement {
+                String::new()
+            } else {
+                choice.from.to_string()
+            },
+            choice_reason: if agreement {
+                String::new()
+            } else {
+                choice.reason
+            },
+            withdrawn: heard.withdrawn,
+            unknown_rulings: ruled.unknown,
+            repairs: heard.repairs,
+            notes: heard.notes,
+            calls: heard.calls,
+            chunks: heard.chunks,
+            unfit,
+            revised: Vec::new(),
+            duration_ms: 0,
+        };
+        if let (false, Some(t)) = (agreement, &self.terminal) {
+            let mut t = t.lock().expect("terminal lock");
+            round.choice = t.choose(&round)?;
+            round.decided_by = "user".to_string();
+        }
+        Ok(round)
     }
 }

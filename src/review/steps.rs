@@ -9,12 +9,13 @@
 //! final one: never a "Compromise" that nobody wrote. An author call cut short by Ctrl-C is no
 //! failure: the round is discarded and the session is interrupted.
 
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 use anyhow::Result;
 
 use crate::agents::{Answer, BackendError};
-use crate::answer::judge::{self, Judged, Judgement};
+use crate::answer::judge::{self, Judged, Judgement, Rejoinder, Rejoined};
 use crate::answer::Protocol;
 use crate::change::markdown::Target;
 use crate::findings::Finding;
@@ -97,6 +98,31 @@ fn judged_list(judged: &[Judged]) -> String {
         .collect()
 }
 
+/// What the reviewer answered to the judge's dispute of a finding, for the next judge.
+fn rejoinder_line(r: &Rejoinder) -> String {
+    let words = if r.words.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", r.words)
+    };
+    match r.reply {
+        Rejoined::Held => format!(
+            " — disputed in round {} ({}); the reviewer holds it{words}",
+            r.round, r.ruling
+        ),
+        Rejoined::Silent => format!(
+            " — disputed in round {} ({}); the reviewer did not answer, so it stands as raised",
+            r.round, r.ruling
+        ),
+        Rejoined::Lowered => format!(
+            " — disputed in round {} ({}); the reviewer lowered it from {}{words}",
+            r.round,
+            r.ruling,
+            r.from.map_or("its level", |s| s.describe())
+        ),
+    }
+}
+
 fn one_line(f: &Finding) -> String {
     let mut s = f.title.clone();
     if let Some(w) = f.where_() {
@@ -149,11 +175,23 @@ impl Review<'_> {
         n: u32,
         text: &str,
         findings: &[Finding],
+        rejoinders: &BTreeMap<String, Rejoinder>,
         started: Instant,
     ) -> Result<(Judgement, Call, Option<String>)> {
         let list: String = findings
             .iter()
-            .map(|f| format!("- [{}] {} {}\n", f.id, f.severity.describe(), one_line(f)))
+            .map(|f| {
+                format!(
+                    "- [{}] {} {}{}\n",
+                    f.id,
+                    f.severity.describe(),
+                    one_line(f),
+                    rejoinders
+                        .get(&f.id)
+                        .map(rejoinder_line)
+                        .unwrap_or_default()
+                )
+            })
             .collect();
         let list = if list.is_empty() {
             "(the reviewer raised no findings)\n".to_string()
@@ -216,156 +254,14 @@ impl Review<'_> {
         started: Instant,
     ) -> Result<bool> {
         let n = round.round;
-        let list = judged_list(&round.findings);
-        let format_note = match self.artifact.target {
-            Target::Code => {
-                "The artifact is a code change. Output the revised change as a unified \
-                             diff (as `git diff` prints it, paths relative to the repository root)."
-            }
-            _ => "Output the complete revised document in markdown.",
-        };
-        match round.choice {
+        let done = match round.choice {
             'A' => {
-                st.final_decision = Some(crate::review::kept(st.version));
-                st.stop_reason = Some(if st.version > 1 {
-                    format!(
-                        "decision A in round {n}: keep the current version (v{})",
-                        st.version
-                    )
-                } else {
-                    format!("decision A in round {n}: keep the original")
-                });
-                st.converged = true;
+                keep(n, st);
+                true
             }
-            'B' => {
-                st.converged = true;
-                st.stop_reason = Some(format!(
-                    "decision B in round {n}: accept the reviewer's version"
-                ));
-                if self.settings.skip_materialize_opposite {
-                    st.final_decision = Some("Accept Opposite (materialization skipped)".into());
-                    return Ok(true);
-                }
-                let shown = self.touched(&st.text, &round.findings);
-                let note = format_note.to_string() + if shown.subset { SUBSET_NOTE } else { "" };
-                let (r, call) = self.author_call(
-                    n,
-                    "materialize",
-                    Template::Materialize,
-                    &[
-                        ("findings", &list),
-                        ("artifact", &shown.text),
-                        ("format_note", &note),
-                    ],
-                    started,
-                )?;
-                round.calls.push(call);
-                if cut_short(&r) {
-                    return Ok(false);
-                }
-                match r {
-                    Ok(a) if self.artifact.target == Target::Code => {
-                        let patch = extract_diff(&a.text);
-                        let check = self.check_patch(&patch);
-                        st.final_patch = Some((patch, Some(check)));
-                        st.final_decision = Some("Accept Opposite".into());
-                    }
-                    Ok(a) => {
-                        st.text = strip_fence(&a.text);
-                        st.version += 1;
-                        st.final_decision = Some("Accept Opposite".into());
-                    }
-                    Err(e) => {
-                        round
-                            .notes
-                            .push(format!("writing the reviewer's version failed: {e}"));
-                        self.author_failed(st, n, "writing the reviewer's version", &e);
-                    }
-                }
-            }
-            'C' => {
-                let shown = self.touched(&st.text, &round.findings);
-                let note = format_note.to_string() + if shown.subset { SUBSET_NOTE } else { "" };
-                let (r, call) = self.author_call(
-                    n,
-                    "compromise",
-                    Template::Compromise,
-                    &[
-                        ("findings", &list),
-                        ("artifact", &shown.text),
-                        ("format_note", &note),
-                    ],
-                    started,
-                )?;
-                round.calls.push(call);
-                if cut_short(&r) {
-                    return Ok(false);
-                }
-                match r {
-                    Ok(a) => {
-                        match self.merged(&st.text, &a.text) {
-                            Some((text, revised)) => {
-                                st.text = text;
-                                st.coverage.revised.extend(revised.iter().cloned());
-                                round.revised = revised;
-                            }
-                            None if shown.subset => {
-                                // Shown some files, it answered with no per-file diff: its
-                                // text cannot stand for the whole change.
-                                round.notes.push(
-                                    "the compromise held no per-file diff; it is kept beside the \
-                                     current version"
-                                        .into(),
-                                );
-                                st.text.push_str(&format!(
-                                    "\n## The author's revision (not a per-file diff)\n\n{}",
-                                    strip_fence(&a.text)
-                                ));
-                            }
-                            None => st.text = strip_fence(&a.text),
-                        }
-                        st.version += 1;
-                        self.session
-                            .write(&format!("artifact-v{}.md", st.version), st.text.as_bytes())?;
-                        st.rebuttal = None;
-                    }
-                    Err(e) => {
-                        round.notes.push(format!(
-                            "the compromise failed ({e}); the current version is kept"
-                        ));
-                        self.author_failed(st, n, "the compromise", &e);
-                    }
-                }
-            }
-            'D' => {
-                let raised: Vec<_> = round.findings.iter().map(|j| j.finding.clone()).collect();
-                let pointed = self.pointed(&st.text, &raised);
-                let (r, call) = self.author_call(
-                    n,
-                    "rebuttal",
-                    Template::Rebuttal,
-                    &[("findings", &list), ("artifact", &pointed)],
-                    started,
-                )?;
-                round.calls.push(call);
-                if cut_short(&r) {
-                    return Ok(false);
-                }
-                st.rebuttal = Some(match r {
-                    Ok(a) => a.text.trim().to_string(),
-                    Err(e) => {
-                        round.notes.push(format!(
-                            "the rebuttal failed ({e}); a request for evidence was sent instead"
-                        ));
-                        FALLBACK_REBUTTAL.to_string()
-                    }
-                });
-                // Kept so a resumed session sends it with the next round.
-                self.session.write(
-                    &format!("round-{n}-rebuttal.md"),
-                    st.rebuttal.as_deref().unwrap_or("").as_bytes(),
-                )?;
-            }
+            'B' => self.accept_opposite(round, st, started)?,
+            'C' => self.compromise(round, st, started)?,
+            'D' => self.rebut(round, st, started)?,
             _ => {
                 st.final_decision = Some(if round.decided_by == "user" {
                     "Stopped by user".into()
@@ -373,16 +269,177 @@ impl Review<'_> {
                     "Stopped".into()
                 });
                 st.stop_reason = Some(format!("decision E in round {n}: stop"));
+                true
             }
+        };
+        if !done {
+            return Ok(false);
         }
         if matches!(round.choice, 'C' | 'D') && st.stop_reason.is_none() {
             let quiet = round.new_serious() == 0
                 && st.rounds.last().is_some_and(|prev| prev.new_serious() == 0);
             if quiet {
                 st.stop_reason = Some(format!("no new P1/P2 findings in rounds {} and {n}", n - 1));
-                st.converged = true;
+                // Not while a finding the judge disputed stands: the two sides still disagree.
+                st.converged = !round.findings.iter().any(|j| j.disputed());
             }
         }
+        Ok(true)
+    }
+
+    /// What the author is told about the form of a version it writes.
+    fn format_note(&self, subset: bool) -> String {
+        let note = match self.artifact.target {
+            Target::Code => {
+                "The artifact is a code change. Output the revised change as a unified diff (as \
+                 `git diff` prints it, paths relative to the repository root)."
+            }
+            _ => "Output the complete revised document in markdown.",
+        };
+        note.to_string() + if subset { SUBSET_NOTE } else { "" }
+    }
+
+    /// Decision B: the author writes the reviewer's version (for code, a patch checked to apply,
+    /// never applied). `false` when Ctrl-C cut the call short.
+    fn accept_opposite(&self, round: &mut Round, st: &mut State, started: Instant) -> Result<bool> {
+        let n = round.round;
+        st.converged = true;
+        st.stop_reason = Some(format!(
+            "decision B in round {n}: accept the reviewer's version"
+        ));
+        if self.settings.skip_materialize_opposite {
+            st.final_decision = Some("Accept Opposite (materialization skipped)".into());
+            return Ok(true);
+        }
+        let shown = self.touched(&st.text, &round.findings);
+        let (r, call) = self.author_call(
+            n,
+            "materialize",
+            Template::Materialize,
+            &[
+                ("findings", &judged_list(&round.findings)),
+                ("artifact", &shown.text),
+                ("format_note", &self.format_note(shown.subset)),
+            ],
+            started,
+        )?;
+        round.calls.push(call);
+        if cut_short(&r) {
+            return Ok(false);
+        }
+        match r {
+            Ok(a) if self.artifact.target == Target::Code => {
+                let patch = extract_diff(&a.text);
+                let check = self.check_patch(&patch);
+                st.final_patch = Some((patch, Some(check)));
+                st.final_decision = Some("Accept Opposite".into());
+            }
+            Ok(a) => {
+                st.text = strip_fence(&a.text);
+                st.version += 1;
+                st.final_decision = Some("Accept Opposite".into());
+            }
+            Err(e) => {
+                round
+                    .notes
+                    .push(format!("writing the reviewer's version failed: {e}"));
+                self.author_failed(st, n, "writing the reviewer's version", &e);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Decision C: the author writes a compromise, which the next round reviews. `false` when
+    /// Ctrl-C cut the call short.
+    fn compromise(&self, round: &mut Round, st: &mut State, started: Instant) -> Result<bool> {
+        let n = round.round;
+        let shown = self.touched(&st.text, &round.findings);
+        let (r, call) = self.author_call(
+            n,
+            "compromise",
+            Template::Compromise,
+            &[
+                ("findings", &judged_list(&round.findings)),
+                ("artifact", &shown.text),
+                ("format_note", &self.format_note(shown.subset)),
+            ],
+            started,
+        )?;
+        round.calls.push(call);
+        if cut_short(&r) {
+            return Ok(false);
+        }
+        let a = match r {
+            Ok(a) => a,
+            Err(e) => {
+                round.notes.push(format!(
+                    "the compromise failed ({e}); the current version is kept"
+                ));
+                self.author_failed(st, n, "the compromise", &e);
+                return Ok(true);
+            }
+        };
+        match self.merged(&st.text, &a.text) {
+            Some((text, revised)) => {
+                st.text = text;
+                st.coverage.revised.extend(revised.iter().cloned());
+                round.revised = revised;
+            }
+            None if shown.subset => {
+                // Shown some files, it answered with no per-file diff: its text cannot stand
+                // for the whole change.
+                round.notes.push(
+                    "the compromise held no per-file diff; it is kept beside the current version"
+                        .into(),
+                );
+                st.text.push_str(&format!(
+                    "\n## The author's revision (not a per-file diff)\n\n{}",
+                    strip_fence(&a.text)
+                ));
+            }
+            None => st.text = strip_fence(&a.text),
+        }
+        st.version += 1;
+        self.session
+            .write(&format!("artifact-v{}.md", st.version), st.text.as_bytes())?;
+        st.rebuttal = None;
+        Ok(true)
+    }
+
+    /// Decision D: the author's rebuttal goes to the next round (a fixed request for evidence
+    /// when it fails). `false` when Ctrl-C cut the call short.
+    fn rebut(&self, round: &mut Round, st: &mut State, started: Instant) -> Result<bool> {
+        let n = round.round;
+        let raised: Vec<_> = round.findings.iter().map(|j| j.finding.clone()).collect();
+        let pointed = self.pointed(&st.text, &raised);
+        let (r, call) = self.author_call(
+            n,
+            "rebuttal",
+            Template::Rebuttal,
+            &[
+                ("findings", &judged_list(&round.findings)),
+                ("artifact", &pointed),
+            ],
+            started,
+        )?;
+        round.calls.push(call);
+        if cut_short(&r) {
+            return Ok(false);
+        }
+        st.rebuttal = Some(match r {
+            Ok(a) => a.text.trim().to_string(),
+            Err(e) => {
+                round.notes.push(format!(
+                    "the rebuttal failed ({e}); a request for evidence was sent instead"
+                ));
+                FALLBACK_REBUTTAL.to_string()
+            }
+        });
+        // Kept so a resumed session sends it with the next round.
+        self.session.write(
+            &format!("round-{n}-rebuttal.md"),
+            st.rebuttal.as_deref().unwrap_or("").as_bytes(),
+        )?;
         Ok(true)
     }
 
@@ -469,6 +526,20 @@ impl Review<'_> {
             Err(e) => format!("does not apply: {}", e.message()),
         }
     }
+}
+
+/// Decision A: the current version is the final one.
+fn keep(n: u32, st: &mut State) {
+    st.final_decision = Some(crate::review::kept(st.version));
+    st.stop_reason = Some(if st.version > 1 {
+        format!(
+            "decision A in round {n}: keep the current version (v{})",
+            st.version
+        )
+    } else {
+        format!("decision A in round {n}: keep the original")
+    });
+    st.converged = true;
 }
 
 /// Whether Ctrl-C ended this author call (as opposed to the author failing).

@@ -3,8 +3,9 @@
 //! Agent CLIs read files with their own tools, and those reads bypass the artifact's redaction:
 //! in the user's work tree a reviewer reads a gitignored `.env` as easily as the diff (observed
 //! with the real claude and codex). So by default every model call of a review runs in a private
-//! temporary directory holding only what is being reviewed, with every text file passed through
-//! the same redactor as the artifact, and no `.git` (no history, no config, no hooks to touch).
+//! temporary directory holding only what is being reviewed, with every text file (its name too)
+//! passed through the same redactor as the artifact, and no `.git` (no history, no config, no
+//! hooks to touch).
 //!
 //! What "the reviewed revision" is, per scope:
 //! - `commit:`, `range:`, `base:`: the tree of the head commit.
@@ -77,7 +78,7 @@ pub const MAX_FILE: u64 = 4 << 20;
 pub const MAX_TOTAL: u64 = 256 << 20;
 
 /// Copies `source` of `repo` into a new private directory named after the repository.
-pub fn create(repo: Option<&Repository>, source: &Source) -> Result<Export> {
+pub fn create(repo: Option<&crate::git::Repo>, source: &Source) -> Result<Export> {
     let workdir = repo.and_then(|r| r.workdir()).map(Path::to_path_buf);
     // Room for four full exports: memory is shared with everything else on the machine.
     let scratch = private_dir(workdir.as_deref(), 4 * MAX_TOTAL)?;
@@ -101,7 +102,15 @@ pub fn create(repo: Option<&Repository>, source: &Source) -> Result<Export> {
         bytes: AtomicU64::new(0),
     };
     match (repo, source) {
-        (Some(repo), Source::Tree(id)) => from_tree(repo, id, &out)?,
+        (Some(repo), Source::Tree(id)) => match repo.libgit2() {
+            Some(lib) => from_tree(lib, id, &out)?,
+            // A layout libgit2 cannot open (sha256, reftable): the files as git lists them.
+            None => crate::git::tree_files(repo, id, MAX_FILE, &mut |path, exec, bytes| {
+                if out.fits(bytes.len() as u64) {
+                    out.put(Path::new(std::ffi::OsStr::from_bytes(path)), bytes, exec);
+                }
+            })?,
+        },
         (Some(repo), Source::WorkTree { untracked }) => from_worktree(repo, untracked, &out)?,
         _ => {}
     }
@@ -175,7 +184,7 @@ impl Source {
 /// The export (kept alive by the caller for the whole review) and the confinement of its calls,
 /// as `debate.reviewerWorkspace` and `debate.reviewerTools` say.
 pub fn prepare(
-    repo: Option<&Repository>,
+    repo: Option<&crate::git::Repo>,
     source: &Source,
     settings: &crate::settings::Settings,
 ) -> Result<(Option<Export>, Sandbox)> {
@@ -252,14 +261,14 @@ fn from_tree(repo: &Repository, id: &str, out: &Writer) -> Result<()> {
     })
 }
 
-fn from_worktree(repo: &Repository, untracked: &[String], out: &Writer) -> Result<()> {
+fn from_worktree(repo: &crate::git::Repo, untracked: &[String], out: &Writer) -> Result<()> {
     let root = repo.workdir().context("no work tree to export")?;
-    let index = repo.index().context("cannot read the index")?;
     let as_path = |bytes: &[u8]| PathBuf::from(std::ffi::OsStr::from_bytes(bytes));
-    let mut paths: Vec<PathBuf> = index
+    let mut paths: Vec<PathBuf> = repo
+        .tracked_files()
+        .context("cannot list the tracked files")?
         .iter()
-        .filter(|e| (e.flags >> 12) & 0x3 == 0 && (e.mode == 0o100644 || e.mode == 0o100755))
-        .map(|e| as_path(&e.path))
+        .map(|p| as_path(p))
         .collect();
     // The change names files as it shows them (see `scope::name_of`).
     paths.extend(
@@ -336,7 +345,15 @@ impl Writer {
         if bytes[..bytes.len().min(8192)].contains(&0) {
             return;
         }
-        let Some(dest) = place(&self.root, path) else {
+        // A secret in a file's name (`keys/sk_live_….txt`) is redacted here as in the artifact.
+        let name = path.to_string_lossy();
+        let shown = crate::redact::redact_path(&name);
+        let shown = if shown == name {
+            path.to_path_buf()
+        } else {
+            PathBuf::from(shown)
+        };
+        let Some(dest) = place(&self.root, &shown) else {
             return;
         };
         let text = String::from_utf8_lossy(bytes);

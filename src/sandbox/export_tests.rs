@@ -1,4 +1,5 @@
 use super::*;
+use crate::git::Repo;
 use std::process::Command;
 
 const KEY: &str = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789";
@@ -68,7 +69,11 @@ fn a_commit_exports_tracked_files_redacted_without_ignored_untracked_or_git() {
     let tmp = tempfile::tempdir().unwrap();
     let r = repo(tmp.path());
     let tree = r.head().unwrap().peel_to_tree().unwrap().id().to_string();
-    let ex = create(Some(&r), &Source::Tree(tree)).unwrap();
+    let ex = create(
+        Some(&Repo::from_libgit2(Repository::open(r.path()).unwrap())),
+        &Source::Tree(tree),
+    )
+    .unwrap();
     // No binary file (the redactor reads text), no link of any kind.
     assert_eq!(
         listing(&ex.tree),
@@ -92,7 +97,7 @@ fn the_work_tree_export_takes_edits_and_the_listed_untracked_files_only() {
     std::fs::write(tmp.path().join("run.sh"), "echo edited\n").unwrap();
     std::fs::write(tmp.path().join("other.txt"), "not listed\n").unwrap();
     let ex = create(
-        Some(&r),
+        Some(&Repo::from_libgit2(Repository::open(r.path()).unwrap())),
         &Source::WorkTree {
             untracked: vec!["untracked.txt".into()],
         },
@@ -134,7 +139,11 @@ fn names_that_are_not_utf8_are_copied_as_they_are() {
     // Untracked, named as the change names it.
     std::fs::write(d.join(name(b"new\xff.txt")), "untracked\n").unwrap();
     let head = git(d, &["rev-parse", "HEAD"]);
-    let ex = create(Some(&r), &Source::Tree(head)).unwrap();
+    let ex = create(
+        Some(&Repo::from_libgit2(Repository::open(r.path()).unwrap())),
+        &Source::Tree(head),
+    )
+    .unwrap();
     let copied = ex.tree.join(name(b"dir\xe9/f\xe8.txt"));
     assert_eq!(
         std::fs::read_to_string(copied).unwrap(),
@@ -142,7 +151,7 @@ fn names_that_are_not_utf8_are_copied_as_they_are() {
     );
     let untracked = crate::git::name_of(b"new\xff.txt");
     let ex = create(
-        Some(&r),
+        Some(&Repo::from_libgit2(Repository::open(r.path()).unwrap())),
         &Source::WorkTree {
             untracked: vec![untracked],
         },
@@ -160,7 +169,11 @@ fn the_index_export_ignores_unstaged_edits() {
     git(tmp.path(), &["add", "run.sh"]);
     std::fs::write(tmp.path().join("run.sh"), "echo unstaged\n").unwrap();
     let tree = git(tmp.path(), &["write-tree"]);
-    let ex = create(Some(&r), &Source::Tree(tree)).unwrap();
+    let ex = create(
+        Some(&Repo::from_libgit2(Repository::open(r.path()).unwrap())),
+        &Source::Tree(tree),
+    )
+    .unwrap();
     assert_eq!(
         std::fs::read_to_string(ex.tree.join("run.sh")).unwrap(),
         "echo staged\n"
@@ -176,7 +189,11 @@ fn a_directory_symlink_in_the_work_tree_is_not_followed() {
     // `src/` was tracked as a directory; now it points elsewhere.
     std::fs::remove_dir_all(tmp.path().join("src")).unwrap();
     std::os::unix::fs::symlink(outside.path(), tmp.path().join("src")).unwrap();
-    let ex = create(Some(&r), &Source::WorkTree { untracked: vec![] }).unwrap();
+    let ex = create(
+        Some(&Repo::from_libgit2(Repository::open(r.path()).unwrap())),
+        &Source::WorkTree { untracked: vec![] },
+    )
+    .unwrap();
     assert!(!ex.tree.join("src/lib.rs").exists());
 }
 
@@ -235,7 +252,11 @@ fn a_crafted_tree_cannot_lead_out_of_the_export_or_smuggle_a_secret() {
          100644 blob {nul}\tsettings.py\n100644 blob {big}\tbig.txt\n100644 blob {ok}\tok.txt\n"
     ));
     let r = Repository::open(d).unwrap();
-    let ex = create(Some(&r), &Source::Tree(root)).unwrap();
+    let ex = create(
+        Some(&Repo::from_libgit2(Repository::open(r.path()).unwrap())),
+        &Source::Tree(root),
+    )
+    .unwrap();
     assert_eq!(listing(&ex.tree), ["ok.txt"]);
     assert!(!d.join(".git/hooks/pre-commit").exists());
 }
@@ -263,7 +284,11 @@ fn export_speed() {
         ("work tree", Source::WorkTree { untracked: vec![] }),
     ] {
         let t = std::time::Instant::now();
-        let ex = create(Some(&r), &source).unwrap();
+        let ex = create(
+            Some(&Repo::from_libgit2(Repository::open(r.path()).unwrap())),
+            &source,
+        )
+        .unwrap();
         println!("{what}: {} files in {:?}", ex.files, t.elapsed());
     }
 }

@@ -39,9 +39,10 @@ pub struct Key {
     /// Shown in the man page; `-` when there is no default.
     pub default: &'static str,
     pub doc: &'static str,
-    /// Names a program, its arguments or a place we write to, or decides what we delete:
-    /// honoured only from layers the user controls, never from a committed `.gitdebate` (a cloned
-    /// repository must not choose what we execute, overwrite or remove).
+    /// Names a program, its arguments or a place we write to, decides what we delete, or
+    /// decides whether the gate passes: honoured only from layers the user controls, never from a
+    /// committed `.gitdebate` (a cloned repository must not choose what we execute, overwrite or
+    /// remove, nor weaken the gate it is checked by).
     pub user_only: bool,
 }
 
@@ -163,8 +164,8 @@ pub const KEYS: &[Key] = &[
         name: "normalizer",
         flag: "--normalizer",
         kind: Kind::Text,
-        default: "the author",
-        doc: "Backend that restates an answer the reader cannot structure (`reviewer`, `author` or a backend name).",
+        default: "reviewer",
+        doc: "Who restates an answer the reader cannot read whole (`reviewer`: the reviewer restates its own answer; `author` or a backend name), checked against the answer both ways.",
         user_only: false,
     },
     Key {
@@ -247,6 +248,15 @@ pub const KEYS: &[Key] = &[
         default: "never",
         doc: "Exit 1 when unresolved findings at or above this severity remain.",
         user_only: false,
+    },
+    Key {
+        name: "gate.trustJudge",
+        flag: "--trust-judge",
+        kind: Kind::Bool,
+        default: "false",
+        doc: "Let the author's judge decide whether a finding it disputes counts for failOn; by default the reviewer's word decides (a finding counts at its level until the reviewer withdraws it).",
+        // A cloned repository never chooses whether the gate passes.
+        user_only: true,
     },
     Key {
         name: "maxArtifactBytes",
@@ -371,6 +381,8 @@ pub fn is_user_only(full_key: &str) -> bool {
     let lower = rest.to_ascii_lowercase();
     let var = lower.rsplit('.').next().unwrap_or(&lower);
     lower == "templatesdir"
+        // `debate.redact.rules`: which local file we read.
+        || lower == "redact.rules"
         // `debate.hook.keepSessions`: how much of the user's history is deleted.
         || var == "keepsessions"
         || var == "keepdays"
@@ -413,10 +425,14 @@ pub fn repo_may_set(full_key: &str, value: &str) -> bool {
     true
 }
 
-/// `maxRounds` -> `GIT_DEBATE_MAX_ROUNDS`.
+/// `maxRounds` -> `GIT_DEBATE_MAX_ROUNDS`, `gate.trustJudge` -> `GIT_DEBATE_GATE_TRUST_JUDGE`.
 pub fn env_name(name: &str) -> String {
     let mut out = String::from("GIT_DEBATE_");
     for (i, c) in name.chars().enumerate() {
+        if c == '.' {
+            out.push('_');
+            continue;
+        }
         if c.is_ascii_uppercase() && i > 0 {
             out.push('_');
         }

@@ -30,6 +30,7 @@ fn program_keys_are_user_only() {
         "debate.keepDays",
         "debate.hook.keepSessions",
         "debate.hook.keepDays",
+        "debate.redact.rules",
         "debate.gemini.transport",
         "debate.Claude.Transport",
         "debate.claude.acpCommand",

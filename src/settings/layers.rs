@@ -61,6 +61,17 @@ pub struct Layers {
     values: BTreeMap<String, Vec<RawValue>>,
 }
 
+/// A repository's folders, as [`Layers::load`] reads its settings from them.
+#[derive(Debug, Clone, Copy)]
+pub struct RepoDirs<'a> {
+    /// The git dir (a linked worktree's own).
+    pub git_dir: &'a Path,
+    /// The git dir every linked worktree shares.
+    pub common_dir: &'a Path,
+    /// The top of the work tree; `None` in a bare repository.
+    pub work_tree: Option<&'a Path>,
+}
+
 impl Layers {
     pub fn push(&mut self, key: &str, value: String, layer: Layer, origin: String) {
         let key = normalize_key(key);
@@ -95,7 +106,7 @@ impl Layers {
     }
 
     /// Reads every file and environment layer. `repo` gives `.git/config` and `.gitdebate`.
-    pub fn load(repo: Option<&git2::Repository>) -> Result<Layers> {
+    pub fn load(repo: Option<RepoDirs>) -> Result<Layers> {
         let mut layers = Layers::default();
         if !env_flag("GIT_CONFIG_NOSYSTEM") {
             let system = env::var_os("GIT_CONFIG_SYSTEM")
@@ -109,10 +120,10 @@ impl Layers {
             layers.read_file(&p, Layer::Global)?;
         }
         if let Some(repo) = repo {
-            if let Some(workdir) = repo.workdir() {
+            if let Some(workdir) = repo.work_tree {
                 layers.read_file(&workdir.join(".gitdebate"), Layer::Repo)?;
             }
-            let local = repo.commondir().join("config");
+            let local = repo.common_dir.join("config");
             layers.read_file(&local, Layer::Local)?;
             // A worktree's own settings beat the shared ones, but git reads them only when
             // extensions.worktreeConfig is on.
@@ -120,7 +131,7 @@ impl Layers {
                 .and_then(|c| c.get_bool("extensions.worktreeconfig"))
                 .unwrap_or(false);
             if per_worktree {
-                layers.read_file(&repo.path().join("config.worktree"), Layer::Local)?;
+                layers.read_file(&repo.git_dir.join("config.worktree"), Layer::Local)?;
             }
         }
         layers.read_command_line()?;

@@ -12,7 +12,8 @@ pub fn manual_sections() -> String {
         "  Every option has a git config key. Precedence, lowest first: built-in defaults < \
 system config < global config < the repository's committed .gitdebate file (git-config syntax) < \
 .git/config < git -c < GIT_DEBATE_* environment < flags. Keys that name programs, arguments or \
-paths we write to or what we delete (marked *) are never read from .gitdebate; neither are \
+paths we write to, what we delete, or whether the gate passes (marked *) are never read from \
+.gitdebate; neither are \
 servers, headers or credentials (debate.openai.baseUrl, any *Url or *Headers key), exec:, acp: \
 and openai: backends, nor a file: scope.\n\n",
     );
@@ -46,6 +47,11 @@ debate.hook.strict  block the commit when no model answers (default false)\n  \
 debate.hook.keepSessions*  the hook's sessions kept (default 100; 0: no limit)\n  \
 debate.hook.keepDays*  the hook's sessions older than this many days are removed (default 30)\n  \
 A hook session whose tree is staged in a work tree is kept, and so is its cached verdict.\n",
+    );
+    s.push_str(
+        "\nREDACT KEYS:\n  \
+debate.redact.rules*  a TOML file of your own token formats ([[rule]] with id, regex, optional \
+keywords), redacted as [REDACTED:<id>] besides the built-in ones\n",
     );
     s.push_str("\nPANEL KEYS:\n");
     for (k, doc) in PANEL_KEYS {

@@ -23,7 +23,7 @@ use crate::choices::{
 };
 use crate::error::UsageError;
 use keys::{Kind, KEYS};
-pub use layers::{Layer, Layers};
+pub use layers::{Layer, Layers, RepoDirs};
 
 /// What a command's flags say. Each `Some` is a value given on the command line (or, for
 /// `resume`, kept from the session) and is applied at the flag layer, above every config file and
@@ -55,6 +55,7 @@ pub struct Overrides {
     pub format: Option<Format>,
     pub output: Option<PathBuf>,
     pub fail_on: Option<FailOn>,
+    pub trust_judge: Option<bool>,
     pub max_artifact_bytes: Option<u64>,
     pub context_lines: Option<u32>,
     pub chunk: Option<Chunking>,
@@ -81,7 +82,8 @@ pub struct Settings {
     pub state_dir: Option<PathBuf>,
     pub author: Option<String>,
     pub reviewer: Option<String>,
-    /// Who restates unreadable answers: `author` (default), `reviewer` or a backend name.
+    /// Who restates an answer the reader cannot read whole: `reviewer` (default), `author` or a
+    /// backend name.
     pub normalizer: Option<String>,
     /// Who reviews when the reviewer never answers.
     pub fallback_reviewer: Option<String>,
@@ -91,11 +93,15 @@ pub struct Settings {
     pub format: Format,
     pub output: Option<PathBuf>,
     pub fail_on: FailOn,
+    /// The judge's ruling decides whether a finding it disputes counts for the gate
+    /// (`debate.gate.trustJudge`); by default the reviewer's word does.
+    pub trust_judge: bool,
     pub max_artifact_bytes: u64,
     pub chunk: Chunking,
     pub concurrency: usize,
     pub max_chunks: usize,
-    pub context_lines: u32,
+    /// `None`: not set, so git's `diff.context` (3 when unset) applies.
+    pub context_lines: Option<u32>,
     pub dry_run: bool,
     /// `base:` scopes are reviewed as `--since last`.
     pub incremental: bool,
@@ -108,6 +114,9 @@ pub struct Settings {
     pub reviewer_workspace: Workspace,
     /// Whether the reviewer keeps its read-only tools.
     pub reviewer_tools: Tools,
+    /// `debate.redact.rules`: a file of the user's own token formats, added to the built-in ones
+    /// (user-only: never from a committed `.gitdebate`).
+    pub redact_rules: Option<PathBuf>,
     /// `debate.<backend>.<variable>` values (`claude.model`, `openai.baseurl`), keyed by backend
     /// and variable in lowercase, after the `.gitdebate` filter.
     pub backend_vars: BTreeMap<String, String>,
@@ -125,7 +134,7 @@ impl Settings {
     /// The settings of a run that writes a report: every layer of `repo` (or, outside one, the
     /// user's and the environment's) with `overrides` on top, the warnings said on stderr, and an
     /// `--output` destination checked before any work is done for it.
-    pub fn for_run(repo: Option<&git2::Repository>, overrides: &Overrides) -> Result<Settings> {
+    pub fn for_run(repo: Option<RepoDirs>, overrides: &Overrides) -> Result<Settings> {
         let settings = Settings::load(repo, overrides)?;
         if let Some(p) = &settings.output {
             output::check(p)?;
@@ -134,7 +143,7 @@ impl Settings {
     }
 
     /// Every layer of `repo` with `overrides` on top, the warnings said on stderr.
-    pub fn load(repo: Option<&git2::Repository>, overrides: &Overrides) -> Result<Settings> {
+    pub fn load(repo: Option<RepoDirs>, overrides: &Overrides) -> Result<Settings> {
         let settings = Settings::resolve(Layers::load(repo)?, overrides)?;
         for w in &settings.warnings {
             crate::errln!("{w}");
@@ -178,11 +187,12 @@ impl Settings {
             format: r.choice("format")?.unwrap_or(Format::Text),
             output: r.get("output")?.map(|p| expand_home(&p)),
             fail_on: r.choice("failOn")?.unwrap_or(FailOn::Never),
+            trust_judge: r.bool("gate.trustJudge")?.unwrap_or(false),
             max_artifact_bytes: r.int("maxArtifactBytes")?.unwrap_or(262_144),
             chunk: r.choice("chunk")?.unwrap_or(Chunking::Auto),
             concurrency: r.int("concurrency")?.unwrap_or(3) as usize,
             max_chunks: r.int("maxChunks")?.unwrap_or(16) as usize,
-            context_lines: r.int("contextLines")?.unwrap_or(3) as u32,
+            context_lines: r.int("contextLines")?.map(|n| n as u32),
             dry_run: r.bool("dryRun")?.unwrap_or(false),
             incremental: r.bool("incremental")?.unwrap_or(false),
             keep_sessions: r.int("keepSessions")?.unwrap_or(1000),
@@ -190,6 +200,7 @@ impl Settings {
             allow_same_family: r.bool("allowSameFamily")?.unwrap_or(false),
             reviewer_workspace: r.choice("reviewerWorkspace")?.unwrap_or(Workspace::Export),
             reviewer_tools: r.choice("reviewerTools")?.unwrap_or(Tools::Default),
+            redact_rules: backend_vars.get("redact.rules").map(|p| expand_home(p)),
             backend_vars,
             origins: r.origins,
             sources: r.sources,
@@ -290,7 +301,7 @@ fn flag_values(o: &Overrides) -> Vec<(&'static str, String)> {
     let word = |v: Option<&'static str>| v.map(str::to_string);
     let num = |v: Option<u64>| v.map(|n| n.to_string());
     let path = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
-    let all: [(&'static str, Option<String>); 32] = [
+    let all: [(&'static str, Option<String>); 33] = [
         ("target", word(o.target.map(Choice::name))),
         ("scope", o.scope.clone()),
         ("intensity", word(o.intensity.map(Choice::name))),
@@ -317,6 +328,7 @@ fn flag_values(o: &Overrides) -> Vec<(&'static str, String)> {
         ("format", word(o.format.map(Choice::name))),
         ("output", path(&o.output)),
         ("failOn", word(o.fail_on.map(Choice::name))),
+        ("gate.trustJudge", o.trust_judge.map(|b| b.to_string())),
         ("maxArtifactBytes", num(o.max_artifact_bytes)),
         ("contextLines", num(o.context_lines.map(u64::from))),
         ("chunk", word(o.chunk.map(Choice::name))),

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 /// The cache's folder for the repository `repo`.
-pub fn dir(repo: &git2::Repository) -> PathBuf {
+pub fn dir(repo: &crate::git::Repo) -> PathBuf {
     crate::git::repo::session_base(repo).join("hook-cache")
 }
 

@@ -12,7 +12,7 @@ use crate::settings::{Layers, Overrides, Settings};
 /// needs both: the configured limits, and the staged trees the hook's sessions are kept for).
 pub struct Located {
     pub base: PathBuf,
-    pub repo: Option<git2::Repository>,
+    pub repo: Option<crate::git::Repo>,
     pub settings: Settings,
 }
 
@@ -23,7 +23,10 @@ pub fn locate(state_dir: Option<&Path>) -> Result<Located> {
         state_dir: state_dir.map(Into::into),
         ..Default::default()
     };
-    let settings = Settings::resolve(Layers::load(repo.as_ref())?, &flags)?;
+    let settings = Settings::resolve(
+        Layers::load(repo.as_ref().map(crate::git::Repo::dirs))?,
+        &flags,
+    )?;
     let cwd = std::env::current_dir()?;
     let base = crate::store::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
     Ok(Located {

@@ -205,7 +205,7 @@ pub fn prune(
     policy: &Policy,
     dry_run: bool,
     most: usize,
-    repo: Option<&git2::Repository>,
+    repo: Option<&crate::git::Repo>,
 ) -> Report {
     let now = time::OffsetDateTime::now_utc();
     let chosen = candidates(&rows, policy, now);
@@ -214,7 +214,7 @@ pub fn prune(
         return report;
     }
     let hook_key = |row: &Row| row.entry.as_ref().ok().and_then(|e| e.hook.clone());
-    let staged = match repo {
+    let staged = match repo.and_then(crate::git::Repo::libgit2) {
         Some(r) if chosen.iter().any(|(i, _)| hook_key(&rows[*i]).is_some()) => staged_trees(r),
         _ => BTreeSet::new(),
     };

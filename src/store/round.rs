@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::findings::Judged;
+use crate::findings::{Judged, Severity};
 use crate::store::call::Call;
 
 /// One round.
@@ -31,6 +31,23 @@ pub struct Round {
     /// The choice taken and by whom: `auto`, `user`, or `guard` (agreement ended the round).
     pub choice: char,
     pub decided_by: String,
+    /// Whose letter the choice is in auto mode: `judge` (its letter was honoured), `rubric` (the
+    /// rubric raised the stakes, or the judge gave none) or `disputes` (a disputed P0/P1 went back
+    /// to the reviewer instead of keeping the original); and why.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub choice_from: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub choice_reason: String,
+    /// Findings the reviewer withdrew this round, answering the judge's dispute of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub withdrawn: Vec<Withdrawn>,
+    /// Ids the judge ruled on that are not findings of this round (its rulings on them were not
+    /// used).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unknown_rulings: Vec<String>,
+    /// Answers restated in the schema this round (the reviewer's repair turn, or a normaliser).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub repairs: Vec<Repair>,
     /// What went wrong but did not stop the round (judge failed, one mixed side failed, ...).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -46,6 +63,45 @@ pub struct Round {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub revised: Vec<String>,
     pub duration_ms: u64,
+}
+
+/// A finding the reviewer withdrew after the judge disputed it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Withdrawn {
+    pub id: String,
+    /// The level it was raised at.
+    pub severity: Severity,
+    pub title: String,
+    /// The judge's ruling it answered.
+    pub ruling: String,
+    /// The reviewer's words.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub words: String,
+}
+
+/// One answer restated in the protocol's schema, and what the two-way check made of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Repair {
+    /// `code`/`proposal` for a mixed review, `chunk 2/5` for a chunked one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub segment: Option<String>,
+    /// Who restated it: the reviewer itself (the default) or a normaliser.
+    pub by: String,
+    pub by_reviewer: bool,
+    /// Why the answer was sent back: no verdict, findings of unknown severity, no shape.
+    pub because: Vec<String>,
+    /// `used`, `refused` (no review in the restatement) or `failed` (the call failed).
+    pub outcome: String,
+    /// Findings in the restatement.
+    pub restated: usize,
+    /// Restated findings not grounded in the answer: dropped, each with why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub invented: Vec<String>,
+    /// Units of the answer that look like findings and no restated finding covers: kept as read.
+    pub uncovered: usize,
+    /// Findings whose level the reviewer stated only in its restatement.
+    #[serde(default)]
+    pub levelled: usize,
 }
 
 /// One chunk of a round.

@@ -49,6 +49,9 @@ pub struct Item {
     pub segment: Option<String>,
     /// valid, invalid, missing-context, not ruled, or carried-open.
     pub judged: String,
+    /// The judge disputed the reviewer's finding: both positions, and whose word the gate counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dispute: Option<Dispute>,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reason: String,
     /// The round it was last raised in (0: carried from an earlier review).
@@ -60,12 +63,85 @@ pub struct Item {
     anchor: Option<String>,
 }
 
+/// Both positions on a finding the judge disputed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Dispute {
+    /// The reviewer's level.
+    pub reviewer_severity: Severity,
+    /// The judge's ruling: invalid, missing-context or valid (at a lower level).
+    pub judge: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge_severity: Option<Severity>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub judge_reason: String,
+    /// What the reviewer answered to the judge's ruling of the round before: `held`, `did not
+    /// answer` or `lowered`; `not asked` when no round was left for it to answer.
+    pub reviewer: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reviewer_words: String,
+    /// Whose word the gate counts: `reviewer`, or `judge` under `debate.gate.trustJudge`.
+    pub counted: String,
+}
+
+impl Dispute {
+    /// Both positions on `j`, a finding the judge disputed; `trust_judge`: whose word counts.
+    pub fn of(j: &Judged, trust_judge: bool) -> Dispute {
+        Dispute {
+            reviewer_severity: j.reviewer_severity(),
+            judge: j.verdict_label().to_string(),
+            judge_severity: j
+                .ruling
+                .as_ref()
+                .and_then(|r| r.severity)
+                .filter(|s| *s != j.reviewer_severity()),
+            judge_reason: j
+                .ruling
+                .as_ref()
+                .map(|r| r.reason.clone())
+                .unwrap_or_default(),
+            reviewer: j
+                .rejoinder
+                .as_ref()
+                .map_or("not asked", |r| r.reply.label())
+                .to_string(),
+            reviewer_words: j
+                .rejoinder
+                .as_ref()
+                .map(|r| r.words.clone())
+                .unwrap_or_default(),
+            counted: if trust_judge { "judge" } else { "reviewer" }.to_string(),
+        }
+    }
+}
+
+/// A finding the reviewer withdrew after the judge disputed it, as reported.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WithdrawnItem {
+    pub id: String,
+    pub severity: Severity,
+    pub title: String,
+    /// The round it was withdrawn in.
+    pub round: u32,
+    /// The judge's ruling it answered, and the reviewer's words.
+    pub ruling: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub words: String,
+}
+
 impl Item {
-    /// A judged finding of round `round`.
-    pub fn of(j: &Judged, round: u32) -> Item {
+    /// A judged finding of round `round`, at the level the gate counts it at (the reviewer's, or
+    /// the judge's under `trust_judge`; see [`Judged::counted`]).
+    pub fn of(j: &Judged, round: u32, trust_judge: bool) -> Item {
+        let severity = j.counted(trust_judge).unwrap_or_else(|| {
+            if j.from_judge {
+                j.severity()
+            } else {
+                j.reviewer_severity()
+            }
+        });
         Item {
             id: j.finding.id.clone(),
-            severity: j.severity(),
+            severity,
             title: j.finding.title.clone(),
             evidence: j.finding.evidence.clone(),
             location: j.finding.location.clone(),
@@ -74,6 +150,7 @@ impl Item {
             action: j.finding.action.clone(),
             segment: j.finding.segment.clone(),
             judged: j.verdict_label().to_string(),
+            dispute: j.disputed().then(|| Dispute::of(j, trust_judge)),
             reason: j
                 .ruling
                 .as_ref()
@@ -98,6 +175,7 @@ impl Item {
             action: f.action.clone(),
             segment: f.segment.clone(),
             judged: "carried-open".into(),
+            dispute: None,
             reason: why.to_string(),
             round: 0,
             from_judge: false,
@@ -127,9 +205,13 @@ impl Item {
         self.severity.rank()
     }
 
-    /// Valid, not ruled on, or carried open: it counts.
+    /// It counts: valid, not ruled on, carried open, or disputed with the reviewer's word
+    /// counted.
     pub fn stands(&self) -> bool {
-        !matches!(self.judged.as_str(), "invalid" | "missing-context")
+        match &self.dispute {
+            Some(d) => d.counted == "reviewer",
+            None => !matches!(self.judged.as_str(), "invalid" | "missing-context"),
+        }
     }
 
     /// The code around its location, when the finding was anchored.
@@ -161,6 +243,11 @@ pub struct JudgeLine {
     pub judge: Option<char>,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub judge_reason: String,
+    /// Whose letter the final one is in auto mode (`judge`, `rubric` or `disputes`), and why.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub from: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub why: String,
 }
 
 /// The gate: what fails the run (exit 1).
@@ -170,6 +257,10 @@ pub struct Gate {
     pub failed: bool,
     /// Unresolved findings at or above the threshold.
     pub blocking: Vec<String>,
+    /// The judge's ruling decided whether a finding it disputed counts (`debate.gate.trustJudge`);
+    /// otherwise the reviewer's word did.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trust_judge: bool,
 }
 
 /// What a chunked review covered.
@@ -209,6 +300,9 @@ pub struct Report {
     pub findings: Vec<Item>,
     pub judge_history: Vec<JudgeLine>,
     pub unresolved: Vec<Item>,
+    /// Findings the reviewer withdrew when the judge disputed them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub withdrawn: Vec<WithdrawnItem>,
     /// Alternatives the reviewer said the artifact failed to consider (last round).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missing_alternatives: Vec<String>,

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 pub mod http;
 pub mod panel;
+pub mod planted;
 
 pub struct TestEnv {
     _tmp: tempfile::TempDir,

@@ -26,7 +26,7 @@ pub use rubric::{apply, rubric};
 
 use crate::answer::{self, Roots};
 use crate::findings::Finding;
-pub use crate::findings::{Judged, Ruling, Verdict};
+pub use crate::findings::{lowers, Judged, Rejoinder, Rejoined, Ruling, Verdict};
 
 impl Verdict {
     /// A verdict word or phrase ([`words::RULING_WORDS`]) as the whole of `s`.
@@ -62,6 +62,8 @@ pub struct Judgement {
     /// What was read but not used: a ruling on an id outside the round, a ruling whose verdict
     /// could not be read.
     pub notes: Vec<String>,
+    /// The ids outside the round the judge ruled on (their rulings are not applied).
+    pub outside: Vec<String>,
 }
 
 /// Reads the judge's answer: the schema-enforced object when the CLI gave one, else its JSON
@@ -131,6 +133,7 @@ fn keep_round(j: &mut Judgement, ids: &[String]) {
     for mut r in std::mem::take(&mut j.rulings) {
         r.id = r.id.trim().to_ascii_uppercase();
         if !ids.is_empty() && !ids.iter().any(|i| i.eq_ignore_ascii_case(&r.id)) {
+            j.outside.push(r.id.clone());
             j.notes.push(format!(
                 "{} is not a finding of this round: the judge's ruling on it ({}) was not applied",
                 r.id,

@@ -16,12 +16,14 @@ pub fn apply(findings: &[Finding], judgement: &Judgement) -> Vec<Judged> {
                 .cloned(),
             finding: f.clone(),
             from_judge: false,
+            rejoinder: None,
         })
         .collect();
     out.extend(judgement.added.iter().map(|f| Judged {
         finding: f.clone(),
         ruling: None,
         from_judge: true,
+        rejoinder: None,
     }));
     out
 }

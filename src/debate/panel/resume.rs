@@ -21,7 +21,7 @@ pub fn run(
     s: Session,
     mut meta: Meta,
     settings: &Settings,
-    repo: Option<&git2::Repository>,
+    repo: Option<&crate::git::Repo>,
 ) -> Result<Ended> {
     let id = s.id.clone();
     if meta.common.status == "completed" {
@@ -78,7 +78,7 @@ pub fn run(
             .and_then(|r| r.workdir().map(std::path::Path::to_path_buf))
             .unwrap_or(std::env::current_dir()?),
         context: None,
-        checker: Checker::new(repo),
+        checker: Checker::new(repo.and_then(crate::git::Repo::libgit2)),
         blog: meta.blog,
         resume: log,
         timings: Default::default(),

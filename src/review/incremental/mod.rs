@@ -81,7 +81,7 @@ pub fn start(
     change: &Change,
     since: &Since,
     given: &str,
-    context_lines: u32,
+    context_lines: Option<u32>,
 ) -> Result<Start> {
     if !matches!(scope, Scope::Base(_) | Scope::Range { .. }) {
         crate::usage!(
@@ -229,7 +229,7 @@ fn continued(
     repo: &Repository,
     all: &[previous::Previous],
     change: &Change,
-    context_lines: u32,
+    context_lines: Option<u32>,
 ) -> Result<Option<previous::Previous>> {
     let Some(new) = change.head.as_deref().and_then(|h| Oid::from_str(h).ok()) else {
         return Ok(None);

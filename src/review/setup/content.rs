@@ -46,7 +46,7 @@ const PATH_ENDINGS: &[&str] = &[
 /// CONTENT as a file (the file's text), a refusal (a typo), or `None`: text to review as given.
 fn positional(
     content: &str,
-    repo: Option<&git2::Repository>,
+    repo: Option<&crate::git::Repo>,
     cwd: &Path,
     cap: u64,
 ) -> Result<Option<TextInput>> {
@@ -151,7 +151,7 @@ fn distance(a: &str, b: &str) -> usize {
 pub fn explicit(
     args: &What,
     cap: u64,
-    repo: Option<&git2::Repository>,
+    repo: Option<&crate::git::Repo>,
     cwd: &Path,
 ) -> Result<Option<TextInput>> {
     if let Some(content) = &args.content {

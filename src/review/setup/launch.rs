@@ -19,7 +19,7 @@ use crate::settings::Settings;
 
 /// What the loop starts from.
 pub struct Launch<'a> {
-    pub repo: Option<&'a git2::Repository>,
+    pub repo: Option<&'a crate::git::Repo>,
     pub source: &'a Source,
     pub settings: &'a Settings,
     pub artifact: &'a Artifact,
@@ -120,4 +120,5 @@ fn locations(source: &Source) -> Option<LocationIndex> {
             .filter(|_| input.origin.starts_with("file:"))
             .map(|p| LocationIndex::whole_file(p, &input.text)),
     }
+    .map(LocationIndex::with_redacted_paths)
 }

@@ -22,7 +22,7 @@ pub enum Found {
 
 /// Finds the material, in order: `--last-message`, explicit content, the scope.
 pub fn find(
-    repo: Option<&git2::Repository>,
+    repo: Option<&crate::git::Repo>,
     what: &What,
     settings: &Settings,
     cwd: &Path,

@@ -90,12 +90,16 @@ pub struct Reviewed {
 /// handle and its object cache serve the whole review); `messages` reads the launching agent's
 /// last message when that is what is reviewed.
 pub fn run(
-    repo: Option<git2::Repository>,
+    repo: Option<crate::git::Repo>,
     what: &What,
     settings: &Settings,
     messages: &dyn LastMessage,
 ) -> Result<Ran> {
     let mut settings = settings.clone();
+    // Unless ours is set, git's `diff.context` (as the record shows).
+    settings
+        .context_lines
+        .get_or_insert_with(|| crate::git::context_lines(repo.as_ref()));
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let (mut source, from_message) =
         match material::find(repo.as_ref(), what, &settings, &cwd, messages)? {

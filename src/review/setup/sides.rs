@@ -1,12 +1,13 @@
-//! Who plays which side of a review: the author and the reviewer as routed, the backend that
-//! restates unreadable answers, and the fallback reviewer. A resumed review builds its sides the
-//! same way.
+//! Who plays which side of a review: the author and the reviewer as routed, who restates an
+//! answer that could not be read whole, and the fallback reviewer. A resumed review builds its
+//! sides the same way.
 
 use anyhow::Result;
 
 use crate::agents::registry::{self, Role};
 use crate::agents::routing::{self, Route, World};
 use crate::agents::Backend;
+use crate::review::reading::Restater;
 use crate::settings::Settings;
 
 /// The author and the reviewer, built.
@@ -33,18 +34,15 @@ pub fn choose(settings: &Settings) -> Result<(Result<Route>, Option<Sides>)> {
     Ok((route, sides))
 }
 
-/// The backend that restates unreadable answers: `None` for the author (the default), or the
-/// reviewer or a named backend (`debate.normalizer`).
-pub fn normalizer(
-    settings: &Settings,
-    author: &str,
-    reviewer: &str,
-) -> Result<Option<Box<dyn Backend>>> {
+/// Who restates an answer the reader could not read whole: the reviewer itself (the default:
+/// the repair turn), or, when `debate.normalizer` names one, the author or another backend.
+pub fn normalizer(settings: &Settings, author: &str, reviewer: &str) -> Result<Restater> {
     Ok(match settings.normalizer.as_deref().map(str::trim) {
-        None | Some("") | Some("author") => None,
-        Some("reviewer") => Some(registry::build(reviewer, Some(Role::Reviewer), settings)?),
-        Some(name) if name == author => None,
-        Some(name) => Some(registry::build(name, None, settings)?),
+        None | Some("") | Some("reviewer") => Restater::Reviewer,
+        Some(name) if name == reviewer => Restater::Reviewer,
+        Some("author") => Restater::Author,
+        Some(name) if name == author => Restater::Author,
+        Some(name) => Restater::Backend(registry::build(name, None, settings)?),
     })
 }
 

@@ -30,12 +30,19 @@ pub fn prepare(
     args: &What,
     settings: &Settings,
     source: &mut Source,
-    repo: Option<&git2::Repository>,
+    repo: Option<&crate::git::Repo>,
     store: &Path,
 ) -> Result<Next> {
     let Some((since, given)) = incremental_since(args, settings, source)? else {
         return Ok(Next::Review(None));
     };
+    if let Some(why) = repo.and_then(crate::git::Repo::unopened) {
+        crate::usage!(
+            "an incremental review (--since, debate.incremental) reads history with libgit2, \
+             which cannot open this repository ({why}); review the whole change without --since"
+        )
+    }
+    let repo = repo.and_then(crate::git::Repo::libgit2);
     let (Source::Change { scope, change }, Some(repo)) = (&*source, repo) else {
         crate::usage!(
             "--since works with --scope base:<branch> or range:<a>..<b>, not with content"
