@@ -682,7 +682,7 @@ mod tests {
 
     #[test]
     fn rdjson_has_reviewdogs_fields_and_a_location_for_every_diagnostic() {
-        let r = crate::report::sample(
+        let r = crate::report::sample::report(
             json!([
                 {"severity": "P1", "title": "wrong sum",
                  "location": {"path": "a.rs", "start_line": 2, "end_line": 3, "check": "verified"},

@@ -132,7 +132,7 @@ mod tests {
 
     #[test]
     fn every_placed_finding_is_an_issue_with_gitlabs_fields() {
-        let r = crate::report::sample(
+        let r = crate::report::sample::report(
             json!([
                 {"severity": "P0", "title": "drops the table", "location": at("db.sql", 3)},
                 {"severity": "P1", "title": "wrong sum", "location": at("a.rs", 7)},
@@ -166,7 +166,7 @@ mod tests {
 
     #[test]
     fn a_one_file_review_places_every_finding_and_fingerprints_are_unique() {
-        let r = crate::report::sample(
+        let r = crate::report::sample::report(
             json!([
                 {"severity": "P2", "title": "no tests"},
                 {"severity": "P2", "title": "no tests"},

@@ -6,6 +6,8 @@
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::Value;
 
 /// Largest answer read (a page of 100 comments is far below it).
@@ -53,8 +55,14 @@ impl Api {
         }
     }
 
-    /// One call; `body` is sent as JSON. An error status is a [`Refused`] in the chain.
-    pub fn call(&self, method: &str, path: &str, body: Option<&Value>) -> Result<Value> {
+    /// One call; `body` is sent as JSON, the answer read as `T`. An error status is a
+    /// [`Refused`] in the chain.
+    pub fn call<T: DeserializeOwned>(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&impl Serialize>,
+    ) -> Result<T> {
         let url = format!("{}{path}", self.base);
         let auth = format!("Bearer {}", self.token);
         let headers = [
@@ -81,7 +89,10 @@ impl Api {
                 for (k, v) in headers {
                     r = r.header(k, v);
                 }
-                let text = b.map(Value::to_string).unwrap_or_default();
+                let text = match b {
+                    Some(b) => serde_json::to_string(b)?,
+                    None => String::new(),
+                };
                 r.header("Content-Type", "application/json")
                     .send(text.as_bytes())
             }
@@ -105,18 +116,19 @@ impl Api {
             return Err(anyhow::Error::new(Refused { status, message })
                 .context(format!("GitHub refused {method} {path}")));
         }
-        Ok(value)
+        serde_json::from_value(value)
+            .with_context(|| format!("{method} {path}: not the answer GitHub documents"))
     }
 
     /// Every item of a listing, page by page (`per_page=100`) until a short page.
-    pub fn list(&self, path: &str) -> Result<Vec<Value>> {
+    pub fn list<T: DeserializeOwned>(&self, path: &str) -> Result<Vec<T>> {
         let mut all = Vec::new();
         for page in 1..=MAX_PAGES {
-            let items =
-                match self.call("GET", &format!("{path}?per_page={PAGE}&page={page}"), None)? {
-                    Value::Array(items) => items,
-                    other => bail!("GET {path}: not a list: {other}"),
-                };
+            let items: Vec<T> = self.call(
+                "GET",
+                &format!("{path}?per_page={PAGE}&page={page}"),
+                None::<&()>,
+            )?;
             let n = items.len();
             all.extend(items);
             if n < PAGE {

@@ -412,7 +412,7 @@ mod tests {
 
     #[test]
     fn markdown_gives_each_finding_its_block_most_severe_first() {
-        let r = crate::report::sample(
+        let r = crate::report::sample::report(
             serde_json::json!([
                 {"severity": "P3", "title": "style nit"},
                 {"severity": "P1", "title": "wrong sum",

@@ -11,7 +11,7 @@
 //! second review. Findings elsewhere are in the summary.
 
 use anyhow::Result;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 use crate::findings::LocationCheck;
 use crate::report::ci::location;
@@ -53,6 +53,47 @@ pub struct Posted {
     /// The summary comment's address, and whether it was edited (not created).
     pub summary_url: String,
     pub summary_updated: bool,
+}
+
+/// A line comment of a review (GitHub's "create a review" request: `comments[]`).
+#[derive(Debug, Serialize)]
+pub struct LineComment {
+    pub path: String,
+    /// The last line; `start_line` the first, when more than one.
+    pub line: u64,
+    pub side: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_side: Option<&'static str>,
+    pub body: String,
+}
+
+/// The "create a review for a pull request" request.
+#[derive(Debug, Serialize)]
+pub struct ReviewRequest {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit_id: Option<String>,
+    pub event: &'static str,
+    pub body: String,
+    pub comments: Vec<LineComment>,
+}
+
+/// An issue comment's request body.
+#[derive(Serialize)]
+struct CommentRequest<'a> {
+    body: &'a str,
+}
+
+/// What is read of a review or an issue comment GitHub lists or returns.
+#[derive(Deserialize)]
+struct Answered {
+    #[serde(default)]
+    id: Option<u64>,
+    #[serde(default)]
+    body: Option<String>,
+    #[serde(default)]
+    html_url: Option<String>,
 }
 
 fn review_marker(session: &str) -> String {
@@ -105,37 +146,36 @@ pub fn comment_body(i: &Item, suggested: Option<&str>) -> String {
 
 /// The review's line comments, most severe first (GitHub's request shape: `path`, `line`,
 /// `side`, and `start_line`/`start_side` for more than one line).
-pub fn comments(r: &Report) -> Vec<Value> {
+pub fn comments(r: &Report) -> Vec<LineComment> {
     let mut items: Vec<&Item> = r.unresolved.iter().collect();
     items.sort_by_key(|i| (i.rank(), i.severity));
     items
         .into_iter()
         .filter_map(|i| {
             let (path, start, end, suggested) = lines_of(i)?;
-            let mut c = json!({
-                "path": path,
-                "line": end,
-                "side": "RIGHT",
-                "body": comment_body(i, suggested.as_deref()),
-            });
-            if start < end {
-                c["start_line"] = json!(start);
-                c["start_side"] = json!("RIGHT");
-            }
-            Some(c)
+            let many = start < end;
+            Some(LineComment {
+                path,
+                line: end,
+                side: "RIGHT",
+                start_line: many.then_some(start),
+                start_side: many.then_some("RIGHT"),
+                body: comment_body(i, suggested.as_deref()),
+            })
         })
         .collect()
 }
 
 /// The review's request body, or `None` when no finding has lines in the change.
-pub fn review(r: &Report, commit: Option<&str>) -> Option<Value> {
+pub fn review(r: &Report, commit: Option<&str>) -> Option<ReviewRequest> {
     let comments = comments(r);
     if comments.is_empty() {
         return None;
     }
-    let mut v = json!({
-        "event": "COMMENT",
-        "body": format!(
+    Some(ReviewRequest {
+        commit_id: commit.map(str::to_string),
+        event: "COMMENT",
+        body: format!(
             "{}\n**git debate** (session `{}`): {} of {} unresolved finding(s) on lines of this \
              change, below; the summary comment lists them all.",
             review_marker(&r.session),
@@ -143,12 +183,8 @@ pub fn review(r: &Report, commit: Option<&str>) -> Option<Value> {
             comments.len(),
             r.unresolved.len()
         ),
-        "comments": comments,
-    });
-    if let Some(c) = commit {
-        v["commit_id"] = json!(c);
-    }
-    Some(v)
+        comments,
+    })
 }
 
 /// The summary comment's text: the marker, then the markdown report.
@@ -156,8 +192,8 @@ pub fn summary(r: &Report) -> String {
     format!("{SUMMARY_MARKER}\n{}", crate::report::markdown(r))
 }
 
-fn has(v: &Value, marker: &str) -> bool {
-    v["body"].as_str().is_some_and(|b| b.contains(marker))
+fn has(v: &Answered, marker: &str) -> bool {
+    v.body.as_deref().is_some_and(|b| b.contains(marker))
 }
 
 /// Posts `r` (see the module documentation).
@@ -166,12 +202,13 @@ pub fn post(r: &Report, t: &Target) -> Result<Posted> {
     let api = Api::new(&t.api, &t.token);
     let (repo, pr) = (&t.repo, t.pr);
 
-    let body = json!({ "body": summary(r) });
+    let text = summary(r);
+    let body = CommentRequest { body: &text };
     let existing = api
-        .list(&format!("/repos/{repo}/issues/{pr}/comments"))?
+        .list::<Answered>(&format!("/repos/{repo}/issues/{pr}/comments"))?
         .into_iter()
         .find(|c| has(c, SUMMARY_MARKER));
-    let (answer, summary_updated) = match existing.as_ref().and_then(|c| c["id"].as_u64()) {
+    let (answer, summary_updated): (Answered, bool) = match existing.and_then(|c| c.id) {
         Some(id) => (
             api.call(
                 "PATCH",
@@ -189,18 +226,18 @@ pub fn post(r: &Report, t: &Target) -> Result<Posted> {
             false,
         ),
     };
-    let summary_url = answer["html_url"].as_str().unwrap_or_default().to_string();
+    let summary_url = answer.html_url.unwrap_or_default();
 
     let review = match review(r, t.commit.as_deref()) {
         None => ReviewPosted::NothingOnLines,
         Some(payload) => {
             let path = format!("/repos/{repo}/pulls/{pr}/reviews");
             let marker = review_marker(&r.session);
-            if api.list(&path)?.iter().any(|v| has(v, &marker)) {
+            if api.list::<Answered>(&path)?.iter().any(|v| has(v, &marker)) {
                 ReviewPosted::AlreadyThere
             } else {
-                let n = payload["comments"].as_array().map_or(0, Vec::len);
-                match api.call("POST", &path, Some(&payload)) {
+                let n = payload.comments.len();
+                match api.call::<Answered>("POST", &path, Some(&payload)) {
                     Ok(_) => ReviewPosted::Posted(n),
                     Err(e) => match e.downcast_ref::<Refused>() {
                         Some(refused) if refused.status == 422 => {
@@ -222,10 +259,15 @@ pub fn post(r: &Report, t: &Target) -> Result<Posted> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{json, Value};
+
+    fn values<T: Serialize>(t: T) -> Value {
+        serde_json::to_value(t).unwrap()
+    }
 
     #[test]
     fn line_comments_only_in_the_change_with_a_suggestion_for_a_patch_of_their_lines() {
-        let r = crate::report::sample(
+        let r = crate::report::sample::report(
             json!([
                 {"severity": "P3", "title": "nit", "location": {"path": "a.rs", "start_line": 9, "check": "verified"}},
                 {"severity": "P1", "title": "wrong sum", "body": "It subtracts.",
@@ -236,8 +278,12 @@ mod tests {
             ]),
             None,
         );
-        let c = comments(&r);
-        assert_eq!(c.len(), 2, "only lines in the changed hunks: {c:#?}");
+        let c = values(comments(&r));
+        assert_eq!(
+            c.as_array().unwrap().len(),
+            2,
+            "only lines in the changed hunks: {c:#}"
+        );
         // Most severe first; the suggestion's one line, not the finding's three.
         assert_eq!(c[0]["path"], "a.rs");
         assert_eq!(
@@ -251,7 +297,7 @@ mod tests {
         assert!(body.contains("**Fix.** Add instead."), "{body}");
         assert!(body.contains("\n```suggestion\na + b\n```\n"), "{body}");
         assert_eq!(c[1]["line"], 9);
-        let v = review(&r, Some("abc")).unwrap();
+        let v = values(review(&r, Some("abc")).unwrap());
         assert_eq!(v["event"], "COMMENT");
         assert_eq!(v["commit_id"], "abc");
         assert!(v["body"]
@@ -262,13 +308,13 @@ mod tests {
 
     #[test]
     fn a_range_without_a_suggestion_is_a_multi_line_comment_with_the_patch() {
-        let r = crate::report::sample(
+        let r = crate::report::sample::report(
             json!([{"severity": "P2", "title": "t",
                 "location": {"path": "a.rs", "start_line": 2, "end_line": 4, "check": "verified"},
                 "action": "```diff\n@@ -7 +7 @@\n-x\n+y\n```"}]),
             None,
         );
-        let c = comments(&r);
+        let c = values(comments(&r));
         assert_eq!(
             (c[0]["start_line"].as_u64(), c[0]["line"].as_u64()),
             (Some(2), Some(4))
@@ -278,6 +324,6 @@ mod tests {
         assert!(!body.contains("```suggestion"), "{body}");
         assert!(body.contains("```diff\n@@ -7 +7 @@"), "{body}");
         assert!(summary(&r).starts_with(SUMMARY_MARKER));
-        assert!(review(&crate::report::sample(json!([]), None), None).is_none());
+        assert!(review(&crate::report::sample::report(json!([]), None), None).is_none());
     }
 }
