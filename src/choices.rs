@@ -99,6 +99,15 @@ vocabulary! {
 }
 
 vocabulary! {
+    /// `--color`: whether text on a terminal is coloured.
+    pub enum ColorWhen {
+        Auto = "auto",
+        Always = "always",
+        Never = "never",
+    }
+}
+
+vocabulary! {
     /// `--intensity`: a preset for rounds, budget and timeout.
     pub enum Intensity {
         Quick = "quick",

@@ -23,7 +23,14 @@ pub fn command() -> clap::Command {
 /// Parses the process's arguments; on an error or `--help`, prints and exits as clap does.
 pub fn parse() -> Cli {
     let matches = command().get_matches();
-    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let color = match cli.color {
+        crate::choices::ColorWhen::Auto => None,
+        crate::choices::ColorWhen::Always => Some(true),
+        crate::choices::ColorWhen::Never => Some(false),
+    };
+    crate::ui::terminal::set_output(cli.quiet, cli.verbose, color);
+    cli
 }
 
 /// A flag group's share of the overrides: what it sets, and nothing else.
@@ -66,6 +73,13 @@ impl Fill for RoundsArgs {
 impl Fill for BudgetArgs {
     fn fill(&self, o: &mut Overrides) {
         o.budget_minutes = self.budget_minutes;
+    }
+}
+
+impl Fill for crate::cli::topic::TopicBudgetArgs {
+    fn fill(&self, o: &mut Overrides) {
+        // The settings hold whole minutes; a debate's budget reads the flag itself.
+        o.budget_minutes = self.budget_minutes.map(|m| m.ceil().max(1.0) as u64);
     }
 }
 

@@ -296,20 +296,25 @@ fn models_effort_and_per_backend_config_shape_the_command_line() {
     let last_argv = || argv(env.fake_calls("claude").last().unwrap()).join(" ");
 
     ask(&env, "claude", "hi", &["--effort", "low"]).ok();
+    // The effort table's model, and its turns (seed 001: 1 at low).
     assert!(
-        last_argv().ends_with("--model claude-haiku-4-5"),
+        last_argv().ends_with("--model claude-haiku-4-5 --max-turns 1"),
         "{}",
         last_argv()
     );
 
     env.git(&["config", "debate.claude.effortLow", "my-haiku"]);
     ask(&env, "claude", "hi", &["--effort", "low"]).ok();
-    assert!(last_argv().ends_with("--model my-haiku"), "{}", last_argv());
+    assert!(
+        last_argv().ends_with("--model my-haiku --max-turns 1"),
+        "{}",
+        last_argv()
+    );
 
     env.git(&["config", "debate.claude.model", "configured-model"]);
     ask(&env, "claude", "hi", &["--effort", "low"]).ok();
     assert!(
-        last_argv().ends_with("--model configured-model"),
+        last_argv().ends_with("--model configured-model --max-turns 1"),
         "{}",
         last_argv()
     );

@@ -9,6 +9,7 @@ mod backends;
 mod chunks;
 mod ci;
 mod config;
+mod conventions;
 mod duel;
 mod edge_cases;
 mod first_steps;
@@ -30,6 +31,7 @@ mod ownership;
 mod panel;
 mod panel_failures;
 mod panel_lineup;
+mod panel_seeds;
 mod post;
 mod processes;
 mod prune;
@@ -49,6 +51,8 @@ mod sessions_v1;
 mod store;
 mod terminal;
 mod topic;
+mod topic_ground;
+mod topic_seeds;
 
 /// Every test module file must be listed above, or its tests silently never run.
 #[test]

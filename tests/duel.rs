@@ -83,6 +83,7 @@ fn the_judge_is_a_third_family_when_one_is_installed_or_the_one_named() {
     env.fake("claude", json!([a("OPENING")]));
     env.fake("codex", json!([a("CRITIQUE")]));
     env.fake("gemini", json!([a(PICKS)]));
+    crate::common::panel::cli_transport(&env);
     let s = json_of(&duel(&env, &["--rounds", "1", "--format", "json"]).ok());
     assert_eq!(s["judge"]["tool"], "gemini");
     assert_eq!(
@@ -109,6 +110,7 @@ fn the_judge_is_a_third_family_when_one_is_installed_or_the_one_named() {
     env.fake("claude", json!([a("OPENING")]));
     env.fake("codex", json!([a("CRITIQUE"), a(PICKS)]));
     env.fake("gemini", json!([a("unused")]));
+    crate::common::panel::cli_transport(&env);
     let s = json_of(
         &duel(
             &env,

@@ -193,6 +193,39 @@ fn shallow_clone_without_merge_base_explains_how_to_deepen() {
 }
 
 #[test]
+fn a_ci_checkout_without_the_base_says_how_to_fetch_it() {
+    let env = TestEnv::with_repo();
+    env.git(&["checkout", "-q", "-b", "feature"]);
+    env.write("f.txt", "f\n");
+    env.commit_all("feature");
+    // What actions/checkout makes: one commit of one branch, no other refs.
+    let ci = env.root.join("ci");
+    let url = format!("file://{}", env.repo.display());
+    env.git_in(
+        &env.root,
+        &[
+            "clone",
+            "-q",
+            "--depth",
+            "1",
+            "-b",
+            "feature",
+            &url,
+            ci.to_str().unwrap(),
+        ],
+    );
+    let run = env
+        .run_in(&ci, &["--dry-run", "--scope", "base:main"])
+        .fails(2);
+    let err = one_line_error(&run.stderr);
+    assert!(
+        err.contains("not in this shallow clone")
+            && err.contains("git fetch --deepen=200 origin main:refs/remotes/origin/main"),
+        "{err}"
+    );
+}
+
+#[test]
 fn linked_worktrees_share_the_common_session_store() {
     let env = TestEnv::with_repo();
     let wt = env.root.join("wt");

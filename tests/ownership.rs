@@ -262,11 +262,12 @@ fn a_repair_that_drops_or_invents_a_finding_is_caught_and_counted_in_every_forma
     let s = json_of(&run);
     let findings = s["findings"].as_array().unwrap();
     assert_eq!(findings.len(), 2, "{s:#}");
-    assert_eq!(findings[0]["source"], "repair");
-    assert_eq!(findings[0]["severity"], "P3");
+    // Most severe first: the finding of unknown severity before the P3.
+    assert_eq!(findings[1]["source"], "repair");
+    assert_eq!(findings[1]["severity"], "P3");
     // The retry loop the restatement dropped stays, of unknown severity, and trips the gate.
-    assert!(findings[1]["body"].as_str().unwrap().contains("retry loop"));
-    assert_eq!(findings[1]["severity"], "unclassified");
+    assert!(findings[0]["body"].as_str().unwrap().contains("retry loop"));
+    assert_eq!(findings[0]["severity"], "unclassified");
     assert!(!s.to_string().contains("SQL injection in the login form\""));
     let dir = std::path::PathBuf::from(s["session_dir"].as_str().unwrap());
     let r1: Value =
@@ -487,7 +488,6 @@ fn the_gate_holds_both_ways_over_reviewers_answers() {
 }
 
 #[test]
-#[ignore = "waits on the reader: verdicts in Spanish and Chinese (`Veredicto: aprobado`, `结论：通过`)"]
 fn approvals_in_other_languages_pass_the_gate() {
     let wrong = gate_table(&corpus(), APPROVALS_IN_OTHER_LANGUAGES, "p1", 0);
     assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));

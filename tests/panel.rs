@@ -206,7 +206,7 @@ fn a_three_debater_panel_follows_the_seed_phases_log_and_outputs() {
     assert!(read("blog-post.md").contains("Proponents argue"));
     assert!(read("assessor-report.md").contains("Overall rating: Good."));
     // The assessor ran after the reporter and read what it wrote.
-    let assessor = cue("codex", "You are the assessor");
+    let assessor = cue("opencode", "You are the assessor");
     assert!(
         assessor.contains("REPORTER ACCOUNT: bob argued failover.")
             && assessor.contains("Proponents argue")
@@ -272,8 +272,8 @@ fn the_support_roles_come_from_flags_or_the_panel_section_and_a_clone_cannot_pic
     );
     assert_eq!(meta["roles"]["reporter"]["backend"], "gemini");
     assert_eq!(meta["roles"]["assessor"]["backend"], "claude");
-    // The default: the first installed CLI of a family other than the chair's.
-    assert_eq!(meta["roles"]["audience"]["backend"], "codex");
+    // The default: the installed CLI no debater uses.
+    assert_eq!(meta["roles"]["audience"]["backend"], "opencode");
     let asked = |cli: &str, what: &str| {
         env.fake_calls(cli)
             .iter()
@@ -284,7 +284,7 @@ fn the_support_roles_come_from_flags_or_the_panel_section_and_a_clone_cannot_pic
             && !asked("qwen", "Write the body of summary.md")
     );
     assert!(asked("claude", "You are the assessor") && !asked("qwen", "You are the assessor"));
-    assert!(asked("codex", "You are the audience") && !asked("qwen", "You are the audience"));
+    assert!(asked("opencode", "You are the audience") && !asked("qwen", "You are the audience"));
     let cue = |cli: &str, marker: &str| {
         env.fake_calls(cli)
             .iter()

@@ -56,6 +56,9 @@ fn the_real_agents_answer_over_acp() {
                 "claude" => answer["notes"]
                     .to_string()
                     .contains("set to \\\"sonnet\\\""),
+                // No model setting over ACP: the model asked for is not recorded as the one
+                // that answered.
+                "copilot" => answer["model"].is_null() && answer["transport"] == "acp",
                 _ => true,
             };
             let ok = match fail {
@@ -93,4 +96,103 @@ fn the_real_agents_answer_over_acp() {
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// A topic duel against the real agents: claude proposes on its CLI and each challenger runs over
+/// ACP where a debate prefers it (codex through codex-acp, gemini, qwen, opencode) and on its CLI
+/// where it does not (copilot); the transport and the model that answered are recorded.
+#[test]
+fn the_real_agents_debate_over_acp_where_it_is_verified() {
+    let Some((harness, clis)) = harness_for(&["codex", "gemini", "qwen", "opencode", "copilot"])
+    else {
+        return;
+    };
+    let mut failures = Vec::new();
+    for cli in clis {
+        let env = TestEnv::with_repo();
+        let srv = server(&harness, &env.root, None);
+        let mut vars = setup(&env, "claude", &srv.url);
+        vars.extend(setup(&env, cli, &srv.url));
+        if cli == "qwen" {
+            env.git(&["config", "debate.qwen.model", "qwen3-coder-plus"]);
+        }
+        let started = Instant::now();
+        let (code, s, stderr) = topic_real(&env, &harness, cli, &vars);
+        let ex = &s["exchanges"];
+        let (transport, model) = (&ex[1]["transport"], &ex[1]["model"]);
+        eprintln!(
+            "{cli}: exit {code} in {:.1?}: proposer {} {}, challenger {transport} {model}",
+            started.elapsed(),
+            ex[0]["transport"],
+            ex[0]["model"]
+        );
+        let want_acp = cli != "copilot";
+        let model_ok = match cli {
+            "codex" => model == "gpt-5.5",
+            "gemini" => model == "gemini-2.5-pro",
+            "opencode" => model == "fakellm/fake-model",
+            "qwen" => model
+                .as_str()
+                .is_some_and(|m| m.contains("qwen3-coder-plus")),
+            _ => true,
+        };
+        let ok = code == 0
+            && ex[0]["transport"] == "cli"
+            && *transport == if want_acp { "acp" } else { "cli" }
+            && model_ok;
+        if !ok {
+            failures.push(format!("{cli}: exit {code}, {s}, {stderr}"));
+        }
+        assert!(
+            !stderr.contains("changed the repository"),
+            "{cli}: {stderr}"
+        );
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+fn topic_real(
+    env: &TestEnv,
+    harness: &std::path::Path,
+    challenger: &str,
+    vars: &[(String, String)],
+) -> (i32, serde_json::Value, String) {
+    let mut cmd = env.cmd_in(&env.repo);
+    let path = format!(
+        "{}:{}",
+        harness.join("node_modules/.bin").display(),
+        env.path()
+    );
+    std::fs::create_dir_all(env.home.join("tmp")).unwrap();
+    cmd.env("PATH", path)
+        .env("TMPDIR", env.home.join("tmp"))
+        .env("TERM", "dumb")
+        .env("NO_COLOR", "1")
+        .args([
+            "topic",
+            "Review this change: should add() saturate?",
+            "--proposer",
+            "claude",
+            "--challenger",
+            challenger,
+            "--judge",
+            "claude",
+            "--rounds",
+            "1",
+            "--allow-same-family",
+            "--backend-timeout-seconds",
+            "90",
+            "--format",
+            "json",
+        ]);
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    (
+        out.status.code().unwrap_or(-1),
+        serde_json::from_str(&stdout).unwrap_or(serde_json::Value::Null),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }

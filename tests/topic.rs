@@ -77,7 +77,8 @@ fn a_one_round_duel_with_a_verdict_and_the_stored_files() {
         "**Challenger**: codex (",
         "**Rounds**: 1 of 1",
         "**Rigor**: Structured perspective comparison (prompt-enforced adversarial rules; \
-         repository citations checked by the tool: 1 verified, 0 not found",
+         repository citations checked by the tool against HEAD: 1 verified, 0 not found, 0 \
+         unreliable",
         "### Verdict\n**Winner**: challenger (codex)",
         "codex had the stronger argument because: cited real code",
         "### Debate Quality\n- **Genuine disagreement**: high\n- **Evidence quality**: medium\n- \

@@ -201,10 +201,10 @@ impl Budget {
     /// `.gitdebate` included: it only bounds time), else [`DEFAULT_TOPIC_MINUTES`], with the
     /// verdict's reserve kept. The review's own `debate.budgetMinutes` and intensity presets do
     /// not apply: a debate's turns are longer.
-    pub fn for_topic(settings: &Settings, flag: Option<u64>) -> Result<Budget> {
-        // The key takes fractions (`0.5` is 30 s), as the panel's does; the flag whole minutes.
+    pub fn for_topic(settings: &Settings, flag: Option<f64>) -> Result<Budget> {
+        // The flag and the key take fractions (`0.5` is 30 s), as the panel's do.
         let (minutes, source) = match (flag, settings.backend_vars.get("topic.budgetminutes")) {
-            (Some(m), _) => (m as f64, format!("--budget-minutes {m}")),
+            (Some(m), _) => (check_minutes(m)?, format!("--budget-minutes {m}")),
             (None, Some(v)) => match v.parse::<f64>() {
                 Ok(m) if m > 0.0 && m <= 1440.0 => (m, format!("debate.topic.budgetMinutes = {v}")),
                 _ => {
@@ -233,10 +233,11 @@ impl Budget {
     /// decimal number of minutes); else the budget the settings carry (30 for a panel unless
     /// configured). Its `source` names the flag or key that set it, for the note that says it ran
     /// out.
-    pub fn for_panel(settings: &Settings) -> Result<Budget, String> {
+    pub fn for_panel(settings: &Settings, flag: Option<f64>) -> Result<Budget, String> {
         let configured = crate::agents::registry::var(settings, "panel", "budgetMinutes");
-        let minutes = match configured {
-            Some(v) if !flag_set(settings) => match v.trim().parse::<f64>() {
+        let minutes = match (flag, configured) {
+            (Some(m), _) => check_minutes(m).map_err(|e| e.to_string())?,
+            (None, Some(v)) if !flag_set(settings) => match v.trim().parse::<f64>() {
                 Ok(m) if m > 0.0 && m.is_finite() => m,
                 _ => {
                     return Err(format!(
@@ -244,14 +245,31 @@ impl Budget {
                     ))
                 }
             },
-            _ => settings.budget_minutes as f64,
+            (None, _) => settings.budget_minutes as f64,
+        };
+        let source = match flag {
+            Some(m) => format!("--budget-minutes {m}"),
+            None => panel_source(settings),
         };
         Ok(Budget::new(
             Duration::from_secs_f64(minutes * 60.0),
             Duration::from_secs(settings.backend_timeout_seconds),
-            panel_source(settings),
+            source,
         )
         .with_idle(Duration::from_secs(settings.backend_idle_seconds)))
+    }
+}
+
+/// A `--budget-minutes` value: minutes above 0 and at most a day, fractions allowed.
+fn check_minutes(m: f64) -> Result<f64> {
+    if m.is_finite() && m > 0.0 && m <= 1440.0 {
+        Ok(m)
+    } else {
+        Err(UsageError::new(format!(
+            "bad value for --budget-minutes {m}: expected minutes above 0 and at most 1440 \
+             (fractions allowed, e.g. 0.5)"
+        ))
+        .into())
     }
 }
 

@@ -12,20 +12,32 @@ use crate::choices::Effort;
 pub struct Setting {
     pub model: Option<&'static str>,
     pub reasoning: Option<&'static str>,
+    /// Flags of the CLI's own for the level: claude's `--max-turns` (1, 3, 5, 10), opencode's
+    /// `--thinking` at max.
+    pub args: &'static [&'static str],
 }
 
 const fn s(model: Option<&'static str>, reasoning: Option<&'static str>) -> Setting {
-    Setting { model, reasoning }
+    Setting {
+        model,
+        reasoning,
+        args: &[],
+    }
+}
+
+const fn with(setting: Setting, args: &'static [&'static str]) -> Setting {
+    Setting { args, ..setting }
 }
 
 /// The table. copilot and qwen expose no effort control; opencode keeps its configured model and
-/// takes the level as `--variant`.
+/// takes the level as `--variant` (and `--thinking` at max); claude's turns follow the level.
 pub fn setting(backend: &str, effort: Effort) -> Setting {
     use Effort::*;
     match (backend, effort) {
-        ("claude", Low) => s(Some("claude-haiku-4-5"), None),
-        ("claude", Medium) => s(Some("claude-sonnet-4-6"), None),
-        ("claude", High | Max) => s(Some("claude-opus-4-6"), None),
+        ("claude", Low) => with(s(Some("claude-haiku-4-5"), None), &["--max-turns", "1"]),
+        ("claude", Medium) => with(s(Some("claude-sonnet-4-6"), None), &["--max-turns", "3"]),
+        ("claude", High) => with(s(Some("claude-opus-4-6"), None), &["--max-turns", "5"]),
+        ("claude", Max) => with(s(Some("claude-opus-4-6"), None), &["--max-turns", "10"]),
         ("gemini", Low | Medium) => s(Some("gemini-3-flash-preview"), None),
         ("gemini", High | Max) => s(Some("gemini-3.1-pro-preview"), None),
         ("codex", Low) => s(Some("gpt-5.3-codex"), Some("low")),
@@ -33,7 +45,8 @@ pub fn setting(backend: &str, effort: Effort) -> Setting {
         ("codex", High | Max) => s(Some("gpt-5.3-codex"), Some("high")),
         ("opencode", Low) => s(None, Some("low")),
         ("opencode", Medium) => s(None, Some("medium")),
-        ("opencode", High | Max) => s(None, Some("high")),
+        ("opencode", High) => s(None, Some("high")),
+        ("opencode", Max) => with(s(None, Some("high")), &["--thinking"]),
         _ => s(None, None),
     }
 }
@@ -61,5 +74,17 @@ mod tests {
         );
         assert_eq!(setting("copilot", Effort::High), s(None, None));
         assert_eq!(config_name(Effort::Medium), "effortMedium");
+        let turns = |e| setting("claude", e).args;
+        assert_eq!(
+            [Effort::Low, Effort::Medium, Effort::High, Effort::Max].map(turns),
+            [
+                &["--max-turns", "1"][..],
+                &["--max-turns", "3"],
+                &["--max-turns", "5"],
+                &["--max-turns", "10"]
+            ]
+        );
+        assert_eq!(setting("opencode", Effort::Max).args, ["--thinking"]);
+        assert!(setting("opencode", Effort::High).args.is_empty());
     }
 }

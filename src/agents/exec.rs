@@ -95,6 +95,8 @@ impl Backend for ExecBackend {
             structured: None,
             output: crate::agents::OutputMode::prompt(None),
             notes: Vec::new(),
+            transport: "cli",
+            redactions: 0,
         })
     }
 }

@@ -213,6 +213,15 @@ pub struct Answer {
     /// agent (ACP permissions), a model it could not confirm.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// How the backend was spoken to: `cli`, `acp` or `http` (see [`Backend::transport`]).
+    pub transport: &'static str,
+    /// Secrets redacted from the answer where it entered ([`redacting`]).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub redactions: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Answer {
@@ -229,6 +238,8 @@ impl Answer {
             structured: None,
             output: OutputMode::prompt(None),
             notes: Vec::new(),
+            transport: "cli",
+            redactions: 0,
         }
     }
 }

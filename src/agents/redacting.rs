@@ -9,6 +9,17 @@
 use crate::agents::{Answer, Backend, BackendError, Family, Request};
 use crate::redact::Redacted;
 
+/// The line an answer that had secrets redacted is shown with.
+pub const REDACTED_WARNING: &str = "[WARN] Sensitive tokens were redacted from the response.";
+
+/// [`REDACTED_WARNING`] with how many were redacted.
+pub fn warning(count: usize) -> String {
+    format!(
+        "{REDACTED_WARNING} ({count} redaction{})",
+        if count == 1 { "" } else { "s" }
+    )
+}
+
 /// A backend whose answers come back redacted.
 pub struct Redacting(pub Box<dyn Backend>);
 
@@ -79,6 +90,7 @@ pub fn redact_answer(mut a: Answer) -> (Answer, Redacted) {
         hidden.absorb(&r);
     }
     if hidden.count > 0 {
+        a.redactions += hidden.count;
         a.notes.push(format!(
             "{REDACTED_NOTE}{} ({})",
             hidden.count,

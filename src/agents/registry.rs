@@ -126,7 +126,11 @@ fn build_unredacted(
     };
     let table = effort.map(|e| (e, effort::setting(spec.name, e)));
     let model = model_of(spec.name, role_model, effort, settings)?;
-    let extra_args = extra_args(spec.name, settings)?;
+    // The effort's own flags first, so the user's `debate.<name>.args` can override them.
+    let mut extra_args: Vec<String> = table
+        .map(|(_, row)| row.args.iter().map(|a| a.to_string()).collect())
+        .unwrap_or_default();
+    extra_args.extend(extra_args_of(spec.name, settings)?);
     let max_attempts = match var(settings, spec.name, "maxAttempts") {
         Some(v) => Some(v.parse::<u32>().ok().filter(|n| *n >= 1).ok_or_else(|| {
             crate::error::UsageError::new(format!(
@@ -148,6 +152,72 @@ fn build_unredacted(
         backend.family = Family::new(f);
     }
     Ok(Box::new(backend))
+}
+
+/// The agents a topic debate speaks to over ACP when they have it (the debate prefers the ACP
+/// transport where it is available): those whose ACP mode was checked against the real package to
+/// answer and to apply the model asked for (codex-acp echoes its `model` option, gemini reports
+/// the answering model, qwen and opencode echo theirs; see `tests/fixtures/acp/README.md`), with
+/// the oldest version of a built-in server that was checked. claude's adapter takes model
+/// aliases only and copilot's ACP server has no model setting: those stay on their CLI.
+pub const ACP_PREFERRED: &[(&str, Option<&str>)] = &[
+    ("codex", None),
+    ("gemini", Some("0.61.0")),
+    ("qwen", Some("0.15.10")),
+    ("opencode", Some("1.18.33")),
+];
+
+/// Whether a debate speaks to `name` over ACP: it is one of [`ACP_PREFERRED`],
+/// `debate.<name>.transport` does not choose, its ACP program is installed, and a built-in
+/// server is at least the version checked.
+pub fn prefers_acp(name: &str, settings: &Settings) -> bool {
+    let Some((_, min)) = ACP_PREFERRED
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+    else {
+        return false;
+    };
+    if var(settings, name, "transport").is_some() {
+        return false;
+    }
+    let Some(a) = acp_agent(name) else {
+        return false;
+    };
+    let program = acp_program(a, settings);
+    if !program.is_file() {
+        return false;
+    }
+    match min {
+        None => true,
+        Some(min) => version(&program).is_some_and(|v| at_least(&v, min)),
+    }
+}
+
+/// Builds `name` as [`build`] does, over ACP where [`prefers_acp`] says so.
+pub fn build_preferring_acp(
+    name: &str,
+    role: Option<Role>,
+    settings: &Settings,
+) -> Result<Box<dyn Backend>> {
+    if !prefers_acp(name, settings) {
+        return build(name, role, settings);
+    }
+    let mut acp = settings.clone();
+    acp.backend_vars.insert(
+        format!("{}.transport", name.to_ascii_lowercase()),
+        "acp".into(),
+    );
+    build(name, role, &acp)
+}
+
+/// Whether dotted version `v` is `min` or later (numbers compared part by part).
+fn at_least(v: &str, min: &str) -> bool {
+    let parts = |s: &str| -> Vec<u64> {
+        s.split(['.', '-', '+'])
+            .map_while(|p| p.parse().ok())
+            .collect()
+    };
+    parts(v) >= parts(min)
 }
 
 /// The model of agent `name`: the role's flag, `debate.<name>.model`, `debate.<name>.effort<Level>`,
@@ -173,7 +243,7 @@ fn model_of(
 }
 
 /// `debate.<name>.args`, split like shell words.
-fn extra_args(name: &str, settings: &Settings) -> Result<Vec<String>> {
+fn extra_args_of(name: &str, settings: &Settings) -> Result<Vec<String>> {
     Ok(match var(settings, name, "args") {
         Some(a) => split_words(a)
             .map_err(|e| crate::error::UsageError::new(format!("bad debate.{name}.args: {e}")))?,
@@ -219,7 +289,7 @@ fn acp_backend(
 ) -> Result<AcpBackend> {
     let model = model_of(a.name, role_model, effort, settings)?;
     let mut args: Vec<String> = a.args.iter().map(|s| s.to_string()).collect();
-    args.extend(extra_args(a.name, settings)?);
+    args.extend(extra_args_of(a.name, settings)?);
     let family =
         var(settings, a.name, "family").map_or_else(|| a.family(model.as_deref()), Family::new);
     Ok(AcpBackend {
@@ -308,4 +378,15 @@ pub fn installed(name: &str, settings: &Settings) -> Option<PathBuf> {
         _ => acp_program(acp_agent(name)?, settings),
     };
     p.is_file().then_some(p)
+}
+
+#[cfg(test)]
+mod acp_preference_tests {
+    #[test]
+    fn versions_compare_part_by_part() {
+        assert!(super::at_least("0.61.0", "0.61.0"));
+        assert!(super::at_least("0.100.1", "0.61.0"));
+        assert!(!super::at_least("0.9.9", "0.61.0"));
+        assert!(super::at_least("1.18.33-beta", "1.18.33"));
+    }
 }

@@ -46,6 +46,19 @@ pub struct Cli {
 
     #[command(flatten)]
     pub review: ReviewArgs,
+
+    /// Say less on stderr: warnings, errors and the report only (no notes, hints or progress).
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// Say more on stderr: each model call as it starts and ends, also in logs and pipes.
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+
+    /// Colour the text report: `auto` (a terminal, unless NO_COLOR is set or TERM=dumb),
+    /// `always` or `never`.
+    #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
+    pub color: crate::choices::ColorWhen,
 }
 
 #[derive(Debug, Subcommand)]

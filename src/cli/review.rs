@@ -19,6 +19,11 @@ pub struct ReviewArgs {
     #[arg(value_name = "CONTENT")]
     pub content: Option<String>,
 
+    /// After `--`: review only the files these pathspecs match, as `git diff -- <paths>`
+    /// (relative to the current directory; `*` also matches `/`).
+    #[arg(last = true, value_name = "PATHSPEC")]
+    pub paths: Vec<String>,
+
     /// Read the content to review from a file (`-` for standard input). Wins over --scope.
     #[arg(long, value_name = "PATH", conflicts_with = "content")]
     pub artifact_file: Option<PathBuf>,

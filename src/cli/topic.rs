@@ -2,14 +2,20 @@
 
 use clap::Args;
 
-use super::groups::{BudgetArgs, EffortArgs, ReportArgs, StoreArgs, TimeoutArgs};
+use super::groups::{EffortArgs, ReportArgs, StoreArgs, TimeoutArgs};
+
+/// `--budget-minutes` of a topic: minutes with fractions, as its config keys take.
+#[derive(Debug, Args, Default, Clone)]
+pub struct TopicBudgetArgs {
+    /// Wall-clock budget for the whole debate, verdict included, in minutes, fractions allowed
+    /// (0.5 is 30 s) [default: debate.topic.budgetMinutes, else 60; a panel's:
+    /// debate.panel.budgetMinutes, else 30]. The verdict's share is kept back.
+    #[arg(long, value_name = "MINUTES")]
+    pub budget_minutes: Option<f64>,
+}
 
 #[derive(Debug, Args)]
 #[command(
-    mut_arg("budget_minutes", |a| a.help(
-        "Wall-clock budget for the whole debate, verdict included, in minutes [default: \
-         debate.topic.budgetMinutes, else 60; a panel's: 30]. The verdict's share is kept back"
-    )),
     mut_arg("format", |a| a.help(
         "Output format (text and markdown print the summary; json everything)"
     )),
@@ -55,28 +61,28 @@ pub struct TopicArgs {
     /// another flag), the chair proposes 3 debaters across the installed families.
     #[arg(long, value_name = "FILE|PHRASE", num_args = 0..=1, default_missing_value = "", conflicts_with = "debaters")]
     pub panel: Option<String>,
-    /// Panel: rebuttal rounds before the chair may close.
-    #[arg(long, value_name = "N", default_value_t = 3)]
-    pub min_rounds: u32,
-    /// Panel: rebuttal rounds at most.
-    #[arg(long, value_name = "N", default_value_t = 8)]
-    pub max_rounds: u32,
+    /// Panel: rebuttal rounds before the chair may close [default: debate.panel.minRounds, else 3].
+    #[arg(long, value_name = "N")]
+    pub min_rounds: Option<u32>,
+    /// Panel: rebuttal rounds at most [default: debate.panel.maxRounds, else 8].
+    #[arg(long, value_name = "N")]
+    pub max_rounds: Option<u32>,
     /// Panel: accept the lineup the chair proposes without asking.
     #[arg(long)]
     pub yes: bool,
-    /// Panel: who asks the questions and gives the audience's conclusion (default: debate.panel.audience, else a family other than the chair's).
+    /// Panel: who asks the questions and gives the audience's conclusion (default: debate.panel.audience, else an installed CLI no debater uses).
     #[arg(long, value_name = "BACKEND")]
     pub audience: Option<String>,
-    /// Panel: who keeps running notes and writes summary.md and blog-post.md (default: debate.panel.reporter, else a family other than the chair's).
+    /// Panel: who keeps running notes and writes summary.md and blog-post.md (default: debate.panel.reporter, else an installed CLI no debater uses).
     #[arg(long, value_name = "BACKEND")]
     pub reporter: Option<String>,
-    /// Panel: who grades the run after the reporter (default: debate.panel.assessor, else a family other than the chair's).
+    /// Panel: who grades the run after the reporter (default: debate.panel.assessor, else an installed CLI no debater uses).
     #[arg(long, value_name = "BACKEND")]
     pub assessor: Option<String>,
     /// Panel: a model that also judges the sources the tool cannot check, such as URLs (default: debate.panel.verifier, else none).
     #[arg(long, value_name = "BACKEND")]
     pub verifier: Option<String>,
-    /// Panel: also write blog-post.md (never for a void debate).
+    /// Panel: kept for scripts; blog-post.md is always written.
     #[arg(long)]
     pub blog: bool,
     /// Ground the debate in a change (any review scope); it is shared with both sides.
@@ -85,7 +91,7 @@ pub struct TopicArgs {
     #[command(flatten)]
     pub timeout: TimeoutArgs,
     #[command(flatten)]
-    pub budget: BudgetArgs,
+    pub budget: TopicBudgetArgs,
     #[command(flatten)]
     pub report: ReportArgs,
     #[command(flatten)]

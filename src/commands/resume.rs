@@ -38,7 +38,10 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
             crate::report::debate::emit(&settings, &ended)
         }
         Metadata::Topic(m) => {
-            let flags = (args.rounds.max_rounds, args.budget.budget_minutes);
+            let flags = (
+                args.rounds.max_rounds,
+                args.budget.budget_minutes.map(|m| m as f64),
+            );
             let ended = crate::debate::resume::duel(session, *m, &settings, (repo, &base), flags)?;
             crate::report::debate::emit(&settings, &ended)
         }

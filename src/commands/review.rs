@@ -25,6 +25,7 @@ fn what(args: &ReviewArgs) -> What {
     What {
         content: args.content.clone(),
         artifact_file: args.artifact_file.clone(),
+        paths: args.paths.clone(),
         last_message: args.last_message,
         since: args.since.clone(),
         hook_cache: None,

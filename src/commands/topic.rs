@@ -10,6 +10,10 @@ use crate::error::Outcome;
 use crate::settings::{Layers, Overrides, Settings};
 
 pub fn run(args: &TopicArgs) -> Result<Outcome> {
+    debate(args).map_err(crate::debate::hints::in_topic_words)
+}
+
+fn debate(args: &TopicArgs) -> Result<Outcome> {
     setup::check(args)?;
     let repo = crate::git::repo::discover()?;
     let settings = setup::settings(repo.as_ref(), &Overrides::from(args))?;

@@ -1,8 +1,10 @@
 //! Evidence that is checked, not just demanded: every repository citation in a debate entry is
-//! looked up at HEAD.
+//! looked up in the revision the debate is about — the work tree for `--scope uncommitted`, the
+//! index for `staged`, the head commit of a range, else HEAD — so a quote of the change under
+//! debate is found where the debaters were shown it.
 //!
 //! The seeds ask debaters for evidence and then trust it. Here a `path:line` must name a file that
-//! exists at HEAD with that many lines (a file that exists with fewer lines is an unreliable
+//! exists in that revision with that many lines (a file that exists with fewer lines is an unreliable
 //! citation, one that does not exist is not found), a bare path must exist, and a code pattern in backticks must
 //! occur in some file; each citation is marked verified or not found, and the marks go to the next
 //! speaker and to the synthesis, so a fabricated source costs its author. URLs cannot be checked
@@ -12,6 +14,8 @@ use std::sync::OnceLock;
 
 pub use crate::store::debate::{Citation, Status};
 use regex::Regex;
+
+use crate::sandbox::export::Source;
 
 /// Files read while searching for a pattern, at most (a huge repository must not stall a turn).
 const MAX_SEARCH_BYTES: u64 = 64 << 20;
@@ -68,18 +72,58 @@ pub fn extract(text: &str) -> Vec<(String, &'static str)> {
     out
 }
 
-/// HEAD of a repository, to check citations against. It holds the repository's path, not an
-/// open handle, so checks can run on their own threads (while the next speaker speaks).
+/// The revision of a repository that citations are checked against: HEAD, the head of a
+/// range, the index's tree, or the work tree. It holds the repository's path, not an open handle,
+/// so checks can run on their own threads (while the next speaker speaks).
 #[derive(Debug, Clone)]
 pub struct Checker {
     git_dir: Option<std::path::PathBuf>,
+    at: At,
+    /// The revision in words: `HEAD`, `commit 1a2b3c4`, `the index`, `the work tree`.
+    label: String,
+}
+
+/// Which revision, as [`Checker`] reads it.
+#[derive(Debug, Clone)]
+enum At {
+    Head,
+    /// A commit or a tree, by id.
+    Tree(String),
+    /// The index's paths as the work tree has them, plus these untracked paths.
+    WorkTree(Vec<String>),
 }
 
 impl Checker {
+    /// Citations checked at HEAD (a debate about no change, or outside a repository: none).
     pub fn new(repo: Option<&git2::Repository>) -> Checker {
         Checker {
             git_dir: repo.map(|r| r.path().to_path_buf()),
+            at: At::Head,
+            label: "HEAD".into(),
         }
+    }
+
+    /// Citations checked at the revision an export of `source` holds: a tree (a commit's, or
+    /// the index's), or the work tree with the untracked files the change adds. An empty source
+    /// checks at HEAD. `label` names the revision in words (`commit 1a2b3c4`, `the index`).
+    pub fn at(repo: Option<&git2::Repository>, source: &Source, label: &str) -> Checker {
+        let (at, label) = match source {
+            Source::Tree(id) => (At::Tree(id.clone()), label.to_string()),
+            Source::WorkTree { untracked } => {
+                (At::WorkTree(untracked.clone()), "the work tree".to_string())
+            }
+            Source::Empty => (At::Head, "HEAD".to_string()),
+        };
+        Checker {
+            git_dir: repo.map(|r| r.path().to_path_buf()),
+            at,
+            label,
+        }
+    }
+
+    /// The revision checked, in words: `HEAD`, `commit 1a2b3c4`, `the index`, `the work tree`.
+    pub fn revision(&self) -> &str {
+        &self.label
     }
 
     pub fn check(&self, text: &str) -> Vec<Citation> {
@@ -87,10 +131,21 @@ impl Checker {
             .git_dir
             .as_deref()
             .and_then(|d| git2::Repository::open(d).ok());
-        extract(text)
+        let view = repo
+            .as_ref()
+            .and_then(|r| View::open(r, &self.at, &self.label));
+        let cited = extract(text);
+        cited
             .into_iter()
             .map(|(cited, kind)| {
-                let (status, detail) = status(repo.as_ref(), &cited, kind);
+                let (status, detail) = match &view {
+                    _ if kind == "url" => (Status::Unverifiable, String::new()),
+                    None => (
+                        Status::Unverifiable,
+                        "no repository revision to check".into(),
+                    ),
+                    Some(v) => status(v, &cited, kind),
+                };
                 Citation {
                     cited,
                     kind: kind.to_string(),
@@ -102,84 +157,179 @@ impl Checker {
     }
 }
 
-fn status(repo: Option<&git2::Repository>, cited: &str, kind: &str) -> (Status, String) {
-    if kind == "url" {
-        return (Status::Unverifiable, String::new());
+/// A revision opened for reading: a tree, or the work tree's files.
+enum View<'r> {
+    Tree {
+        repo: &'r git2::Repository,
+        tree: git2::Tree<'r>,
+        name: &'r str,
+    },
+    Work {
+        root: std::path::PathBuf,
+        paths: std::collections::BTreeSet<String>,
+    },
+}
+
+impl<'r> View<'r> {
+    fn open(repo: &'r git2::Repository, at: &At, name: &'r str) -> Option<View<'r>> {
+        let tree = |tree: git2::Tree<'r>| Some(View::Tree { repo, tree, name });
+        match at {
+            At::Head => tree(repo.head().ok()?.peel_to_tree().ok()?),
+            At::Tree(id) => tree(
+                repo.find_object(git2::Oid::from_str(id).ok()?, None)
+                    .ok()?
+                    .peel_to_tree()
+                    .ok()?,
+            ),
+            At::WorkTree(untracked) => {
+                let index = repo.index().ok()?;
+                let mut paths: std::collections::BTreeSet<String> = index
+                    .iter()
+                    .filter(|e| (e.flags >> 12) & 0x3 == 0)
+                    .map(|e| String::from_utf8_lossy(&e.path).into_owned())
+                    .collect();
+                paths.extend(untracked.iter().cloned());
+                Some(View::Work {
+                    root: repo.workdir()?.to_path_buf(),
+                    paths,
+                })
+            }
+        }
     }
-    let Some(tree) = repo.and_then(|r| r.head().ok()?.peel_to_tree().ok()) else {
-        return (Status::Unverifiable, "no repository HEAD".into());
-    };
-    let repo = repo.expect("checked above");
-    let blob_text = |path: &str| -> Option<String> {
-        let entry = tree
-            .get_path(std::path::Path::new(path.trim_start_matches("./")))
-            .ok()?;
-        let blob = repo.find_blob(entry.id()).ok()?;
-        Some(String::from_utf8_lossy(blob.content()).into_owned())
-    };
+
+    /// Where the check was made, in words for a detail.
+    fn name(&self) -> &str {
+        match self {
+            View::Tree { name, .. } => name,
+            View::Work { .. } => "the work tree",
+        }
+    }
+
+    /// A file's text, `None` when it is not a file of the revision.
+    fn text(&self, path: &str) -> Option<String> {
+        let path = path.trim_start_matches("./");
+        match self {
+            View::Tree { repo, tree, .. } => {
+                let entry = tree.get_path(std::path::Path::new(path)).ok()?;
+                let blob = repo.find_blob(entry.id()).ok()?;
+                Some(String::from_utf8_lossy(blob.content()).into_owned())
+            }
+            View::Work { root, paths } => {
+                if !paths.contains(path) {
+                    return None;
+                }
+                let bytes =
+                    crate::sys::files::read_regular_no_link(&root.join(path), MAX_BLOB as u64)
+                        .ok()?;
+                Some(String::from_utf8_lossy(&bytes).into_owned())
+            }
+        }
+    }
+
+    /// Whether a file or a folder of the revision is at `path`.
+    fn exists(&self, path: &str) -> bool {
+        let p = path.trim_start_matches("./").trim_end_matches('/');
+        match self {
+            View::Tree { tree, .. } => tree.get_path(std::path::Path::new(p)).is_ok(),
+            View::Work { root, paths } => {
+                let dir = format!("{p}/");
+                let listed = paths.contains(p)
+                    || paths
+                        .range(dir.clone()..)
+                        .next()
+                        .is_some_and(|f| f.starts_with(&dir));
+                // A deleted file is still in the index until it is staged.
+                listed && std::fs::symlink_metadata(root.join(p)).is_ok()
+            }
+        }
+    }
+
+    /// The first file holding `pattern` (bounded); `Err` when the search was cut short.
+    fn search(&self, pattern: &str) -> Result<Option<String>, ()> {
+        let mut read = 0u64;
+        match self {
+            View::Tree { repo, tree, .. } => {
+                let mut found: Option<String> = None;
+                let _ = tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
+                    if found.is_some() || read > MAX_SEARCH_BYTES {
+                        return git2::TreeWalkResult::Abort;
+                    }
+                    if entry.kind() != Some(git2::ObjectType::Blob) {
+                        return git2::TreeWalkResult::Ok;
+                    }
+                    if let Ok(blob) = repo.find_blob(entry.id()) {
+                        let content = blob.content();
+                        if content.len() <= MAX_BLOB && !blob.is_binary() {
+                            read += content.len() as u64;
+                            if String::from_utf8_lossy(content).contains(pattern) {
+                                found = Some(format!("{dir}{}", entry.name().unwrap_or("")));
+                                return git2::TreeWalkResult::Abort;
+                            }
+                        }
+                    }
+                    git2::TreeWalkResult::Ok
+                });
+                match found {
+                    None if read > MAX_SEARCH_BYTES => Err(()),
+                    f => Ok(f),
+                }
+            }
+            View::Work { paths, .. } => {
+                for p in paths {
+                    if read > MAX_SEARCH_BYTES {
+                        return Err(());
+                    }
+                    if let Some(t) = self.text(p) {
+                        read += t.len() as u64;
+                        if !t.contains('\0') && t.contains(pattern) {
+                            return Ok(Some(p.clone()));
+                        }
+                    }
+                }
+                Ok(None)
+            }
+        }
+    }
+}
+
+fn status(view: &View, cited: &str, kind: &str) -> (Status, String) {
+    let at = view.name();
     match kind {
         "location" => {
             let (path, lines) = cited.rsplit_once(':').expect("location has a colon");
             let mut range = lines.split('-').filter_map(|n| n.parse::<usize>().ok());
             let start = range.next().unwrap_or(0);
             let end = range.next().unwrap_or(start);
-            match blob_text(path) {
-                None => (Status::NotFound, format!("{path} does not exist at HEAD")),
+            match view.text(path) {
+                None => (Status::NotFound, format!("{path} does not exist in {at}")),
                 Some(t) => {
                     let n = t.lines().count();
                     if start >= 1 && start <= end && end <= n {
-                        (Status::Verified, String::new())
+                        (Status::Verified, format!("in {at}"))
                     } else {
                         (
                             Status::Unreliable,
-                            format!("{path} exists but has {n} lines"),
+                            format!("{path} exists in {at} but has {n} lines"),
                         )
                     }
                 }
             }
         }
         "path" => {
-            let p = cited.trim_start_matches("./").trim_end_matches('/');
-            if tree.get_path(std::path::Path::new(p)).is_ok() {
-                (Status::Verified, String::new())
+            if view.exists(cited) {
+                (Status::Verified, format!("in {at}"))
             } else {
-                (Status::NotFound, "no such path at HEAD".into())
+                (Status::NotFound, format!("no such path in {at}"))
             }
         }
-        _ => search(repo, &tree, cited),
-    }
-}
-
-/// Whether `pattern` occurs in any file at HEAD (bounded).
-fn search(repo: &git2::Repository, tree: &git2::Tree, pattern: &str) -> (Status, String) {
-    let mut found: Option<String> = None;
-    let mut read = 0u64;
-    let _ = tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
-        if found.is_some() || read > MAX_SEARCH_BYTES {
-            return git2::TreeWalkResult::Abort;
-        }
-        if entry.kind() != Some(git2::ObjectType::Blob) {
-            return git2::TreeWalkResult::Ok;
-        }
-        if let Ok(blob) = repo.find_blob(entry.id()) {
-            let content = blob.content();
-            if content.len() <= MAX_BLOB && !blob.is_binary() {
-                read += content.len() as u64;
-                if String::from_utf8_lossy(content).contains(pattern) {
-                    found = Some(format!("{dir}{}", entry.name().unwrap_or("")));
-                    return git2::TreeWalkResult::Abort;
-                }
-            }
-        }
-        git2::TreeWalkResult::Ok
-    });
-    match found {
-        Some(path) => (Status::Verified, format!("in {path}")),
-        None if read > MAX_SEARCH_BYTES => (
-            Status::Unverifiable,
-            "the repository is too large to search fully".into(),
-        ),
-        None => (Status::NotFound, "occurs in no file at HEAD".into()),
+        _ => match view.search(cited) {
+            Ok(Some(path)) => (Status::Verified, format!("in {path} ({at})")),
+            Ok(None) => (Status::NotFound, format!("occurs in no file in {at}")),
+            Err(()) => (
+                Status::Unverifiable,
+                "the repository is too large to search fully".into(),
+            ),
+        },
     }
 }
 

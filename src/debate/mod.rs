@@ -10,6 +10,7 @@
 //! summary ([`turns`]), so prompts stay bounded.
 
 pub mod citations;
+pub mod hints;
 pub mod panel;
 pub mod record;
 pub mod render;
@@ -52,6 +53,8 @@ pub struct Outcome {
     pub proposer: Seat,
     pub challenger: Seat,
     pub judge: Seat,
+    /// The revision citations were checked against.
+    pub checked_at: String,
 }
 
 /// A debate (duel or panel) that has ended and been recorded: what is printed of it.
@@ -82,6 +85,8 @@ pub struct Duel<'a> {
     pub context: Option<String>,
     pub templates: Option<PathBuf>,
     pub checker: Checker,
+    /// Where each call runs (the export of the revision debated) and what it may read.
+    pub sandbox: crate::sandbox::confine::Sandbox,
     /// Turns already taken (a resumed debate goes on from the next one).
     pub resume: Vec<Exchange>,
 }
@@ -95,17 +100,31 @@ enum Stop {
     Cut,
 }
 
+/// What a debate run carries from turn to turn.
+#[derive(Default)]
+struct Progress {
+    ex: Vec<Exchange>,
+    notes: Vec<String>,
+    timeouts_only: bool,
+    failed: bool,
+    /// The judge's summary of the rounds before the last, and the round it was written for.
+    summary: Option<(u32, String)>,
+    rounds_completed: u32,
+    stop: Option<Stop>,
+}
+
 impl Duel<'_> {
     pub fn run(mut self) -> Result<Outcome> {
         let started = Instant::now();
         self.budget.restart();
         signals::graceful();
-        let mut ex: Vec<Exchange> = std::mem::take(&mut self.resume);
+        let ex: Vec<Exchange> = std::mem::take(&mut self.resume);
         let done = ex.len();
-        let mut notes = Vec::new();
-        let mut timeouts_only = true;
-        let mut failed = false;
-        let mut summary: Option<(u32, String)> = None;
+        let mut p = Progress {
+            ex,
+            timeouts_only: true,
+            ..Progress::default()
+        };
         let context = self
             .context
             .as_deref()
@@ -116,125 +135,159 @@ impl Duel<'_> {
                 )
             })
             .unwrap_or_default();
-        let mut rounds_completed = 0;
-        let mut stop = None;
         'rounds: for n in 1..=self.rounds {
             for (turn, role) in ["proposer", "challenger"].into_iter().enumerate() {
                 if ((n - 1) * 2) as usize + turn < done {
                     continue;
                 }
-                if signals::interrupted() {
-                    stop = Some(Stop::Interrupted);
+                if let Some(stop) = self.turn(n, role, &context, &mut p)? {
+                    p.stop = Some(stop);
                     break 'rounds;
-                }
-                if n >= 3 && summary.as_ref().is_none_or(|(r, _)| *r != n) {
-                    let s = self.summarize(&ex, n, &mut notes);
-                    summary = Some((n, s));
-                }
-                let Some(slice) = self.budget.turn() else {
-                    let why = format!(
-                        "its turn was not started: {} was used up",
-                        self.budget.describe()
-                    );
-                    timeouts_only = false;
-                    failed = true;
-                    stop = Some(self.failure(n, role, &why, &mut notes));
-                    break 'rounds;
-                };
-                let history = summary.as_ref().map(|(_, s)| s.as_str());
-                let prompt = self.prompt(n, role, &ex, history, &context)?;
-                let backend = if role == "proposer" {
-                    &self.proposer
-                } else {
-                    &self.challenger
-                };
-                let req = self.request(&prompt, slice);
-                let t = Instant::now();
-                let r = crate::ui::progress::with_progress(
-                    backend.name(),
-                    (n, self.rounds),
-                    role,
-                    || backend.ask(&req),
-                );
-                match r {
-                    Ok(a) => {
-                        let entry = Exchange {
-                            seq: ex.len() as u32 + 1,
-                            round: n,
-                            role: role.to_string(),
-                            tool: backend.name().to_string(),
-                            model: a.model.clone().or_else(|| backend.model().map(Into::into)),
-                            citations: self.checker.check(&a.text),
-                            response: a.text,
-                            duration_ms: t.elapsed().as_millis() as u64,
-                            usage: a.usage,
-                            timestamp: store::rfc3339(store::now_utc()),
-                        };
-                        self.log(&entry)?;
-                        ex.push(entry);
-                    }
-                    Err(e) => {
-                        if e.kind == ErrorKind::Interrupted || signals::interrupted() {
-                            stop = Some(Stop::Interrupted);
-                            break 'rounds;
-                        }
-                        timeouts_only &= e.kind == ErrorKind::Timeout;
-                        failed = true;
-                        let why = self.why_failed(&e, slice);
-                        stop = Some(self.failure(n, role, &why, &mut notes));
-                        break 'rounds;
-                    }
                 }
             }
-            rounds_completed = n;
+            p.rounds_completed = n;
         }
-        if ex.is_empty() && failed {
-            notes.push(if timeouts_only {
+        Ok(self.conclude(p, started))
+    }
+
+    /// One turn of `role` in round `n`, logged; `Some` when the rounds stop here.
+    fn turn(&self, n: u32, role: &str, context: &str, p: &mut Progress) -> Result<Option<Stop>> {
+        if signals::interrupted() {
+            return Ok(Some(Stop::Interrupted));
+        }
+        if n >= 3 && p.summary.as_ref().is_none_or(|(r, _)| *r != n) {
+            let s = self.summarize(&p.ex, n, &mut p.notes);
+            p.summary = Some((n, s));
+        }
+        let Some(slice) = self.budget.turn() else {
+            let why = format!(
+                "its turn was not started: {} was used up",
+                self.budget.describe()
+            );
+            p.timeouts_only = false;
+            p.failed = true;
+            return Ok(Some(self.failure(n, role, &why, &mut p.notes)));
+        };
+        let history = p.summary.as_ref().map(|(_, s)| s.as_str());
+        let prompt = self.prompt(n, role, &p.ex, history, context)?;
+        let backend = if role == "proposer" {
+            &self.proposer
+        } else {
+            &self.challenger
+        };
+        let req = self.request(&prompt, slice);
+        let t = Instant::now();
+        let r = crate::ui::progress::with_progress(backend.name(), (n, self.rounds), role, || {
+            backend.ask(&req)
+        });
+        match r {
+            Ok(a) => {
+                let entry = self.exchange(p, (n, role), backend.as_ref(), a, t);
+                self.log(&entry)?;
+                p.ex.push(entry);
+                Ok(None)
+            }
+            Err(e) if e.kind == ErrorKind::Interrupted || signals::interrupted() => {
+                Ok(Some(Stop::Interrupted))
+            }
+            Err(e) => {
+                p.timeouts_only &= e.kind == ErrorKind::Timeout;
+                p.failed = true;
+                let why = self.why_failed(&e, slice);
+                Ok(Some(self.failure(n, role, &why, &mut p.notes)))
+            }
+        }
+    }
+
+    /// A turn's answer as its log entry, its citations checked; a redacted answer ends with
+    /// the warning and is noted.
+    fn exchange(
+        &self,
+        p: &mut Progress,
+        (n, role): (u32, &str),
+        backend: &dyn Backend,
+        a: crate::agents::Answer,
+        t: Instant,
+    ) -> Exchange {
+        let mut response = a.text;
+        if a.redactions > 0 {
+            let warn = crate::agents::redacting::warning(a.redactions);
+            p.notes
+                .push(format!("{warn} — the {role}'s answer in round {n}"));
+            response = format!("{}\n\n{warn}", response.trim_end());
+        }
+        Exchange {
+            seq: p.ex.len() as u32 + 1,
+            round: n,
+            role: role.to_string(),
+            tool: backend.name().to_string(),
+            // What the backend says answered (a CLI names the model asked for when it reports
+            // none; an ACP agent that takes no model setting names none).
+            model: a.model.clone(),
+            citations: self.checker.check(&response),
+            citations_checked_at: self.checker.revision().to_string(),
+            transport: a.transport.to_string(),
+            redactions: a.redactions,
+            response,
+            duration_ms: t.elapsed().as_millis() as u64,
+            usage: a.usage,
+            timestamp: store::rfc3339(store::now_utc()),
+        }
+    }
+
+    /// The outcome of the rounds: the `[ERROR]` lines of a debate with no exchange, the verdict when there was a
+    /// contest, the status and the seats.
+    fn conclude(&self, mut p: Progress, started: Instant) -> Outcome {
+        if p.ex.is_empty() && p.failed {
+            p.notes.push(if p.timeouts_only {
                 "[ERROR] Debate failed: all tool invocations timed out.".into()
             } else {
                 "[ERROR] Debate failed: no successful exchanges were recorded.".into()
             });
         }
-        let interrupted = matches!(stop, Some(Stop::Interrupted)) || signals::interrupted();
-        let contested = ex.iter().any(|e| e.role == "challenger");
+        let interrupted = matches!(p.stop, Some(Stop::Interrupted)) || signals::interrupted();
+        let contested = p.ex.iter().any(|e| e.role == "challenger");
         let (verdict, judge_model) = if contested && !interrupted {
-            self.synthesize(&ex, &mut notes)
+            self.synthesize(&p.ex, &mut p.notes)
         } else {
             (None, None)
         };
         let status = if interrupted {
             "interrupted"
-        } else if matches!(stop, Some(Stop::Aborted)) || ex.is_empty() {
+        } else if matches!(p.stop, Some(Stop::Aborted)) || p.ex.is_empty() {
             "aborted"
         } else if !contested {
             "uncontested"
         } else {
             "completed"
         };
+        let ex = &p.ex;
         let seat = |b: &dyn Backend, role: &str| Seat {
             tool: b.name().to_string(),
-            model: ex
-                .iter()
-                .find(|e| e.role == role)
-                .and_then(|e| e.model.clone())
-                .or_else(|| b.model().map(Into::into)),
+            model: match ex.iter().find(|e| e.role == role) {
+                Some(e) => e.model.clone(),
+                None => b.model().map(Into::into),
+            },
             why: None,
+            transport: Some(b.transport().to_string()),
         };
-        Ok(Outcome {
+        Outcome {
             status: status.into(),
-            rounds_completed,
+            rounds_completed: p.rounds_completed,
             proposer: seat(self.proposer.as_ref(), "proposer"),
             challenger: seat(self.challenger.as_ref(), "challenger"),
             judge: Seat {
                 tool: self.judge.name().to_string(),
                 model: judge_model.or_else(|| self.judge.model().map(Into::into)),
                 why: Some(self.judge_why.clone()),
+                transport: Some(self.judge.transport().to_string()),
             },
-            exchanges: ex,
+            exchanges: p.ex,
             verdict,
-            notes,
+            notes: p.notes,
             duration_ms: started.elapsed().as_millis() as u64,
-        })
+            checked_at: self.checker.revision().to_string(),
+        }
     }
 
     /// Seed 001's error table, for `role` failing in round `n` because of `why`.
@@ -279,7 +332,7 @@ impl Duel<'_> {
                 budget::span(slice.timeout),
                 slice.timeout.as_secs()
             ),
-            _ => e.to_string(),
+            _ => hints::for_topic(&e.to_string()),
         }
     }
 
@@ -290,13 +343,27 @@ impl Duel<'_> {
             timeout: slice.timeout,
             idle_timeout: Duration::from_secs(self.settings.backend_idle_seconds),
             schema: None,
-            sandbox: Default::default(),
+            sandbox: self.sandbox.clone(),
         }
     }
 
     fn log(&self, e: &Exchange) -> Result<()> {
         self.session.append_to_log(e)
     }
+}
+
+/// The topic as a folder-safe slug: lower case, every run of other characters one `-`, at most
+/// 50 characters (what a panel's output folder is named after).
+pub fn slug(topic: &str) -> String {
+    let mut s = String::new();
+    for c in topic.to_lowercase().chars() {
+        if c.is_ascii_alphanumeric() {
+            s.push(c);
+        } else if !s.ends_with('-') {
+            s.push('-');
+        }
+    }
+    s.chars().take(50).collect()
 }
 
 /// "Proposer" / "Challenger", as the transcript and the prompts write a role.

@@ -9,7 +9,8 @@ use anyhow::Result;
 use crate::choices::Effort;
 use crate::debate::{self, Ended};
 use crate::settings::Settings;
-use crate::store::metadata::{Duel as Meta, Kind, Metadata};
+use crate::store::debate::Status;
+use crate::store::metadata::{Duel as Meta, Kind, Metadata, RedactedTurn};
 use crate::store::summary::{DebateSummary, DuelSummary, SCHEMA};
 use crate::store::{folder, Session};
 
@@ -57,6 +58,38 @@ pub fn finish(
     folder::write_last_debate(base, &state)?;
     meta.common.update(&outcome.status);
     meta.rounds_completed = Some(outcome.rounds_completed);
+    meta.debated.slug = Some(debate::slug(&topic));
+    meta.debated.entries = Some(outcome.exchanges.len());
+    let verification = [
+        Status::Verified,
+        Status::NotFound,
+        Status::Unreliable,
+        Status::Unverifiable,
+    ]
+    .into_iter()
+    .map(|st| {
+        let n = outcome
+            .exchanges
+            .iter()
+            .flat_map(|e| &e.citations)
+            .filter(|c| c.status == st)
+            .count();
+        (st.key().to_string(), n)
+    })
+    .collect();
+    meta.debated.verification = Some(verification);
+    meta.secrets_redacted = Some(
+        outcome
+            .exchanges
+            .iter()
+            .filter(|e| e.redactions > 0)
+            .map(|e| RedactedTurn {
+                seq: e.seq,
+                role: e.role.clone(),
+                count: e.redactions,
+            })
+            .collect(),
+    );
     s.write_metadata(&Metadata::Topic(Box::new(meta.clone())))?;
     Ok(Ended {
         status: outcome.status.clone(),

@@ -50,9 +50,10 @@ pub fn summary_markdown(id: &str, topic: &str, o: &Outcome, rounds: u32) -> Stri
         .flat_map(|e| e.citations.iter())
         .collect();
     let count = |st: citations::Status| all.iter().filter(|c| c.status == st).count();
-    let (verified, missing, unverifiable) = (
+    let (verified, missing, unreliable, unverifiable) = (
         count(citations::Status::Verified),
         count(citations::Status::NotFound),
+        count(citations::Status::Unreliable),
         count(citations::Status::Unverifiable),
     );
     let mut s = format!("## Debate Summary\n\n**Topic**: {topic}\n");
@@ -73,8 +74,13 @@ pub fn summary_markdown(id: &str, topic: &str, o: &Outcome, rounds: u32) -> Stri
     ));
     s.push_str(&format!(
         "**Rigor**: Structured perspective comparison (prompt-enforced adversarial rules; \
-         repository citations checked by the tool: {verified} verified, {missing} not found, \
-         {unverifiable} unverifiable)\n"
+         repository citations checked by the tool against {}: {verified} verified, {missing} not \
+         found, {unreliable} unreliable, {unverifiable} unverifiable)\n",
+        if o.checked_at.is_empty() {
+            "HEAD"
+        } else {
+            &o.checked_at
+        }
     ));
     s.push_str(&format!("Session: {id}\n"));
     for n in &o.notes {
@@ -93,70 +99,85 @@ pub fn summary_markdown(id: &str, topic: &str, o: &Outcome, rounds: u32) -> Stri
         );
     }
     if let Some(v) = &o.verdict {
-        let tool_of = |role: &str| {
-            if role == "proposer" {
-                &o.proposer.tool
-            } else {
-                &o.challenger.tool
-            }
-        };
-        s.push_str("\n### Verdict\n");
-        match &v.winner {
-            Some(w) => s.push_str(&format!(
-                "**Winner**: {w} ({})\n\n{} had the stronger argument because: {}\n",
-                tool_of(w),
-                tool_of(w),
-                v.reasoning
-            )),
-            None => s.push_str(&format!(
-                "**Winner**: undecided — the judge named no side{}\n\n{}\n",
-                if v.asked > 1 {
-                    ", even when asked again"
-                } else {
-                    ""
-                },
-                v.reasoning
-            )),
-        }
-        s.push_str("\n### Debate Quality\n");
-        for (key, label) in QUALITY {
-            let rating = v
-                .quality
-                .get(key)
-                .and_then(Value::as_str)
-                .unwrap_or("not rated");
-            s.push_str(&format!("- **{label}**: {rating}\n"));
-        }
-        for (title, items) in [
-            ("Key Agreements", &v.agreements),
-            ("Key Disagreements", &v.disagreements),
-            ("Unresolved Questions", &v.unresolved),
-        ] {
-            s.push_str(&format!("\n### {title}\n"));
-            if items.is_empty() {
-                s.push_str("- none\n");
-            }
-            for i in items {
-                s.push_str(&format!("- {i}\n"));
-            }
-        }
-        let rec = if v.recommendation.is_empty() {
-            "none given"
-        } else {
-            &v.recommendation
-        };
-        s.push_str(&format!("\n### Recommendation\n{rec}\n"));
+        s.push_str(&verdict_markdown(o, v));
     }
     s.push_str(&format!(
-        "\n### Evidence\n- citations: {verified} verified, {missing} not found, {unverifiable} \
-         unverifiable\n"
+        "\n### Evidence\n- citations: {verified} verified, {missing} not found, {unreliable} \
+         unreliable, {unverifiable} unverifiable\n"
     ));
-    for c in all
-        .iter()
-        .filter(|c| c.status == citations::Status::NotFound)
-    {
-        s.push_str(&format!("- not found: `{}` {}\n", c.cited, c.detail));
+    for c in all.iter().filter(|c| {
+        matches!(
+            c.status,
+            citations::Status::NotFound | citations::Status::Unreliable
+        )
+    }) {
+        s.push_str(&format!(
+            "- {}: `{}` {}\n",
+            c.status.mark().to_ascii_lowercase(),
+            c.cited,
+            c.detail
+        ));
     }
+    s
+}
+
+/// The verdict's sections of the summary: the winner and why, the debate's quality, agreements,
+/// disagreements, unresolved questions and the recommendation.
+fn verdict_markdown(o: &Outcome, v: &crate::debate::Verdict) -> String {
+    let mut s = String::new();
+    let tool_of = |role: &str| {
+        if role == "proposer" {
+            &o.proposer.tool
+        } else {
+            &o.challenger.tool
+        }
+    };
+    s.push_str("\n### Verdict\n");
+    match &v.winner {
+        Some(w) => s.push_str(&format!(
+            "**Winner**: {w} ({})\n\n{} had the stronger argument because: {}\n",
+            tool_of(w),
+            tool_of(w),
+            v.reasoning
+        )),
+        None => s.push_str(&format!(
+            "**Winner**: undecided — the judge named no side{}\n\n{}\n",
+            if v.asked > 1 {
+                ", even when asked again"
+            } else {
+                ""
+            },
+            v.reasoning
+        )),
+    }
+    s.push_str("\n### Debate Quality\n");
+    for (key, label) in QUALITY {
+        let rating = v
+            .quality
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or("not rated");
+        s.push_str(&format!("- **{label}**: {rating}\n"));
+    }
+    for (title, items) in [
+        ("Key Agreements", &v.agreements),
+        ("Key Disagreements", &v.disagreements),
+        ("Unresolved Questions", &v.unresolved),
+    ] {
+        s.push_str(&format!("\n### {title}\n"));
+        if items.is_empty() {
+            s.push_str("- none\n");
+        }
+        for i in items {
+            s.push_str(&format!("- {i}\n"));
+        }
+    }
+    let rec = if v.recommendation.is_empty() {
+        "none given"
+    } else {
+        &v.recommendation
+    };
+    s.push_str(&format!("\n### Recommendation\n{rec}\n"));
     s
 }
 

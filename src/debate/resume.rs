@@ -4,7 +4,8 @@
 //! A session folder is data, and may not be ours (a repository can ship one): nothing in it may
 //! choose a program to run or a folder to run it in. Debates name their lineup only in the
 //! session, so a recorded backend is used only when it names no program ([`recorded_backend`]),
-//! and the models run in the current work tree.
+//! and the models run in a new export of the revision the session records (an object id is only
+//! read, never run).
 
 use std::path::Path;
 
@@ -12,7 +13,6 @@ use anyhow::{Context, Result};
 
 use crate::agents::budget::Budget;
 use crate::agents::registry::{self, Role};
-use crate::debate::citations::Checker;
 use crate::debate::{self, record, Duel, Ended};
 use crate::settings::Settings;
 use crate::store::metadata::Duel as Meta;
@@ -25,7 +25,7 @@ pub fn duel(
     mut meta: Meta,
     settings: &Settings,
     (repo, base): (Option<&crate::git::Repo>, &Path),
-    (max_rounds, budget_minutes): (Option<u32>, Option<u64>),
+    (max_rounds, budget_minutes): (Option<u32>, Option<f64>),
 ) -> Result<Ended> {
     let id = s.id.clone();
     if meta.common.status == "completed" {
@@ -38,15 +38,15 @@ pub fn duel(
     }
     let proposer = recorded_backend(&id, "proposer", meta.proposer.backend())?;
     let challenger = recorded_backend(&id, "challenger", meta.challenger.backend())?;
-    let proposer = registry::build(&proposer, Some(Role::Author), settings)?;
-    let challenger = registry::build(&challenger, Some(Role::Reviewer), settings)?;
+    let proposer = registry::build_preferring_acp(&proposer, Some(Role::Author), settings)?;
+    let challenger = registry::build_preferring_acp(&challenger, Some(Role::Reviewer), settings)?;
     // Older sessions recorded only the backend, as the orchestrator.
     let judge_name = match (&meta.judge, &meta.orchestrator) {
         (Some(j), _) => recorded_backend(&id, "judge", &j.backend)?,
         (None, Some(o)) => recorded_backend(&id, "orchestrator", o)?,
         (None, None) => crate::usage!("debate {id} does not record its orchestrator"),
     };
-    let judge = registry::build(&judge_name, Some(Role::Author), settings)?;
+    let judge = registry::build_preferring_acp(&judge_name, Some(Role::Author), settings)?;
     let judge_why = meta
         .judge
         .as_ref()
@@ -55,10 +55,14 @@ pub fn duel(
         .unwrap_or_else(|| "the judge the debate started with".to_string());
     // The time budget starts afresh, from the flag or the configuration of now.
     let budget = Budget::for_topic(settings, budget_minutes)?;
-    // The current work tree, never a folder the session names.
+    // The current work tree, never a folder the session names; the models run in a new export
+    // of the revision the session records.
     let workspace = repo
         .and_then(|r| r.workdir().map(Path::to_path_buf))
         .unwrap_or(std::env::current_dir()?);
+    let (source, label) = crate::debate::setup::recorded_revision(&meta.debated);
+    let (export, sandbox, checker) =
+        crate::debate::setup::sandboxed(repo, &source, &label, settings)?;
     crate::errln!("resuming {id} after {} turn(s)", exchanges.len());
     let outcome = Duel {
         session: &s,
@@ -73,10 +77,12 @@ pub fn duel(
         workspace,
         context: None,
         templates: Some(store::templates::dir(base)),
-        checker: Checker::new(repo.and_then(crate::git::Repo::libgit2)),
+        checker,
+        sandbox,
         resume: exchanges,
     }
     .run()?;
+    drop(export);
     record::finish(s, settings, base, &mut meta, &outcome)
 }
 

@@ -64,9 +64,10 @@ pub fn seat(args: &TopicArgs, settings: &Settings, sides: &Settings) -> Result<S
             p.family
         );
     }
-    let proposer = registry::build(&p.backend, Some(Role::Author), sides)?;
-    let challenger = registry::build(&c.backend, Some(Role::Reviewer), sides)?;
-    let judge_backend = registry::build(&judge.backend, Some(Role::Author), settings)?;
+    let proposer = registry::build_preferring_acp(&p.backend, Some(Role::Author), sides)?;
+    let challenger = registry::build_preferring_acp(&c.backend, Some(Role::Reviewer), sides)?;
+    let judge_backend =
+        registry::build_preferring_acp(&judge.backend, Some(Role::Author), settings)?;
     Ok(Seats {
         route,
         judge,

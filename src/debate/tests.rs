@@ -32,6 +32,7 @@ fn duel(budget: Budget, sides_ms: u64, rounds: u32) -> Outcome {
         context: None,
         templates: None,
         checker: Checker::new(None),
+        sandbox: Default::default(),
         resume: Vec::new(),
     }
     .run()

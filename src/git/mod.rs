@@ -38,6 +38,7 @@ mod diff;
 mod gitconfig;
 mod matrix;
 mod patches;
+mod pathspec;
 mod printed;
 mod quote;
 mod refresh;
@@ -51,16 +52,19 @@ mod similarity;
 mod staged;
 mod tree;
 mod typechange;
+mod words;
 
 pub use quote::{name_of, path_bytes, quote_path};
 
 use serde::Serialize;
 
 use crate::error::UsageError;
+pub use pathspec::limit as limit_to_paths;
 pub use repo::Repo;
 pub use resolve::{between, changed_paths, resolve};
 pub use staged::{staged, Staged};
 pub use tree::tree_files;
+pub use words::{described as described_scope, scope_of as scope_of_word};
 
 /// Lines of context git shows around a change in `repo`: `diff.context`, else 3.
 pub fn context_lines(repo: Option<&Repo>) -> u32 {
@@ -130,6 +134,17 @@ impl Scope {
                     to: to.to_string(),
                     three_dots,
                 })
+            }
+            None if s.contains("..") && !s.contains(char::is_whitespace) => {
+                Err(UsageError::new(format!(
+                    "malformed --scope '{s}': did you mean --scope range:{s}? (expected {FORMS})"
+                )))
+            }
+            None if !s.is_empty() && !s.contains(char::is_whitespace) => {
+                Err(UsageError::new(format!(
+                    "malformed --scope '{s}': did you mean --scope commit:{s} (that commit) or \
+                     --scope base:{s} (this branch since it left {s})? (expected {FORMS})"
+                )))
             }
             _ => Err(UsageError::new(format!(
                 "malformed --scope '{s}': expected {FORMS}"
@@ -327,6 +342,15 @@ mod tests {
             let e = Scope::parse(bad).unwrap_err().to_string();
             assert!(e.contains("--scope"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn a_bare_revision_as_scope_gets_the_scope_it_likely_meant() {
+        let e = Scope::parse("HEAD~1").unwrap_err().to_string();
+        assert!(e.contains("did you mean --scope commit:HEAD~1"), "{e}");
+        assert!(e.contains("--scope base:HEAD~1"), "{e}");
+        let e = Scope::parse("main..topic").unwrap_err().to_string();
+        assert!(e.contains("did you mean --scope range:main..topic"), "{e}");
     }
 
     #[test]

@@ -238,6 +238,15 @@ pub(super) fn find_base<'r>(repo: &'r Repository, branch: &str) -> Result<(Commi
                 return Ok((c, remote));
             }
         }
+        // A CI checkout is shallow and holds only the pull request's commit: the base was
+        // never fetched, which `git log --all` cannot show.
+        if repo.is_shallow() {
+            crate::usage!(
+                "--scope {scope}: {branch} is not in this shallow clone (a CI checkout fetches \
+                 only the commit it builds); fetch it first: git fetch --deepen=200 origin \
+                 {branch}:refs/remotes/origin/{branch}"
+            );
+        }
     }
     Ok((find_commit(repo, branch, &scope)?, branch.to_string()))
 }

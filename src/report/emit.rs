@@ -56,7 +56,17 @@ pub fn print(format: Format, report: &Report, output: Option<&Path>) -> Result<(
     };
     // A machine format piped into another tool (reviewdog, an upload) must not make "not
     // evaluated" look like "nothing found": say it where a person sees it too.
-    if !report.evaluated && (format != Format::Text || to_file) {
+    // Text piped into a file or a pager: its `error:` line is said where a person sees it too.
+    let piped_text =
+        format == Format::Text && !to_file && !crate::ui::terminal::stdout_is_terminal();
+    if let Some(e) = report
+        .error
+        .as_deref()
+        .filter(|_| piped_text && report.evaluated)
+    {
+        crate::errln!("git debate: error: {e}");
+    }
+    if !report.evaluated && (format != Format::Text || to_file || piped_text) {
         crate::errln!(
             "git debate: the review was not evaluated (exit 3): {}",
             report

@@ -6,11 +6,9 @@ use std::fmt::Write as _;
 use crate::report::{Item, JudgeLine, Report, WithdrawnItem};
 use crate::review::record::BackendUsage;
 
-/// Whether text output may use colour: a terminal, and `NO_COLOR` unset.
+/// Whether text output may use colour: `--color`, else a terminal with `NO_COLOR` unset.
 pub fn use_color(is_terminal: bool) -> bool {
-    is_terminal
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        && !crate::ui::terminal::dumb_terminal()
+    crate::ui::terminal::colour(is_terminal)
 }
 
 fn paint(s: &str, code: &str, color: bool) -> String {

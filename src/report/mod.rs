@@ -24,6 +24,7 @@ pub mod unchanged;
 use std::path::PathBuf;
 
 use crate::choices::FailOn;
+use crate::findings::Severity;
 use crate::review::record::usage_by_backend;
 use crate::review::Outcome;
 pub use crate::store::summary::{Dispute, Gate, Item, JudgeLine, Report, WithdrawnItem};
@@ -64,9 +65,10 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
             }
         }
     }
+    findings.sort_by_key(|i| most_severe_first(i.severity));
     // The reviewer's latest view: what stands in the last completed round. A finding the judge
     // disputed stands there until the reviewer withdraws it (unless the judge is trusted).
-    let unresolved: Vec<Item> = o
+    let mut unresolved: Vec<Item> = o
         .rounds
         .last()
         .map(|r| {
@@ -77,6 +79,7 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
                 .collect()
         })
         .unwrap_or_default();
+    unresolved.sort_by_key(|i| most_severe_first(i.severity));
     let withdrawn = o
         .rounds
         .iter()
@@ -211,6 +214,18 @@ pub(crate) fn dispute_text(d: &Dispute, severity: &str) -> String {
 }
 
 /// The gate: unresolved findings at or above `fail_on`.
+/// Reports list findings most severe first (in the order they were raised within a level): a
+/// finding of unknown severity may be a blocker, so it comes after P0 and P1, before P2.
+fn most_severe_first(s: Severity) -> u8 {
+    match s {
+        Severity::P0 => 0,
+        Severity::P1 => 1,
+        Severity::Unclassified => 2,
+        Severity::P2 => 3,
+        Severity::P3 => 4,
+    }
+}
+
 pub(crate) fn gate(unresolved: &[Item], fail_on: FailOn, trust_judge: bool) -> Gate {
     let threshold = fail_on.rank();
     let blocking: Vec<String> = threshold

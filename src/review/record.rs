@@ -49,6 +49,7 @@ impl Call {
                     output: Some(a.output.clone()),
                     read: None,
                     notes: a.notes.clone(),
+                    transport: Some(a.transport.to_string()),
                 }
             }
             Err(e) => Call {
@@ -66,6 +67,7 @@ impl Call {
                 output: None,
                 read: None,
                 notes: Vec::new(),
+                transport: None,
             },
         }
     }

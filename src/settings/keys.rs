@@ -356,11 +356,13 @@ pub const BACKEND_VALUED: &[&str] = &[
 /// name backends, so a committed `.gitdebate` may not make them `exec:`/`openai:` (see
 /// [`BACKEND_VALUED`]).
 pub const PANEL_KEYS: &[(&str, &str)] = &[
-    ("audience", "who asks the audience's questions and gives its conclusion (--audience; default: a family other than the chair's)"),
+    ("audience", "who asks the audience's questions and gives its conclusion (--audience; default: an installed CLI no debater uses)"),
     ("reporter", "who keeps running notes and writes summary.md and blog-post.md (--reporter; same default)"),
     ("assessor", "who grades the run after the reporter, in assessor-report.md (--assessor; same default)"),
     ("verifier", "a model that also judges the sources the tool cannot check, such as URLs (--verifier; default none)"),
     ("budgetMinutes", "the panel's soft time budget in minutes, decimals allowed (default 30; --budget-minutes wins)"),
+    ("minRounds", "rebuttal rounds before the chair may close (default 3; --min-rounds wins)"),
+    ("maxRounds", "rebuttal rounds at most (default 8; --max-rounds wins)"),
 ];
 
 /// Backend prefixes that run a program we do not know (`exec:`, `acp:`) or send the change to a

@@ -128,6 +128,9 @@ pub struct Call {
     /// The transport's notes: permissions refused to an ACP agent, a model it did not confirm.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// How the backend was spoken to (`cli`, `acp`, `http`), when it answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transport: Option<String>,
 }
 
 /// Calls, tokens, cost and time per backend.

@@ -25,6 +25,17 @@ pub enum Status {
 }
 
 impl Status {
+    /// The status as the records write it (`verified`, `not-found`, ...).
+    pub fn key(self) -> &'static str {
+        match self {
+            Status::Verified => "verified",
+            Status::NotFound => "not-found",
+            Status::Unreliable => "unreliable",
+            Status::Unverifiable => "unverifiable",
+            Status::Unchecked => "unchecked",
+        }
+    }
+
     pub fn mark(self) -> &'static str {
         match self {
             Status::Verified => "verified",
@@ -59,6 +70,15 @@ pub struct Exchange {
     pub model: Option<String>,
     pub response: String,
     pub citations: Vec<Citation>,
+    /// The revision the citations were checked against (`the work tree`, `commit 1a2b3c4`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub citations_checked_at: String,
+    /// How the backend was spoken to: `cli`, `acp` or `http`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub transport: String,
+    /// Secrets redacted from the answer (the response ends with the `[WARN]` line).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub redactions: usize,
     pub duration_ms: u64,
     pub usage: Usage,
     pub timestamp: String,
@@ -87,6 +107,10 @@ fn one() -> u32 {
     1
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 /// Who sat where: the tool and the model of each side and of the judge.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Seat {
@@ -96,6 +120,9 @@ pub struct Seat {
     /// Why this backend (the judge's default is worth a line in the output).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
+    /// How it was spoken to: `cli`, `acp` or `http`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transport: Option<String>,
 }
 
 impl Seat {
@@ -185,6 +212,13 @@ pub struct Timing {
     pub at_ms: u64,
     pub ms: u64,
     pub ok: bool,
+    /// How the backend was spoken to: `cli`, `acp` or `http` (empty in records made before it
+    /// was recorded).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub transport: String,
+    /// Secrets redacted from the answer (the answer carries the `[WARN]` line).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub redactions: usize,
 }
 
 /// The store's `last-debate.json`: seed 001's state record of the newest duel, beside the
@@ -251,6 +285,12 @@ pub struct VerificationResult {
     pub status: String,
     #[serde(default)]
     pub explanation: String,
+    /// Checked at once, because a debater challenged the source.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub urgent: bool,
+    /// The challenge that asked for the check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub challenge_seq: Option<u32>,
 }
 
 impl VerificationResult {
@@ -265,5 +305,45 @@ impl VerificationResult {
     /// The result an entry's content holds, if it is one.
     pub fn of_content(content: &str) -> Option<VerificationResult> {
         serde_json::from_str(content).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_status_key_is_the_word_its_record_writes() {
+        for st in [
+            Status::Verified,
+            Status::NotFound,
+            Status::Unreliable,
+            Status::Unverifiable,
+            Status::Unchecked,
+        ] {
+            assert_eq!(serde_json::to_value(st).unwrap(), st.key());
+        }
+    }
+
+    #[test]
+    fn an_urgent_result_says_so_and_an_ordinary_one_keeps_the_seed_keys() {
+        let mut r = VerificationResult {
+            verified_seq: 3,
+            url: "src/a.rs:9".into(),
+            kind: "location".into(),
+            status: "verified".into(),
+            explanation: String::new(),
+            urgent: false,
+            challenge_seq: None,
+        };
+        assert_eq!(
+            r.to_content(),
+            r#"{"explanation":"","kind":"location","status":"verified","url":"src/a.rs:9","verified_seq":3}"#
+        );
+        r.urgent = true;
+        r.challenge_seq = Some(7);
+        let back = VerificationResult::of_content(&r.to_content()).unwrap();
+        assert!(back.urgent);
+        assert_eq!(back.challenge_seq, Some(7));
     }
 }

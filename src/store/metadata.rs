@@ -380,10 +380,88 @@ pub struct Duel {
     pub settings: Option<Settings>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rounds_completed: Option<u32>,
+    /// The revision debated, where its models ran, and what its log came to.
+    #[serde(flatten)]
+    pub debated: Debated,
+    /// The turns whose answers had secrets redacted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secrets_redacted: Option<Vec<RedactedTurn>>,
 }
 
 fn two() -> u32 {
     2
+}
+
+/// The revision a debate is about, for `resume`: a tree (a commit's, or the index's), or the work
+/// tree with the untracked files the change adds; neither (`{}`) for a debate about no change.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Revision {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worktree: Option<WorkTree>,
+}
+
+/// The work tree as a debate's revision: the index's paths, plus these untracked ones.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkTree {
+    #[serde(default)]
+    pub untracked: Vec<String>,
+}
+
+/// Where a debate's models ran: the export's path (gone once the debate ends) or the work tree,
+/// and the tools they had (`read-only` or `none`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sandbox {
+    pub dir: String,
+    pub tools: String,
+}
+
+/// What a debate (duel or panel) records of its ground and, once it ends, of its log. Every
+/// field is optional: sessions of earlier releases record none of them.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Debated {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<Revision>,
+    /// The revision citations were checked against, in words (`commit 1a2b3c4`, `the index`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub citations_checked_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<Sandbox>,
+    /// The topic as a folder-safe slug.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slug: Option<String>,
+    /// How many entries (a duel's exchanges, a panel's log lines) were logged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entries: Option<usize>,
+    /// Cited sources by how their check came out (`verified`, `not-found`, ... for a duel;
+    /// `verified`, `fabricated`, ... for a panel).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verification: Option<BTreeMap<String, usize>>,
+}
+
+/// A duel's turn whose answer had secrets redacted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RedactedTurn {
+    pub seq: u32,
+    pub role: String,
+    pub count: usize,
+}
+
+/// A panel's call whose answer had secrets redacted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RedactedCall {
+    pub speaker: String,
+    pub step: String,
+    pub count: usize,
+}
+
+/// A panel entry struck by a chair ruling: the ruling's seq, the entry struck and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Struck {
+    pub seq: u32,
+    pub target_seq: Option<u32>,
+    pub content: String,
 }
 
 /// A panel role's backend.
@@ -394,6 +472,9 @@ pub struct Role {
     pub model: Option<String>,
     #[serde(default)]
     pub family: String,
+    /// Why it could not be kept off the debaters' backends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
 }
 
 /// The verifier: the tool itself, with a model for what it cannot check when one is set.
@@ -481,6 +562,15 @@ pub struct Panel {
     pub budget_spent: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timings: Option<Timings>,
+    /// The revision debated, where its models ran, and what its log came to.
+    #[serde(flatten)]
+    pub debated: Debated,
+    /// The entries struck by a chair ruling.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redactions: Option<Vec<Struck>>,
+    /// The calls whose answers had secrets redacted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secrets_redacted: Option<Vec<RedactedCall>>,
 }
 
 fn three() -> u32 {

@@ -16,6 +16,7 @@
 
 use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 /// Bidirectional formatting characters that reorder what a reader sees (the "Trojan Source"
 /// set): embeddings, overrides, their terminator, and the isolates.
@@ -181,6 +182,10 @@ pub fn out_trusted(bytes: &[u8]) -> std::io::Result<()> {
 /// Writes text and a newline on standard error, cleaned; a closed standard error is ignored
 /// (there is nowhere left to say so).
 pub fn err(s: &str) {
+    // `-q` keeps what needs action (warnings, errors) and drops what only informs.
+    if quiet() && (s.starts_with("note:") || s.starts_with("hint:")) {
+        return;
+    }
     let mut e = std::io::stderr().lock();
     let _ = e.write_all(defuse(&clean(s)).as_bytes());
     let _ = e.write_all(b"\n");
@@ -197,6 +202,17 @@ pub fn progress(line: &str) {
 /// Runs `f` while `line · Ns` (the seconds `f` has taken) ticks on stderr as the progress
 /// indicator, then erases it; only on a terminal that can redraw. Used by reviews and panels.
 pub fn ticking<T>(line: &str, f: impl FnOnce() -> T) -> T {
+    if verbose() {
+        // Lines of their own (a log keeps them): the call, then how long it took.
+        let started = std::time::Instant::now();
+        err(line);
+        let out = f();
+        err(&format!(
+            "{line} · done in {:.1}s",
+            started.elapsed().as_secs_f64()
+        ));
+        return out;
+    }
     if !can_redraw() {
         return f();
     }
@@ -230,6 +246,50 @@ pub fn progress_clear() {
     let _ = e.flush();
 }
 
+/// What the global flags asked of the output: `-q`, `-v`, `--color` (`None`: auto).
+static QUIET: AtomicBool = AtomicBool::new(false);
+static VERBOSE: AtomicBool = AtomicBool::new(false);
+/// 0: auto, 1: always, 2: never.
+static COLOR: AtomicU8 = AtomicU8::new(0);
+
+/// Sets `-q`/`-v` and `--color` for the rest of the process (`color`: `None` is auto).
+pub fn set_output(quiet: bool, verbose: bool, color: Option<bool>) {
+    QUIET.store(quiet, Ordering::Relaxed);
+    VERBOSE.store(verbose, Ordering::Relaxed);
+    COLOR.store(
+        match color {
+            None => 0,
+            Some(true) => 1,
+            Some(false) => 2,
+        },
+        Ordering::Relaxed,
+    );
+}
+
+/// `-q`: only warnings, errors and the report; no notes, hints or progress.
+pub fn quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
+
+/// `-v`: each model call's start and end as lines of their own, also where nothing is redrawn.
+pub fn verbose() -> bool {
+    VERBOSE.load(Ordering::Relaxed)
+}
+
+/// Whether output that goes to a terminal when `is_terminal` may be coloured: `--color always`
+/// or `never` decide; `auto` colours a terminal unless `NO_COLOR` is set or `TERM=dumb`.
+pub fn colour(is_terminal: bool) -> bool {
+    match COLOR.load(Ordering::Relaxed) {
+        1 => true,
+        2 => false,
+        _ => {
+            is_terminal
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && !dumb_terminal()
+        }
+    }
+}
+
 pub fn stdout_is_terminal() -> bool {
     std::io::stdout().is_terminal()
 }
@@ -237,7 +297,7 @@ pub fn stdout_is_terminal() -> bool {
 /// Whether a progress line may be drawn and redrawn on stderr: a terminal that understands
 /// carriage returns and erase-line (`TERM=dumb` does not).
 pub fn can_redraw() -> bool {
-    stderr_is_terminal() && !dumb_terminal()
+    !quiet() && stderr_is_terminal() && !dumb_terminal()
 }
 
 /// `TERM=dumb` (Emacs shells, some CI log viewers): no escape sequences at all.

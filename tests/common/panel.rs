@@ -97,10 +97,25 @@ pub fn script(extra: &[(&str, Value)]) -> Value {
     json!({"answer": "R-later", "when": cases})
 }
 
-/// The same script on the chair's CLI and the debaters'.
+/// The same script on the chair's CLI, the debaters' and opencode's (the one CLI no debater
+/// uses, where the support roles go).
 pub fn fakes(env: &TestEnv, extra: &[(&str, Value)]) {
-    for cli in ["qwen", "claude", "codex", "gemini"] {
+    for cli in ["qwen", "claude", "codex", "gemini", "opencode"] {
         env.fake(cli, script(extra));
+    }
+    cli_transport(env);
+}
+
+/// The fake agent speaks the CLIs' formats, not ACP: a debate, which prefers the ACP servers
+/// built into gemini, qwen and opencode, is told to use their command lines.
+pub fn cli_transport(env: &TestEnv) {
+    for cli in ["gemini", "qwen", "opencode"] {
+        env.git(&[
+            "config",
+            "--global",
+            &format!("debate.{cli}.transport"),
+            "cli",
+        ]);
     }
 }
 
@@ -213,13 +228,20 @@ pub fn check_schema(log: &[Value], debaters: &[&str]) {
                 "rebuttal",
                 "conjecture",
                 "closing_statement",
+                "source_challenge",
+                "clarification_request",
             ],
             s => panic!("unknown speaker {s} in {e}"),
         };
         assert!(allowed.contains(&kind), "{speaker} may not log {kind}: {e}");
         let phase_of = match kind {
             "opening_statement" => "opening",
-            "new_point" | "rebuttal" | "conjecture" | "audience_question" => "rebuttal",
+            "new_point"
+            | "rebuttal"
+            | "conjecture"
+            | "audience_question"
+            | "source_challenge"
+            | "clarification_request" => "rebuttal",
             "closing_statement" => "closing",
             "announcement" => phase,
             _ => "system",
@@ -256,7 +278,13 @@ pub fn check_schema(log: &[Value], debaters: &[&str]) {
         if let Some(t) = e.get("target_seq") {
             assert!((t.as_u64().unwrap() as usize) < i, "{e}");
             assert!(
-                ["verification_result", "redaction", "ruling"].contains(&kind),
+                [
+                    "verification_result",
+                    "redaction",
+                    "ruling",
+                    "source_challenge"
+                ]
+                .contains(&kind),
                 "{e}"
             );
         }

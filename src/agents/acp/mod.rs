@@ -184,6 +184,8 @@ impl Backend for AcpBackend {
                     .to_string()
             })),
             notes,
+            transport: "acp",
+            redactions: 0,
         })
     }
 }

@@ -384,6 +384,9 @@ impl Conversation {
                 "model {wanted} was asked for and the agent accepted {set:?}, but did not report \
                  which model answered"
             )),
+            // The agent took no model setting (copilot's ACP server has none): its own
+            // configuration chose the model, and the one asked for is not it.
+            (None, None) => return None,
             _ => {}
         }
         self.heard.model.clone().or(Some(wanted))

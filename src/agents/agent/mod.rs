@@ -371,6 +371,8 @@ impl AgentBackend {
             structured,
             output,
             notes: Vec::new(),
+            transport: "cli",
+            redactions: 0,
         })
     }
 }

@@ -304,6 +304,8 @@ impl Backend for OpenAiBackend {
             cli_version: None,
             tree_changes: Vec::new(),
             notes: Vec::new(),
+            transport: "http",
+            redactions: 0,
         })
     }
 }

@@ -43,17 +43,29 @@ impl Panel<'_> {
         prompt: &str,
         budget: &Budget,
     ) -> Result<Answer, BackendError> {
-        let req = if c.reserved {
-            budget.request(budget.reserved(), &self.workspace, prompt)
+        let slice = if c.reserved {
+            budget.reserved()
         } else {
-            budget.request(budget.call(), &self.workspace, prompt)
+            budget.call()
         };
+        let mut req = budget.request(slice, &self.workspace, prompt);
+        req.sandbox = self.sandbox.clone();
         let at = budget.started.elapsed();
         let t = Instant::now();
         let r = match &c.progress {
             Some(line) => crate::ui::terminal::ticking(line, || b.ask(&req)),
             None => b.ask(&req),
-        };
+        }
+        .map(|mut a| {
+            if a.redactions > 0 {
+                a.text = format!(
+                    "{}\n\n{}",
+                    a.text.trim_end(),
+                    crate::agents::redacting::warning(a.redactions)
+                );
+            }
+            a
+        });
         let timing = Timing {
             role: c.role.into(),
             speaker: c.speaker.into(),
@@ -67,6 +79,11 @@ impl Panel<'_> {
             at_ms: at.as_millis() as u64,
             ms: t.elapsed().as_millis() as u64,
             ok: r.is_ok(),
+            transport: r
+                .as_ref()
+                .map_or(b.transport(), |a| a.transport)
+                .to_string(),
+            redactions: r.as_ref().map_or(0, |a| a.redactions),
         };
         self.timings.lock().expect("timings").push(timing);
         r
@@ -106,13 +123,11 @@ impl Panel<'_> {
     pub(super) fn digest(&self, log: &[Entry]) -> String {
         let mut s = String::new();
         for e in log {
+            let body = crate::debate::panel::log::struck(log, e.seq)
+                .unwrap_or_else(|| e.content.chars().take(1500).collect());
             s.push_str(&format!(
-                "[seq {}] {} | {} | {}: {}\n",
-                e.seq,
-                e.phase,
-                e.speaker,
-                e.kind,
-                e.content.chars().take(1500).collect::<String>()
+                "[seq {}] {} | {} | {}: {body}\n",
+                e.seq, e.phase, e.speaker, e.kind,
             ));
         }
         format!(

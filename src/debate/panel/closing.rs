@@ -29,71 +29,7 @@ pub(super) fn run(
     budget_spent: bool,
 ) -> Result<PanelOutcome> {
     if p.spoken(&log.entries) > 0 && !signals::interrupted() {
-        let points = match log.announced(UNRESOLVED) {
-            Some(e) => e.content.clone(),
-            None => {
-                let task = "Before the closing statements: list 1 to 3 substantive unresolved \
-                            points of this debate (arguments raised but never directly engaged, \
-                            or contested claims no debater decisively countered), one per line \
-                            as `N. point — [seq N]`. No preamble.";
-                let points = p
-                    .chair("unresolved points", task, &log.entries, budget, true)
-                    .unwrap_or_else(|| "1. The points still disputed in the rounds.".into());
-                let text = format!(
-                    "{UNRESOLVED} The following points remain unresolved entering the closing round:\n{points}\nDebaters are encouraged to address these in their closing statements."
-                );
-                // Interrupted while the chair thought: asked again on resume, not recorded.
-                if !signals::interrupted() {
-                    log.push("system", "chair", "announcement", &text)?;
-                }
-                text
-            }
-        };
-        let mut closers: Vec<String> = Vec::new();
-        for (d, b) in p.debaters.iter().rev() {
-            if signals::interrupted() {
-                break;
-            }
-            if let Some(e) = log
-                .entries
-                .iter()
-                .find(|e| e.speaker == d.name && e.kind == "closing_statement")
-            {
-                closers.push(format!("{}: seq {}", d.name, e.seq));
-                continue;
-            }
-            let mut task = format!(
-                "Phase 3 — Closing Statements. {}, please deliver your closing statement. No new \
-                 claims or statistics. Unresolved points entering Phase 3:\n{points}",
-                d.name
-            );
-            for (_, q) in questions.iter().filter(|(to, _)| *to == d.name) {
-                task.push_str(&format!("\nAn audience question for you: {q}"));
-            }
-            if !closers.is_empty() {
-                task.push_str(&format!(
-                    "\nPrior closers and their seqs: {}.",
-                    closers.join(", ")
-                ));
-            }
-            let cue = p.cue(d, &log.entries, &p.flags_for(&log.entries, &d.name), &task);
-            let slot = Slot {
-                phase: "closing",
-                round: rounds,
-                reserved: true,
-            };
-            if let Some(seq) = p.speak(&mut log, d, b.as_ref(), slot, &cue, budget, &mut carry)? {
-                closers.push(format!("{}: seq {seq}", d.name));
-            }
-        }
-        if !signals::interrupted() && log.announced(PHASE3_DONE).is_none() {
-            log.push(
-                "system",
-                "chair",
-                "announcement",
-                &format!("{PHASE3_DONE} Closing statements delivered. Proceeding to Phase 4."),
-            )?;
-        }
+        closings(p, &mut log, &mut carry, rounds, &questions, budget)?;
     }
     p.drain(&mut log, &mut carry, budget)?;
 
@@ -136,7 +72,7 @@ pub(super) fn run(
             )),
         }
         blog = bp;
-        if p.blog && outcome != "void" && blog.is_none() {
+        if blog.is_none() {
             carry
                 .notes
                 .push("[WARN] the reporter wrote no blog post".into());
@@ -162,6 +98,7 @@ pub(super) fn run(
         budget_spent,
         elapsed_ms: 0,
         timings: Vec::new(),
+        checked_at: p.checker.revision().to_string(),
     };
     // The reporter's documents exist before the assessor is activated: it reads them.
     outputs::write_reports(p, &o)?;
@@ -171,6 +108,84 @@ pub(super) fn run(
     o.elapsed_ms = budget.started.elapsed().as_millis() as u64;
     o.timings = p.timings.lock().expect("timings").clone();
     Ok(o)
+}
+
+/// The pre-phase-3 unresolved points and phase 3, the closings in reverse lineup order (each
+/// told the points, its audience question and the prior closers).
+fn closings(
+    p: &Panel,
+    log: &mut Log,
+    carry: &mut Carry,
+    rounds: u32,
+    questions: &[(String, String)],
+    budget: &Budget,
+) -> Result<()> {
+    let points = match log.announced(UNRESOLVED) {
+        Some(e) => e.content.clone(),
+        None => {
+            let task = "Before the closing statements: list 1 to 3 substantive unresolved \
+                        points of this debate (arguments raised but never directly engaged, \
+                        or contested claims no debater decisively countered), one per line \
+                        as `N. point — [seq N]`. No preamble.";
+            let points = p
+                .chair("unresolved points", task, &log.entries, budget, true)
+                .unwrap_or_else(|| "1. The points still disputed in the rounds.".into());
+            let text = format!(
+                "{UNRESOLVED} The following points remain unresolved entering the closing round:\n{points}\nDebaters are encouraged to address these in their closing statements."
+            );
+            // Interrupted while the chair thought: asked again on resume, not recorded.
+            if !signals::interrupted() {
+                log.push("system", "chair", "announcement", &text)?;
+            }
+            text
+        }
+    };
+    let mut closers: Vec<String> = Vec::new();
+    for (d, b) in p.debaters.iter().rev() {
+        if signals::interrupted() {
+            break;
+        }
+        if let Some(e) = log
+            .entries
+            .iter()
+            .find(|e| e.speaker == d.name && e.kind == "closing_statement")
+        {
+            closers.push(format!("{}: seq {}", d.name, e.seq));
+            continue;
+        }
+        let mut task = format!(
+            "Phase 3 — Closing Statements. {}, please deliver your closing statement. No new \
+             claims or statistics. Unresolved points entering Phase 3:\n{points}",
+            d.name
+        );
+        for (_, q) in questions.iter().filter(|(to, _)| *to == d.name) {
+            task.push_str(&format!("\nAn audience question for you: {q}"));
+        }
+        if !closers.is_empty() {
+            task.push_str(&format!(
+                "\nPrior closers and their seqs: {}.",
+                closers.join(", ")
+            ));
+        }
+        let cue = p.cue(d, &log.entries, &p.flags_for(&log.entries, &d.name), &task);
+        let slot = Slot {
+            phase: "closing",
+            round: rounds,
+            reserved: true,
+        };
+        if let Some(seq) = p.speak(log, d, b.as_ref(), slot, &cue, budget, carry)? {
+            closers.push(format!("{}: seq {seq}", d.name));
+        }
+    }
+    if !signals::interrupted() && log.announced(PHASE3_DONE).is_none() {
+        log.push(
+            "system",
+            "chair",
+            "announcement",
+            &format!("{PHASE3_DONE} Closing statements delivered. Proceeding to Phase 4."),
+        )?;
+    }
+    Ok(())
 }
 
 /// The chair's outcome: `<name>_wins`, `draw` or `void`, with the reason.

@@ -38,14 +38,35 @@ enum BetweenOut {
 
 /// Runs the panel to its outcome.
 pub fn run(mut p: Panel) -> Result<PanelOutcome> {
-    let budget = Budget::for_panel(p.settings).map_err(crate::error::UsageError::new)?;
+    let budget =
+        Budget::for_panel(p.settings, p.budget_minutes).map_err(crate::error::UsageError::new)?;
     signals::graceful();
     let resume = std::mem::take(&mut p.resume);
     let mut log = Log {
         session: p.session,
         entries: resume,
     };
-    let mut carry = Carry::default();
+    let mut carry = Carry {
+        notes: p.roles.warnings.clone(),
+        ..Carry::default()
+    };
+    announce(&p, &mut log)?;
+    openings(&p, &mut log, &budget, &mut carry)?;
+    let (rounds, questions) = rounds(&p, &mut log, &budget, &mut carry)?;
+    p.drain(&mut log, &mut carry, &budget)?;
+    let budget_spent = budget.spent();
+    if budget_spent && !signals::interrupted() {
+        carry.notes.push(format!(
+            "[WARN] the time budget ({}) ran out after {rounds} round(s); the panel went to the closings",
+            budget.source
+        ));
+    }
+    crate::debate::panel::closing::run(&p, log, carry, rounds, questions, &budget, budget_spent)
+}
+
+/// Setup: the session line and the ready announcement with the lineup and where citations are
+/// checked (each once, a resumed panel has them).
+fn announce(p: &Panel, log: &mut Log) -> Result<()> {
     let names = p.names().join(", ");
     if log.entries.is_empty() {
         log.push(
@@ -74,14 +95,19 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
             "chair",
             "announcement",
             &format!(
-                "{READY}: Opening Statements. Topic: {}\nLineup:\n{}",
+                "{READY}: Opening Statements. Topic: {}\nLineup:\n{}\nRepository citations are \
+                 checked against {}, the revision debated.",
                 p.topic,
-                lineup.join("\n")
+                lineup.join("\n"),
+                p.checker.revision()
             ),
         )?;
     }
+    Ok(())
+}
 
-    // Phase 1: openings, in lineup order; a failure stops no one else.
+/// Phase 1: openings, in lineup order; a failure stops no one else.
+fn openings(p: &Panel, log: &mut Log, budget: &Budget, carry: &mut Carry) -> Result<()> {
     let mut openers: Vec<String> = Vec::new();
     for (d, b) in &p.debaters {
         if signals::interrupted() || budget.spent() {
@@ -111,7 +137,7 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
             round: 0,
             reserved: false,
         };
-        if let Some(seq) = p.speak(&mut log, d, b.as_ref(), slot, &cue, &budget, &mut carry)? {
+        if let Some(seq) = p.speak(log, d, b.as_ref(), slot, &cue, budget, carry)? {
             openers.push(format!("{}: seq {seq}", d.name));
         }
     }
@@ -123,8 +149,17 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
             &format!("{PHASE1_DONE} Opening statements delivered. Proceeding to Phase 2."),
         )?;
     }
+    Ok(())
+}
 
-    // Phase 2: rounds.
+/// Phase 2: the rounds, each debater in lineup order and then what happens between rounds.
+/// Returns the rounds run and the audience's questions still to relay (at the closings).
+fn rounds(
+    p: &Panel,
+    log: &mut Log,
+    budget: &Budget,
+    carry: &mut Carry,
+) -> Result<(u32, Vec<(String, String)>)> {
     let starts = log.round_starts();
     let mut rounds = starts.len() as u32;
     // Resuming: the questions asked after the last round that ended are still to be relayed.
@@ -157,62 +192,7 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
             )?
         };
         rounds = r;
-        let mut context: Vec<String> = Vec::new();
-        for (d, b) in &p.debaters {
-            if signals::interrupted() || budget.spent() {
-                break;
-            }
-            if log.did(&d.name, ROUND_TYPES, round_start) {
-                continue;
-            }
-            let mut notes = vec![format!("Round {r} — Your turn, {}.", d.name)];
-            if !context.is_empty() {
-                notes.push(format!(
-                    "Context from this round so far:\n{}",
-                    context.join("\n")
-                ));
-            }
-            notes.extend(p.flags_for(&log.entries, &d.name));
-            notes.extend(
-                log.entries
-                    .iter()
-                    .filter(|e| {
-                        e.seq > round_start
-                            && e.content.starts_with("Note: ")
-                            && e.content.contains("analytical framework")
-                    })
-                    .map(|e| e.content.clone()),
-            );
-            notes.extend(
-                questions
-                    .iter()
-                    .filter(|(to, _)| *to == d.name)
-                    .map(|(_, q)| format!("An audience question for you: {q}")),
-            );
-            let task = "You may make a `new_point`, a `rebuttal` (name the entry you answer) or a \
-                        `conjecture`. Begin your answer with one line `TYPE: new_point`, `TYPE: \
-                        rebuttal to [seq N]` or `TYPE: conjecture`; if you introduce a named \
-                        analytical framework not referenced before in this debate, add a line \
-                        `FRAMEWORK: name — one-line description`. Then your argument; refer to \
-                        entries by [seq N].";
-            let cue = p.cue(d, &log.entries, &notes, task);
-            let slot = Slot {
-                phase: "rebuttal",
-                round: r,
-                reserved: false,
-            };
-            if let Some(seq) = p.speak(&mut log, d, b.as_ref(), slot, &cue, &budget, &mut carry)? {
-                let first: String = log.entries[seq as usize]
-                    .content
-                    .split(['.', '\n'])
-                    .next()
-                    .unwrap_or("")
-                    .chars()
-                    .take(160)
-                    .collect();
-                context.push(format!("  - {} (seq {seq}): {first}", d.name));
-            }
-        }
+        turns(p, log, (r, round_start), &questions, budget, carry)?;
         if signals::interrupted() {
             break;
         }
@@ -225,79 +205,164 @@ pub fn run(mut p: Panel) -> Result<PanelOutcome> {
             questions = logged_questions(&log.entries, relay.seq);
             continue;
         }
-        // The last turn is verified, the audience asks, the chair prepares the next round.
-        // Past the budget no one is asked anything more before the closings.
-        let spent = budget.spent();
-        let mut jobs = Vec::new();
-        if !spent {
-            jobs.push(Between::Audience);
-        }
-        if r >= p.min_rounds && r < p.max_rounds && !spent {
-            jobs.push(Between::Chair);
-        }
-        jobs.push(Between::Verify);
-        let pending = std::mem::take(&mut carry.pending);
-        let snapshot = log.entries.clone();
-        let out = crate::sys::schedule::bounded(p.settings.concurrency, jobs, |_, job| match job {
-            Between::Audience => BetweenOut::Questions(p.audience_questions(&snapshot, r, &budget)),
-            Between::Chair => BetweenOut::GoOn(p.go_on(&snapshot, r, &budget)),
-            Between::Verify => {
-                let (checked, notes) = p.behind(&pending, &budget);
-                BetweenOut::Checked(checked, notes)
-            }
-        });
-        let mut go_on = true;
-        questions.clear();
-        for o in out {
-            match o {
-                BetweenOut::Questions(Some(q)) => questions = q,
-                BetweenOut::Questions(None) => {
-                    carry.notes.push(format!(
-                        "[WARN] the audience ({}) did not answer after round {r}",
-                        p.roles.audience.name()
-                    ));
-                    log.push("system", "chair", "ruling", &format!("Ruling: the audience did not answer after round {r}; no questions are relayed."))?;
-                }
-                BetweenOut::GoOn(g) => go_on = g,
-                BetweenOut::Checked(checked, notes) => {
-                    carry.reporter.extend(notes);
-                    p.log_checked(&mut log, checked)?;
-                }
-            }
-        }
-        let relay_from = log
-            .entries
-            .iter()
-            .rev()
-            .find(|e| e.content.starts_with(RELAY))
-            .map_or(0, |e| e.seq);
-        log.push(
-            "system",
-            "chair",
-            "announcement",
-            &relay_line(&log.entries, relay_from),
-        )?;
-        for (to, q) in &questions {
-            log.push(
-                "rebuttal",
-                "chair",
-                "audience_question",
-                &format!("Q: {to}: {q}"),
-            )?;
-        }
+        let go_on;
+        (questions, go_on) = between(p, log, r, budget, carry)?;
         if r >= p.min_rounds && (!go_on || budget.spent()) {
             break;
         }
     }
-    p.drain(&mut log, &mut carry, &budget)?;
-    let budget_spent = budget.spent();
-    if budget_spent && !signals::interrupted() {
-        carry.notes.push(format!(
-            "[WARN] the time budget ({}) ran out after {rounds} round(s); the panel went to the closings",
-            budget.source
-        ));
+    Ok((rounds, questions))
+}
+
+/// Round `r`'s turns (those not taken yet): each debater's cue carries this round so far, its
+/// verifier flags, a new framework, its audience question and how to interrupt.
+fn turns(
+    p: &Panel,
+    log: &mut Log,
+    (r, round_start): (u32, u32),
+    questions: &[(String, String)],
+    budget: &Budget,
+    carry: &mut Carry,
+) -> Result<()> {
+    let mut context: Vec<String> = Vec::new();
+    for (d, b) in &p.debaters {
+        if signals::interrupted() || budget.spent() {
+            break;
+        }
+        if log.did(&d.name, ROUND_TYPES, round_start) {
+            continue;
+        }
+        let mut notes = vec![format!("Round {r} — Your turn, {}.", d.name)];
+        if !context.is_empty() {
+            notes.push(format!(
+                "Context from this round so far:\n{}",
+                context.join("\n")
+            ));
+        }
+        notes.extend(p.flags_for(&log.entries, &d.name));
+        notes.extend(
+            log.entries
+                .iter()
+                .filter(|e| {
+                    e.seq > round_start
+                        && e.content.starts_with("Note: ")
+                        && e.content.contains("analytical framework")
+                })
+                .map(|e| e.content.clone()),
+        );
+        notes.extend(
+            questions
+                .iter()
+                .filter(|(to, _)| *to == d.name)
+                .map(|(_, q)| format!("An audience question for you: {q}")),
+        );
+        notes.push(crate::debate::panel::interrupt::HOW.to_string());
+        let cue = p.cue(d, &log.entries, &notes, TURN_TASK);
+        let slot = Slot {
+            phase: "rebuttal",
+            round: r,
+            reserved: false,
+        };
+        if let Some(seq) = p.speak(log, d, b.as_ref(), slot, &cue, budget, carry)? {
+            let first: String = log.entries[seq as usize]
+                .content
+                .split(['.', '\n'])
+                .next()
+                .unwrap_or("")
+                .chars()
+                .take(160)
+                .collect();
+            context.push(format!("  - {} (seq {seq}): {first}", d.name));
+        }
     }
-    crate::debate::panel::closing::run(&p, log, carry, rounds, questions, &budget, budget_spent)
+    Ok(())
+}
+
+/// What a debater may log in a round, and how it says which.
+const TURN_TASK: &str = "You may make a `new_point`, a `rebuttal` (name the entry you answer) or \
+a `conjecture`. Begin your answer with one line `TYPE: new_point`, `TYPE: rebuttal to [seq N]` or \
+`TYPE: conjecture`; if you introduce a named analytical framework not referenced before in this \
+debate, add a line `FRAMEWORK: name — one-line description`. Then your argument; refer to entries \
+by [seq N].";
+
+/// After round `r`: the last turn is verified, the audience asks, the chair prepares the next
+/// round (at once where `debate.concurrency` allows); then the relay line and the questions are
+/// logged. Past the budget no one is asked anything more before the closings. Returns the
+/// questions to relay and whether the chair would go on.
+fn between(
+    p: &Panel,
+    log: &mut Log,
+    r: u32,
+    budget: &Budget,
+    carry: &mut Carry,
+) -> Result<(Vec<(String, String)>, bool)> {
+    let spent = budget.spent();
+    let mut jobs = Vec::new();
+    if !spent {
+        jobs.push(Between::Audience);
+    }
+    if r >= p.min_rounds && r < p.max_rounds && !spent {
+        jobs.push(Between::Chair);
+    }
+    jobs.push(Between::Verify);
+    let pending = std::mem::take(&mut carry.pending);
+    let snapshot = log.entries.clone();
+    let out = crate::sys::schedule::bounded(p.settings.concurrency, jobs, |_, job| match job {
+        Between::Audience => BetweenOut::Questions(p.audience_questions(&snapshot, r, budget)),
+        Between::Chair => BetweenOut::GoOn(p.go_on(&snapshot, r, budget)),
+        Between::Verify => {
+            let (checked, notes) = p.behind(&pending, budget);
+            BetweenOut::Checked(checked, notes)
+        }
+    });
+    let mut go_on = true;
+    let mut questions = Vec::new();
+    for o in out {
+        match o {
+            BetweenOut::Questions(Some(q)) => questions = q,
+            BetweenOut::Questions(None) => {
+                carry.notes.push(format!(
+                    "[WARN] the audience ({}) did not answer after round {r}",
+                    p.roles.audience.name()
+                ));
+                log.push(
+                    "system",
+                    "chair",
+                    "ruling",
+                    &format!(
+                        "Ruling: the audience did not answer after round {r}; no questions are \
+                         relayed."
+                    ),
+                )?;
+            }
+            BetweenOut::GoOn(g) => go_on = g,
+            BetweenOut::Checked(checked, notes) => {
+                carry.reporter.extend(notes);
+                p.log_checked(log, checked)?;
+            }
+        }
+    }
+    let relay_from = log
+        .entries
+        .iter()
+        .rev()
+        .find(|e| e.content.starts_with(RELAY))
+        .map_or(0, |e| e.seq);
+    log.push(
+        "system",
+        "chair",
+        "announcement",
+        &relay_line(&log.entries, relay_from),
+    )?;
+    for (to, q) in &questions {
+        log.push(
+            "rebuttal",
+            "chair",
+            "audience_question",
+            &format!("Q: {to}: {q}"),
+        )?;
+    }
+    Ok((questions, go_on))
 }
 
 /// The audience questions logged after `from` (a round's relay line).

@@ -28,6 +28,8 @@ pub const DEBATER_TYPES: &[&str] = &[
     "rebuttal",
     "conjecture",
     "closing_statement",
+    "source_challenge",
+    "clarification_request",
 ];
 /// What a debater may log in a round.
 pub const ROUND_TYPES: &[&str] = &["new_point", "rebuttal", "conjecture"];
@@ -101,6 +103,20 @@ impl Log<'_> {
             .map(|e| e.seq)
             .collect()
     }
+}
+
+/// The notice that stands for entry `seq` once a redaction has struck it from the record: its
+/// words are never passed on after that, only the fact and the ruling's seq.
+pub fn struck(log: &[Entry], seq: u32) -> Option<String> {
+    log.iter()
+        .find(|r| r.kind == "redaction" && r.target_seq == Some(seq))
+        .map(|r| {
+            format!(
+                "[STRUCK FROM THE RECORD by the chair's redaction at seq {}: a cited source does \
+                 not exist. Its content is not shown and may not be relied on.]",
+                r.seq
+            )
+        })
 }
 
 /// A debater's turn read from its answer.

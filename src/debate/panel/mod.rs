@@ -15,6 +15,7 @@ mod calls;
 mod closing;
 pub mod confirm;
 mod flow;
+mod interrupt;
 pub mod lineup;
 pub mod log;
 pub mod outputs;
@@ -39,8 +40,8 @@ pub use flow::run;
 pub use log::Entry;
 pub use outputs::{summary, transcript, verifier_report};
 
-/// The support roles, each on its own backend: a family other than the chair's by default, so
-/// the chair does not grade itself.
+/// The support roles, each on its own backend: by default one no debater uses, so no debater's
+/// model grades its own debate.
 pub struct Roles {
     pub chair: Box<dyn Backend>,
     pub audience: Box<dyn Backend>,
@@ -48,6 +49,8 @@ pub struct Roles {
     pub assessor: Box<dyn Backend>,
     /// Judges the sources the tool cannot check (URLs), when one is configured.
     pub verifier: Option<Box<dyn Backend>>,
+    /// Why a support role could not be kept off the debaters' backends (`[WARN]` lines).
+    pub warnings: Vec<String>,
 }
 
 pub struct Panel<'a> {
@@ -58,9 +61,13 @@ pub struct Panel<'a> {
     pub roles: Roles,
     pub min_rounds: u32,
     pub max_rounds: u32,
+    /// `--budget-minutes`, when given (fractions allowed).
+    pub budget_minutes: Option<f64>,
     pub workspace: PathBuf,
     pub context: Option<String>,
     pub checker: Checker,
+    /// Where each call runs (the export of the revision debated) and what it may read.
+    pub sandbox: crate::sandbox::confine::Sandbox,
     /// Ask the reporter for `blog-post.md` too (never for a void debate).
     pub blog: bool,
     /// The log of an interrupted panel: finished steps are skipped.
@@ -89,6 +96,8 @@ pub struct PanelOutcome {
     pub budget_spent: bool,
     pub elapsed_ms: u64,
     pub timings: Vec<Timing>,
+    /// The revision repository citations were checked against.
+    pub checked_at: String,
 }
 
 impl Panel<'_> {

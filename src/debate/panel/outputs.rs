@@ -1,7 +1,8 @@
 //! The panel's documents (seed 002's reporter and assessor): `transcript.md` (every entry in seq
 //! order, fact-checks, redactions applied), `verifier-report.md` (every check), `summary.md` (the
-//! record, the reporter's account and the audience's perspective), `blog-post.md` (with
-//! `--blog`, never for a void debate) and `assessor-report.md`, which the assessor writes after
+//! record, the reporter's account and the audience's perspective), `blog-post.md` (always: an
+//! article on the topic, or a line saying why there is none) and `assessor-report.md` (with its
+//! execution and output improvements), which the assessor writes after
 //! reading the reporter's documents. The record parts are built by the tool from the log; only the
 //! prose comes from models.
 
@@ -51,17 +52,13 @@ pub(super) fn reporter(
          by round; why the outcome follows. Do not repeat the audience's conclusion (it is added \
          verbatim).",
     );
-    let blog = (p.blog && outcome != "void")
-        .then(|| {
-            ask(
-                "blog post",
-                "Write blog-post.md: 800 to 1500 words of neutral journalism about the TOPIC (not \
-                 the debate): a headline, an opening, the strongest arguments on each side \
-                 (\"proponents argue\", \"critics contend\"), what remains open. Never mention the \
-                 debate, the debaters, the chair or rounds.",
-            )
-        })
-        .flatten();
+    let blog = ask(
+        "blog post",
+        "Write blog-post.md: 800 to 1500 words of neutral journalism about the TOPIC (not the \
+         debate): a headline, an opening, the strongest arguments on each side (\"proponents \
+         argue\", \"critics contend\"), what remains open. Never mention the debate, the \
+         debaters, the chair or rounds.",
+    );
     (summary, blog)
 }
 
@@ -78,10 +75,20 @@ pub(super) fn write_reports(p: &Panel, o: &PanelOutcome) -> Result<()> {
         "summary.md",
         summary(&p.session.id, &p.topic, &debaters, o).as_bytes(),
     )?;
-    if let Some(b) = &o.blog {
-        p.session
-            .write("blog-post.md", format!("{b}\n").as_bytes())?;
-    }
+    let blog = match &o.blog {
+        Some(b) => format!("{b}\n"),
+        None => format!(
+            "# {}\n\nNo article: the reporter ({}) did not write one{}.\n",
+            p.topic,
+            p.roles.reporter.name(),
+            if o.status == "interrupted" {
+                " (the debate was interrupted)"
+            } else {
+                ""
+            }
+        ),
+    };
+    p.session.write("blog-post.md", blog.as_bytes())?;
     Ok(())
 }
 
@@ -107,7 +114,10 @@ pub(super) fn assess(p: &Panel, o: &mut PanelOutcome, budget: &Budget) -> Result
          mandatory steps), each debater (evidence, engagement with all others, persona), the \
          verifier, the audience, the reporter (accuracy of summary.md and blog-post.md against \
          the transcript). Give an overall rating (Excellent, Good, Adequate or Poor) with \
-         justification; per role strengths, gaps, suggestions; then 3 to 5 improvements. Markdown."
+         justification; per role strengths, gaps, suggestions; then a section `### Execution \
+         improvements` with 3 to 5 items on how the debate was run (chairing, rules, turn order, \
+         verification, timing) and a section `### Output improvements` with 3 to 5 items on the \
+         documents (transcript, summary, blog post, reports). Markdown."
     );
     let b = p.roles.assessor.as_ref();
     let c = Call {
@@ -118,11 +128,12 @@ pub(super) fn assess(p: &Panel, o: &mut PanelOutcome, budget: &Budget) -> Result
         progress: p.progress(budget, "phase 4", &format!("assessor ({})", b.name())),
     };
     let text = match p.call(b, c, &prompt, budget) {
-        Ok(a) => a.text.trim().to_string(),
+        Ok(a) => with_improvements(a.text.trim()),
         Err(e) => {
             o.notes.push(format!(
-                "[WARN] the assessor ({}) did not answer: {e}",
-                b.name()
+                "[WARN] the assessor ({}) did not answer: {}",
+                b.name(),
+                crate::debate::hints::for_topic(&e.to_string())
             ));
             format!(
                 "The assessment could not be written: the assessor ({}) did not answer ({}).",
@@ -141,6 +152,20 @@ pub(super) fn assess(p: &Panel, o: &mut PanelOutcome, budget: &Budget) -> Result
         .as_bytes(),
     )?;
     Ok(())
+}
+
+/// The assessor's report with both improvement sections, each said to be missing where the
+/// assessor left it out.
+fn with_improvements(text: &str) -> String {
+    let mut s = text.to_string();
+    for head in ["Execution improvements", "Output improvements"] {
+        if !s.to_ascii_lowercase().contains(&head.to_ascii_lowercase()) {
+            s.push_str(&format!(
+                "\n\n### {head}\n\n- (the assessor gave none; 3 to 5 were asked for)"
+            ));
+        }
+    }
+    s
 }
 
 /// `transcript.md`: every entry in seq order, verification results as fact-checks, redacted
@@ -271,6 +296,7 @@ pub fn verifier_report(topic: &str, o: &PanelOutcome) -> String {
             cell(|v| &v.explanation)
         ));
     }
+    s.push_str(&withdrawn(o));
     s.push_str("\n## Totals\n\n");
     for st in ["verified", "unreliable", "fabricated", "unverifiable"] {
         s.push_str(&format!(
@@ -278,7 +304,60 @@ pub fn verifier_report(topic: &str, o: &PanelOutcome) -> String {
             counts.get(st).copied().unwrap_or(0)
         ));
     }
-    s.push_str("\nRepository citations are checked at HEAD; URLs cannot be checked offline.\n");
+    s.push_str(&format!(
+        "\nRepository citations are checked against {}; URLs cannot be checked offline.\n",
+        o.checked_at
+    ));
+    s
+}
+
+/// The Withdrawn Claims table: every source struck (fabricated, redacted) or that its author was
+/// asked to withdraw or replace (unreliable), with the ruling; "none" when there is none.
+fn withdrawn(o: &PanelOutcome) -> String {
+    let mut s = String::from("\n## Withdrawn Claims\n\n");
+    let mut rows = Vec::new();
+    for e in o.entries.iter().filter(|e| e.kind == "verification_result") {
+        let v = VerificationResult::of_content(&e.content);
+        let status = v.as_ref().map_or("", |v| v.status.as_str());
+        if status != "fabricated" && status != "unreliable" {
+            continue;
+        }
+        let seq = e.target_seq.unwrap_or(0);
+        let speaker = o
+            .entries
+            .get(seq as usize)
+            .map_or("", |t| t.speaker.as_str());
+        let ruling = o
+            .entries
+            .iter()
+            .filter(|r| r.seq > e.seq && r.target_seq == Some(seq))
+            .find(|r| {
+                (status == "fabricated" && r.kind == "redaction")
+                    || (status == "unreliable" && r.kind == "ruling")
+            });
+        let outcome = match (status, ruling) {
+            ("fabricated", Some(r)) => format!("struck from the record (redaction, seq {})", r.seq),
+            ("fabricated", None) => "struck from the record".to_string(),
+            (_, Some(r)) => format!("asked to withdraw or replace (ruling, seq {})", r.seq),
+            _ => "asked to withdraw or replace".to_string(),
+        };
+        let cell =
+            |f: fn(&VerificationResult) -> &str| v.as_ref().map_or("", f).replace('|', "\\|");
+        rows.push(format!(
+            "| {seq} | {speaker} | `{}` | {status}: {} | {outcome} |\n",
+            cell(|v| &v.url),
+            cell(|v| &v.explanation)
+        ));
+    }
+    rows.dedup();
+    if rows.is_empty() {
+        s.push_str("none\n");
+    } else {
+        s.push_str(
+            "| seq | speaker | source | why | withdrawn by |\n| --- | --- | --- | --- | --- |\n",
+        );
+        s.extend(rows);
+    }
     s
 }
 

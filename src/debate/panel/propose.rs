@@ -19,7 +19,7 @@ pub fn propose(
     topic: &str,
     chair: &dyn Backend,
     budget: &Budget,
-    workspace: &std::path::Path,
+    (workspace, sandbox): (&std::path::Path, &crate::sandbox::confine::Sandbox),
 ) -> Result<()> {
     let given: Vec<String> = debaters
         .iter()
@@ -48,8 +48,10 @@ pub fn propose(
          \"...\", \"persona\": \"...\", \"position\": \"...\", \"incentives\": \"...\"}}]",
         given.join("\n")
     );
+    let mut req = budget.request(budget.reserved(), workspace, &prompt);
+    req.sandbox = sandbox.clone();
     let answer = chair
-        .ask(&budget.request(budget.reserved(), workspace, &prompt))
+        .ask(&req)
         .context("the chair could not propose the lineup")?;
     // The chair's answer (its JSON, not ours): each proposal read on its own.
     let proposed: Vec<Proposed> = json_blocks(&answer.text)

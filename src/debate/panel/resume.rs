@@ -1,13 +1,13 @@
 //! Resuming a panel (`git debate resume` of a panel): its log is replayed and the debate goes on
 //! from the first step not taken, with the same lineup and chair. Like a duel's, a panel's
 //! recorded backends are used only when they name no program
-//! ([`crate::debate::resume::recorded_backend`]), and the models run in the current work tree.
+//! ([`crate::debate::resume::recorded_backend`]), and the models run in a new export of the
+//! revision the session records.
 
 use anyhow::{Context, Result};
 
 use crate::agents::registry::{self, Role};
 use crate::agents::Backend;
-use crate::debate::citations::Checker;
 use crate::debate::panel::setup::finish;
 use crate::debate::panel::{self, roles, Panel};
 use crate::debate::resume::recorded_backend;
@@ -56,14 +56,18 @@ pub fn run(
         assessor: assessor.as_deref(),
         verifier: verifier.as_deref(),
     };
-    let (roles, _) = roles::build(&flags, settings, &chair_name)?;
     let backends: Vec<Box<dyn Backend>> = debaters
         .iter()
         .map(|d| {
             let name = recorded_backend(&id, &d.name, &d.backend)?;
-            registry::build(&name, Some(Role::Reviewer), settings)
+            registry::build_preferring_acp(&name, Some(Role::Reviewer), settings)
         })
         .collect::<Result<_>>()?;
+    let seated = crate::debate::panel::setup::seated(&debaters, &backends);
+    let (roles, _) = roles::build(&flags, settings, &chair_name, &seated)?;
+    let (source, label) = crate::debate::setup::recorded_revision(&meta.debated);
+    let (export, sandbox, checker) =
+        crate::debate::setup::sandboxed(repo, &source, &label, settings)?;
     crate::errln!("resuming {id} after {} log entries", log.len());
     let outcome = panel::run(Panel {
         session: &s,
@@ -73,16 +77,19 @@ pub fn run(
         roles,
         min_rounds: meta.min_rounds,
         max_rounds: meta.max_rounds,
+        budget_minutes: None,
         // The current work tree, never a folder the session names.
         workspace: repo
             .and_then(|r| r.workdir().map(std::path::Path::to_path_buf))
             .unwrap_or(std::env::current_dir()?),
         context: None,
-        checker: Checker::new(repo.and_then(crate::git::Repo::libgit2)),
+        checker,
+        sandbox,
         blog: meta.blog,
         resume: log,
         timings: Default::default(),
         judged: Default::default(),
     })?;
+    drop(export);
     finish(s, &mut meta, &debaters, &outcome)
 }

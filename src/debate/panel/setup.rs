@@ -5,6 +5,8 @@
 //! position, incentives) the chair proposes from the topic, and that proposal is accepted with
 //! `--yes` or confirmed on the terminal, never silently ([`super::confirm`]).
 
+use std::collections::BTreeMap;
+
 use anyhow::{Context, Result};
 
 use crate::agents::budget::Budget;
@@ -17,12 +19,13 @@ use crate::debate::setup::Ground;
 use crate::debate::Ended;
 use crate::error::UsageError;
 use crate::settings::Settings;
-use crate::store::metadata::{self, Kind, Metadata, Panel as Meta, Timings};
+use crate::store::debate::VerificationResult;
+use crate::store::metadata::{self, Kind, Metadata, Panel as Meta, RedactedCall, Struck, Timings};
 use crate::store::summary::{DebateSummary, PanelSummary, SCHEMA};
 use crate::store::Session;
 
 /// A panel's settings: a panel's time budget is 30 minutes unless one is given.
-pub fn settings(mut settings: Settings, flag: Option<u64>) -> Settings {
+pub fn settings(mut settings: Settings, flag: Option<f64>) -> Settings {
     if flag.is_none() && !settings.sources.contains_key("budgetMinutes") {
         settings.budget_minutes = 30;
     }
@@ -113,47 +116,44 @@ pub fn run(args: &TopicArgs, ground: Ground, settings: &Settings) -> Result<Ende
         base,
         workspace,
         checker,
+        revision,
+        sandbox,
+        export,
     } = ground;
     // The chair is the author a review would have; it needs no opposite.
     let chair_name = &World::with(settings, |w| routing::pick_author(settings, w))?.backend;
-    if args.min_rounds < 1 || args.max_rounds < args.min_rounds || args.max_rounds > 20 {
-        crate::usage!(
-            "bad rounds: --min-rounds {} and --max-rounds {} must satisfy 1 <= min <= max <= 20",
-            args.min_rounds,
-            args.max_rounds
-        );
-    }
+    let (min_rounds, max_rounds) = rounds(args, settings)?;
     let inst = roles::installed(settings);
-    let chair_family = registry::build(chair_name, Some(Role::Author), settings)?
-        .family()
-        .0
-        .clone();
-    let mut debaters = lineup(args, &inst, &chair_family)?;
+    let chair = registry::build_preferring_acp(chair_name, Some(Role::Author), settings)?;
+    let mut debaters = lineup(args, &inst, &chair.family().0)?;
+    if debaters
+        .iter()
+        .any(|d| d.name.is_empty() || d.persona.is_empty() || d.position.is_empty())
+    {
+        let budget =
+            Budget::for_panel(settings, args.budget.budget_minutes).map_err(UsageError::new)?;
+        panel::propose::propose(
+            &mut debaters,
+            &topic,
+            chair.as_ref(),
+            &budget,
+            (&workspace, &sandbox),
+        )?;
+        confirm::lineup(&mut debaters, args.yes, &topic)?;
+    }
+    let backends: Vec<Box<dyn Backend>> = debaters
+        .iter()
+        .map(|d| registry::build_preferring_acp(&d.backend, Some(Role::Reviewer), settings))
+        .collect::<Result<_>>()?;
+    // The support roles are chosen once the lineup is final: they stay off its backends.
     let flags = roles::Flags {
         audience: args.audience.as_deref(),
         reporter: args.reporter.as_deref(),
         assessor: args.assessor.as_deref(),
         verifier: args.verifier.as_deref(),
     };
-    let (roles, roles_meta) = roles::build(&flags, settings, chair_name)?;
-    if debaters
-        .iter()
-        .any(|d| d.name.is_empty() || d.persona.is_empty() || d.position.is_empty())
-    {
-        let budget = Budget::for_panel(settings).map_err(UsageError::new)?;
-        panel::propose::propose(
-            &mut debaters,
-            &topic,
-            roles.chair.as_ref(),
-            &budget,
-            &workspace,
-        )?;
-        confirm::lineup(&mut debaters, args.yes, &topic)?;
-    }
-    let backends: Vec<Box<dyn Backend>> = debaters
-        .iter()
-        .map(|d| registry::build(&d.backend, Some(Role::Reviewer), settings))
-        .collect::<Result<_>>()?;
+    let (roles, roles_meta) =
+        roles::build(&flags, settings, chair_name, &seated(&debaters, &backends))?;
     let mut families: Vec<String> = backends.iter().map(|b| b.family().0.clone()).collect();
     families.sort();
     families.dedup();
@@ -179,14 +179,17 @@ pub fn run(args: &TopicArgs, ground: Ground, settings: &Settings) -> Result<Ende
         debaters: debaters.clone(),
         lineup: lineup_meta,
         roles: roles_meta,
-        min_rounds: args.min_rounds,
-        max_rounds: args.max_rounds,
+        min_rounds,
+        max_rounds,
         blog: args.blog,
         outcome: None,
         reason: None,
         rounds_run: None,
         budget_spent: None,
         timings: None,
+        debated: crate::debate::setup::debated(revision, &checker, &sandbox),
+        redactions: None,
+        secrets_redacted: None,
     };
     s.write_metadata(&Metadata::Panel(Box::new(meta.clone())))?;
     let outcome = panel::run(Panel {
@@ -195,17 +198,60 @@ pub fn run(args: &TopicArgs, ground: Ground, settings: &Settings) -> Result<Ende
         topic: topic.clone(),
         debaters: debaters.iter().cloned().zip(backends).collect(),
         roles,
-        min_rounds: args.min_rounds,
-        max_rounds: args.max_rounds,
+        min_rounds,
+        max_rounds,
+        budget_minutes: args.budget.budget_minutes,
         workspace,
         context,
         checker,
+        sandbox,
         blog: args.blog,
         resume: Vec::new(),
         timings: Default::default(),
         judged: Default::default(),
     })?;
+    drop(export);
     finish(s, &mut meta, &debaters, &outcome)
+}
+
+/// The panel's rounds: `--min-rounds`/`--max-rounds`, else `debate.panel.minRounds` /
+/// `debate.panel.maxRounds`, else 3 and 8.
+fn rounds(args: &TopicArgs, settings: &Settings) -> Result<(u32, u32)> {
+    let key = |name: &str, flag: Option<u32>, default: u32| -> Result<u32> {
+        if let Some(n) = flag {
+            return Ok(n);
+        }
+        match registry::var(settings, "panel", name) {
+            Some(v) => v.trim().parse().map_err(|_| {
+                UsageError::new(format!(
+                    "bad value for debate.panel.{name} {v:?}: expected a whole number of rounds"
+                ))
+                .into()
+            }),
+            None => Ok(default),
+        }
+    };
+    let min = key("minRounds", args.min_rounds, 3)?;
+    let max = key("maxRounds", args.max_rounds, 8.max(min).min(20))?;
+    if min < 1 || max < min || max > 20 {
+        crate::usage!(
+            "bad rounds: a panel's minimum {min} and maximum {max} (--min-rounds / --max-rounds, \
+             debate.panel.minRounds / maxRounds) must satisfy 1 <= min <= max <= 20"
+        );
+    }
+    Ok((min, max))
+}
+
+/// The lineup as the support roles are kept off it: `(name, backend, family)`.
+pub fn seated(
+    debaters: &[Debater],
+    backends: &[Box<dyn Backend>],
+) -> Vec<(String, String, String)> {
+    debaters
+        .iter()
+        .zip(backends)
+        .map(|(d, b)| (d.name.clone(), b.name().to_string(), b.family().0.clone()))
+        .collect()
 }
 
 /// Records the outcome (the documents are written by the panel).
@@ -243,6 +289,48 @@ pub fn finish(
         elapsed_ms: outcome.elapsed_ms,
         calls: outcome.timings.clone(),
     });
+    meta.debated.slug = Some(crate::debate::slug(&meta.topic));
+    meta.debated.entries = Some(outcome.entries.len());
+    meta.redactions = Some(
+        outcome
+            .entries
+            .iter()
+            .filter(|e| e.kind == "redaction")
+            .map(|e| Struck {
+                seq: e.seq,
+                target_seq: e.target_seq,
+                content: e.content.clone(),
+            })
+            .collect(),
+    );
+    let mut verification: BTreeMap<String, usize> =
+        ["verified", "unreliable", "fabricated", "unverifiable"]
+            .into_iter()
+            .map(|st| (st.to_string(), 0))
+            .collect();
+    for r in outcome
+        .entries
+        .iter()
+        .filter(|e| e.kind == "verification_result")
+        .filter_map(|e| VerificationResult::of_content(&e.content))
+    {
+        if let Some(n) = verification.get_mut(&r.status) {
+            *n += 1;
+        }
+    }
+    meta.debated.verification = Some(verification);
+    meta.secrets_redacted = Some(
+        outcome
+            .timings
+            .iter()
+            .filter(|t| t.redactions > 0)
+            .map(|t| RedactedCall {
+                speaker: t.speaker.clone(),
+                step: t.step.clone(),
+                count: t.redactions,
+            })
+            .collect(),
+    );
     s.write_metadata(&Metadata::Panel(Box::new(meta.clone())))?;
     Ok(Ended {
         status: outcome.status.clone(),

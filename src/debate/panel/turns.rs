@@ -10,6 +10,7 @@ use crate::agents::budget::Budget;
 use crate::agents::Backend;
 use crate::debate::citations;
 use crate::debate::panel::calls::Call;
+use crate::debate::panel::interrupt;
 use crate::debate::panel::log::{read_turn, Entry, Extra, Log};
 use crate::debate::panel::verify::Pending;
 use crate::debate::panel::{Debater, Panel};
@@ -64,8 +65,12 @@ impl Panel<'_> {
             }
             let full = i >= recent || e.kind == "opening_statement" || e.speaker == d.name;
             let text = e.content.trim();
-            let body = match text.char_indices().nth(OLDER_CHARS) {
-                Some((cut, _)) if !full => format!("{} …", &text[..cut]),
+            let body = match (
+                crate::debate::panel::log::struck(log, e.seq),
+                text.char_indices().nth(OLDER_CHARS),
+            ) {
+                (Some(notice), _) => notice,
+                (None, Some((cut, _))) if !full => format!("{} …", &text[..cut]),
                 _ => text.to_string(),
             };
             so_far.push_str(&format!(
@@ -85,7 +90,10 @@ impl Panel<'_> {
     }
 
     /// One debater turn, logged; the entries before it are verified (and noted by the reporter)
-    /// beside it. `Some(seq)` of the entry, `None` when the debater failed (ruled on, noted).
+    /// beside it. In a round the debater may first interrupt (a source challenge or a
+    /// clarification request, [`super::interrupt`]): the turn is paused, the chair rules, and
+    /// the debater is asked again. `Some(seq)` of the entry, `None` when the debater failed
+    /// (ruled on, noted).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn speak(
         &self,
@@ -98,101 +106,160 @@ impl Panel<'_> {
         carry: &mut Carry,
     ) -> Result<Option<u32>> {
         let unchecked = std::mem::take(&mut carry.pending);
+        let (result, (checked, notes)) = crate::sys::schedule::beside(
+            self.settings.concurrency,
+            || self.call(b, self.turn_call(d, b, &slot, budget, ""), cue, budget),
+            || self.behind(&unchecked, budget),
+        );
+        self.log_checked(log, checked)?;
+        carry.reporter.extend(notes);
+        let result = match result {
+            Ok(a) if slot.phase == "rebuttal" => match interrupt::read(&a.text) {
+                Some(i) => {
+                    let ruling = self.interrupt(log, d, i, budget)?;
+                    let resumed = format!(
+                        "{cue}\nYour turn resumes, {}. {ruling}\nNow deliver your turn; no \
+                         further interruption is taken this turn.\n",
+                        d.name
+                    );
+                    let call = self.turn_call(d, b, &slot, budget, " (resumed)");
+                    self.call(b, call, &resumed, budget).map(|mut a| {
+                        a.text = interrupt::strip(&a.text);
+                        a
+                    })
+                }
+                None => Ok(a),
+            },
+            r => r,
+        };
+        match result {
+            Ok(a) => self
+                .record_turn(log, d, &slot, a.text.trim(), carry)
+                .map(Some),
+            // Ctrl-C: no ruling; a resumed panel gives this debater the turn again.
+            Err(_) if crate::sys::signals::interrupted() => Ok(None),
+            Err(e) => {
+                self.forfeit(log, d, b, &slot, &e, budget, carry)?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// What a debater's call is, for the record and the progress line.
+    fn turn_call<'c>(
+        &self,
+        d: &'c Debater,
+        b: &dyn Backend,
+        slot: &Slot,
+        budget: &Budget,
+        suffix: &str,
+    ) -> Call<'c> {
         let at = match slot.phase {
             "opening" => "phase 1 openings".to_string(),
             "closing" => "phase 3 closings".to_string(),
             _ => format!("round {}/{}", slot.round, self.max_rounds),
         };
         let who = format!("{} ({}) speaking", d.name, b.name());
-        let call = Call {
+        Call {
             role: "debater",
             speaker: &d.name,
             step: match slot.phase {
-                "rebuttal" => format!("round {}", slot.round),
-                p => p.to_string(),
+                "rebuttal" => format!("round {}{suffix}", slot.round),
+                p => format!("{p}{suffix}"),
             },
             reserved: slot.reserved,
             progress: self.progress(budget, &at, &who),
-        };
-        let (result, (checked, notes)) = crate::sys::schedule::beside(
-            self.settings.concurrency,
-            || self.call(b, call, cue, budget),
-            || self.behind(&unchecked, budget),
-        );
-        self.log_checked(log, checked)?;
-        carry.reporter.extend(notes);
-        match result {
-            Ok(a) => {
-                let raw = a.text.trim();
-                let (kind, content, extra, framework) = if slot.phase == "rebuttal" {
-                    let others: Vec<u32> = log
-                        .entries
-                        .iter()
-                        .filter(|e| {
-                            e.speaker != d.name && e.speaker != "chair" && e.speaker != "verifier"
-                        })
-                        .map(|e| e.seq)
-                        .collect();
-                    let t = read_turn(raw, &others);
-                    let extra = Extra {
-                        sources: Some(citations::unchecked(&t.content)),
-                        rebuttal_to: t.rebuttal_to,
-                        target: None,
-                    };
-                    (t.kind, t.content, extra, t.framework)
-                } else {
-                    let extra = Extra {
-                        sources: Some(citations::unchecked(raw)),
-                        ..Extra::default()
-                    };
-                    let kind = if slot.phase == "opening" {
-                        "opening_statement"
-                    } else {
-                        "closing_statement"
-                    };
-                    (kind.to_string(), raw.to_string(), extra, None)
-                };
-                let seq = log.push_with(slot.phase, &d.name, &kind, &content, extra)?;
-                if let Some(f) = framework {
-                    log.push(
-                        "system",
-                        "chair",
-                        "announcement",
-                        &format!(
-                            "Note: {} introduced the following analytical framework at seq {seq}: {f}. You may address it in your turn.",
-                            d.name
-                        ),
-                    )?;
-                }
-                carry.pending.push(log.entries[seq as usize].clone());
-                Ok(Some(seq))
-            }
-            // Ctrl-C: no ruling; a resumed panel gives this debater the turn again.
-            Err(_) if crate::sys::signals::interrupted() => Ok(None),
-            Err(e) => {
-                carry.notes.push(format!(
-                    "[WARN] {} ({}) failed in the {}: {e}",
-                    d.name,
-                    b.name(),
-                    slot.phase
-                ));
-                let why = if budget.spent() && !slot.reserved {
-                    format!("{}; the time budget ran out", e.kind.label())
-                } else {
-                    e.kind.label()
-                };
-                log.push(
-                    "system",
-                    "chair",
-                    "ruling",
-                    &format!(
-                        "Ruling: {} did not deliver a turn in the {} ({why}); the turn is forfeited and the debate goes on.",
-                        d.name, slot.phase
-                    ),
-                )?;
-                Ok(None)
-            }
         }
+    }
+
+    /// Logs a debater's answer as its entry (a round answer's header says which kind; a new
+    /// analytical framework gets the chair's note), to be verified beside the next turn.
+    fn record_turn(
+        &self,
+        log: &mut Log,
+        d: &Debater,
+        slot: &Slot,
+        raw: &str,
+        carry: &mut Carry,
+    ) -> Result<u32> {
+        let (kind, content, extra, framework) = if slot.phase == "rebuttal" {
+            let others: Vec<u32> = log
+                .entries
+                .iter()
+                .filter(|e| e.speaker != d.name && self.names().contains(&e.speaker.as_str()))
+                .map(|e| e.seq)
+                .collect();
+            let t = read_turn(raw, &others);
+            let extra = Extra {
+                sources: Some(citations::unchecked(&t.content)),
+                rebuttal_to: t.rebuttal_to,
+                target: None,
+            };
+            (t.kind, t.content, extra, t.framework)
+        } else {
+            let extra = Extra {
+                sources: Some(citations::unchecked(raw)),
+                ..Extra::default()
+            };
+            let kind = if slot.phase == "opening" {
+                "opening_statement"
+            } else {
+                "closing_statement"
+            };
+            (kind.to_string(), raw.to_string(), extra, None)
+        };
+        let seq = log.push_with(slot.phase, &d.name, &kind, &content, extra)?;
+        if let Some(f) = framework {
+            log.push(
+                "system",
+                "chair",
+                "announcement",
+                &format!(
+                    "Note: {} introduced the following analytical framework at seq {seq}: {f}. \
+                     You may address it in your turn.",
+                    d.name
+                ),
+            )?;
+        }
+        carry.pending.push(log.entries[seq as usize].clone());
+        Ok(seq)
+    }
+
+    /// A turn that failed: a chair ruling, a note, and the panel goes on.
+    #[allow(clippy::too_many_arguments)]
+    fn forfeit(
+        &self,
+        log: &mut Log,
+        d: &Debater,
+        b: &dyn Backend,
+        slot: &Slot,
+        e: &crate::agents::BackendError,
+        budget: &Budget,
+        carry: &mut Carry,
+    ) -> Result<()> {
+        carry.notes.push(format!(
+            "[WARN] {} ({}) failed in the {}: {}",
+            d.name,
+            b.name(),
+            slot.phase,
+            crate::debate::hints::for_topic(&e.to_string())
+        ));
+        let why = if budget.spent() && !slot.reserved {
+            format!("{}; the time budget ran out", e.kind.label())
+        } else {
+            e.kind.label()
+        };
+        log.push(
+            "system",
+            "chair",
+            "ruling",
+            &format!(
+                "Ruling: {} did not deliver a turn in the {} ({why}); the turn is forfeited and \
+                 the debate goes on.",
+                d.name, slot.phase
+            ),
+        )?;
+        Ok(())
     }
 
     /// What runs behind a turn: the verification of the entries before it, then the reporter's

@@ -59,7 +59,13 @@ impl Panel<'_> {
     /// Asks the verifier model about the sources the tool marked unverifiable. It cannot fetch
     /// them either, so it may only confirm or call one unreliable; "fabricated" needs proof and
     /// stays the tool's word. Its judgement is marked as a model's in the explanation.
-    fn model_check(&self, v: &dyn Backend, e: &Entry, checked: &mut [Citation], budget: &Budget) {
+    pub(super) fn model_check(
+        &self,
+        v: &dyn Backend,
+        e: &Entry,
+        checked: &mut [Citation],
+        budget: &Budget,
+    ) {
         // Seed 002 checks each source once per debate; a later citation of it is logged as a
         // re-confirmation of that check, not asked about again.
         {
@@ -148,6 +154,8 @@ impl Panel<'_> {
                     kind: c.kind.clone(),
                     status: seed_status(c.status).to_string(),
                     explanation: c.detail.clone(),
+                    urgent: false,
+                    challenge_seq: None,
                 };
                 let target = Extra {
                     target: Some(seq),

@@ -34,10 +34,19 @@ pub fn find(
         let (input, origin) = messages.asked(settings, cwd, root.as_deref())?;
         return Ok(Found::Source(Box::new(Source::Text(input)), Some(origin)));
     }
-    if let Some(input) = content::explicit(what, cap, repo, cwd)? {
-        return Ok(Found::Source(Box::new(Source::Text(input)), None));
+    let worded = revision_word(what, repo, settings, cwd)?;
+    if worded.is_none() {
+        if let Some(input) = content::explicit(what, cap, repo, cwd)? {
+            return Ok(Found::Source(Box::new(Source::Text(input)), None));
+        }
     }
-    let given = settings.scope.as_deref().map(Scope::parse).transpose()?;
+    let given = match worded {
+        Some(scope) => Some(scope),
+        None => settings.scope.as_deref().map(Scope::parse).transpose()?,
+    };
+    if !what.paths.is_empty() && matches!(given, Some(Scope::File(_))) {
+        crate::usage!("pathspecs after -- limit a change; --scope file: already names one file");
+    }
     let (given, repo) = match (given, repo) {
         (Some(Scope::File(p)), repo) => {
             let input = crate::change::read::file_scope(repo, &p, cwd, cap)?;
@@ -51,7 +60,8 @@ pub fn find(
     };
     let explicit = given.is_some();
     let scope = given.unwrap_or(Scope::Uncommitted);
-    let change = git::resolve(repo, &scope, settings.context_lines)?;
+    let mut change = git::resolve(repo, &scope, settings.context_lines)?;
+    git::limit_to_paths(&mut change, &what.paths, &prefix(repo, cwd))?;
     // The launching agent's last answer, when nothing changed and no scope was asked for.
     let instead = (change.files.is_empty() && !explicit)
         .then(|| messages.instead(settings, cwd, root.as_deref()))
@@ -61,6 +71,52 @@ pub fn find(
         None if change.files.is_empty() => Found::Nothing(nothing_to_review(&scope, explicit)),
         None => Found::Source(Box::new(Source::Change { scope, change }), None),
     })
+}
+
+/// CONTENT that git reads as a revision (`HEAD~1`, a branch, `a..b`): the scope git would mean,
+/// said on stderr. A file of that name is a file; with `--scope` too, the user meant one of them.
+fn revision_word(
+    what: &What,
+    repo: Option<&git::Repo>,
+    settings: &Settings,
+    cwd: &Path,
+) -> Result<Option<Scope>> {
+    let (Some(word), Some(repo)) = (what.content.as_deref(), repo) else {
+        return Ok(None);
+    };
+    if word == "-" || cwd.join(word.trim()).exists() {
+        return Ok(None);
+    }
+    let Some(scope) = git::scope_of_word(repo, word) else {
+        return Ok(None);
+    };
+    if let Some(given) = &settings.scope {
+        crate::usage!(
+            "`{word}` names a revision ({scope}) and --scope {given} is given too; keep one \
+             (to review the word itself, pass it on standard input)"
+        );
+    }
+    crate::errln!(
+        "note: reviewing {} (as --scope {scope}); to review the words themselves, pass them on \
+         standard input: echo '{word}' | git debate -",
+        git::described_scope(&scope)
+    );
+    Ok(Some(scope))
+}
+
+/// The current directory relative to the work tree's root, with a trailing `/` (`""` at the
+/// root or outside it), for pathspecs.
+fn prefix(repo: &git::Repo, cwd: &Path) -> String {
+    let Some(root) = repo.workdir() else {
+        return String::new();
+    };
+    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    match canon(cwd).strip_prefix(canon(root)) {
+        Ok(rel) if !rel.as_os_str().is_empty() => {
+            format!("{}/", rel.to_string_lossy().replace('\\', "/"))
+        }
+        _ => String::new(),
+    }
 }
 
 fn nothing_to_review(scope: &Scope, explicit: bool) -> String {

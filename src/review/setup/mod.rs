@@ -36,6 +36,8 @@ pub struct What {
     /// CONTENT: text, a file's name, or `-` for standard input.
     pub content: Option<String>,
     pub artifact_file: Option<PathBuf>,
+    /// Pathspecs after `--`: only the files of the scope they match.
+    pub paths: Vec<String>,
     /// `--last-message`: the launching agent's last answer.
     pub last_message: bool,
     /// `--since`: only what changed since an earlier review.
