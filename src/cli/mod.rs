@@ -84,7 +84,7 @@ pub enum Command {
     /// patch of those lines), and one summary comment, updated in place on the next post.
     ///
     /// The token comes from $GITHUB_TOKEN only (in Actions, `github.token` with `pull-requests:
-    /// write`), the API from $GITHUB_API_URL (default https://api.github.com; GitHub Enterprise
+    /// write`), the API from $GITHUB_API_URL (default `https://api.github.com`; GitHub Enterprise
     /// sets it). Posting the same session again adds no second review; the summary comment is
     /// found by a hidden marker and edited.
     Post(PostArgs),
