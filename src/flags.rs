@@ -48,6 +48,7 @@ impl Fill for ReportArgs {
     fn fill(&self, o: &mut Overrides) {
         o.format = self.format;
         o.output = self.output.clone();
+        o.force_output = self.force;
     }
 }
 

@@ -266,7 +266,20 @@ pub fn find(base: &Path, wanted: &str) -> Result<Stored> {
         );
     }
     if wanted == "last" {
-        return Ok(Stored::load(all.remove(0).1));
+        // A folder without metadata is a run stopped (by a signal, a crash) between making the
+        // folder and writing its first file, or one about to write it: never "the last session".
+        let at = all
+            .iter()
+            .position(|(_, dir)| dir.join(metadata::FILE).exists())
+            .unwrap_or(0);
+        for (id, _) in &all[..at] {
+            crate::errln!(
+                "note: skipped {id}: it has no {} (its run stopped before writing it, or is \
+                 starting)",
+                metadata::FILE
+            );
+        }
+        return Ok(Stored::load(all.remove(at).1));
     }
     if let Some(i) = all.iter().position(|(id, _)| id == wanted) {
         return Ok(Stored::load(all.remove(i).1));

@@ -48,6 +48,7 @@ pub fn review(r: &Reviewed, settings: &Settings) -> Result<Outcome> {
             trust_judge: settings.trust_judge,
             code,
             single_file: single_file(&session.dir),
+            injections: &r.injections,
         },
     );
     report.add_session_incremental(&session.dir, settings.fail_on, code);

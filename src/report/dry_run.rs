@@ -130,6 +130,9 @@ fn summary(
             }
         }
     }
+    for f in &a.injections {
+        s.push_str(&format!("warning:    {} ({})\n", f.title(), f.what));
+    }
     if !a.segments.is_empty() {
         s.push_str(&format!("segments:   {}\n", a.segments.len()));
         for seg in &a.segments {

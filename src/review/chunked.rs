@@ -142,12 +142,23 @@ impl Review<'_> {
         };
         for (k, chunk) in plan.chunks.iter().enumerate() {
             let text = chunks::render(&doc, chunk, k, total);
+            // The note names only what this chunk shows (and the commit messages).
+            let files = chunks::files(&doc, chunk);
+            let here: Vec<_> = self
+                .artifact
+                .injections
+                .iter()
+                .filter(|f| files.contains(&f.path) || f.path.starts_with("commit "))
+                .cloned()
+                .collect();
+            let note = crate::injection::prompt_note(&here);
             let prompt = Template::Cr.render(
                 self.templates.as_deref(),
                 &[
                     ("artifact", text.as_str()),
                     ("context", &context),
                     ("snippet_note", ""),
+                    ("injection_note", &note),
                 ],
             )?;
             input.push_str(&format!("<!-- chunk {}/{total} -->\n{prompt}\n", k + 1));

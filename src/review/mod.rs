@@ -25,6 +25,7 @@ pub mod resume;
 mod round;
 pub mod setup;
 mod steps;
+mod version_check;
 
 pub use crate::prompts::review::{prompts, Prompt};
 

@@ -115,6 +115,7 @@ pub fn run(
         target: artifact.target,
         author: author_name,
         reviewer: reviewer_name,
+        injections: meta.injections.clone(),
     })
 }
 

@@ -63,6 +63,8 @@ pub struct Overrides {
     pub max_chunks: Option<u64>,
     pub dry_run: Option<bool>,
     pub incremental: Option<bool>,
+    /// `--force`: `--output` may replace a tracked file or one the review reads.
+    pub force_output: bool,
 }
 
 /// Everything a review needs to know about how to run, after precedence was applied.
@@ -92,6 +94,9 @@ pub struct Settings {
     pub model_reviewer: Option<String>,
     pub format: Format,
     pub output: Option<PathBuf>,
+    /// `--force` (command line only): `--output` may replace a tracked file or one the review
+    /// reads.
+    pub force_output: bool,
     pub fail_on: FailOn,
     /// The judge's ruling decides whether a finding it disputes counts for the gate
     /// (`debate.gate.trustJudge`); by default the reviewer's word does.
@@ -186,6 +191,7 @@ impl Settings {
             model_reviewer: r.get("modelReviewer")?,
             format: r.choice("format")?.unwrap_or(Format::Text),
             output: r.get("output")?.map(|p| expand_home(&p)),
+            force_output: overrides.force_output,
             fail_on: r.choice("failOn")?.unwrap_or(FailOn::Never),
             trust_judge: r.bool("gate.trustJudge")?.unwrap_or(false),
             max_artifact_bytes: r.int("maxArtifactBytes")?.unwrap_or(262_144),

@@ -89,6 +89,7 @@ pub fn review(l: Launch) -> Result<Reviewed> {
         target: artifact.target,
         author: route.author.backend,
         reviewer: route.reviewer.backend,
+        injections: artifact.injections.clone(),
     })
 }
 
