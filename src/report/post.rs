@@ -120,10 +120,13 @@ fn lines_of(i: &Item) -> Option<(String, u64, u64, Option<String>)> {
 
 /// A line comment's text: the finding, why, the fix, and the suggested change or the patch.
 pub fn comment_body(i: &Item, suggested: Option<&str>) -> String {
+    // The words are made inert (no raw HTML, no @mentions: [`crate::report::inert`]); the code
+    // block is not, since GitHub shows a fence's text as it is and applies a suggestion verbatim.
     let mut s = format!("**{} · [{}] {}**\n", i.severity_text(), i.id, i.title);
     if !i.body.trim().is_empty() {
         s.push_str(&format!("\n{}\n", i.body.trim()));
     }
+    let mut code = String::new();
     if let Some(a) = i.action.as_deref().filter(|a| !a.trim().is_empty()) {
         let fix = split(a);
         if !fix.prose.is_empty() {
@@ -132,16 +135,16 @@ pub fn comment_body(i: &Item, suggested: Option<&str>) -> String {
         match (suggested, fix.diff) {
             (Some(text), _) => {
                 let f = crate::report::human::fence(text);
-                s.push_str(&format!("\n{f}suggestion\n{text}\n{f}\n"));
+                code = format!("\n{f}suggestion\n{text}\n{f}\n");
             }
             (None, Some(d)) => {
                 let f = crate::report::human::fence(&d);
-                s.push_str(&format!("\n{f}diff\n{d}\n{f}\n"));
+                code = format!("\n{f}diff\n{d}\n{f}\n");
             }
             (None, None) => {}
         }
     }
-    s
+    crate::report::inert::markdown(&s) + &code
 }
 
 /// The review's line comments, most severe first (GitHub's request shape: `path`, `line`,
@@ -296,6 +299,19 @@ mod tests {
         assert!(body.contains("It subtracts."), "{body}");
         assert!(body.contains("**Fix.** Add instead."), "{body}");
         assert!(body.contains("\n```suggestion\na + b\n```\n"), "{body}");
+        // Model text pings nobody and runs no HTML; the suggested code stays as it is.
+        let loud = crate::report::sample::report(
+            json!([{"severity": "P2", "title": "ask @octocat <img src=x>",
+                "location": {"path": "a.rs", "start_line": 1, "check": "verified"},
+                "action": "@@ -1 +1 @@\n-a<b\n+a <= b"}]),
+            None,
+        );
+        let body = comment_body(&loud.unresolved[0], Some("a <= b"));
+        assert!(
+            !body.contains(" @octocat") && !body.contains("<img"),
+            "{body}"
+        );
+        assert!(body.contains("```suggestion\na <= b\n```"), "{body}");
         assert_eq!(c[1]["line"], 9);
         let v = values(review(&r, Some("abc")).unwrap());
         assert_eq!(v["event"], "COMMENT");
