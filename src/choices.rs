@@ -160,6 +160,8 @@ vocabulary! {
         Rdjson = "rdjson",
         /// GitHub Actions annotations, plus the markdown summary in $GITHUB_STEP_SUMMARY.
         Github = "github",
+        /// GitLab Code Quality JSON, for `artifacts:reports:codequality`.
+        Codequality = "codequality",
     }
 }
 

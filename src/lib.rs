@@ -55,6 +55,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<Outcome> {
         None => commands::review::run(&cli.review),
         Some(Command::Sessions(args)) => commands::sessions::run(&args),
         Some(Command::Show(args)) => commands::show::run(&args),
+        Some(Command::Post(args)) => commands::post::run(&args),
         Some(Command::Topic(args)) => commands::topic::run(&args),
         Some(Command::Hook(args)) => commands::hook::run(&args),
         Some(Command::Resume(args)) => commands::resume::run(&args),

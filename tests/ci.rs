@@ -162,6 +162,57 @@ fn rdjson_for_reviewdog() {
     assert_eq!(d[0]["location"]["path"], "a.txt");
     assert_eq!(d[0]["location"]["range"]["start"]["line"], 2);
     assert_eq!(d[1]["severity"], "INFO");
+    // A finding without a place, in a one-file review: the file at line 1, as in SARIF, so
+    // reviewdog posts it as a comment and not a log line.
+    assert_eq!(d[1]["location"]["path"], "a.txt");
+    assert_eq!(d[1]["location"]["range"]["start"]["line"], 1);
+}
+
+#[test]
+fn codequality_for_gitlab_from_a_review_and_from_show() {
+    let env = setup(json!([
+        {"severity": "P1", "title": "wrong sum", "evidence": "a.txt:2-3", "action": "fix it"},
+        {"severity": "P3", "title": "style nit", "evidence": "a.txt:1"},
+        {"severity": "P2", "title": "no tests anywhere"}
+    ]));
+    // Two files changed: the finding with no place has no entry, and stderr says so.
+    env.write("b.txt", "four\n");
+    let run = review(
+        &env,
+        &[
+            "--format",
+            "codequality",
+            "--max-rounds",
+            "1",
+            "--fail-on",
+            "p1",
+        ],
+        &[],
+    )
+    .fails(1);
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    let entries = v.as_array().expect("GitLab reads a bare array");
+    assert_eq!(entries.len(), 2, "{v:#}");
+    for e in entries {
+        for key in ["description", "check_name", "fingerprint", "severity"] {
+            assert!(e[key].as_str().is_some_and(|s| !s.is_empty()), "{key}: {e}");
+        }
+        assert_eq!(e["location"]["path"], "a.txt", "{e}");
+        assert!(e["location"]["lines"]["begin"].as_u64().unwrap() >= 1);
+    }
+    let p1 = entries
+        .iter()
+        .find(|e| e["check_name"] == "git-debate/P1")
+        .unwrap();
+    assert_eq!(p1["severity"], "critical");
+    assert_eq!(p1["location"]["lines"]["begin"], 2);
+    assert!(
+        run.stderr.contains("1 finding(s) with no place"),
+        "{}",
+        run.stderr
+    );
+    let shown = env.run(&["show", "last", "--format", "codequality"]).ok();
+    assert_eq!(serde_json::from_str::<Value>(&shown.stdout).unwrap(), v);
 }
 
 #[test]
@@ -382,8 +433,12 @@ fn the_gitlab_example_skips_without_keys_as_a_warning_and_reports_code_quality()
         .collect();
     assert!(script[0].contains(&format!("exit {code}")), "{}", script[0]);
     let report = job["artifacts"]["reports"]["codequality"].as_str().unwrap();
-    assert!(script
-        .iter()
-        .any(|s| s.contains(&format!("git-debate.sarif > {report}"))));
+    assert!(
+        script
+            .iter()
+            .any(|s| s.contains(&format!("--format codequality --output {report}"))),
+        "{script:#?}"
+    );
+    assert!(!script.iter().any(|s| s.contains("jq")), "no jq any more");
     assert_eq!(job["artifacts"]["when"].as_str(), Some("always"));
 }

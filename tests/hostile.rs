@@ -58,7 +58,15 @@ fn assert_clean(what: &str, text: &str) {
 #[test]
 fn escape_sequences_in_answers_and_file_names_stay_text_in_every_format() {
     let env = hostile_env();
-    for format in ["text", "markdown", "github", "json", "sarif", "rdjson"] {
+    for format in [
+        "text",
+        "markdown",
+        "github",
+        "json",
+        "sarif",
+        "rdjson",
+        "codequality",
+    ] {
         let run = review(&env, format);
         assert!(run.code == 0 || run.code == 1, "{format}: {}", run.stderr);
         assert_clean(format, &run.stdout);

@@ -9,11 +9,12 @@
 //!   when no model answered and the commit went through (`verbose: true`).
 //! * With `GIT_DEBATE_INTEGRATIONS_RUST=1` too: the `git-debate-rust` hook, which pre-commit
 //!   builds from this checkout with `cargo install` (minutes).
-//! * `examples/github-actions.yml` passes actionlint (`GIT_DEBATE_ACTIONLINT`, default
-//!   `actionlint` on PATH; it runs shellcheck on the scripts when shellcheck is installed).
+//! * `examples/github-actions.yml` and `.github/workflows/release.yml` pass actionlint
+//!   (`GIT_DEBATE_ACTIONLINT`, default `actionlint` on PATH; it runs shellcheck on the scripts
+//!   when shellcheck is installed).
 //! * `examples/gitlab-ci.yml` is valid against GitLab's schema (`GIT_DEBATE_CHECK_JSONSCHEMA`,
-//!   default `check-jsonschema`), and its jq program turns a real review's SARIF into Code
-//!   Quality entries with every field GitLab requires.
+//!   default `check-jsonschema`), and a real review's `--format codequality`, as the job runs it,
+//!   has every field GitLab requires.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -23,7 +24,11 @@ use serde_json::{json, Value};
 use crate::common::{to_run, Run, TestEnv};
 
 fn enabled() -> bool {
-    std::env::var("GIT_DEBATE_INTEGRATIONS").ok().as_deref() == Some("1")
+    let on = std::env::var("GIT_DEBATE_INTEGRATIONS").ok().as_deref() == Some("1");
+    if !on {
+        eprintln!("skipped: set GIT_DEBATE_INTEGRATIONS=1 (scripts/check-integrations.sh)");
+    }
+    on
 }
 
 fn project() -> &'static Path {
@@ -264,28 +269,17 @@ fn the_github_workflow_passes_actionlint() {
     let v = version(&actionlint, "-version");
     let run = to_run(
         Command::new(&actionlint)
-            .args(["-no-color", "examples/github-actions.yml"])
+            .args([
+                "-no-color",
+                "examples/github-actions.yml",
+                ".github/workflows/release.yml",
+            ])
             .current_dir(project())
             .output()
             .unwrap(),
     );
     assert_eq!(run.code, 0, "actionlint {v}\n{}{}", run.stdout, run.stderr);
-    eprintln!("actionlint {v}: examples/github-actions.yml passes");
-}
-
-/// The jq program of the GitLab job, as the job runs it.
-fn gitlab_jq_program() -> String {
-    let text = std::fs::read_to_string(project().join("examples/gitlab-ci.yml")).unwrap();
-    let ci: serde_yaml_ng::Value = serde_yaml_ng::from_str(&text).unwrap();
-    let script = ci["git-debate:review"]["script"].as_sequence().unwrap();
-    let block = script
-        .iter()
-        .filter_map(|s| s.as_str())
-        .find(|s| s.contains("jq '[.runs[0].results[]"))
-        .expect("the SARIF to Code Quality step");
-    let start = block.find("jq '").unwrap() + 4;
-    let len = block[start..].find('\'').unwrap();
-    block[start..start + len].to_string()
+    eprintln!("actionlint {v}: examples/github-actions.yml and the release workflow pass");
 }
 
 /// shellcheck on each job's script, as bash runs it, when shellcheck is installed.
@@ -329,7 +323,7 @@ fn shellcheck_gitlab_scripts() {
 }
 
 #[test]
-fn the_gitlab_job_is_valid_and_makes_code_quality_from_sarif() {
+fn the_gitlab_job_is_valid_and_makes_code_quality() {
     if !enabled() {
         return;
     }
@@ -365,13 +359,13 @@ fn the_gitlab_job_is_valid_and_makes_code_quality_from_sarif() {
         "claude",
         json!({"answer": "```json\n{\"classifications\":[]}\n```"}),
     );
-    let sarif = env.root.join("git-debate.sarif");
+    let out = env.root.join("gl-code-quality-report.json");
     env.run_full(
         &[
             "--format",
-            "sarif",
+            "codequality",
             "--output",
-            sarif.to_str().unwrap(),
+            out.to_str().unwrap(),
             "--fail-on",
             "p1",
             "--max-rounds",
@@ -381,17 +375,7 @@ fn the_gitlab_job_is_valid_and_makes_code_quality_from_sarif() {
         &[("GIT_DEBATE_LAUNCHER", Some("claude"))],
     )
     .fails(1);
-
-    let jq = tool("GIT_DEBATE_JQ", "jq");
-    let run = to_run(
-        Command::new(&jq)
-            .arg(gitlab_jq_program())
-            .arg(&sarif)
-            .output()
-            .unwrap(),
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     let entries = report.as_array().unwrap();
     assert_eq!(entries.len(), 2, "{report:#}");
     for e in entries {

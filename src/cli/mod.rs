@@ -25,7 +25,7 @@ pub use groups::{
     StoreArgs, TimeoutArgs,
 };
 pub use review::{HookAction, HookArgs, HookInstallArgs, HookRunArgs, ResumeArgs, ReviewArgs};
-pub use sessions::{parse_age, ListFormat, SessionsArgs, ShowArgs, ShowFormat};
+pub use sessions::{parse_age, ListFormat, PostArgs, SessionsArgs, ShowArgs, ShowFormat};
 pub use tools::{
     ApplyArgs, AskArgs, BackendsArgs, CompletionsArgs, InstallManArgs, ProtocolArg, SchemaArgs,
 };
@@ -79,6 +79,15 @@ pub enum Command {
     Sessions(SessionsArgs),
     /// Print a stored session: its artifact and metadata.
     Show(ShowArgs),
+    /// Post a finished review to its GitHub pull request: one review with a comment on each
+    /// finding's lines in the change (its why and fix, and a suggested change when the fix is a
+    /// patch of those lines), and one summary comment, updated in place on the next post.
+    ///
+    /// The token comes from $GITHUB_TOKEN only (in Actions, `github.token` with `pull-requests:
+    /// write`), the API from $GITHUB_API_URL (default `https://api.github.com`; GitHub Enterprise
+    /// sets it). Posting the same session again adds no second review; the summary comment is
+    /// found by a hidden marker and edited.
+    Post(PostArgs),
     /// Debate a question between two models of different families, or in a chaired panel of
     /// personas (--panel, --debater), grounded in this repository.
     Topic(Box<TopicArgs>),

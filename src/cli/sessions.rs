@@ -36,11 +36,29 @@ pub struct ShowArgs {
     pub round: Option<u32>,
     #[command(flatten)]
     pub store: StoreArgs,
-    /// Output format. `markdown`, `sarif`, `rdjson` and `github` re-emit a finished review's
-    /// report exactly as the review would have printed it (no model is called), so CI can
+    /// Output format. `markdown`, `sarif`, `rdjson`, `github` and `codequality` re-emit a finished
+    /// review's report exactly as the review would have printed it (no model is called), so CI can
     /// upload what a hook or an earlier step produced.
     #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
     pub format: ShowFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct PostArgs {
+    /// Session id (or a unique prefix of one), or `last` for the newest.
+    #[arg(value_name = "ID", default_value = "last")]
+    pub id: String,
+    /// The repository, OWNER/NAME (default $GITHUB_REPOSITORY).
+    #[arg(long, value_name = "OWNER/NAME")]
+    pub repo: Option<String>,
+    /// The pull request's number (default: from $GITHUB_REF, refs/pull/N/merge).
+    #[arg(long, value_name = "N")]
+    pub pr: Option<u64>,
+    /// The commit the line comments are on (default: the pull request's newest).
+    #[arg(long, value_name = "SHA")]
+    pub commit: Option<String>,
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 /// The plain listings' formats (sessions, backends, ask).
@@ -61,6 +79,7 @@ pub enum ShowFormat {
     Sarif,
     Rdjson,
     Github,
+    Codequality,
 }
 
 /// Seconds in a day, the unit of a bare `--older-than` number.

@@ -7,6 +7,7 @@ pub mod backends;
 pub mod completions;
 pub mod hook;
 pub mod install_man;
+pub mod post;
 pub mod resume;
 pub mod review;
 pub mod schema;

@@ -24,6 +24,7 @@ pub fn run(args: &ShowArgs) -> Result<Outcome> {
         ShowFormat::Sarif => Some(Format::Sarif),
         ShowFormat::Rdjson => Some(Format::Rdjson),
         ShowFormat::Github => Some(Format::Github),
+        ShowFormat::Codequality => Some(Format::Codequality),
     };
     if let Some(format) = report_format {
         let report = crate::report::stored::load(&s.id, &s.dir)

@@ -8,12 +8,12 @@
 //! position. Severity maps to levels the same way everywhere: P0/P1 and unknown severity error
 //! (unknown may be a blocker), P2 warning, P3 note.
 //!
-//! Findings without a usable location: GitHub rejects SARIF results without one, so SARIF
-//! attaches them to the reviewed file (line 1) when the review was of one file, and otherwise
-//! lists them as the run's tool notifications (and the markdown job summary lists every
-//! finding); rdjson keeps them without a location (reviewdog's diff filters drop such
-//! diagnostics unless run with `-filter-mode=nofilter`); GitHub annotations show them without
-//! a file.
+//! Findings without a usable location: GitHub rejects SARIF results without one, and reviewdog
+//! turns an rdjson diagnostic without one into a log line instead of a review comment, so both
+//! attach them to the reviewed file (line 1) when the review was of one file ([`place`]). Otherwise
+//! SARIF lists them as the run's tool notifications and rdjson leaves them out, every diagnostic
+//! having a location (the markdown job summary lists every finding); GitHub annotations show them
+//! without a file.
 
 use serde::Serialize;
 
@@ -21,11 +21,16 @@ use crate::findings::{LocationCheck, Source};
 use crate::report::{Dispute, Item, Report, WithdrawnItem};
 
 /// A position a code host may be given: a path in the repository and a line range.
-fn location(i: &Item) -> Option<(String, u64, u64)> {
+pub(crate) fn location(i: &Item) -> Option<(String, u64, u64)> {
     let l = i.location.as_ref().filter(|l| l.is_positional())?;
     let start = u64::from(l.start_line.unwrap_or(1));
     let end = u64::from(l.end_line.unwrap_or(l.start_line.unwrap_or(1))).max(start);
     Some((l.path.clone(), start, end))
+}
+
+/// Where a finding is shown: its own position, else line 1 of the one file reviewed.
+pub(crate) fn place(r: &Report, i: &Item) -> Option<(String, u64, u64)> {
+    location(i).or_else(|| r.single_file.as_ref().map(|f| (f.clone(), 1, 1)))
 }
 
 fn level(i: &Item) -> &'static str {
@@ -33,7 +38,7 @@ fn level(i: &Item) -> &'static str {
 }
 
 /// One line of text for a finding: title, where the reviewer said, why, and what to do.
-fn message(i: &Item) -> String {
+pub(crate) fn message(i: &Item) -> String {
     let mut m = format!("[{}] {}", i.id, i.title);
     if i.severity == crate::findings::Severity::Unclassified {
         m.push_str(" (severity unknown)");
@@ -60,7 +65,7 @@ fn message(i: &Item) -> String {
 
 /// A fingerprint that survives re-runs and moved lines: the file, the normalised title and
 /// the code around the location (never the per-session `F1`).
-fn fingerprint(i: &Item) -> String {
+pub(crate) fn fingerprint(i: &Item) -> String {
     let path = i.location.as_ref().map_or("", |l| l.path.as_str());
     let title = crate::answer::vocab::normalise(&i.title);
     let anchor = i.anchor().unwrap_or("");
@@ -294,8 +299,7 @@ pub fn sarif(r: &Report) -> Sarif {
             .iter()
             .position(|(id, _, _)| *id == i.severity.label())
             .unwrap_or(4);
-        let place = location(i).or_else(|| r.single_file.as_ref().map(|f| (f.clone(), 1, 1)));
-        let Some((path, start, end)) = place else {
+        let Some((path, start, end)) = place(r, i) else {
             notifications.push(Notification {
                 level: level(i),
                 message: Text::of(message(i)),
@@ -387,11 +391,14 @@ pub fn sarif(r: &Report) -> Sarif {
     }
 }
 
-/// reviewdog's diagnostic format.
+/// reviewdog's diagnostic format (`DiagnosticResult` of its `reviewdog.proto`).
 #[derive(Serialize)]
 pub struct Rdjson {
     source: RdSource,
     diagnostics: Vec<Diagnostic>,
+    /// Findings left out for want of a place (see the module documentation); not serialised.
+    #[serde(skip)]
+    pub unplaced: usize,
 }
 
 #[derive(Serialize)]
@@ -407,8 +414,9 @@ struct Diagnostic {
     severity: &'static str,
     code: Code,
     source: RdSource,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    location: Option<RdLocation>,
+    location: RdLocation,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    suggestions: Vec<RdSuggestion>,
 }
 
 #[derive(Serialize)]
@@ -422,6 +430,8 @@ struct RdLocation {
     range: Range,
 }
 
+/// Lines `start..=end`: without columns, reviewdog takes a range line by line, the end line
+/// included.
 #[derive(Serialize)]
 struct Range {
     start: Line,
@@ -431,13 +441,67 @@ struct Range {
 #[derive(Serialize)]
 struct Line {
     line: u64,
+    /// Only in a deletion's range: column 1 of the line after the last, so the line breaks go
+    /// too (a range without columns leaves the last line's break, an empty line).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    column: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct RdSuggestion {
+    range: Range,
+    text: String,
+}
+
+fn lines(start: u64, end: u64) -> Range {
+    Range {
+        start: Line {
+            line: start,
+            column: None,
+        },
+        end: Line {
+            line: end,
+            column: None,
+        },
+    }
+}
+
+/// A suggestion's range: its lines, or for a deletion, from the first line's start to the start
+/// of the line after the last.
+fn replaced(s: &crate::report::suggestion::Suggestion) -> Range {
+    if !s.text.is_empty() {
+        return lines(s.start, s.end);
+    }
+    Range {
+        start: Line {
+            line: s.start,
+            column: Some(1),
+        },
+        end: Line {
+            line: s.end + 1,
+            column: Some(1),
+        },
+    }
 }
 
 pub fn rdjson(r: &Report) -> Rdjson {
-    let diagnostics = r
-        .unresolved
-        .iter()
-        .map(|i| Diagnostic {
+    let mut diagnostics = Vec::new();
+    let mut unplaced = 0;
+    for i in &r.unresolved {
+        let Some((path, start, end)) = place(r, i) else {
+            unplaced += 1;
+            continue;
+        };
+        let suggestions = location(i)
+            .zip(i.action.as_deref())
+            .and_then(|((path, s, e), a)| crate::report::suggestion::suggestion(a, &path, s, e))
+            .map(|s| RdSuggestion {
+                range: replaced(&s),
+                text: s.text,
+            })
+            .into_iter()
+            .collect();
+        diagnostics.push(Diagnostic {
             message: message(i),
             severity: match level(i) {
                 "error" => "ERROR",
@@ -451,21 +515,20 @@ pub fn rdjson(r: &Report) -> Rdjson {
                 name: "git-debate",
                 url: None,
             },
-            location: location(i).map(|(path, start, end)| RdLocation {
+            location: RdLocation {
                 path,
-                range: Range {
-                    start: Line { line: start },
-                    end: Line { line: end },
-                },
-            }),
-        })
-        .collect();
+                range: lines(start, end),
+            },
+            suggestions,
+        });
+    }
     Rdjson {
         source: RdSource {
             name: "git-debate",
             url: Some("https://github.com/git-debate/git-debate"),
         },
         diagnostics,
+        unplaced,
     }
 }
 
@@ -568,6 +631,104 @@ fn escape_property(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use serde_json::{json, Value};
+
+    /// The fields of reviewdog.proto's messages (`DiagnosticResult` and what it holds), by the
+    /// key that leads to them.
+    const RDJSON_FIELDS: &[(&str, &[&str])] = &[
+        ("", &["diagnostics", "source", "severity"]),
+        (
+            "diagnostics",
+            &[
+                "message",
+                "location",
+                "severity",
+                "source",
+                "code",
+                "suggestions",
+                "original_output",
+            ],
+        ),
+        ("location", &["path", "range"]),
+        ("range", &["start", "end"]),
+        ("start", &["line", "column"]),
+        ("end", &["line", "column"]),
+        ("source", &["name", "url"]),
+        ("code", &["value", "url"]),
+        ("suggestions", &["range", "text"]),
+    ];
+
+    fn only_proto_fields(key: &str, v: &Value) {
+        match v {
+            Value::Array(items) => items.iter().for_each(|i| only_proto_fields(key, i)),
+            Value::Object(o) => {
+                let known = RDJSON_FIELDS
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .unwrap_or_else(|| panic!("no message under {key}"))
+                    .1;
+                for (k, child) in o {
+                    assert!(
+                        known.contains(&k.as_str()),
+                        "{k} is not a field under {key:?}"
+                    );
+                    only_proto_fields(k, child);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn rdjson_has_reviewdogs_fields_and_a_location_for_every_diagnostic() {
+        let r = crate::report::sample::report(
+            json!([
+                {"severity": "P1", "title": "wrong sum",
+                 "location": {"path": "a.rs", "start_line": 2, "end_line": 3, "check": "verified"},
+                 "action": "```diff\n@@ -2,2 +2,2 @@\n-    a - b\n+    a + b\n }\n```"},
+                {"severity": "P3", "title": "dead line",
+                 "location": {"path": "a.rs", "start_line": 5, "check": "verified"},
+                 "action": "@@ -5,1 +5,0 @@\n-let unused = 1;"},
+                {"severity": "P2", "title": "no tests"},
+            ]),
+            Some("a.rs"),
+        );
+        let rd = rdjson(&r);
+        assert_eq!(rd.unplaced, 0);
+        let v = serde_json::to_value(&rd).unwrap();
+        only_proto_fields("", &v);
+        let d = v["diagnostics"].as_array().unwrap();
+        assert_eq!(d.len(), 3);
+        for x in d {
+            assert!(x["location"]["path"].is_string(), "{x}");
+            assert!(x["location"]["range"]["start"]["line"].as_u64().unwrap() >= 1);
+        }
+        // Lines 2-3, end line included (no columns: linewise).
+        assert_eq!(
+            d[0]["location"]["range"],
+            json!({"start": {"line": 2}, "end": {"line": 3}})
+        );
+        assert_eq!(
+            d[0]["suggestions"],
+            json!([{"range": {"start": {"line": 2}, "end": {"line": 2}}, "text": "    a + b"}])
+        );
+        // A deletion takes the line breaks with it.
+        assert_eq!(
+            d[1]["suggestions"][0]["range"],
+            json!({"start": {"line": 5, "column": 1}, "end": {"line": 6, "column": 1}})
+        );
+        assert_eq!(d[1]["suggestions"][0]["text"], "");
+        // A file-level finding of a one-file review: the file, line 1, and no suggestion.
+        assert_eq!(d[2]["location"]["path"], "a.rs");
+        assert_eq!(d[2]["location"]["range"]["start"]["line"], 1);
+        assert!(d[2].get("suggestions").is_none());
+        // Without the one file, it has no place: left out and counted.
+        let mut many = r.clone();
+        many.single_file = None;
+        let rd = rdjson(&many);
+        assert_eq!((rd.diagnostics.len(), rd.unplaced), (2, 1));
+    }
 
     #[test]
     fn workflow_command_escaping() {

@@ -25,9 +25,16 @@ pub fn print(format: Format, report: &Report, output: Option<&Path>) -> Result<(
         Format::Sarif => json(crate::store::sorted_json(&crate::report::ci::sarif(
             report,
         ))?),
-        Format::Rdjson => json(crate::store::sorted_json(&crate::report::ci::rdjson(
-            report,
-        ))?),
+        Format::Rdjson => {
+            let rd = crate::report::ci::rdjson(report);
+            unplaced(rd.unplaced, "rdjson");
+            json(crate::store::sorted_json(&rd)?)
+        }
+        Format::Codequality => {
+            let cq = crate::report::codequality::codequality(report);
+            unplaced(cq.unplaced, "Code Quality report");
+            json(crate::store::sorted_json(&cq)?)
+        }
         Format::Github => {
             if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY") {
                 use std::io::Write;
@@ -73,5 +80,16 @@ pub fn print(format: Format, report: &Report, output: Option<&Path>) -> Result<(
         None if color => Ok(crate::ui::terminal::out_coloured(&text)?),
         None if format == Format::Github => Ok(crate::ui::terminal::out_commands(&text)?),
         None => Ok(crate::ui::terminal::out(&text)?),
+    }
+}
+
+/// Says on stderr how many findings a format had no place for (they are in the markdown
+/// summary and the JSON report).
+fn unplaced(n: usize, format: &str) {
+    if n > 0 {
+        crate::errln!(
+            "git debate: {n} finding(s) with no place in the reviewed change are not in the \
+             {format} (see `git debate show last --format markdown`)"
+        );
     }
 }

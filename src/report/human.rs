@@ -295,30 +295,13 @@ fn markdown_of(r: &Report) -> String {
         );
     }
     let _ = writeln!(s, "\n### Key Findings");
-    for (label, ranks) in [
-        ("Severity unknown", [0u8, 0]),
-        ("P1", [1, 1]),
-        ("P2", [2, 2]),
-        ("P3", [3, 3]),
-    ] {
-        let items: Vec<String> = r
-            .findings
-            .iter()
-            .filter(|i| i.rank() >= ranks[0] && i.rank() <= ranks[1] && i.stands())
-            .map(|i| item_line(i, false))
-            .collect();
-        if label == "Severity unknown" && items.is_empty() {
-            continue;
-        }
-        let _ = writeln!(
-            s,
-            "- {label}: {}",
-            if items.is_empty() {
-                "none".to_string()
-            } else {
-                items.join("; ")
-            }
-        );
+    let mut standing: Vec<&Item> = r.findings.iter().filter(|i| i.stands()).collect();
+    standing.sort_by_key(|i| (i.rank(), i.severity));
+    if standing.is_empty() {
+        let _ = writeln!(s, "- none");
+    }
+    for i in standing {
+        finding_block(&mut s, i);
     }
     let _ = writeln!(s, "\n### Judge Recommendation History");
     for j in &r.judge_history {
@@ -328,8 +311,11 @@ fn markdown_of(r: &Report) -> String {
     if r.unresolved.is_empty() {
         let _ = writeln!(s, "- none");
     }
-    for i in &r.unresolved {
-        let _ = writeln!(s, "- {}", item_line(i, false));
+    let mut unresolved: Vec<&Item> = r.unresolved.iter().collect();
+    unresolved.sort_by_key(|i| (i.rank(), i.severity));
+    for i in unresolved {
+        let at = i.where_().map(|w| format!(" — `{w}`")).unwrap_or_default();
+        let _ = writeln!(s, "- {} [{}] {}{at}", i.severity_text(), i.id, i.title);
     }
     if !r.withdrawn.is_empty() {
         let _ = writeln!(s, "\n### Withdrawn");
@@ -374,6 +360,42 @@ fn markdown_of(r: &Report) -> String {
     s
 }
 
+/// One finding as a markdown block: its severity once with its id and title, where it points
+/// and how the judge ruled, then why (its body), the fix (its action) and the fix's patch as a
+/// diff.
+pub(crate) fn finding_block(s: &mut String, i: &Item) {
+    let _ = writeln!(s, "\n#### {} · [{}] {}\n", i.severity_text(), i.id, i.title);
+    let mut about = Vec::new();
+    if let Some(w) = i.where_() {
+        about.push(format!("`{w}`"));
+    }
+    about.push(match &i.dispute {
+        Some(d) => crate::report::dispute_text(d, i.severity_text()),
+        None if i.reason.is_empty() => i.judged.clone(),
+        None => format!("{}: {}", i.judged, i.reason),
+    });
+    let _ = writeln!(s, "{}", about.join(" · "));
+    if !i.body.trim().is_empty() {
+        let _ = writeln!(s, "\n**Why.** {}", i.body.trim());
+    }
+    if let Some(a) = i.action.as_deref().filter(|a| !a.trim().is_empty()) {
+        let fix = crate::report::suggestion::split(a);
+        if !fix.prose.is_empty() {
+            let _ = writeln!(s, "\n**Fix.** {}", fix.prose);
+        }
+        if let Some(d) = fix.diff {
+            let f = fence(&d);
+            let _ = writeln!(s, "\n**Patch.**\n\n{f}diff\n{d}\n{f}");
+        }
+    }
+}
+
+/// A code fence longer than any run of backticks in `text`, so the text cannot close it.
+pub(crate) fn fence(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    "`".repeat(longest.max(2) + 1)
+}
+
 fn file_name(p: &std::path::Path) -> String {
     p.file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -389,5 +411,38 @@ mod tests {
         assert!(!use_color(false));
         assert_eq!(paint("x", "1", false), "x");
         assert_eq!(paint("x", "1", true), "\x1b[1mx\x1b[0m");
+    }
+
+    #[test]
+    fn markdown_gives_each_finding_its_block_most_severe_first() {
+        let r = crate::report::sample::report(
+            serde_json::json!([
+                {"severity": "P3", "title": "style nit"},
+                {"severity": "P1", "title": "wrong sum",
+                 "location": {"path": "a.rs", "start_line": 2, "check": "verified"},
+                 "body": "It subtracts.", "reason": "the test shows it",
+                 "action": "Add instead:\n```diff\n@@ -2 +2 @@\n-a - b\n+a + b\n```"},
+            ]),
+            None,
+        );
+        let md = markdown(&r);
+        let key = &md[md.find("### Key Findings").unwrap()..md.find("### Judge").unwrap()];
+        let p1 = key.find("#### P1 · [F2] wrong sum").expect(key);
+        let p3 = key.find("#### P3 · [F1] style nit").expect(key);
+        assert!(p1 < p3, "most severe first:\n{key}");
+        // The severity once per finding, and the finding's why, fix and patch in its block.
+        assert_eq!(key.matches("P1").count(), 1, "{key}");
+        let block = &key[p1..p3];
+        for part in [
+            "`a.rs:2` · valid: the test shows it",
+            "**Why.** It subtracts.",
+            "**Fix.** Add instead:",
+            "**Patch.**\n\n```diff\n@@ -2 +2 @@\n-a - b\n+a + b\n```",
+        ] {
+            assert!(block.contains(part), "{part} missing:\n{block}");
+        }
+        // A fence longer than any run of backticks inside it.
+        assert_eq!(fence("a ``` b"), "````");
+        assert_eq!(fence("plain"), "```");
     }
 }

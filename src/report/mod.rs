@@ -5,17 +5,21 @@
 //! they cannot disagree. The JSON has a `schema` version; fields are only ever added.
 
 pub mod ci;
+pub mod codequality;
 pub mod conclude;
 pub mod coverage;
 pub mod debate;
 mod display;
 pub mod dry_run;
 pub mod emit;
+pub mod github_api;
 mod human;
 pub mod incremental;
 mod inert;
 pub mod output;
+pub mod post;
 pub mod stored;
+pub mod suggestion;
 pub mod unchanged;
 
 use std::path::PathBuf;
@@ -306,4 +310,43 @@ pub(crate) fn next_actions(r: &Report, code: bool) -> Vec<String> {
         out.push("Run the tests".into());
     }
     out
+}
+
+/// Reports made up for the formats' tests.
+#[cfg(test)]
+pub(crate) mod sample {
+    use super::{Report, SCHEMA};
+
+    /// A finished review's report with these unresolved findings (also its findings), for the
+    /// formats' tests; `single_file` is the one file reviewed, if any.
+    pub(crate) fn report(unresolved: serde_json::Value, single_file: Option<&str>) -> Report {
+        let items: Vec<serde_json::Value> = unresolved
+            .as_array()
+            .expect("an array of findings")
+            .iter()
+            .enumerate()
+            .map(|(k, f)| {
+                let mut f = f.clone();
+                let o = f.as_object_mut().expect("a finding object");
+                o.entry("id").or_insert(format!("F{}", k + 1).into());
+                o.entry("source").or_insert("reader".into());
+                o.entry("judged").or_insert("valid".into());
+                o.entry("round").or_insert(1.into());
+                o.entry("from_judge").or_insert(false.into());
+                f
+            })
+            .collect();
+        let mut r: Report = serde_json::from_value(serde_json::json!({
+            "schema": SCHEMA, "evaluated": true, "session": "s1", "session_dir": "/tmp/s1",
+            "target": "base:main", "author": "claude", "reviewer": "codex", "status": "completed",
+            "rounds": 1, "converged": false, "stop_reason": "max rounds",
+            "final_decision": "Revise", "final_artifact": "/tmp/s1/artifact.md",
+            "findings": items, "judge_history": [], "unresolved": items, "notes": [],
+            "next_actions": [], "usage": {}, "duration_ms": 1,
+            "gate": {"fail_on": "p1", "failed": false, "blocking": []},
+        }))
+        .expect("a report");
+        r.single_file = single_file.map(str::to_string);
+        r
+    }
 }

@@ -230,7 +230,7 @@ pub const KEYS: &[Key] = &[
         flag: "--format",
         kind: Kind::Enum(Format::NAMES),
         default: "text",
-        doc: "Report format: text, markdown, json, sarif, rdjson (reviewdog) or github (annotations).",
+        doc: "Report format: text, markdown, json, sarif, rdjson (reviewdog), github (annotations) or codequality (GitLab).",
         user_only: false,
     },
     Key {

@@ -8,6 +8,7 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+pub mod http;
 pub mod panel;
 pub mod planted;
 
