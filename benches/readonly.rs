@@ -13,6 +13,7 @@
 //! ```text
 //! cargo bench --bench readonly
 //! ```
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a tool of its own: its output is the point
 
 use std::path::Path;
 use std::process::{Command, Stdio};

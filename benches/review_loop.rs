@@ -18,6 +18,7 @@
 //! ```text
 //! cargo bench --bench review_loop
 //! ```
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a tool of its own: its output is the point
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};

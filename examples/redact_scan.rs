@@ -12,6 +12,7 @@
 //! judge it, and a summary line per repository gives the counts, the distinct strings, the broken
 //! hunks and the time. Blobs with a NUL byte (binary) or over 4 MiB are skipped, as git-debate
 //! itself does not send them.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a tool of its own: its output is the point
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Read, Write};

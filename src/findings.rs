@@ -51,7 +51,7 @@ impl Severity {
     }
 }
 
-/// Which stage of the reading pipeline produced a finding (DESIGN §7).
+/// Which stage of the reading pipeline produced a finding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Source {

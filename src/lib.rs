@@ -57,6 +57,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<Outcome> {
         Some(Command::Topic(args)) => commands::topic::run(&args),
         Some(Command::Hook(args)) => commands::hook::run(&args),
         Some(Command::Resume(args)) => commands::resume::run(&args),
+        Some(Command::Apply(args)) => commands::apply::run(&args),
         Some(Command::Backends(args)) => commands::backends::run(&args),
         Some(Command::Ask(args)) => commands::ask::run(&args),
         Some(Command::Schema(args)) => commands::schema::run(&args),

@@ -1,9 +1,11 @@
 //! The one integration-test binary: end-to-end runs of the built `git-debate` in temp repositories.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // measurements and skips are said on the test output
 
 mod common;
 
 mod acp;
 mod answers;
+mod apply;
 mod artifact;
 mod backends;
 mod chunks;

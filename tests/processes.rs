@@ -156,7 +156,9 @@ fn what_a_wrapper_agent_started_dies_too_when_git_debate_is_killed() {
     child.kill().unwrap();
     child.wait().unwrap();
     let left: Vec<i32> = pids.iter().copied().filter(|&p| !gone(p)).collect();
-    pids.iter().for_each(|&p| cleanup(p));
+    for &p in &pids {
+        cleanup(p);
+    }
     assert!(
         left.is_empty(),
         "{left:?} of {pids:?} outlived a kill -9 of git-debate"

@@ -34,6 +34,7 @@
 //! BENCH_ITERS=10 cargo bench --bench scope     # more iterations
 //! benches/run-scope-bench.sh                   # same, plus the machine and git version
 //! ```
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a tool of its own: its output is the point
 
 mod env;
 mod gen;

@@ -1,4 +1,5 @@
-//! Claude Code (`claude`, family anthropic), as recorded in `harness/REAL-CLIS.md`.
+//! Claude Code (`claude`, family anthropic), as the real CLI behaved against a fake model server
+//! (its recorded runs are in `tests/fixtures/claude/`).
 //!
 //! Quirks handled here: errors come back as the same `type:"result"` JSON object with
 //! `subtype:"success"` and `is_error:true` (so `is_error` decides, never `subtype`); the HTTP status
@@ -147,7 +148,7 @@ mod tests {
                 // Text output carries no envelope: the text and exit code are all there is.
                 "500-retries1" | "malformed-retries1" | "500-text-retries1" => Some(ServerError),
                 "hang-timeout5s" => Some(Timeout),
-                // Killed by the harness: our own timeout.
+                // Killed by a timeout (ours, in a recorded run).
                 "401-default-retries"
                 | "hang-retries1"
                 | "stall-byteidle5s"

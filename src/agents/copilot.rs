@@ -1,4 +1,5 @@
-//! GitHub Copilot CLI (`copilot`), as recorded in `harness/REAL-CLIS.md`.
+//! GitHub Copilot CLI (`copilot`), as the real CLI behaved against a fake model server (its
+//! recorded runs are in `tests/fixtures/copilot/`).
 //!
 //! Non-interactive use needs `--allow-all-tools`; `--available-tools=view,rg,glob` is what keeps it
 //! read-only (only those tools exist for the model). `--output-format json` prints JSONL events:

@@ -1,5 +1,5 @@
-//! `--effort low|medium|high|max` mapped to each provider's model and reasoning setting: the table
-//! of seed 001, in one place.
+//! `--effort low|medium|high|max` mapped to each provider's model and reasoning setting, in one
+//! table.
 //!
 //! A row gives the model to ask for (when the user chose none) and a reasoning setting for CLIs
 //! that take one. `git config debate.<backend>.effort<Level>` (e.g. `debate.claude.effortHigh =

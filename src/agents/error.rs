@@ -3,7 +3,7 @@
 //! Callers decide policy by kind (the review loop treats `rate-limited` differently from
 //! `not-installed`), and users get one short line. Messages come from model CLIs and servers, so
 //! they are sanitised before anyone sees them: secrets redacted, control characters dropped,
-//! whitespace collapsed and length bounded (seed 001's `PARSE_ERROR:<type>:<code>` discipline: raw
+//! whitespace collapsed and length bounded (the `PARSE_ERROR:<type>:<code>` discipline: raw
 //! output is never echoed).
 
 pub use crate::error::{BackendError, ErrorKind};

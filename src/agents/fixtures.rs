@@ -1,5 +1,5 @@
-//! The recorded runs of the real CLIs (copied from the harness into `tests/fixtures/<cli>/`), read
-//! as files and as the process runner would have returned them.
+//! The recorded runs of the real CLIs against a fake model server (kept in
+//! `tests/fixtures/<cli>/`), read as files and as the process runner would have returned them.
 //!
 //! Kept apart from [`crate::agents::replays`], which runs them through the adapters and so names
 //! gemini's retry reader: that reader's own tests read recordings too.
@@ -35,8 +35,8 @@ pub fn scenarios(cli: &str) -> Vec<String> {
     v
 }
 
-/// A recorded run as the process runner would have returned it: a run the harness had to
-/// kill (exit 124, `timed_out`) is our wall-clock timeout.
+/// A recorded run as the process runner would have returned it: a run that had to be
+/// killed while it was recorded (exit 124, `timed_out`) is our wall-clock timeout.
 pub fn recorded(cli: &str, scenario: &str) -> Finished {
     let meta: serde_json::Value =
         serde_json::from_str(&read(cli, &format!("{scenario}.meta.json"))).unwrap();

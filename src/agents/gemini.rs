@@ -1,4 +1,5 @@
-//! Gemini CLI (`gemini`, family google), as recorded in `harness/REAL-CLIS.md`.
+//! Gemini CLI (`gemini`, family google), as the real CLI behaved against a fake model server (its
+//! recorded runs are in `tests/fixtures/gemini/`).
 //!
 //! With stdin not a terminal the prompt needs no `-p`; `--skip-trust` is needed or it exits 55 in
 //! an untrusted directory (and silently turns `plan` into `default` approval); `--approval-mode
@@ -274,11 +275,11 @@ mod tests {
                 "500-model-attempts1" => Some(ServerError),
                 // Exit 1, "Incomplete JSON segment at the end".
                 "malformed" => Some(ServerError),
-                // Retrying with backoff for 90 s until the harness killed them: the retry lines
+                // Retrying with backoff for 90 s until a timeout killed them: the retry lines
                 // on stderr say why (we would have stopped them after maxAttempts).
                 "429" | "429-attempts1" => Some(RateLimited),
                 "500" | "500-attempts1" => Some(ServerError),
-                // Silent: killed by the harness, as our timeout would.
+                // Silent: killed by a timeout (ours, in a recorded run).
                 "hang" | "stall-model-attempts1" => Some(Timeout),
                 other => panic!("unexpected scenario {other}"),
             },

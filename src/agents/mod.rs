@@ -10,7 +10,8 @@
 //!
 //! Layers, each using only those below it: [`registry`] and [`routing`] on top; the adapters
 //! (one file per CLI, `exec`); the shared [`agent`] layer (with [`agent::host`]: PATH, versions,
-//! the environment no child inherits); and [`runner`], [`signals`], [`readonly`] at the bottom.
+//! the environment no child inherits); and the process runner, signals and the read-only check
+//! ([`crate::sys`], [`crate::sandbox`]) at the bottom.
 
 pub mod acp;
 pub mod agent;

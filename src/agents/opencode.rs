@@ -1,4 +1,5 @@
-//! opencode (`opencode run`, any provider), as recorded in `harness/REAL-CLIS.md`.
+//! opencode (`opencode run`, any provider), as the real CLI behaved against a fake model server
+//! (its recorded runs are in `tests/fixtures/opencode/`).
 //!
 //! `--format json` prints JSONL events; the answer is the `text` parts of the last step that has
 //! any (earlier steps are tool use). `--agent plan` is its read-only agent. Quirks: errors are an

@@ -1,4 +1,5 @@
-//! Qwen Code (`qwen`, family qwen), as recorded in `harness/REAL-CLIS.md`.
+//! Qwen Code (`qwen`, family qwen), as the real CLI behaved against a fake model server (its
+//! recorded runs are in `tests/fixtures/qwen/`).
 //!
 //! `-o json` prints one JSON **array** (not JSON lines) of `system`/`init`, `assistant` and
 //! `result` messages; the answer is the `result` element's `.result`, usage its `usage` and
@@ -213,7 +214,7 @@ mod tests {
                 "malformed" => Some(ServerError),
                 // qwen's own request timeout ("Request timeout after 10s").
                 "hang-retries1-timeout5s" => Some(Timeout),
-                // Retrying or silent until the harness killed them: our timeout.
+                // Retrying or silent until a timeout killed them (ours, in a recorded run).
                 "429" | "500" | "hang" => Some(Timeout),
                 other => panic!("unexpected scenario {other}"),
             },
@@ -299,7 +300,8 @@ mod tests {
 
     #[test]
     fn killed_before_a_result_reads_the_stderr_object() {
-        // As the harness's kill left it, but exiting by itself (someone else's SIGINT).
+        // As a timeout's kill left it in the recorded run, but exiting by itself (someone
+        // else's SIGINT).
         let stderr = read("qwen", "hang.stderr");
         let f = run("", &stderr, 130).unwrap_err();
         assert_eq!(f.message, "Operation cancelled.");

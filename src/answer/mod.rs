@@ -1,4 +1,4 @@
-//! Reading what a model said (DESIGN §7): one pipeline from an answer to findings, where every
+//! Reading what a model said: one pipeline from an answer to findings, where every
 //! finding records the stage that produced it.
 //!
 //! 1. **schema** — the CLI enforced the protocol's JSON Schema: its structured field is the answer;

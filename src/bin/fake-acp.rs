@@ -22,7 +22,7 @@
 //! `sleep` whose pid goes to `<name>.sleeper.pid`, its own to `<name>.pid`), `exit` (`{code, stderr}`: after the first
 //! chunk, print `stderr` and exit), `stop_reason`, `stdout_after` (a line printed after the prompt
 //! result).
-
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a tool of its own: its output is the point
 #![deny(unsafe_code)]
 
 use std::io::{BufRead, Write};

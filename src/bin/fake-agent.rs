@@ -27,7 +27,7 @@
 //! output, die by that signal, as a crash would), `no_schema_flag` (answer like an older CLI that
 //! does not know `--json-schema`/`--output-schema`: a usage error). Given `--output-schema FILE`,
 //! it records the file's content as `schema_file` (the file exists only during the call).
-
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a tool of its own: its output is the point
 #![deny(unsafe_code)]
 
 use std::io::{Read, Write};

@@ -8,6 +8,10 @@
 //! [`crate::flags`] adds the manual's sections generated from the key table and turns the flags
 //! into settings overrides, so that what was typed and what it means stay apart.
 
+// These doc comments are the `--help` text and the manual: `commit:<rev>` is the notation users
+// read there, not HTML.
+#![allow(rustdoc::invalid_html_tags)]
+
 pub mod groups;
 pub mod review;
 pub mod sessions;
@@ -22,7 +26,9 @@ pub use groups::{
 };
 pub use review::{HookAction, HookArgs, HookInstallArgs, HookRunArgs, ResumeArgs, ReviewArgs};
 pub use sessions::{parse_age, ListFormat, SessionsArgs, ShowArgs, ShowFormat};
-pub use tools::{AskArgs, BackendsArgs, CompletionsArgs, InstallManArgs, ProtocolArg, SchemaArgs};
+pub use tools::{
+    ApplyArgs, AskArgs, BackendsArgs, CompletionsArgs, InstallManArgs, ProtocolArg, SchemaArgs,
+};
 pub use topic::TopicArgs;
 
 /// Get a second opinion on a change or a design from an AI model of another family.
@@ -76,6 +82,10 @@ pub enum Command {
     /// Debate a question between two models of different families, or in a chaired panel of
     /// personas (--panel, --debater), grounded in this repository.
     Topic(Box<TopicArgs>),
+    /// Apply a review's final version (its `final.patch`) to the work tree: exactly when it
+    /// applies, else a three-way merge as `git apply --3way`, never into uncommitted edits
+    /// without --force.
+    Apply(ApplyArgs),
     /// Continue a stopped, interrupted or failed review from its last complete round.
     Resume(ResumeArgs),
     /// Install, remove or run the pre-commit hook that reviews the staged change.

@@ -52,6 +52,26 @@ pub struct AskArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct ApplyArgs {
+    /// Session id (or a unique prefix of one), or `last` for the newest.
+    #[arg(value_name = "ID", default_value = "last")]
+    pub id: String,
+    /// Only say whether the final version applies exactly, as `git apply --check` would, and
+    /// show what it changes; change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Stage the files it changed, as they are after applying.
+    #[arg(long)]
+    pub index: bool,
+    /// Merge into files that have uncommitted changes as well (a three-way merge there may
+    /// leave conflict markers in your edits).
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub store: crate::cli::StoreArgs,
+}
+
+#[derive(Debug, Args)]
 pub struct SchemaArgs {
     /// The protocol: cr (code review findings), peer-review (a proposal's concerns) or judge
     /// (rulings on findings).

@@ -1,6 +1,7 @@
 //! One file per subcommand; `review` is the default command. Each turns its arguments into
 //! settings, makes one call into an engine, and prints what comes back; none uses another.
 
+pub mod apply;
 pub mod ask;
 pub mod backends;
 pub mod completions;

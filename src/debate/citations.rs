@@ -3,12 +3,12 @@
 //! index for `staged`, the head commit of a range, else HEAD — so a quote of the change under
 //! debate is found where the debaters were shown it.
 //!
-//! The seeds ask debaters for evidence and then trust it. Here a `path:line` must name a file that
-//! exists in that revision with that many lines (a file that exists with fewer lines is an unreliable
-//! citation, one that does not exist is not found), a bare path must exist, and a code pattern in backticks must
-//! occur in some file; each citation is marked verified or not found, and the marks go to the next
-//! speaker and to the synthesis, so a fabricated source costs its author. URLs cannot be checked
-//! offline and are marked so.
+//! Asking debaters for evidence is not enough if it is then trusted. Here a `path:line` must name a
+//! file that exists in that revision with that many lines (a file that exists with fewer lines is
+//! an unreliable citation, one that does not exist is not found), a bare path must exist, and a
+//! code pattern in backticks must occur in some file; each citation is marked verified or not
+//! found, and the marks go to the next speaker and to the synthesis, so a fabricated source costs
+//! its author. URLs cannot be checked offline and are marked so.
 
 use std::sync::OnceLock;
 

@@ -1,10 +1,10 @@
 //! Topic debates: a proposer and a challenger of different model families argue a question for a
 //! few rounds, and a judge (a third family where one is installed) gives the verdict.
 //!
-//! Seeds 001/003, with things done better: every repository citation is checked at HEAD and the
+//! More than an exchange of answers: every repository citation is checked at HEAD and the
 //! marks travel with the transcript ([`citations`]); the debate has its own time budget and the
 //! verdict its own reserve of it ([`crate::agents::budget`]), so a slow round never costs the verdict; every
-//! failure follows seed 001's error table (proposer fails in round 1: abort; challenger fails in
+//! failure follows the duel's error table (proposer fails in round 1: abort; challenger fails in
 //! round 1: the proposer's uncontested position, shown with the warning; later: synthesise from
 //! the completed rounds). From round 3 the rounds before the last are replaced by the judge's
 //! summary ([`turns`]), so prompts stay bounded.
@@ -47,7 +47,7 @@ pub struct Outcome {
     pub rounds_completed: u32,
     pub exchanges: Vec<Exchange>,
     pub verdict: Option<Verdict>,
-    /// The seed's `[WARN]` / `[ERROR]` lines.
+    /// The `[WARN]` / `[ERROR]` lines for the user.
     pub notes: Vec<String>,
     pub duration_ms: u64,
     pub proposer: Seat,
@@ -290,7 +290,7 @@ impl Duel<'_> {
         }
     }
 
-    /// Seed 001's error table, for `role` failing in round `n` because of `why`.
+    /// The duel's error table, for `role` failing in round `n` because of `why`.
     fn failure(&self, n: u32, role: &str, why: &str, notes: &mut Vec<String>) -> Stop {
         match (n, role) {
             (1, "proposer") => {

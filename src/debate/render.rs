@@ -1,6 +1,6 @@
-//! A finished duel on paper: the transcript, the summary in seed 001's synthesis format (every
+//! A finished duel on paper: the transcript, the summary in the duel's synthesis format (every
 //! field of it, with tool and model per side and a Rigor line that says what was really checked),
-//! and the seed's `last-debate.json` state record.
+//! and the `last-debate.json` state record.
 
 use serde_json::Value;
 
@@ -34,7 +34,7 @@ pub fn transcript(topic: &str, ex: &[Exchange], notes: &[String]) -> String {
     s
 }
 
-/// The quality dimensions of seed 001, as the judge's JSON names them and as the summary shows
+/// The duel's quality dimensions, as the judge's JSON names them and as the summary shows
 /// them.
 const QUALITY: &[(&str, &str)] = &[
     ("genuine_disagreement", "Genuine disagreement"),
@@ -42,7 +42,7 @@ const QUALITY: &[(&str, &str)] = &[
     ("challenge_depth", "Challenge depth"),
 ];
 
-/// The summary in markdown (`summary.md`, and the text report), in seed 001's synthesis layout.
+/// The summary in markdown (`summary.md`, and the text report), in the duel's synthesis layout.
 pub fn summary_markdown(id: &str, topic: &str, o: &Outcome, rounds: u32) -> String {
     let all: Vec<&citations::Citation> = o
         .exchanges
@@ -181,8 +181,8 @@ fn verdict_markdown(o: &Outcome, v: &crate::debate::Verdict) -> String {
     s
 }
 
-/// The seed's state record, kept as `last-debate.json` in the store. As in the seed, `winner`
-/// is the winning tool; `winner_role` says which side that was.
+/// The duel's state record, kept as `last-debate.json` in the store. `winner` is the winning
+/// tool, not the role; `winner_role` says which side that was.
 pub fn state_record(
     id: &str,
     topic: &str,

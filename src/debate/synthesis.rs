@@ -55,7 +55,7 @@ impl Duel<'_> {
         if verdict.winner.is_some() {
             return (Some(verdict), first.model);
         }
-        // Seed 001: "the verdict MUST pick a side". Once more, with the first answer quoted.
+        // The verdict must pick a side. Once more, with the first answer quoted.
         let again = Template::DebateRepick
             .render(
                 self.templates.as_deref(),
@@ -93,8 +93,8 @@ impl Duel<'_> {
 }
 
 /// Reads a synthesis: its JSON block, else the prose. `sides` are the proposer's and the
-/// challenger's tool names, which a judge may name instead of the roles (the seed's own state
-/// record does).
+/// challenger's tool names, which a judge may name instead of the roles (the state
+/// record names the winner by tool too).
 pub fn parse_verdict(text: &str, sides: (&str, &str)) -> Verdict {
     let block = crate::answer::json::json_blocks(text)
         .into_iter()

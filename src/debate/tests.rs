@@ -75,7 +75,7 @@ fn a_per_call_timeout_is_named_as_such_when_the_budget_had_room() {
     )
     .keep_for_verdict();
     let o = duel(budget, 600, 2);
-    // The proposer's opening timed out on the per-call limit: seed 001 aborts.
+    // The proposer's opening timed out on the per-call limit: the duel aborts.
     assert_eq!(o.status, "aborted");
     let note = o.notes.join("\n");
     assert!(note.contains("[ERROR] Debate aborted"), "{note}");

@@ -1,4 +1,4 @@
-//! What each side is sent: the seed's four turn prompts with the history they carry, and from
+//! What each side is sent: the four turn prompts with the history they carry, and from
 //! round 3 the judge's summary of the rounds before the last (500-800 tokens, concessions quoted
 //! word for word), so a five-round debate's prompts stay bounded without losing what was conceded.
 
@@ -123,7 +123,7 @@ impl Duel<'_> {
     }
 }
 
-/// A turn as seed 001's context block writes it: `Round N - Proposer (tool):`, the text, and the
+/// A turn as the duel's context block writes it: `Round N - Proposer (tool):`, the text, and the
 /// tool's marks on its citations.
 fn as_history(e: &Exchange) -> String {
     format!(
@@ -140,8 +140,8 @@ fn as_history(e: &Exchange) -> String {
 mod tests {
     use crate::prompts::Template;
 
-    /// Seed 001's rules, each in the prompt of the turn it governs (whitespace aside): dropping
-    /// one from a template fails here.
+    /// The duel's anti-sycophancy rules, each in the prompt of the turn it governs (whitespace
+    /// aside): dropping one from a template fails here.
     #[test]
     fn every_anti_sycophancy_rule_of_the_seed_is_in_its_prompt() {
         let universal = "Unsupported claims";

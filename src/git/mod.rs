@@ -4,7 +4,7 @@
 //! repository, with a message that lists the accepted forms.
 //!
 //! The change must be what `git diff` shows, byte for byte. Two ways make it
-//! ([`resolve`]): libgit2 in this process ([`collect`], [`renames`], [`patches`]), and git itself,
+//! ([`resolve()`]): libgit2 in this process ([`collect`], [`renames`], [`patches`]), and git itself,
 //! asked through its plumbing without a shell ([`command`], [`asked`], [`printed`]). libgit2 is
 //! the default where it is exact: no child process, its hunks on every core (git's are made on
 //! one), and on real history (curl, prettier, git, rails…) its patches are git's. Each case
@@ -30,6 +30,7 @@
 //! words describing them are the same either way. `GIT_DEBATE_DIFF=git` or `=libgit2` chooses
 //! the diff for measurements (`scripts/diff-parity.sh`, `ENGINE=`).
 
+pub mod apply;
 mod asked;
 mod collect;
 mod command;

@@ -1,5 +1,5 @@
 //! The two sides of a scope's diff and the words that describe them: shared by the sides libgit2
-//! finds ([`crate::git::resolve`]) and those git is asked for ([`crate::git::asked`]), so a
+//! finds ([`crate::git::resolve()`]) and those git is asked for ([`crate::git::asked`]), so a
 //! change reads the same whichever found it.
 
 use crate::git::{Change, CommitInfo};

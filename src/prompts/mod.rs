@@ -1,6 +1,6 @@
 //! The review protocols: prompt templates (`references/templates/`, embedded in the binary), the
 //! JSON Schemas of their answers (`references/schemas/`), the reader that turns an answer into
-//! findings ([`read`]), and the judge with its rubric.
+//! findings ([`crate::answer::read`]), and the judge with its rubric.
 //!
 //! The texts live in `references/` as markdown so they can be read and reviewed as documents;
 //! `include_str!` puts them in the binary, so an installed `git debate` needs no files. A user can

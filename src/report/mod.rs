@@ -263,9 +263,10 @@ pub(crate) fn next_actions(r: &Report, code: bool) -> Vec<String> {
     }
     if let Some(p) = &r.final_patch {
         out.push(format!(
-            "Review the accepted changes in {} ({}), then `git apply` it",
+            "Review the accepted changes in {} ({}), then apply them: `git debate apply {}`",
             p.display(),
-            r.patch_check.as_deref().unwrap_or("not checked")
+            r.patch_check.as_deref().unwrap_or("not checked"),
+            r.session
         ));
     }
     if r.final_decision.starts_with("Compromise")

@@ -1,9 +1,9 @@
 //! `--mode manual`: after each judged round, the user picks A–E on the terminal.
 //!
 //! Choices are read from the terminal device (`/dev/tty`), not standard input, because standard
-//! input may have carried the artifact (`git debate - < proposal.md`) and is at its end; the seed
-//! read stdin and so silently became automatic. Without a terminal (hooks, CI) manual mode is a
-//! usage error before any model is called, never a hang.
+//! input may have carried the artifact (`git debate - < proposal.md`) and is at its end; reading
+//! stdin would find nothing and silently make the review automatic. Without a terminal (hooks,
+//! CI) manual mode is a usage error before any model is called, never a hang.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};

@@ -1,7 +1,7 @@
 //! What a model CLI may read: where it runs, which paths its own permission rules refuse, and how
 //! each CLI is run with no tools at all (`debate.reviewerTools = none`).
 //!
-//! The CLIs' read-only modes stop writes, not reads: recorded against the harness's fake model
+//! The CLIs' read-only modes stop writes, not reads: recorded against a fake model server
 //! (a model scripted to read `<repo>/.env`, an untracked file and a file outside the working
 //! directory), claude, qwen and copilot read everything under their working directory, ignored
 //! files included, codex's read-only sandbox read all three and anything else on the disk, and
@@ -47,7 +47,8 @@ enum NoTools {
     Unsupported,
 }
 
-/// One row per agent CLI, verified with the real CLI through the harness (see the README).
+/// One row per agent CLI, verified by running the real CLI against a fake model server (see the
+/// README).
 const NO_TOOLS: &[(&str, NoTools)] = &[
     ("claude", NoTools::Set("--tools", "")),
     (

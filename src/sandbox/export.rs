@@ -224,7 +224,7 @@ fn from_tree(repo: &Repository, id: &str, out: &Writer) -> Result<()> {
     let mut blobs: Vec<(PathBuf, Oid, bool)> = Vec::new();
     let mut todo = vec![(PathBuf::new(), tree)];
     while let Some((dir, tree)) = todo.pop() {
-        for entry in tree.iter() {
+        for entry in &tree {
             let path = dir.join(std::ffi::OsStr::from_bytes(entry.name_bytes()));
             let mode = entry.filemode();
             match entry.kind() {

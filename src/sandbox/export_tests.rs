@@ -1,3 +1,4 @@
+#![allow(clippy::print_stdout)] // a measurement is printed
 use super::*;
 use crate::git::Repo;
 use std::process::Command;

@@ -352,7 +352,7 @@ pub const BACKEND_VALUED: &[&str] = &[
     "panel.verifier",
 ];
 
-/// The `[debate "panel"]` section (seed 002's chaired panel): key, what it sets. The role keys
+/// The `[debate "panel"]` section (the chaired panel): key, what it sets. The role keys
 /// name backends, so a committed `.gitdebate` may not make them `exec:`/`openai:` (see
 /// [`BACKEND_VALUED`]).
 pub const PANEL_KEYS: &[(&str, &str)] = &[

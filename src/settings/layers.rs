@@ -189,7 +189,7 @@ pub fn command_line() -> Result<Vec<(String, String, &'static str)>> {
             );
         }
     }
-    for (key, value) in git_config_env::ConfigEnv::new().iter() {
+    for (key, value) in &git_config_env::ConfigEnv::new() {
         out.push((key.into_owned(), value.into_owned(), "GIT_CONFIG_COUNT"));
     }
     if let Ok(params) = env::var("GIT_CONFIG_PARAMETERS") {

@@ -1,5 +1,5 @@
 //! A debate as a session records it, duel or panel: the turns of `debate-log.jsonl` (a duel's
-//! exchanges, a panel's entries in seed 002's schema), the citations checked in them, who sat
+//! exchanges, a panel's entries in the panel-log schema), the citations checked in them, who sat
 //! where, the judge's verdict, a panel's lineup and call timings. [`crate::debate`] makes them.
 
 use serde::{Deserialize, Serialize};
@@ -17,7 +17,7 @@ pub enum Status {
     Verified,
     NotFound,
     /// The source exists but does not hold what is cited: a `path:line` past the end of an
-    /// existing file (seed 002's "page exists but does not support the claim").
+    /// existing file (for a web source: the page exists but does not support the claim).
     Unreliable,
     Unverifiable,
     /// Cited, and being checked (a panel entry's own list; its results follow in the log).
@@ -136,7 +136,7 @@ impl Seat {
     }
 }
 
-/// One line of a panel's `debate-log.jsonl` (seed 002's schema).
+/// One line of a panel's `debate-log.jsonl` (the established panel-log schema).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Entry {
     pub seq: u32,
@@ -155,7 +155,7 @@ pub struct Entry {
     pub target_seq: Option<u32>,
 }
 
-/// A cited source as seed 002's log writes one: `url`, `title`, `accessed`. Here `url` is what was
+/// A cited source as the panel log writes one: `url`, `title`, `accessed`. Here `url` is what was
 /// cited (a URL, or a repository path, `path:line` or code pattern); a debater's answer names no
 /// title and no access time, so those stay null rather than invented; `kind` and `status` say what
 /// it is and that it is not checked yet (its `verification_result` entry follows).
@@ -221,9 +221,9 @@ pub struct Timing {
     pub redactions: usize,
 }
 
-/// The store's `last-debate.json`: seed 001's state record of the newest duel, beside the
-/// sessions. As in the seed, `verdict.winner` is the winning tool; `winner_role` says which side
-/// that was.
+/// The store's `last-debate.json`: the state record of the newest duel, beside the sessions.
+/// `verdict.winner` is the winning tool (as the established format has it); `winner_role` says
+/// which side that was.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct LastDebate {
     pub id: String,
@@ -243,14 +243,14 @@ pub struct LastDebate {
 /// `last-debate.json`'s file, in the store (not in a session folder).
 pub const LAST_DEBATE: &str = "last-debate.json";
 
-/// A seat as the seed's state record names it.
+/// A seat as the state record names it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Tool {
     pub tool: String,
     pub model: Option<String>,
 }
 
-/// A turn as the seed's state record keeps it.
+/// A turn as the state record keeps it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct LastExchange {
     pub round: u32,
@@ -260,7 +260,7 @@ pub struct LastExchange {
     pub duration_ms: u64,
 }
 
-/// The verdict as the seed's state record keeps it.
+/// The verdict as the state record keeps it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct LastVerdict {
     /// The winning tool.
@@ -274,14 +274,14 @@ pub struct LastVerdict {
 }
 
 /// What a panel's verifier found of one cited source: the `content` of a `verification_result`
-/// entry, itself JSON (compact, keys sorted, as seed 002's verifier writes it).
+/// entry, itself JSON (compact, keys sorted, as the established panel-log format has it).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct VerificationResult {
     /// The entry whose source this is.
     pub verified_seq: u32,
     pub url: String,
     pub kind: String,
-    /// `verified`, `fabricated`, `unreliable` or `unverifiable` (the seed's words).
+    /// `verified`, `fabricated`, `unreliable` or `unverifiable` (the panel log's words).
     pub status: String,
     #[serde(default)]
     pub explanation: String,
@@ -296,7 +296,7 @@ pub struct VerificationResult {
 impl VerificationResult {
     /// The entry's content.
     pub fn to_content(&self) -> String {
-        // Through a Value: its keys come out sorted, as the seed's writer orders them.
+        // Through a Value: its keys come out sorted, as the established panel-log format has them.
         serde_json::to_value(self)
             .map(|v| v.to_string())
             .unwrap_or_default()

@@ -225,8 +225,9 @@ pub fn log<L: LogLine>(dir: &Path) -> Result<Vec<L>, Unreadable> {
         .collect()
 }
 
-/// The store's `last-debate.json` (the newest duel's state record, in seed 001's shape),
-/// written whole; it has no final newline, as the seed's has none.
+/// The store's `last-debate.json` (the newest duel's state record, in the
+/// established `last-debate.json` shape), written whole; it has no final newline, so the file
+/// matches that established format.
 pub fn write_last_debate(base: &Path, record: &debate::LastDebate) -> anyhow::Result<()> {
     let bytes = serde_json::to_vec_pretty(&serde_json::to_value(record)?)?;
     crate::store::write_atomic(&base.join(debate::LAST_DEBATE), &bytes)

@@ -1,7 +1,7 @@
 //! The ACP transport: a model asked through the Agent Client Protocol (JSON-RPC 2.0 over the
 //! agent's stdin and stdout) instead of a one-shot command line.
 //!
-//! Seed 001 prefers ACP wherever a provider speaks it, and kiro speaks nothing else. The same
+//! A topic debate prefers ACP wherever a provider speaks it, and kiro speaks nothing else. The same
 //! guarantees as the CLI transport hold: the prompt travels in `session/prompt` on stdin, never on
 //! argv; the session is put in the agent's read-only mode and every permission that would write,
 //! execute or fetch is refused (and recorded); the model and effort are set through the session's

@@ -93,7 +93,7 @@ pub struct AgentSpec {
     /// Whether its output mode prints as the model writes (claude, gemini and qwen in
     /// `stream-json`, copilot's JSON events), so that silence means a stuck call. codex's
     /// `exec --json` and opencode's `--format json` print an answer only once it is whole
-    /// (checked with a slow streamed answer through the harness), so for them the idle limit
+    /// (checked with a slow streamed answer from a fake model server), so for them the idle limit
     /// would end every long answer: only the wall clock bounds them.
     pub streams: bool,
 }

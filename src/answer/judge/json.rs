@@ -1,6 +1,6 @@
 //! Rulings in JSON: the asked `classifications`, and the other shapes judges use — `rulings`
 //! or `results` with `finding`/`ruling`/`decision`/`status`, an object keyed by id, a letter
-//! under `decision` — with the keys of [`vocab`] as data. A block cut off by the token limit
+//! under `decision` — with the keys of [`crate::answer::vocab`] as data. A block cut off by the token limit
 //! still gives the rulings whose verdict was written before the cut.
 
 use std::sync::OnceLock;

@@ -58,7 +58,7 @@ pub fn parse_severity(s: &str) -> Option<Severity> {
 }
 
 /// The severity a marker names ("High Severity", "P1 Badge", "🔴 Critical", "priority: 2",
-/// "must-fix", "[nitpick]"), when the whole marker is severity vocabulary; prose that merely
+/// "must-fix", "\[nitpick\]"), when the whole marker is severity vocabulary; prose that merely
 /// contains a severity word is not a marker.
 pub fn severity_of(marker: &str) -> Option<(Severity, Strength)> {
     let mut found: Vec<(Severity, Strength)> = Vec::new();

@@ -1,10 +1,10 @@
-//! The panel's phases in seed 002's order: setup, phase 1 (openings in lineup order), phase 2
+//! The panel's phases in order: setup, phase 1 (openings in lineup order), phase 2
 //! (rounds: each debater in order, then the verifier relay line and the audience's questions),
 //! the pre-phase-3 unresolved points, phase 3 (closings in reverse order), phase 4 (the chair's
 //! conclusion, the audience's conclusion, the reporter, then the assessor).
 //!
 //! A failed turn gets a ruling and the rest go on; a failed support role is noted and its part
-//! left out; `void` comes only from the chair (the seed's "cannot be fairly concluded"), from a
+//! left out; `void` comes only from the chair (a debate that "cannot be fairly concluded"), from a
 //! chair that cannot conclude, or from a panel where no debater spoke. Between rounds the
 //! audience's questions are gathered while the chair prepares the next round (and the last turn
 //! is verified), through [`crate::sys::schedule::bounded`].

@@ -1,6 +1,7 @@
-//! `debate-log.jsonl`, seed 002's record of a panel: one JSON object per line with `seq` (dense,
+//! `debate-log.jsonl`, the record of a panel: one JSON object per line with `seq` (dense,
 //! from 0), `timestamp`, `phase`, `speaker`, `type`, `content` and, when they apply, `sources`,
-//! `rebuttal_to_seq` and `target_seq` (omitted when empty, as the seed's writer does).
+//! `rebuttal_to_seq` and `target_seq` (omitted when empty, so the file matches the established
+//! panel-log format).
 //!
 //! Also here: how a debater's answer says what kind of entry it is (`new_point`, `rebuttal` with
 //! the seq it answers, `conjecture`) and whether it brings in a new analytical framework.
@@ -10,10 +11,10 @@ pub use crate::store::debate::{Entry, Source};
 use crate::store::{self, Session};
 use anyhow::Result;
 
-/// Phases as the seed writes them (there is no value for phase 4: the conclusion is `system`).
+/// Phases as the log writes them (there is no value for phase 4: the conclusion is `system`).
 pub const PHASES: &[&str] = &["system", "opening", "rebuttal", "closing"];
 
-/// Entry types by writer, from the seed.
+/// Entry types by writer: the chair's, the debaters', ...
 pub const CHAIR_TYPES: &[&str] = &[
     "setup",
     "announcement",
@@ -134,7 +135,7 @@ pub struct Turn {
 /// Reads the header lines a round answer starts with (`TYPE: rebuttal to [seq 4]`,
 /// `FRAMEWORK: ...`). Without a `TYPE` line an answer that cites `[seq N]` of `others` is a
 /// rebuttal of the first one, otherwise a new point. A conjecture's content starts with
-/// `[CONJECTURE]`, as the seed requires.
+/// `[CONJECTURE]`, so it is never read as a claim with evidence.
 pub fn read_turn(text: &str, others: &[u32]) -> Turn {
     let mut kind: Option<String> = None;
     let mut rebuttal_to = None;

@@ -1,15 +1,16 @@
-//! The chaired panel (seed 002): two or more debaters with personas argue a topic through
+//! The chaired panel: two or more debaters with personas argue a topic through
 //! openings, rounds, audience questions and closings; a neutral chair moderates and declares
 //! `<name>_wins`, `draw` or `void`; an audience asks questions and gives its conclusion; a
 //! reporter keeps running notes and writes the summary (and a blog post); an assessor grades the
 //! run after the reporter. Every role is its own call on its own backend ([`Roles`]).
 //!
-//! The seed's verifier never logged a result in its one recorded run; here verification is done
+//! A model acting as verifier logged no result at all in a recorded run; here verification is done
 //! by the tool after every entry, for every cited source (repository citations checked at HEAD,
 //! URLs marked unverifiable offline): a citation that does not exist is redacted by a chair
 //! ruling, one that exists but does not hold what is cited is `unreliable` and gets a ruling and
 //! a warning. A failed turn gets a ruling and the panel goes on ([`flow`]); the time budget is
-//! soft ([`crate::agents::budget`]); every entry goes to `debate-log.jsonl` with the seed's fields ([`log`]).
+//! soft ([`crate::agents::budget`]); every entry goes to `debate-log.jsonl` with the panel-log
+//! fields ([`log`]).
 
 mod calls;
 mod closing;

@@ -1,4 +1,4 @@
-//! The panel's documents (seed 002's reporter and assessor): `transcript.md` (every entry in seq
+//! The panel's documents (the reporter's and the assessor's): `transcript.md` (every entry in seq
 //! order, fact-checks, redactions applied), `verifier-report.md` (every check), `summary.md` (the
 //! record, the reporter's account and the audience's perspective), `blog-post.md` (always: an
 //! article on the topic, or a line saying why there is none) and `assessor-report.md` (with its

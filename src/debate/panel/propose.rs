@@ -1,4 +1,4 @@
-//! The chair's lineup proposal (seed 002, step B): from the topic and what the user asked for
+//! The chair's lineup proposal: from the topic and what the user asked for
 //! (a head count, personas, or named debaters), a name, persona, starting position and
 //! incentives for every debater, so the panel covers the real sides of the question. What the
 //! user gave is kept; the proposal is then shown for confirmation, never silently used.

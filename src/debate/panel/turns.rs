@@ -1,4 +1,4 @@
-//! A debater's turn: the cue the chair gives (seed 002's turn context: this round so far, the
+//! A debater's turn: the cue the chair gives (its turn context: this round so far, the
 //! verifier's flags, a new framework, an audience question, prior openers or closers), the call,
 //! and what runs beside it — the verification of the entries before it and the reporter's
 //! running notes on them, through [`crate::sys::schedule::beside`] (`debate.concurrency` 1 runs them

@@ -1,11 +1,10 @@
 //! The verifier, deterministic: every entry's cited sources are checked (see
-//! [`crate::debate::citations`]) beside the next speaker's turn, and logged as seed 002 logs them —
-//! a `verification_result` whose content is `{verified_seq, url, status, explanation}` with the
-//! seed's statuses (`verified`, `unreliable`, `fabricated`, plus `unverifiable` for what cannot be
-//! checked offline; with `--verifier`, a model's judgement of those, marked as such). A fabricated
-//! source is redacted by a chair ruling; an unreliable one gets a
-//! ruling and a warning at its author's next turn. Each round ends with the chair's mandatory
-//! line on what was relayed.
+//! [`crate::debate::citations`]) beside the next speaker's turn, and logged in the panel-log format
+//! — a `verification_result` whose content is `{verified_seq, url, status, explanation}` with the
+//! panel log's statuses (`verified`, `unreliable`, `fabricated`, plus `unverifiable` for what
+//! cannot be checked offline; with `--verifier`, a model's judgement of those, marked as such). A
+//! fabricated source is redacted by a chair ruling; an unreliable one gets a ruling and a warning
+//! at its author's next turn. Each round ends with the chair's mandatory line on what was relayed.
 
 use anyhow::Result;
 use serde::Deserialize;
@@ -22,7 +21,7 @@ use crate::store::debate::VerificationResult;
 /// An entry not verified yet.
 pub type Pending = Entry;
 
-/// The seed's word for a status.
+/// The panel log's word for a status.
 pub fn seed_status(s: Status) -> &'static str {
     match s {
         Status::Verified => "verified",
@@ -66,7 +65,7 @@ impl Panel<'_> {
         checked: &mut [Citation],
         budget: &Budget,
     ) {
-        // Seed 002 checks each source once per debate; a later citation of it is logged as a
+        // Each source is checked once per debate; a later citation of it is logged as a
         // re-confirmation of that check, not asked about again.
         {
             let judged = self.judged.lock().unwrap_or_else(|p| p.into_inner());
@@ -223,7 +222,7 @@ impl Panel<'_> {
     }
 }
 
-/// How the chair's relay line starts (seed 002's wording).
+/// How the chair's relay line starts.
 pub const RELAY: &str = "Verifier findings relayed this round:";
 
 /// The chair's mandatory relay line for a round: the findings logged since `from`.

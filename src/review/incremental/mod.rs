@@ -6,7 +6,7 @@
 //! the new head in the change's files ([`delta`]), re-anchors the open findings on the new head
 //! ([`carry`]) and stores the plan as `incremental.json` in the new session. The reviewer gets
 //! the delta plus the carried findings ([`context`]) and is asked to review the delta and say,
-//! per carried finding, whether it is fixed, still open or no longer applicable. [`finish`]
+//! per carried finding, whether it is fixed, still open or no longer applicable. [`finish()`]
 //! reads that answer (untrusted, through [`crate::answer::carried`]) and returns how every carried
 //! finding stands (carried-open, fixed or outdated), which the report merges with the new ones;
 //! the live run and `git debate show` both call it, from what the session holds.
