@@ -155,6 +155,7 @@ fn main() {
             resume: None,
             incremental: None,
             sandbox: Default::default(),
+            exports: None,
             budget_override: None,
             normalizer: git_debate::review::Restater::Reviewer,
             locations: None,

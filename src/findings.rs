@@ -72,6 +72,9 @@ pub enum Source {
     Verdict,
     /// Added by the judge.
     Judge,
+    /// Found by git-debate's own check of the material, not by a model (a possible prompt
+    /// injection, [`crate::injection`]).
+    Detector,
 }
 
 /// Whether a finding's location exists in what was reviewed.
@@ -177,6 +180,31 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// A line of the material that reads as instructions to the reviewer, as a finding of its
+    /// own: P2, so `--fail-on p2` trips on it and nothing lets it pass silently; id `I<n>`, apart
+    /// from the reviewer's `F<n>`.
+    pub fn injection(n: usize, found: &crate::injection::Found) -> Finding {
+        let mut f = Finding::new(Severity::P2, &found.title());
+        f.id = format!("I{}", n + 1);
+        f.location = Some(Location::new(
+            &found.path,
+            Some(found.line),
+            Some(found.line),
+        ));
+        f.body = format!(
+            "This line {}. A model reviewing the change may take it as an order; whoever added \
+             it may be trying to steer the review.",
+            found.what
+        );
+        f.action = Some(
+            "Read the line: remove it if it is not meant to be there, or reword it so it does \
+             not speak to an AI reviewer."
+                .to_string(),
+        );
+        f.source = Source::Detector;
+        f
+    }
+
     pub fn new(severity: Severity, title: &str) -> Finding {
         Finding {
             id: String::new(),

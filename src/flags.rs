@@ -48,6 +48,7 @@ impl Fill for ReportArgs {
     fn fill(&self, o: &mut Overrides) {
         o.format = self.format;
         o.output = self.output.clone();
+        o.force_output = self.force;
     }
 }
 
@@ -151,6 +152,7 @@ impl From<&ReviewArgs> for Overrides {
             reviewer_workspace: a.reviewer_workspace,
             reviewer_tools: a.reviewer_tools,
             allow_same_family: either(a.allow_same_family, a.no_allow_same_family),
+            allow_partial: either(a.allow_partial, a.no_allow_partial),
             model_author: a.model_author.clone(),
             model_reviewer: a.model_reviewer.clone(),
             max_artifact_bytes: a.max_artifact_bytes,

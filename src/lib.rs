@@ -18,6 +18,7 @@ pub mod error;
 pub mod findings;
 pub mod flags;
 pub mod git;
+pub mod injection;
 pub mod markdown;
 pub mod prompts;
 pub mod redact;

@@ -2,8 +2,17 @@
 //!
 //! Ids sort by creation time and are claimed with an exclusive `mkdir`, so concurrent runs never
 //! share a folder. Every file is written to a temporary name and renamed into place, so a crash or
-//! Ctrl-C leaves either the old file or the new one, never a torn one; readers still treat any
-//! file as possibly missing or corrupt and say so instead of panicking, and read it through
+//! Ctrl-C leaves either the old file or the new one, never a torn one.
+//!
+//! Durable once per round, not per file: a session's files are flushed to disk together (one
+//! `syncfs`, see [`Session::sync`]) when a round's record is written, when the summary is, and
+//! when the session is let go — an `fsync` per file and per folder cost 20 flushes a run (42–141
+//! ms). So Ctrl-C or a crash of git-debate loses nothing written; a crash of the machine (power,
+//! kernel) can lose the round in progress and the metadata written since the last round: its
+//! files may be missing (`git debate resume` then starts again after the last round whose record
+//! exists), or, caught between their rename and the flush, present but empty (a record read back
+//! empty is reported as unreadable, never guessed at). Readers therefore treat any file as possibly missing or
+//! corrupt and say so instead of panicking, and read it through
 //! [`files`] (regular files only, bounded). A session is held by one process at a time
 //! ([`lock`]). Each metadata write also goes to the store's [`index`], from which [`catalog`]
 //! lists sessions and [`prune`] removes old ones.
@@ -115,6 +124,10 @@ pub struct Session {
     pub id: String,
     pub dir: PathBuf,
     _lock: lock::Lock,
+    /// Files written since the last [`Session::sync`].
+    unsynced: std::sync::atomic::AtomicBool,
+    /// How many times the session's files were made durable (tests count them).
+    syncs: std::sync::atomic::AtomicUsize,
 }
 
 impl Session {
@@ -140,7 +153,13 @@ impl Session {
                 Ok(()) => {
                     let _lock = lock::acquire(&dir, &id)?;
                     CREATED.store(true, std::sync::atomic::Ordering::Relaxed);
-                    return Ok(Session { id, dir, _lock });
+                    return Ok(Session {
+                        id,
+                        dir,
+                        _lock,
+                        unsynced: Default::default(),
+                        syncs: Default::default(),
+                    });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
                 Err(e) => {
@@ -159,6 +178,8 @@ impl Session {
             id: id.to_string(),
             dir: dir.to_path_buf(),
             _lock: lock::acquire(dir, id)?,
+            unsynced: Default::default(),
+            syncs: Default::default(),
         })
     }
 
@@ -178,10 +199,42 @@ impl Session {
 
     /// Writes the file `name` whole (text: an artifact, a prompt, an answer); the JSON records
     /// have their own writers ([`folder`]).
+    /// Whole or not at all, but not yet durable: see [`Session::sync`].
     pub fn write(&self, name: &str, contents: &[u8]) -> Result<PathBuf> {
         let path = self.dir.join(name);
-        write_atomic(&path, contents)?;
+        crate::sys::files::write_replace(&path, contents)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        self.unsynced
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         Ok(path)
+    }
+
+    /// Makes every file written since the last call durable, in one flush: called where a
+    /// resume needs it, when a round's record is written and when the session ends.
+    pub fn sync(&self) -> Result<()> {
+        if self
+            .unsynced
+            .swap(false, std::sync::atomic::Ordering::Relaxed)
+        {
+            self.syncs
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            crate::sys::files::sync_dir(&self.dir)
+                .with_context(|| format!("cannot sync {}", self.dir.display()))?;
+        }
+        Ok(())
+    }
+
+    /// How many times [`Session::sync`] flushed.
+    pub fn syncs(&self) -> usize {
+        self.syncs.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl Drop for Session {
+    /// Whatever path a run ends by (an error, a debate's last transcript), what it wrote is
+    /// made durable before the folder is let go.
+    fn drop(&mut self) {
+        let _ = self.sync();
     }
 }
 
@@ -266,7 +319,20 @@ pub fn find(base: &Path, wanted: &str) -> Result<Stored> {
         );
     }
     if wanted == "last" {
-        return Ok(Stored::load(all.remove(0).1));
+        // A folder without metadata is a run stopped (by a signal, a crash) between making the
+        // folder and writing its first file, or one about to write it: never "the last session".
+        let at = all
+            .iter()
+            .position(|(_, dir)| dir.join(metadata::FILE).exists())
+            .unwrap_or(0);
+        for (id, _) in &all[..at] {
+            crate::errln!(
+                "note: skipped {id}: it has no {} (its run stopped before writing it, or is \
+                 starting)",
+                metadata::FILE
+            );
+        }
+        return Ok(Stored::load(all.remove(at).1));
     }
     if let Some(i) = all.iter().position(|(id, _)| id == wanted) {
         return Ok(Stored::load(all.remove(i).1));
@@ -329,7 +395,7 @@ mod tests {
     fn ids_are_unique_and_sorted_by_time() {
         let dir = tempfile::tempdir().unwrap();
         let ids: Vec<String> = (0..20)
-            .map(|_| Session::create(dir.path()).unwrap().id)
+            .map(|_| Session::create(dir.path()).unwrap().id.clone())
             .collect();
         let mut sorted = ids.clone();
         sorted.sort();

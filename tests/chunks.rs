@@ -303,8 +303,8 @@ fn a_dry_run_shows_the_chunks_and_no_chunk_cuts_to_the_budget() {
     let few = env.run(&args(&["--dry-run", "--max-chunks", "2"])).ok();
     assert!(
         few.stdout.contains(
-            "did not fit: gamma/c0.rs: not reviewed: the change needs more than 2 chunks"
-        ),
+            "not evaluated: 3 files would not be reviewed (more than debate.maxChunks chunks"
+        ) && few.stdout.contains("gamma/c0.rs, gamma/c1.rs, gamma/c2.rs"),
         "{}",
         few.stdout
     );
@@ -392,4 +392,78 @@ fn the_compromise_of_a_small_change_gets_only_the_file_its_findings_touch() {
         v2.contains("untouched_marker") && v2.contains("wrapping_add"),
         "{v2}"
     );
+}
+
+#[test]
+fn files_past_the_chunk_cap_are_not_evaluated_and_exit_3_unless_allow_partial() {
+    let env = big_change();
+    env.fake("codex", json!({"answer": answer(json!([]))}));
+    env.fake("claude", json!({"answer": "unused"}));
+    let run = env
+        .run_from_claude(&args(&[
+            "--max-chunks",
+            "2",
+            "--max-rounds",
+            "1",
+            "--format",
+            "github",
+        ]))
+        .fails(3);
+    assert!(
+        run.stdout
+            .contains("::error title=git debate: not evaluated::3 files were not evaluated"),
+        "{}",
+        run.stdout
+    );
+    let s = summary(&env);
+    assert_eq!(
+        s["coverage"]["not_evaluated"],
+        json!(["gamma/c0.rs", "gamma/c1.rs", "gamma/c2.rs"])
+    );
+    // Two chunks were asked for, not three.
+    assert_eq!(env.fake_calls("codex").len(), 2);
+    // The text report says it too.
+    let text = env
+        .run_from_claude(&args(&["--max-chunks", "2", "--max-rounds", "1"]))
+        .fails(3);
+    assert!(
+        text.stdout.contains("3 files were not evaluated")
+            || text.stderr.contains("3 files were not evaluated"),
+        "{}{}",
+        text.stdout,
+        text.stderr
+    );
+    // With --allow-partial the run passes, and still lists them.
+    env.run_from_claude(&args(&[
+        "--max-chunks",
+        "2",
+        "--max-rounds",
+        "1",
+        "--allow-partial",
+    ]))
+    .ok();
+    assert_eq!(
+        summary(&env)["coverage"]["not_evaluated"],
+        json!(["gamma/c0.rs", "gamma/c1.rs", "gamma/c2.rs"])
+    );
+}
+
+#[test]
+fn a_change_far_past_the_budget_prints_one_line_for_what_did_not_fit() {
+    let env = TestEnv::with_repo();
+    for i in 0..40 {
+        let body: String = (0..60)
+            .map(|l| format!("pub fn f{i}_{l}() -> u32 {{ {l} }}\n"))
+            .collect();
+        env.write(&format!("m{i}/f{i}.rs"), &body);
+    }
+    env.commit_all("forty modules");
+    let run = env.run(&args(&["--dry-run", "--max-chunks", "1"])).ok();
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    let fit = lines
+        .iter()
+        .filter(|l| l.contains("did not fit") || l.contains("left out to fit"))
+        .count();
+    assert!(fit <= 2, "{}", run.stdout);
+    assert!(run.stdout.contains("not evaluated: "), "{}", run.stdout);
 }

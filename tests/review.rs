@@ -251,10 +251,10 @@ fn compromises_continue_until_two_rounds_bring_nothing_new() {
             judge(&[("F1", "valid")]),
             {"answer": "fn add(a: i32, b: i32) -> Option<i32> { a.checked_add(b) } // v2"},
             judge(&[("F1", "valid")]),
-            {"answer": "v3 of the change"},
+            {"answer": "fn add(a: i32, b: i32) -> Option<i32> { a.checked_add(b) } // v3"},
             {"answer": "summary of round 1"},
             judge(&[("F1", "valid")]),
-            {"answer": "v4 of the change"},
+            {"answer": "fn add(a: i32, b: i32) -> Option<i32> { a.checked_add(b) } // v4"},
         ]),
     );
     let run = review(&env, &["--max-rounds", "5", "--format", "json"]).ok();
@@ -269,7 +269,10 @@ fn compromises_continue_until_two_rounds_bring_nothing_new() {
     assert_eq!(s["final_decision"], "Compromise");
     // The final artifact is the latest version, never silently the original.
     let final_text = std::fs::read_to_string(s["final_artifact"].as_str().unwrap()).unwrap();
-    assert_eq!(final_text, "v4 of the change\n");
+    assert_eq!(
+        final_text,
+        "fn add(a: i32, b: i32) -> Option<i32> { a.checked_add(b) } // v4\n"
+    );
     let dir = std::path::PathBuf::from(s["session_dir"].as_str().unwrap());
     assert!(dir.join("artifact-v2.md").is_file() && dir.join("artifact-v3.md").is_file());
     // Round 2 reviews version 2 and carries round 1's findings with the author's rulings.
@@ -743,7 +746,8 @@ fn resume_continues_after_max_rounds_with_the_latest_version() {
     env.fake("codex", json!([critique(json!([p("P2", "naming is unclear", Some("rename it"))])), {"answer": "LGTM now."}]));
     env.fake(
         "claude",
-        json!([judge(&[("F1", "valid")]), {"answer": "VERSION TWO"}]),
+        // A compromise is a version of the change: here the whole file, revised.
+        json!([judge(&[("F1", "valid")]), {"answer": "fn add(a: i32, b: i32) -> i32 {\n    a + b // VERSION TWO\n}\n"}]),
     );
     let run = review(&env, &["--max-rounds", "1", "--format", "json"]).ok();
     let s: Value = serde_json::from_str(&run.stdout).unwrap();

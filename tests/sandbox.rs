@@ -94,7 +94,21 @@ fn a_curious_reviewer_reads_nothing_we_redacted_and_never_runs_in_the_repository
         assert_eq!(call["env"]["PWD"].as_str(), dir.to_str());
         assert!(!dir.exists(), "{} left behind", dir.display());
     }
-    assert_eq!(std::fs::read_dir(env.root.join("tmp")).unwrap().count(), 0);
+    // Only the export cache stays (redacted files, read-only, outside the repository).
+    let left: Vec<_> = std::fs::read_dir(env.root.join("tmp"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with("git-debate-cache-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    let cache = cached(&env);
+    assert!(!cache.is_empty());
+    for (name, _, text) in cache {
+        for secret in [KEY, ENV_SECRET, UNTRACKED_SECRET, OUTSIDE_SECRET] {
+            assert!(!text.contains(secret), "{name}: {text}");
+        }
+    }
 }
 
 #[test]
@@ -201,4 +215,82 @@ fn a_temp_dir_under_home_does_not_put_the_export_where_claude_may_read() {
         args.contains(&format!("Read(/{}/**)", home.display())),
         "{args}"
     );
+}
+
+/// The entries of the export cache under the test's TMPDIR, by name, with their inode and text.
+fn cached(env: &TestEnv) -> Vec<(String, u64, String)> {
+    use std::os::unix::fs::MetadataExt;
+    let mut out = Vec::new();
+    let Ok(roots) = std::fs::read_dir(env.root.join("tmp")) else {
+        return out;
+    };
+    for root in roots.flatten() {
+        if !root
+            .file_name()
+            .to_string_lossy()
+            .starts_with("git-debate-cache-")
+        {
+            continue;
+        }
+        for build in std::fs::read_dir(root.path()).unwrap().flatten() {
+            for e in std::fs::read_dir(build.path()).unwrap().flatten() {
+                let ino = e.metadata().unwrap().ino();
+                let text = String::from_utf8_lossy(&std::fs::read(e.path()).unwrap()).into_owned();
+                out.push((e.file_name().to_string_lossy().into_owned(), ino, text));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn a_tool_less_reviewer_runs_in_an_empty_folder_and_a_clean_review_exports_nothing() {
+    let env = setup();
+    curious(&env);
+    run(&env, &["--reviewer-tools", "none"]).ok();
+    let calls = env.fake_calls("codex");
+    let dir = cwd(&calls[0]);
+    assert!(dir.ends_with("tree/review"), "{dir:?}");
+    assert!(!dir.starts_with(&env.repo));
+    let prompt = calls[0]["prompt"].as_str().unwrap();
+    assert!(!prompt.contains(KEY));
+    // The reviewer approved, so no call could read files: no export, no cache.
+    assert!(env.fake_calls("claude").is_empty() || cached(&env).is_empty());
+    assert!(cached(&env).is_empty(), "{:?}", cached(&env));
+}
+
+#[test]
+fn the_next_review_of_the_same_tree_links_the_cached_export_instead_of_redacting_again() {
+    let env = setup();
+    curious(&env);
+    run(&env, &[]).ok();
+    let first = cached(&env);
+    // The staged tree's files.
+    assert!(first.len() >= 3, "{first:?}");
+    run(&env, &[]).ok();
+    // The same entries, the same inodes: nothing was written again.
+    assert_eq!(cached(&env), first);
+    let calls = env.fake_calls("codex");
+    let critique = calls.len();
+    assert!(critique >= 2);
+    // The second run's reviewer still read the redacted copy.
+    let session_files = all_files(&env.store());
+    let redacted = session_files.iter().any(|(p, b)| {
+        p.ends_with("round-1-critique.md")
+            && String::from_utf8_lossy(b).contains("READ config.rs: const KEY: &str = \"[REDACTED:")
+    });
+    assert!(redacted);
+}
+
+#[test]
+fn pruning_the_sessions_empties_the_export_cache() {
+    let env = setup();
+    curious(&env);
+    run(&env, &[]).ok();
+    assert!(!cached(&env).is_empty());
+    let tmp = env.root.join("tmp");
+    let args = ["sessions", "--prune", "--keep", "5"];
+    env.run_full(&args, "", &[("TMPDIR", tmp.to_str())]).ok();
+    assert!(cached(&env).is_empty());
 }

@@ -67,10 +67,9 @@ fn a_failed_compromise_is_reported_as_such_and_keeps_the_last_good_version() {
     );
 
     // It can be continued, and then the compromise is written.
-    env.fake(
-        "claude",
-        json!([{}, {}, f1_valid(), {"answer": "VERSION TWO"}]),
-    );
+    let diff = "```diff\ndiff --git a/lib.rs b/lib.rs\n--- a/lib.rs\n+++ b/lib.rs\n\
+                @@ -1,3 +1,3 @@\n fn add(a: i32, b: i32) -> i32 {\n-    a + b\n+    a.wrapping_add(b) // VERSION TWO\n }\n```\n";
+    env.fake("claude", json!([{}, {}, f1_valid(), {"answer": diff}]));
     let run = env.run(&["resume", "last", "--max-rounds", "2", "--format", "json"]);
     let s = summary_of(&run);
     assert_eq!(s["status"], "completed", "{s}");
@@ -78,6 +77,44 @@ fn a_failed_compromise_is_reported_as_such_and_keeps_the_last_good_version() {
     assert!(std::fs::read_to_string(dir.join("final-artifact.md"))
         .unwrap()
         .contains("VERSION TWO"));
+}
+
+#[test]
+fn a_compromise_that_is_not_a_change_is_a_failed_compromise_never_the_decision() {
+    for answer in ["LGTM".to_string(), "x".repeat(300_000)] {
+        let env = TestEnv::with_subtraction_bug();
+        env.fake("codex", one_p2());
+        env.fake("claude", json!([f1_valid(), {"answer": answer}]));
+        let run = env.run_from_claude(&["--format", "json", "--max-rounds", "1"]);
+        let s = summary_of(&run);
+        let what = &answer[..answer.len().min(8)];
+        assert_eq!(s["status"], "failed", "{what}: {s}");
+        assert_eq!(
+            s["final_decision"], "Stopped (the compromise failed in round 1)",
+            "{what}"
+        );
+        let reason = s["stop_reason"].as_str().unwrap();
+        assert!(
+            reason.contains("not a version of what it revises")
+                && reason.ends_with("the last good version (v1) is kept"),
+            "{what}: {reason}"
+        );
+        let notes = s["notes"].to_string();
+        assert!(notes.contains("the compromise is not a version"), "{notes}");
+        let dir = std::path::PathBuf::from(s["session_dir"].as_str().unwrap());
+        assert_eq!(
+            std::fs::read_to_string(dir.join("final-artifact.md")).unwrap(),
+            std::fs::read_to_string(dir.join("artifact.md")).unwrap()
+        );
+        assert!(!dir.join("artifact-v2.md").exists());
+        // Said in the report people read, too.
+        let text = env.run(&["show", "last"]).ok();
+        assert!(
+            text.stdout.contains("compromise"),
+            "{what}: {}",
+            text.stdout
+        );
+    }
 }
 
 /// Runs `git-debate args` in the repository with a generous bound, so a hang fails the test
@@ -273,4 +310,27 @@ fn the_only_session(env: &TestEnv) -> String {
         .collect();
     assert_eq!(names.len(), 1, "{names:?}");
     names[0].clone()
+}
+
+#[test]
+fn show_last_skips_a_session_folder_left_without_metadata_by_an_early_signal() {
+    let env = TestEnv::with_subtraction_bug();
+    let dry = env.run(&["--dry-run"]).ok();
+    let id = dry
+        .session_dir()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    // What a signal in the first milliseconds leaves: a newer folder, empty.
+    let stray = "debate-20991231-235959-999-0000001";
+    std::fs::create_dir(env.store().join(stray)).unwrap();
+    let run = env.run(&["show", "last"]).ok();
+    assert!(run.stdout.contains(&id), "{}", run.stdout);
+    assert!(
+        run.stderr
+            .contains(&format!("note: skipped {stray}: it has no metadata.json")),
+        "{}",
+        run.stderr
+    );
 }

@@ -259,6 +259,13 @@ pub trait Backend: Send + Sync {
     fn transport(&self) -> &'static str {
         "cli"
     }
+    /// Whether a call can read files where it runs, its tools switched off when `no_tools`:
+    /// only then does it need the export of the reviewed revision (see
+    /// [`crate::sandbox::export::Lazy`]). Unknown programs can (`exec:`), an HTTP API cannot.
+    fn reads_files(&self, no_tools: bool) -> bool {
+        let _ = no_tools;
+        true
+    }
     fn ask(&self, req: &Request) -> Result<Answer, BackendError>;
 }
 

@@ -39,6 +39,9 @@ impl Backend for Redacting {
     fn transport(&self) -> &'static str {
         self.0.transport()
     }
+    fn reads_files(&self, no_tools: bool) -> bool {
+        self.0.reads_files(no_tools)
+    }
     fn ask(&self, req: &Request) -> Result<Answer, BackendError> {
         let (a, hidden) = redact_answer(self.0.ask(req)?);
         if hidden.count > 0 {

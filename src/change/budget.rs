@@ -36,6 +36,50 @@ impl Truncation {
 pub struct Note {
     pub path: String,
     pub reason: String,
+    /// The file's changes were left out whole (no chunk, no prompt held them): it is not
+    /// evaluated, and the review cannot pass it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub omitted: bool,
+}
+
+impl Note {
+    /// A note on part of a file left out (clipped lines, a file never sent).
+    pub fn part(path: String, reason: String) -> Note {
+        Note {
+            path,
+            reason,
+            omitted: false,
+        }
+    }
+}
+
+/// How many "did not fit" lines a report shows one by one; past it, one line says how many.
+const NOTES_SHOWN: usize = 10;
+
+/// The report lines for notes on files that lost some of their lines: one each when few, else
+/// one line for them all (a 10,000-file change printed 11,879 of them). Every note stays in the
+/// session's JSON.
+pub fn note_lines(notes: &[Note]) -> Vec<String> {
+    if notes.len() <= NOTES_SHOWN {
+        return notes
+            .iter()
+            .map(|n| format!("did not fit: {}: {}", n.path, n.reason))
+            .collect();
+    }
+    let mut files: Vec<&str> = notes.iter().map(|n| n.path.as_str()).collect();
+    files.dedup();
+    let shown = files[..files.len().min(NOTES_SHOWN)].join(", ");
+    vec![format!(
+        "did not fit: {} parts of {} files were left out or clipped to fit the budget: {shown}{} \
+         (every one is listed in the session's JSON)",
+        notes.len(),
+        files.len(),
+        if files.len() > NOTES_SHOWN {
+            format!(" and {} more", files.len() - NOTES_SHOWN)
+        } else {
+            String::new()
+        }
+    )]
 }
 
 /// Priority classes, best first.
@@ -76,10 +120,7 @@ pub fn fit(files: &[FileChange], budget: u64) -> (Vec<Keep>, Truncation) {
     let mut by_class: Vec<(Class, usize)> = Vec::new();
     for (i, f) in files.iter().enumerate() {
         if let Some(reason) = never_sent(f) {
-            t.not_sent.push(Note {
-                path: f.path.clone(),
-                reason,
-            });
+            t.not_sent.push(Note::part(f.path.clone(), reason));
             continue;
         }
         let class = if is_generated(&f.path) {
@@ -126,10 +167,7 @@ pub fn fit(files: &[FileChange], budget: u64) -> (Vec<Keep>, Truncation) {
     for &(class, i) in &by_class {
         let f = &files[i];
         let changed = f.additions + f.deletions;
-        let note = |reason: String| Note {
-            path: f.path.clone(),
-            reason,
-        };
+        let note = |reason: String| Note::part(f.path.clone(), reason);
         match keep[i] {
             Keep::Full => {}
             Keep::ChangedOnly => t
@@ -138,13 +176,18 @@ pub fn fit(files: &[FileChange], budget: u64) -> (Vec<Keep>, Truncation) {
             Keep::Clipped(n) => t.clipped.push(note(format!(
                 "kept the first {n} of {changed} changed lines"
             ))),
-            Keep::Omitted => t.omitted.push(note(match class {
-                Class::Code => format!("{changed} changed lines left out to fit the budget"),
-                Class::Deleted => "deleted file; its old content left out to fit the budget".into(),
-                Class::Generated => {
-                    "lock/generated/vendored file left out to fit the budget".into()
-                }
-            })),
+            Keep::Omitted => t.omitted.push(Note {
+                omitted: true,
+                ..note(match class {
+                    Class::Code => format!("{changed} changed lines left out to fit the budget"),
+                    Class::Deleted => {
+                        "deleted file; its old content left out to fit the budget".into()
+                    }
+                    Class::Generated => {
+                        "lock/generated/vendored file left out to fit the budget".into()
+                    }
+                })
+            }),
         }
     }
     t.kept_bytes = files
@@ -359,7 +402,8 @@ mod tests {
             t.omitted,
             vec![Note {
                 path: "Cargo.lock".into(),
-                reason: "lock/generated/vendored file left out to fit the budget".into()
+                reason: "lock/generated/vendored file left out to fit the budget".into(),
+                omitted: true,
             }]
         );
         assert_eq!(t.clipped.len(), 1);

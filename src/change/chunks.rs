@@ -86,12 +86,19 @@ pub fn plan(doc: &DiffDoc, include: &[usize], budget: usize, max_chunks: usize) 
     if plan.chunks.len() > max_chunks {
         for c in plan.chunks.drain(max_chunks..) {
             for part in c.parts {
+                let path = &doc.sections[part.section].path;
+                // A file cut across the cap is noted once; whether any of it was reviewed decides
+                // whether it is "not evaluated" (see `review::chunked::Coverage`).
+                if plan.unfit.last().is_some_and(|n| &n.path == path) {
+                    continue;
+                }
                 plan.unfit.push(Note {
-                    path: doc.sections[part.section].path.clone(),
+                    path: path.clone(),
                     reason: format!(
                         "not reviewed: the change needs more than {max_chunks} chunks \
                          (debate.maxChunks)"
                     ),
+                    omitted: true,
                 });
             }
         }
@@ -174,14 +181,14 @@ impl Packer<'_> {
             if head + len > self.budget {
                 // One hunk bigger than a chunk: what fits of it, and the rest named.
                 let keep = self.budget - head;
-                self.plan.unfit.push(Note {
-                    path: sec.path.clone(),
-                    reason: format!(
+                self.plan.unfit.push(Note::part(
+                    sec.path.clone(),
+                    format!(
                         "hunk {} of {} clipped: {keep} of its {len} bytes reviewed",
                         k + 1,
                         hunks.len()
                     ),
-                });
+                ));
                 self.push_part(f, k..k + 1, hunks.len(), self.budget, Some(keep));
                 start = k + 1;
                 bytes = head;

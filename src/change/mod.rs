@@ -35,6 +35,10 @@ pub struct Artifact {
     pub truncation: Truncation,
     /// Some input was not valid UTF-8 and was converted lossily.
     pub lossy: bool,
+    /// Lines that read as instructions aimed at the reviewer (added lines of a change, commit
+    /// messages, explicit content): each is reported as a finding and named in the prompt.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub injections: Vec<crate::injection::Found>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -92,13 +96,13 @@ pub fn from_text(input: &TextInput, target: TargetSetting, budget: u64) -> Artif
     if text.len() as u64 > budget {
         let cut = clip_at_line(&text, budget as usize);
         truncation.kept_bytes = cut;
-        truncation.clipped.push(budget::Note {
-            path: input.origin.clone(),
-            reason: format!(
+        truncation.clipped.push(budget::Note::part(
+            input.origin.clone(),
+            format!(
                 "kept the first {cut} of {} bytes to fit the budget",
                 text.len()
             ),
-        });
+        ));
         text.truncate(cut);
         text.push_str(&format!(
             "\n\n[git-debate: the rest of {} ({} bytes) was left out to fit the {budget}-byte budget]\n",
@@ -125,6 +129,12 @@ pub fn from_text(input: &TextInput, target: TargetSetting, budget: u64) -> Artif
         redactions: (&red).into(),
         truncation,
         lossy: input.lossy,
+        injections: {
+            let name = input.path_hint.as_deref().unwrap_or(&input.origin);
+            let mut found = crate::injection::in_lines(name, (1..).zip(text.lines()));
+            found.truncate(crate::injection::MAX_FOUND);
+            found
+        },
         text,
     };
     artifact.split_if_mixed();
@@ -234,10 +244,35 @@ pub fn from_change(change: &Change, scope: &str, target: TargetSetting, budget: 
         redactions: (&total).into(),
         truncation,
         lossy: change.files.iter().any(|f| f.lossy),
+        injections: injections(&change),
         text: s,
     };
     artifact.split_if_mixed();
     artifact
+}
+
+/// The lines of a change that read as instructions to the reviewer: what its commits' messages
+/// and its added lines say (removed lines are leaving; context lines were reviewed before).
+fn injections(change: &Change) -> Vec<crate::injection::Found> {
+    use crate::injection::{added_lines, in_lines, MAX_FOUND};
+    let mut found = Vec::new();
+    for c in &change.commits {
+        let name = format!("commit {}", &c.sha[..c.sha.len().min(7)]);
+        found.extend(in_lines(&name, (1..).zip(c.message.lines())));
+    }
+    for f in change.files.iter().filter(|f| !f.binary) {
+        let added: Vec<(u32, &str)> = f
+            .hunks
+            .iter()
+            .flat_map(|h| added_lines(&h.header, &h.lines))
+            .collect();
+        found.extend(in_lines(&f.path, added));
+        if found.len() >= MAX_FOUND {
+            break;
+        }
+    }
+    found.truncate(MAX_FOUND);
+    found
 }
 
 /// `M src/lib.rs (+8 -1)`, `R old -> new`, `A img.png (binary, not sent)`.

@@ -33,6 +33,11 @@ pub struct ReportArgs {
     /// link, FIFO, device or folder at FILE is refused, never replaced or written through.
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+
+    /// Let --output replace a file git tracks or the review reads (the file under review, a
+    /// file of the reviewed change); without it such a FILE is refused.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `--fail-on` and `--trust-judge`: review, resume and the hook.

@@ -176,6 +176,14 @@ pub struct ReviewArgs {
     #[arg(long, value_name = "N")]
     pub max_chunks: Option<u64>,
 
+    /// Exit 0 although some files were not evaluated (past --max-chunks, or their chunk failed);
+    /// the reports still list them.
+    #[arg(long, overrides_with = "no_allow_partial")]
+    pub allow_partial: bool,
+    /// Undo --allow-partial (e.g. one set in config).
+    #[arg(long, hide_short_help = true)]
+    pub no_allow_partial: bool,
+
     /// Resolve the scope, build and store the artifact, print what would be reviewed; call no model.
     #[arg(long, overrides_with = "no_dry_run")]
     pub dry_run: bool,

@@ -31,6 +31,18 @@ pub fn run(args: &ResumeArgs) -> Result<Outcome> {
         &overrides(args, &meta),
     )?;
     crate::redact::use_rules_file(settings.redact_rules.as_deref())?;
+    // The files of the change reviewed are as protected as on the first run.
+    let reviewed: Vec<std::path::PathBuf> = match (&meta, repo.as_ref().and_then(|r| r.workdir())) {
+        (Metadata::Review(m), Some(root)) => m.files.iter().map(|f| root.join(&f.path)).collect(),
+        _ => Vec::new(),
+    };
+    crate::git::protect::guard_output(
+        repo.as_ref(),
+        settings.output.as_deref(),
+        settings.force_output,
+        &std::env::current_dir()?,
+        &reviewed,
+    )?;
     let repo = repo.as_ref();
     match meta {
         Metadata::Panel(m) => {

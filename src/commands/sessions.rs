@@ -50,6 +50,10 @@ fn run_prune(args: &SessionsArgs, store: &Located) -> Result<Outcome> {
         usize::MAX,
         store.repo.as_ref(),
     );
+    if !args.dry_run {
+        // The reviewer's export cache goes with the sessions: it only saves time.
+        crate::sandbox::cache::prune();
+    }
     let out = match args.format {
         ListFormat::Json => listing::prune_json(&report, total, args.dry_run)?,
         ListFormat::Text => listing::prune_text(&report, &policy, total, args.dry_run),

@@ -17,6 +17,14 @@ fn debate(args: &TopicArgs) -> Result<Outcome> {
     setup::check(args)?;
     let repo = crate::git::repo::discover()?;
     let settings = setup::settings(repo.as_ref(), &Overrides::from(args))?;
+    let cwd = std::env::current_dir()?;
+    crate::git::protect::guard_output(
+        repo.as_ref(),
+        settings.output.as_deref(),
+        settings.force_output,
+        &cwd,
+        &[],
+    )?;
     crate::redact::use_rules_file(settings.redact_rules.as_deref())?;
     let ground = Ground::new(args, repo.as_ref(), &settings)?;
     let ended = if !args.debaters.is_empty() || args.panel.is_some() {

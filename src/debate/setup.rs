@@ -112,7 +112,7 @@ pub fn sandboxed(
     label: &str,
     settings: &Settings,
 ) -> Result<(Option<Export>, Sandbox, Checker)> {
-    let (export, sandbox) = crate::sandbox::export::prepare(repo, source, settings)?;
+    let (export, sandbox) = crate::sandbox::export::prepare_now(repo, source, settings)?;
     let checker = Checker::at(repo.and_then(crate::git::Repo::libgit2), source, label);
     Ok((export, sandbox, checker))
 }

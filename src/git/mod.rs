@@ -41,6 +41,7 @@ mod matrix;
 mod patches;
 mod pathspec;
 mod printed;
+pub mod protect;
 mod quote;
 mod refresh;
 mod renames;

@@ -57,6 +57,18 @@ impl Repo {
         }
     }
 
+    /// Another handle on the same repository and work tree, to keep where a borrowed one cannot
+    /// go (the reviewer's export, made later and from any thread).
+    pub fn reopen(&self) -> Result<Repo> {
+        Ok(Repo {
+            lib: self.lib.as_ref().map(reopen).transpose()?,
+            git_dir: self.git_dir.clone(),
+            common_dir: self.common_dir.clone(),
+            work_tree: self.work_tree.clone(),
+            unopened: self.unopened.clone(),
+        })
+    }
+
     /// libgit2's handle, unless libgit2 cannot open this repository's layout.
     pub fn libgit2(&self) -> Option<&Repository> {
         self.lib.as_ref()

@@ -19,6 +19,8 @@ pub fn prompts(
     templates: Option<&std::path::Path>,
     snippet: bool,
 ) -> Result<(Vec<Prompt>, String)> {
+    // Where the material speaks to the reviewer, said outside the fence.
+    let injection_note = crate::injection::prompt_note(&artifact.injections);
     let prompts: Vec<Prompt> = parts(artifact, text)
         .iter()
         .map(|(segment, template, text)| {
@@ -34,6 +36,7 @@ pub fn prompts(
                         ("artifact", text.as_str()),
                         ("context", context),
                         ("snippet_note", snippet_note),
+                        ("injection_note", &injection_note),
                     ],
                 )
                 .map(|p| (*segment, p))

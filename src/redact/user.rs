@@ -27,6 +27,14 @@ use crate::redact::{apply as apply_rules, placeholder, Ctx, Redacted};
 
 /// The rules of the run's rules file, once read.
 static USER: OnceLock<RuleSet> = OnceLock::new();
+/// That file's text, so what was redacted under it can be told from what was not (the
+/// reviewer's export cache keys its entries by it).
+static USER_TEXT: OnceLock<String> = OnceLock::new();
+
+/// The text of the rules file in use, empty when there is none.
+pub fn rules_text() -> &'static str {
+    USER_TEXT.get().map_or("", String::as_str)
+}
 
 /// Reads the rules file at `path` (none: nothing to add) for every redaction of this process.
 /// A second call keeps the first file's rules.
@@ -42,6 +50,7 @@ pub fn use_rules_file(path: Option<&Path>) -> Result<()> {
     let rules =
         parse(&text).with_context(|| format!("in debate.redact.rules {}", path.display()))?;
     let _ = USER.set(RuleSet::new(&[&rules]));
+    let _ = USER_TEXT.set(text);
     Ok(())
 }
 

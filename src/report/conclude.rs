@@ -48,6 +48,7 @@ pub fn review(r: &Reviewed, settings: &Settings) -> Result<Outcome> {
             trust_judge: settings.trust_judge,
             code,
             single_file: single_file(&session.dir),
+            injections: &r.injections,
         },
     );
     report.add_session_incremental(&session.dir, settings.fail_on, code);
@@ -58,11 +59,13 @@ pub fn review(r: &Reviewed, settings: &Settings) -> Result<Outcome> {
         "interrupted" => Outcome::Interrupted,
         "unavailable" => Outcome::Unavailable,
         _ if report.gate.failed => Outcome::GateFailed,
-        // Files whose chunk never got an answer were not evaluated: never a pass.
-        _ if report
-            .coverage
-            .as_ref()
-            .is_some_and(|c| !c.not_evaluated.is_empty()) =>
+        // Files no chunk reviewed were not evaluated: never a pass, unless the user said a
+        // partial review may pass (`--allow-partial`; the reports still list them).
+        _ if !settings.allow_partial
+            && report
+                .coverage
+                .as_ref()
+                .is_some_and(|c| !c.not_evaluated.is_empty()) =>
         {
             Outcome::Unavailable
         }

@@ -46,6 +46,7 @@ impl Coverage {
                 .map(|n| Note {
                     path: line(&n.path),
                     reason: line(&n.reason),
+                    omitted: n.omitted,
                 })
                 .collect(),
         }
@@ -55,8 +56,8 @@ impl Coverage {
     pub fn not_evaluated_line(&self) -> Option<String> {
         (!self.not_evaluated.is_empty()).then(|| {
             format!(
-                "{} files were not evaluated (their chunk's review failed), so this review does \
-                 not pass them: {}",
+                "{} files were not evaluated (their chunk's review failed, or the change needed \
+                 more than debate.maxChunks chunks), so this review does not pass them: {}",
                 self.not_evaluated.len(),
                 list(&self.not_evaluated, 10)
             )
@@ -87,9 +88,14 @@ impl Coverage {
             }
         }
         out.extend(self.not_evaluated_line());
-        for n in &self.unfit {
-            out.push(format!("did not fit: {}: {}", n.path, n.reason));
-        }
+        // A file not evaluated is named above already.
+        let partly: Vec<Note> = self
+            .unfit
+            .iter()
+            .filter(|n| !(n.omitted && self.not_evaluated.contains(&n.path)))
+            .cloned()
+            .collect();
+        out.extend(crate::change::budget::note_lines(&partly));
         out
     }
 }

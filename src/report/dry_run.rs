@@ -79,8 +79,20 @@ fn chunk_summary(chunks: &[ChunkRecord], unfit: &[change::budget::Note], at_once
             shown.join(", ")
         ));
     }
-    for n in unfit {
-        s.push_str(&format!("did not fit: {}: {}\n", n.path, n.reason));
+    let (whole, partly): (Vec<_>, Vec<_>) = unfit.iter().cloned().partition(|n| n.omitted);
+    if !whole.is_empty() {
+        let mut files: Vec<&str> = whole.iter().map(|n| n.path.as_str()).collect();
+        files.dedup();
+        s.push_str(&format!(
+            "not evaluated: {} files would not be reviewed (more than debate.maxChunks chunks, \
+             or past the budget; the run would exit 3 unless --allow-partial): {}\n",
+            files.len(),
+            list(&files, 10)
+        ));
+    }
+    for line in change::budget::note_lines(&partly) {
+        s.push_str(&line);
+        s.push('\n');
     }
     s
 }
@@ -130,6 +142,9 @@ fn summary(
             }
         }
     }
+    for f in &a.injections {
+        s.push_str(&format!("warning:    {} ({})\n", f.title(), f.what));
+    }
     if !a.segments.is_empty() {
         s.push_str(&format!("segments:   {}\n", a.segments.len()));
         for seg in &a.segments {
@@ -173,8 +188,10 @@ fn summary(
             "truncation: kept {} of {} bytes (budget {}):\n",
             t.kept_bytes, t.content_bytes, t.budget_bytes
         ));
-        for n in t.omitted.iter().chain(&t.clipped) {
-            s.push_str(&format!("  {}: {}\n", n.path, n.reason));
+        let notes: Vec<_> = t.omitted.iter().chain(&t.clipped).cloned().collect();
+        for line in change::budget::note_lines(&notes) {
+            let line = line.strip_prefix("did not fit: ").unwrap_or(&line);
+            s.push_str(&format!("  {line}\n"));
         }
     } else {
         s.push_str(&format!(
@@ -186,5 +203,14 @@ fn summary(
         s.push_str(&format!("not sent:   {}: {}\n", n.path, n.reason));
     }
     s.push_str(&format!("artifact:   {}\n", artifact_path.display()));
+    s
+}
+
+/// The first `max` of `items`, then how many more.
+fn list(items: &[&str], max: usize) -> String {
+    let mut s = items[..items.len().min(max)].join(", ");
+    if items.len() > max {
+        s.push_str(&format!(" and {} more", items.len() - max));
+    }
     s
 }

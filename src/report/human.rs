@@ -257,8 +257,13 @@ fn usage_text(u: &BackendUsage) -> String {
     parts.join(", ")
 }
 
-/// The seed's final output contract, as markdown.
+/// The seed's final output contract, as markdown, with quoted HTML and mentions made inert.
 pub fn markdown(r: &Report) -> String {
+    crate::report::inert::markdown(&markdown_of(r))
+}
+
+/// The markdown report before [`crate::report::inert`] makes quoted HTML and mentions inert.
+fn markdown_of(r: &Report) -> String {
     let r = &r.for_display();
     let mut s = String::from("## Debate Summary\n\n");
     let _ = writeln!(s, "Session: {}", r.session);

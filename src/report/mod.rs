@@ -13,6 +13,7 @@ pub mod dry_run;
 pub mod emit;
 mod human;
 pub mod incremental;
+mod inert;
 pub mod output;
 pub mod stored;
 pub mod unchanged;
@@ -43,6 +44,8 @@ pub struct Context<'a> {
     /// The one file reviewed, when the artifact is one file (SARIF attaches location-less
     /// findings to it).
     pub single_file: Option<String>,
+    /// Lines of the material that read as instructions to the reviewer: findings of their own.
+    pub injections: &'a [crate::injection::Found],
 }
 
 pub fn build(o: &Outcome, cx: &Context) -> Report {
@@ -75,6 +78,16 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
                 .collect()
         })
         .unwrap_or_default();
+    // A planted instruction is reported whatever the models made of it (they may have obeyed).
+    let detected: Vec<Item> = cx
+        .injections
+        .iter()
+        .enumerate()
+        .map(|(n, f)| Item::detected(&crate::findings::Finding::injection(n, f)))
+        .collect();
+    findings.extend(detected.iter().cloned());
+    findings.sort_by_key(|i| most_severe_first(i.severity));
+    unresolved.extend(detected);
     unresolved.sort_by_key(|i| most_severe_first(i.severity));
     let withdrawn = o
         .rounds

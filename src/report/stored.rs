@@ -45,6 +45,10 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
         duration_ms: summary.duration_ms,
     };
     let fail_on = summary.gate.fail_on;
+    let injections = match folder::metadata(dir) {
+        Ok(crate::store::metadata::Metadata::Review(m)) => m.injections,
+        _ => Vec::new(),
+    };
     let mut report = crate::report::build(
         &outcome,
         &ReportContext {
@@ -57,6 +61,7 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
             fail_on,
             trust_judge: summary.gate.trust_judge,
             single_file: crate::report::conclude::single_file(dir),
+            injections: &injections,
         },
     );
     // Known only to the live run: its error and its totals (summaries included).

@@ -89,9 +89,13 @@ impl Coverage {
         }
     }
 
-    /// Files of failed chunks that no later chunk reviewed.
+    /// Files of failed chunks, and files left out whole (past `debate.maxChunks`, or past what
+    /// all the chunks together could hold), that no chunk reviewed.
     pub fn not_evaluated(&self) -> Vec<String> {
-        self.failed.difference(&self.reviewed).cloned().collect()
+        let omitted = self.unfit.iter().filter(|n| n.omitted).map(|n| &n.path);
+        let mut all: BTreeSet<&String> = self.failed.iter().chain(omitted).collect();
+        all.retain(|f| !self.reviewed.contains(*f));
+        all.into_iter().cloned().collect()
     }
 }
 
@@ -142,12 +146,23 @@ impl Review<'_> {
         };
         for (k, chunk) in plan.chunks.iter().enumerate() {
             let text = chunks::render(&doc, chunk, k, total);
+            // The note names only what this chunk shows (and the commit messages).
+            let files = chunks::files(&doc, chunk);
+            let here: Vec<_> = self
+                .artifact
+                .injections
+                .iter()
+                .filter(|f| files.contains(&f.path) || f.path.starts_with("commit "))
+                .cloned()
+                .collect();
+            let note = crate::injection::prompt_note(&here);
             let prompt = Template::Cr.render(
                 self.templates.as_deref(),
                 &[
                     ("artifact", text.as_str()),
                     ("context", &context),
                     ("snippet_note", ""),
+                    ("injection_note", &note),
                 ],
             )?;
             input.push_str(&format!("<!-- chunk {}/{total} -->\n{prompt}\n", k + 1));
@@ -174,32 +189,46 @@ impl Review<'_> {
     ) -> Vec<(std::result::Result<Answer, BackendError>, u64)> {
         let what = match jobs.len() {
             1 => "review".to_string(),
-            k if jobs[0].chunk.is_some() => format!("review ({k} chunks)"),
             _ => "review (both halves)".to_string(),
         };
-        crate::ui::progress::with_progress(
-            self.reviewer.name(),
-            (n, self.settings.max_rounds),
-            &what,
-            || {
-                crate::sys::schedule::bounded(
-                    self.settings.concurrency,
-                    jobs.iter().collect(),
-                    |_, job| {
-                        let t = std::time::Instant::now();
-                        if signals::interrupted() {
-                            return (Err(crate::review::interrupted(self.reviewer.name())), 0);
-                        }
-                        let protocol =
-                            crate::review::reading::protocol_of(job.segment, self.artifact.target);
-                        let mut req = self.request(&job.prompt, started, Some(protocol));
-                        req.sandbox.no_tools = self.sandbox.no_tools;
-                        let r = self.reviewer.ask(&req);
-                        (r, t.elapsed().as_millis() as u64)
-                    },
-                )
-            },
-        )
+        // Every chunk at once up to `debate.concurrency`: the fewest model waits the ceiling
+        // allows. The progress line names the newest chunk started ("chunk 4/7").
+        let begun = std::sync::atomic::AtomicUsize::new(0);
+        let calls = || {
+            crate::sys::schedule::bounded(
+                self.settings.concurrency,
+                jobs.iter().collect(),
+                |_, job| {
+                    begun.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let t = std::time::Instant::now();
+                    if signals::interrupted() {
+                        return (Err(crate::review::interrupted(self.reviewer.name())), 0);
+                    }
+                    let protocol =
+                        crate::review::reading::protocol_of(job.segment, self.artifact.target);
+                    let req = self.request(
+                        self.reviewer.as_ref(),
+                        self.sandbox.no_tools,
+                        &job.prompt,
+                        started,
+                        Some(protocol),
+                    );
+                    let r = self.reviewer.ask(&req);
+                    (r, t.elapsed().as_millis() as u64)
+                },
+            )
+        };
+        let round = (n, self.settings.max_rounds);
+        if jobs.len() > 1 && jobs[0].chunk.is_some() {
+            crate::ui::progress::with_chunk_progress(
+                self.reviewer.name(),
+                round,
+                (&begun, jobs.len()),
+                calls,
+            )
+        } else {
+            crate::ui::progress::with_progress(self.reviewer.name(), round, &what, calls)
+        }
     }
 }
 

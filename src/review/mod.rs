@@ -25,6 +25,7 @@ pub mod resume;
 mod round;
 pub mod setup;
 mod steps;
+mod version_check;
 
 pub use crate::prompts::review::{prompts, Prompt};
 
@@ -91,6 +92,9 @@ pub struct Review<'a> {
     /// Where the models run and what they may read (the export of the reviewed revision);
     /// `no_tools` there applies to the reviewer's calls only.
     pub sandbox: crate::sandbox::confine::Sandbox,
+    /// The export each call that can read files runs in, made by the first such call (`None`:
+    /// `sandbox` says where every call runs).
+    pub exports: Option<&'a crate::sandbox::export::Lazy>,
     /// Review a change too big for one prompt in chunks at once (`None`: one prompt, cut to the
     /// budget).
     pub chunking: Option<Chunking>,
@@ -434,23 +438,31 @@ impl Review<'_> {
         self.budget(started).left()
     }
 
-    /// A request for one call: its timeout is the smaller of the per-call timeout and the budget.
+    /// A request for one call of `who`, with its tools switched off when `no_tools` (the
+    /// reviewer's calls under `--reviewer-tools none`): its timeout is the smaller of the
+    /// per-call timeout and the budget, and it runs in the export only if it can read files.
     fn request<'p>(
         &self,
+        who: &dyn Backend,
+        no_tools: bool,
         prompt: &'p str,
         started: Instant,
         schema: Option<Protocol>,
     ) -> Request<'p> {
+        let sandbox = match self.exports {
+            Some(lazy) => lazy.sandbox(who.reads_files(no_tools), no_tools),
+            None => crate::sandbox::confine::Sandbox {
+                no_tools,
+                ..self.sandbox.clone()
+            },
+        };
         Request {
             schema,
             prompt,
             cwd: Some(self.workspace.clone()),
             timeout: self.budget(started).call().timeout,
             idle_timeout: Duration::from_secs(self.settings.backend_idle_seconds),
-            sandbox: crate::sandbox::confine::Sandbox {
-                no_tools: false,
-                ..self.sandbox.clone()
-            },
+            sandbox,
         }
     }
 

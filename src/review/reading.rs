@@ -168,10 +168,9 @@ impl Review<'_> {
                 ("because", &because.join("; ")),
             ],
         )?;
-        let mut req = self.request(&prompt, started, Some(protocol));
-        if by == By::Reviewer {
-            req.sandbox.no_tools = self.sandbox.no_tools;
-        }
+        // The reviewer restating its own answer keeps its `--reviewer-tools`.
+        let no_tools = by == By::Reviewer && self.sandbox.no_tools;
+        let req = self.request(who, no_tools, &prompt, started, Some(protocol));
         let t = Instant::now();
         let r = crate::ui::progress::with_progress(
             who.name(),

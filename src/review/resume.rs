@@ -77,7 +77,7 @@ pub fn run(
     );
     // An index that cannot be read is rebuilt by nobody: locations are then not checked.
     let locations = store::folder::locations(&session.dir).ok().flatten();
-    let (_export, sandbox) = crate::sandbox::export::prepare(
+    let prepared = crate::sandbox::export::prepare(
         repo,
         &crate::sandbox::export::Source::of_metadata(meta),
         settings,
@@ -101,7 +101,8 @@ pub fn run(
         terminal: terminal.map(std::sync::Mutex::new),
         budget_override: None,
         incremental: crate::review::incremental::load(&session.dir),
-        sandbox,
+        sandbox: prepared.sandbox.clone(),
+        exports: prepared.lazy.as_ref(),
         chunking: meta.chunking.map(|c| Chunking {
             budget: c.budget,
             max_chunks: c.max_chunks,
@@ -115,6 +116,7 @@ pub fn run(
         target: artifact.target,
         author: author_name,
         reviewer: reviewer_name,
+        injections: meta.injections.clone(),
     })
 }
 

@@ -149,7 +149,7 @@ impl Review<'_> {
     ) -> Result<(std::result::Result<Answer, BackendError>, Call)> {
         let prompt = template.render(self.templates.as_deref(), vars)?;
         let schema = (template == Template::Judge).then_some(Protocol::Judge);
-        let req = self.request(&prompt, started, schema);
+        let req = self.request(self.author.as_ref(), false, &prompt, started, schema);
         let t = Instant::now();
         let r = crate::ui::progress::with_progress(
             self.author.name(),
@@ -379,6 +379,18 @@ impl Review<'_> {
                 return Ok(true);
             }
         };
+        // An answer that is not a version ("LGTM", a flood of one character) never becomes
+        // the text under review, nor the final one.
+        if let Some(why) = super::version_check::rejects(self.artifact.target, &shown.text, &a.text)
+        {
+            round.notes.push(format!(
+                "the compromise is not a version of what it revises ({why}); the current version \
+                 is kept"
+            ));
+            let why = format!("its answer is not a version of what it revises: {why}");
+            self.author_failed(st, n, "the compromise", &why);
+            return Ok(true);
+        }
         match self.merged(&st.text, &a.text) {
             Some((text, revised)) => {
                 st.text = text;
@@ -445,7 +457,7 @@ impl Review<'_> {
 
     /// Stops the session on an author step that has no stand-in: says which step failed, and
     /// keeps the current version (the last good one) as the final one.
-    fn author_failed(&self, st: &mut State, n: u32, step: &str, e: &BackendError) {
+    fn author_failed(&self, st: &mut State, n: u32, step: &str, e: &dyn std::fmt::Display) {
         st.failed = true;
         st.converged = false;
         st.final_decision = Some(format!("Stopped ({step} failed in round {n})"));

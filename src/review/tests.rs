@@ -11,6 +11,15 @@ use crate::settings::{Layers, Overrides};
 const CRITIQUE: &str = "```json\n{\"verdict\":\"revise\",\"findings\":[{\"severity\":\"P2\",\"title\":\"naming\",\"action\":\"rename\"}]}\n```";
 
 fn run(reviewer_delay_ms: u64, author_delay_ms: u64, budget_ms: u64) -> Outcome {
+    run_counting_syncs(reviewer_delay_ms, author_delay_ms, budget_ms).0
+}
+
+/// [`run`], and how many times the session's files were flushed to disk.
+fn run_counting_syncs(
+    reviewer_delay_ms: u64,
+    author_delay_ms: u64,
+    budget_ms: u64,
+) -> (Outcome, usize) {
     let tmp = tempfile::tempdir().unwrap();
     let settings = Settings::resolve(Layers::default(), &Overrides::default()).unwrap();
     let input = crate::change::TextInput {
@@ -21,7 +30,7 @@ fn run(reviewer_delay_ms: u64, author_delay_ms: u64, budget_ms: u64) -> Outcome 
     };
     let art = crate::change::from_text(&input, TargetSetting::Code, 1 << 20);
     let session = Session::create(tmp.path()).unwrap();
-    Review {
+    let outcome = Review {
         session: &session,
         settings: &settings,
         author: Slow::new("author", Family::anthropic(), author_delay_ms, &["v2"]),
@@ -40,11 +49,23 @@ fn run(reviewer_delay_ms: u64, author_delay_ms: u64, budget_ms: u64) -> Outcome 
         normalizer: Restater::Reviewer,
         locations: None,
         sandbox: Default::default(),
+        exports: None,
         chunking: None,
         fallback: None,
     }
     .run()
-    .unwrap()
+    .unwrap();
+    (outcome, session.syncs())
+}
+
+#[test]
+fn a_round_is_flushed_to_disk_once_not_once_per_file() {
+    let (outcome, syncs) = run_counting_syncs(0, 0, 60_000);
+    let rounds = outcome.rounds.len();
+    assert!(rounds >= 2, "{rounds} rounds");
+    // Each round writes its input, the critique, the judge's and author's answers, a version
+    // and its record, and the metadata: one flush for all of them.
+    assert_eq!(syncs, rounds);
 }
 
 /// An author whose compromise (its second call) sees Ctrl-C arrive and still answers.
@@ -133,6 +154,7 @@ fn signal_during_the_last_step() {
         normalizer: Restater::Reviewer,
         locations: None,
         sandbox: Default::default(),
+        exports: None,
         chunking: None,
         fallback: None,
     }
@@ -212,6 +234,7 @@ fn review_by(
         normalizer,
         locations: None,
         sandbox: Default::default(),
+        exports: None,
         chunking: None,
         fallback: None,
     }

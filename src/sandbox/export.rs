@@ -31,6 +31,11 @@
 //! name from ever colliding with our own scratch files beside it; it is removed when the
 //! [`Export`] is dropped, which covers errors and the graceful Ctrl-C. A process killed outright
 //! leaves one behind: the next export removes leftovers whose process is gone.
+//!
+//! Cost: a review exports at most once, and only when a call that can read files first asks
+//! ([`Lazy`]); every file comes from the blob store of [`crate::sandbox::cache`] by hard link,
+//! so only files no earlier export showed are read and redacted. The export's files are
+//! read-only, as the store's are.
 
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
@@ -42,6 +47,7 @@ use anyhow::{Context, Result};
 use git2::{ObjectType, Oid, Repository};
 
 use crate::choices::{Tools, Workspace};
+use crate::sandbox::cache::{Hit, Store};
 use crate::sandbox::confine::Sandbox;
 use crate::sys::scratch::private_dir;
 
@@ -64,6 +70,8 @@ pub struct Export {
     /// Where the models run.
     pub tree: PathBuf,
     pub files: usize,
+    /// Files read and redacted for this export (the rest came from the cache).
+    pub redacted: usize,
 }
 
 impl Drop for Export {
@@ -90,16 +98,25 @@ pub fn create(repo: Option<&crate::git::Repo>, source: &Source) -> Result<Export
         tree: scratch.join("tree").join(name),
         scratch,
         files: 0,
+        redacted: 0,
     };
     std::fs::DirBuilder::new()
         .mode(0o700)
         .recursive(true)
         .create(&export.tree)
         .with_context(|| format!("cannot create {}", export.tree.display()))?;
+    let store = match (repo, source) {
+        (Some(_), Source::Tree(_) | Source::WorkTree { .. }) => {
+            export.scratch.parent().and_then(Store::open)
+        }
+        _ => None,
+    };
     let out = Writer {
         root: export.tree.clone(),
         files: AtomicUsize::new(0),
         bytes: AtomicU64::new(0),
+        store,
+        redacted: AtomicUsize::new(0),
     };
     match (repo, source) {
         (Some(repo), Source::Tree(id)) => match repo.libgit2() {
@@ -107,14 +124,23 @@ pub fn create(repo: Option<&crate::git::Repo>, source: &Source) -> Result<Export
             // A layout libgit2 cannot open (sha256, reftable): the files as git lists them.
             None => crate::git::tree_files(repo, id, MAX_FILE, &mut |path, exec, bytes| {
                 if out.fits(bytes.len() as u64) {
-                    out.put(Path::new(std::ffi::OsStr::from_bytes(path)), bytes, exec);
+                    out.put(
+                        Path::new(std::ffi::OsStr::from_bytes(path)),
+                        bytes,
+                        exec,
+                        None,
+                    );
                 }
             })?,
         },
         (Some(repo), Source::WorkTree { untracked }) => from_worktree(repo, untracked, &out)?,
         _ => {}
     }
+    if let Some(store) = &out.store {
+        store.bound();
+    }
     export.files = out.files.into_inner();
+    export.redacted = out.redacted.into_inner();
     Ok(export)
 }
 
@@ -181,13 +207,102 @@ impl Source {
     }
 }
 
-/// The export (kept alive by the caller for the whole review) and the confinement of its calls,
-/// as `debate.reviewerWorkspace` and `debate.reviewerTools` say.
+/// Where a review's calls run, made when first needed: the export of the reviewed revision for
+/// a call that can read files, a private empty folder for one that cannot (a reviewer with no
+/// tools, a backend with no file access). A review whose calls never read files never exports
+/// (the hook's clean commit with `--reviewer-tools none`), and one that does exports once, however
+/// many calls and threads ask.
+#[derive(Debug)]
+pub struct Lazy {
+    /// A handle of its own on the repository (the caller's is borrowed, and not for threads).
+    repo: std::sync::Mutex<Option<crate::git::Repo>>,
+    source: Source,
+    guarded: Vec<PathBuf>,
+    /// The empty folder (also where gemini's policy file goes).
+    empty: Export,
+    /// The export; `None` inside when it could not be made (its calls then run in `empty`,
+    /// with no tools: less to read, never more).
+    full: std::sync::OnceLock<Option<Export>>,
+}
+
+impl Lazy {
+    /// The confinement of one call: `reads_files` says whether this call's CLI can read files at
+    /// all; `no_tools` is passed on for the CLI's own switch.
+    pub fn sandbox(&self, reads_files: bool, no_tools: bool) -> Sandbox {
+        let export = reads_files.then(|| self.export()).flatten();
+        match export {
+            Some(export) => Sandbox {
+                dir: Some(export.tree.clone()),
+                scratch: Some(export.scratch.clone()),
+                deny: crate::sandbox::confine::deny_list(
+                    &self
+                        .guarded
+                        .iter()
+                        .map(PathBuf::as_path)
+                        .collect::<Vec<_>>(),
+                    &export.tree,
+                ),
+                no_tools,
+            },
+            None => Sandbox {
+                dir: Some(self.empty.tree.clone()),
+                scratch: Some(self.empty.scratch.clone()),
+                deny: crate::sandbox::confine::deny_list(
+                    &self
+                        .guarded
+                        .iter()
+                        .map(PathBuf::as_path)
+                        .collect::<Vec<_>>(),
+                    &self.empty.tree,
+                ),
+                // It failed to export: the call gets nothing to read rather than the repository.
+                no_tools: no_tools || reads_files,
+            },
+        }
+    }
+
+    /// The export, made on the first call that needs it.
+    pub fn export(&self) -> Option<&Export> {
+        self.full
+            .get_or_init(|| {
+                let repo = self.repo.lock().unwrap_or_else(|e| e.into_inner());
+                create(repo.as_ref(), &self.source)
+                    .map_err(|e| {
+                        crate::errln!(
+                            "warning: cannot export the reviewed revision ({e:#}); the models \
+                             run with nothing to read"
+                        )
+                    })
+                    .ok()
+            })
+            .as_ref()
+    }
+
+    /// Whether the export was made (for tests and the session's record).
+    pub fn exported(&self) -> bool {
+        self.full.get().is_some_and(Option::is_some)
+    }
+}
+
+/// What [`prepare`] sets up; kept alive by the caller for the whole review (dropping it removes
+/// the folders).
+#[derive(Debug)]
+pub struct Prepared {
+    /// With `debate.reviewerWorkspace = export`: where each call runs, made as calls need it.
+    pub lazy: Option<Lazy>,
+    /// With `worktree`: the confinement of every call (the reviewer's `no_tools` applies to its
+    /// calls only), and the private folder it names.
+    pub sandbox: Sandbox,
+    _scratch: Option<Export>,
+}
+
+/// The places a review's calls run in, as `debate.reviewerWorkspace` and `debate.reviewerTools`
+/// say. Nothing is exported here: see [`Lazy`].
 pub fn prepare(
     repo: Option<&crate::git::Repo>,
     source: &Source,
     settings: &crate::settings::Settings,
-) -> Result<(Option<Export>, Sandbox)> {
+) -> Result<Prepared> {
     let no_tools = settings.reviewer_tools == Tools::None;
     if settings.reviewer_workspace == Workspace::Worktree {
         // A tool-less gemini still needs a private place for its policy file.
@@ -197,7 +312,48 @@ pub fn prepare(
             no_tools,
             ..Default::default()
         };
-        return Ok((scratch, sandbox));
+        return Ok(Prepared {
+            lazy: None,
+            sandbox,
+            _scratch: scratch,
+        });
+    }
+    let mut guarded: Vec<PathBuf> = Vec::new();
+    if let Some(r) = repo {
+        guarded.extend(r.workdir().map(Path::to_path_buf));
+        guarded.push(r.commondir().to_path_buf());
+    }
+    let empty = create(None, &Source::Empty)?;
+    Ok(Prepared {
+        sandbox: Sandbox {
+            no_tools,
+            ..Default::default()
+        },
+        lazy: Some(Lazy {
+            repo: std::sync::Mutex::new(repo.map(crate::git::Repo::reopen).transpose()?),
+            source: match source {
+                Source::Tree(_) | Source::WorkTree { .. } if repo.is_some() => source.clone(),
+                _ => Source::Empty,
+            },
+            guarded,
+            empty,
+            full: std::sync::OnceLock::new(),
+        }),
+        _scratch: None,
+    })
+}
+
+/// The export made at once and the confinement of every call, for callers whose every call
+/// reads files (a debate's sides, which all keep their tools); the caller keeps the export alive.
+pub fn prepare_now(
+    repo: Option<&crate::git::Repo>,
+    source: &Source,
+    settings: &crate::settings::Settings,
+) -> Result<(Option<Export>, Sandbox)> {
+    let no_tools = settings.reviewer_tools == Tools::None;
+    if settings.reviewer_workspace == Workspace::Worktree {
+        let p = prepare(repo, source, settings)?;
+        return Ok((p._scratch, p.sandbox));
     }
     let export = create(repo, source)?;
     let mut guarded: Vec<&Path> = Vec::new();
@@ -246,6 +402,10 @@ fn from_tree(repo: &Repository, id: &str, out: &Writer) -> Result<()> {
         let repo = Repository::open(&git_dir).context("cannot open the repository to export")?;
         let odb = repo.odb().context("cannot open the object database")?;
         for (path, id, exec) in part {
+            let key = out.store.as_ref().map(|_| Store::key(*id, path, *exec));
+            if out.cached(path, key.as_deref()) {
+                continue;
+            }
             // The size from the object's header, so a huge blob is never inflated.
             let fits = odb
                 .read_header(*id)
@@ -254,7 +414,7 @@ fn from_tree(repo: &Repository, id: &str, out: &Writer) -> Result<()> {
                 let blob = repo
                     .find_blob(*id)
                     .context("cannot read a blob of the reviewed revision")?;
-                out.put(path, blob.content(), *exec);
+                out.put(path, blob.content(), *exec, key.as_deref());
             }
         }
         Ok(())
@@ -292,7 +452,23 @@ fn from_worktree(repo: &crate::git::Repo, untracked: &[String], out: &Writer) ->
             let Ok(bytes) = crate::sys::files::read_regular_no_link(&full, MAX_FILE) else {
                 continue; // changed under us, or became something else
             };
-            out.put(path, &bytes, meta.permissions().mode() & 0o111 != 0);
+            let exec = meta.permissions().mode() & 0o111 != 0;
+            // The content's blob id keys the cache: reading is cheap, redacting is not.
+            let key = out.store.as_ref().and_then(|_| {
+                Oid::hash_object(ObjectType::Blob, &bytes)
+                    .ok()
+                    .map(|id| Store::key(id, path, exec))
+            });
+            if let (Some(store), Some(k)) = (&out.store, &key) {
+                // The room was taken above already; a hit is linked as it is.
+                match store.get(k) {
+                    Hit::File(entry, _) if out.link(path, &entry) => continue,
+                    Hit::File(..) => {}
+                    Hit::Skip => continue,
+                    Hit::Miss => {}
+                }
+            }
+            out.put(path, &bytes, exec, key.as_deref());
         }
         Ok(())
     })
@@ -321,6 +497,10 @@ struct Writer {
     root: PathBuf,
     files: AtomicUsize,
     bytes: AtomicU64,
+    /// The blob store files are linked from, when one can be used.
+    store: Option<Store>,
+    /// Files read and redacted (not found in the store).
+    redacted: AtomicUsize,
 }
 
 impl Writer {
@@ -338,14 +518,32 @@ impl Writer {
         true
     }
 
-    /// Writes one text file, redacted; binary content and paths that are not plain are left out,
-    /// and so is an entry that cannot be placed (a crafted tree repeating a path, or nesting one
-    /// under a file): the export is a courtesy to the reviewer, never a reason to fail a review.
-    fn put(&self, path: &Path, bytes: &[u8], exec: bool) {
-        if bytes[..bytes.len().min(8192)].contains(&0) {
-            return;
+    /// Whether the store already settled `path` (its entry linked, or left out as binary); its
+    /// room under the caps is taken as for a fresh file.
+    fn cached(&self, path: &Path, key: Option<&str>) -> bool {
+        let (Some(store), Some(key)) = (&self.store, key) else {
+            return false;
+        };
+        match store.get(key) {
+            Hit::File(entry, size) => {
+                if !self.fits(size) {
+                    return true;
+                }
+                // An entry another build's run removed under us: read the blob after all.
+                let linked = self.link(path, &entry);
+                if !linked {
+                    self.bytes.fetch_sub(size, Ordering::Relaxed);
+                }
+                linked
+            }
+            Hit::Skip => true,
+            Hit::Miss => false,
         }
-        // A secret in a file's name (`keys/sk_live_….txt`) is redacted here as in the artifact.
+    }
+
+    /// Where `path` goes in the export, its folders made: a secret in a file's name
+    /// (`keys/sk_live_….txt`) is redacted here as in the artifact.
+    fn dest(&self, path: &Path) -> Option<PathBuf> {
         let name = path.to_string_lossy();
         let shown = crate::redact::redact_path(&name);
         let shown = if shown == name {
@@ -353,20 +551,60 @@ impl Writer {
         } else {
             PathBuf::from(shown)
         };
-        let Some(dest) = place(&self.root, &shown) else {
-            return;
+        place(&self.root, &shown)
+    }
+
+    /// Puts the store's `entry` at `path`: a hard link (no copy, no second inode), else a copy.
+    /// `false` when the entry is gone; a path that cannot be placed counts as done.
+    fn link(&self, path: &Path, entry: &Path) -> bool {
+        let Some(dest) = self.dest(path) else {
+            return true;
         };
+        let done = match std::fs::hard_link(entry, &dest) {
+            Ok(()) => true,
+            // A path a crafted tree repeats: the first one stays, as with a fresh file.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return true,
+            // Another file system, or too many links: a copy (never over an existing file).
+            Err(_) => std::fs::copy(entry, &dest).is_ok(),
+        };
+        if done {
+            self.files.fetch_add(1, Ordering::Relaxed);
+        }
+        done
+    }
+
+    /// Writes one text file, redacted; binary content and paths that are not plain are left out,
+    /// and so is an entry that cannot be placed (a crafted tree repeating a path, or nesting one
+    /// under a file): the export is a courtesy to the reviewer, never a reason to fail a review.
+    /// With a `key`, the redacted file goes to the store and is linked from there.
+    fn put(&self, path: &Path, bytes: &[u8], exec: bool, key: Option<&str>) {
+        let store = self.store.as_ref().zip(key);
+        if bytes[..bytes.len().min(8192)].contains(&0) {
+            if let Some((store, key)) = store {
+                store.skip(key);
+            }
+            return;
+        }
         let text = String::from_utf8_lossy(bytes);
         let red = crate::redact::redact(&text, Some(&path.to_string_lossy()));
+        self.redacted.fetch_add(1, Ordering::Relaxed);
         let bytes = if red.count == 0 {
             bytes
         } else {
             red.text.as_bytes()
         };
+        if let Some(entry) = store.and_then(|(store, key)| store.put(key, bytes, exec)) {
+            if self.link(path, &entry) {
+                return;
+            }
+        }
+        let Some(dest) = self.dest(path) else {
+            return;
+        };
         let written = std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
-            .mode(if exec { 0o700 } else { 0o600 })
+            .mode(if exec { 0o500 } else { 0o400 })
             .open(&dest)
             .and_then(|mut f| f.write_all(bytes));
         if written.is_ok() {

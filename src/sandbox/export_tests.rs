@@ -1,6 +1,7 @@
 #![allow(clippy::print_stdout)] // a measurement is printed
 use super::*;
 use crate::git::Repo;
+use std::os::unix::fs::MetadataExt;
 use std::process::Command;
 
 const KEY: &str = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789";
@@ -291,5 +292,154 @@ fn export_speed() {
         )
         .unwrap();
         println!("{what}: {} files in {:?}", ex.files, t.elapsed());
+    }
+}
+
+fn settings(tools: Tools) -> crate::settings::Settings {
+    let mut s = crate::settings::Settings::resolve(
+        crate::settings::Layers::default(),
+        &crate::settings::Overrides::default(),
+    )
+    .unwrap();
+    s.reviewer_tools = tools;
+    s
+}
+
+/// Content no earlier run of this test binary stored, so the cache starts cold for it.
+fn fresh(label: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!("// {label} {nanos} {}\n", std::process::id())
+}
+
+/// A repository of `n` files whose content this run alone has, committed; its tree id.
+fn many(d: &Path, n: usize) -> (Repo, String) {
+    git(d, &["init", "-q"]);
+    let salt = fresh("many");
+    for i in 0..n {
+        std::fs::write(
+            d.join(format!("f{i}.rs")),
+            format!("{salt}fn f{i}() {{}}\n"),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        d.join("key.rs"),
+        format!("{salt}const K: &str = \"{KEY}\";\n"),
+    )
+    .unwrap();
+    git(d, &["add", "."]);
+    git(d, &["commit", "-qm", "init"]);
+    let r = Repository::open(d).unwrap();
+    let tree = r.head().unwrap().peel_to_tree().unwrap().id().to_string();
+    (Repo::from_libgit2(r), tree)
+}
+
+#[test]
+fn a_reviewer_without_tools_never_makes_the_export() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, tree) = many(tmp.path(), 3);
+    let p = prepare(Some(&r), &Source::Tree(tree), &settings(Tools::None)).unwrap();
+    let lazy = p.lazy.as_ref().unwrap();
+    // A tool-less reviewer's calls (every one of a clean review) run in an empty folder.
+    for _ in 0..3 {
+        let sb = lazy.sandbox(false, true);
+        assert!(sb.no_tools);
+        let dir = sb.dir.unwrap();
+        assert!(dir.is_dir() && listing(&dir).is_empty(), "{dir:?}");
+        assert!(!dir.starts_with(tmp.path()));
+    }
+    assert!(!lazy.exported());
+}
+
+#[test]
+fn every_call_that_reads_files_shares_one_export() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, tree) = many(tmp.path(), 3);
+    let p = prepare(Some(&r), &Source::Tree(tree), &settings(Tools::Default)).unwrap();
+    let lazy = p.lazy.as_ref().unwrap();
+    assert!(
+        !lazy.exported(),
+        "nothing is exported before a call needs it"
+    );
+    let dirs: Vec<PathBuf> = std::thread::scope(|s| {
+        let calls: Vec<_> = (0..4)
+            .map(|_| s.spawn(|| lazy.sandbox(true, false).dir.unwrap()))
+            .collect();
+        calls.into_iter().map(|c| c.join().unwrap()).collect()
+    });
+    assert!(dirs.iter().all(|d| d == &dirs[0]));
+    assert!(lazy.exported());
+    assert_eq!(lazy.export().unwrap().files, 4);
+    let key = std::fs::read_to_string(dirs[0].join("key.rs")).unwrap();
+    assert!(!key.contains(KEY) && key.contains("[REDACTED:"), "{key}");
+}
+
+#[test]
+fn a_second_export_of_a_tree_reads_nothing_and_links_the_first_ones_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, tree) = many(tmp.path(), 20);
+    let first = create(Some(&r), &Source::Tree(tree.clone())).unwrap();
+    let second = create(Some(&r), &Source::Tree(tree)).unwrap();
+    assert_eq!((first.files, second.files), (21, 21));
+    assert_eq!(first.redacted, 21, "a cold cache redacts every file");
+    assert_eq!(second.redacted, 0, "a warm one none");
+    let ino = |e: &Export, f: &str| std::fs::metadata(e.tree.join(f)).unwrap().ino();
+    assert_eq!(
+        ino(&first, "f3.rs"),
+        ino(&second, "f3.rs"),
+        "hard-linked, not copied"
+    );
+    // Still redacted, and read-only: a reviewer cannot edit the shared file.
+    let key = std::fs::read_to_string(second.tree.join("key.rs")).unwrap();
+    assert!(!key.contains(KEY) && key.contains("[REDACTED:"), "{key}");
+    let mode = std::fs::metadata(second.tree.join("f3.rs")).unwrap().mode();
+    assert_eq!(mode & 0o777, 0o400, "{mode:o}");
+    // The store is beside the exports, outside the repository.
+    assert!(!first.scratch.starts_with(tmp.path()));
+}
+
+#[test]
+fn only_what_changed_since_a_cached_export_is_redacted_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let (r, tree) = many(d, 20);
+    drop(create(Some(&r), &Source::Tree(tree)).unwrap());
+    std::fs::write(d.join("f7.rs"), fresh("edited")).unwrap();
+    git(d, &["commit", "-qam", "edit"]);
+    let head = r.libgit2().unwrap().head().unwrap();
+    let tree = head.peel_to_tree().unwrap().id().to_string();
+    let next = create(Some(&r), &Source::Tree(tree)).unwrap();
+    assert_eq!((next.files, next.redacted), (21, 1));
+    assert!(std::fs::read_to_string(next.tree.join("f7.rs"))
+        .unwrap()
+        .contains("edited"));
+    // The work tree's export keys its files by their content the same way.
+    let wt = create(Some(&r), &Source::WorkTree { untracked: vec![] }).unwrap();
+    assert_eq!((wt.files, wt.redacted), (21, 0));
+    std::fs::write(d.join("f8.rs"), fresh("dirty")).unwrap();
+    let wt = create(Some(&r), &Source::WorkTree { untracked: vec![] }).unwrap();
+    assert_eq!((wt.files, wt.redacted), (21, 1));
+}
+
+#[test]
+fn a_binary_file_stays_out_of_a_cached_export_too() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    git(d, &["init", "-q"]);
+    let mut bin = fresh("bin").into_bytes();
+    bin.extend_from_slice(b"\0secret");
+    std::fs::write(d.join("blob.bin"), &bin).unwrap();
+    git(d, &["add", "."]);
+    git(d, &["commit", "-qm", "init"]);
+    let r = Repository::open(d).unwrap();
+    let tree = r.head().unwrap().peel_to_tree().unwrap().id().to_string();
+    let r = Repo::from_libgit2(r);
+    for _ in 0..2 {
+        let ex = create(Some(&r), &Source::Tree(tree.clone())).unwrap();
+        assert_eq!(ex.files, 0);
+        assert!(listing(&ex.tree).is_empty());
     }
 }

@@ -287,7 +287,15 @@ pub const KEYS: &[Key] = &[
         flag: "--max-chunks",
         kind: Kind::Int(1, 1000),
         default: "16",
-        doc: "Most chunks one change is cut into; files past them are listed as not reviewed.",
+        doc: "Most chunks one change is cut into; files past them are listed as not evaluated.",
+        user_only: false,
+    },
+    Key {
+        name: "allowPartial",
+        flag: "--allow-partial",
+        kind: Kind::Bool,
+        default: "false",
+        doc: "Exit 0 although some files were not evaluated (past the chunks, or their chunk failed).",
         user_only: false,
     },
     Key {

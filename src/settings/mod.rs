@@ -49,6 +49,7 @@ pub struct Overrides {
     pub reviewer_workspace: Option<Workspace>,
     pub reviewer_tools: Option<Tools>,
     pub allow_same_family: Option<bool>,
+    pub allow_partial: Option<bool>,
     pub effort: Option<Effort>,
     pub model_author: Option<String>,
     pub model_reviewer: Option<String>,
@@ -63,6 +64,8 @@ pub struct Overrides {
     pub max_chunks: Option<u64>,
     pub dry_run: Option<bool>,
     pub incremental: Option<bool>,
+    /// `--force`: `--output` may replace a tracked file or one the review reads.
+    pub force_output: bool,
 }
 
 /// Everything a review needs to know about how to run, after precedence was applied.
@@ -92,6 +95,9 @@ pub struct Settings {
     pub model_reviewer: Option<String>,
     pub format: Format,
     pub output: Option<PathBuf>,
+    /// `--force` (command line only): `--output` may replace a tracked file or one the review
+    /// reads.
+    pub force_output: bool,
     pub fail_on: FailOn,
     /// The judge's ruling decides whether a finding it disputes counts for the gate
     /// (`debate.gate.trustJudge`); by default the reviewer's word does.
@@ -110,6 +116,8 @@ pub struct Settings {
     /// Days a session is kept after a run (0: no limit).
     pub keep_days: u64,
     pub allow_same_family: bool,
+    /// Files not evaluated (past `maxChunks`, or in a failed chunk) do not make the exit 3.
+    pub allow_partial: bool,
     /// Where the models run: a redacted copy of the reviewed revision, or the work tree.
     pub reviewer_workspace: Workspace,
     /// Whether the reviewer keeps its read-only tools.
@@ -186,6 +194,7 @@ impl Settings {
             model_reviewer: r.get("modelReviewer")?,
             format: r.choice("format")?.unwrap_or(Format::Text),
             output: r.get("output")?.map(|p| expand_home(&p)),
+            force_output: overrides.force_output,
             fail_on: r.choice("failOn")?.unwrap_or(FailOn::Never),
             trust_judge: r.bool("gate.trustJudge")?.unwrap_or(false),
             max_artifact_bytes: r.int("maxArtifactBytes")?.unwrap_or(262_144),
@@ -198,6 +207,7 @@ impl Settings {
             keep_sessions: r.int("keepSessions")?.unwrap_or(1000),
             keep_days: r.int("keepDays")?.unwrap_or(90),
             allow_same_family: r.bool("allowSameFamily")?.unwrap_or(false),
+            allow_partial: r.bool("allowPartial")?.unwrap_or(false),
             reviewer_workspace: r.choice("reviewerWorkspace")?.unwrap_or(Workspace::Export),
             reviewer_tools: r.choice("reviewerTools")?.unwrap_or(Tools::Default),
             redact_rules: backend_vars.get("redact.rules").map(|p| expand_home(p)),
@@ -301,7 +311,7 @@ fn flag_values(o: &Overrides) -> Vec<(&'static str, String)> {
     let word = |v: Option<&'static str>| v.map(str::to_string);
     let num = |v: Option<u64>| v.map(|n| n.to_string());
     let path = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
-    let all: [(&'static str, Option<String>); 33] = [
+    let all: [(&'static str, Option<String>); 34] = [
         ("target", word(o.target.map(Choice::name))),
         ("scope", o.scope.clone()),
         ("intensity", word(o.intensity.map(Choice::name))),
@@ -344,6 +354,7 @@ fn flag_values(o: &Overrides) -> Vec<(&'static str, String)> {
             "allowSameFamily",
             o.allow_same_family.map(|b| b.to_string()),
         ),
+        ("allowPartial", o.allow_partial.map(|b| b.to_string())),
     ];
     all.into_iter()
         .filter_map(|(name, v)| v.map(|v| (name, v)))

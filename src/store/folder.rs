@@ -246,13 +246,19 @@ impl Session {
         Ok(())
     }
 
-    /// Writes a round's record, as `round-<n>.json`.
+    /// Writes a round's record, as `round-<n>.json`, and makes the round durable: its record
+    /// is the last of its files, and a resume starts after the last round it can read.
     pub fn write_round(&self, r: &Round) -> anyhow::Result<PathBuf> {
-        self.write_record(&round_file(r.round), r)
+        let path = self.write_record(&round_file(r.round), r)?;
+        self.sync()?;
+        Ok(path)
     }
 
+    /// Writes how the session ended, and makes the session durable.
     pub fn write_summary<S: Summary>(&self, s: &S) -> anyhow::Result<PathBuf> {
-        self.write_record(summary::FILE, s)
+        let path = self.write_record(summary::FILE, s)?;
+        self.sync()?;
+        Ok(path)
     }
 
     pub fn write_plan(&self, p: &Plan) -> anyhow::Result<PathBuf> {

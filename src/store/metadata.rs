@@ -291,6 +291,9 @@ pub struct Review {
     pub truncation: Truncation,
     #[serde(default)]
     pub lossy: bool,
+    /// Lines of the material that read as instructions aimed at the reviewer.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub injections: Vec<crate::injection::Found>,
     #[serde(default)]
     pub artifact_bytes: usize,
     #[serde(default)]

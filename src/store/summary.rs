@@ -162,6 +162,14 @@ impl Item {
         }
     }
 
+    /// A finding of git-debate's own checks (a possible prompt injection): no model raised it and
+    /// no judge ruled on it, so it stands.
+    pub fn detected(f: &Finding) -> Item {
+        let mut item = Item::carried(f, "");
+        item.judged = "detected".into();
+        item
+    }
+
     /// A finding still open from the earlier review, and why.
     pub fn carried(f: &Finding, why: &str) -> Item {
         Item {

@@ -169,6 +169,35 @@ pub fn write_atomic(
     contents: &[u8],
     mode: Option<fs::Permissions>,
 ) -> std::io::Result<()> {
+    write_whole(path, contents, mode, true)
+}
+
+/// [`write_atomic`] without its `fsync`: whole or not at all for every reader while the machine
+/// runs, durable only once [`sync_dir`] runs on its folder (a session's files, synced once per
+/// round rather than once per file).
+pub fn write_replace(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    write_whole(path, contents, None, false)
+}
+
+/// Makes everything written under `dir` durable, its folder entries included, in one call
+/// (`syncfs` on the folder's file system): one flush for all of a round's files instead of an
+/// `fsync` per file and another for the folder.
+pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    let fd = rustix::fs::open(
+        dir,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        rustix::fs::Mode::empty(),
+    )?;
+    rustix::fs::syncfs(&fd)?;
+    Ok(())
+}
+
+fn write_whole(
+    path: &Path,
+    contents: &[u8],
+    mode: Option<fs::Permissions>,
+    sync: bool,
+) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -182,7 +211,9 @@ pub fn write_atomic(
     if let Some(mode) = mode {
         file.as_file().set_permissions(mode)?;
     }
-    file.as_file().sync_all()?;
+    if sync {
+        file.as_file().sync_all()?;
+    }
     file.persist(path).map_err(|e| e.error)?;
     Ok(())
 }

@@ -202,13 +202,20 @@ pub fn progress(line: &str) {
 /// Runs `f` while `line · Ns` (the seconds `f` has taken) ticks on stderr as the progress
 /// indicator, then erases it; only on a terminal that can redraw. Used by reviews and panels.
 pub fn ticking<T>(line: &str, f: impl FnOnce() -> T) -> T {
+    ticking_with(&|| line.to_string(), f)
+}
+
+/// [`ticking`] with a line that can change while `f` runs (which chunk of a round is running).
+pub fn ticking_with<T>(line: &(dyn Fn() -> String + Sync), f: impl FnOnce() -> T) -> T {
     if verbose() {
         // Lines of their own (a log keeps them): the call, then how long it took.
         let started = std::time::Instant::now();
-        err(line);
+        let first = line();
+        err(&first);
         let out = f();
         err(&format!(
-            "{line} · done in {:.1}s",
+            "{} · done in {:.1}s",
+            line(),
             started.elapsed().as_secs_f64()
         ));
         return out;
@@ -221,7 +228,7 @@ pub fn ticking<T>(line: &str, f: impl FnOnce() -> T) -> T {
         s.spawn(|| {
             let started = std::time::Instant::now();
             while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                progress(&format!("{line} · {}s", started.elapsed().as_secs()));
+                progress(&format!("{} · {}s", line(), started.elapsed().as_secs()));
                 std::thread::sleep(std::time::Duration::from_millis(500));
             }
             progress_clear();

@@ -232,6 +232,11 @@ impl Backend for AgentBackend {
         words.join(" ")
     }
 
+    fn reads_files(&self, no_tools: bool) -> bool {
+        // Only a switch checked to remove its file tools counts (opencode has none).
+        !(no_tools && crate::sandbox::confine::can_disable_tools(self.spec.name))
+    }
+
     fn ask(&self, req: &Request) -> Result<Answer, BackendError> {
         let wanted = req.schema.filter(|_| {
             self.spec.schema.is_some() && !self.schema_unsupported.load(Ordering::Relaxed)

@@ -218,6 +218,10 @@ impl Backend for OpenAiBackend {
     fn transport(&self) -> &'static str {
         "http"
     }
+    fn reads_files(&self, _no_tools: bool) -> bool {
+        // A chat API: the prompt is all it sees.
+        false
+    }
     fn describe(&self) -> String {
         let auth = if self.api_key.is_some() {
             " (with OPENAI_API_KEY)"

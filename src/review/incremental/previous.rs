@@ -130,7 +130,9 @@ fn finish_load(
         .unresolved
         .iter()
         .map(Item::finding)
-        .filter(|f| !f.id.is_empty())
+        // A possible prompt injection is found again in each review's own material, never
+        // carried: its `I<n>` id would clash with the new review's.
+        .filter(|f| !f.id.is_empty() && f.source != crate::findings::Source::Detector)
         .collect();
     // Its own findings, the ones it carried, and the ids its own predecessors had given.
     let carried = summary.incremental.iter().flat_map(|i| &i.carried);

@@ -56,9 +56,13 @@ fn positional(
     }
     let path = cwd.join(word);
     if path.is_file() {
+        // Inside the work tree by the name given, not by where it leads: a committed symlink
+        // to `~/.bash_history` is a path in the repository, and `file:`'s rule (the real file
+        // must be in the work tree too) then refuses it. One rule for both.
         let inside = repo.and_then(|r| r.workdir()).is_some_and(|root| {
             let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-            path.canonicalize().is_ok_and(|p| p.starts_with(root))
+            let base = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+            lexical(&base.join(word)).starts_with(root)
         });
         let input = if inside || repo.is_none() {
             crate::errln!(
@@ -93,6 +97,22 @@ fn positional(
         );
     }
     Ok(None)
+}
+
+/// `path` with `.` and `..` resolved by name only, links not followed: where the user pointed.
+fn lexical(path: &Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The command `word` most likely meant: one edit or two away, or a prefix of at least three

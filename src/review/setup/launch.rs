@@ -47,7 +47,7 @@ pub fn review(l: Launch) -> Result<Reviewed> {
     } = l;
     let session = recorded.session;
     // Removed when it goes out of scope at the end of this function, also on an error.
-    let (_export, sandbox) = export::prepare(
+    let prepared = export::prepare(
         repo,
         &match source {
             Source::Change { change, .. } => export::Source::of_change(change),
@@ -78,7 +78,8 @@ pub fn review(l: Launch) -> Result<Reviewed> {
         resume: None,
         budget_override: None,
         locations,
-        sandbox,
+        sandbox: prepared.sandbox.clone(),
+        exports: prepared.lazy.as_ref(),
         chunking,
         incremental: recorded.incremental,
     }
@@ -89,6 +90,7 @@ pub fn review(l: Launch) -> Result<Reviewed> {
         target: artifact.target,
         author: route.author.backend,
         reviewer: route.reviewer.backend,
+        injections: artifact.injections.clone(),
     })
 }
 

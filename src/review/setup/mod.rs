@@ -86,6 +86,38 @@ pub struct Reviewed {
     pub target: crate::change::markdown::Target,
     pub author: String,
     pub reviewer: String,
+    /// Lines of the material that read as instructions to the reviewer.
+    pub injections: Vec<crate::injection::Found>,
+}
+
+/// Refuses an `--output` that would replace what the review reads (a tracked file, a file of the
+/// change, the file under review) unless `--force`: checked once the material is known, before
+/// anything is recorded or any model called.
+fn guard_output(
+    repo: Option<&crate::git::Repo>,
+    settings: &Settings,
+    source: &Source,
+    cwd: &std::path::Path,
+) -> Result<()> {
+    let root = repo.and_then(|r| r.workdir());
+    let reviewed: Vec<PathBuf> = match source {
+        Source::Change { change, .. } => root
+            .map(|r| change.files.iter().map(|f| r.join(&f.path)).collect())
+            .unwrap_or_default(),
+        Source::Text(t) => t
+            .path_hint
+            .iter()
+            .flat_map(|h| [Some(cwd.join(h)), root.map(|r| r.join(h))])
+            .flatten()
+            .collect(),
+    };
+    crate::git::protect::guard_output(
+        repo,
+        settings.output.as_deref(),
+        settings.force_output,
+        cwd,
+        &reviewed,
+    )
 }
 
 /// Runs a review of what `what` and `settings` name, in `repo` (opened by the caller, so one
@@ -108,6 +140,7 @@ pub fn run(
             material::Found::Source(source, origin) => (*source, origin),
             material::Found::Nothing(why) => return Ok(Ran::Nothing(why)),
         };
+    guard_output(repo.as_ref(), &settings, &source, &cwd)?;
     let base = store::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
     // `--since` (or debate.incremental for base: scopes): only the delta is reviewed.
     let incremental = match since::prepare(what, &settings, &mut source, repo.as_ref(), &base)? {

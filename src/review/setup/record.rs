@@ -147,6 +147,7 @@ pub fn metadata(
         },
         truncation: artifact.truncation.clone(),
         lossy: artifact.lossy,
+        injections: artifact.injections.clone(),
         artifact_bytes: artifact.text.len(),
         settings: metadata::Settings::of(settings)?,
         route: route.as_ref().ok().map(Into::into),
