@@ -37,34 +37,49 @@ struct Candidate {
     text: String,
 }
 
+/// Every marker candidate in a lead line, in this order: images, bracket and parenthesis tags,
+/// emphasis, fields and leading labels, then the kinds inside any of them.
 fn candidates(line: &str) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    image_candidates(line, &mut out);
+    tag_candidates(line, &mut out);
+    emphasis_candidates(line, &mut out);
+    leading_candidates(line, &mut out);
+    kind_candidates(&mut out);
+    out
+}
+
+/// Adds one candidate to `out`.
+fn push(out: &mut Vec<Candidate>, start: usize, end: usize, text: String) {
+    out.push(Candidate { start, end, text });
+}
+
+/// Image candidates: a markdown image's alt text and file name, an `<img>`'s alt, title and
+/// file name.
+fn image_candidates(line: &str, out: &mut Vec<Candidate>) {
     static IMAGE: OnceLock<Regex> = OnceLock::new();
     static IMG: OnceLock<Regex> = OnceLock::new();
-    static BRACKET: OnceLock<Regex> = OnceLock::new();
-    static PAREN: OnceLock<Regex> = OnceLock::new();
-    static EMPH: OnceLock<Regex> = OnceLock::new();
-    static HTML_EMPH: OnceLock<Regex> = OnceLock::new();
-    static FIELD: OnceLock<Regex> = OnceLock::new();
-    static LABEL: OnceLock<Regex> = OnceLock::new();
-    let mut out = Vec::new();
-    let mut push = |start: usize, end: usize, text: String| {
-        out.push(Candidate { start, end, text });
-    };
     // `![alt](url)`: the alt text, and a `high-priority.svg` file name.
     for c in re(&IMAGE, r"!\[([^\]]*)\]\(([^)\s]*)[^)]*\)").captures_iter(line) {
         let m = c.get(0).expect("match");
-        push(m.start(), m.end(), c[1].to_string());
-        push(m.start(), m.end(), url_stem(&c[2]));
+        push(out, m.start(), m.end(), c[1].to_string());
+        push(out, m.start(), m.end(), url_stem(&c[2]));
     }
     for c in re(&IMG, r#"(?i)<img\b[^>]*>"#).captures_iter(line) {
         let m = c.get(0).expect("match");
         for attr in ["alt", "title", "src"] {
             if let Some(v) = attribute(m.as_str(), attr) {
                 let v = if attr == "src" { url_stem(&v) } else { v };
-                push(m.start(), m.end(), v);
+                push(out, m.start(), m.end(), v);
             }
         }
     }
+}
+
+/// Tag candidates: what is in brackets (`[P1]`, `【重大】`) or parentheses (`(high)`).
+fn tag_candidates(line: &str, out: &mut Vec<Candidate>) {
+    static BRACKET: OnceLock<Regex> = OnceLock::new();
+    static PAREN: OnceLock<Regex> = OnceLock::new();
     // `[P1]`, and the CJK brackets `【重大】` / `［高］`.
     for c in re(
         &BRACKET,
@@ -73,7 +88,7 @@ fn candidates(line: &str) -> Vec<Candidate> {
     .captures_iter(line)
     {
         let (open, close) = (c.get(1).expect("open"), c.get(3).expect("close"));
-        push(open.start(), close.end(), c[2].to_string());
+        push(out, open.start(), close.end(), c[2].to_string());
     }
     for c in re(&PAREN, r"\(([^()]{1,30})\)").captures_iter(line) {
         let m = c.get(0).expect("match");
@@ -83,8 +98,14 @@ fn candidates(line: &str) -> Vec<Candidate> {
             Some((_, s)) => s.label().to_string(),
             None => c[1].to_string(),
         };
-        push(m.start(), m.end(), text);
+        push(out, m.start(), m.end(), text);
     }
+}
+
+/// Emphasis candidates: markdown (`**High**`, `_🟠 Major_`) and HTML (`<sup>Medium</sup>`).
+fn emphasis_candidates(line: &str, out: &mut Vec<Candidate>) {
+    static EMPH: OnceLock<Regex> = OnceLock::new();
+    static HTML_EMPH: OnceLock<Regex> = OnceLock::new();
     for c in re(
         &EMPH,
         r"\*\*([^*]{1,60}?)\*\*|__([^_]{1,60}?)__|(?:^|[^\w*])\*([^*\s][^*]{0,58}?)\*|(?:^|[^\w_])_([^_\s][^_]{0,58}?)_",
@@ -94,7 +115,7 @@ fn candidates(line: &str) -> Vec<Candidate> {
         let inner = (1..=4).find_map(|i| c.get(i)).expect("one group");
         let m = c.get(0).expect("match");
         let start = m.start() + m.as_str().find(['*', '_']).unwrap_or(0);
-        push(start, m.end(), inner.as_str().to_string());
+        push(out, start, m.end(), inner.as_str().to_string());
     }
     for c in re(
         &HTML_EMPH,
@@ -103,8 +124,15 @@ fn candidates(line: &str) -> Vec<Candidate> {
     .captures_iter(line)
     {
         let m = c.get(0).expect("match");
-        push(m.start(), m.end(), strip_tags(&c[2]));
+        push(out, m.start(), m.end(), strip_tags(&c[2]));
     }
+}
+
+/// Candidates a line's shape gives: a `Severity: High` field, a leading label (`P1:`), a
+/// compiler's level word, a leading `P1` token, and leading circles and warning signs.
+fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
+    static FIELD: OnceLock<Regex> = OnceLock::new();
+    static LABEL: OnceLock<Regex> = OnceLock::new();
     for c in re(
         &FIELD,
         r"(?i)(?:\b(?:severity|priority|prio|level|impact|criticality|severidad|prioridad|gravedad|nivel)|重要度|重大度|严重程度|严重性|嚴重性|优先级|優先度|심각도|우선순위|중요도)\s*\**\s*[:=：]\s*\**\s*([\w][\w -]{0,20}?)(?:\*|\||,|;|\.|\)|$|\s{2}|[。，、）])",
@@ -112,7 +140,7 @@ fn candidates(line: &str) -> Vec<Candidate> {
     .captures_iter(line)
     {
         let m = c.get(0).expect("match");
-        push(m.start(), m.end(), format!("severity {}", &c[1]));
+        push(out, m.start(), m.end(), format!("severity {}", &c[1]));
     }
     // A short label before `:`, `—` or ` - ` at the start: `P1:`, `High —`, `Nit:`, `🔴 Critical:`.
     if let Some(c) = re(
@@ -128,7 +156,7 @@ fn candidates(line: &str) -> Vec<Candidate> {
             Some((_, s)) => s.label().to_string(),
             None => m.as_str().to_string(),
         };
-        push(m.start(), c.get(0).expect("match").end(), text);
+        push(out, m.start(), c.get(0).expect("match").end(), text);
     }
     // `src/a.c:14:2: error: …`: the compiler's level word after the place.
     static COMPILER: OnceLock<Regex> = OnceLock::new();
@@ -140,6 +168,7 @@ fn candidates(line: &str) -> Vec<Candidate> {
     {
         let m = c.get(1).expect("level");
         push(
+            out,
             m.start(),
             c.get(0).expect("match").end(),
             m.as_str().to_string(),
@@ -154,7 +183,7 @@ fn candidates(line: &str) -> Vec<Candidate> {
     .captures(line)
     {
         let m = c.get(1).expect("token");
-        push(m.start(), m.end(), m.as_str().to_string());
+        push(out, m.start(), m.end(), m.as_str().to_string());
     }
     // Leading circles and warning signs.
     let lead: String = line
@@ -164,8 +193,13 @@ fn candidates(line: &str) -> Vec<Candidate> {
         .collect();
     if !lead.trim().is_empty() {
         let start = line.find(lead.trim()).unwrap_or(0);
-        push(start, start + lead.trim().len(), lead);
+        push(out, start, start + lead.trim().len(), lead);
     }
+}
+
+/// A kind with its category among the candidates (`nitpick (typo)`): the kind alone is a
+/// candidate too, added after all the others.
+fn kind_candidates(out: &mut Vec<Candidate>) {
     // `nitpick (typo):` — Sourcery's kind with its category: the kind alone is a candidate too.
     static KIND: OnceLock<Regex> = OnceLock::new();
     let kind = re(
@@ -183,7 +217,6 @@ fn candidates(line: &str) -> Vec<Candidate> {
         })
         .collect();
     out.extend(kinds);
-    out
 }
 
 fn url_stem(url: &str) -> String {

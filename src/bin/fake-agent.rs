@@ -439,9 +439,56 @@ fn render(format: &str, step: &Value, structured: Option<&Value>) -> (String, St
                 .to_string(),
         )
     });
-    let lines = |v: &[Value]| v.iter().map(|v| format!("{v}\n")).collect::<String>();
-    match (format, error) {
-        ("claude", None) => {
+    let r = Reply {
+        answer,
+        model,
+        input,
+        output,
+        structured,
+    };
+    match format {
+        "claude" => claude(&r, error),
+        "codex" => codex(&r, error),
+        "gemini" => gemini(&r, error),
+        "opencode" => opencode(&r, error),
+        "copilot" => copilot(&r, error),
+        "qwen" => qwen(&r, error),
+        _ => match error {
+            None => (format!("{answer}\n"), String::new(), 0),
+            Some((status, msg)) => (String::new(), format!("error {status}: {msg}\n"), 1),
+        },
+    }
+}
+
+/// What a step answers with, as [`render`] reads it for the CLI-shaped outputs.
+#[derive(Clone, Copy)]
+struct Reply<'a> {
+    answer: &'a str,
+    model: &'a str,
+    input: u64,
+    output: u64,
+    structured: Option<&'a Value>,
+}
+
+/// A step's failure, if it fails: the HTTP status and message the CLI reports.
+type Failure = Option<(u64, String)>;
+
+/// JSON lines, one value per line.
+fn lines(v: &[Value]) -> String {
+    v.iter().map(|v| format!("{v}\n")).collect::<String>()
+}
+
+/// Claude Code's `--output-format json` result.
+fn claude(r: &Reply, error: Failure) -> (String, String, i32) {
+    let Reply {
+        answer,
+        model,
+        input,
+        output,
+        structured,
+    } = *r;
+    match error {
+        None => {
             let mut v = json!({"type":"result","subtype":"success","is_error":false,"api_error_status":null,
                 "duration_ms":5,"duration_api_ms":3,"result":answer,"total_cost_usd":0.001,
                 "usage":{"input_tokens":input,"output_tokens":output,"cache_read_input_tokens":0},
@@ -451,14 +498,26 @@ fn render(format: &str, step: &Value, structured: Option<&Value>) -> (String, St
             }
             (v.to_string(), String::new(), 0)
         }
-        ("claude", Some((status, msg))) => (
+        Some((status, msg)) => (
             json!({"type":"result","subtype":"success","is_error":true,"api_error_status":status,
                 "result":format!("API Error: {status} {msg}")})
             .to_string(),
             String::new(),
             1,
         ),
-        ("codex", None) => (
+    }
+}
+
+/// Codex's `exec --json` event lines.
+fn codex(r: &Reply, error: Failure) -> (String, String, i32) {
+    let Reply {
+        answer,
+        input,
+        output,
+        ..
+    } = *r;
+    match error {
+        None => (
             lines(&[
                 json!({"type":"thread.started","thread_id":"t"}),
                 json!({"type":"turn.started"}),
@@ -468,7 +527,7 @@ fn render(format: &str, step: &Value, structured: Option<&Value>) -> (String, St
             String::new(),
             0,
         ),
-        ("codex", Some((status, msg))) => {
+        Some((status, msg)) => {
             let m = format!("unexpected status {status}: {msg}");
             (
                 lines(&[
@@ -480,7 +539,20 @@ fn render(format: &str, step: &Value, structured: Option<&Value>) -> (String, St
                 1,
             )
         }
-        ("gemini", None) => (
+    }
+}
+
+/// Gemini CLI's `--output-format json` document (its error on stderr).
+fn gemini(r: &Reply, error: Failure) -> (String, String, i32) {
+    let Reply {
+        answer,
+        model,
+        input,
+        output,
+        ..
+    } = *r;
+    match error {
+        None => (
             serde_json::to_string_pretty(&json!({"session_id":"s","response":answer,
                 "stats":{"models":{model:{"api":{"totalRequests":1,"totalLatencyMs":3},
                 "tokens":{"input":input,"prompt":input,"candidates":output,"cached":0},
@@ -490,7 +562,7 @@ fn render(format: &str, step: &Value, structured: Option<&Value>) -> (String, St
             String::new(),
             0,
         ),
-        ("gemini", Some((status, msg))) => (
+        Some((status, msg)) => (
             String::new(),
             format!(
                 "Error when talking to Gemini API\n    at fake (fake.js:1:1)\n{}\n",
@@ -501,7 +573,19 @@ fn render(format: &str, step: &Value, structured: Option<&Value>) -> (String, St
             ),
             (status & 0xff) as i32,
         ),
-        ("opencode", None) => (
+    }
+}
+
+/// opencode's `run --format json` event lines.
+fn opencode(r: &Reply, error: Failure) -> (String, String, i32) {
+    let Reply {
+        answer,
+        input,
+        output,
+        ..
+    } = *r;
+    match error {
+        None => (
             lines(&[
                 json!({"type":"step_start","sessionID":"s","part":{"type":"step-start"}}),
                 json!({"type":"text","sessionID":"s","part":{"type":"text","text":answer}}),
@@ -511,7 +595,7 @@ fn render(format: &str, step: &Value, structured: Option<&Value>) -> (String, St
             String::new(),
             0,
         ),
-        ("opencode", Some((status, msg))) => (
+        Some((status, msg)) => (
             lines(&[
                 json!({"type":"error","sessionID":"s","error":{"name":"APIError",
                 "data":{"message":msg,"statusCode":status,"isRetryable":false}}}),
@@ -519,7 +603,14 @@ fn render(format: &str, step: &Value, structured: Option<&Value>) -> (String, St
             String::new(),
             1,
         ),
-        ("copilot", None) => (
+    }
+}
+
+/// Copilot CLI's JSON event lines.
+fn copilot(r: &Reply, error: Failure) -> (String, String, i32) {
+    let Reply { answer, model, .. } = *r;
+    match error {
+        None => (
             lines(&[
                 json!({"type":"assistant.message","data":{"model":model,"content":answer,"toolRequests":[]}}),
                 json!({"type":"result","sessionId":"s","exitCode":0,"usage":{"totalApiDurationMs":3}}),
@@ -527,7 +618,7 @@ fn render(format: &str, step: &Value, structured: Option<&Value>) -> (String, St
             String::new(),
             0,
         ),
-        ("copilot", Some((status, msg))) => (
+        Some((status, msg)) => (
             lines(&[
                 json!({"type":"session.error","data":{"errorType":"query","message":msg,"statusCode":status}}),
                 json!({"type":"result","sessionId":"s","exitCode":1}),
@@ -535,25 +626,32 @@ fn render(format: &str, step: &Value, structured: Option<&Value>) -> (String, St
             String::new(),
             1,
         ),
-        ("qwen", error) => {
-            let (result, usage) = match &error {
-                None => (
-                    answer.to_string(),
-                    json!({"input_tokens":input,"output_tokens":output}),
-                ),
-                // qwen reports API failures as a successful result, exit 0.
-                Some((status, msg)) => (format!("[API Error: {status} {msg}]"), json!({})),
-            };
-            let mut v = json!([
-                {"type":"system","subtype":"init","model":model},
-                {"type":"result","subtype":"success","is_error":false,"result":result,"usage":usage,"duration_api_ms":3},
-            ]);
-            if let (Some(s), None) = (structured, &error) {
-                v[1]["structured_result"] = s.clone();
-            }
-            (v.to_string(), String::new(), 0)
-        }
-        (_, None) => (format!("{answer}\n"), String::new(), 0),
-        (_, Some((status, msg))) => (String::new(), format!("error {status}: {msg}\n"), 1),
     }
+}
+
+/// Qwen Code's JSON result list; it reports API failures as a successful result.
+fn qwen(r: &Reply, error: Failure) -> (String, String, i32) {
+    let Reply {
+        answer,
+        model,
+        input,
+        output,
+        structured,
+    } = *r;
+    let (result, usage) = match &error {
+        None => (
+            answer.to_string(),
+            json!({"input_tokens":input,"output_tokens":output}),
+        ),
+        // qwen reports API failures as a successful result, exit 0.
+        Some((status, msg)) => (format!("[API Error: {status} {msg}]"), json!({})),
+    };
+    let mut v = json!([
+        {"type":"system","subtype":"init","model":model},
+        {"type":"result","subtype":"success","is_error":false,"result":result,"usage":usage,"duration_api_ms":3},
+    ]);
+    if let (Some(s), None) = (structured, &error) {
+        v[1]["structured_result"] = s.clone();
+    }
+    (v.to_string(), String::new(), 0)
 }

@@ -13,10 +13,29 @@ impl Reader<'_> {
             self.flush_record();
             self.pending.clear();
         }
-        let mut was_open = self.open.take();
+        let was_open = self.open.take();
         self.containers.clear();
-        // A marker alone (`[![Action required](…)](…)`, `**High**`) followed by a heading rather
-        // than text is the level of what follows, until the next marker.
+        let was_open = self.marker_before_heading(was_open);
+        let summary_level = (SUMMARY_LEVEL..BOLD).contains(&level);
+        // A `<details>` right after a finding's own details is still about that finding.
+        let was_open = was_open.or(self.recent.filter(|_| summary_level));
+        if !summary_level {
+            self.recent = None;
+        }
+        let untagged = strip_tags(text);
+        let summary = (SUMMARY_LEVEL..BOLD).contains(&level);
+        let path = self.file_section_path(&untagged, summary);
+        let kind = self.heading_kind(level, text, &untagged, was_open, path.is_some());
+        self.open_section(level, kind, path);
+    }
+
+    /// Turns a marker-only unit left open before a heading into a severity section, and says
+    /// which unit is still open (none if it was turned).
+    ///
+    /// A marker alone (`[![Action required](…)](…)`, `**High**`) followed by a heading rather
+    /// than text is the level of what follows, until the next marker.
+    fn marker_before_heading(&mut self, was_open: Option<usize>) -> Option<usize> {
+        let mut was_open = was_open;
         if let Some(o) = was_open {
             let u = &self.units[o];
             if u.kind == UnitKind::Paragraph
@@ -33,26 +52,26 @@ impl Reader<'_> {
                 self.recent = None;
             }
         }
-        let summary_level = (SUMMARY_LEVEL..BOLD).contains(&level);
-        // A `<details>` right after a finding's own details is still about that finding.
-        let was_open = was_open.or(self.recent.filter(|_| summary_level));
-        if !summary_level {
-            self.recent = None;
-        }
-        let untagged = strip_tags(text);
-        let normal = vocab::normalise(&untagged);
-        let lead = markers::read_lead(text);
-        let starts = |list: &[&str]| section_named(&normal, list);
-        let summary = (SUMMARY_LEVEL..BOLD).contains(&level);
-        // `## File: services/importer/handler.go` (Gemini CLI): a file's section.
+        was_open
+    }
+
+    /// The file a heading names when it is only a file (the heading opens that file's section).
+    ///
+    /// `## File: services/importer/handler.go` (Gemini CLI): a file's section.
+    fn file_section_path(&self, untagged: &str, summary: bool) -> Option<Location> {
         let bare = untagged
             .trim()
             .strip_prefix("File:")
             .or_else(|| untagged.trim().strip_prefix("Path:"))
-            .unwrap_or(&untagged);
-        let path = location::path_only_in(bare, self.roots, summary);
+            .unwrap_or(untagged);
+        location::path_only_in(bare, self.roots, summary)
+    }
+
+    /// What a heading at `level` would sit in once it closes the sections at its level and
+    /// deeper, looked at without closing them (that is left to [`Self::open_section`]).
+    fn around_heading(&mut self, level: u8) -> AroundHeading {
         // A heading inside a heading-finding's section is part of that finding's text, unless
-        // it starts a new section of its own kind (checked below).
+        // it starts a new section of its own kind (checked by the caller).
         let (_, quiet, in_findings, _) = {
             let saved = self.sections.clone();
             self.close_to(level);
@@ -60,7 +79,6 @@ impl Reader<'_> {
             self.sections = saved;
             c
         };
-        let severity_section = vocab::severity_of(&untagged);
         let under_severity = {
             let saved = self.sections.clone();
             self.close_to(level);
@@ -71,11 +89,6 @@ impl Reader<'_> {
             self.sections = saved;
             any
         };
-        let lead_title = vocab::normalise(&plain(&lead.title));
-        let grouping = lead_title.is_empty()
-            || vocab::FINDING_SECTIONS
-                .iter()
-                .any(|p| lead_title == *p || lead_title.starts_with(&format!("{p} ")));
         let inside_finding = {
             let saved = self.sections.clone();
             self.close_to(level);
@@ -83,6 +96,41 @@ impl Reader<'_> {
             self.sections = saved;
             f
         };
+        AroundHeading {
+            quiet,
+            in_findings,
+            under_severity,
+            inside_finding,
+        }
+    }
+
+    /// What a heading opens: a prompt or a part of the open finding, a severity, findings,
+    /// summary or other named section, a finding of its own, or a neutral section.
+    /// `path_found`: the heading is only a file ([`Self::file_section_path`]).
+    fn heading_kind(
+        &mut self,
+        level: u8,
+        text: &str,
+        untagged: &str,
+        was_open: Option<usize>,
+        path_found: bool,
+    ) -> Kind {
+        let normal = vocab::normalise(untagged);
+        let lead = markers::read_lead(text);
+        let starts = |list: &[&str]| section_named(&normal, list);
+        let summary = (SUMMARY_LEVEL..BOLD).contains(&level);
+        let severity_section = vocab::severity_of(untagged);
+        let AroundHeading {
+            quiet,
+            in_findings,
+            under_severity,
+            inside_finding,
+        } = self.around_heading(level);
+        let lead_title = vocab::normalise(&plain(&lead.title));
+        let grouping = lead_title.is_empty()
+            || vocab::FINDING_SECTIONS
+                .iter()
+                .any(|p| lead_title == *p || lead_title.starts_with(&format!("{p} ")));
         let own_place = !location::find_all(text, self.roots).is_empty();
         let part_of_open = was_open.filter(|_| {
             summary
@@ -95,7 +143,7 @@ impl Reader<'_> {
         // Only a `<details>` prompt has an end; a prompt named by a plain line is just quiet.
         let prompt = was_open
             .filter(|_| summary && starts(vocab::QUIET_SECTIONS) && normal.contains("prompt"));
-        let kind = if let Some(o) = prompt {
+        if let Some(o) = prompt {
             Kind::Prompt(o)
         } else if let Some(o) = part_of_open {
             // `<details>` right after a finding (its proposed fix, a committable suggestion,
@@ -122,7 +170,7 @@ impl Reader<'_> {
             Kind::Missing
         } else if lead.severity.is_none() && starts(vocab::RECOMMENDATION_SECTIONS) {
             Kind::Recommendation
-        } else if path.is_some() {
+        } else if path_found {
             Kind::Neutral(String::new())
         } else if lead.severity.is_none() && starts(vocab::FINDING_SECTIONS) {
             self.out.structured = true;
@@ -142,8 +190,7 @@ impl Reader<'_> {
             Kind::Finding(u)
         } else {
             Kind::Neutral(text.to_string())
-        };
-        self.open_section(level, kind, path);
+        }
     }
 
     /// Is a bold line a section title (a severity, a summary, a findings list, a file) rather
@@ -159,6 +206,18 @@ impl Reader<'_> {
             || starts(vocab::RATING_SECTIONS)
             || location::path_only(h, self.roots).is_some()
     }
+}
+
+/// The sections around a heading, as [`Reader::around_heading`] finds them.
+struct AroundHeading {
+    /// In a summary or other quiet section.
+    quiet: bool,
+    /// In a findings section.
+    in_findings: bool,
+    /// Under a severity section.
+    under_severity: bool,
+    /// Inside a heading that is a finding: that finding's unit.
+    inside_finding: Option<usize>,
 }
 
 /// A short plain line used as a heading: `Blocking issues:`, `Overall Comments:`, `Here's what I

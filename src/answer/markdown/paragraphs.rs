@@ -36,13 +36,46 @@ impl Reader<'_> {
             Kind::Missing => return,
             _ => {}
         }
+        if self.verdict_line(text) {
+            return;
+        }
+        let Some(para) = self.starts_paragraph(indent, text) else {
+            return;
+        };
+        let after_place = std::mem::take(&mut self.after_location);
+        if after_place && self.comment_on_place(indent, text) {
+            return;
+        }
+        if self.title_for_marker_lead(para, text) {
+            return;
+        }
+        if para
+            && (self.place_paragraph(text)
+                || self.detail_of_heading_finding(text)
+                || self.paragraph_lead(&kind, indent, text))
+        {
+            return;
+        }
+        self.rest_of_text(kind, para, indent, text);
+    }
+
+    /// Takes a verdict line (`Verdict: needs changes`) after a blank line as loose text, closing
+    /// the open unit. Says whether it was one.
+    fn verdict_line(&mut self, text: &str) -> bool {
         // `Verdict: needs changes` after the last finding is the answer's verdict (read from
         // the prose as a whole), not that finding's detail.
         if self.after_blank && crate::answer::verdict::stated(text).is_some() {
             self.open = None;
             self.out.loose_text.push(text.to_string());
-            return;
+            return true;
         }
+        false
+    }
+
+    /// Does this line start a paragraph (after a blank line, with nothing open, under a place,
+    /// with a strong lead or a file line)? `None`: the line is code quoted under a place line,
+    /// to be skipped.
+    fn starts_paragraph(&self, indent: usize, text: &str) -> Option<bool> {
         // A line that opens with a level marker (`P1 Badge …`, `[P2] …`) starts a finding even
         // without a blank line before it.
         // So does a compiler-style `path:line: message` line, and a marker before a range
@@ -68,26 +101,35 @@ impl Reader<'_> {
             && !text.trim_start().starts_with('[');
         if indent >= 4 && self.after_location {
             // The code a copied page quotes under its place line.
-            return;
+            return None;
         }
-        let para = self.after_blank
-            || self.open.is_none()
-            || self.after_location
-            || strong_start
-            || file_line;
-        let after_place = std::mem::take(&mut self.after_location);
-        // Right under a place, `**Suggestion:** …` / `Issue: …` is the comment on it (a review
-        // thread's body), not a detail of nothing.
-        if after_place && self.pending.is_empty() && unit::is_field(text) {
+        Some(
+            self.after_blank
+                || self.open.is_none()
+                || self.after_location
+                || strong_start
+                || file_line,
+        )
+    }
+
+    /// Right under a place, `**Suggestion:** …` / `Issue: …` is the comment on it (a review
+    /// thread's body), not a detail of nothing: starts a unit with the field's value. Says
+    /// whether it did.
+    fn comment_on_place(&mut self, indent: usize, text: &str) -> bool {
+        if self.pending.is_empty() && unit::is_field(text) {
             let value = text.split_once(':').map_or(text, |(_, v)| v);
             let value = value.trim_start_matches(['*', '_', ' ']);
             if value.split_whitespace().count() >= 4 && !unit::is_field(value) {
                 self.new_unit(UnitKind::Paragraph, value, indent);
-                return;
+                return true;
             }
         }
-        // A marker-only lead (`_⚠️ Potential issue_ | _🟠 Major_`, a priority image) takes the
-        // next paragraph as its title.
+        false
+    }
+
+    /// A marker-only lead (`_⚠️ Potential issue_ | _🟠 Major_`, a priority image) takes the
+    /// next paragraph as its title. Says whether it did.
+    fn title_for_marker_lead(&mut self, para: bool, text: &str) -> bool {
         if let Some(o) = self.open {
             let u = &self.units[o];
             if para
@@ -102,108 +144,132 @@ impl Reader<'_> {
                 self.units[o].read.title = title.title;
                 self.units[o].read.severity = keep.or(title.severity);
                 self.units[o].lead = lead;
-                return;
+                return true;
             }
         }
-        if para {
-            if let Some(place) = location::place_line(text, self.roots) {
-                // Right after a finding that says nowhere where it is (pr-agent's title, then
-                // its `[path [30-36]](…)` link), the place is that finding's.
-                // Or a permalink under a list item that named the file without a line (claude
-                // code's review: `1. … in src/flush.rs` then the blob link).
-                let link = text.trim_start().trim_start_matches('`').starts_with('[');
-                if let (Some(o), location::Place::File(l)) = (self.target(), &place) {
-                    let u = &self.units[o];
-                    let named: Vec<Location> = location::find_all(&u.lead, self.roots)
-                        .into_iter()
-                        .chain(
-                            u.lines
-                                .iter()
-                                .flat_map(|x| location::find_all(x, self.roots)),
-                        )
-                        .collect();
-                    let placed = u.section_path.is_some() || !named.is_empty();
-                    let same_file = u.kind == UnitKind::Item
-                        && text.trim_start().starts_with("http")
-                        && l.start_line.is_some()
-                        && named.iter().all(|n| n.start_line.is_none())
-                        && (named.is_empty() || named.iter().any(|n| n.path == l.path));
-                    if (link && !placed) || same_file {
-                        self.units[o]
-                            .lines
-                            .push(format!("Location: {}", l.display()));
-                        return;
-                    }
-                }
-                self.place(place);
-                return;
-            }
-            let inside = self
-                .open
-                .is_none()
-                .then(|| self.enclosing_finding())
-                .flatten();
-            if let Some(u) = inside {
-                // Inside a heading that is a finding, only a lead with its own level, its own
-                // place or a range starts another finding; bold titles, label lines and marker
-                // lines are its details.
-                let lead = markers::read_lead(text);
-                let own = lead.severity.is_some_and(|s| s.1 == Strength::Level)
-                    && !lead.title.is_empty()
-                    && !markers::labels_only(text)
-                    && !unit::is_field(text);
-                let elsewhere = opens_unit(text)
-                    && location::find_all(text, self.roots)
-                        .first()
-                        .is_some_and(|l| {
-                            location::find_all(&self.units[u].lead, self.roots).first() != Some(l)
-                        });
-                // `### Comment 4` then `**nitpick (typo):** "recieve" …`: the heading was only a
-                // number; that lead is its title and level.
-                if own
-                    && generic_title(&self.units[u].read.title)
-                    && self.units[u].read.severity.is_none()
-                {
-                    self.units[u].read.severity = lead.severity;
-                    self.units[u].read.title = lead.title;
-                    self.units[u].lines.push(text.to_string());
-                    return;
-                }
-                if !own && !elsewhere && location::leading_range(text).is_none() {
-                    self.units[u].lines.push(text.to_string());
-                    return;
+        false
+    }
+
+    /// A paragraph that is only a place: the place of the finding before it, or a place section
+    /// for the comments that follow. Says whether the paragraph was one.
+    fn place_paragraph(&mut self, text: &str) -> bool {
+        if let Some(place) = location::place_line(text, self.roots) {
+            // Right after a finding that says nowhere where it is (pr-agent's title, then
+            // its `[path [30-36]](…)` link), the place is that finding's.
+            // Or a permalink under a list item that named the file without a line (claude
+            // code's review: `1. … in src/flush.rs` then the blob link).
+            let link = text.trim_start().trim_start_matches('`').starts_with('[');
+            if let (Some(o), location::Place::File(l)) = (self.target(), &place) {
+                let u = &self.units[o];
+                let named: Vec<Location> = location::find_all(&u.lead, self.roots)
+                    .into_iter()
+                    .chain(
+                        u.lines
+                            .iter()
+                            .flat_map(|x| location::find_all(x, self.roots)),
+                    )
+                    .collect();
+                let placed = u.section_path.is_some() || !named.is_empty();
+                let same_file = u.kind == UnitKind::Item
+                    && text.trim_start().starts_with("http")
+                    && l.start_line.is_some()
+                    && named.iter().all(|n| n.start_line.is_none())
+                    && (named.is_empty() || named.iter().any(|n| n.path == l.path));
+                if (link && !placed) || same_file {
+                    self.units[o]
+                        .lines
+                        .push(format!("Location: {}", l.display()));
+                    return true;
                 }
             }
-            let under_titled_heading = matches!(&kind,
-                Kind::Neutral(t) if vocab::normalise(t).split(' ').count() >= 3)
-                && self.open.is_none()
-                && !self.heading_content;
-            let in_finding = self.open.is_some() || self.enclosing_finding().is_some();
-            let plain = if in_finding {
-                None
-            } else {
-                plain_heading(text)
-            };
-            if let Some(h) = bold_heading(text).or(plain) {
-                let marker = vocab::severity_of(&h).is_some();
-                if self.heading_like(&h) && !(marker && under_titled_heading) {
-                    self.heading(BOLD, text);
-                    return;
-                }
+            self.place(place);
+            return true;
+        }
+        false
+    }
+
+    /// A paragraph inside a heading that is a finding (with nothing else open): the finding's
+    /// detail, or its title and level when the heading only numbered it. Says whether it was
+    /// taken; a paragraph that starts a finding of its own is not.
+    fn detail_of_heading_finding(&mut self, text: &str) -> bool {
+        let inside = self
+            .open
+            .is_none()
+            .then(|| self.enclosing_finding())
+            .flatten();
+        if let Some(u) = inside {
+            // Inside a heading that is a finding, only a lead with its own level, its own
+            // place or a range starts another finding; bold titles, label lines and marker
+            // lines are its details.
+            let lead = markers::read_lead(text);
+            let own = lead.severity.is_some_and(|s| s.1 == Strength::Level)
+                && !lead.title.is_empty()
+                && !markers::labels_only(text)
+                && !unit::is_field(text);
+            let elsewhere = opens_unit(text)
+                && location::find_all(text, self.roots)
+                    .first()
+                    .is_some_and(|l| {
+                        location::find_all(&self.units[u].lead, self.roots).first() != Some(l)
+                    });
+            // `### Comment 4` then `**nitpick (typo):** "recieve" …`: the heading was only a
+            // number; that lead is its title and level.
+            if own
+                && generic_title(&self.units[u].read.title)
+                && self.units[u].read.severity.is_none()
+            {
+                self.units[u].read.severity = lead.severity;
+                self.units[u].read.title = lead.title;
+                self.units[u].lines.push(text.to_string());
+                return true;
             }
-            let marker_line = {
-                let l = markers::read_lead(text);
-                l.severity.is_some() && l.title.is_empty()
-            };
-            if !unit::is_field(text) && opens_unit(text) && !(marker_line && under_titled_heading) {
-                let u = self.new_unit(UnitKind::Paragraph, text, indent);
-                if location::leading_range(text).is_some() {
-                    self.units[u].kind = UnitKind::Range;
-                }
-                self.containers.clear();
-                return;
+            if !own && !elsewhere && location::leading_range(text).is_none() {
+                self.units[u].lines.push(text.to_string());
+                return true;
             }
         }
+        false
+    }
+
+    /// A paragraph that is a bold or plain section title (then a heading), or that opens a
+    /// finding (then a new unit). Says whether it was either.
+    fn paragraph_lead(&mut self, kind: &Kind, indent: usize, text: &str) -> bool {
+        let under_titled_heading = matches!(kind,
+            Kind::Neutral(t) if vocab::normalise(t).split(' ').count() >= 3)
+            && self.open.is_none()
+            && !self.heading_content;
+        let in_finding = self.open.is_some() || self.enclosing_finding().is_some();
+        let plain = if in_finding {
+            None
+        } else {
+            plain_heading(text)
+        };
+        if let Some(h) = bold_heading(text).or(plain) {
+            let marker = vocab::severity_of(&h).is_some();
+            if self.heading_like(&h) && !(marker && under_titled_heading) {
+                self.heading(BOLD, text);
+                return true;
+            }
+        }
+        let marker_line = {
+            let l = markers::read_lead(text);
+            l.severity.is_some() && l.title.is_empty()
+        };
+        if !unit::is_field(text) && opens_unit(text) && !(marker_line && under_titled_heading) {
+            let u = self.new_unit(UnitKind::Paragraph, text, indent);
+            if location::leading_range(text).is_some() {
+                self.units[u].kind = UnitKind::Range;
+            }
+            self.containers.clear();
+            return true;
+        }
+        false
+    }
+
+    /// Text that neither leads nor places anything: the open unit's line, a level for the
+    /// finding before it, a record's field, a finding of its own in a severity, findings or
+    /// file section, or summary or loose text.
+    fn rest_of_text(&mut self, kind: Kind, para: bool, indent: usize, text: &str) {
         if let Some(u) = self.target() {
             self.units[u].lines.push(text.to_string());
             return;

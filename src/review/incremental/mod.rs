@@ -104,51 +104,21 @@ pub fn start(
         carried: Vec::new(),
         last_id: 0,
     };
-    // `--since last` found reviews of the scope, none of this branch's history.
-    let mut unrelated: Option<String> = None;
-    let (previous, old_head) = match since {
-        Since::Last => {
-            let all = previous::finished(store, &scope_text, None, CANDIDATES)?;
-            let Some(newest) = all.first() else {
-                plan.basis.reason = Some(format!(
-                    "no earlier finished review of {scope_text} to continue"
-                ));
-                return Ok(Start::Full(plan));
-            };
-            // The newest review this branch continues; else the newest, which then says why
-            // not (another branch's review of the same base, or rewritten history).
-            let p = match continued(repo, &all, change, context_lines)? {
-                Some(p) => p,
-                None => {
-                    unrelated = Some(format!(
-                        "no earlier review of {scope_text} is of this branch's history (the \
-                         newest, {}: ",
-                        newest.id
-                    ));
-                    newest.clone()
-                }
-            };
-            let h = p.head.clone();
-            (Some(p), h)
-        }
-        Since::Session(id) => {
-            let p = previous::named(store, id)?;
-            let h = p.head.clone();
-            (Some(p), h)
-        }
-        Since::Rev(rev) => {
-            let commit = repo
-                .revparse_single(rev)
-                .and_then(|o| o.peel_to_commit())
-                .map_err(|_| {
-                    UsageError::new(format!(
-                        "--since {rev}: not `last`, a session id or a commit in this repository; \
-                         check `git log --oneline` or `git debate sessions`"
-                    ))
-                })?;
-            let sha = commit.id().to_string();
-            (previous::latest(store, &scope_text, Some(&sha))?, sha)
-        }
+    let Some(Earlier {
+        previous,
+        old_head,
+        unrelated,
+    }) = earlier(
+        repo,
+        store,
+        &scope_text,
+        change,
+        since,
+        context_lines,
+        &mut plan,
+    )?
+    else {
+        return Ok(Start::Full(plan));
     };
     plan.basis.previous_session = previous.as_ref().map(|p| p.id.clone());
     plan.last_id = previous.as_ref().map_or(0, |p| p.last_id);
@@ -201,6 +171,94 @@ pub fn start(
     if delta.files.is_empty() {
         return Ok(Start::Unchanged(plan));
     }
+    let delta = describe_delta(delta, change, &plan, given, ancestor);
+    Ok(Start::Delta(plan, Box::new(delta)))
+}
+
+/// The earlier review a `--since` names, as [`earlier`] finds it.
+struct Earlier {
+    /// The earlier finished review, if there is one (a `--since REV` may have none).
+    previous: Option<previous::Previous>,
+    /// The head it reviewed (for `--since REV`, that commit).
+    old_head: String,
+    /// `--since last` found reviews of the scope, none of this branch's history: the start of
+    /// the reason a full review gives.
+    unrelated: Option<String>,
+}
+
+/// Finds the earlier review `since` names and the head it saw. `None` when `--since last` finds
+/// no earlier finished review of the scope at all (`plan`'s reason then says so).
+fn earlier(
+    repo: &Repository,
+    store: &Path,
+    scope_text: &str,
+    change: &Change,
+    since: &Since,
+    context_lines: Option<u32>,
+    plan: &mut Plan,
+) -> Result<Option<Earlier>> {
+    // `--since last` found reviews of the scope, none of this branch's history.
+    let mut unrelated: Option<String> = None;
+    let (previous, old_head) = match since {
+        Since::Last => {
+            let all = previous::finished(store, scope_text, None, CANDIDATES)?;
+            let Some(newest) = all.first() else {
+                plan.basis.reason = Some(format!(
+                    "no earlier finished review of {scope_text} to continue"
+                ));
+                return Ok(None);
+            };
+            // The newest review this branch continues; else the newest, which then says why
+            // not (another branch's review of the same base, or rewritten history).
+            let p = match continued(repo, &all, change, context_lines)? {
+                Some(p) => p,
+                None => {
+                    unrelated = Some(format!(
+                        "no earlier review of {scope_text} is of this branch's history (the \
+                         newest, {}: ",
+                        newest.id
+                    ));
+                    newest.clone()
+                }
+            };
+            let h = p.head.clone();
+            (Some(p), h)
+        }
+        Since::Session(id) => {
+            let p = previous::named(store, id)?;
+            let h = p.head.clone();
+            (Some(p), h)
+        }
+        Since::Rev(rev) => {
+            let commit = repo
+                .revparse_single(rev)
+                .and_then(|o| o.peel_to_commit())
+                .map_err(|_| {
+                    UsageError::new(format!(
+                        "--since {rev}: not `last`, a session id or a commit in this repository; \
+                         check `git log --oneline` or `git debate sessions`"
+                    ))
+                })?;
+            let sha = commit.id().to_string();
+            (previous::latest(store, scope_text, Some(&sha))?, sha)
+        }
+    };
+    Ok(Some(Earlier {
+        previous,
+        old_head,
+        unrelated,
+    }))
+}
+
+/// The delta as the reviewer is told of it: its description says since what and how it was
+/// found, and it keeps the change's commits when it has none of its own.
+fn describe_delta(
+    delta: Change,
+    change: &Change,
+    plan: &Plan,
+    given: &str,
+    ancestor: bool,
+) -> Change {
     let mut delta = delta;
     delta.description = format!(
         "{} since {} ({}): {}",
@@ -216,7 +274,7 @@ pub fn start(
     if delta.commits.is_empty() {
         delta.commits = change.commits.clone();
     }
-    Ok(Start::Delta(plan, Box::new(delta)))
+    delta
 }
 
 /// How many earlier reviews of a scope `--since last` looks through for the one this branch
