@@ -15,7 +15,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)] // a tool of its own: its output is the point
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 

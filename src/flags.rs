@@ -5,7 +5,7 @@
 //! settings nothing of clap: this is the one place that knows both, and each shared flag group is
 //! turned into overrides here once, whichever subcommand flattened it.
 
-use clap::{CommandFactory, FromArgMatches};
+use clap::{CommandFactory as _, FromArgMatches as _};
 
 use crate::choices::Chunking;
 use crate::cli::{
@@ -212,7 +212,7 @@ impl From<&BackendsArgs> for Overrides {
 mod tests {
     use super::*;
     use crate::choices::{Format, Mode};
-    use clap::Parser;
+    use clap::Parser as _;
 
     #[test]
     fn review_flags_become_overrides() {

@@ -46,7 +46,7 @@ pub mod view;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 
 use crate::error::UsageError;
 use metadata::Metadata;
@@ -186,7 +186,7 @@ impl Session {
     /// Appends `value` as one line of the JSON-lines file `name` (a debate log), in one write so a
     /// crash cannot leave half a line.
     fn append_json_line(&self, name: &str, value: &impl serde::Serialize) -> Result<()> {
-        use std::io::Write;
+        use std::io::Write as _;
         let path = self.dir.join(name);
         let line = format!("{}\n", serde_json::to_string(value)?);
         fs::OpenOptions::new()

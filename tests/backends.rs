@@ -538,7 +538,7 @@ fn a_dry_run_records_who_would_review() {
 
 #[test]
 fn openai_compatible_servers_are_reached_through_config_or_environment() {
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::{BufRead as _, BufReader, Read as _, Write as _};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://{}/v1", listener.local_addr().unwrap());
     let server = std::thread::spawn(move || {

@@ -1,5 +1,6 @@
 //! The one integration-test binary: end-to-end runs of the built `git-debate` in temp repositories.
 #![allow(clippy::print_stdout, clippy::print_stderr)] // measurements and skips are said on the test output
+#![allow(clippy::too_many_lines)] // an end-to-end scenario reads best as one story
 
 mod common;
 

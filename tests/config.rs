@@ -243,7 +243,7 @@ fn worktree_config_applies_only_with_the_extension() {
 /// A loopback "server" that counts connections and answers each like an OpenAI-compatible API,
 /// recording the request line, the Authorization header and the body.
 fn listener() -> (String, std::sync::mpsc::Receiver<(String, String)>) {
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::{BufRead as _, BufReader, Read as _, Write as _};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://{}/v1", listener.local_addr().unwrap());
     let (tx, rx) = std::sync::mpsc::channel();

@@ -1,7 +1,7 @@
 //! The pre-commit hook: installing it safely, and real `git commit`s that run it against the fake
 //! agent.
 
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::PermissionsExt as _;
 
 use serde_json::json;
 

@@ -306,7 +306,7 @@ fn shellcheck_gitlab_scripts() {
             .stdout(std::process::Stdio::piped())
             .spawn()
             .unwrap();
-        use std::io::Write;
+        use std::io::Write as _;
         child
             .stdin
             .take()

@@ -4,8 +4,8 @@
 //! one keypress must still be one interrupt, and a second keypress must still stop us at once.
 
 use std::fs::File;
-use std::os::fd::FromRawFd;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::fd::FromRawFd as _;
+use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -74,7 +74,7 @@ impl OnTerminal {
 
     /// Types Ctrl-C.
     fn press_ctrl_c(&mut self) {
-        use std::io::Write;
+        use std::io::Write as _;
         self.master.write_all(&[0x03]).unwrap();
     }
 

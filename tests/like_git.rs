@@ -193,7 +193,7 @@ fn an_intent_to_add_file_is_what_git_shows_for_it() {
 
 #[test]
 fn names_that_are_not_utf8_are_shown_as_git_shows_them_and_stay_apart() {
-    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::ffi::OsStrExt as _;
     let env = TestEnv::with_repo();
     let raw = |name: &[u8], content: &str| {
         let path = env.repo.join(std::ffi::OsStr::from_bytes(name));

@@ -37,7 +37,7 @@ fn render() -> String {
             Some(h) => page.push_str(&format!(".SH {h}\n.nf\n")),
             // A paragraph (not a list line) is filled to the reader's width.
             None if line.len() > 100 => {
-                page.push_str(&format!(".fi\n.PP\n{}\n.nf\n", roff(line.trim())))
+                page.push_str(&format!(".fi\n.PP\n{}\n.nf\n", roff(line.trim())));
             }
             None => page.push_str(&format!("{}\n", roff(line))),
         }

@@ -3,7 +3,7 @@
 //! interrupted or killed with SIGKILL. Bounds on time are generous; what is checked is that the
 //! call ends long before the grandchild would, and that nothing is left running.
 
-use std::io::Write;
+use std::io::Write as _;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 

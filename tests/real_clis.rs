@@ -197,7 +197,7 @@ pub(crate) fn ask_real(
     }
     let mut child = cmd.spawn().unwrap();
     {
-        use std::io::Write;
+        use std::io::Write as _;
         let mut stdin = child.stdin.take().unwrap();
         stdin
             .write_all(b"Review this change: add() returns a - b. Is it right?\n")

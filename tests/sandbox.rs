@@ -219,7 +219,7 @@ fn a_temp_dir_under_home_does_not_put_the_export_where_claude_may_read() {
 
 /// The entries of the export cache under the test's TMPDIR, by name, with their inode and text.
 fn cached(env: &TestEnv) -> Vec<(String, u64, String)> {
-    use std::os::unix::fs::MetadataExt;
+    use std::os::unix::fs::MetadataExt as _;
     let mut out = Vec::new();
     let Ok(roots) = std::fs::read_dir(env.root.join("tmp")) else {
         return out;

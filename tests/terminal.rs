@@ -1,7 +1,7 @@
 //! What a person at a terminal sees: the progress line, colour, and `TERM=dumb`.
 
-use std::io::Read;
-use std::os::fd::FromRawFd;
+use std::io::Read as _;
+use std::os::fd::FromRawFd as _;
 use std::process::Stdio;
 
 use serde_json::json;

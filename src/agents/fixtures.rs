@@ -4,7 +4,7 @@
 //! Kept apart from [`crate::agents::replays`], which runs them through the adapters and so names
 //! gemini's retry reader: that reader's own tests read recordings too.
 
-use std::os::unix::process::ExitStatusExt;
+use std::os::unix::process::ExitStatusExt as _;
 use std::path::PathBuf;
 use std::process::ExitStatus;
 use std::time::Duration;

@@ -179,7 +179,7 @@ mod tests {
             let mut ks = Vec::new();
             keywords(p.schema(), &mut ks, false);
             for k in ks {
-                assert!(KNOWN.contains(&k.as_str()), "{:?} uses {k}", p);
+                assert!(KNOWN.contains(&k.as_str()), "{p:?} uses {k}");
             }
             // Strict mode: every object lists all its properties as required and allows no others.
             fn strict(v: &Value, p: Protocol) {

@@ -25,7 +25,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)] // a tool of its own: its output is the point
 #![deny(unsafe_code)]
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead as _, Write as _};
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
@@ -313,7 +313,7 @@ impl Agent {
             .or_else(|| self.config.pointer("/models/currentModelId").cloned());
         match &s["report_model"] {
             Value::Bool(true) => {
-                result["_meta"] = json!({"quota": {"model_usage": [{"model": current}]}})
+                result["_meta"] = json!({"quota": {"model_usage": [{"model": current}]}});
             }
             Value::String(m) => result["_meta"] = json!({"quota": {"model_usage": [{"model": m}]}}),
             _ => {}

@@ -30,8 +30,8 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)] // a tool of its own: its output is the point
 #![deny(unsafe_code)]
 
-use std::io::{Read, Write};
-use std::os::unix::process::CommandExt;
+use std::io::{Read as _, Write as _};
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;

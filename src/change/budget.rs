@@ -290,13 +290,13 @@ pub fn render_file(f: &FileChange, keep: Keep) -> String {
     // The mode lines git writes, in its order, before any rename lines.
     match (f.status, f.modes) {
         (Status::Added | Status::Untracked, (_, new)) if new != 0 => {
-            s.push_str(&format!("new file mode {new:o}\n"))
+            s.push_str(&format!("new file mode {new:o}\n"));
         }
         (Status::Deleted, (old, _)) if old != 0 => {
-            s.push_str(&format!("deleted file mode {old:o}\n"))
+            s.push_str(&format!("deleted file mode {old:o}\n"));
         }
         (_, (old, new)) if old != 0 && new != 0 && old != new => {
-            s.push_str(&format!("old mode {old:o}\nnew mode {new:o}\n"))
+            s.push_str(&format!("old mode {old:o}\nnew mode {new:o}\n"));
         }
         _ => {}
     }

@@ -391,7 +391,7 @@ fn absorb_blank_segments(text: &str, segs: Vec<Segment>) -> Vec<Segment> {
                     && s.kind == SegmentKind::Proposal
                     && prev.heading_path == s.heading_path =>
             {
-                prev.end = s.end
+                prev.end = s.end;
             }
             _ => out.push(s),
         }

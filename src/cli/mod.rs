@@ -121,7 +121,7 @@ pub enum Command {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
+    use clap::CommandFactory as _;
 
     #[test]
     fn clap_definition_is_consistent() {

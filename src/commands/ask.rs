@@ -3,10 +3,10 @@
 //! Small on purpose: it proves one adapter end to end (command line, environment, parser, errors,
 //! timeouts) without the review loop, for users debugging their setup and for our tests.
 
-use std::io::Read;
+use std::io::Read as _;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 
 use crate::agents::{registry, Request};
 use crate::cli::{AskArgs, ListFormat};

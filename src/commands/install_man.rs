@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 
 use crate::cli::InstallManArgs;
 use crate::error::Outcome;
@@ -28,7 +28,7 @@ pub fn run(args: &InstallManArgs) -> Result<Outcome> {
     crate::outln!("installed the manual page as {}", page.display());
     match found_by_man() {
         Some(p) if same_file(&p, &page) => {
-            crate::outln!("`git debate --help` and `man git-debate` show it")
+            crate::outln!("`git debate --help` and `man git-debate` show it");
         }
         Some(p) => crate::outln!(
             "note: `man git-debate` finds another page first: {}",

@@ -88,7 +88,7 @@ pub fn run(args: &PostArgs) -> Result<Outcome> {
             report.session
         ),
         ReviewPosted::NothingOnLines => {
-            crate::outln!("git debate: no finding on lines of the change: no review posted")
+            crate::outln!("git debate: no finding on lines of the change: no review posted");
         }
         ReviewPosted::Refused(why) => crate::errln!(
             "git debate: GitHub refused the line comments ({why}); the summary comment has every finding"

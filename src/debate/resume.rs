@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 
 use crate::agents::budget::Budget;
 use crate::agents::registry::{self, Role};

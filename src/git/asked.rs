@@ -13,7 +13,7 @@
 
 use std::collections::HashSet;
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 
 use crate::git::command::{text, Git};
 use crate::git::repo::Repo;

@@ -2,10 +2,10 @@
 //! pairs them (see [`crate::git::renames`]), type changes split as git shows them.
 
 use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::OsStrExt as _;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 use git2::{Delta, Diff, DiffFile, DiffOptions, FileMode, Oid, Patch, Repository};
 
 use crate::git::diff::{like_git_diff, read_hunks, MAX_FILE_BYTES};

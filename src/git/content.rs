@@ -5,7 +5,7 @@
 //! to follow a link out of the work tree.
 
 use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::OsStrExt as _;
 use std::path::Path;
 
 use git2::{Oid, Repository};

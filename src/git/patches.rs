@@ -11,10 +11,10 @@
 //! [`worktree_may_convert`]); then the work tree is left to libgit2, which converts.
 
 use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::OsStrExt as _;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 use git2::{DiffOptions, Oid, Patch, Repository};
 
 use crate::git::diff::{like_git_diff, read_hunks, MAX_FILE_BYTES};

@@ -3,7 +3,7 @@
 //! here, beside the repository, so a review, a resumed review and a topic debate ask the same
 //! question. The path rules are [`crate::settings::output::protected`].
 
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;

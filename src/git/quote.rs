@@ -102,7 +102,7 @@ fn quoted(prefix: &str, bytes: impl Iterator<Item = u8>, high: bool) -> String {
             b'"' => out.extend_from_slice(b"\\\""),
             b'\\' => out.extend_from_slice(b"\\\\"),
             b if needs_escape(b) || (high && b > 0x7f) => {
-                out.extend_from_slice(format!("\\{b:03o}").as_bytes())
+                out.extend_from_slice(format!("\\{b:03o}").as_bytes());
             }
             b => out.push(b),
         }

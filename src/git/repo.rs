@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 use git2::{ErrorCode, Repository};
 
 use crate::git::command::{self, Git};

@@ -6,9 +6,9 @@
 //! made by libgit2 ([`crate::git::collect`]) unless [`crate::git::route`] finds something only
 //! git does as git does it; then it is `git diff`'s own output, read back.
 
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::OsStrExt as _;
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 use git2::{Commit, Diff, DiffOptions, Oid, Repository, Tree};
 
 use crate::git::diff::{like_git_diff, MAX_FILE_BYTES};

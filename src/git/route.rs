@@ -21,7 +21,7 @@
 //! `GIT_DEBATE_DIFF=git` (or `libgit2`, where libgit2 can) chooses for measurements.
 
 use std::collections::BTreeSet;
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::OsStrExt as _;
 use std::path::PathBuf;
 
 use git2::Repository;

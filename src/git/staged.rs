@@ -1,7 +1,7 @@
 //! What is staged, as the pre-commit hook's fast paths need it: nothing, only whitespace, or a
 //! tree to review (and cache its verdict by).
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 use git2::Repository;
 
 use crate::git::command::text;

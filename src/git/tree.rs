@@ -2,7 +2,7 @@
 //! --batch`): how the reviewer's copy of a revision is made in a repository libgit2 cannot open
 //! (sha256, reftable).
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 
 use crate::git::repo::Repo;
 

@@ -4,7 +4,7 @@
 //! the new side added, each with its content (the link's target as its one line). A reviewer
 //! needs the content: a config file replaced by a link to somewhere else is the change.
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 use git2::{DiffOptions, Patch};
 
 use crate::git::{FileChange, Status};

@@ -40,14 +40,14 @@ pub(super) fn parse(text: &str) -> Doc {
         match event {
             Event::Start(tag) => {
                 let fence = fence_at(text, range.start);
-                start(tag, range, fence, &mut blocks, &mut stack, &mut depth)
+                start(tag, range, fence, &mut blocks, &mut stack, &mut depth);
             }
             Event::End(end) => finish(end, &mut blocks, &mut stack, &mut depth),
             Event::Text(t) | Event::Code(t) | Event::InlineHtml(t) | Event::Html(t) => {
-                push_text(&t, range, &mut blocks, &mut stack, depth)
+                push_text(&t, range, &mut blocks, &mut stack, depth);
             }
             Event::SoftBreak | Event::HardBreak => {
-                push_text("\n", range, &mut blocks, &mut stack, depth)
+                push_text("\n", range, &mut blocks, &mut stack, depth);
             }
             Event::Rule => blocks.push(Block {
                 kind: Kind::Rule,
@@ -209,14 +209,14 @@ fn push_text(
                 b.span.end = b.span.end.max(range.end);
                 match &mut b.kind {
                     Kind::Heading { text, .. } | Kind::Paragraph { text } | Kind::Html { text } => {
-                        text.push_str(t)
+                        text.push_str(t);
                     }
                     Kind::Code(c) => {
                         if c.body.is_empty() {
                             c.body_span.start = range.start;
                         }
                         c.body_span.end = range.end;
-                        c.body.push_str(t)
+                        c.body.push_str(t);
                     }
                     _ => {}
                 }

@@ -6,8 +6,8 @@
 //! bits drawn for each prompt, and one that occurs anywhere in the material is never used, so
 //! the material cannot close its own block; the prompt also says that what is inside is data.
 
-use std::hash::{BuildHasher, Hasher};
-use std::io::Read;
+use std::hash::{BuildHasher as _, Hasher as _};
+use std::io::Read as _;
 
 /// 64 random bits as hex: from the kernel, or (where `/dev/urandom` cannot be read) from the
 /// standard library's randomly keyed hasher over the time, the process id and a counter.

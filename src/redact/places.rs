@@ -174,7 +174,7 @@ pub fn block_scalars(text: &str, file: FileKind, found: &mut Vec<&'static str>) 
         for line in &lines[i + 1..end] {
             match hide {
                 Some(kind) if !body(line, diff).trim().is_empty() => {
-                    out.push_str(&hide_line(line, diff, kind))
+                    out.push_str(&hide_line(line, diff, kind));
                 }
                 _ => out.push_str(line),
             }

@@ -18,7 +18,7 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Context as _, Result};
 use regex::Regex;
 
 use crate::redact::engine::RuleSet;

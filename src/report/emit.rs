@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 
 use crate::choices::Format;
 use crate::report::Report;
@@ -37,7 +37,7 @@ pub fn print(format: Format, report: &Report, output: Option<&Path>) -> Result<(
         }
         Format::Github => {
             if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY") {
-                use std::io::Write;
+                use std::io::Write as _;
                 let mut f = std::fs::OpenOptions::new()
                     .create(true)
                     .append(true)

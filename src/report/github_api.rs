@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Context as _, Result};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;

@@ -52,9 +52,10 @@ pub struct Context<'a> {
     pub injections: &'a [crate::injection::Found],
 }
 
-pub fn build(o: &Outcome, cx: &Context) -> Report {
+/// Every finding's latest state (most severe first), and what stands unresolved in the last
+/// completed round; the planted instructions the detector found are in both.
+fn latest_findings(o: &Outcome, cx: &Context) -> (Vec<Item>, Vec<Item>) {
     let trust = cx.trust_judge;
-    // Every finding's latest state, in order of first appearance.
     let mut findings: Vec<Item> = Vec::new();
     for r in &o.rounds {
         for j in &r.findings {
@@ -68,7 +69,6 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
             }
         }
     }
-    findings.sort_by_key(|i| most_severe_first(i.severity));
     // The reviewer's latest view: what stands in the last completed round. A finding the judge
     // disputed stands there until the reviewer withdraws it (unless the judge is trusted).
     let mut unresolved: Vec<Item> = o
@@ -93,6 +93,30 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
     findings.sort_by_key(|i| most_severe_first(i.severity));
     unresolved.extend(detected);
     unresolved.sort_by_key(|i| most_severe_first(i.severity));
+    (findings, unresolved)
+}
+
+/// Each round's letters: the rubric's, the judge's, and the one chosen.
+fn judge_history(o: &Outcome) -> Vec<JudgeLine> {
+    o.rounds
+        .iter()
+        .map(|r| JudgeLine {
+            round: r.round,
+            choice: r.choice,
+            decided_by: r.decided_by.clone(),
+            rubric: r.rubric,
+            reason: r.rubric_reason.clone(),
+            judge: r.judge_choice,
+            judge_reason: r.judge_reason.clone(),
+            from: r.choice_from.clone(),
+            why: r.choice_reason.clone(),
+        })
+        .collect()
+}
+
+pub fn build(o: &Outcome, cx: &Context) -> Report {
+    let trust = cx.trust_judge;
+    let (findings, unresolved) = latest_findings(o, cx);
     let withdrawn = o
         .rounds
         .iter()
@@ -107,21 +131,7 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
             })
         })
         .collect();
-    let judge_history = o
-        .rounds
-        .iter()
-        .map(|r| JudgeLine {
-            round: r.round,
-            choice: r.choice,
-            decided_by: r.decided_by.clone(),
-            rubric: r.rubric,
-            reason: r.rubric_reason.clone(),
-            judge: r.judge_choice,
-            judge_reason: r.judge_reason.clone(),
-            from: r.choice_from.clone(),
-            why: r.choice_reason.clone(),
-        })
-        .collect();
+    let judge_history = judge_history(o);
     let mut notes: Vec<String> = o
         .rounds
         .iter()

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 
 /// Writes `contents` to `path` atomically, refusing anything there that is not a regular file.
 pub fn write(path: &Path, contents: &[u8]) -> Result<()> {
@@ -28,7 +28,7 @@ mod tests {
 
     #[test]
     fn replaces_a_regular_file_whole_and_keeps_its_mode() {
-        use std::os::unix::fs::PermissionsExt;
+        use std::os::unix::fs::PermissionsExt as _;
         let tmp = tempfile::tempdir().unwrap();
         let p = tmp.path().join("report.md");
         write(&p, b"one").unwrap();
@@ -45,7 +45,7 @@ mod tests {
 
     #[test]
     fn refuses_links_fifos_folders_and_devices() {
-        use std::os::unix::fs::FileTypeExt;
+        use std::os::unix::fs::FileTypeExt as _;
         let tmp = tempfile::tempdir().unwrap();
         let target = tmp.path().join("target.md");
         fs::write(&target, "keep").unwrap();

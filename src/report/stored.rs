@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 
 use crate::report::{Context as ReportContext, Report};
 use crate::review::Outcome;

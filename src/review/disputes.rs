@@ -144,7 +144,7 @@ pub fn settle(
                     title: f.title.clone(),
                     ruling,
                     words: "the reviewer approved the change as a whole".into(),
-                })
+                });
             }
             Some((Reply::Lower(s), words)) if *s != f.severity => {
                 let mut back = f.clone();

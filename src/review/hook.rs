@@ -8,10 +8,10 @@
 //! unless `debate.hook.strict` is set. It blocks only on unresolved findings at or above its
 //! `--fail-on` (default p1); `git commit --no-verify` skips it as it skips every hook.
 
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 
 use crate::choices::{FailOn, Mode};
 use crate::cli::HookRunArgs;

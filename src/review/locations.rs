@@ -9,7 +9,7 @@
 //! `..`: a model's answer never chooses which local file we open.
 
 use std::collections::BTreeMap;
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::OsStrExt as _;
 use std::path::Path;
 
 use crate::findings::{Finding, Location, LocationCheck};

@@ -6,7 +6,7 @@
 //! CI) manual mode is a usage error before any model is called, never a hang.
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead as _, BufReader, Write as _};
 
 use anyhow::Result;
 

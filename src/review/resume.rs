@@ -14,7 +14,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 
 use crate::agents::registry::{self, Role};
 use crate::agents::routing::{self, World};

@@ -139,12 +139,12 @@ pub fn apply(cli: &str, args: &mut Vec<String>, sandbox: &Sandbox) -> Result<(),
                 content,
             }) => match &sandbox.scratch {
                 Some(dir) if std::fs::write(dir.join(file), content).is_ok() => {
-                    extra.extend([flag.to_string(), dir.join(file).display().to_string()])
+                    extra.extend([flag.to_string(), dir.join(file).display().to_string()]);
                 }
                 _ => problem = Err(format!("{cli}: no private directory for its {flag} file")),
             },
             Some(NoTools::Unsupported) | None => {
-                problem = Err(format!("{cli} has no switch that removes its file tools"))
+                problem = Err(format!("{cli} has no switch that removes its file tools"));
             }
         }
     }

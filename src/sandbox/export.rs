@@ -37,13 +37,13 @@
 //! so only files no earlier export showed are read and redacted. The export's files are
 //! read-only, as the store's are.
 
-use std::io::Write;
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::io::Write as _;
+use std::os::unix::ffi::OsStrExt as _;
+use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _, PermissionsExt as _};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 use git2::{ObjectType, Oid, Repository};
 
 use crate::choices::{Tools, Workspace};
@@ -271,7 +271,7 @@ impl Lazy {
                         crate::errln!(
                             "warning: cannot export the reviewed revision ({e:#}); the models \
                              run with nothing to read"
-                        )
+                        );
                     })
                     .ok()
             })
@@ -390,7 +390,7 @@ fn from_tree(repo: &Repository, id: &str, out: &Writer) -> Result<()> {
                         .context("cannot read a folder of the reviewed revision")?,
                 )),
                 Some(ObjectType::Blob) if mode == 0o100644 || mode == 0o100755 => {
-                    blobs.push((path, entry.id(), mode == 0o100755))
+                    blobs.push((path, entry.id(), mode == 0o100755));
                 }
                 _ => {}
             }

@@ -1,7 +1,7 @@
 #![allow(clippy::print_stdout)] // a measurement is printed
 use super::*;
 use crate::git::Repo;
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::MetadataExt as _;
 use std::process::Command;
 
 const KEY: &str = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789";
@@ -129,7 +129,7 @@ fn the_work_tree_export_takes_edits_and_the_listed_untracked_files_only() {
 
 #[test]
 fn names_that_are_not_utf8_are_copied_as_they_are() {
-    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::ffi::OsStrExt as _;
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
     let r = repo(d);

@@ -23,8 +23,8 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::ffi::OsStrExt as _;
+use std::os::unix::fs::MetadataExt as _;
 use std::path::{Path, PathBuf};
 
 use git2::{Oid, Repository};
@@ -357,7 +357,7 @@ mod tests {
 
         // Making an existing file executable is a change too.
         let now = Snapshot::take(d).unwrap();
-        use std::os::unix::fs::PermissionsExt;
+        use std::os::unix::fs::PermissionsExt as _;
         let hook = d.join(".git/hooks/pre-commit");
         std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
         let c = now.changes(&Snapshot::take(d).unwrap());
@@ -366,7 +366,7 @@ mod tests {
 
     #[test]
     fn deletions_new_folders_and_odd_names_count_and_ignored_files_do_not() {
-        use std::os::unix::ffi::OsStrExt;
+        use std::os::unix::ffi::OsStrExt as _;
         let tmp = tempfile::tempdir().unwrap();
         let d = tmp.path();
         git(d, &["init", "-q"]);

@@ -11,7 +11,7 @@ use std::env;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 
 use crate::error::UsageError;
 

@@ -13,8 +13,8 @@
 //! anything that does not parse makes [`crate::store::catalog`] rebuild it from the folders.
 
 use std::fs::OpenOptions;
-use std::io::{Read, Write};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::io::{Read as _, Write as _};
+use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};

@@ -1,7 +1,7 @@
 //! How sessions are listed, by `git debate sessions` and by its `--prune`: one line per session
 //! as text, or one object per session as JSON, with the status a person can act on.
 
-use std::fmt::Write;
+use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::Result;

@@ -7,10 +7,10 @@
 //! only to name it in the refusal. Where the file system has no `flock`, the recorded pid
 //! decides: a live process other than us holds the session, a dead one does not.
 
-use std::io::{Read, Seek, Write};
+use std::io::{Read as _, Seek as _, Write as _};
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 
 use crate::error::UsageError;
 use crate::sys::lock::{LockFile, Locking, Share};

@@ -264,7 +264,7 @@ pub fn prune(
 /// Deletes one session folder while holding its lock; `false` when another process holds it.
 /// The folder is first renamed out of the store, so nothing ever sees it half deleted.
 fn remove(base: &Path, row: &Row) -> anyhow::Result<bool> {
-    use anyhow::Context;
+    use anyhow::Context as _;
     if !fs::symlink_metadata(&row.dir).is_ok_and(|m| m.is_dir()) {
         return Ok(true); // removed meanwhile (another prune)
     }

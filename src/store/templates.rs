@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 
 /// The templates' folder of the store `base`.
 pub fn dir(base: &Path) -> PathBuf {

@@ -35,7 +35,7 @@ impl InChild {
 
 /// Has `cmd`'s child do `steps` before it runs its program.
 pub(in crate::sys) fn in_child(cmd: &mut Command, steps: InChild) {
-    use std::os::unix::process::CommandExt;
+    use std::os::unix::process::CommandExt as _;
     // SAFETY: between fork and exec the child runs only `InChild::run`: sigaction, prctl,
     // getppid, getpid and kill on data moved in before the fork; all async-signal-safe, no
     // allocation, no lock.

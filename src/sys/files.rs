@@ -13,8 +13,8 @@
 use std::fmt;
 use std::fs;
 use std::io::Read;
-use std::io::Write;
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt, PermissionsExt};
+use std::io::Write as _;
+use std::os::unix::fs::{FileTypeExt as _, OpenOptionsExt as _, PermissionsExt as _};
 use std::path::Path;
 
 use rustix::fs::OFlags;
@@ -120,7 +120,7 @@ pub enum End {
 /// and whether the rest was left out. For logs that only grow (an agent's transcript): the newest
 /// records are at the tail, the header at the head, and the whole may be far larger than needed.
 pub fn read_end_no_link(path: &Path, max: u64, end: End) -> Result<(Vec<u8>, bool), Refusal> {
-    use std::io::{Seek, SeekFrom};
+    use std::io::{Seek as _, SeekFrom};
     let named = fs::symlink_metadata(path).map_err(Refusal::Io)?;
     if !named.is_file() {
         return Err(Refusal::NotRegular(kind(&named.file_type())));

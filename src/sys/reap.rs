@@ -55,7 +55,7 @@ pub fn start_guardian() {
     {
         static ONCE: std::sync::Once = std::sync::Once::new();
         ONCE.call_once(|| {
-            use std::os::unix::process::CommandExt;
+            use std::os::unix::process::CommandExt as _;
             let Ok(exe) = std::env::current_exe() else {
                 return;
             };
@@ -84,7 +84,7 @@ pub fn start_guardian() {
 /// of its calls, and returns the exit code. `None` for an ordinary run.
 pub fn guardian_main() -> Option<std::process::ExitCode> {
     let parent: i32 = std::env::var(GUARDIAN_VAR).ok()?.parse().ok()?;
-    use std::io::Read;
+    use std::io::Read as _;
     let mut buf = [0u8; 64];
     let mut stdin = std::io::stdin().lock();
     loop {

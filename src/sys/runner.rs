@@ -12,14 +12,14 @@
 //! us if we are killed). No shell is involved: the program and its arguments are passed as they
 //! are.
 
-use std::os::fd::{AsFd, OwnedFd};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::fd::{AsFd as _, OwnedFd};
+use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 use rustix::process::Signal;
 
 use crate::sys::pipes::Pipes;

@@ -2,11 +2,11 @@
 //! room (see [`base_dir`]), never under the repository or HOME, and the leftovers of runs that
 //! died cleaned up by the next one. How much room an export needs is its caller's to say.
 
-use std::os::unix::fs::DirBuilderExt;
+use std::os::unix::fs::DirBuilderExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 
 /// The prefix of every export directory, to find our own leftovers.
 const PREFIX: &str = "git-debate-";

@@ -282,7 +282,7 @@ fn opencode(text: &str) -> Parsed {
                     match str_of(part, "type") {
                         // Synthetic text is opencode's own note, not the model's words.
                         "text" if !part["synthetic"].as_bool().unwrap_or(false) => {
-                            p.events.push(text_event(id, str_of(part, "text")))
+                            p.events.push(text_event(id, str_of(part, "text")));
                         }
                         "tool" => p.events.push(Event::Tool),
                         _ => {}

@@ -7,7 +7,7 @@
 //! instead. What is asked is cleaned like everything else we print (see [`crate::ui::terminal`]).
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, IsTerminal, Write};
+use std::io::{BufRead as _, BufReader, IsTerminal as _, Write as _};
 
 use anyhow::Result;
 

@@ -15,7 +15,7 @@
 //! streams directly.
 
 use std::borrow::Cow;
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal as _, Write as _};
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 /// Bidirectional formatting characters that reorder what a reader sees (the "Trojan Source"

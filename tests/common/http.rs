@@ -2,7 +2,7 @@
 //! a code host's API): it records every request and answers with what the test's handler says,
 //! so no test reaches the network.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 

@@ -196,7 +196,7 @@ impl TestEnv {
 
     /// Runs with `input` on standard input and extra environment variables (`None` removes one).
     pub fn run_full(&self, args: &[&str], input: &str, vars: &[(&str, Option<&str>)]) -> Run {
-        use std::io::Write;
+        use std::io::Write as _;
         let mut cmd = self.cmd_in(&self.repo);
         for (k, v) in vars {
             match v {
@@ -265,7 +265,7 @@ impl TestEnv {
             .spawn()
             .unwrap();
         {
-            use std::io::Write;
+            use std::io::Write as _;
             child.stdin.take().unwrap().write_all(b"hi").unwrap();
         }
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
@@ -405,7 +405,7 @@ impl TestEnv {
 
     /// Runs with `input` on standard input.
     pub fn run_stdin(&self, args: &[&str], input: &str) -> Run {
-        use std::io::Write;
+        use std::io::Write as _;
         let mut child = self
             .cmd_in(&self.repo)
             .args(args)
@@ -492,7 +492,7 @@ impl TestEnv {
 /// with them ignored (`cargo test &` in a script, `trap "" INT`) passes that on to every child,
 /// and git-debate keeps an ignored signal ignored, so a test that interrupts it must undo that.
 pub fn default_interrupts(cmd: &mut Command) {
-    use std::os::unix::process::CommandExt;
+    use std::os::unix::process::CommandExt as _;
     // SAFETY: signal(2) is async-signal-safe, and nothing else runs between fork and exec.
     unsafe {
         cmd.pre_exec(|| {
@@ -594,9 +594,9 @@ pub fn run_on_tty(
     stderr_on_tty: bool,
     launcher: &str,
 ) -> (Run, String) {
-    use std::io::{Read, Write};
-    use std::os::fd::FromRawFd;
-    use std::os::unix::process::CommandExt;
+    use std::io::{Read as _, Write as _};
+    use std::os::fd::FromRawFd as _;
+    use std::os::unix::process::CommandExt as _;
     let mut cmd = env.cmd_in(&env.repo);
     cmd.args(args)
         .env("GIT_DEBATE_LAUNCHER", launcher)

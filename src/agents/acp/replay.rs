@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::agents::acp::session::{Conversation, Heard, Wanted};
 use crate::agents::ErrorKind;
-use crate::sys::runner::Talk;
+use crate::sys::runner::Talk as _;
 
 const ANSWER: &str = "FAKE-ANSWER: No, add() subtracts; it should return a + b.";
 

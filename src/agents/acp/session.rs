@@ -132,7 +132,7 @@ impl Conversation {
         if let Some(model) = self.wanted.model.clone() {
             match options::model_plan(result, &model) {
                 ModelPlan::Set { setting, alias } => {
-                    self.queue.push_back(Step::Model { setting, alias })
+                    self.queue.push_back(Step::Model { setting, alias });
                 }
                 ModelPlan::NotOffered(offered) => {
                     return Err(Failure::new(

@@ -3,7 +3,7 @@
 //! recording a real agent and for debugging one; it holds the prompt, so only the user's own
 //! environment turns it on.
 
-use std::io::Write;
+use std::io::Write as _;
 
 use serde_json::json;
 

@@ -31,7 +31,7 @@ pub fn clean_env() -> Vec<String> {
 
 /// `name` as a path if it has a `/`, else the first executable file of that name on PATH.
 pub fn which(name: &str) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::fs::PermissionsExt as _;
     let executable = |p: &Path| {
         p.metadata()
             .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)

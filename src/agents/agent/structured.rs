@@ -10,7 +10,7 @@ pub(super) struct SchemaFile(pub(super) PathBuf);
 
 impl SchemaFile {
     pub(super) fn write(protocol: Protocol) -> std::io::Result<SchemaFile> {
-        use std::io::Write;
+        use std::io::Write as _;
         use std::sync::atomic::{AtomicU64, Ordering};
         // Unique within the process (parallel segment reviews write at once), and the time
         // against a stale file of an earlier process with the same id.

@@ -7,7 +7,7 @@
 //! size, mtime and ctime. npm gives every file it installs the same mtime, so the inode and ctime (which no
 //! installer can set) are what tell two installs apart.
 
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::MetadataExt as _;
 use std::path::{Path, PathBuf};
 
 /// At most this many binaries are remembered; older lines are dropped first.

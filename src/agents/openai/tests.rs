@@ -2,7 +2,7 @@
 //! timeouts, and `response_format` asked, refused and ignored.
 
 use super::*;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::TcpListener;
 use std::sync::mpsc;
 

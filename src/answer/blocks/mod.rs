@@ -320,7 +320,7 @@ fn split_cells(row: &str) -> Vec<String> {
                 cur.push(c);
             }
             '|' if !in_code && prev != '\\' => {
-                cells.push(std::mem::take(&mut cur).trim().to_string())
+                cells.push(std::mem::take(&mut cur).trim().to_string());
             }
             _ => cur.push(c),
         }

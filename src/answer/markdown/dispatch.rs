@@ -70,14 +70,14 @@ impl Reader<'_> {
                         self.units[u].placeholder = true;
                     }
                 }
-                self.heading(SUMMARY_LEVEL + self.details_depth, text)
+                self.heading(SUMMARY_LEVEL + self.details_depth, text);
             }
             // Nested `<details>` levels stay below the bold level, however many an answer opens.
             Block::DetailsOpen => {
                 self.details_depth = self
                     .details_depth
                     .saturating_add(1)
-                    .min(BOLD - SUMMARY_LEVEL - 1)
+                    .min(BOLD - SUMMARY_LEVEL - 1);
             }
             Block::DetailsClose => {
                 self.close_to(SUMMARY_LEVEL + self.details_depth);

@@ -65,7 +65,7 @@ impl Reader<'_> {
                 self.open = None;
             }
             Kind::Neutral(title) if unit::is_field(text) && !title.is_empty() => {
-                self.promote(title, text)
+                self.promote(title, text);
             }
             // A task list (`- [x] Read the changed files`) is the reviewer's checklist, not its
             // findings, unless an item carries a level (codex's `- [ ] [P3] …`).

@@ -304,7 +304,7 @@ impl Reader<'_> {
                             && !self.heading_content
                             && vocab::normalise(&title).split(' ').count() >= 3)) =>
             {
-                self.promote(title, text)
+                self.promote(title, text);
             }
             _ if para && !quiet && (severity.is_some() || findings || path.is_some()) => {
                 // A plain paragraph under a severity heading, in a findings section or under a

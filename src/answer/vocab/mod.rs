@@ -185,7 +185,7 @@ fn phrases(words: &[&str]) -> Option<Vec<(Severity, Strength)>> {
             None if SEVERITY_FILLER.contains(&words[i])
                 || words[i].chars().all(|c| c.is_ascii_digit()) =>
             {
-                i += 1
+                i += 1;
             }
             None => return None,
         }

@@ -3,7 +3,7 @@
 //! incentives for every debater, so the panel covers the real sides of the question. What the
 //! user gave is kept; the proposal is then shown for confirmation, never silently used.
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 use serde::Deserialize;
 
 use crate::agents::budget::Budget;

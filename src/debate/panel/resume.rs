@@ -4,7 +4,7 @@
 //! ([`crate::debate::resume::recorded_backend`]), and the models run in a new export of the
 //! revision the session records.
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 
 use crate::agents::registry::{self, Role};
 use crate::agents::Backend;

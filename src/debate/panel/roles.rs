@@ -6,7 +6,7 @@
 //! verifier is the tool itself, with an optional model (`--verifier`) for the sources it cannot
 //! check.
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 
 use crate::agents::registry::{self, Role};
 use crate::agents::Backend;

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 
 use crate::agents::budget::Budget;
 use crate::agents::registry::{self, Role};

@@ -21,7 +21,7 @@ pub use finish::{context, finish, load, outcome, CarriedItem, Counts, Incrementa
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 use git2::{Oid, Repository};
 
 use crate::error::UsageError;

@@ -10,7 +10,7 @@
 use std::path::Path;
 
 use anyhow::Result;
-use clap::CommandFactory;
+use clap::CommandFactory as _;
 
 use crate::change::{read, TextInput};
 use crate::review::setup::What;

@@ -20,7 +20,7 @@ pub mod since;
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::{Context as _, Result};
 
 use crate::change::{Artifact, TextInput};
 use crate::choices::Mode;
