@@ -150,7 +150,7 @@ vocabulary! {
     pub enum Format {
         /// For people at a terminal (coloured there).
         Text = "text",
-        /// The seed's summary contract; fits a pull-request comment.
+        /// The summary as markdown; fits a pull-request comment.
         Markdown = "markdown",
         /// Everything, versioned (`"schema": 1`).
         Json = "json",

@@ -1,4 +1,5 @@
-//! OpenAI Codex CLI (`codex exec`, family openai), as recorded in `harness/REAL-CLIS.md`.
+//! OpenAI Codex CLI (`codex exec`, family openai), as the real CLI behaved against a fake model
+//! server (its recorded runs are in `tests/fixtures/codex/`).
 //!
 //! `--json` prints JSONL events; the answer is the text of the last `item.completed` whose item is
 //! an `agent_message`, and usage is `turn.completed.usage` (no cost, no duration, and no model
@@ -183,7 +184,7 @@ mod tests {
                 }
                 // codex's own stream idle timeout ("idle timeout waiting for SSE").
                 "stall-retries1-idle5s" => Some(Timeout),
-                // Killed by the harness: our own timeout.
+                // Killed by a timeout (ours, in a recorded run).
                 "hang" | "hang-retries1-idle5s" => Some(Timeout),
                 other => panic!("unexpected scenario {other}"),
             },

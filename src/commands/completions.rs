@@ -20,21 +20,29 @@ _git_debate() {
 }
 "#;
 
-/// clap's zsh script gives the top level's optional CONTENT the first word, so after
-/// `git debate hook ` zsh offers the top-level commands again (CONTENT=hook, command next). The
-/// first word is a command or CONTENT; completing it as a command (CONTENT is free text, or any
-/// file name) and reading the command from that word fixes every subcommand's arguments.
+/// clap's zsh script gives the top level's positionals (CONTENT, and the pathspecs after `--`)
+/// the first words, so after `git debate hook ` zsh offers the top-level commands again
+/// (CONTENT=hook, command next). The first word is a command or CONTENT; completing it as a
+/// command (CONTENT is free text, or any file name) and reading the command from that word fixes
+/// every subcommand's arguments.
 fn zsh_subcommands_first(script: &str) -> String {
-    let Some(content) = script
-        .lines()
-        .find(|l| l.starts_with("'::content -- "))
-        .map(|l| format!("{l}\n"))
-    else {
+    let Some(commands) = script.find("\":: :_git-debate_commands\"") else {
         return script.to_string();
     };
-    script
-        .replacen(&content, "", 1)
-        .replace("$line[2]", "$line[1]")
+    let (top, rest) = script.split_at(commands);
+    let mut removed = 0;
+    let kept: Vec<&str> = top
+        .split_inclusive('\n')
+        .filter(|l| {
+            let positional = l.starts_with("'::content -- ") || l.starts_with("'::paths -- ");
+            removed += usize::from(positional);
+            !positional
+        })
+        .collect();
+    if removed == 0 {
+        return script.to_string();
+    }
+    kept.concat() + &rest.replace(&format!("$line[{}]", removed + 1), "$line[1]")
 }
 
 pub fn run(args: &CompletionsArgs) -> Result<Outcome> {

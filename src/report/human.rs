@@ -1,5 +1,6 @@
 //! The report for people: text for a terminal (coloured there) and markdown for a pull-request
-//! comment (the seed's summary contract), both rendered from the cleaned copy of the report.
+//! comment (decision, findings, final version, next actions), both rendered from the cleaned
+//! copy of the report.
 
 use std::fmt::Write as _;
 
@@ -257,7 +258,7 @@ fn usage_text(u: &BackendUsage) -> String {
     parts.join(", ")
 }
 
-/// The seed's final output contract, as markdown, with quoted HTML and mentions made inert.
+/// The final summary (decision, findings, final version, next actions) as markdown, with quoted HTML and mentions made inert.
 pub fn markdown(r: &Report) -> String {
     crate::report::inert::markdown(&markdown_of(r))
 }
