@@ -126,3 +126,22 @@ fn findings_are_listed_most_severe_first() {
         .collect();
     assert_eq!(order, ["P1", "unclassified", "P2", "P3"], "{s:#}");
 }
+
+#[test]
+fn the_session_folder_is_printed_once_and_its_files_by_name() {
+    let env = TestEnv::with_subtraction_bug();
+    answered(&env);
+    let run = env.run_from_claude(&["--max-rounds", "1"]).ok();
+    let dir = run
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("session: "))
+        .unwrap_or_else(|| panic!("{}", run.stdout))
+        .to_string();
+    assert_eq!(run.stdout.matches(&dir).count(), 1, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("  final artifact: final-artifact.md"),
+        "{}",
+        run.stdout
+    );
+}

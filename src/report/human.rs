@@ -162,16 +162,17 @@ pub fn text(r: &Report, color: bool) -> String {
     if let Some(t) = totals(r) {
         let _ = writeln!(s, "  total: {t}");
     }
-    let _ = writeln!(s, "\nfinal artifact: {}", r.final_artifact.display());
+    // The session folder once; its files by name under it.
+    let _ = writeln!(s, "\nsession: {}", r.session_dir.display());
+    let _ = writeln!(s, "  final artifact: {}", file_name(&r.final_artifact));
     if let Some(p) = &r.final_patch {
         let _ = writeln!(
             s,
-            "final patch: {} ({})",
-            p.display(),
+            "  final patch: {} ({})",
+            file_name(p),
             r.patch_check.as_deref().unwrap_or("")
         );
     }
-    let _ = writeln!(s, "session: {}", r.session_dir.display());
     if r.gate.failed {
         let _ = writeln!(
             s,

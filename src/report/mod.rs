@@ -237,6 +237,14 @@ pub(crate) fn dispute_text(d: &Dispute, severity: &str) -> String {
 }
 
 /// The gate: unresolved findings at or above `fail_on`.
+/// A session file by its name: the session folder's path is said once, on its own line.
+fn in_session(p: &std::path::Path) -> String {
+    p.file_name().map_or_else(
+        || p.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
 /// Reports list findings most severe first (in the order they were raised within a level): a
 /// finding of unknown severity may be a blocker, so it comes after P0 and P1, before P2.
 fn most_severe_first(s: Severity) -> u8 {
@@ -290,8 +298,9 @@ pub(crate) fn next_actions(r: &Report, code: bool) -> Vec<String> {
     }
     if let Some(p) = &r.final_patch {
         out.push(format!(
-            "Review the accepted changes in {} ({}), then apply them: `git debate apply {}`",
-            p.display(),
+            "Review the accepted changes in {} in the session folder ({}), then apply them: `git \
+             debate apply {}`",
+            in_session(p),
             r.patch_check.as_deref().unwrap_or("not checked"),
             r.session
         ));
@@ -300,8 +309,8 @@ pub(crate) fn next_actions(r: &Report, code: bool) -> Vec<String> {
         || (r.final_decision.starts_with("Accept") && r.final_patch.is_none())
     {
         out.push(format!(
-            "Compare the final version with the original: {}",
-            r.final_artifact.display()
+            "Compare the final version ({} in the session folder) with the original",
+            in_session(&r.final_artifact)
         ));
     }
     for i in r.unresolved.iter().filter(|i| i.rank() <= 2) {
