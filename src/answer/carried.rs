@@ -91,6 +91,14 @@ fn named(line: &str, asked: &[(String, String)]) -> Option<String> {
 
 /// The one asked id a line names and the first status phrase after it.
 fn from_line(line: &str, asked: &[(String, String)]) -> Option<(String, Carried)> {
+    let (id, rest) = named_once(line, asked)?;
+    status_in(&rest).map(|s| (id, s))
+}
+
+/// The one asked id (`asked`: id and title) a line names, and its normalised words after the id
+/// and after the title when the line repeats it (a severity label may come between). A line
+/// naming no asked id, or several, names none: its words cannot be given to one finding.
+pub(crate) fn named_once(line: &str, asked: &[(String, String)]) -> Option<(String, Vec<String>)> {
     let words: Vec<String> = normalise(line)
         .split(' ')
         .filter(|w| !w.is_empty())
@@ -107,7 +115,6 @@ fn from_line(line: &str, asked: &[(String, String)]) -> Option<(String, Carried)
         .iter()
         .find(|(a, _)| a.eq_ignore_ascii_case(&words[at]))?;
     let rest = &words[at + 1..];
-    // The title repeated after the id, word for word (a severity label may come first).
     let title = normalise(title);
     let title: Vec<&str> = title.split(' ').filter(|w| !w.is_empty()).collect();
     let skip = (0..=rest.len().min(2))
@@ -120,7 +127,7 @@ fn from_line(line: &str, asked: &[(String, String)]) -> Option<(String, Carried)
                     .all(|(a, b)| a == b)
         })
         .map_or(0, |i| i + title.len());
-    status_in(&rest[skip..]).map(|s| (id.clone(), s))
+    Some((id.clone(), rest[skip..].to_vec()))
 }
 
 /// The first status phrase in `words`, the longest one where several start at one word.

@@ -270,41 +270,10 @@ fn named(line: &str, asked: &[(String, String)]) -> Option<String> {
 
 /// The one asked id a line names and the reply after it, with the line's words after the reply.
 fn from_line(line: &str, asked: &[(String, String)]) -> Option<(String, Reply, String)> {
-    let words: Vec<String> = normalise(line)
-        .split(' ')
-        .filter(|w| !w.is_empty())
-        .map(str::to_string)
-        .collect();
-    let at: Vec<usize> = words
-        .iter()
-        .enumerate()
-        .filter(|(_, w)| asked.iter().any(|(a, _)| a.eq_ignore_ascii_case(w)))
-        .map(|(i, _)| i)
-        .collect();
-    let [at] = at[..] else { return None };
-    let (id, title) = asked
-        .iter()
-        .find(|(a, _)| a.eq_ignore_ascii_case(&words[at]))?;
-    let rest = &words[at + 1..];
-    // The title repeated after the id, word for word (a severity label may come first).
-    let title = normalise(title);
-    let title: Vec<&str> = title.split(' ').filter(|w| !w.is_empty()).collect();
-    let skip = (0..=rest.len().min(2))
-        .find(|&i| {
-            !title.is_empty()
-                && rest.len() >= i + title.len()
-                && rest[i..i + title.len()]
-                    .iter()
-                    .zip(&title)
-                    .all(|(a, b)| a == b)
-        })
-        .map_or(0, |i| i + title.len());
-    let reply = reply_in(&rest[skip..])?;
-    Some((
-        id.clone(),
-        reply,
-        words_after(line, &id.to_ascii_lowercase()),
-    ))
+    let (id, rest) = crate::answer::carried::named_once(line, asked)?;
+    let reply = reply_in(&rest)?;
+    let words = words_after(line, &id.to_ascii_lowercase());
+    Some((id, reply, words))
 }
 
 /// The reviewer's own words on a reply line: what follows the id, without the markup around it.
