@@ -134,6 +134,21 @@ fn a_revision_as_content_is_the_change_git_means_never_the_string() {
         "{}",
         run.stdout
     );
+    // A commit id of git's usual length is a commit; four hex digits are a word ("face").
+    let head = env.git(&["rev-parse", "HEAD"]);
+    let run = env.run(&[&head[..7], "--dry-run"]).ok();
+    assert!(
+        run.stdout
+            .contains(&format!("scope:      commit:{}", &head[..7])),
+        "{}",
+        run.stdout
+    );
+    let run = env.run(&[&head[..4], "--dry-run"]).ok();
+    assert!(
+        run.stdout.contains("source:     argument"),
+        "{}",
+        run.stdout
+    );
     // With --scope as well, the user meant one of them.
     let run = env
         .run(&["HEAD~1", "--scope", "staged", "--dry-run"])

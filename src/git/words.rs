@@ -12,6 +12,9 @@ use git2::BranchType;
 
 use crate::git::{Repo, Scope};
 
+/// git's default abbreviated id length (`core.abbrev`'s usual value).
+const SHORT_ID: usize = 7;
+
 /// The scope git would mean by `word`, or `None` when it names no commit.
 pub fn scope_of(repo: &Repo, word: &str) -> Option<Scope> {
     let word = word.trim();
@@ -28,7 +31,10 @@ pub fn scope_of(repo: &Repo, word: &str) -> Option<Scope> {
             .all(|side| side.is_empty() || is_commit(repo, side));
         return sides_known.then_some(scope);
     }
-    if !is_commit(repo, word) {
+    // A short run of hex digits is as likely an English word ("face", "decade") as an id: only
+    // git's default abbreviation length or more is read as a commit id.
+    let hex_only = word.bytes().all(|b| b.is_ascii_hexdigit());
+    if (hex_only && word.len() < SHORT_ID) || !is_commit(repo, word) {
         return None;
     }
     if is_branch(repo, word) && !is_checked_out(repo, word) {

@@ -33,9 +33,10 @@ pub enum Check {
     KeyBlock,
 }
 
-/// A secret known by its place (a flag, a parameter, a statement), never looked for in minified or
-/// vendored code.
-const fn place(
+/// A secret known by its place (a flag, a parameter, a statement, a header, a URL's
+/// `user:pw@`) rather than by a prefix of its own: never looked for in minified or vendored code,
+/// where such shapes are code.
+pub(super) const fn placed(
     kind: &'static str,
     needles: &'static [&'static str],
     pattern: &'static str,
@@ -139,29 +140,29 @@ pub const PLACEHOLDERS: &[&str] = &[
 /// must also read as a literal secret (not a variable, placeholder or word), unlike the tokens.
 pub const CONTEXTS: &[Rule] = &[
     // `docker login -p x`, `mysql -pSecret`, `mysqldump -p'x'`, `curl -u user:pw`, `openssl … pass:x`.
-    place(
+    placed(
         "cli-password",
         &["docker"],
         r"(?-u:\b)docker[ \t]+login(?-u:\b)[^\n]*?[ \t](?:-p|--password)(?:=|[ \t]+)['\x22]?(?P<secret>[^\s'\x22]+)",
     ),
-    place(
+    placed(
         "cli-password",
         &["mysql", "mariadb"],
         r"(?-u:\b)(?:mysql|mysqldump|mysqladmin|mariadb)(?-u:\b)[^\n]*?[ \t]-p['\x22]?(?P<secret>[^\s'\x22]+)",
     ),
-    place(
+    placed(
         "cli-password",
         &["curl", "wget", "http"],
         r"(?-u:\b)(?:curl|wget|http)(?-u:\b)(?:[^\n]|\\\n)*?[ \t](?:-u|--user|-U|--proxy-user)(?:=|[ \t]+)['\x22]?[^\s:'\x22]+:(?P<secret>[^\s'\x22]+)",
     ),
-    place(
+    placed(
         "cli-password",
         &["pass:"],
         r"[ \t]-\w+[ \t]+['\x22]?pass:(?P<secret>[^\s'\x22\\]+)",
     ),
     // Any `--password x`, `--db-password=x`, keytool's `-storepass x`, `-deststorepass x`, and
     // the token flags of deploy tools (`--token=x`, `--api-key x`, `--authkey=x`).
-    place(
+    placed(
         "cli-password",
         &[
             "password",
@@ -178,37 +179,37 @@ pub const CONTEXTS: &[Rule] = &[
         r"(?:^|[ \t])--?(?:[a-z]+-)*(?:password|passwd|passphrase|storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass|token|api-key|apikey|auth-key|authkey|auth-token|access-token)(?:=|[ \t]+)['\x22]?(?P<secret>[^\s'\x22\\]+)",
     ),
     // Oracle's `user/password@//host`: sqlplus and friends, JDBC thin URLs, `connect`.
-    place(
+    placed(
         "cli-password",
         &["sqlplus", "sqlldr", "rman", "expdp", "impdp"],
         r"(?-u:\b)(?:sqlplus|sqlldr|rman|expdp|impdp)(?-u:\b)[^\n]*?[ \t]['\x22]?[A-Za-z0-9_$#.]+/(?P<secret>[^\s@/'\x22]+)@",
     ),
-    place(
+    placed(
         "connection-password",
         &["jdbc:oracle:", "connect"],
         r"(?i)(?-u:\b)(?:jdbc:oracle:[a-z]+:|connect[ \t]+)[A-Za-z0-9_$#.]+/(?P<secret>[^\s@/'\x22]+)@",
     ),
     // JDBC/ODBC/ADO parameters: `?user=x&password=y`, `;Password=y;`, `;PWD=y`.
-    place(
+    placed(
         "connection-password",
         &["pass", "pwd"],
         r"(?i)[?&;][ \t]*(?:password|passwd|pwd)[ \t]*=[ \t]*(?P<secret>[^&;'\x22\s]+)",
     ),
     // `.pgpass`: host:port:database:user:password, `\:` escaping a colon. Only where the file
     // or its name says so.
-    place(
+    placed(
         "pgpass",
         &["pgpass"],
         r"(?m)^[+\- ]?[A-Za-z0-9_.*\[\]-]+:(?:[0-9]{1,5}|\*):[^:\s]+:[^:\s]+:(?P<secret>(?:[^:\s\\]|\\.)+)[ \t]*$",
     ),
     // SQL: `CREATE USER … WITH PASSWORD '…'`, `IDENTIFIED BY '…'`, `ENCRYPTED PASSWORD '…'`.
-    place(
+    placed(
         "sql-password",
         &["password", "identified"],
         r"(?i)(?-u:\b)(?:password|identified[ \t]+by)[ \t]*(?:=[ \t]*)?'(?P<secret>[^'\n]{4,})'",
     ),
     // PowerShell: `ConvertTo-SecureString "…" -AsPlainText`.
-    place(
+    placed(
         "powershell-password",
         &["convertto-securestring"],
         r#"(?i)(?-u:\b)ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?["'](?P<secret>[^"'\n]+)["'][^\n]*-AsPlainText"#,
@@ -230,7 +231,7 @@ macro_rules! prose_value {
 /// that is not code or configuration, and only literal-looking X.
 pub const PROSE: &[Rule] = &[
     // Stated: `the password (for the staging db) is X`, `password: X`, `password (X)`.
-    place(
+    placed(
         "password",
         &["pass", "pw", "secret"],
         concat!(
@@ -239,7 +240,7 @@ pub const PROSE: &[Rule] = &[
         ),
     ),
     // Given: `with password **X**`, `passphrase X`.
-    place(
+    placed(
         "password",
         &["pass", "pw"],
         concat!(
@@ -248,7 +249,7 @@ pub const PROSE: &[Rule] = &[
         ),
     ),
     // A login pair: `` `admin` / `X` ``.
-    place(
+    placed(
         "password",
         &["login", "credential"],
         r"(?i)(?-u:\b)(?:login|credentials?)(?-u:\b)[^\n`]{0,40}`[A-Za-z0-9._@][^`\s]*`[ \t]*[/:][ \t]*`(?P<secret>[^`\s]+)`",

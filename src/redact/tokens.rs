@@ -6,7 +6,7 @@
 //! Each rule names the literals (needles) one of which every match holds: a text holding none of
 //! them never runs, nor even compiles, the rule.
 
-use crate::redact::rules::{Check, Rule};
+use crate::redact::rules::{placed, Check, Rule};
 
 /// A token with a distinctive prefix (`ghp_`, `rk_live_`, `AKIA`): it starts at a word boundary or
 /// right after `_`, and ends before anything that is not a letter or digit, so one glued into a
@@ -52,28 +52,8 @@ const fn random(
     pattern: &'static str,
 ) -> Rule {
     Rule {
-        kind,
-        pattern,
-        needles,
-        distinctive: true,
         check: Check::Random,
-    }
-}
-
-/// A shape found by its place in a header, URL or configuration line rather than by a prefix of
-/// its own (`Bearer …`, `user:pw@`): not looked for in minified or vendored code, where such
-/// shapes are code.
-const fn placed(
-    kind: &'static str,
-    needles: &'static [&'static str],
-    pattern: &'static str,
-) -> Rule {
-    Rule {
-        kind,
-        pattern,
-        needles,
-        distinctive: false,
-        check: Check::Shape,
+        ..format(kind, needles, pattern)
     }
 }
 

@@ -20,7 +20,7 @@ use crate::answer::Protocol;
 use crate::change::markdown::Target;
 use crate::findings::Finding;
 use crate::prompts::Template;
-use crate::review::lean::SUBSET_NOTE;
+use crate::review::lean::{Shown, SUBSET_NOTE};
 use crate::review::record::{Call, Round};
 use crate::review::{PatchBase, Review, State};
 
@@ -311,19 +311,8 @@ impl Review<'_> {
             st.final_decision = Some("Accept Opposite (materialization skipped)".into());
             return Ok(true);
         }
-        let shown = self.touched(&st.text, &round.findings);
-        let (r, call) = self.author_call(
-            n,
-            "materialize",
-            Template::Materialize,
-            &[
-                ("findings", &judged_list(&round.findings)),
-                ("artifact", &shown.text),
-                ("format_note", &self.format_note(shown.subset)),
-            ],
-            started,
-        )?;
-        round.calls.push(call);
+        let (r, _) =
+            self.ask_version(round, st, ("materialize", Template::Materialize), started)?;
         if cut_short(&r) {
             return Ok(false);
         }
@@ -349,15 +338,20 @@ impl Review<'_> {
         Ok(true)
     }
 
-    /// Decision C: the author writes a compromise, which the next round reviews. `false` when
-    /// Ctrl-C cut the call short.
-    fn compromise(&self, round: &mut Round, st: &mut State, started: Instant) -> Result<bool> {
-        let n = round.round;
+    /// Asks the author for a version (the reviewer's, or a compromise), shown the round's
+    /// findings and the parts of the artifact they touch; the call goes into the round.
+    fn ask_version(
+        &self,
+        round: &mut Round,
+        st: &State,
+        (purpose, template): (&'static str, Template),
+        started: Instant,
+    ) -> Result<(std::result::Result<Answer, BackendError>, Shown)> {
         let shown = self.touched(&st.text, &round.findings);
         let (r, call) = self.author_call(
-            n,
-            "compromise",
-            Template::Compromise,
+            round.round,
+            purpose,
+            template,
             &[
                 ("findings", &judged_list(&round.findings)),
                 ("artifact", &shown.text),
@@ -366,6 +360,15 @@ impl Review<'_> {
             started,
         )?;
         round.calls.push(call);
+        Ok((r, shown))
+    }
+
+    /// Decision C: the author writes a compromise, which the next round reviews. `false` when
+    /// Ctrl-C cut the call short.
+    fn compromise(&self, round: &mut Round, st: &mut State, started: Instant) -> Result<bool> {
+        let n = round.round;
+        let (r, shown) =
+            self.ask_version(round, st, ("compromise", Template::Compromise), started)?;
         if cut_short(&r) {
             return Ok(false);
         }
