@@ -265,7 +265,12 @@ mod linux {
         let Ok(dir) = std::fs::read_dir("/proc") else {
             return;
         };
-        let ours = rustix::process::getsid(None).map_or(0, |s| s.as_raw_nonzero().get());
+        // Our session is read from /proc, not asked with getsid(2): in a container whose
+        // session leader lives outside our pid namespace the kernel answers 0, which rustix
+        // treats as impossible and panics on — in a destructor, that aborts the process.
+        let Some((_, _, _, ours)) = stat_with_session(me) else {
+            return;
+        };
         let zombies: Vec<i32> = dir
             .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
             .filter(|&pid| {
@@ -402,5 +407,38 @@ mod tests {
         sweep("no-such-token", -1, -1);
         assert!(!std::path::Path::new(&format!("/proc/{pid}")).exists());
         assert!(ours.wait().unwrap().success());
+    }
+
+    /// In a container whose session leader is outside our pid namespace, getsid(2) answers 0
+    /// (CI machines run us so). The sweeping tests are run again there, in a fresh pid
+    /// namespace, where they once aborted the whole test binary. Skipped where a pid namespace
+    /// cannot be made (no `unshare`, or not allowed).
+    #[test]
+    #[allow(clippy::print_stderr)] // a skipped case says why
+    fn sweeping_works_where_our_session_leader_is_outside_our_namespace() {
+        if std::env::var_os("GIT_DEBATE_IN_NEW_PID_NS").is_some() {
+            return;
+        }
+        let probe = Command::new("unshare")
+            .args(["-p", "-f", "--mount-proc", "true"])
+            .output();
+        if !probe.is_ok_and(|o| o.status.success()) {
+            eprintln!("skipped: cannot make a pid namespace here");
+            return;
+        }
+        let out = Command::new("unshare")
+            .args(["-p", "-f", "--mount-proc"])
+            .arg(std::env::current_exe().unwrap())
+            .args(["sys::reap::tests::a_detached", "--test-threads=1"])
+            .env("GIT_DEBATE_IN_NEW_PID_NS", "1")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.contains("2 passed"), "{text}");
     }
 }
