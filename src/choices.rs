@@ -188,6 +188,39 @@ impl FailOn {
 }
 
 vocabulary! {
+    /// `--consensus`: with several reviewers, how many of those that answered must raise a
+    /// finding before the gate counts it.
+    pub enum Consensus {
+        // One reviewer is enough: a single family's blocker blocks.
+        Any = "any",
+        // More than half of the reviewers that answered.
+        Majority = "majority",
+        // Every reviewer that answered.
+        All = "all",
+    }
+}
+
+impl Consensus {
+    /// Whether `raised` votes of `answered` reviewers meet the rule.
+    pub fn met(self, raised: usize, answered: usize) -> bool {
+        match self {
+            Consensus::Any => raised >= 1,
+            Consensus::Majority => raised * 2 > answered,
+            Consensus::All => raised >= answered && raised > 0,
+        }
+    }
+
+    /// Whether `answered` of `asked` reviewers are enough to evaluate anything under the rule.
+    pub fn enough(self, answered: usize, asked: usize) -> bool {
+        match self {
+            Consensus::Any => answered >= 1,
+            Consensus::Majority => answered * 2 > asked,
+            Consensus::All => answered == asked && answered > 0,
+        }
+    }
+}
+
+vocabulary! {
     /// `--chunk`/`--no-chunk`: whether a change is reviewed in chunks at once.
     pub enum Chunking {
         // Only a change bigger than the artifact budget. (Plain comments here and below: a doc
@@ -257,6 +290,7 @@ mod tests {
         agrees::<Effort>();
         agrees::<Format>();
         agrees::<FailOn>();
+        agrees::<Consensus>();
         agrees::<Chunking>();
         agrees::<Workspace>();
         agrees::<Tools>();
@@ -269,5 +303,18 @@ mod tests {
         assert_eq!(v, FailOn::P2);
         assert_eq!(FailOn::P3.rank(), Some(3));
         assert_eq!(FailOn::Never.rank(), None);
+    }
+
+    #[test]
+    fn consensus_counts_votes_of_those_that_answered() {
+        assert!(Consensus::Any.met(1, 3));
+        assert!(!Consensus::Majority.met(1, 3));
+        assert!(Consensus::Majority.met(2, 3));
+        assert!(!Consensus::All.met(2, 3));
+        assert!(Consensus::All.met(3, 3));
+        assert!(Consensus::Majority.enough(2, 3));
+        assert!(!Consensus::Majority.enough(1, 3));
+        assert!(!Consensus::All.enough(2, 3));
+        assert!(!Consensus::Any.enough(0, 3));
     }
 }

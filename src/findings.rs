@@ -177,6 +177,36 @@ pub struct Finding {
     /// rounds and stable fingerprints for code hosts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub anchor: Option<String>,
+    /// In a review by several reviewers, each reviewer that raised it, at its own level (the
+    /// finding's `severity` is the highest of them); empty with one reviewer.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub raised_by: Vec<Vote>,
+}
+
+/// One reviewer's word on a finding, in a review by several.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Vote {
+    /// The backend (`codex`, `gemini`).
+    pub reviewer: String,
+    /// Its model family (`openai`, `google`).
+    pub family: String,
+    /// The level it gave.
+    pub severity: Severity,
+    /// Its own title, when it worded the finding otherwise than the one kept.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub title: String,
+}
+
+/// Who raised a finding, for people: `codex + gemini`, `gemini only`.
+pub fn agreement_text(votes: &[Vote]) -> String {
+    match votes {
+        [one] => format!("{} only", one.reviewer),
+        _ => votes
+            .iter()
+            .map(|v| v.reviewer.as_str())
+            .collect::<Vec<_>>()
+            .join(" + "),
+    }
 }
 
 impl Finding {
@@ -218,6 +248,7 @@ impl Finding {
             chunk: None,
             source: Source::Reader,
             anchor: None,
+            raised_by: Vec::new(),
         }
     }
 

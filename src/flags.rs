@@ -56,6 +56,7 @@ impl Fill for GateArgs {
     fn fill(&self, o: &mut Overrides) {
         o.fail_on = self.fail_on;
         o.trust_judge = either(self.trust_judge, self.no_trust_judge);
+        o.consensus = self.consensus;
     }
 }
 
@@ -99,13 +100,27 @@ impl Fill for IdleArgs {
 impl Fill for SidesArgs {
     fn fill(&self, o: &mut Overrides) {
         o.author = self.author.clone();
-        o.reviewer = self.reviewer.clone();
+        // The first `--reviewer` is the reviewer; all of them, given on the command line, are
+        // the reviewers (so one `--reviewer` replaces a `debate.reviewers` list from config).
+        o.reviewer = self.reviewer.first().cloned();
+        o.reviewers = (!self.reviewer.is_empty()).then(|| self.reviewer.join(","));
     }
 }
 
 impl Fill for EffortArgs {
     fn fill(&self, o: &mut Overrides) {
         o.effort = self.effort;
+    }
+}
+
+/// `debate.reviewers` from `--reviewer` (all of them) and `--reviewers N`: the named ones, then as
+/// many routed ones as make N.
+fn reviewers(named: Option<&str>, count: Option<u32>) -> Option<String> {
+    match (named, count) {
+        (Some(n), Some(c)) => Some(format!("{n},{c}")),
+        (Some(n), None) => Some(n.to_string()),
+        (None, Some(c)) => Some(c.to_string()),
+        (None, None) => None,
     }
 }
 
@@ -148,7 +163,9 @@ impl From<&ReviewArgs> for Overrides {
                 a.no_skip_materialize_opposite,
             ),
             normalizer: a.normalizer.clone(),
-            fallback_reviewer: a.fallback_reviewer.clone(),
+            fallback_reviewer: (!a.fallback_reviewer.is_empty())
+                .then(|| a.fallback_reviewer.join(",")),
+            reviewers: reviewers(o.reviewers.as_deref(), a.reviewers),
             reviewer_workspace: a.reviewer_workspace,
             reviewer_tools: a.reviewer_tools,
             allow_same_family: either(a.allow_same_family, a.no_allow_same_family),

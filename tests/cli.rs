@@ -44,6 +44,7 @@ mod real_clis;
 mod renames;
 mod repositories;
 mod review;
+mod reviewers;
 mod revisions;
 mod sandbox;
 mod scopes;

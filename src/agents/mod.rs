@@ -35,6 +35,7 @@ pub mod redacting;
 pub mod registry;
 #[cfg(test)]
 pub mod replays;
+pub mod reviewers;
 pub mod routing;
 #[cfg(test)]
 mod schema_replay;

@@ -29,6 +29,13 @@ pub struct Pick {
 pub struct Route {
     pub author: Pick,
     pub reviewer: Pick,
+    /// The other reviewers of a review by several (`debate.reviewers`), beside `reviewer`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub others: Vec<Pick>,
+    /// Who reviews, in order, when the reviewer never answers (`debate.reviewer = a,b`,
+    /// `debate.fallbackReviewer`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub chain: Vec<String>,
     /// Things worth a line on stderr (unknown families, a forced same family).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -49,6 +56,8 @@ impl From<&Route> for crate::store::metadata::Route {
         crate::store::metadata::Route {
             author: (&r.author).into(),
             reviewer: (&r.reviewer).into(),
+            others: r.others.iter().map(Into::into).collect(),
+            chain: r.chain.clone(),
             notes: r.notes.clone(),
         }
     }
@@ -93,9 +102,34 @@ impl World<'static> {
 /// Picks both sides.
 pub fn route(settings: &Settings, world: &World) -> Result<Route> {
     let author = pick_author(settings, world)?;
-    let reviewer = pick_reviewer(settings, world, &author)?;
-    let mut notes = Vec::new();
-    for p in [&author, &reviewer] {
+    let (named, _) = crate::agents::reviewers::wanted(settings)?;
+    let reviewer = match named.first() {
+        Some(name) => Pick {
+            family: (world.family)(name, Role::Reviewer),
+            backend: name.clone(),
+            why: match settings.origins.get("reviewers") {
+                Some(o) if o.starts_with("--") => "--reviewer was given".to_string(),
+                Some(o) => format!("debate.reviewers is set in {o}"),
+                None => "debate.reviewers is set".to_string(),
+            },
+        },
+        None => pick_reviewer(settings, world, &author)?,
+    };
+    let (seated, mut notes) =
+        crate::agents::reviewers::others(settings, world, &author, &reviewer)?;
+    for p in &seated {
+        if p.family == author.family && !author.family.is_unknown() && !settings.allow_same_family {
+            return Err(UsageError::new(format!(
+                "reviewer {} is a {} model like the author {}, so it is no second opinion;                  name reviewers of other families ({}) or pass --allow-same-family",
+                p.backend,
+                p.family,
+                author.backend,
+                others(world, &author.family).join(", ")
+            ))
+            .into());
+        }
+    }
+    for p in [&author, &reviewer].into_iter().chain(&seated) {
         if p.family.is_unknown() {
             notes.push(format!(
                 "note: the model family of {} is unknown; set debate.{}.family so routing can \
@@ -125,6 +159,8 @@ pub fn route(settings: &Settings, world: &World) -> Result<Route> {
     Ok(Route {
         author,
         reviewer,
+        others: seated,
+        chain: crate::agents::reviewers::chain(settings),
         notes,
     })
 }
@@ -142,7 +178,10 @@ fn config_section(backend: &str) -> &str {
 fn from_settings(settings: &Settings, key: &'static str) -> Option<(String, String)> {
     let value = match key {
         "author" => settings.author.clone()?,
-        _ => settings.reviewer.clone()?,
+        // The head of a failover chain (`codex,gemini`) reviews; the rest is the chain.
+        _ => crate::agents::reviewers::backend_list(settings.reviewer.as_deref()?)
+            .into_iter()
+            .next()?,
     };
     let why = match settings.origins.get(key) {
         Some(origin) if origin.starts_with("--") => format!("{origin} was given"),

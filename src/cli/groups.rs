@@ -54,6 +54,10 @@ pub struct GateArgs {
     /// Undo --trust-judge (e.g. one set in config).
     #[arg(long, hide_short_help = true)]
     pub no_trust_judge: bool,
+    /// With several reviewers, which findings count for --fail-on: any (one reviewer is
+    /// enough), majority (more than half of those that answered) or all [default: any].
+    #[arg(long, value_enum, ignore_case = true)]
+    pub consensus: Option<crate::choices::Consensus>,
 }
 
 /// `--mode`: review and resume.
@@ -103,9 +107,10 @@ pub struct SidesArgs {
     #[arg(long, value_name = "BACKEND")]
     pub author: Option<String>,
 
-    /// The opposite model that critiques (a backend name or exec:<command>).
+    /// The opposite model that critiques (a backend name or exec:<command>); given more than
+    /// once, each reviews the same change at once and one verdict merges their findings.
     #[arg(long, value_name = "BACKEND")]
-    pub reviewer: Option<String>,
+    pub reviewer: Vec<String>,
 }
 
 /// `--effort`: review, topic, backends and ask.

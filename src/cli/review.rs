@@ -112,9 +112,15 @@ pub struct ReviewArgs {
     pub normalizer: Option<String>,
 
     /// A backend that reviews instead when the reviewer never answers (e.g. a local
-    /// openai:<model>); the report says it did.
+    /// openai:<model>); given more than once, a chain tried in order. The report says who
+    /// answered and why the others did not.
     #[arg(long, value_name = "BACKEND")]
-    pub fallback_reviewer: Option<String>,
+    pub fallback_reviewer: Vec<String>,
+
+    /// Several reviewers at once, one verdict: the N best installed families other than the
+    /// author's, in routing order (after those named with --reviewer).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=8))]
+    pub reviewers: Option<u32>,
 
     /// Where the models run: `export` (a redacted copy of the reviewed revision: tracked files
     /// only, no ignored or untracked files, no .git) or `worktree` (the work tree itself)

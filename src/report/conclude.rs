@@ -46,6 +46,7 @@ pub fn review(r: &Reviewed, settings: &Settings) -> Result<Outcome> {
             reviewer: r.reviewer.clone(),
             fail_on: settings.fail_on,
             trust_judge: settings.trust_judge,
+            consensus: settings.consensus,
             code,
             single_file: single_file(&session.dir),
             injections: &r.injections,

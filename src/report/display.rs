@@ -120,6 +120,14 @@ impl Report {
                 reviewer: line(&f.reviewer),
                 instead_of: line(&f.instead_of),
                 because: line(&f.because),
+                also_failed: f
+                    .also_failed
+                    .iter()
+                    .map(|p| crate::store::call::PassedOver {
+                        reviewer: line(&p.reviewer),
+                        because: line(&p.because),
+                    })
+                    .collect(),
             }),
             single_file: self.single_file.as_deref().map(line),
             ..self.clone()

@@ -38,6 +38,9 @@ fn item_line(i: &Item, color: bool) -> String {
     if let Some(e) = i.where_() {
         let _ = write!(s, " — {e}");
     }
+    if let Some(v) = &i.votes {
+        let _ = write!(s, " [{}]", v.text());
+    }
     match &i.dispute {
         Some(d) => {
             let _ = write!(
@@ -96,6 +99,12 @@ pub fn text(r: &Report, color: bool) -> String {
             f.instead_of,
             f.because
         );
+        for p in &f.also_failed {
+            let _ = writeln!(s, "  {} did not answer either: {}", p.reviewer, p.because);
+        }
+    }
+    if let Some(v) = &r.reviewers {
+        let _ = writeln!(s, "reviewers: {}", crate::report::votes::line(v));
     }
     let _ = writeln!(s, "stopped: {}", r.stop_reason);
     if let Some(e) = &r.error {
@@ -279,6 +288,12 @@ fn markdown_of(r: &Report) -> String {
             "Reviewer: {} (the fallback reviewer: {} did not answer)",
             f.reviewer, f.instead_of
         );
+        for p in &f.also_failed {
+            let _ = writeln!(s, "Also tried: {} ({})", p.reviewer, p.because);
+        }
+    }
+    if let Some(v) = &r.reviewers {
+        let _ = writeln!(s, "Reviewers: {}", crate::report::votes::line(v));
     }
     let _ = writeln!(s, "\n### Final Decision\n- {}", r.final_decision);
     // A pull-request comment must not show local paths: files are named within the session.
@@ -317,7 +332,18 @@ fn markdown_of(r: &Report) -> String {
     unresolved.sort_by_key(|i| (i.rank(), i.severity));
     for i in unresolved {
         let at = i.where_().map(|w| format!(" — `{w}`")).unwrap_or_default();
-        let _ = writeln!(s, "- {} [{}] {}{at}", i.severity_text(), i.id, i.title);
+        let votes = i
+            .votes
+            .as_ref()
+            .map(|v| format!(" ({})", v.text()))
+            .unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "- {} [{}] {}{at}{votes}",
+            i.severity_text(),
+            i.id,
+            i.title
+        );
     }
     if !r.withdrawn.is_empty() {
         let _ = writeln!(s, "\n### Withdrawn");
@@ -370,6 +396,9 @@ pub(crate) fn finding_block(s: &mut String, i: &Item) {
     let mut about = Vec::new();
     if let Some(w) = i.where_() {
         about.push(format!("`{w}`"));
+    }
+    if let Some(v) = &i.votes {
+        about.push(v.text());
     }
     about.push(match &i.dispute {
         Some(d) => crate::report::dispute_text(d, i.severity_text()),

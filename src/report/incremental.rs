@@ -54,7 +54,12 @@ impl Report {
                     .push(format!("full review instead of incremental: {r}"));
             }
         }
-        self.gate = crate::report::gate(&self.unresolved, fail_on, self.gate.trust_judge);
+        self.gate = crate::report::gate(
+            &self.unresolved,
+            fail_on,
+            self.gate.trust_judge,
+            self.gate.consensus,
+        );
         self.incremental = Some(inc);
         self.next_actions = crate::report::next_actions(self, code);
     }

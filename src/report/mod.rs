@@ -21,6 +21,7 @@ pub mod post;
 pub mod stored;
 pub mod suggestion;
 pub mod unchanged;
+pub mod votes;
 
 use std::path::PathBuf;
 
@@ -44,6 +45,8 @@ pub struct Context<'a> {
     pub fail_on: FailOn,
     /// `debate.gate.trustJudge`: the judge's ruling decides whether a disputed finding counts.
     pub trust_judge: bool,
+    /// With several reviewers: which findings count for the gate.
+    pub consensus: crate::choices::Consensus,
     pub code: bool,
     /// The one file reviewed, when the artifact is one file (SARIF attaches location-less
     /// findings to it).
@@ -116,7 +119,12 @@ fn judge_history(o: &Outcome) -> Vec<JudgeLine> {
 
 pub fn build(o: &Outcome, cx: &Context) -> Report {
     let trust = cx.trust_judge;
-    let (findings, unresolved) = latest_findings(o, cx);
+    let (mut findings, mut unresolved) = latest_findings(o, cx);
+    let reviewers = votes::reviewers(o, cx.consensus);
+    if let Some(r) = &reviewers {
+        votes::annotate(&mut findings, r);
+        votes::annotate(&mut unresolved, r);
+    }
     let withdrawn = o
         .rounds
         .iter()
@@ -179,7 +187,13 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
         next_actions: Vec::new(),
         usage: usage_by_backend(&o.rounds, &o.extra_calls),
         duration_ms: o.duration_ms,
-        gate: gate(&unresolved, cx.fail_on, trust),
+        gate: gate(
+            &unresolved,
+            cx.fail_on,
+            trust,
+            reviewers.as_ref().map(|r| r.consensus),
+        ),
+        reviewers,
         error: o.error.as_ref().map(|e| e.to_string()),
         coverage: coverage::Coverage::of(o),
         fallback: o.fallback.clone(),
@@ -236,7 +250,6 @@ pub(crate) fn dispute_text(d: &Dispute, severity: &str) -> String {
     s
 }
 
-/// The gate: unresolved findings at or above `fail_on`.
 /// A session file by its name: the session folder's path is said once, on its own line.
 fn in_session(p: &std::path::Path) -> String {
     p.file_name().map_or_else(
@@ -257,13 +270,20 @@ fn most_severe_first(s: Severity) -> u8 {
     }
 }
 
-pub(crate) fn gate(unresolved: &[Item], fail_on: FailOn, trust_judge: bool) -> Gate {
+/// The gate: unresolved findings at or above `fail_on`; with several reviewers, only those the
+/// consensus rule counts (their `votes` say).
+pub(crate) fn gate(
+    unresolved: &[Item],
+    fail_on: FailOn,
+    trust_judge: bool,
+    consensus: Option<crate::choices::Consensus>,
+) -> Gate {
     let threshold = fail_on.rank();
     let blocking: Vec<String> = threshold
         .map(|t| {
             unresolved
                 .iter()
-                .filter(|i| i.rank() <= t)
+                .filter(|i| i.rank() <= t && i.votes.as_ref().is_none_or(|v| v.counted))
                 .map(|i| i.id.clone())
                 .collect()
         })
@@ -273,6 +293,7 @@ pub(crate) fn gate(unresolved: &[Item], fail_on: FailOn, trust_judge: bool) -> G
         failed: !blocking.is_empty(),
         blocking,
         trust_judge,
+        consensus,
     }
 }
 

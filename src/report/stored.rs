@@ -60,6 +60,10 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
             reviewer: summary.reviewer.clone(),
             fail_on,
             trust_judge: summary.gate.trust_judge,
+            consensus: summary
+                .reviewers
+                .as_ref()
+                .map_or(crate::choices::Consensus::Any, |r| r.consensus),
             single_file: crate::report::conclude::single_file(dir),
             injections: &injections,
         },

@@ -36,6 +36,8 @@ pub(super) struct Job {
     /// The chunk (from 1) and its files, in a chunked review.
     pub chunk: Option<(u32, Vec<String>)>,
     pub prompt: String,
+    /// Whose call it is: 0 the reviewer, then the others of a review by several.
+    pub seat: usize,
 }
 
 impl Job {
@@ -125,6 +127,7 @@ impl Review<'_> {
                     segment,
                     chunk: None,
                     prompt,
+                    seat: 0,
                 })
                 .collect();
             return Ok((jobs, input, Vec::new()));
@@ -170,6 +173,7 @@ impl Review<'_> {
                 segment: None,
                 chunk: Some((k as u32 + 1, chunks::files(&doc, chunk))),
                 prompt,
+                seat: 0,
             });
         }
         Ok((jobs, input, plan.unfit))
@@ -187,10 +191,14 @@ impl Review<'_> {
         jobs: &[Job],
         started: std::time::Instant,
     ) -> Vec<(std::result::Result<Answer, BackendError>, u64)> {
-        let what = match jobs.len() {
-            1 => "review".to_string(),
-            _ => "review (both halves)".to_string(),
+        let seats = self.seats().len();
+        let what = match (jobs.len() / seats, seats) {
+            (1, 1) => "review".to_string(),
+            (_, 1) => "review (both halves)".to_string(),
+            _ => format!("review ({seats} reviewers)"),
         };
+        let names: Vec<&str> = self.seats().iter().map(|b| b.name()).collect();
+        let names = names.join(" + ");
         // Every chunk at once up to `debate.concurrency`: the fewest model waits the ceiling
         // allows. The progress line names the newest chunk started ("chunk 4/7").
         let begun = std::sync::atomic::AtomicUsize::new(0);
@@ -201,33 +209,29 @@ impl Review<'_> {
                 |_, job| {
                     begun.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let t = std::time::Instant::now();
+                    let who = self.seat(job.seat);
                     if signals::interrupted() {
-                        return (Err(crate::review::interrupted(self.reviewer.name())), 0);
+                        return (Err(crate::review::interrupted(who.name())), 0);
                     }
                     let protocol =
                         crate::review::reading::protocol_of(job.segment, self.artifact.target);
                     let req = self.request(
-                        self.reviewer.as_ref(),
+                        who,
                         self.sandbox.no_tools,
                         &job.prompt,
                         started,
                         Some(protocol),
                     );
-                    let r = self.reviewer.ask(&req);
+                    let r = who.ask(&req);
                     (r, t.elapsed().as_millis() as u64)
                 },
             )
         };
         let round = (n, self.settings.max_rounds);
         if jobs.len() > 1 && jobs[0].chunk.is_some() {
-            crate::ui::progress::with_chunk_progress(
-                self.reviewer.name(),
-                round,
-                (&begun, jobs.len()),
-                calls,
-            )
+            crate::ui::progress::with_chunk_progress(&names, round, (&begun, jobs.len()), calls)
         } else {
-            crate::ui::progress::with_progress(self.reviewer.name(), round, &what, calls)
+            crate::ui::progress::with_progress(&names, round, &what, calls)
         }
     }
 }

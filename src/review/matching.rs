@@ -151,7 +151,20 @@ impl Ledger {
 /// proposal halves of a mixed document (two protocols, two questions). Returns how many were
 /// merged away.
 pub fn merge_duplicates(findings: &mut Vec<Finding>, workspace: Option<&Path>) -> usize {
-    let source = |f: &Finding| f.chunk.map(|c| (f.segment.clone(), c));
+    // Which call raised it: a chunk of one half, of one reviewer (reviewers are merged apart,
+    // by [`merge_reviewers`], so each keeps its vote).
+    let source = |f: &Finding| {
+        f.chunk.map(|c| {
+            (
+                f.segment.clone(),
+                c,
+                f.raised_by.first().map(|v| v.reviewer.clone()),
+            )
+        })
+    };
+    let same_reviewer = |a: &Finding, b: &Finding| {
+        a.raised_by.first().map(|v| &v.reviewer) == b.raised_by.first().map(|v| &v.reviewer)
+    };
     let keys: Vec<(Option<String>, String)> = findings
         .iter()
         .map(|f| (anchor(f, workspace), comparable(f)))
@@ -163,6 +176,7 @@ pub fn merge_duplicates(findings: &mut Vec<Finding>, workspace: Option<&Path>) -
             source(&findings[k]).is_some()
                 && source(&findings[i]).is_some()
                 && source(&findings[k]) != source(&findings[i])
+                && same_reviewer(&findings[k], &findings[i])
                 && {
                     let sim = similarity(&keys[i].1, &keys[k].1);
                     let anchored = keys[i].0.is_some() && keys[i].0 == keys[k].0;
@@ -172,8 +186,12 @@ pub fn merge_duplicates(findings: &mut Vec<Finding>, workspace: Option<&Path>) -
         match same {
             Some(k) => {
                 // P0 < P1 < P2 < P3 < unclassified: a stated severity wins over none.
-                if findings[i].severity < findings[k].severity {
-                    findings[k].severity = findings[i].severity;
+                let higher = findings[i].severity;
+                if higher < findings[k].severity {
+                    findings[k].severity = higher;
+                    for v in &mut findings[k].raised_by {
+                        v.severity = higher;
+                    }
                 }
                 gone[i] = true;
             }
@@ -186,6 +204,58 @@ pub fn merge_duplicates(findings: &mut Vec<Finding>, workspace: Option<&Path>) -
         !gone[i - 1]
     });
     gone.iter().filter(|g| **g).count()
+}
+
+/// Merges the findings of several reviewers that are one finding, by the cross-round test
+/// ([`sameness`]): the merged finding keeps the first wording, every reviewer's vote at its own
+/// level, and the highest level as its own. Findings of one reviewer are never merged with each
+/// other (that is [`merge_duplicates`]' question), nor the two halves of a mixed document.
+/// Returns how many were merged away.
+pub fn merge_reviewers(findings: &mut Vec<Finding>, workspace: Option<&Path>) -> usize {
+    let voters =
+        |f: &Finding| -> Vec<String> { f.raised_by.iter().map(|v| v.reviewer.clone()).collect() };
+    let mut kept: Vec<(Finding, Known)> = Vec::new();
+    let mut merged = 0;
+    for f in findings.drain(..) {
+        let (anchor, text, place) = (anchor(&f, workspace), comparable(&f), place(&f));
+        let mine = voters(&f);
+        let best = kept
+            .iter()
+            .enumerate()
+            .filter(|(_, (k, _))| {
+                k.segment == f.segment && !voters(k).iter().any(|v| mine.contains(v))
+            })
+            .filter_map(|(i, (_, known))| {
+                sameness(&anchor, &text, &place, known).map(|score| (i, score))
+            })
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        match best {
+            Some((i, _)) => {
+                let k = &mut kept[i].0;
+                if f.severity < k.severity {
+                    k.severity = f.severity;
+                }
+                for mut v in f.raised_by {
+                    if v.title.is_empty() && f.title != k.title {
+                        v.title = f.title.clone();
+                    }
+                    k.raised_by.push(v);
+                }
+                merged += 1;
+            }
+            None => {
+                let known = Known {
+                    anchor,
+                    text,
+                    place,
+                    round: 0,
+                };
+                kept.push((f, known));
+            }
+        }
+    }
+    findings.extend(kept.into_iter().map(|(f, _)| f));
+    merged
 }
 
 fn comparable(f: &Finding) -> String {

@@ -12,6 +12,7 @@
 //! session stays readable.
 
 mod chunked;
+mod consensus;
 mod decision;
 mod disputes;
 pub mod hook;
@@ -98,8 +99,12 @@ pub struct Review<'a> {
     /// Review a change too big for one prompt in chunks at once (`None`: one prompt, cut to the
     /// budget).
     pub chunking: Option<Chunking>,
-    /// Reviews instead when the reviewer never answers (`debate.fallbackReviewer`).
-    pub fallback: Option<Box<dyn Backend>>,
+    /// The other reviewers of a review by several (`debate.reviewers`): each reviews the same
+    /// version in the same round, and their findings are merged by identity ([`consensus`]).
+    pub others: Vec<Box<dyn Backend>>,
+    /// Review instead, in order, when the reviewer never answers (the rest of a
+    /// `debate.reviewer` list, then `debate.fallbackReviewer`).
+    pub fallback: Vec<Box<dyn Backend>>,
     /// An incremental review's plan: the artifact is the delta, and round 1 also asks about the
     /// findings carried from the earlier review.
     pub incremental: Option<crate::review::incremental::Plan>,
@@ -300,8 +305,8 @@ impl Review<'_> {
         None
     }
 
-    /// Round `n`; when the reviewer never answered, the fallback reviewer (if any) reviews
-    /// instead, once.
+    /// Round `n`; when the reviewer never answered, the next of the failover chain (if any)
+    /// reviews instead, and so on down the chain.
     fn round_or_fallback(
         &mut self,
         n: u32,
@@ -309,28 +314,36 @@ impl Review<'_> {
         started: Instant,
         fallback: &mut Option<Fallback>,
     ) -> Result<std::result::Result<(), BackendError>> {
-        let result = self.round(n, st, started)?;
-        let Err(e) = &result else {
-            return Ok(result);
-        };
-        let never = st.rounds.is_empty()
-            && e.kind != crate::agents::ErrorKind::Interrupted
-            && !signals::interrupted();
-        let (true, Some(fb)) = (never, self.fallback.take()) else {
-            return Ok(result);
-        };
-        let was = std::mem::replace(&mut self.reviewer, fb);
-        crate::errln!(
-            "note: the reviewer {} did not answer ({e}); the fallback reviewer {} reviews instead",
-            was.name(),
-            self.reviewer.name()
-        );
-        *fallback = Some(Fallback {
-            reviewer: self.reviewer.name().to_string(),
-            instead_of: was.name().to_string(),
-            because: e.to_string(),
-        });
-        self.round(n, st, started)
+        let mut result = self.round(n, st, started)?;
+        let mut passed: Vec<crate::store::call::PassedOver> = Vec::new();
+        while let Err(e) = &result {
+            let never = st.rounds.is_empty()
+                && e.kind != crate::agents::ErrorKind::Interrupted
+                && !signals::interrupted();
+            if !never || self.fallback.is_empty() {
+                break;
+            }
+            let fb = self.fallback.remove(0);
+            let was = std::mem::replace(&mut self.reviewer, fb);
+            crate::errln!(
+                "note: the reviewer {} did not answer ({e}); the fallback reviewer {} reviews                  instead",
+                was.name(),
+                self.reviewer.name()
+            );
+            passed.push(crate::store::call::PassedOver {
+                reviewer: was.name().to_string(),
+                because: e.to_string(),
+            });
+            let first = &passed[0];
+            *fallback = Some(Fallback {
+                reviewer: self.reviewer.name().to_string(),
+                instead_of: first.reviewer.clone(),
+                because: first.because.clone(),
+                also_failed: passed[1..].to_vec(),
+            });
+            result = self.round(n, st, started)?;
+        }
+        Ok(result)
     }
 
     /// Why the loop stopped when the reviewer failed in round `n`.

@@ -92,6 +92,7 @@ impl Review<'_> {
     /// it back for a restatement when [`repair_due`] says so.
     pub(super) fn read_answer(
         &self,
+        who: &dyn Backend,
         n: u32,
         segment: (Option<&'static str>, Option<&str>),
         answer: &Answer,
@@ -121,7 +122,7 @@ impl Review<'_> {
             (reading.critique, None, None)
         } else {
             let (c, call, repair) =
-                self.repair(n, (segment, label), &text, &reading, because, started)?;
+                self.repair(who, n, (segment, label), &text, &reading, because, started)?;
             notes.push(repair_note(&which, &repair, &c));
             (c, Some(call), Some(repair))
         };
@@ -141,10 +142,12 @@ impl Review<'_> {
         })
     }
 
-    /// The repair turn for `text`, read as `reading`: one call to the restater, the two-way
-    /// check, and what stands after it.
+    /// The repair turn for `text`, read as `reading`: one call to the restater (`reviewer`, the
+    /// one that answered, unless another restates), the two-way check, and what stands after it.
+    #[allow(clippy::too_many_arguments)]
     fn repair(
         &self,
+        reviewer: &dyn Backend,
         n: u32,
         (segment, label): (Option<&'static str>, Option<&str>),
         text: &str,
@@ -155,7 +158,7 @@ impl Review<'_> {
         let protocol = protocol_of(segment, self.artifact.target);
         let roots = self.roots();
         let (who, template, by): (&dyn Backend, Template, By) = match &self.normalizer {
-            Restater::Reviewer => (self.reviewer.as_ref(), Template::Repair, By::Reviewer),
+            Restater::Reviewer => (reviewer, Template::Repair, By::Reviewer),
             Restater::Author => (self.author.as_ref(), Template::Normalize, By::Other),
             Restater::Backend(b) => (b.as_ref(), Template::Normalize, By::Other),
         };

@@ -54,7 +54,7 @@ pub fn run(
         lossy: false,
     };
     let artifact = change::from_text(&input, target, u64::MAX);
-    let ((author_name, author), (reviewer_name, reviewer)) = sides(id, meta, settings)?;
+    let (route, (author_name, author), (reviewer_name, reviewer)) = sides(id, meta, settings)?;
     let terminal = (settings.mode == Mode::Manual)
         .then(crate::review::manual::Terminal::open)
         .transpose()?;
@@ -82,11 +82,12 @@ pub fn run(
         &crate::sandbox::export::Source::of_metadata(meta),
         settings,
     )?;
-    let fallback = sides::fallback_reviewer(settings, author.as_ref(), reviewer.name())?;
+    let fallback = sides::fallback_chain(settings, author.as_ref(), &route)?;
     let outcome = Review {
         session: &session,
         settings,
         fallback,
+        others: sides::others(settings, &route)?,
         normalizer: sides::normalizer(settings, author.name(), reviewer.name())?,
         locations,
         author,
@@ -157,7 +158,7 @@ type Side = (String, Box<dyn Backend>);
 
 /// The author and the reviewer, routed from the current configuration and flags (a note says
 /// when that differs from the session's record).
-fn sides(id: &str, meta: &Meta, settings: &Settings) -> Result<(Side, Side)> {
+fn sides(id: &str, meta: &Meta, settings: &Settings) -> Result<(routing::Route, Side, Side)> {
     let route = World::with(settings, |w| routing::route(settings, w))?;
     for n in &route.notes {
         crate::errln!("{n}");
@@ -179,10 +180,11 @@ fn sides(id: &str, meta: &Meta, settings: &Settings) -> Result<(Side, Side)> {
             );
         }
     }
-    let (author_name, reviewer_name) = (route.author.backend, route.reviewer.backend);
+    let (author_name, reviewer_name) =
+        (route.author.backend.clone(), route.reviewer.backend.clone());
     let author = registry::build(&author_name, Some(Role::Author), settings)?;
     let reviewer = registry::build(&reviewer_name, Some(Role::Reviewer), settings)?;
-    Ok(((author_name, author), (reviewer_name, reviewer)))
+    Ok((route, (author_name, author), (reviewer_name, reviewer)))
 }
 
 /// A decided session is finished; everything else (interrupted, unavailable, crashed, stopped by

@@ -13,10 +13,13 @@ use crate::agents::redacting::REDACTED_NOTE;
 use crate::agents::{Answer, BackendError};
 use crate::answer::dispute::Replies;
 use crate::answer::judge::{self, Judged, Judgement, Rejoinder};
+use crate::change::budget::Note;
 use crate::findings::{Finding, Source};
 use crate::review::chunked::Job;
 use crate::review::record::{Call, ChunkRecord, Repair, Round, Withdrawn};
-use crate::review::{decision, disputes, interrupted, kept, matching, steps, Review, State};
+use crate::review::{
+    consensus, decision, disputes, interrupted, kept, matching, steps, Review, State,
+};
 use crate::sys::signals;
 
 /// What the reviewer said this round, all its answers read.
@@ -38,6 +41,8 @@ struct Heard {
     replies: Replies,
     /// Disputed findings the reviewer withdrew.
     withdrawn: Vec<Withdrawn>,
+    /// In a review by several: who answered.
+    seats: Vec<crate::store::round::Seat>,
 }
 
 /// What the judge made of the round's findings.
@@ -62,29 +67,22 @@ impl Review<'_> {
             .cloned()
             .collect();
         let open: Vec<&Judged> = open.iter().collect();
-        let asked = disputes::asked(&open);
-        let mut context = steps::context(
-            n,
-            st.summary.as_deref(),
-            st.rounds.last(),
-            st.rebuttal.as_deref(),
-            st.version,
-        );
-        context.push_str(&disputes::prompt(&open));
-        if let (1, Some(plan)) = (n, &self.incremental) {
-            context.push_str(&crate::review::incremental::context(plan));
-        }
-        let (jobs, input, unfit) = self.jobs(n, st, &context)?;
-        self.session
-            .write(&format!("round-{n}-input.md"), input.as_bytes())?;
+        let (jobs, asked, unfit) = self.all_jobs(n, st, &open)?;
         for u in &unfit {
             if !st.coverage.unfit.contains(u) {
                 st.coverage.unfit.push(u.clone());
             }
         }
         let results = self.review_all(n, &jobs, started);
-        let all_failed = results.iter().all(|(r, _)| r.is_err());
+        let seats = self.seat_records(&jobs, &results);
+        let all_failed = if self.is_panel() {
+            !self.enough(&seats)
+        } else {
+            results.iter().all(|(r, _)| r.is_err())
+        };
         let mut heard = self.hear(n, &jobs, &results, started, &asked)?;
+        heard.notes.extend(consensus::failed_notes(&seats));
+        heard.seats = seats;
         st.coverage.record(&heard.chunks);
         st.coverage.revised.clear();
         if let Some(e) = heard.first_error.clone().filter(|_| all_failed) {
@@ -119,14 +117,56 @@ impl Review<'_> {
         Ok(Ok(()))
     }
 
-    /// Every answer of the round read: findings, notes, calls and the replies to disputes.
+    /// Every reviewer's calls of round `n`, the disputes each is asked about (by seat), and what
+    /// did not fit; the prompts go to `round-<n>-input.md` (one section per reviewer when
+    /// several review).
+    fn all_jobs(
+        &self,
+        n: u32,
+        st: &State,
+        open: &[&Judged],
+    ) -> Result<(Vec<Job>, Vec<Vec<(String, String)>>, Vec<Note>)> {
+        let base = steps::context(
+            n,
+            st.summary.as_deref(),
+            st.rounds.last(),
+            st.rebuttal.as_deref(),
+            st.version,
+        );
+        let (mut jobs, mut asked, mut input, mut unfit) =
+            (Vec::new(), Vec::new(), String::new(), Vec::new());
+        for (k, who) in self.seats().into_iter().enumerate() {
+            let mine = consensus::disputes_for(open, who.name(), self.is_panel());
+            let mut context = base.clone();
+            context.push_str(&disputes::prompt(&mine));
+            if let (1, Some(plan)) = (n, &self.incremental) {
+                context.push_str(&crate::review::incremental::context(plan));
+            }
+            let (seat_jobs, seat_input, seat_unfit) = self.jobs(n, st, &context)?;
+            if self.is_panel() {
+                input.push_str(&format!("<!-- reviewer {} -->\n", who.name()));
+            }
+            input.push_str(&seat_input);
+            if k == 0 {
+                unfit = seat_unfit;
+            }
+            jobs.extend(seat_jobs.into_iter().map(|j| Job { seat: k, ..j }));
+            asked.push(disputes::asked(&mine));
+        }
+        self.session
+            .write(&format!("round-{n}-input.md"), input.as_bytes())?;
+        Ok((jobs, asked, unfit))
+    }
+
+    /// Every answer of the round read: findings, notes, calls and the replies to disputes
+    /// (`asked`: the disputes each seat was asked about).
     fn hear(
         &self,
         n: u32,
         jobs: &[Job],
         results: &[(std::result::Result<Answer, BackendError>, u64)],
         started: Instant,
-        asked: &[(String, String)],
+        asked: &[Vec<(String, String)>],
     ) -> Result<Heard> {
         let mut h = Heard {
             calls: Vec::new(),
@@ -142,12 +182,15 @@ impl Review<'_> {
             repairs: Vec::new(),
             replies: Replies::default(),
             withdrawn: Vec::new(),
+            seats: Vec::new(),
         };
+        let per_seat = jobs.len() / self.seats().len();
         for (job, (result, ms)) in jobs.iter().zip(results) {
-            let label = job.label(jobs.len());
+            let label = job.label(per_seat);
+            let who = self.seat(job.seat);
             h.calls.push(Call::of(
                 "review",
-                self.reviewer.name(),
+                who.name(),
                 label.as_deref(),
                 &job.prompt,
                 result,
@@ -162,7 +205,10 @@ impl Review<'_> {
                 });
             }
             match result {
-                Ok(a) => self.heard_answer(n, job, label.as_deref(), a, started, asked, &mut h)?,
+                Ok(a) => {
+                    let asked = &asked[job.seat];
+                    self.heard_answer(n, job, label.as_deref(), a, started, asked, &mut h)?
+                }
                 Err(e) => {
                     let what = match &job.chunk {
                         Some((_, files)) => format!(
@@ -173,7 +219,12 @@ impl Review<'_> {
                         ),
                         None => label.clone().unwrap_or_else(|| "whole".into()),
                     };
-                    h.notes.push(format!("the {what} review failed: {e}"));
+                    let whose = if self.is_panel() {
+                        format!("{}'s ", who.name())
+                    } else {
+                        "the ".to_string()
+                    };
+                    h.notes.push(format!("{whose}{what} review failed: {e}"));
                     h.first_error.get_or_insert_with(|| e.clone());
                 }
             }
@@ -194,6 +245,11 @@ impl Review<'_> {
         asked: &[(String, String)],
         h: &mut Heard,
     ) -> Result<()> {
+        let who = self.seat(job.seat);
+        if self.is_panel() {
+            h.text
+                .push_str(&format!("<!-- reviewer {} -->\n", who.name()));
+        }
         if let Some(l) = label {
             h.text.push_str(&format!("<!-- {l} review -->\n"));
         }
@@ -206,7 +262,7 @@ impl Review<'_> {
                 serde_json::to_string_pretty(v)?
             ));
         }
-        let read = self.read_answer(n, (job.segment, label), a, started, asked)?;
+        let read = self.read_answer(who, n, (job.segment, label), a, started, asked)?;
         if let Some(last) = h.calls.last_mut() {
             last.read = Some(read.critique.format.to_string());
         }
@@ -221,7 +277,7 @@ impl Review<'_> {
         h.findings.extend(c.findings.into_iter().map(|mut f| {
             f.segment = job.segment.map(str::to_string);
             f.chunk = job.chunk.as_ref().map(|(k, _)| *k);
-            f
+            self.tag(who, f)
         }));
         Ok(())
     }
@@ -261,6 +317,14 @@ impl Review<'_> {
             heard.notes.push(format!(
                 "{merged} findings raised by more than one chunk were merged"
             ));
+        }
+        if self.is_panel() {
+            let merged = matching::merge_reviewers(&mut findings, Some(&self.workspace));
+            if merged > 0 {
+                heard.notes.push(format!(
+                    "{merged} findings raised by more than one reviewer were merged"
+                ));
+            }
         }
         let new = st.ledger.assign(n, &mut findings, Some(&self.workspace));
         let new_ids: Vec<String> = findings
@@ -387,6 +451,7 @@ impl Review<'_> {
             chunks: heard.chunks,
             unfit,
             revised: Vec::new(),
+            reviewers: heard.seats,
             duration_ms: 0,
         };
         if let (false, Some(t)) = (agreement, &self.terminal) {

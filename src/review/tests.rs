@@ -51,7 +51,8 @@ fn run_counting_syncs(
         sandbox: Default::default(),
         exports: None,
         chunking: None,
-        fallback: None,
+        fallback: Vec::new(),
+        others: Vec::new(),
     }
     .run()
     .unwrap();
@@ -156,7 +157,8 @@ fn signal_during_the_last_step() {
         sandbox: Default::default(),
         exports: None,
         chunking: None,
-        fallback: None,
+        fallback: Vec::new(),
+        others: Vec::new(),
     }
     .run()
     .unwrap();
@@ -236,7 +238,8 @@ fn review_by(
         sandbox: Default::default(),
         exports: None,
         chunking: None,
-        fallback: None,
+        fallback: Vec::new(),
+        others: Vec::new(),
     }
     .run()
     .unwrap()

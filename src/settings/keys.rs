@@ -7,7 +7,7 @@
 //! ones its flag and the session records use.
 
 use crate::choices::{
-    Chunking, Effort, FailOn, Format, Intensity, Mode, TargetSetting, Tools, Workspace,
+    Chunking, Consensus, Effort, FailOn, Format, Intensity, Mode, TargetSetting, Tools, Workspace,
 };
 
 /// How a key's value is parsed.
@@ -157,7 +157,23 @@ pub const KEYS: &[Key] = &[
         flag: "--reviewer",
         kind: Kind::Text,
         default: "routed",
-        doc: "Backend of the opposite model that critiques.",
+        doc: "Backend of the opposite model that critiques; a comma list (`codex,gemini`) is a failover chain: when one never answers (not installed, not logged in, rate-limited, timed out), the next reviews.",
+        user_only: false,
+    },
+    Key {
+        name: "reviewers",
+        flag: "--reviewers",
+        kind: Kind::Text,
+        default: "-",
+        doc: "Several reviewers at once, one verdict: backends (`codex,gemini`), a number N (the N best installed families other than the author's, in routing order), or both (`codex,3`). `--reviewer` given on the command line replaces it.",
+        user_only: false,
+    },
+    Key {
+        name: "consensus",
+        flag: "--consensus",
+        kind: Kind::Enum(Consensus::NAMES),
+        default: "any",
+        doc: "With several reviewers, which findings the gate counts: any (one reviewer is enough), majority (more than half of those that answered) or all.",
         user_only: false,
     },
     Key {
@@ -173,7 +189,7 @@ pub const KEYS: &[Key] = &[
         flag: "--fallback-reviewer",
         kind: Kind::Text,
         default: "-",
-        doc: "Backend that reviews when the reviewer never answers (e.g. openai:<model> on a local server); the report names it. Unset: such a review is not evaluated (exit 3).",
+        doc: "Backend that reviews when the reviewer never answers (e.g. openai:<model> on a local server); a comma list is tried in order. The report names who answered and why the others did not. Unset: such a review is not evaluated (exit 3).",
         user_only: false,
     },
     Key {
@@ -352,6 +368,7 @@ const DESTINATION_SUFFIXES: &[&str] = &[
 pub const BACKEND_VALUED: &[&str] = &[
     "author",
     "reviewer",
+    "reviewers",
     "normalizer",
     "fallbackreviewer",
     "panel.audience",
@@ -421,9 +438,13 @@ pub fn repo_may_set(full_key: &str, value: &str) -> bool {
     let rest = rest.to_ascii_lowercase();
     let value = value.trim();
     if BACKEND_VALUED.contains(&rest.as_str()) {
-        return !UNTRUSTED_BACKEND_PREFIXES
-            .iter()
-            .any(|p| value.len() >= p.len() && value[..p.len()].eq_ignore_ascii_case(p));
+        // A list (`codex,gemini`: a chain, or several reviewers) is judged piece by piece: a
+        // program hidden after a comma is still a program.
+        return !value.split(',').map(str::trim).any(|piece| {
+            UNTRUSTED_BACKEND_PREFIXES
+                .iter()
+                .any(|p| piece.len() >= p.len() && piece[..p.len()].eq_ignore_ascii_case(p))
+        });
     }
     if rest == "scope" {
         let lower = value.to_ascii_lowercase();

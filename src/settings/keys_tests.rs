@@ -54,6 +54,9 @@ fn a_shared_file_may_choose_the_change_but_not_programs_servers_or_files() {
         ("debate.reviewer", "acp:./evil-agent"),
         ("debate.author", "ACP:x"),
         ("debate.fallbackReviewer", "openai:qwen"),
+        ("debate.reviewer", "codex, exec:./x"),
+        ("debate.reviewers", "gemini,openai:qwen"),
+        ("debate.fallbackReviewer", "gemini,acp:x"),
         ("debate.scope", "file:.env"),
         ("debate.scope", "File:secrets"),
         ("debate.openai.baseUrl", "http://example.invalid"),
@@ -63,6 +66,8 @@ fn a_shared_file_may_choose_the_change_but_not_programs_servers_or_files() {
     for (k, v) in [
         ("debate.reviewer", "codex"),
         ("debate.reviewer", "kiro"),
+        ("debate.reviewer", "codex,gemini"),
+        ("debate.reviewers", "codex,gemini,3"),
         ("debate.scope", "base:main"),
         ("debate.scope", "staged"),
         ("debate.scope", "range:a..b"),

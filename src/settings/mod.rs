@@ -19,7 +19,8 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::choices::{
-    Choice, Chunking, Effort, FailOn, Format, Intensity, Mode, TargetSetting, Tools, Workspace,
+    Choice, Chunking, Consensus, Effort, FailOn, Format, Intensity, Mode, TargetSetting, Tools,
+    Workspace,
 };
 use crate::error::UsageError;
 use keys::{Kind, KEYS};
@@ -44,6 +45,9 @@ pub struct Overrides {
     pub state_dir: Option<PathBuf>,
     pub author: Option<String>,
     pub reviewer: Option<String>,
+    /// `--reviewer` given more than once, or `--reviewers N`: `debate.reviewers` in config syntax.
+    pub reviewers: Option<String>,
+    pub consensus: Option<Consensus>,
     pub normalizer: Option<String>,
     pub fallback_reviewer: Option<String>,
     pub reviewer_workspace: Option<Workspace>,
@@ -85,6 +89,10 @@ pub struct Settings {
     pub state_dir: Option<PathBuf>,
     pub author: Option<String>,
     pub reviewer: Option<String>,
+    /// `debate.reviewers`: several reviewers (backends, a number, or both), as written.
+    pub reviewers: Option<String>,
+    /// With several reviewers, which findings the gate counts.
+    pub consensus: Consensus,
     /// Who restates an answer the reader cannot read whole: `reviewer` (default), `author` or a
     /// backend name.
     pub normalizer: Option<String>,
@@ -187,6 +195,8 @@ impl Settings {
             state_dir: r.get("stateDir")?.map(|p| expand_home(&p)),
             author: r.get("author")?,
             reviewer: r.get("reviewer")?,
+            reviewers: r.get("reviewers")?,
+            consensus: r.choice("consensus")?.unwrap_or(Consensus::Any),
             normalizer: r.get("normalizer")?,
             fallback_reviewer: r.get("fallbackReviewer")?,
             effort: r.choice("effort")?,
@@ -311,7 +321,7 @@ fn flag_values(o: &Overrides) -> Vec<(&'static str, String)> {
     let word = |v: Option<&'static str>| v.map(str::to_string);
     let num = |v: Option<u64>| v.map(|n| n.to_string());
     let path = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
-    let all: [(&'static str, Option<String>); 34] = [
+    let all: [(&'static str, Option<String>); 36] = [
         ("target", word(o.target.map(Choice::name))),
         ("scope", o.scope.clone()),
         ("intensity", word(o.intensity.map(Choice::name))),
@@ -325,6 +335,8 @@ fn flag_values(o: &Overrides) -> Vec<(&'static str, String)> {
         ("stateDir", path(&o.state_dir)),
         ("author", o.author.clone()),
         ("reviewer", o.reviewer.clone()),
+        ("reviewers", o.reviewers.clone()),
+        ("consensus", word(o.consensus.map(Choice::name))),
         ("normalizer", o.normalizer.clone()),
         ("fallbackReviewer", o.fallback_reviewer.clone()),
         (

@@ -151,4 +151,14 @@ pub struct Fallback {
     /// The one that was chosen first, and why it did not review.
     pub instead_of: String,
     pub because: String,
+    /// Others of the failover chain that were tried before it and did not answer either.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_failed: Vec<PassedOver>,
+}
+
+/// A reviewer of the failover chain that did not answer, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PassedOver {
+    pub reviewer: String,
+    pub because: String,
 }

@@ -134,6 +134,12 @@ pub struct Pick {
 pub struct Route {
     pub author: Pick,
     pub reviewer: Pick,
+    /// The other reviewers of a review by several.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub others: Vec<Pick>,
+    /// The failover chain after the reviewer, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chain: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
 }

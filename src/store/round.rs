@@ -62,7 +62,22 @@ pub struct Round {
     /// them, also after a resume).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub revised: Vec<String>,
+    /// In a review by several reviewers: each of them this round, and whether it answered.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reviewers: Vec<Seat>,
     pub duration_ms: u64,
+}
+
+/// One reviewer of a review by several, in one round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    pub reviewer: String,
+    pub family: String,
+    /// At least one of its calls answered.
+    pub answered: bool,
+    /// Why it did not answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// A finding the reviewer withdrew after the judge disputed it.

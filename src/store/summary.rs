@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::change::budget::Note;
-use crate::choices::FailOn;
-use crate::findings::{Finding, Judged, Location, Severity, Source};
+use crate::choices::{Consensus, FailOn};
+use crate::findings::{Finding, Judged, Location, Severity, Source, Vote};
 use crate::store::call::BackendUsage;
 pub use crate::store::call::Fallback;
 use crate::store::debate::{Debater, Entry, Exchange, Seat, Verdict};
@@ -57,10 +57,41 @@ pub struct Item {
     /// The round it was last raised in (0: carried from an earlier review).
     pub round: u32,
     pub from_judge: bool,
+    /// In a review by several reviewers: each that raised it, at its own level.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub raised_by: Vec<Vote>,
+    /// In a review by several reviewers: how many raised it, of how many answered, and whether
+    /// that meets the consensus rule (the gate counts it only then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub votes: Option<Votes>,
     /// The code around its location (a hash), for fingerprints that survive moved lines; not in
     /// the JSON, whose readers have the finding's location.
     #[serde(skip)]
     anchor: Option<String>,
+}
+
+/// A finding's votes in a review by several reviewers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Votes {
+    /// Reviewers that raised it.
+    pub raised: usize,
+    /// Reviewers that answered.
+    pub of: usize,
+    /// Who, for people: `codex + gemini`, `gemini only`.
+    pub by: String,
+    /// The consensus rule is met: the gate counts it.
+    pub counted: bool,
+}
+
+impl Votes {
+    /// `codex + gemini, 2 of 3`, and `; not counted by the consensus rule` when it is not met.
+    pub fn text(&self) -> String {
+        let mut s = format!("{}, {} of {}", self.by, self.raised, self.of);
+        if !self.counted {
+            s.push_str("; not counted by the consensus rule");
+        }
+        s
+    }
 }
 
 /// Both positions on a finding the judge disputed.
@@ -158,6 +189,8 @@ impl Item {
                 .unwrap_or_default(),
             round,
             from_judge: j.from_judge,
+            raised_by: j.finding.raised_by.clone(),
+            votes: None,
             anchor: j.finding.anchor.clone(),
         }
     }
@@ -187,6 +220,8 @@ impl Item {
             reason: why.to_string(),
             round: 0,
             from_judge: false,
+            raised_by: f.raised_by.clone(),
+            votes: None,
             anchor: f.anchor.clone(),
         }
     }
@@ -205,6 +240,7 @@ impl Item {
             chunk: None,
             source: self.source,
             anchor: self.anchor.clone(),
+            raised_by: self.raised_by.clone(),
         }
     }
 
@@ -269,6 +305,9 @@ pub struct Gate {
     /// otherwise the reviewer's word did.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub trust_judge: bool,
+    /// With several reviewers: how many of them must raise a finding for it to count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consensus: Option<Consensus>,
 }
 
 /// What a chunked review covered.
@@ -282,6 +321,22 @@ pub struct Coverage {
     /// What fit in no chunk.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unfit: Vec<Note>,
+}
+
+/// The reviewers of a review by several, as reported.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Reviewers {
+    /// Which findings the gate counts (`any`, `majority`, `all`).
+    pub consensus: Consensus,
+    /// Each reviewer in the last round, and whether it answered (why not, when it did not).
+    pub seats: Vec<crate::store::round::Seat>,
+}
+
+impl Reviewers {
+    /// How many answered.
+    pub fn answered(&self) -> usize {
+        self.seats.iter().filter(|s| s.answered).count()
+    }
 }
 
 /// Everything a review's report says: `summary.json`, and the `--format json` report.
@@ -330,6 +385,9 @@ pub struct Report {
     /// The fallback reviewer reviewed (`reviewer` names it), because the first never answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fallback: Option<Fallback>,
+    /// A review by several reviewers: the consensus rule and who answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reviewers: Option<Reviewers>,
     /// An incremental review (`--since`): what it continued and how carried findings stand.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incremental: Option<Incremental>,

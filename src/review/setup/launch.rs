@@ -59,11 +59,12 @@ pub fn review(l: Launch) -> Result<Reviewed> {
     if let Some(idx) = &locations {
         session.write_locations(idx)?;
     }
-    let fallback = sides::fallback_reviewer(settings, author.as_ref(), &route.reviewer.backend)?;
+    let fallback = sides::fallback_chain(settings, author.as_ref(), &route)?;
     let outcome = Review {
         session: &session,
         settings,
         fallback,
+        others: sides::others(settings, &route)?,
         normalizer: sides::normalizer(settings, &route.author.backend, &route.reviewer.backend)?,
         author,
         reviewer,

@@ -1,5 +1,6 @@
 //! Who plays which side of a review: the author and the reviewer as routed, who restates an
-//! answer that could not be read whole, and the fallback reviewer. A resumed review builds its
+//! answer that could not be read whole, the other reviewers of a review by several, and the
+//! failover chain. A resumed review builds its
 //! sides the same way.
 
 use anyhow::Result;
@@ -46,34 +47,50 @@ pub fn normalizer(settings: &Settings, author: &str, reviewer: &str) -> Result<R
     })
 }
 
-/// `debate.fallbackReviewer`, built and checked before any call: another family than the
-/// author's (unless `--allow-same-family`), and not the reviewer itself.
-pub fn fallback_reviewer(
+/// The failover chain (the rest of a `debate.reviewer` list, then `debate.fallbackReviewer`),
+/// built and checked before any call: each of another family than the author's (unless
+/// `--allow-same-family`), and none the reviewer itself.
+pub fn fallback_chain(
     settings: &Settings,
     author: &dyn Backend,
-    reviewer: &str,
-) -> Result<Option<Box<dyn Backend>>> {
-    let Some(name) = settings
-        .fallback_reviewer
-        .as_deref()
-        .map(str::trim)
+    route: &Route,
+) -> Result<Vec<Box<dyn Backend>>> {
+    let reviewer = route.reviewer.backend.as_str();
+    let mut out = Vec::new();
+    for name in route
+        .chain
+        .iter()
+        .map(|n| n.trim())
         .filter(|n| !n.is_empty())
-    else {
-        return Ok(None);
-    };
-    if name == reviewer {
-        crate::usage!(
-            "debate.fallbackReviewer {name} is the reviewer itself; name another backend, or unset it"
-        );
+    {
+        if name == reviewer {
+            crate::usage!(
+                "the failover chain names the reviewer {name} again (debate.reviewer, \
+                 debate.fallbackReviewer); name each backend once"
+            );
+        }
+        let fb = registry::build(name, Some(Role::Reviewer), settings)?;
+        if fb.family() == author.family()
+            && !fb.family().is_unknown()
+            && !settings.allow_same_family
+        {
+            crate::usage!(
+                "fallback reviewer {name} is a {} model like the author {}, so it would give no \
+                 second opinion; name a backend of another family, or pass --allow-same-family",
+                fb.family(),
+                author.name()
+            );
+        }
+        out.push(fb);
     }
-    let fb = registry::build(name, Some(Role::Reviewer), settings)?;
-    if fb.family() == author.family() && !fb.family().is_unknown() && !settings.allow_same_family {
-        crate::usage!(
-            "debate.fallbackReviewer {name} is a {} model like the author {}, so it would give no \
-             second opinion; name a backend of another family, or pass --allow-same-family",
-            fb.family(),
-            author.name()
-        );
-    }
-    Ok(Some(fb))
+    Ok(out)
+}
+
+/// The other reviewers of a review by several, built before any call.
+pub fn others(settings: &Settings, route: &Route) -> Result<Vec<Box<dyn Backend>>> {
+    route
+        .others
+        .iter()
+        .map(|p| registry::build(&p.backend, Some(Role::Reviewer), settings))
+        .collect()
 }

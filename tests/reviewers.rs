@@ -1,0 +1,229 @@
+//! Several reviewers, one verdict: fake agents of three families (codex/openai, gemini/google,
+//! qwen/qwen) review one change at once for a claude author; their findings are merged by
+//! identity with every family's vote, the consensus rule decides what the gate counts, a
+//! reviewer that fails is named while the others count, and a failover chain moves on from a
+//! reviewer that is rate-limited or times out.
+
+use serde_json::{json, Value};
+
+use crate::common::{read_json, Run, TestEnv};
+
+fn answer(v: Value) -> Value {
+    json!({"answer": format!("Review.\n\n```json\n{v}\n```\n")})
+}
+
+/// A review that raises `findings` (an approval when there are none).
+fn raises(findings: Value) -> Value {
+    let verdict = if findings.as_array().is_some_and(Vec::is_empty) {
+        "approve"
+    } else {
+        "revise"
+    };
+    answer(json!({"verdict": verdict, "findings": findings}))
+}
+
+fn subtracts(sev: &str) -> Value {
+    json!({"severity": sev, "title": "add() subtracts instead of adding", "file": "lib.rs",
+        "start_line": 2, "body": "a - b returns the difference, not the sum"})
+}
+
+fn naming(sev: &str) -> Value {
+    json!({"severity": sev, "title": "name the parameters lhs and rhs", "file": "lib.rs",
+        "start_line": 1, "body": "a and b say nothing about their roles"})
+}
+
+/// The judge: every id valid, no letter of its own; then a rebuttal for decision D.
+fn judge_all_valid(ids: &[&str]) -> Value {
+    let list: Vec<Value> = ids
+        .iter()
+        .map(|id| json!({"id": id, "verdict": "valid", "reason": "yes"}))
+        .collect();
+    json!([
+        {"answer": format!("```json\n{}\n```", json!({"classifications": list, "reason": "seen"}))},
+        {"answer": "The author stands by it."},
+    ])
+}
+
+fn summary(env: &TestEnv) -> Value {
+    let last = std::fs::read_dir(env.store())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .max()
+        .unwrap();
+    read_json(&last.join("summary.json"))
+}
+
+fn three(env: &TestEnv, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "--reviewer",
+        "codex",
+        "--reviewer",
+        "gemini",
+        "--reviewer",
+        "qwen",
+        "--max-rounds",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    env.run_from_claude(&args)
+}
+
+#[test]
+fn two_families_agree_on_a_p1_and_the_silent_third_makes_it_two_of_three() {
+    let env = TestEnv::with_subtraction_bug();
+    env.fake("codex", raises(json!([subtracts("P1")])));
+    env.fake("gemini", raises(json!([subtracts("P2")])));
+    env.fake("qwen", raises(json!([])));
+    env.fake("claude", judge_all_valid(&["F1"]));
+    let run = three(&env, &["--fail-on", "p1"]).fails(1);
+    assert!(
+        run.stdout.contains("codex + gemini, 2 of 3"),
+        "{}",
+        run.stdout
+    );
+    // Each reviewer was asked once, all three at once.
+    for name in ["codex", "gemini", "qwen"] {
+        assert_eq!(env.fake_calls(name).len(), 1, "{name}");
+    }
+    let s = summary(&env);
+    let f = &s["findings"][0];
+    assert_eq!(s["findings"].as_array().unwrap().len(), 1, "{s}");
+    // The merged severity is the highest; each family keeps its own.
+    assert_eq!(f["severity"], "P1");
+    assert_eq!(f["raised_by"][0]["reviewer"], "codex");
+    assert_eq!(f["raised_by"][0]["severity"], "P1");
+    assert_eq!(f["raised_by"][1]["reviewer"], "gemini");
+    assert_eq!(f["raised_by"][1]["family"], "google");
+    assert_eq!(f["raised_by"][1]["severity"], "P2");
+    assert_eq!(f["votes"]["raised"], 2);
+    assert_eq!(f["votes"]["of"], 3);
+    assert_eq!(f["votes"]["by"], "codex + gemini");
+    assert_eq!(s["reviewers"]["consensus"], "any");
+    assert_eq!(s["reviewers"]["seats"].as_array().unwrap().len(), 3);
+    assert_eq!(s["gate"]["blocking"], json!(["F1"]));
+    // The judge ruled once, on the merged set.
+    let judge = &env.fake_calls("claude")[0]["prompt"];
+    assert_eq!(judge.as_str().unwrap().matches("[F1]").count(), 1);
+    // Every reviewer's cost is its own line, and the total follows.
+    for name in ["codex", "gemini", "qwen"] {
+        assert!(s["usage"][name]["calls"] == 1, "{s}");
+    }
+}
+
+#[test]
+fn a_p2_of_one_family_passes_under_majority_and_fails_under_any() {
+    let env = TestEnv::with_subtraction_bug();
+    env.fake("codex", raises(json!([subtracts("P1")])));
+    env.fake("gemini", raises(json!([subtracts("P1"), naming("P2")])));
+    env.fake("qwen", raises(json!([subtracts("P1")])));
+    env.fake("claude", judge_all_valid(&["F1", "F2"]));
+    let run = three(&env, &["--fail-on", "p2", "--consensus", "any"]).fails(1);
+    assert!(run.stdout.contains("gemini only, 1 of 3"), "{}", run.stdout);
+    assert_eq!(summary(&env)["gate"]["blocking"], json!(["F1", "F2"]));
+    let run = three(
+        &env,
+        &[
+            "--fail-on",
+            "p2",
+            "--consensus",
+            "majority",
+            "--format",
+            "json",
+        ],
+    )
+    .fails(1);
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(s["gate"]["consensus"], "majority");
+    // The P1 all three raised blocks; the P2 only gemini raised does not.
+    assert_eq!(s["gate"]["blocking"], json!(["F1"]));
+    let p2 = s["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["severity"] == "P2")
+        .unwrap();
+    assert_eq!(p2["votes"]["counted"], false);
+    assert_eq!(p2["votes"]["by"], "gemini only");
+    // With only the P2 standing, majority passes the gate.
+    env.fake("codex", raises(json!([])));
+    env.fake("gemini", raises(json!([naming("P2")])));
+    env.fake("qwen", raises(json!([])));
+    env.fake("claude", judge_all_valid(&["F1"]));
+    three(&env, &["--fail-on", "p2", "--consensus", "majority"]).ok();
+    three(&env, &["--fail-on", "p2", "--consensus", "any"]).fails(1);
+}
+
+#[test]
+fn a_reviewer_that_fails_is_named_and_the_others_count() {
+    let env = TestEnv::with_subtraction_bug();
+    env.fake("codex", raises(json!([subtracts("P1")])));
+    env.fake(
+        "gemini",
+        json!({"error": {"status": 401, "message": "bad key"}}),
+    );
+    env.fake("qwen", raises(json!([subtracts("P1")])));
+    env.fake("claude", judge_all_valid(&["F1"]));
+    let run = three(&env, &["--fail-on", "p1"]).fails(1);
+    assert!(
+        run.stdout.contains("the reviewer gemini did not answer"),
+        "{}",
+        run.stdout
+    );
+    let s = summary(&env);
+    assert_eq!(s["evaluated"], true);
+    assert_eq!(s["findings"][0]["votes"]["of"], 2);
+    assert_eq!(s["findings"][0]["votes"]["by"], "codex + qwen");
+    let seats = s["reviewers"]["seats"].as_array().unwrap();
+    let gemini = seats.iter().find(|x| x["reviewer"] == "gemini").unwrap();
+    assert_eq!(gemini["answered"], false);
+    assert!(gemini["error"]
+        .as_str()
+        .unwrap()
+        .contains("not-authenticated"));
+    // Under `all`, two of three answering is not enough to evaluate anything.
+    let run = three(&env, &["--fail-on", "p1", "--consensus", "all"]).fails(3);
+    assert!(run.stdout.contains("gemini"), "{}", run.stdout);
+    assert_eq!(summary(&env)["evaluated"], false);
+}
+
+#[test]
+fn the_chain_falls_over_on_a_rate_limit_and_on_a_timeout() {
+    let env = TestEnv::with_subtraction_bug();
+    env.fake(
+        "codex",
+        json!({"error": {"status": 429, "message": "rate limit exceeded"}}),
+    );
+    env.fake("gemini", json!({"hang": true}));
+    env.fake("qwen", raises(json!([subtracts("P1")])));
+    env.fake("claude", judge_all_valid(&["F1"]));
+    env.git(&["config", "debate.reviewer", "codex,gemini"]);
+    let run = env
+        .run_from_claude(&[
+            "--fallback-reviewer",
+            "qwen",
+            "--max-rounds",
+            "1",
+            "--backend-timeout-seconds",
+            "2",
+        ])
+        .ok();
+    assert!(
+        run.stdout.contains("fallback reviewer: qwen reviewed"),
+        "{}",
+        run.stdout
+    );
+    let s = summary(&env);
+    assert_eq!(s["reviewer"], "qwen");
+    assert_eq!(s["fallback"]["instead_of"], "codex");
+    assert!(s["fallback"]["because"]
+        .as_str()
+        .unwrap()
+        .contains("rate-limited"));
+    assert_eq!(s["fallback"]["also_failed"][0]["reviewer"], "gemini");
+    assert!(s["fallback"]["also_failed"][0]["because"]
+        .as_str()
+        .unwrap()
+        .contains("timeout"));
+    assert!(run.stdout.contains("gemini"), "{}", run.stdout);
+}
