@@ -160,7 +160,8 @@ fn main() {
             normalizer: git_debate::review::Restater::Reviewer,
             locations: None,
             chunking: None,
-            fallback: None,
+            fallback: Vec::new(),
+            others: Vec::new(),
         }
         .run()
         .expect("review");

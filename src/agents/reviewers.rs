@@ -1,14 +1,12 @@
-//! Several reviewers and the failover chain, as routing sees them: the list syntax of
-//! `debate.reviewer`, `debate.reviewers` and `debate.fallbackReviewer`, and the extra seats a
-//! `--reviewers N` fills from the installed backends.
+//! Several reviewers and the failover chain, as written: the list syntax of `debate.reviewer`
+//! (a chain), `debate.reviewers` (backends, a number, or both) and `debate.fallbackReviewer`.
 //!
-//! It is apart from [`crate::agents::routing`] because that module picks one side at a time; here
-//! a list of backends is read and completed, against the same view of the machine ([`World`]).
+//! Routing ([`crate::agents::routing`]) seats the reviewers these lists name, and fills a
+//! `--reviewers N` from the installed backends.
 
 use anyhow::Result;
 
-use crate::agents::registry::{Role, REVIEWER_ORDER};
-use crate::agents::routing::{Pick, World};
+use crate::agents::registry::REVIEWER_ORDER;
 use crate::error::UsageError;
 use crate::settings::Settings;
 
@@ -66,61 +64,6 @@ pub fn wanted(settings: &Settings) -> Result<(Vec<String>, usize)> {
     }
     let count = count.max(named.len());
     Ok((named, count))
-}
-
-/// The reviewers after the first (`first`), up to `debate.reviewers`' count: the named ones, then
-/// the installed backends in routing order whose known family is neither the author's nor one
-/// already seated. Fewer than asked, when fewer families are installed (said in a note).
-pub fn others(
-    settings: &Settings,
-    world: &World,
-    author: &Pick,
-    first: &Pick,
-) -> Result<(Vec<Pick>, Vec<String>)> {
-    let (named, count) = wanted(settings)?;
-    let mut seated: Vec<Pick> = vec![first.clone()];
-    for name in named.iter().filter(|n| **n != first.backend) {
-        seated.push(Pick {
-            family: (world.family)(name, Role::Reviewer),
-            backend: name.clone(),
-            why: "named in debate.reviewers (--reviewer)".into(),
-        });
-    }
-    for name in REVIEWER_ORDER {
-        if seated.len() >= count {
-            break;
-        }
-        if name == author.backend
-            || seated.iter().any(|p| p.backend == name)
-            || !(world.installed)(name)
-        {
-            continue;
-        }
-        let family = (world.family)(name, Role::Reviewer);
-        let taken = family == author.family || seated.iter().any(|p| p.family == family);
-        if family.is_unknown() || taken {
-            continue;
-        }
-        seated.push(Pick {
-            backend: name.to_string(),
-            why: format!(
-                "--reviewers {count}: the next installed family other than the author's ({})",
-                author.family
-            ),
-            family,
-        });
-    }
-    let mut notes = Vec::new();
-    if seated.len() < count {
-        notes.push(format!(
-            "note: {count} reviewers were asked for and {} of other families than the author's \
-             are installed; the review runs with {}",
-            seated.len(),
-            seated.len()
-        ));
-    }
-    seated.remove(0);
-    Ok((seated, notes))
 }
 
 /// The failover chain after the reviewer: the rest of a `debate.reviewer` list, then

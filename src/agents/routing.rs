@@ -115,8 +115,7 @@ pub fn route(settings: &Settings, world: &World) -> Result<Route> {
         },
         None => pick_reviewer(settings, world, &author)?,
     };
-    let (seated, mut notes) =
-        crate::agents::reviewers::others(settings, world, &author, &reviewer)?;
+    let (seated, mut notes) = other_reviewers(settings, world, &author, &reviewer)?;
     for p in &seated {
         if p.family == author.family && !author.family.is_unknown() && !settings.allow_same_family {
             return Err(UsageError::new(format!(
@@ -163,6 +162,61 @@ pub fn route(settings: &Settings, world: &World) -> Result<Route> {
         chain: crate::agents::reviewers::chain(settings),
         notes,
     })
+}
+
+/// The reviewers after the first (`first`), up to `debate.reviewers`' count: the named ones, then
+/// the installed backends in routing order whose known family is neither the author's nor one
+/// already seated. Fewer than asked, when fewer families are installed (said in a note).
+pub fn other_reviewers(
+    settings: &Settings,
+    world: &World,
+    author: &Pick,
+    first: &Pick,
+) -> Result<(Vec<Pick>, Vec<String>)> {
+    let (named, count) = crate::agents::reviewers::wanted(settings)?;
+    let mut seated: Vec<Pick> = vec![first.clone()];
+    for name in named.iter().filter(|n| **n != first.backend) {
+        seated.push(Pick {
+            family: (world.family)(name, Role::Reviewer),
+            backend: name.clone(),
+            why: "named in debate.reviewers (--reviewer)".into(),
+        });
+    }
+    for name in REVIEWER_ORDER {
+        if seated.len() >= count {
+            break;
+        }
+        if name == author.backend
+            || seated.iter().any(|p| p.backend == name)
+            || !(world.installed)(name)
+        {
+            continue;
+        }
+        let family = (world.family)(name, Role::Reviewer);
+        let taken = family == author.family || seated.iter().any(|p| p.family == family);
+        if family.is_unknown() || taken {
+            continue;
+        }
+        seated.push(Pick {
+            backend: name.to_string(),
+            why: format!(
+                "--reviewers {count}: the next installed family other than the author's ({})",
+                author.family
+            ),
+            family,
+        });
+    }
+    let mut notes = Vec::new();
+    if seated.len() < count {
+        notes.push(format!(
+            "note: {count} reviewers were asked for and {} of other families than the author's \
+             are installed; the review runs with {}",
+            seated.len(),
+            seated.len()
+        ));
+    }
+    seated.remove(0);
+    Ok((seated, notes))
 }
 
 fn config_section(backend: &str) -> &str {

@@ -326,7 +326,7 @@ impl Review<'_> {
             let fb = self.fallback.remove(0);
             let was = std::mem::replace(&mut self.reviewer, fb);
             crate::errln!(
-                "note: the reviewer {} did not answer ({e}); the fallback reviewer {} reviews                  instead",
+                "note: the reviewer {} did not answer ({e}); the fallback reviewer {} reviews instead",
                 was.name(),
                 self.reviewer.name()
             );

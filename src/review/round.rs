@@ -22,6 +22,9 @@ use crate::review::{
 };
 use crate::sys::signals;
 
+/// The disputes one reviewer was asked about: `(id, title)`.
+type Asked = Vec<(String, String)>;
+
 /// What the reviewer said this round, all its answers read.
 struct Heard {
     calls: Vec<Call>,
@@ -125,7 +128,7 @@ impl Review<'_> {
         n: u32,
         st: &State,
         open: &[&Judged],
-    ) -> Result<(Vec<Job>, Vec<Vec<(String, String)>>, Vec<Note>)> {
+    ) -> Result<(Vec<Job>, Vec<Asked>, Vec<Note>)> {
         let base = steps::context(
             n,
             st.summary.as_deref(),
@@ -166,7 +169,7 @@ impl Review<'_> {
         jobs: &[Job],
         results: &[(std::result::Result<Answer, BackendError>, u64)],
         started: Instant,
-        asked: &[Vec<(String, String)>],
+        asked: &[Asked],
     ) -> Result<Heard> {
         let mut h = Heard {
             calls: Vec::new(),
@@ -207,7 +210,7 @@ impl Review<'_> {
             match result {
                 Ok(a) => {
                     let asked = &asked[job.seat];
-                    self.heard_answer(n, job, label.as_deref(), a, started, asked, &mut h)?
+                    self.heard_answer(n, job, label.as_deref(), a, started, asked, &mut h)?;
                 }
                 Err(e) => {
                     let what = match &job.chunk {
