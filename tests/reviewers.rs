@@ -145,6 +145,47 @@ fn a_p2_of_one_family_passes_under_majority_and_fails_under_any() {
         .unwrap();
     assert_eq!(p2["votes"]["counted"], false);
     assert_eq!(p2["votes"]["by"], "gemini only");
+    // The rule and each finding's votes in every format, re-emitted from the stored session.
+    let sarif: Value = serde_json::from_str(
+        &env.run_from_claude(&["show", "last", "--format", "sarif"])
+            .ok()
+            .stdout,
+    )
+    .unwrap();
+    let run0 = &sarif["runs"][0];
+    assert_eq!(run0["properties"]["reviewers"]["consensus"], "majority");
+    let votes: Vec<&Value> = run0["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["properties"]["votes"])
+        .collect();
+    assert!(
+        votes.iter().any(|v| v["by"] == "codex + gemini + qwen"),
+        "{sarif}"
+    );
+    assert!(votes.iter().any(|v| v["counted"] == false), "{sarif}");
+    let github = env
+        .run_from_claude(&["show", "last", "--format", "github"])
+        .ok()
+        .stdout;
+    assert!(
+        github.contains("gemini only, 1 of 3; not counted by the consensus rule"),
+        "{github}"
+    );
+    assert!(github.contains("consensus majority"), "{github}");
+    let markdown = env
+        .run_from_claude(&["show", "last", "--format", "markdown"])
+        .ok()
+        .stdout;
+    assert!(
+        markdown.contains("codex + gemini + qwen, 3 of 3"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("Reviewers: 3 of 3 answered"),
+        "{markdown}"
+    );
     // With only the P2 standing, majority passes the gate.
     env.fake("codex", raises(json!([])));
     env.fake("gemini", raises(json!([naming("P2")])));

@@ -60,6 +60,9 @@ pub(crate) fn message(i: &Item) -> String {
             crate::report::dispute_text(d, i.severity_text())
         ));
     }
+    if let Some(v) = &i.votes {
+        m.push_str(&format!(" (raised by {})", v.text()));
+    }
     m
 }
 
@@ -239,6 +242,11 @@ struct ResultProperties {
     /// Both positions, when the judge disputed the finding.
     #[serde(skip_serializing_if = "Option::is_none")]
     dispute: Option<Dispute>,
+    /// With several reviewers: who raised it, how many of how many, whether the gate counts it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    votes: Option<crate::store::summary::Votes>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    raised_by: Vec<crate::findings::Vote>,
 }
 
 #[derive(Serialize)]
@@ -256,6 +264,9 @@ struct RunProperties {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     withdrawn: Vec<WithdrawnItem>,
     trust_judge: bool,
+    /// With several reviewers: the consensus rule and who answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reviewers: Option<crate::store::summary::Reviewers>,
 }
 
 /// The level of a rule or finding of severity `id`.
@@ -336,6 +347,8 @@ pub fn sarif(r: &Report) -> Sarif {
                 source: i.source,
                 location: i.location.as_ref().and_then(|l| l.check),
                 dispute: i.dispute.clone(),
+                votes: i.votes.clone(),
+                raised_by: i.raised_by.clone(),
             },
         });
     }
@@ -386,6 +399,7 @@ pub fn sarif(r: &Report) -> Sarif {
                 notes: r.notes.clone(),
                 withdrawn: r.withdrawn.clone(),
                 trust_judge: r.gate.trust_judge,
+                reviewers: r.reviewers.clone(),
             },
         }],
     }
@@ -605,6 +619,12 @@ pub fn github(r: &Report) -> String {
         out.push_str(&format!(
             "::notice title=git debate: note::{}\n",
             escape_data(n)
+        ));
+    }
+    if let Some(v) = &r.reviewers {
+        out.push_str(&format!(
+            "::notice title=git debate: reviewers::{}\n",
+            escape_data(&crate::report::votes::line(v))
         ));
     }
     out.push_str(&format!(

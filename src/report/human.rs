@@ -89,7 +89,15 @@ pub fn text(r: &Report, color: bool) -> String {
         if r.converged { "yes" } else { "no" },
         paint(&r.final_decision, "1", color)
     );
-    let _ = writeln!(s, "author {} · reviewer {}", r.author, r.reviewer);
+    match &r.reviewers {
+        Some(v) => {
+            let names: Vec<&str> = v.seats.iter().map(|s| s.reviewer.as_str()).collect();
+            let _ = writeln!(s, "author {} · reviewers {}", r.author, names.join(", "));
+        }
+        None => {
+            let _ = writeln!(s, "author {} · reviewer {}", r.author, r.reviewer);
+        }
+    }
     if let Some(f) = &r.fallback {
         let _ = writeln!(
             s,
