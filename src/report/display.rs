@@ -129,6 +129,22 @@ impl Report {
                     })
                     .collect(),
             }),
+            reviewers: self
+                .reviewers
+                .as_ref()
+                .map(|v| crate::store::summary::Reviewers {
+                    seats: v
+                        .seats
+                        .iter()
+                        .map(|s| crate::store::round::Seat {
+                            reviewer: line(&s.reviewer),
+                            family: line(&s.family),
+                            error: s.error.as_deref().map(line),
+                            ..s.clone()
+                        })
+                        .collect(),
+                    ..v.clone()
+                }),
             single_file: self.single_file.as_deref().map(line),
             ..self.clone()
         }

@@ -75,20 +75,9 @@ fn withdrawn_line(w: &WithdrawnItem) -> String {
     s
 }
 
-pub fn text(r: &Report, color: bool) -> String {
-    let r = &r.for_display();
-    let mut s = String::new();
-    let h = |t: &str| paint(t, "1", color);
-    let _ = writeln!(s, "{} {}", h("Debate summary"), r.session);
-    let _ = writeln!(
-        s,
-        "target {} · {} round{} · converged {} · decision {}",
-        r.target,
-        r.rounds,
-        if r.rounds == 1 { "" } else { "s" },
-        if r.converged { "yes" } else { "no" },
-        paint(&r.final_decision, "1", color)
-    );
+/// Who reviewed: the author and the reviewer (or the reviewers, with the consensus line), and
+/// the failover chain when it was used.
+fn who_reviewed(s: &mut String, r: &Report, color: bool) {
     match &r.reviewers {
         Some(v) => {
             let names: Vec<&str> = v.seats.iter().map(|s| s.reviewer.as_str()).collect();
@@ -114,6 +103,23 @@ pub fn text(r: &Report, color: bool) -> String {
     if let Some(v) = &r.reviewers {
         let _ = writeln!(s, "reviewers: {}", crate::report::votes::line(v));
     }
+}
+
+pub fn text(r: &Report, color: bool) -> String {
+    let r = &r.for_display();
+    let mut s = String::new();
+    let h = |t: &str| paint(t, "1", color);
+    let _ = writeln!(s, "{} {}", h("Debate summary"), r.session);
+    let _ = writeln!(
+        s,
+        "target {} · {} round{} · converged {} · decision {}",
+        r.target,
+        r.rounds,
+        if r.rounds == 1 { "" } else { "s" },
+        if r.converged { "yes" } else { "no" },
+        paint(&r.final_decision, "1", color)
+    );
+    who_reviewed(&mut s, r, color);
     let _ = writeln!(s, "stopped: {}", r.stop_reason);
     if let Some(e) = &r.error {
         let _ = writeln!(s, "{} {e}", paint("error:", "1;31", color));
