@@ -268,3 +268,97 @@ fn the_chain_falls_over_on_a_rate_limit_and_on_a_timeout() {
         .contains("timeout"));
     assert!(run.stdout.contains("gemini"), "{}", run.stdout);
 }
+
+/// An answer that raises `findings` and answers the disputes with `replies` lines.
+fn replies(findings: Value, lines: &str) -> Value {
+    let mut a = raises(findings);
+    let text = format!(
+        "{}\n## Disputed findings\n{lines}\n",
+        a["answer"].as_str().unwrap()
+    );
+    a["answer"] = text.into();
+    a
+}
+
+#[test]
+fn disputes_go_back_to_each_reviewer_that_raised_the_finding_and_a_withdrawal_is_its_own_vote() {
+    let env = TestEnv::with_subtraction_bug();
+    env.fake(
+        "codex",
+        json!([
+            raises(json!([subtracts("P1")])),
+            replies(json!([]), "- F1: withdraw — the caller wants a difference"),
+        ]),
+    );
+    env.fake(
+        "gemini",
+        json!([
+            raises(json!([subtracts("P1"), naming("P2")])),
+            replies(
+                json!([]),
+                "- F1: hold — lib.rs:2 returns a - b\n- F2: withdraw — a matter of taste"
+            ),
+        ]),
+    );
+    let invalid = |ids: &[&str]| {
+        let list: Vec<Value> = ids
+            .iter()
+            .map(|id| json!({"id": id, "verdict": "invalid", "reason": "intended"}))
+            .collect();
+        json!({"answer": format!("```json\n{}\n```", json!({"classifications": list, "reason": "no"}))})
+    };
+    env.fake(
+        "claude",
+        json!([
+            invalid(&["F1", "F2"]),
+            {"answer": "The difference is intended."},
+            invalid(&["F1"]),
+            {"answer": "Still intended."},
+        ]),
+    );
+    let run = env
+        .run_from_claude(&[
+            "--reviewer",
+            "codex",
+            "--reviewer",
+            "gemini",
+            "--max-rounds",
+            "2",
+            "--fail-on",
+            "p1",
+        ])
+        .fails(1);
+    // Round 2 asks each reviewer about its own findings only.
+    let codex = env.fake_calls("codex")[1]["prompt"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let gemini = env.fake_calls("gemini")[1]["prompt"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        codex.contains("F1 [P1]") && !codex.contains("F2 [P2]"),
+        "{codex}"
+    );
+    assert!(
+        gemini.contains("F1 [P1]") && gemini.contains("F2 [P2]"),
+        "{gemini}"
+    );
+    // codex took its vote back; gemini holds F1, which stands for it alone. F2 is withdrawn.
+    assert!(
+        run.stdout.contains("codex withdrew its vote on F1"),
+        "{}",
+        run.stdout
+    );
+    let s = summary(&env);
+    let f1 = s["unresolved"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "F1")
+        .unwrap();
+    assert_eq!(f1["votes"]["by"], "gemini only", "{s}");
+    assert_eq!(f1["dispute"]["reviewer"], "held");
+    assert_eq!(s["withdrawn"][0]["id"], "F2");
+}

@@ -9,6 +9,7 @@
 //! round: findings carry no votes and the record names no seats.
 
 use crate::agents::{Answer, Backend, BackendError};
+use crate::answer::dispute::{Replies, Reply};
 use crate::answer::judge::Judged;
 use crate::findings::{Finding, Vote};
 use crate::review::chunked::Job;
@@ -126,4 +127,71 @@ pub(super) fn failed_notes(seats: &[Seat]) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// In a review by several, a withdrawal takes back the withdrawing reviewer's own vote only: a
+/// finding another raiser did not withdraw stands, with that raiser's answer (or none: it stands
+/// as raised). `by_seat` is each reviewer's replies; `merged` (all of them together, which
+/// [`crate::review::disputes::settle`] reads) is corrected in place. Returns, per finding, the
+/// reviewers whose votes leave it.
+pub(super) fn own_withdrawals(
+    open: &[&Judged],
+    by_seat: &[(String, Replies)],
+    merged: &mut Replies,
+) -> Vec<(String, Vec<String>)> {
+    let reply_of = |who: &str, id: &str| {
+        by_seat
+            .iter()
+            .find(|(name, _)| name == who)
+            .and_then(|(_, r)| r.said.get(id))
+    };
+    let mut out = Vec::new();
+    for j in open.iter().filter(|j| j.finding.raised_by.len() > 1) {
+        let id = &j.finding.id;
+        let (gone, stay): (Vec<&Vote>, Vec<&Vote>) = j
+            .finding
+            .raised_by
+            .iter()
+            .partition(|v| matches!(reply_of(&v.reviewer, id), Some((Reply::Withdraw, _))));
+        if gone.is_empty() || stay.is_empty() {
+            continue;
+        }
+        merged.said.remove(id);
+        merged.ambiguous.retain(|a| a != id);
+        if let Some(answer) = stay.iter().find_map(|v| reply_of(&v.reviewer, id)) {
+            merged.said.insert(id.clone(), answer.clone());
+        }
+        out.push((
+            id.clone(),
+            gone.iter().map(|v| v.reviewer.clone()).collect(),
+        ));
+    }
+    out
+}
+
+/// Takes the withdrawn votes out of the findings that came back, and their level back to the
+/// highest of the votes that stay; one note per finding.
+pub(super) fn drop_votes(back: &mut [Finding], gone: &[(String, Vec<String>)]) -> Vec<String> {
+    let mut notes = Vec::new();
+    for f in back.iter_mut() {
+        let Some((_, who)) = gone.iter().find(|(id, _)| *id == f.id) else {
+            continue;
+        };
+        f.raised_by.retain(|v| !who.contains(&v.reviewer));
+        if let Some(top) = f.raised_by.iter().map(|v| v.severity).min() {
+            f.severity = top;
+        }
+        notes.push(format!(
+            "{} withdrew {} {}; it stands for {}",
+            who.join(" and "),
+            if who.len() == 1 {
+                "its vote on"
+            } else {
+                "their votes on"
+            },
+            f.id,
+            crate::findings::agreement_text(&f.raised_by)
+        ));
+    }
+    notes
 }

@@ -42,6 +42,8 @@ struct Heard {
     recommendation: Option<String>,
     repairs: Vec<Repair>,
     replies: Replies,
+    /// Each reviewer's replies apart, in a review by several (a withdrawal is its own vote's).
+    seat_replies: Vec<(String, Replies)>,
     /// Disputed findings the reviewer withdrew.
     withdrawn: Vec<Withdrawn>,
     /// In a review by several: who answered.
@@ -184,6 +186,7 @@ impl Review<'_> {
             recommendation: None,
             repairs: Vec::new(),
             replies: Replies::default(),
+            seat_replies: Vec::new(),
             withdrawn: Vec::new(),
             seats: Vec::new(),
         };
@@ -272,6 +275,16 @@ impl Review<'_> {
         h.restate_calls.extend(read.call);
         h.repairs.extend(read.repair);
         h.notes.extend(read.notes);
+        if self.is_panel() {
+            let mine = Replies {
+                said: read.replies.said.clone(),
+                ambiguous: read.replies.ambiguous.clone(),
+            };
+            match h.seat_replies.iter_mut().find(|(n, _)| n == who.name()) {
+                Some((_, r)) => r.merge(mine),
+                None => h.seat_replies.push((who.name().to_string(), mine)),
+            }
+        }
         h.replies.merge(read.replies);
         let c = read.critique;
         h.agreement &= c.agreement;
@@ -336,8 +349,12 @@ impl Review<'_> {
             .filter(|(_, new)| **new)
             .map(|(f, _)| f.id.clone())
             .collect();
-        let settled = disputes::settle(n, open, &heard.replies, &findings, heard.agreement);
+        let gone = consensus::own_withdrawals(open, &heard.seat_replies, &mut heard.replies);
+        let mut settled = disputes::settle(n, open, &heard.replies, &findings, heard.agreement);
         heard.notes.extend(settled.notes);
+        heard
+            .notes
+            .extend(consensus::drop_votes(&mut settled.back, &gone));
         heard.agreement &= settled.back.is_empty();
         for f in &settled.back {
             st.ledger.seen(n, &f.id);
