@@ -72,8 +72,14 @@ fn three(env: &TestEnv, extra: &[&str]) -> Run {
 #[test]
 fn two_families_agree_on_a_p1_and_the_silent_third_makes_it_two_of_three() {
     let env = TestEnv::with_subtraction_bug();
-    env.fake("codex", raises(json!([subtracts("P1")])));
-    env.fake("gemini", raises(json!([subtracts("P2")])));
+    // codex and gemini each wait for the other: both meet only if they run side by side, so
+    // two reviewers cost the longer call, not the sum.
+    let meet = |mut a: Value| {
+        a["rendezvous"] = json!({"tag": "reviewers", "wait_ms": 20000});
+        a
+    };
+    env.fake("codex", meet(raises(json!([subtracts("P1")]))));
+    env.fake("gemini", meet(raises(json!([subtracts("P2")]))));
     env.fake("qwen", raises(json!([])));
     env.fake("claude", judge_all_valid(&["F1"]));
     let run = three(&env, &["--fail-on", "p1"]).fails(1);
@@ -102,6 +108,10 @@ fn two_families_agree_on_a_p1_and_the_silent_third_makes_it_two_of_three() {
     assert_eq!(s["reviewers"]["consensus"], "any");
     assert_eq!(s["reviewers"]["seats"].as_array().unwrap().len(), 3);
     assert_eq!(s["gate"]["blocking"], json!(["F1"]));
+    let dir = std::path::PathBuf::from(s["session_dir"].as_str().unwrap());
+    let critique = std::fs::read_to_string(dir.join("round-1-critique.md")).unwrap();
+    assert_eq!(critique.matches("[met]").count(), 2, "{critique}");
+    assert!(critique.contains("<!-- reviewer gemini -->"), "{critique}");
     // The judge ruled once, on the merged set.
     let judge = &env.fake_calls("claude")[0]["prompt"];
     assert_eq!(judge.as_str().unwrap().matches("[F1]").count(), 1);

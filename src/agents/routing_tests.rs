@@ -256,3 +256,61 @@ fn unknown_families_are_noted_and_never_auto_picked() {
     assert_eq!(r.reviewer.backend, "exec:my-model");
     assert!(r.notes[0].contains("debate.exec.family"), "{:?}", r.notes);
 }
+
+#[test]
+fn several_reviewers_are_the_named_ones_then_the_next_installed_families() {
+    let installed = ["claude", "codex", "copilot", "gemini", "qwen"];
+    let route_with = |o: Overrides| {
+        let s = settings(Overrides {
+            author: Some("claude".into()),
+            ..o
+        });
+        with_world(&[], vec![], &installed, |w| route(&s, w))
+    };
+    // `--reviewers 3`: codex, then gemini and qwen; copilot is openai's like codex.
+    let r = route_with(Overrides {
+        reviewers: Some("3".into()),
+        ..Overrides::default()
+    })
+    .unwrap();
+    assert_eq!(r.reviewer.backend, "codex");
+    let others: Vec<&str> = r.others.iter().map(|p| p.backend.as_str()).collect();
+    assert_eq!(others, ["gemini", "qwen"]);
+    // Named first (`--reviewer qwen --reviewers 2`), then filled in routing order.
+    let r = route_with(Overrides {
+        reviewer: Some("qwen".into()),
+        reviewers: Some("qwen,2".into()),
+        ..Overrides::default()
+    })
+    .unwrap();
+    assert_eq!(r.reviewer.backend, "qwen");
+    assert_eq!(r.others[0].backend, "codex");
+    // More than the families installed: as many as there are, said in a note.
+    let r = route_with(Overrides {
+        reviewers: Some("5".into()),
+        ..Overrides::default()
+    })
+    .unwrap();
+    assert_eq!(r.others.len(), 2);
+    assert!(r
+        .notes
+        .iter()
+        .any(|n| n.contains("5 reviewers were asked for")));
+    // A named reviewer of the author's family is refused.
+    let e = route_with(Overrides {
+        reviewers: Some("codex,claude".into()),
+        ..Overrides::default()
+    })
+    .unwrap_err();
+    assert!(e.to_string().contains("like the author claude"), "{e}");
+    // One reviewer with a chain: the head reviews, the rest and the fallbacks follow in order.
+    let r = route_with(Overrides {
+        reviewer: Some("codex, gemini".into()),
+        fallback_reviewer: Some("qwen,gemini".into()),
+        ..Overrides::default()
+    })
+    .unwrap();
+    assert_eq!(r.reviewer.backend, "codex");
+    assert!(r.others.is_empty());
+    assert_eq!(r.chain, ["gemini", "qwen"]);
+}
