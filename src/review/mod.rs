@@ -320,7 +320,9 @@ impl Review<'_> {
             let never = st.rounds.is_empty()
                 && e.kind != crate::agents::ErrorKind::Interrupted
                 && !signals::interrupted();
-            if !never || self.fallback.is_empty() {
+            // With several reviewers a failed one is reported and the others count: the chain
+            // stands in for one reviewer only.
+            if !never || self.fallback.is_empty() || self.is_panel() {
                 break;
             }
             let fb = self.fallback.remove(0);
