@@ -372,3 +372,76 @@ fn disputes_go_back_to_each_reviewer_that_raised_the_finding_and_a_withdrawal_is
     assert_eq!(f1["dispute"]["reviewer"], "held");
     assert_eq!(s["withdrawn"][0]["id"], "F2");
 }
+
+#[test]
+fn a_later_round_asks_each_reviewer_about_the_others_findings() {
+    let env = TestEnv::with_subtraction_bug();
+    env.fake(
+        "codex",
+        json!([
+            raises(json!([naming("P2")])),
+            raises(json!([naming("P2"), subtracts("P1")])),
+        ]),
+    );
+    env.fake(
+        "gemini",
+        json!([
+            raises(json!([subtracts("P1")])),
+            raises(json!([subtracts("P1")])),
+        ]),
+    );
+    env.fake(
+        "claude",
+        json!([
+            judge_all_valid(&["F1", "F2"])[0],
+            {"answer": "The author stands by it."},
+            judge_all_valid(&["F1", "F2"])[0],
+            {"answer": "Still."},
+        ]),
+    );
+    env.run_from_claude(&[
+        "--reviewer",
+        "codex",
+        "--reviewer",
+        "gemini",
+        "--max-rounds",
+        "2",
+        "--fail-on",
+        "p1",
+    ])
+    .fails(1);
+    let codex = env.fake_calls("codex")[1]["prompt"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let gemini = env.fake_calls("gemini")[1]["prompt"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let others = |p: &str| {
+        p.split("raised by another reviewer, with the author's rulings:")
+            .nth(1)
+            .map(|rest| rest.split("\n\n").next().unwrap_or("").to_string())
+            .unwrap_or_default()
+    };
+    assert!(others(&codex).contains("add() subtracts"), "{codex}");
+    assert!(!others(&codex).contains("name the parameters"), "{codex}");
+    assert!(others(&gemini).contains("name the parameters"), "{gemini}");
+    assert!(
+        gemini.contains("agree or disagree, with evidence"),
+        "{gemini}"
+    );
+    // codex agreed with gemini's P1 by raising it: it now has both votes; the P2 only codex's.
+    let s = summary(&env);
+    let by = |title: &str| {
+        s["unresolved"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["title"].as_str().unwrap().contains(title))
+            .map(|f| f["votes"]["by"].clone())
+            .unwrap()
+    };
+    assert_eq!(by("subtracts"), "codex + gemini", "{s}");
+    assert_eq!(by("name the parameters"), "codex only", "{s}");
+}

@@ -16,6 +16,21 @@ use crate::review::chunked::Job;
 use crate::review::Review;
 use crate::store::round::Seat;
 
+/// What a reviewer is asked about the findings another reviewer raised in the round before, so
+/// cross-family agreement is asked for, not guessed.
+pub(super) const ASK_OTHERS: &str = "For each finding raised by another reviewer: agree or \
+disagree, with evidence. If you agree, raise it as a finding of your own (same place, your own \
+level and words); if you disagree, say why in one line (path:line, a reproducing input or a \
+measurement) and do not raise it.\n";
+
+/// A round's findings as one reviewer of several sees them: those it raised (and those nobody
+/// voted on: the judge's, and findings from before anyone voted), then those only others raised.
+pub(super) fn split(findings: &[Judged], who: &str) -> (Vec<Judged>, Vec<Judged>) {
+    findings.iter().cloned().partition(|j| {
+        j.finding.raised_by.is_empty() || j.finding.raised_by.iter().any(|v| v.reviewer == who)
+    })
+}
+
 impl Review<'_> {
     /// The reviewers of a round: the reviewer, then the others.
     pub(super) fn seats(&self) -> Vec<&dyn Backend> {

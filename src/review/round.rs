@@ -131,18 +131,18 @@ impl Review<'_> {
         st: &State,
         open: &[&Judged],
     ) -> Result<(Vec<Job>, Vec<Asked>, Vec<Note>)> {
-        let base = steps::context(
-            n,
-            st.summary.as_deref(),
-            st.rounds.last(),
-            st.rebuttal.as_deref(),
-            st.version,
-        );
         let (mut jobs, mut asked, mut input, mut unfit) =
             (Vec::new(), Vec::new(), String::new(), Vec::new());
         for (k, who) in self.seats().into_iter().enumerate() {
             let mine = consensus::disputes_for(open, who.name(), self.is_panel());
-            let mut context = base.clone();
+            let mut context = steps::context(
+                n,
+                st.summary.as_deref(),
+                st.rounds.last(),
+                st.rebuttal.as_deref(),
+                st.version,
+                self.is_panel().then(|| who.name()),
+            );
             context.push_str(&disputes::prompt(&mine));
             if let (1, Some(plan)) = (n, &self.incremental) {
                 context.push_str(&crate::review::incremental::context(plan));

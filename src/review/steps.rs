@@ -31,13 +31,15 @@ which of them the current version resolves.";
 
 /// Earlier rounds as the reviewer sees them from round 2 on: the summary of everything before
 /// the last round, the last round in full (findings with the author's rulings), the rebuttal, and
-/// which version is under review.
+/// which version is under review. `seat`: in a review by several, the reviewer it is for, who is
+/// shown its own findings apart from the others' ([`crate::review::consensus::split`]).
 pub(super) fn context(
     n: u32,
     summary: Option<&str>,
     last: Option<&Round>,
     rebuttal: Option<&str>,
     version: u32,
+    seat: Option<&str>,
 ) -> String {
     let Some(last) = last else {
         return String::new();
@@ -49,11 +51,22 @@ pub(super) fn context(
             last.round - 1
         ));
     }
+    let (mine, others) = match seat {
+        Some(who) => crate::review::consensus::split(&last.findings, who),
+        None => (last.findings.clone(), Vec::new()),
+    };
     s.push_str(&format!(
         "Round {}: your findings and the author's rulings:\n{}",
         last.round,
-        judged_list(&last.findings)
+        judged_list(&mine)
     ));
+    if !others.is_empty() {
+        s.push_str(&format!(
+            "\nRound {}: raised by another reviewer, with the author's rulings:\n{}",
+            last.round,
+            judged_list(&others)
+        ));
+    }
     if let Some(r) = rebuttal {
         s.push_str(&format!("\nThe author's rebuttal:\n{r}\n"));
     }
@@ -72,6 +85,9 @@ pub(super) fn context(
         "Say which earlier findings are resolved, raise new problems, and do not repeat findings \
          the author has addressed.\n",
     );
+    if !others.is_empty() {
+        s.push_str(crate::review::consensus::ASK_OTHERS);
+    }
     s
 }
 
