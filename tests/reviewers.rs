@@ -445,3 +445,22 @@ fn a_later_round_asks_each_reviewer_about_the_others_findings() {
     assert_eq!(by("subtracts"), "codex + gemini", "{s}");
     assert_eq!(by("name the parameters"), "codex only", "{s}");
 }
+
+#[test]
+fn backends_shows_every_reviewer_and_the_chain() {
+    let env = TestEnv::with_subtraction_bug();
+    for name in ["claude", "codex", "gemini", "qwen"] {
+        env.fake(name, json!({}));
+    }
+    env.git(&["config", "debate.reviewers", "2"]);
+    env.git(&["config", "debate.fallbackReviewer", "qwen"]);
+    let run = env.run_from_claude(&["backends"]).ok();
+    assert!(run.stdout.contains("reviewer: codex"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("reviewer: gemini (2 reviewers asked for: the next installed family"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("failover: qwen"), "{}", run.stdout);
+}

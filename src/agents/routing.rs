@@ -200,7 +200,8 @@ pub fn other_reviewers(
         seated.push(Pick {
             backend: name.to_string(),
             why: format!(
-                "--reviewers {count}: the next installed family other than the author's ({})",
+                "{count} reviewers asked for: the next installed family other than the author's \
+                 ({})",
                 author.family
             ),
             family,

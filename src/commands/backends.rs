@@ -76,6 +76,12 @@ fn write_text(out: &mut impl Write, survey: &Survey) -> Result<()> {
         Ok(r) => {
             writeln!(out, "author:   {} ({})", r.author.backend, r.author.why)?;
             writeln!(out, "reviewer: {} ({})", r.reviewer.backend, r.reviewer.why)?;
+            for o in &r.others {
+                writeln!(out, "reviewer: {} ({})", o.backend, o.why)?;
+            }
+            if !r.chain.is_empty() {
+                writeln!(out, "failover: {}", r.chain.join(", then "))?;
+            }
             for n in &r.notes {
                 writeln!(out, "{n}")?;
             }
