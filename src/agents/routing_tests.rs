@@ -296,6 +296,15 @@ fn several_reviewers_are_the_named_ones_then_the_next_installed_families() {
         .notes
         .iter()
         .any(|n| n.contains("5 reviewers were asked for")));
+    // A number out of range, or a reviewer named twice, is an error naming the key.
+    for bad in ["0", "9", "codex,codex"] {
+        let e = route_with(Overrides {
+            reviewers: Some(bad.into()),
+            ..Overrides::default()
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("debate.reviewers"), "{bad}: {e}");
+    }
     // A named reviewer of the author's family is refused.
     let e = route_with(Overrides {
         reviewers: Some("codex,claude".into()),
