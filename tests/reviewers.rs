@@ -464,3 +464,66 @@ fn backends_shows_every_reviewer_and_the_chain() {
     );
     assert!(run.stdout.contains("failover: qwen"), "{}", run.stdout);
 }
+
+#[test]
+fn several_reviewers_review_every_chunk_and_their_findings_merge_across_them() {
+    let env = TestEnv::with_repo();
+    for dir in ["alpha", "beta"] {
+        let body: String = (0..60)
+            .map(|l| format!("pub fn {dir}_{l}() -> u32 {{ {l} }}\n"))
+            .collect();
+        env.write(&format!("{dir}/lib.rs"), &body);
+    }
+    env.commit_all("two modules");
+    let located = json!({"severity": "P2", "title": "alpha_3 returns the wrong value",
+        "file": "alpha/lib.rs", "start_line": 4, "body": "it should return 4"});
+    let by_chunk = json!({"answer": raises(json!([]))["answer"], "when": [
+        {"contains": "+++ b/alpha/lib.rs", "answer": raises(json!([located]))["answer"]},
+    ]});
+    env.fake("codex", by_chunk.clone());
+    // gemini's beta chunk fails: codex reviewed beta, so nothing goes unevaluated.
+    env.fake(
+        "gemini",
+        json!({"answer": raises(json!([]))["answer"], "when": [
+            {"contains": "+++ b/alpha/lib.rs", "answer": raises(json!([located]))["answer"]},
+            {"contains": "+++ b/beta/lib.rs", "error": {"status": 500, "message": "overloaded"}},
+        ]}),
+    );
+    env.fake("claude", judge_all_valid(&["F1"]));
+    let run = env
+        .run_from_claude(&[
+            "--scope",
+            "commit:HEAD",
+            "--max-artifact-bytes",
+            "3000",
+            "--reviewer",
+            "codex",
+            "--reviewer",
+            "gemini",
+            "--max-rounds",
+            "1",
+            "--format",
+            "json",
+        ])
+        .ok();
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(env.fake_calls("codex").len(), 2);
+    assert_eq!(env.fake_calls("gemini").len(), 2);
+    assert_eq!(s["findings"].as_array().unwrap().len(), 1, "{s}");
+    assert_eq!(s["findings"][0]["votes"]["by"], "codex + gemini");
+    assert_eq!(s["evaluated"], true);
+    assert!(
+        s["coverage"]["not_evaluated"]
+            .as_array()
+            .is_none_or(Vec::is_empty),
+        "{s}"
+    );
+    assert!(
+        s["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n.as_str().unwrap().contains("gemini's chunk")),
+        "{s}"
+    );
+}
