@@ -504,6 +504,68 @@ mod tests {
     }
 
     #[test]
+    fn reviewers_merge_by_identity_and_each_keeps_its_vote() {
+        let by = |who: &str, sev: Severity, mut x: Finding| {
+            x.severity = sev;
+            x.raised_by = vec![crate::findings::Vote {
+                reviewer: who.into(),
+                family: who.into(),
+                severity: sev,
+                title: String::new(),
+            }];
+            x
+        };
+        let mut found = vec![
+            by(
+                "codex",
+                Severity::P2,
+                f(
+                    "SQL built by concatenation",
+                    "the term is pasted in",
+                    Some("db.rs:40"),
+                ),
+            ),
+            by(
+                "codex",
+                Severity::P2,
+                f(
+                    "Missing index on users.email",
+                    "lookups scan the table",
+                    Some("db.rs:90"),
+                ),
+            ),
+            by(
+                "gemini",
+                Severity::P1,
+                f(
+                    "SQL query concatenated",
+                    "user term pasted into the SQL",
+                    Some("db.rs:41"),
+                ),
+            ),
+            by(
+                "gemini",
+                Severity::P3,
+                f("Typo in a comment", "teh", Some("db.rs:2")),
+            ),
+        ];
+        assert_eq!(merge_reviewers(&mut found, None), 1);
+        // One reviewer's findings are never merged with each other; gemini's joins the first,
+        // at its own level, and the merged level is the highest.
+        assert_eq!(found.len(), 3);
+        assert_eq!(found[0].severity, Severity::P1);
+        let votes: Vec<(&str, Severity)> = found[0]
+            .raised_by
+            .iter()
+            .map(|v| (v.reviewer.as_str(), v.severity))
+            .collect();
+        assert_eq!(votes, [("codex", Severity::P2), ("gemini", Severity::P1)]);
+        assert_eq!(found[0].raised_by[1].title, "SQL query concatenated");
+        assert_eq!(found[1].raised_by.len(), 1);
+        assert_eq!(found[2].title, "Typo in a comment");
+    }
+
+    #[test]
     fn a_reworded_finding_nearby_keeps_its_id_and_a_distinct_one_does_not() {
         let mut l = Ledger::default();
         let mut r1 = vec![
