@@ -325,4 +325,5 @@ pub const PROSE_NOUNS: &[&str] = &[
 /// critical", "**no** major issues").
 pub const PROSE_NEGATIONS: &[&str] = &[
     "not", "no", "nothing", "never", "isn", "isnt", "aren", "arent", "non", "without", "hardly",
+    "didn", "didnt", "don", "dont", "doesn", "doesnt", "wasn", "weren", "zero", "none", "nor",
 ];
