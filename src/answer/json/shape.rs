@@ -6,7 +6,6 @@
 
 use serde_json::{Map, Value};
 
-use super::items::get_ci;
 use crate::answer::location::{self, Roots};
 use crate::answer::vocab::{self, Strength};
 use crate::findings::{Location, Severity};
@@ -57,10 +56,12 @@ pub(super) fn finding_like(o: &Map<String, Value>, roots: &Roots) -> bool {
     text(o).is_some() && (severity(o).is_some() || location(o, roots).is_some())
 }
 
+/// A key of the severity table, spelled any way (`Severity`, `sev-level`).
 fn is_level_key(k: &str) -> bool {
-    let mut one = Map::new();
-    one.insert(k.to_string(), Value::Null);
-    get_ci(&one, vocab::JSON_SEVERITY_KEYS).is_some()
+    let k = k.to_ascii_lowercase().replace(['-', ' ', '_'], "");
+    vocab::JSON_SEVERITY_KEYS
+        .iter()
+        .any(|s| s.replace('_', "") == k)
 }
 
 /// Several words, or a run of at least eight CJK characters (no spaces between words there).
