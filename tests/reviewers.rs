@@ -234,8 +234,21 @@ fn a_reviewer_that_fails_is_named_and_the_others_count() {
         .contains("not-authenticated"));
     // Under `all`, two of three answering is not enough to evaluate anything.
     let run = three(&env, &["--fail-on", "p1", "--consensus", "all"]).fails(3);
-    assert!(run.stdout.contains("gemini"), "{}", run.stdout);
-    assert_eq!(summary(&env)["evaluated"], false);
+    assert!(
+        run.stdout
+            .contains("too few reviewers answered for --consensus all (2 of 3)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("Fix the reviewers that did not answer (gemini)"),
+        "{}",
+        run.stdout
+    );
+    let s = summary(&env);
+    assert_eq!(s["evaluated"], false);
+    assert_eq!(s["reviewers"]["seats"].as_array().unwrap().len(), 3);
 }
 
 #[test]

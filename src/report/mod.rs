@@ -300,11 +300,26 @@ pub(crate) fn gate(
 pub(crate) fn next_actions(r: &Report, code: bool) -> Vec<String> {
     let mut out = Vec::new();
     if r.status == "unavailable" {
-        out.push(format!(
-            "Fix the reviewer ({}) and run again: {}",
-            r.reviewer,
-            r.error.as_deref().unwrap_or("it did not answer")
-        ));
+        let failed: Vec<String> = r
+            .reviewers
+            .iter()
+            .flat_map(|v| &v.seats)
+            .filter(|s| !s.answered)
+            .map(|s| s.reviewer.clone())
+            .collect();
+        out.push(match failed.as_slice() {
+            [] => format!(
+                "Fix the reviewer ({}) and run again: {}",
+                r.reviewer,
+                r.error.as_deref().unwrap_or("it did not answer")
+            ),
+            _ => format!(
+                "Fix the reviewers that did not answer ({}) and run again, or ask for a looser \
+                 --consensus: {}",
+                failed.join(", "),
+                r.stop_reason
+            ),
+        });
         return out;
     }
     if let Some(line) = r.coverage.as_ref().and_then(|c| c.not_evaluated_line()) {

@@ -42,6 +42,11 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
             .unwrap_or_default(),
         unfit: coverage.map(|c| c.unfit.clone()).unwrap_or_default(),
         fallback: summary.fallback.clone(),
+        seats: summary
+            .reviewers
+            .as_ref()
+            .map(|r| r.seats.clone())
+            .unwrap_or_default(),
         duration_ms: summary.duration_ms,
     };
     let fail_on = summary.gate.fail_on;

@@ -10,10 +10,16 @@ use crate::store::summary::{Item, Reviewers, Votes};
 
 /// The reviewers of the last round that has them, under `rule`; `None` with one reviewer.
 pub fn reviewers(o: &Outcome, rule: Consensus) -> Option<Reviewers> {
-    let seats = o.rounds.iter().rev().find(|r| !r.reviewers.is_empty())?;
-    Some(Reviewers {
+    // The last recorded round's, else the last round tried (too few answered to record it).
+    let seats = o
+        .rounds
+        .iter()
+        .rev()
+        .find(|r| !r.reviewers.is_empty())
+        .map_or(&o.seats, |r| &r.reviewers);
+    (!seats.is_empty()).then(|| Reviewers {
         consensus: rule,
-        seats: seats.reviewers.clone(),
+        seats: seats.clone(),
     })
 }
 

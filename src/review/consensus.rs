@@ -210,3 +210,16 @@ pub(super) fn drop_votes(back: &mut [Finding], gone: &[(String, Vec<String>)]) -
     }
     notes
 }
+
+/// Why a round by several failed, when too few answered for the consensus rule: `too few
+/// reviewers answered for --consensus all (2 of 3)`; `None` when enough did, or one reviews.
+pub(super) fn too_few(seats: &[Seat], rule: crate::choices::Consensus) -> Option<String> {
+    let answered = seats.iter().filter(|s| s.answered).count();
+    (!seats.is_empty() && !rule.enough(answered, seats.len())).then(|| {
+        format!(
+            "too few reviewers answered for --consensus {} ({answered} of {})",
+            rule.name(),
+            seats.len()
+        )
+    })
+}

@@ -150,6 +150,10 @@ pub struct Outcome {
     /// The fallback reviewer reviewed, because the reviewer never answered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fallback: Option<Fallback>,
+    /// In a review by several: who answered in the last round tried (also one that too few
+    /// answered to record).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub seats: Vec<crate::store::round::Seat>,
     pub duration_ms: u64,
 }
 
@@ -176,6 +180,8 @@ struct State {
     failed: bool,
     /// Which files a chunked review has covered.
     coverage: chunked::Coverage,
+    /// In a review by several: who answered in the last round tried.
+    seats: Vec<crate::store::round::Seat>,
 }
 
 /// How the rounds ended.
@@ -241,6 +247,7 @@ impl Review<'_> {
             converged: false,
             final_patch: None,
             failed: false,
+            seats: Vec::new(),
         }
     }
 
@@ -355,6 +362,8 @@ impl Review<'_> {
                 "budget exceeded ({}) during round {n}: the call was cancelled and round {n} is                  incomplete",
                 minutes(self.budget(started).total)
             )
+        } else if let Some(few) = consensus::too_few(&st.seats, self.settings.consensus) {
+            format!("{few}: {e}")
         } else if st.rounds.is_empty() {
             format!("the reviewer never answered: {e}")
         } else {
@@ -409,6 +418,7 @@ impl Review<'_> {
             error: ended.error,
             not_evaluated: st.coverage.not_evaluated(),
             fallback: ended.fallback,
+            seats: std::mem::take(&mut st.seats),
             unfit: st.coverage.unfit.clone(),
             duration_ms: started.elapsed().as_millis() as u64,
         };

@@ -87,6 +87,7 @@ impl Review<'_> {
         };
         let mut heard = self.hear(n, &jobs, &results, started, &asked)?;
         heard.notes.extend(consensus::failed_notes(&seats));
+        st.seats.clone_from(&seats);
         heard.seats = seats;
         st.coverage.record(&heard.chunks);
         st.coverage.revised.clear();
