@@ -432,3 +432,67 @@ fn the_real_reviewers_read_no_ignored_untracked_or_outside_file() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// The real codex and gemini as two reviewers of one change against the harness's fake model
+/// server: both raise the same P1, which the report merges with both votes ("codex + gemini").
+#[test]
+fn the_real_codex_and_gemini_review_as_two_reviewers() {
+    let Some((harness, clis)) = harness_for(&["codex", "gemini"]) else {
+        return;
+    };
+    if clis.len() < 2 {
+        eprintln!("skipped: two reviewers need both codex and gemini");
+        return;
+    }
+    let env = TestEnv::with_repo();
+    env.write("lib.rs", "fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n");
+    env.commit_all("add");
+    env.write("lib.rs", "fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n");
+    let srv = server(&harness, &env.root, None);
+    let mut vars = setup(&env, "codex", &srv.url);
+    vars.extend(setup(&env, "gemini", &srv.url));
+    // The author (judge) is the fake agent posing as claude.
+    env.fake(
+        "claude",
+        serde_json::json!({"answer": "```json\n{\"classifications\": [], \"added\": [], \"recommendation\": \"D\", \"reason\": \"\"}\n```"}),
+    );
+    let mut cmd = env.cmd_in(&env.repo);
+    let path = format!(
+        "{}:{}",
+        env.root.join("bin").display(),
+        harness.join("node_modules/.bin").display()
+    );
+    std::fs::create_dir_all(env.home.join("tmp")).unwrap();
+    cmd.env("PATH", format!("{path}:{}", env.path()))
+        .env("TMPDIR", env.home.join("tmp"))
+        .env("TERM", "dumb")
+        .env("NO_COLOR", "1")
+        .args([
+            "--author",
+            "claude",
+            "--reviewer",
+            "codex",
+            "--reviewer",
+            "gemini",
+        ])
+        .args(["--max-rounds", "1", "--fail-on", "p1", "--format", "json"])
+        .args(["--backend-timeout-seconds", "90"])
+        .stdin(Stdio::null());
+    for (k, v) in &vars {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let report: Value = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    let f = &report["findings"][0];
+    eprintln!("two reviewers: exit {:?}, finding {f}", out.status.code());
+    assert!(
+        out.status.code() == Some(1)
+            && f["severity"] == "P1"
+            && f["votes"]["by"] == "codex + gemini"
+            && report["reviewers"]["seats"].as_array().map(Vec::len) == Some(2),
+        "exit {:?}\n{stdout}\n{stderr}",
+        out.status.code()
+    );
+}
