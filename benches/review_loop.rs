@@ -11,7 +11,10 @@
 //! summarises. Per run: 5 rounds, 5 reviews, 5 judgements, 5 compromises, 3 summaries, all files
 //! written. `BENCH_ITERS` runs (default 20); min / median / max per round are printed.
 //!
-//! A second row measures what the process runner adds to every model call: a program that answers
+//! A second row runs one round with two reviewers whose reviews take 200 ms and 300 ms: they run
+//! at once, so the round costs the longer call (plus the loop's own work), not their sum.
+//!
+//! A third row measures what the process runner adds to every model call: a program that answers
 //! at once (`sh -c 'echo answer'`), from spawn to reaped, `BENCH_CALLS` times (default 50). A
 //! real call lasts seconds; this part must stay far below a millisecond or two.
 //!
@@ -31,11 +34,24 @@ use git_debate::settings::{Layers, Overrides, Settings};
 use git_debate::store::Session;
 use git_debate::sys::runner::{Call, Invocation};
 
-/// Answers instantly: critiques when reviewing, rulings when judging, text otherwise.
+/// Answers instantly (or after `delay` when reviewing): critiques when reviewing, rulings when
+/// judging, text otherwise.
 struct Instant_ {
     name: &'static str,
     family: Family,
     calls: AtomicUsize,
+    delay: Duration,
+}
+
+impl Instant_ {
+    fn new(name: &'static str, family: Family) -> Instant_ {
+        Instant_ {
+            name,
+            family,
+            calls: AtomicUsize::new(0),
+            delay: Duration::ZERO,
+        }
+    }
 }
 
 impl Backend for Instant_ {
@@ -54,6 +70,7 @@ impl Backend for Instant_ {
     fn ask(&self, req: &Request) -> Result<Answer, BackendError> {
         let n = self.calls.fetch_add(1, Ordering::Relaxed);
         let text = if req.prompt.contains(" BEGIN CHANGE UNDER REVIEW\n") {
+            std::thread::sleep(self.delay);
             let findings: Vec<String> = (0..12)
                 .map(|i| {
                     let title = if i == 0 {
@@ -87,7 +104,9 @@ impl Backend for Instant_ {
                 rulings.join(",")
             )
         } else {
-            format!("revised text {n}\n")
+            // A compromise must be a version of what it revises (a unified diff of the same
+            // file), or the loop stops the session as failed.
+            diff(200).replace("compute_checked(0)", &format!("compute_checked({n})"))
         };
         Ok(Answer::plain(self.name, text))
     }
@@ -134,16 +153,8 @@ fn main() {
         let outcome = Review {
             session: &session,
             settings: &settings,
-            author: Box::new(Instant_ {
-                name: "author",
-                family: Family::anthropic(),
-                calls: AtomicUsize::new(0),
-            }),
-            reviewer: Box::new(Instant_ {
-                name: "reviewer",
-                family: Family::openai(),
-                calls: AtomicUsize::new(0),
-            }),
+            author: Box::new(Instant_::new("author", Family::anthropic())),
+            reviewer: Box::new(Instant_::new("reviewer", Family::openai())),
             artifact: &art,
             workspace: tmp.path().to_path_buf(),
             repo_dir: None,
@@ -178,12 +189,82 @@ fn main() {
         ms(per_round[per_round.len() / 2]),
         ms(per_round[per_round.len() - 1])
     );
+    two_reviewers(&art, tmp.path());
     let calls = process_calls();
     println!(
         "| one process call answering at once, spawn to reaped | {:.2} | {:.2} | {:.2} |",
         ms(calls[0]),
         ms(calls[calls.len() / 2]),
         ms(calls[calls.len() - 1])
+    );
+}
+
+/// One round with two reviewers whose reviews take 200 ms and 300 ms: they run at once, so the
+/// round should take the longer call plus the loop's own work, not the sum. Prints the median of
+/// `BENCH_ITERS` rounds (at most 10) and its overhead over the longer call.
+fn two_reviewers(art: &change::Artifact, dir: &std::path::Path) {
+    let iters: usize = std::env::var("BENCH_ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10)
+        .min(10);
+    let settings = Settings::resolve(
+        Layers::default(),
+        &Overrides {
+            max_rounds: Some(1),
+            ..Default::default()
+        },
+    )
+    .expect("settings");
+    let slow = |name, family, ms| {
+        Box::new(Instant_ {
+            delay: Duration::from_millis(ms),
+            ..Instant_::new(name, family)
+        })
+    };
+    let mut took: Vec<Duration> = (0..iters.max(1))
+        .map(|_| {
+            let session = Session::create(dir).expect("session");
+            session.write("artifact.md", art.text.as_bytes()).unwrap();
+            let started = Instant::now();
+            Review {
+                session: &session,
+                settings: &settings,
+                author: Box::new(Instant_::new("author", Family::anthropic())),
+                reviewer: slow("codex", Family::openai(), 200),
+                others: vec![slow("gemini", Family::google(), 300)],
+                artifact: art,
+                workspace: dir.to_path_buf(),
+                repo_dir: None,
+                patch_base: PatchBase::None,
+                templates: None,
+                snippet: false,
+                metadata: Default::default(),
+                terminal: None,
+                resume: None,
+                incremental: None,
+                sandbox: Default::default(),
+                exports: None,
+                budget_override: None,
+                normalizer: git_debate::review::Restater::Reviewer,
+                locations: None,
+                chunking: None,
+                fallback: Vec::new(),
+            }
+            .run()
+            .expect("review");
+            started.elapsed()
+        })
+        .collect();
+    took.sort();
+    let median = took[took.len() / 2];
+    let longer = Duration::from_millis(300);
+    println!(
+        "| one round, two reviewers of 200 ms and 300 ms at once (sum 500 ms) | {:.1} | {:.1} ({:+.1} % over the longer call) | {:.1} |",
+        took[0].as_secs_f64() * 1000.0,
+        median.as_secs_f64() * 1000.0,
+        (median.as_secs_f64() / longer.as_secs_f64() - 1.0) * 100.0,
+        took[took.len() - 1].as_secs_f64() * 1000.0
     );
 }
 
