@@ -217,6 +217,21 @@ impl Review<'_> {
                     self.heard_answer(n, job, label.as_deref(), a, started, asked, &mut h)?;
                 }
                 Err(e) => {
+                    h.first_error.get_or_insert_with(|| e.clone());
+                    if self.is_panel() {
+                        // A reviewer that failed whole is one note of its own (see
+                        // [`consensus::failed_notes`]); another may have reviewed this chunk.
+                        let answered = jobs
+                            .iter()
+                            .zip(results)
+                            .any(|(j, (r, _))| j.seat == job.seat && r.is_ok());
+                        if answered {
+                            let what = label.clone().unwrap_or_else(|| "whole".into());
+                            h.notes
+                                .push(format!("{}'s {what} review failed: {e}", who.name()));
+                        }
+                        continue;
+                    }
                     let what = match &job.chunk {
                         Some((_, files)) => format!(
                             "{} ({} files, not evaluated: {})",
@@ -226,13 +241,7 @@ impl Review<'_> {
                         ),
                         None => label.clone().unwrap_or_else(|| "whole".into()),
                     };
-                    let whose = if self.is_panel() {
-                        format!("{}'s ", who.name())
-                    } else {
-                        "the ".to_string()
-                    };
-                    h.notes.push(format!("{whose}{what} review failed: {e}"));
-                    h.first_error.get_or_insert_with(|| e.clone());
+                    h.notes.push(format!("the {what} review failed: {e}"));
                 }
             }
         }
