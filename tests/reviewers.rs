@@ -115,6 +115,13 @@ fn two_families_agree_on_a_p1_and_the_silent_third_makes_it_two_of_three() {
     // The judge ruled once, on the merged set.
     let judge = &env.fake_calls("claude")[0]["prompt"];
     assert_eq!(judge.as_str().unwrap().matches("[F1]").count(), 1);
+    assert!(
+        judge
+            .as_str()
+            .unwrap()
+            .contains("raised by codex (P1), gemini (P2)"),
+        "{judge}"
+    );
     // Every reviewer's cost is its own line, and the total follows.
     for name in ["codex", "gemini", "qwen"] {
         assert!(s["usage"][name]["calls"] == 1, "{s}");

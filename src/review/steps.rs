@@ -197,8 +197,19 @@ impl Review<'_> {
         let list: String = findings
             .iter()
             .map(|f| {
+                // With several reviewers, who raised it and at which level.
+                let votes = match f.raised_by.as_slice() {
+                    [] => String::new(),
+                    v => format!(
+                        " — raised by {}",
+                        v.iter()
+                            .map(|v| format!("{} ({})", v.reviewer, v.severity.describe()))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                };
                 format!(
-                    "- [{}] {} {}{}\n",
+                    "- [{}] {} {}{votes}{}\n",
                     f.id,
                     f.severity.describe(),
                     one_line(f),
