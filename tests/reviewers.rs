@@ -547,3 +547,55 @@ fn several_reviewers_review_every_chunk_and_their_findings_merge_across_them() {
         "{s}"
     );
 }
+
+#[test]
+fn with_several_reviewers_the_chain_fills_the_seat_of_one_that_never_answers() {
+    let env = TestEnv::with_subtraction_bug();
+    env.fake("codex", raises(json!([subtracts("P1")])));
+    env.fake(
+        "gemini",
+        json!({"error": {"status": 429, "message": "rate limit exceeded"}}),
+    );
+    env.fake("qwen", raises(json!([subtracts("P1")])));
+    env.fake(
+        "claude",
+        json!([
+            judge_all_valid(&["F1"])[0],
+            {"answer": "The author stands by it."},
+            judge_all_valid(&["F1"])[0],
+            {"answer": "Still."},
+        ]),
+    );
+    let run = env
+        .run_from_claude(&[
+            "--reviewer",
+            "codex",
+            "--reviewer",
+            "gemini",
+            "--fallback-reviewer",
+            "qwen",
+            "--max-rounds",
+            "2",
+            "--fail-on",
+            "p1",
+        ])
+        .fails(1);
+    assert!(
+        run.stdout.contains("qwen (qwen), in place of gemini"),
+        "{}",
+        run.stdout
+    );
+    // qwen keeps the seat: round 2 asks it again, and gemini no more.
+    assert_eq!(env.fake_calls("gemini").len(), 1);
+    assert_eq!(env.fake_calls("qwen").len(), 2);
+    let s = summary(&env);
+    assert_eq!(s["findings"][0]["votes"]["by"], "codex + qwen", "{s}");
+    assert_eq!(s["findings"][0]["votes"]["of"], 2);
+    let seat = &s["reviewers"]["seats"][1];
+    assert_eq!(seat["reviewer"], "qwen");
+    assert_eq!(seat["instead_of"][0]["reviewer"], "gemini");
+    assert!(seat["instead_of"][0]["because"]
+        .as_str()
+        .unwrap()
+        .contains("rate-limited"));
+}

@@ -140,6 +140,14 @@ impl Report {
                             reviewer: line(&s.reviewer),
                             family: line(&s.family),
                             error: s.error.as_deref().map(line),
+                            instead_of: s
+                                .instead_of
+                                .iter()
+                                .map(|p| crate::store::call::PassedOver {
+                                    reviewer: line(&p.reviewer),
+                                    because: line(&p.because),
+                                })
+                                .collect(),
                             ..s.clone()
                         })
                         .collect(),

@@ -44,10 +44,16 @@ pub fn line(r: &Reviewers) -> String {
     let seats: Vec<String> = r
         .seats
         .iter()
-        .map(|s| match (&s.answered, &s.error) {
-            (true, _) => format!("{} ({})", s.reviewer, s.family),
-            (false, Some(e)) => format!("{} ({}) did not answer: {e}", s.reviewer, s.family),
-            (false, None) => format!("{} ({}) did not answer", s.reviewer, s.family),
+        .map(|s| {
+            let mut line = match (&s.answered, &s.error) {
+                (true, _) => format!("{} ({})", s.reviewer, s.family),
+                (false, Some(e)) => format!("{} ({}) did not answer: {e}", s.reviewer, s.family),
+                (false, None) => format!("{} ({}) did not answer", s.reviewer, s.family),
+            };
+            for p in &s.instead_of {
+                line.push_str(&format!(", in place of {} ({})", p.reviewer, p.because));
+            }
+            line
         })
         .collect();
     format!(

@@ -14,6 +14,7 @@ use crate::answer::judge::Judged;
 use crate::findings::{Finding, Vote};
 use crate::review::chunked::Job;
 use crate::review::Review;
+use crate::store::call::PassedOver;
 use crate::store::round::Seat;
 
 /// What a reviewer is asked about the findings another reviewer raised in the round before, so
@@ -74,6 +75,7 @@ impl Review<'_> {
                 Seat {
                     reviewer: who.name().to_string(),
                     family: who.family().0.clone(),
+                    instead_of: Vec::new(),
                     answered: mine.iter().any(|r| r.is_ok()),
                     error: mine
                         .iter()
@@ -84,6 +86,76 @@ impl Review<'_> {
                 }
             })
             .collect()
+    }
+
+    /// In the first round of a review by several, the failover chain fills the seat of a reviewer
+    /// that never answered: the next of the chain reviews its part, and keeps the seat for the
+    /// rounds after. Returns, per seat filled, who held it before and why they did not answer.
+    pub(super) fn stand_ins(
+        &mut self,
+        n: u32,
+        jobs: &[Job],
+        results: &mut [(Result<Answer, BackendError>, u64)],
+        started: std::time::Instant,
+    ) -> Vec<(usize, Vec<PassedOver>)> {
+        let mut out = Vec::new();
+        if !self.is_panel() {
+            return out;
+        }
+        for k in 0..self.seats().len() {
+            let mine: Vec<usize> = (0..jobs.len()).filter(|i| jobs[*i].seat == k).collect();
+            let mut passed = Vec::new();
+            while mine.iter().all(|i| results[*i].0.is_err()) && !self.fallback.is_empty() {
+                if crate::sys::signals::interrupted() {
+                    return out;
+                }
+                let Some(e) = mine.iter().find_map(|i| results[*i].0.as_ref().err()) else {
+                    break;
+                };
+                // One already seated gives no other opinion: the next of the chain.
+                let seated: Vec<String> =
+                    self.seats().iter().map(|b| b.name().to_string()).collect();
+                let Some(next) = self
+                    .fallback
+                    .iter()
+                    .position(|b| !seated.iter().any(|s| s == b.name()))
+                else {
+                    break;
+                };
+                let fb = self.fallback.remove(next);
+                let slot = match k {
+                    0 => &mut self.reviewer,
+                    k => &mut self.others[k - 1],
+                };
+                let was = std::mem::replace(slot, fb);
+                crate::errln!(
+                    "note: the reviewer {} did not answer ({e}); the fallback reviewer {} reviews \
+                     in its place",
+                    was.name(),
+                    self.seat(k).name()
+                );
+                passed.push(PassedOver {
+                    reviewer: was.name().to_string(),
+                    because: e.to_string(),
+                });
+                let again: Vec<Job> = mine
+                    .iter()
+                    .map(|i| Job {
+                        segment: jobs[*i].segment,
+                        chunk: jobs[*i].chunk.clone(),
+                        prompt: jobs[*i].prompt.clone(),
+                        seat: k,
+                    })
+                    .collect();
+                for (i, r) in mine.iter().zip(self.review_all(n, &again, started)) {
+                    results[*i] = r;
+                }
+            }
+            if !passed.is_empty() {
+                out.push((k, passed));
+            }
+        }
+        out
     }
 
     /// Whether enough reviewers answered for the consensus rule to say anything.

@@ -182,6 +182,8 @@ struct State {
     coverage: chunked::Coverage,
     /// In a review by several: who answered in the last round tried.
     seats: Vec<crate::store::round::Seat>,
+    /// Seats the failover chain filled in the first round, and whom it replaced there.
+    stood_in: Vec<(usize, Vec<crate::store::call::PassedOver>)>,
 }
 
 /// How the rounds ended.
@@ -248,6 +250,7 @@ impl Review<'_> {
             final_patch: None,
             failed: false,
             seats: Vec::new(),
+            stood_in: Vec::new(),
         }
     }
 
@@ -327,8 +330,8 @@ impl Review<'_> {
             let never = st.rounds.is_empty()
                 && e.kind != crate::agents::ErrorKind::Interrupted
                 && !signals::interrupted();
-            // With several reviewers a failed one is reported and the others count: the chain
-            // stands in for one reviewer only.
+            // With several reviewers the chain has filled the seats it could in the round
+            // itself ([`consensus`]).
             if !never || self.fallback.is_empty() || self.is_panel() {
                 break;
             }

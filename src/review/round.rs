@@ -61,7 +61,7 @@ impl Review<'_> {
     /// One round. The outer `Result` is an I/O failure; the inner error a reviewer that did not
     /// answer (nothing of the round is kept then).
     pub(super) fn round(
-        &self,
+        &mut self,
         n: u32,
         st: &mut State,
         started: Instant,
@@ -78,8 +78,16 @@ impl Review<'_> {
                 st.coverage.unfit.push(u.clone());
             }
         }
-        let results = self.review_all(n, &jobs, started);
-        let seats = self.seat_records(&jobs, &results);
+        let mut results = self.review_all(n, &jobs, started);
+        if st.rounds.is_empty() {
+            let stood_in = self.stand_ins(n, &jobs, &mut results, started);
+            st.stood_in.extend(stood_in);
+        }
+        let mut seats = self.seat_records(&jobs, &results);
+        // Who a stand-in replaced stays said in every round it reviews.
+        for (k, passed) in &st.stood_in {
+            seats[*k].instead_of.clone_from(passed);
+        }
         let all_failed = if self.is_panel() {
             !self.enough(&seats)
         } else {

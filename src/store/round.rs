@@ -78,6 +78,9 @@ pub struct Seat {
     /// Why it did not answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The reviewers that held this seat before it and never answered (the failover chain).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instead_of: Vec<crate::store::call::PassedOver>,
 }
 
 /// A finding the reviewer withdrew after the judge disputed it.
