@@ -126,6 +126,17 @@ pub const APPROVAL_PHRASES: &[&str] = &[
     r"(?:수정이 필요한|문제가 되는) (?:부분|사항|점)(?:은|이)? 없습니다",
     r"문제(?:를|가|점은|는)? (?:발견하지 못했|없습니다|없어)",
     r"(?:머지|병합)(?:하셔도|해도) (?:됩니다|좋습니다)",
+    r"(?:드릴|남길|별도의?) ?피드백이 없습니다",
+    r"코멘트를 (?:생성하지 않았|남기지 않았)",
+    r"コメントは生成しませんでした",
+    r"コメントはありません",
+    r"(?:没有|未)生成(?:任何)?评论",
+    r"nenhum problema (?:importante |relevante |grave )?(?:detectado|encontrado|identificado)",
+    r"ningún problema (?:importante |relevante |grave )?(?:detectado|encontrado|identificado)",
+    r"sin (?:comentarios|hallazgos)",
+    r"sem (?:problemas|comentários|observações)",
+    r"keine (?:anmerkungen|kommentare|befunde)",
+    r"aucune? (?:remarque|commentaire|observation)s?",
 ];
 
 /// Words that turn an approval into something else when they come before it in its sentence
