@@ -23,8 +23,43 @@ pub fn prepare(text: &str) -> Cow<'_, str> {
         .or_else(|| crate::answer::transcript::answer_in(text))
         .map_or(Cow::Borrowed(text), Cow::Owned);
     let text = without_thinking(&text).into_owned();
+    let text = without_tool_logs(&text);
     let text = fence_excerpts(&without_link_definitions(&without_bylines(&text)));
     Cow::Owned(apply_numeric_legend(&apply_legend(&text)))
+}
+
+/// A terminal agent's transcript around its review: its banner box (`╭ … ╰`) and each tool
+/// step (`• Explored`, `⏺ Read(src/a.rs)`) with the lines hung under it (`└ …`, `⎿ …`). They
+/// name files and print test output, but they are what the agent did, not what it found.
+fn without_tool_logs(text: &str) -> String {
+    let hung = |l: &str| {
+        let t = l.trim_start();
+        t.starts_with('└') || t.starts_with('⎿')
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    if !lines.iter().any(|l| hung(l)) {
+        return text.to_string();
+    }
+    let mut out: Vec<&str> = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let t = lines[i].trim_start();
+        let step = (t.starts_with('•') || t.starts_with('⏺') || t.starts_with('●'))
+            && lines.get(i + 1).is_some_and(|n| hung(n));
+        if step {
+            i += 1;
+            // The hung lines and what is indented under them.
+            while i < lines.len() && (hung(lines[i]) || lines[i].starts_with("    ")) {
+                i += 1;
+            }
+            continue;
+        }
+        if !matches!(t.chars().next(), Some('╭' | '│' | '╰')) {
+            out.push(lines[i]);
+        }
+        i += 1;
+    }
+    out.join("\n")
 }
 
 /// Markdown link definitions (`[MAJOR]: https://…/severity-major.png 'Severity: MAJOR'`) are
