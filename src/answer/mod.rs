@@ -217,7 +217,20 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         let approving = c.agreement || verdict::approves(&prose);
         if said_no || approving {
             let summary = from_json_block.as_ref().and_then(|j| j.summary.as_deref());
-            c.findings = unraised::findings(summary, &prose, said_no, roots);
+            let quiet = |p: &str| {
+                p.lines()
+                    .map(|l| l.trim().trim_start_matches(['-', '*', '+']).trim())
+                    .filter(|l| !l.is_empty())
+                    .all(|l| {
+                        md.quiet_text
+                            .iter()
+                            .any(|q| q.contains(l) || l.contains(q.trim()))
+                    })
+            };
+            c.findings = unraised::findings(summary, &prose, said_no, roots)
+                .into_iter()
+                .filter(|f| !quiet(&f.body))
+                .collect();
         }
     }
     c.agreement = c.findings.is_empty()

@@ -433,6 +433,9 @@ fn approvals_in_other_words_stay_approvals() {
         "## 리뷰 결과: 승인 ✅\n\n수정이 필요한 부분은 없습니다. 바로 머지하셔도 됩니다.\n",
         "**Parecer: aprovado.**\n\nNão encontrei problemas. Pode fazer o merge.\n",
         "Copilot は 4 個中 4 個の変更ファイルをレビューし、コメントは生成しませんでした。\n",
+        "**What was addressed from prior review threads**\n\n- The race in `ingest/buffer.go` is \
+         gone: both now take the lock.\n\nNo new issues were found. This PR is safe to merge.\n",
+        "```yaml\nergebnis: freigegeben\nbefunde: []\n```\n",
     ] {
         let r = read_cr(text);
         assert!(r.critique.agreement, "{text}: {:?}", r.critique.findings);

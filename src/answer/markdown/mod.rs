@@ -146,6 +146,9 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
     }
     r.flush_record();
     let mut out = r.out;
+    // What quiet sections hold, items included: prose read later must not raise it again.
+    out.quiet_text
+        .extend(r.units.iter().filter(|u| u.quiet).map(|u| u.lead.clone()));
     let mut found: Vec<Option<Finding>> = r
         .units
         .iter()
