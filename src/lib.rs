@@ -19,6 +19,7 @@ pub mod findings;
 pub mod flags;
 pub mod git;
 pub mod injection;
+pub mod instructions;
 pub mod markdown;
 pub mod prompts;
 pub mod redact;

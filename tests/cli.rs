@@ -21,6 +21,7 @@ mod hostile;
 mod incremental;
 mod index;
 mod install;
+mod instructions;
 mod integrations;
 mod interrupt;
 mod judge_answers;

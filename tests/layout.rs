@@ -7,7 +7,7 @@
 //! |---|---|
 //! | 0 | `sys`, `ui`, `error`, `choices` — the OS, the terminal, exit codes, closed vocabularies |
 //! | 1 | `cli`, `settings`, `flags`, `git` — what was typed, what it means, the repository |
-//! | 2 | `markdown`, `change`, `redact`, `injection`, `store`, `findings` — material and records |
+//! | 2 | `markdown`, `change`, `redact`, `injection`, `instructions`, `store`, `findings` — material and records |
 //! | 3 | `agents`, `sandbox`, `prompts`, `answer` — models, what they may touch, what they said |
 //! | 4 | `review`, `debate` — the engines |
 //! | 5 | `report`, `transcript` — output |
@@ -37,6 +37,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("change", 2),
     ("redact", 2),
     ("injection", 2),
+    ("instructions", 2),
     ("store", 2),
     ("findings", 2),
     ("agents", 3),

@@ -51,6 +51,7 @@ pub fn review(r: &Reviewed, settings: &Settings) -> Result<Outcome> {
             injections: &r.injections,
         },
     );
+    report.notes.extend(r.instruction_notes.iter().cloned());
     report.add_session_incremental(&session.dir, settings.fail_on, code);
     session.write("summary.md", report::markdown(&report).as_bytes())?;
     session.write_summary(&report)?;

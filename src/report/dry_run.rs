@@ -145,6 +145,10 @@ fn summary(
     for f in &a.injections {
         s.push_str(&format!("warning:    {} ({})\n", f.title(), f.what));
     }
+    s.push_str(&format!("instructions: {}\n", a.instructions.record.line()));
+    for n in &a.instructions.record.notes {
+        s.push_str(&format!("  {n}\n"));
+    }
     if !a.segments.is_empty() {
         s.push_str(&format!("segments:   {}\n", a.segments.len()));
         for seg in &a.segments {

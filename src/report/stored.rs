@@ -45,9 +45,12 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
         duration_ms: summary.duration_ms,
     };
     let fail_on = summary.gate.fail_on;
-    let injections = match folder::metadata(dir) {
-        Ok(crate::store::metadata::Metadata::Review(m)) => m.injections,
-        _ => Vec::new(),
+    let (injections, instruction_notes) = match folder::metadata(dir) {
+        Ok(crate::store::metadata::Metadata::Review(m)) => (
+            m.injections,
+            m.instructions.map(|r| r.notes).unwrap_or_default(),
+        ),
+        _ => (Vec::new(), Vec::new()),
     };
     let mut report = crate::report::build(
         &outcome,
@@ -64,6 +67,7 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
             injections: &injections,
         },
     );
+    report.notes.extend(instruction_notes);
     // Known only to the live run: its error and its totals (summaries included).
     report.error = summary.error;
     report.usage = summary.usage;

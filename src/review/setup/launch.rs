@@ -91,6 +91,7 @@ pub fn review(l: Launch) -> Result<Reviewed> {
         author: route.author.backend,
         reviewer: route.reviewer.backend,
         injections: artifact.injections.clone(),
+        instruction_notes: artifact.instructions.record.notes.clone(),
     })
 }
 

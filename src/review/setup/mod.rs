@@ -88,6 +88,8 @@ pub struct Reviewed {
     pub reviewer: String,
     /// Lines of the material that read as instructions to the reviewer.
     pub injections: Vec<crate::injection::Found>,
+    /// What of the repository's review instructions was not sent, and why.
+    pub instruction_notes: Vec<String>,
 }
 
 /// Refuses an `--output` that would replace what the review reads (a tracked file, a file of the
@@ -120,6 +122,32 @@ fn guard_output(
     )
 }
 
+/// The repository's review instructions for `source`: read from the version its change's new
+/// side is, for the change's files (old names too); for content, the repository-wide ones
+/// from the work tree (and those of its file, for `file:`).
+fn instructions(
+    repo: Option<&crate::git::Repo>,
+    source: &Source,
+    settings: &Settings,
+) -> crate::instructions::Instructions {
+    let (at, paths) = match source {
+        Source::Change { change, .. } => (
+            crate::git::Version::of_change(change),
+            change
+                .files
+                .iter()
+                .flat_map(|f| std::iter::once(&f.path).chain(f.old_path.as_ref()))
+                .cloned()
+                .collect(),
+        ),
+        Source::Text(t) => (
+            crate::git::Version::WorkTree,
+            t.path_hint.iter().cloned().collect::<Vec<_>>(),
+        ),
+    };
+    crate::instructions::gather(repo, &at, &paths, settings)
+}
+
 /// Runs a review of what `what` and `settings` name, in `repo` (opened by the caller, so one
 /// handle and its object cache serve the whole review); `messages` reads the launching agent's
 /// last message when that is what is reviewed.
@@ -148,6 +176,7 @@ pub fn run(
         since::Next::Unchanged(plan) => return Ok(Ran::Unchanged { plan, store: base }),
     };
     let (mut artifact, chunking) = artifact::build(&source, from_message.as_ref(), &settings);
+    artifact.instructions = instructions(repo.as_ref(), &source, &settings);
     // Low confidence or a mixed document: a person at a terminal is asked.
     if let Source::Text(input) = &source {
         match confirm::target(artifact, input, &settings)? {
