@@ -57,6 +57,7 @@ mod terminal;
 mod topic;
 mod topic_ground;
 mod topic_seeds;
+mod waivers;
 
 /// Every test module file must be listed above, or its tests silently never run.
 #[test]

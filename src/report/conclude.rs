@@ -53,6 +53,7 @@ pub fn review(r: &Reviewed, settings: &Settings) -> Result<Outcome> {
     );
     report.notes.extend(r.instruction_notes.iter().cloned());
     report.add_session_incremental(&session.dir, settings.fail_on, code);
+    report::waived::apply(&mut report, &r.waivers, Some(crate::waivers::today()), code);
     session.write("summary.md", report::markdown(&report).as_bytes())?;
     session.write_summary(&report)?;
     emit(settings, &report)?;

@@ -74,5 +74,13 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
     report.next_actions = crate::report::next_actions(&report, report.target != "proposal");
     let code = report.target != "proposal";
     report.add_session_incremental(dir, fail_on, code);
+    // The waivers that applied when it ran, as they applied then.
+    let waivers: Vec<_> = summary
+        .waived
+        .iter()
+        .filter_map(|i| i.waiver.clone())
+        .collect();
+    crate::report::waived::apply(&mut report, &waivers, None, code);
+    report.expired_waivers = summary.expired_waivers;
     Ok(report)
 }

@@ -53,6 +53,17 @@ pub fn run(
         path_hint: None,
         lossy: false,
     };
+    let version = match meta
+        .scope
+        .resolved
+        .as_ref()
+        .filter(|_| meta.source.is_scope())
+        .and_then(|r| r.head.as_ref().or(r.index_tree.as_ref()))
+    {
+        Some(id) => crate::git::Version::Tree(id.clone()),
+        None => crate::git::Version::WorkTree,
+    };
+    let waivers = crate::waivers::read(repo, &version)?;
     let mut artifact = change::from_text(&input, target, u64::MAX);
     // The instructions the session was started with, as they were sent.
     if let Some(record) = &meta.instructions {
@@ -132,6 +143,7 @@ pub fn run(
             .as_ref()
             .map(|r| r.notes.clone())
             .unwrap_or_default(),
+        waivers,
     })
 }
 

@@ -92,6 +92,7 @@ pub fn review(l: Launch) -> Result<Reviewed> {
         reviewer: route.reviewer.backend,
         injections: artifact.injections.clone(),
         instruction_notes: artifact.instructions.record.notes.clone(),
+        waivers: Vec::new(),
     })
 }
 

@@ -90,6 +90,8 @@ pub struct Reviewed {
     pub injections: Vec<crate::injection::Found>,
     /// What of the repository's review instructions was not sent, and why.
     pub instruction_notes: Vec<String>,
+    /// The waivers of the reviewed version's `.gitdebate-waivers`.
+    pub waivers: Vec<crate::waivers::Waiver>,
 }
 
 /// Refuses an `--output` that would replace what the review reads (a tracked file, a file of the
@@ -130,7 +132,14 @@ fn instructions(
     source: &Source,
     settings: &Settings,
 ) -> crate::instructions::Instructions {
-    let (at, paths) = match source {
+    let (at, paths) = version(source);
+    crate::instructions::gather(repo, &at, &paths, settings)
+}
+
+/// The version the repository's own files are read from for `source` (its change's new side;
+/// the work tree for content), and the files it is about (old names too).
+fn version(source: &Source) -> (crate::git::Version, Vec<String>) {
+    match source {
         Source::Change { change, .. } => (
             crate::git::Version::of_change(change),
             change
@@ -144,8 +153,7 @@ fn instructions(
             crate::git::Version::WorkTree,
             t.path_hint.iter().cloned().collect::<Vec<_>>(),
         ),
-    };
-    crate::instructions::gather(repo, &at, &paths, settings)
+    }
 }
 
 /// Runs a review of what `what` and `settings` name, in `repo` (opened by the caller, so one
@@ -177,6 +185,8 @@ pub fn run(
     };
     let (mut artifact, chunking) = artifact::build(&source, from_message.as_ref(), &settings);
     artifact.instructions = instructions(repo.as_ref(), &source, &settings);
+    // A waivers file that cannot be read stops the review before anything is spent.
+    let waivers = crate::waivers::read(repo.as_ref(), &version(&source).0)?;
     // Low confidence or a mixed document: a person at a terminal is asked.
     if let Source::Text(input) = &source {
         match confirm::target(artifact, input, &settings)? {
@@ -233,5 +243,7 @@ pub fn run(
         chunking,
         terminal,
     })?;
+    let mut reviewed = reviewed;
+    reviewed.waivers = waivers;
     Ok(Ran::Reviewed(Box::new(reviewed)))
 }
