@@ -100,6 +100,7 @@ fn a_waiver_keeps_a_finding_out_of_the_gate_in_every_format() {
 
     let sarif: Value =
         serde_json::from_str(&review(&env, &["--format", "sarif"]).ok().stdout).unwrap();
+    crate::ci::valid_sarif(&sarif);
     let s = &sarif["runs"][0]["results"][0]["suppressions"][0];
     assert_eq!(s["kind"], "external", "{sarif}");
     assert!(
