@@ -163,7 +163,7 @@ fn an_expired_waiver_stops_applying_with_a_note() {
     assert!(report.get("waived").is_none(), "{report}");
     assert_eq!(report["gate"]["blocking"][0], "F1");
     assert!(
-        report["expired_waivers"][0]
+        report["waiver_notes"][0]
             .as_str()
             .unwrap()
             .contains("expired on 2020-01-01"),
@@ -295,6 +295,14 @@ fn a_branch_is_judged_by_the_waivers_it_carries() {
     let run = review(&env, &["--scope", "base:main", "--format", "json"]).ok();
     let report: Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(report["gate"]["waived"], 1, "{report}");
+    // The branch adds the waiver it is judged by: the report says so.
+    assert!(
+        report["waiver_notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("this change edits .gitdebate-waivers"),
+        "{report}"
+    );
     let dir = report["session_dir"].as_str().unwrap();
     let summary = read_json(&std::path::Path::new(dir).join("summary.json"));
     assert_eq!(summary["waived"][0]["waiver"]["reason"], "on purpose");

@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use crate::git::{Repo, Version};
-use crate::settings::Settings;
+use crate::settings::{InstructionsFile, Layer, Layers, PathInstructions, Settings};
 
 /// The session file that keeps the instructions as sent (for `resume`).
 pub const FILE: &str = "instructions.md";
@@ -141,6 +141,52 @@ pub fn gather(
     out
 }
 
+/// `debate.instructions` and the path sections as the reviewed version has them: the user's own
+/// as set, and for a version in a tree, what that tree's `.gitdebate` says instead of the work
+/// tree's.
+fn as_reviewed(
+    repo: Option<&Repo>,
+    at: &Version,
+    settings: &Settings,
+) -> (Option<InstructionsFile>, Vec<PathInstructions>) {
+    let (Some(repo), Version::Tree(id)) = (repo, at) else {
+        return (
+            settings.instructions.clone(),
+            settings.path_instructions.clone(),
+        );
+    };
+    let mut sections: Vec<PathInstructions> = settings
+        .path_instructions
+        .iter()
+        .filter(|p| p.user_controlled)
+        .cloned()
+        .collect();
+    let mut file = settings.instructions.clone().filter(|f| f.user_controlled);
+    if let Some(layers) = committed_config(repo, at) {
+        let origin = format!(".gitdebate (in {})", &id[..id.len().min(12)]);
+        for mut p in crate::settings::path_instructions(&layers) {
+            p.origin.clone_from(&origin);
+            sections.push(p);
+        }
+        if file.is_none() {
+            file = layers.get("debate.instructions").map(|v| InstructionsFile {
+                path: v.value.trim().to_string(),
+                user_controlled: false,
+            });
+        }
+    }
+    (file, sections)
+}
+
+/// The `debate.*` values of the `.gitdebate` the version `at` carries.
+fn committed_config(repo: &Repo, at: &Version) -> Option<Layers> {
+    let bytes = crate::git::read_at(repo, at, ".gitdebate", MAX_FILE)?;
+    // libgit2 reads configuration from files only.
+    let mut tmp = tempfile::NamedTempFile::new().ok()?;
+    std::io::Write::write_all(&mut tmp, &bytes).ok()?;
+    Layers::of_file(tmp.path(), Layer::Repo).ok()
+}
+
 /// `debate.instructions` and the path sections that match.
 fn configured(
     repo: Option<&Repo>,
@@ -150,7 +196,8 @@ fn configured(
     notes: &mut Vec<String>,
 ) -> Vec<Part> {
     let mut parts = Vec::new();
-    if let Some(file) = &settings.instructions {
+    let (file, sections) = as_reviewed(repo, at, settings);
+    if let Some(file) = &file {
         let path = file.path.trim();
         let local = path.starts_with('/') || path.starts_with("~/");
         let bytes = if local && file.user_controlled {
@@ -173,7 +220,7 @@ fn configured(
             )),
         }
     }
-    for p in &settings.path_instructions {
+    for p in &sections {
         let globs = glob::list(&p.glob);
         if globs.is_empty() {
             notes.push(format!(

@@ -270,9 +270,9 @@ struct RunProperties {
     /// Findings a waiver covers (their results carry a suppression).
     #[serde(skip_serializing_if = "is_zero")]
     waived: usize,
-    /// Waivers that matched a finding but expired.
+    /// Waivers that expired, or that the change adds to its own review.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    expired_waivers: Vec<String>,
+    waiver_notes: Vec<String>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -421,7 +421,7 @@ pub fn sarif(r: &Report) -> Sarif {
                 withdrawn: r.withdrawn.clone(),
                 trust_judge: r.gate.trust_judge,
                 waived: r.waived.len(),
-                expired_waivers: r.expired_waivers.clone(),
+                waiver_notes: r.waiver_notes.clone(),
             },
         }],
     }
@@ -643,9 +643,9 @@ pub fn github(r: &Report) -> String {
             escape_data(n)
         ));
     }
-    for n in &r.expired_waivers {
+    for n in &r.waiver_notes {
         out.push_str(&format!(
-            "::notice title=git debate: expired waiver::{}\n",
+            "::notice title=git debate: waivers::{}\n",
             escape_data(n)
         ));
     }

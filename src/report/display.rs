@@ -103,7 +103,7 @@ impl Report {
                 .collect(),
             unresolved: self.unresolved.iter().map(Item::for_display).collect(),
             waived: self.waived.iter().map(Item::for_display).collect(),
-            expired_waivers: lines(&self.expired_waivers),
+            waiver_notes: lines(&self.waiver_notes),
             withdrawn: self
                 .withdrawn
                 .iter()

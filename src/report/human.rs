@@ -73,7 +73,7 @@ fn waived_section(s: &mut String, r: &Report, color: bool) {
             let _ = writeln!(s, "  {}", waived_line(i, color));
         }
     }
-    for n in &r.expired_waivers {
+    for n in &r.waiver_notes {
         let _ = writeln!(s, "note: {n}");
     }
 }
@@ -366,7 +366,7 @@ fn markdown_of(r: &Report) -> String {
         let at = i.where_().map(|w| format!(" — `{w}`")).unwrap_or_default();
         let _ = writeln!(s, "- {} [{}] {}{at}", i.severity_text(), i.id, i.title);
     }
-    if !r.waived.is_empty() || !r.expired_waivers.is_empty() {
+    if !r.waived.is_empty() || !r.waiver_notes.is_empty() {
         let _ = writeln!(
             s,
             "\n### Waived\n\n{} waived (not counted by the gate; see `.gitdebate-waivers`)",
@@ -381,7 +381,7 @@ fn markdown_of(r: &Report) -> String {
                 .unwrap_or_default();
             let _ = writeln!(s, "- {} [{}] {}{at}{why}", i.severity_text(), i.id, i.title);
         }
-        for n in &r.expired_waivers {
+        for n in &r.waiver_notes {
             let _ = writeln!(s, "- {n}");
         }
     }

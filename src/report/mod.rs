@@ -187,7 +187,7 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
         single_file: cx.single_file.clone(),
         incremental: None,
         waived: Vec::new(),
-        expired_waivers: Vec::new(),
+        waiver_notes: Vec::new(),
     };
     report.unresolved = unresolved;
     report.next_actions = next_actions(&report, cx.code);

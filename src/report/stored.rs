@@ -45,7 +45,7 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
         duration_ms: summary.duration_ms,
     };
     let fail_on = summary.gate.fail_on;
-    let (injections, instruction_notes) = match folder::metadata(dir) {
+    let (injections, setup_notes) = match folder::metadata(dir) {
         Ok(crate::store::metadata::Metadata::Review(m)) => (
             m.injections,
             m.instructions.map(|r| r.notes).unwrap_or_default(),
@@ -67,7 +67,7 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
             injections: &injections,
         },
     );
-    report.notes.extend(instruction_notes);
+    report.notes.extend(setup_notes);
     // Known only to the live run: its error and its totals (summaries included).
     report.error = summary.error;
     report.usage = summary.usage;
@@ -81,6 +81,6 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
         .filter_map(|i| i.waiver.clone())
         .collect();
     crate::report::waived::apply(&mut report, &waivers, None, code);
-    report.expired_waivers = summary.expired_waivers;
+    report.waiver_notes = summary.waiver_notes;
     Ok(report)
 }

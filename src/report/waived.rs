@@ -35,7 +35,7 @@ pub fn apply(r: &mut Report, waivers: &[Waiver], today: Option<Date>, code: bool
                 r.waived.push(item);
             }
             (None, Some(w)) => {
-                r.expired_waivers.push(format!(
+                r.waiver_notes.push(format!(
                     "the waiver of [{}] {} (by {}, {}) expired on {}; it counts again",
                     item.id,
                     item.title,

@@ -138,11 +138,12 @@ pub fn run(
         author: author_name,
         reviewer: reviewer_name,
         injections: meta.injections.clone(),
-        instruction_notes: meta
+        setup_notes: meta
             .instructions
             .as_ref()
             .map(|r| r.notes.clone())
             .unwrap_or_default(),
+        waivers_edited: meta.files.iter().any(|f| f.path == crate::waivers::FILE),
         waivers,
     })
 }

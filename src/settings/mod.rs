@@ -268,10 +268,12 @@ pub struct PathInstructions {
     pub text: String,
     /// The file it was set in.
     pub origin: String,
+    /// Set in a layer the user controls (not a committed `.gitdebate`).
+    pub user_controlled: bool,
 }
 
 /// Every `debate.path:<glob>.instructions` value, the glob as written (its case kept).
-fn path_instructions(layers: &Layers) -> Vec<PathInstructions> {
+pub fn path_instructions(layers: &Layers) -> Vec<PathInstructions> {
     let mut out = Vec::new();
     for (key, values) in layers.iter() {
         let Some(glob) = key
@@ -285,6 +287,7 @@ fn path_instructions(layers: &Layers) -> Vec<PathInstructions> {
                 glob: glob.to_string(),
                 text: v.value.clone(),
                 origin: v.origin.clone(),
+                user_controlled: v.layer.user_controlled(),
             });
         }
     }

@@ -350,9 +350,10 @@ pub struct Report {
     /// not in `unresolved`, not counted by the gate.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub waived: Vec<Item>,
-    /// Waivers that matched a finding but have expired: that finding counts again.
+    /// What the report says about waivers: one that matched a finding but expired (the finding
+    /// counts again), a change that adds waivers to its own review.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub expired_waivers: Vec<String>,
+    pub waiver_notes: Vec<String>,
     /// The one file reviewed, when the artifact is one file (SARIF attaches location-less
     /// findings to it); from `locations.json`, not this file.
     #[serde(skip)]

@@ -91,8 +91,9 @@ pub fn review(l: Launch) -> Result<Reviewed> {
         author: route.author.backend,
         reviewer: route.reviewer.backend,
         injections: artifact.injections.clone(),
-        instruction_notes: artifact.instructions.record.notes.clone(),
+        setup_notes: artifact.instructions.record.notes.clone(),
         waivers: Vec::new(),
+        waivers_edited: false,
     })
 }
 

@@ -89,9 +89,11 @@ pub struct Reviewed {
     /// Lines of the material that read as instructions to the reviewer.
     pub injections: Vec<crate::injection::Found>,
     /// What of the repository's review instructions was not sent, and why.
-    pub instruction_notes: Vec<String>,
+    pub setup_notes: Vec<String>,
     /// The waivers of the reviewed version's `.gitdebate-waivers`.
     pub waivers: Vec<crate::waivers::Waiver>,
+    /// The change itself edits `.gitdebate-waivers`, so its waivers may be its own.
+    pub waivers_edited: bool,
 }
 
 /// Refuses an `--output` that would replace what the review reads (a tracked file, a file of the
@@ -187,6 +189,7 @@ pub fn run(
     artifact.instructions = instructions(repo.as_ref(), &source, &settings);
     // A waivers file that cannot be read stops the review before anything is spent.
     let waivers = crate::waivers::read(repo.as_ref(), &version(&source).0)?;
+    let waivers_edited = version(&source).1.iter().any(|p| p == crate::waivers::FILE);
     // Low confidence or a mixed document: a person at a terminal is asked.
     if let Source::Text(input) = &source {
         match confirm::target(artifact, input, &settings)? {
@@ -245,5 +248,6 @@ pub fn run(
     })?;
     let mut reviewed = reviewed;
     reviewed.waivers = waivers;
+    reviewed.waivers_edited = waivers_edited;
     Ok(Ran::Reviewed(Box::new(reviewed)))
 }
