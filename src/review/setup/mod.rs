@@ -126,20 +126,9 @@ fn guard_output(
     )
 }
 
-/// The repository's review instructions for `source`: read from the version its change's new
-/// side is, for the change's files (old names too); for content, the repository-wide ones
-/// from the work tree (and those of its file, for `file:`).
-fn instructions(
-    repo: Option<&crate::git::Repo>,
-    source: &Source,
-    settings: &Settings,
-) -> crate::instructions::Instructions {
-    let (at, paths) = version(source);
-    crate::instructions::gather(repo, &at, &paths, settings)
-}
-
-/// The version the repository's own files are read from for `source` (its change's new side;
-/// the work tree for content), and the files it is about (old names too).
+/// The version the repository's own files (review instructions, waivers) are read from for
+/// `source`: its change's new side; the work tree for content. And the files it is about (old
+/// names too; for content, the file it came from, if any).
 fn version(source: &Source) -> (crate::git::Version, Vec<String>) {
     match source {
         Source::Change { change, .. } => (
@@ -186,10 +175,11 @@ pub fn run(
         since::Next::Unchanged(plan) => return Ok(Ran::Unchanged { plan, store: base }),
     };
     let (mut artifact, chunking) = artifact::build(&source, from_message.as_ref(), &settings);
-    artifact.instructions = instructions(repo.as_ref(), &source, &settings);
+    let (at, paths) = version(&source);
+    artifact.instructions = crate::instructions::gather(repo.as_ref(), &at, &paths, &settings);
     // A waivers file that cannot be read stops the review before anything is spent.
-    let waivers = crate::waivers::read(repo.as_ref(), &version(&source).0)?;
-    let waivers_edited = version(&source).1.iter().any(|p| p == crate::waivers::FILE);
+    let waivers = crate::waivers::read(repo.as_ref(), &at)?;
+    let waivers_edited = paths.iter().any(|p| p == crate::waivers::FILE);
     // Low confidence or a mixed document: a person at a terminal is asked.
     if let Source::Text(input) = &source {
         match confirm::target(artifact, input, &settings)? {
@@ -245,9 +235,7 @@ pub fn run(
         recorded,
         chunking,
         terminal,
+        waivers: (waivers, waivers_edited),
     })?;
-    let mut reviewed = reviewed;
-    reviewed.waivers = waivers;
-    reviewed.waivers_edited = waivers_edited;
     Ok(Ran::Reviewed(Box::new(reviewed)))
 }
