@@ -433,6 +433,35 @@ fn tuned_dev_w3_corpus() {
     );
 }
 
+/// `tuned/holdout-w3`: written blind (wave 3, 59 answers, 19 families, seven languages besides
+/// English) and measured once, with the reader alone, before any change for it: recall 0.84,
+/// precision 0.82, severity 0.77, located 0.86, approval 0.95, blockers caught 16/20, clean
+/// answers falsely gated 4/29, approvals gated 1/16. Tuned on since. Families are not held to a
+/// bar yet: aider (a French numbered list), copilot (suppressed comments) and sonarqube (its
+/// severity counts) are below 0.6.
+#[test]
+fn tuned_holdout_w3_corpus() {
+    let (families, total) = scorecard(&tuned("holdout-w3"));
+    assert!(total.answers >= 59, "the corpus shrank");
+    assert_bars(
+        &families,
+        &total,
+        &Bars {
+            recall: 0.89,
+            precision: 0.83,
+            severity: 0.81,
+            located: 0.85,
+            family: 0.0,
+        },
+    );
+    assert!(
+        total.clean_gated * 10 <= total.clean,
+        "clean answers gated: {}/{}",
+        total.clean_gated,
+        total.clean
+    );
+}
+
 /// `SCORE=<folder under tests/fixtures> cargo test --test cli answers::score -- --nocapture`:
 /// the scorecard of any corpus, without bars (for measuring a new corpus once, before any change).
 #[test]
@@ -455,9 +484,13 @@ fn dump() {
     let Ok(which) = std::env::var("DUMP") else {
         return;
     };
-    let (corpus, which) = which.split_once('/').expect("corpus/family/name");
-    let root = tuned(corpus);
-    let text = std::fs::read_to_string(root.join(format!("{which}.md"))).unwrap();
+    // An absolute path is read as it is (a trimmed copy of a fixture, while working on one).
+    let text = if which.starts_with('/') {
+        std::fs::read_to_string(&which).unwrap()
+    } else {
+        let (corpus, which) = which.split_once('/').expect("corpus/family/name");
+        std::fs::read_to_string(tuned(corpus).join(format!("{which}.md"))).unwrap()
+    };
     let roots = Roots {
         roots: vec!["/home/dev/project/".into(), "C:/Users/dev/project/".into()],
     };

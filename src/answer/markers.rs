@@ -270,6 +270,14 @@ pub fn read_lead(line: &str) -> Lead {
     if let Some(lead) = crate::answer::conventional::lead(line) {
         return lead;
     }
+    if let Some(severity) = marker_row(line) {
+        return Lead {
+            severity: Some(severity),
+            title: String::new(),
+            labelled: false,
+            remark: false,
+        };
+    }
     if let Some((end, severity)) = introducer(line) {
         let (title, _) = clean_title(&line[end..]);
         let rest = read_lead_markers(&line[end..]);
@@ -285,6 +293,22 @@ pub fn read_lead(line: &str) -> Lead {
         };
     }
     read_lead_markers(line)
+}
+
+/// A line of markers only, split by `|` or `·` (`⚠️ Potential issue | 🟠 Major`, as a copy of
+/// the web page prints CodeRabbit's label row): the strongest, then most severe, of them.
+fn marker_row(line: &str) -> Option<(Severity, Strength)> {
+    let parts: Vec<&str> = line.split(['|', '·']).map(str::trim).collect();
+    if parts.len() < 2 || parts.iter().any(|p| p.is_empty()) {
+        return None;
+    }
+    let levels: Option<Vec<(Severity, Strength)>> = parts
+        .iter()
+        .map(|p| vocab::severity_of(p.trim_matches(['_', '*'])))
+        .collect();
+    levels?
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
 }
 
 fn read_lead_markers(line: &str) -> Lead {

@@ -191,6 +191,11 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
     }
     default_file(text, roots, &mut c.findings);
     rate_from_prose(&mut c.findings);
+    if use_json {
+        prose_outranks_json(text, roots, &mut c.findings);
+    } else {
+        recover_blockers(text, roots, &mut c.findings);
+    }
     let objects = c.verdict.as_deref().and_then(vocab::stance_of) == Some(Stance::Object)
         || stated == Some(Stance::Object);
     // Prose outside any finding that raises a problem ("otherwise fine, but it will crash")
@@ -232,6 +237,48 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         || c.agreement
         || summary_only;
     Reading::new(c, structured, raw, cap_note, roots)
+}
+
+/// A part of the answer that rates a blocker (`This one is a blocker`, a level in a comment
+/// beside a heading) but that no finding read covers: the structure missed it, and the gate
+/// must not. It is added as the raw answer says it.
+///
+/// Only beside findings read, none of them a blocker: an answer with none goes to [`unraised`]
+/// and, unread, to the repair turn; one that already stops the gate loses nothing to a
+/// duplicate (a summary line that repeats a blocker is not another finding).
+fn recover_blockers(text: &str, roots: &Roots, findings: &mut Vec<Finding>) {
+    let read = findings.len();
+    let blocker = |f: &Finding| matches!(f.severity, Severity::P0 | Severity::P1);
+    if read == 0 || findings.iter().any(blocker) {
+        return;
+    }
+    let missed: Vec<Finding> = restate::units(text, findings, roots)
+        .into_iter()
+        .skip(read)
+        .filter(blocker)
+        .collect();
+    findings.extend(missed);
+}
+
+/// A JSON block under prose that rates the same place higher ("there is one blocker … line
+/// 58" above `"severity": "medium"` for line 58): the more severe reading wins, as it does
+/// for the verdict. Only a blocker raises a level, and only at the same place.
+fn prose_outranks_json(text: &str, roots: &Roots, findings: &mut [Finding]) {
+    let blocks = normalise::raw_blocks(&without_code(text), roots).findings;
+    for b in &blocks {
+        let Some(said) = prose::severity_in(&b.body) else {
+            continue;
+        };
+        if !matches!(said, Severity::P0 | Severity::P1) {
+            continue;
+        }
+        for f in findings.iter_mut() {
+            let lower = f.severity != Severity::Unclassified && f.severity > said;
+            if lower && restate::same_place(f, b) {
+                f.severity = said;
+            }
+        }
+    }
 }
 
 /// A finding with no marker that rates itself in a sentence ("I'd treat this as a blocker")

@@ -144,11 +144,24 @@ fn without_bylines(text: &str) -> String {
         &BYLINE,
         r"(?i)^\s*(?:\*\*)?@?[\w.-]+(?:\[bot\])?(?:\*\*)?\s+(?:·\s+(?:review thread|comment|review)\b.*|commented(?: on this pull request)?\.?|left a comment\.?)\s*$",
     );
-    if !text.lines().any(|l| byline.is_match(l)) {
+    // A copy of GitHub's web page puts each byline on lines of its own: `@name`, `name bot`,
+    // `name bot reviewed 2 hours ago`, `5 hours ago`, `@name Reply...`. (Not "requested
+    // changes" or "approved these changes": those are the review's verdict.)
+    static WEB: OnceLock<Regex> = OnceLock::new();
+    let web = re(
+        &WEB,
+        r"(?i)^\s*(?:@[\w.-]+(?:\[bot\])?|[\w.-]+(?:\[bot\])? bot|[\w.-]+(?:\[bot\])?(?: bot)? (?:reviewed|commented)(?: on [^\n]{1,60}?)?(?: \d+ \w+ ago| yesterday| just now)?|\d+ (?:second|minute|hour|day|week|month|year)s? ago|(?:@[\w.-]+\s+)?Reply(?:\.\.\.|…))\s*$",
+    );
+    let is_byline = |l: &str| byline.is_match(l) || web.is_match(l);
+    if !text
+        .lines()
+        .any(|l| byline.is_match(l) || web.is_match(l) && !l.trim().starts_with('@'))
+    {
         return text.to_string();
     }
+    // Each byline leaves a blank line: it separated what was before it from what follows.
     text.lines()
-        .filter(|l| !byline.is_match(l))
+        .map(|l| if is_byline(l) { "" } else { l })
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -181,7 +181,8 @@ pub fn covers(f: &Finding, u: &Finding) -> bool {
     same_place(f, u) || overlap(&words(f), &words(u)) >= COVERED_WORDS
 }
 
-fn same_place(a: &Finding, b: &Finding) -> bool {
+/// Both point at the same lines of one file (give or take [`NEAR_LINES`]).
+pub(crate) fn same_place(a: &Finding, b: &Finding) -> bool {
     let lined = |l: &Option<Location>| {
         l.as_ref().and_then(|l| {
             l.start_line

@@ -84,6 +84,9 @@ pub fn raises_concern(text: &str) -> bool {
         &SOUGHT,
         r"(?i)\b(?:review|reviewing|reviewed|scan|scanning|scanned|audit|auditing|audited|analy[sz]ing|search|searching|searched|inspecting)\W+(?:\w+\W+){0,4}for\W+(?:\w+\W+){0,5}$",
     );
+    // A cue inside inline code is a name (`-race`, `leak_check`), not a word of concern.
+    static CODE_SPAN: OnceLock<Regex> = OnceLock::new();
+    let text = &*re(&CODE_SPAN, r"`[^`\n]+`").replace_all(text, "`code`");
     cue.find_iter(text).any(|m| {
         let before = sentence_before(text, m.start(), &['.', '!', '?', '\n', ';']);
         !negated.is_match(before) && !sought.is_match(before)

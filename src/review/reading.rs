@@ -77,8 +77,18 @@ fn repair_due(reading: &Reading, text: &str, roots: &Roots) -> Vec<String> {
     if !verdict && answer::verdict::stated(text).is_none() {
         why.push("no verdict".into());
     }
-    if c.format == "json" && restate::units(text, &c.findings, roots).len() > c.findings.len() {
+    let units = restate::units(text, &c.findings, roots);
+    let missed = &units[c.findings.len().min(units.len())..];
+    if c.format == "json" && !missed.is_empty() {
         why.push("prose that raises something its JSON does not hold".into());
+    } else if missed.iter().any(|u| {
+        u.severity != Severity::Unclassified
+            || u.location.as_ref().is_some_and(|l| l.start_line.is_some())
+    }) {
+        // A part that states a level or points at a line, and that no finding read covers: the
+        // reader may have dropped it, and the reviewer's restatement, checked both ways, keeps
+        // it. (A paragraph that only sounds concerned is not worth a call.)
+        why.push("a part that rates or places a problem no finding covers".into());
     }
     why
 }
@@ -318,5 +328,32 @@ fn unknown(c: &Critique) -> String {
     {
         0 => String::new(),
         k => format!(", {k} of them unclassified (severity unknown)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A part that points at a line, beside findings that do not cover it, sends the answer
+    /// back to its reviewer; the same answer without it does not.
+    #[test]
+    fn a_placed_part_no_finding_covers_asks_for_a_restatement() {
+        let roots = Roots::default();
+        let covered = "- **[P2]** `src/retry.rs:19`: the retry counter never resets after a \
+                       success.\n\nVerdict: request changes\n";
+        let r = answer::read(covered, None, Protocol::Cr, &roots);
+        assert!(repair_due(&r, covered, &roots).is_empty());
+        let missed = format!(
+            "{covered}\n---\n\n### Stale closure drops queued uploads\n\n<!-- **Medium Severity** \
+             -->\n\nThe callback at `web/src/queue.ts:33` captures the first render's array, so \
+             later uploads are silently dropped.\n"
+        );
+        // As if the reader had dropped it: the reading of the answer without it.
+        let why = repair_due(&r, &missed, &roots);
+        assert!(
+            why.iter().any(|w| w.contains("no finding covers")),
+            "{why:?}"
+        );
     }
 }

@@ -146,6 +146,7 @@ pub(super) fn finding_like(v: &Value) -> bool {
         Value::String(s) => !s.trim().is_empty() && !vocab::is_placeholder(s),
         Value::Object(o) => {
             get_ci(o, vocab::JSON_TITLE_KEYS).is_some_and(|(_, x)| text_of(x).is_some())
+                || super::shape::finding_like(o, &Roots::default())
         }
         _ => false,
     }
@@ -350,7 +351,8 @@ pub fn finding(v: &Value, default: Option<(Severity, Strength)>, roots: &Roots) 
         None => {
             let (k, body) = vocab::JSON_BODY_KEYS
                 .iter()
-                .find_map(|k| get_ci(o, &[k]).and_then(|(k, v)| text_of(v).map(|t| (k, t))))?;
+                .find_map(|k| get_ci(o, &[k]).and_then(|(k, v)| text_of(v).map(|t| (k, t))))
+                .or_else(|| super::shape::text(o).map(|t| ("", t)))?;
             let first = first_sentence(&body);
             if first.len() < body.trim().len() {
                 (k, format!("{first}\n{body}"))
@@ -369,6 +371,7 @@ pub fn finding(v: &Value, default: Option<(Severity, Strength)>, roots: &Roots) 
         .and_then(|(_, v)| severity_value(v))
         .or(lead.severity.filter(|s| s.1 == Strength::Level))
         .or(default)
+        .or_else(|| super::shape::severity(o))
         .or(get_ci(o, vocab::JSON_CATEGORY_KEYS)
             .and_then(|(_, v)| v.as_str())
             .and_then(vocab::severity_of))
@@ -400,10 +403,21 @@ pub fn finding(v: &Value, default: Option<(Severity, Strength)>, roots: &Roots) 
         .and_then(Value::as_str)
         .map(clean)
         .filter(|e| !e.is_empty());
-    f.location = location_of(o, roots).or_else(|| {
-        f.evidence
+    let by_shape = super::shape::location(o, roots);
+    f.location = match location_of(o, roots) {
+        // A known file key beside a line key we do not know (`"行号": 88`).
+        Some(mut l) if l.start_line.is_none() => {
+            if let Some(s) = by_shape.filter(|s| s.path == l.path) {
+                l.start_line = s.start_line;
+            }
+            Some(l)
+        }
+        Some(l) => Some(l),
+        None => f
+            .evidence
             .as_deref()
             .and_then(|e| location::find_all(e, roots).into_iter().next())
-    });
+            .or(by_shape),
+    };
     Some(f)
 }

@@ -8,6 +8,7 @@
 
 mod items;
 mod lenient;
+mod shape;
 mod xml;
 
 pub use items::finding;

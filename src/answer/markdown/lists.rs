@@ -125,26 +125,9 @@ impl Reader<'_> {
                 })
             })
         };
-        let strong_issue = col(&[
-            "issue",
-            "issues",
-            "finding",
-            "problem",
-            "concern",
-            "bug",
-            "title",
-            "comment",
-            "suggestion",
-        ]);
-        let issue = strong_issue.or(col(&["description", "details", "summary", "what"]));
-        let sev = col(&[
-            "severity",
-            "priority",
-            "level",
-            "impact",
-            "importance",
-            "sev",
-        ]);
+        let strong_issue = col(vocab::TABLE_ISSUE_COLUMNS);
+        let issue = strong_issue.or(col(vocab::TABLE_TEXT_COLUMNS));
+        let sev = col(vocab::TABLE_SEVERITY_COLUMNS);
         if sev.is_none() && strong_issue.is_none() {
             return;
         }
@@ -160,24 +143,10 @@ impl Reader<'_> {
         let mut fields = Vec::new();
         for (name, idx) in [
             ("severity", sev),
-            ("category", col(&["category", "type", "kind"])),
-            (
-                "file",
-                col(&[
-                    "file", "path", "location", "where", "filename", "loc", "spot", "place",
-                ]),
-            ),
-            ("line", col(&["line", "lines"])),
-            (
-                "fix",
-                col(&[
-                    "fix",
-                    "action",
-                    "recommendation",
-                    "suggested fix",
-                    "remediation",
-                ]),
-            ),
+            ("category", col(vocab::TABLE_CATEGORY_COLUMNS)),
+            ("file", col(vocab::TABLE_FILE_COLUMNS)),
+            ("line", col(vocab::TABLE_LINE_COLUMNS)),
+            ("fix", col(vocab::TABLE_FIX_COLUMNS)),
         ] {
             if let Some(i) = idx.filter(|i| *i != issue) {
                 fields.push((name.to_string(), get(i)));

@@ -100,6 +100,10 @@ struct Reader<'a> {
     after_blank: bool,
     /// The last line was a place line: the next one starts a paragraph.
     after_location: bool,
+    /// How many units there were when the last place line was read: a level alone on its line
+    /// after a place (a web page's `Comment on lines +45 to +52`, code, then `critical`) opens
+    /// the comment on that place, not the finding before it.
+    units_at_place: Option<usize>,
     /// Something was said since the last heading (a marker line right under a title promotes
     /// the title to a finding only when it comes first).
     heading_content: bool,
@@ -124,6 +128,7 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
         details_depth: 0,
         after_blank: true,
         after_location: false,
+        units_at_place: None,
         list: None,
         lists: 0,
         pending: Vec::new(),

@@ -274,10 +274,20 @@ impl Reader<'_> {
             self.units[u].lines.push(text.to_string());
             return;
         }
-        // A level alone on its line after a finding (pr-agent's Impact cell): that finding's.
-        if vocab::severity_of(text).is_some_and(|s| s.1 == Strength::Level)
-            && text.trim().chars().all(|c| c.is_alphanumeric() || c == ' ')
-        {
+        // A level alone on its line after a finding (pr-agent's Impact cell): that finding's —
+        // unless a place came between them.
+        let placed_since = self.units_at_place == Some(self.units.len());
+        let level_alone = vocab::severity_of(text).filter(|s| {
+            s.1 == Strength::Level && text.trim().chars().all(|c| c.is_alphanumeric() || c == ' ')
+        });
+        if let (Some(level), true) = (level_alone, placed_since) {
+            // The comment on the place opens with its level; its title is the next paragraph.
+            let u = self.new_unit(UnitKind::Paragraph, text, indent);
+            self.units[u].read.severity = Some(level);
+            self.units[u].read.title = String::new();
+            return;
+        }
+        if level_alone.is_some() && !placed_since {
             if let Some(last) = self.units.last_mut() {
                 if last.read.severity.is_none() {
                     last.lines.push(format!("Severity: {}", text.trim()));
@@ -359,6 +369,7 @@ impl Reader<'_> {
         }
         // The next line, even in the same paragraph, starts what is said about the place.
         self.after_location = true;
+        self.units_at_place = Some(self.units.len());
     }
 }
 

@@ -7,12 +7,14 @@
 //! Matching is on whole normalised phrases: "critical" in "this is a critical path" is prose,
 //! not a marker.
 
+mod columns;
 mod files;
 mod json_keys;
 mod phrases;
 mod sections;
 mod severity;
 
+pub use columns::*;
 pub use files::*;
 pub use json_keys::*;
 pub use phrases::*;

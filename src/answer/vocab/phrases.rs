@@ -53,6 +53,22 @@ pub const VERDICT_WORDS: &[(&str, Stance)] = &[
     ("需要修改", Stance::Object),
     ("승인", Stance::Approve),
     ("승인 불가", Stance::Object),
+    // Portuguese, German and French verdicts.
+    ("aprovado", Stance::Approve),
+    ("aprovada", Stance::Approve),
+    ("reprovado", Stance::Object),
+    ("alterações necessárias", Stance::Object),
+    ("não aprovado", Stance::Object),
+    ("freigegeben", Stance::Approve),
+    ("genehmigt", Stance::Approve),
+    ("abgelehnt", Stance::Object),
+    ("änderungen erforderlich", Stance::Object),
+    ("nicht freigegeben", Stance::Object),
+    ("approuvé", Stance::Approve),
+    ("approuvée", Stance::Approve),
+    ("rejeté", Stance::Object),
+    ("modifications demandées", Stance::Object),
+    ("modifications nécessaires", Stance::Object),
     ("조건부 승인", Stance::Object),
     ("반려", Stance::Object),
     ("수정 필요", Stance::Object),
@@ -84,6 +100,32 @@ pub const APPROVAL_PHRASES: &[&str] = &[
     r"no (?:he|hemos) encontrado (?:ningún |ningun )?(?:problemas?|errores)",
     r"sin (?:problemas|observaciones)",
     r"listo para (?:fusionar|mergear|integrar)",
+    r"aprobad[oa]",
+    r"se puede (?:fusionar|mergear|integrar)",
+    // Portuguese, German, French; then Chinese, Japanese and Korean, whose words are not
+    // separated by spaces (a phrase is matched inside a longer run of text).
+    r"n[ãa]o encontrei (?:nenhum )?(?:problemas?|erros?)",
+    r"pode (?:fazer o )?merge",
+    r"aprovad[oa]",
+    r"pronto para (?:o )?(?:merge|mesclar|integrar)",
+    r"keine (?:probleme|auffälligkeiten|einwände|beanstandungen)(?: gefunden)?",
+    r"kann (?:so )?(?:gemergt|gemerged|zusammengeführt) werden",
+    r"freigegeben",
+    r"aucun (?:problème|souci)(?: (?:trouvé|détecté|relevé))?",
+    r"approuvée?",
+    r"prêt à (?:être )?(?:fusionné|mergé|intégré)",
+    r"peut être (?:fusionnée?|mergée?)",
+    r"没有发现(?:需要修改的|任何|明显的)?问题",
+    r"未发现(?:任何|明显的?)?问题",
+    r"可以合并",
+    r"同意合并",
+    r"問題(?:は|が)?(?:見つかりませんでした|ありません)",
+    r"指摘事項は?(?:ありません|なし)",
+    r"マージして(?:問題ありません|大丈夫です|よいです)",
+    r"承認します",
+    r"(?:수정이 필요한|문제가 되는) (?:부분|사항|점)(?:은|이)? 없습니다",
+    r"문제(?:를|가|점은|는)? (?:발견하지 못했|없습니다|없어)",
+    r"(?:머지|병합)(?:하셔도|해도) (?:됩니다|좋습니다)",
 ];
 
 /// Words that turn an approval into something else when they come before it in its sentence
@@ -101,7 +143,7 @@ pub const CONDITIONS: &str = r"(?i)^[^.!?\n]*?\b(once|after|until|unless|if|prov
 /// Phrases anywhere in an answer that mean it does not approve.
 /// A "no" to the question whether to approve ("Approved? No.", "Would I ship it? Absolutely
 /// not", "I would not ship this") is one of them.
-pub const OBJECTIONS: &str = r"(?i)\b(request(?:ing)? changes|changes requested|do not merge|don't merge|not (?:yet )?(?:ready|safe|good) to (?:merge|ship|land|go)|needs (?:more )?work|patch is incorrect|must be (?:fixed|addressed) before|(?:approved?|approval|lgtm|ship(?: it| this)?|merge(?: it| this)?|mergeable|ready(?: to (?:merge|ship))?)\s*\?\W*(?:absolutely |definitely |certainly |clearly )?(?:no|not(?: yet)?|nope)\b|would(?:\s+not|n't)\s+(?:ship|merge|approve|land)|no est[áa] listo para (?:fusionar|mergear|integrar)|no lo apruebo)";
+pub const OBJECTIONS: &str = r"(?i)\b(request(?:ing)? changes|changes requested|do not merge|don't merge|not (?:yet )?(?:ready|safe|good) to (?:merge|ship|land|go)|needs (?:more )?work|patch is incorrect|must be (?:fixed|addressed) before|(?:approved?|approval|lgtm|ship(?: it| this)?|merge(?: it| this)?|mergeable|ready(?: to (?:merge|ship))?)\s*\?\W*(?:absolutely |definitely |certainly |clearly )?(?:no|not(?: yet)?|nope)\b|would(?:\s+not|n't)\s+(?:ship|merge|approve|land)|no est[áa] listo para (?:fusionar|mergear|integrar)|no lo apruebo|cambios solicitados|requiere cambios|n[ãa]o aprovad[oa]|n[ãa]o (?:est[áa] )?pronto para|altera[çc][õo]es necess[áa]rias|nicht freigegeben|nicht (?:mergen|zusammenführen)|änderungen erforderlich|ne pas fusionner|pas prêt|modifications (?:demandées|nécessaires)|不(?:建议|能|可以|应)合并|暂不合并|审查未通过|差し戻し|承認できません|マージ不可|승인 불가|변경 요청)";
 
 /// What a reviewer says of a finding carried from an earlier review (incremental review), as
 /// normalised phrases. Longer phrases are tried first at each place, so "not fixed" is never

@@ -117,6 +117,30 @@ pub const SEVERITY_PHRASES: &[(&str, Severity, Strength)] = &[
     ("낮음", P3, Strength::Level),
     ("경미", P3, Strength::Level),
     ("사소", P3, Strength::Level),
+    // Portuguese, German and French, read the same way (alta/média/baixa, hoch/mittel/
+    // niedrig and élevée/moyenne/faible are three rungs; "mineur" is the lowest, as "menor").
+    ("média", P2, Strength::Level),
+    ("baixa", P3, Strength::Level),
+    ("baixo", P3, Strength::Level),
+    ("bloqueador", P0, Strength::Level),
+    ("kritisch", P0, Strength::Level),
+    ("blockierend", P0, Strength::Level),
+    ("hoch", P1, Strength::Level),
+    ("mittel", P2, Strength::Level),
+    ("niedrig", P3, Strength::Level),
+    ("gering", P3, Strength::Level),
+    ("critique", P0, Strength::Level),
+    ("bloquant", P0, Strength::Level),
+    ("bloquante", P0, Strength::Level),
+    ("élevée", P1, Strength::Level),
+    ("élevé", P1, Strength::Level),
+    ("haute", P1, Strength::Level),
+    ("moyenne", P2, Strength::Level),
+    ("moyen", P2, Strength::Level),
+    ("faible", P3, Strength::Level),
+    ("basse", P3, Strength::Level),
+    ("mineur", P3, Strength::Level),
+    ("mineure", P3, Strength::Level),
     ("potential issue", P2, Strength::Category),
     ("refactor suggestion", P3, Strength::Category),
     ("best practice", P3, Strength::Category),
@@ -161,6 +185,17 @@ pub const LABEL_PHRASES: &[(&str, Severity)] = &[("important", P1), ("must", P1)
 /// "P1 Badge", "high-priority", "Severity: Medium", "Critical issues (2)").
 pub const SEVERITY_FILLER: &[&str] = &[
     "severity",
+    // Gemini Code Assist's badges: `security-critical`, `security-high`.
+    "security",
+    "severidade",
+    "gravidade",
+    "prioridade",
+    "schweregrad",
+    "priorität",
+    "sévérité",
+    "gravité",
+    "priorité",
+    "niveau",
     "severidad",
     "prioridad",
     "gravedad",
@@ -325,4 +360,5 @@ pub const PROSE_NOUNS: &[&str] = &[
 /// critical", "**no** major issues").
 pub const PROSE_NEGATIONS: &[&str] = &[
     "not", "no", "nothing", "never", "isn", "isnt", "aren", "arent", "non", "without", "hardly",
+    "didn", "didnt", "don", "dont", "doesn", "doesnt", "wasn", "weren", "zero", "none", "nor",
 ];
