@@ -235,6 +235,13 @@ fn waivers_lists_active_and_expired_ones() {
         "[[waiver]]\nfingerprint = \"old\"\nreason = \"was fine then\"\nexpires = \"2020-01-01\"\n",
     );
     env.run(&["waive", "last:F1", "--reason", "fine now"]).ok();
+    let dry = env.run(&["--dry-run"]).ok();
+    assert!(
+        dry.stdout
+            .contains("waivers:    2 in .gitdebate-waivers (1 expired)"),
+        "{}",
+        dry.stdout
+    );
     let run = env.run(&["waivers"]).ok();
     assert!(
         run.stdout.contains("2 waiver(s), 1 active, 1 expired"),
@@ -306,4 +313,43 @@ fn a_branch_is_judged_by_the_waivers_it_carries() {
     let dir = report["session_dir"].as_str().unwrap();
     let summary = read_json(&std::path::Path::new(dir).join("summary.json"));
     assert_eq!(summary["waived"][0]["waiver"]["reason"], "on purpose");
+}
+
+/// The reviewer's finding on `add` at `line` of lib.rs.
+fn script_at(env: &TestEnv, line: u32) {
+    let review = format!(
+        "Review.\n\n```json\n{}\n```\n",
+        json!({"verdict": "revise", "findings": [{"severity": "P1", "title": "add() subtracts",
+            "evidence": format!("lib.rs:{line}"), "body": "wrong operator", "action": "use +"}]})
+    );
+    env.fake("codex", json!({"answer": review}));
+}
+
+#[test]
+fn moved_code_keeps_its_waiver() {
+    let env = TestEnv::with_repo();
+    let body = "fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n";
+    env.write(
+        "lib.rs",
+        &format!("// one\n// two\n// three\n// four\n{body}"),
+    );
+    env.commit_all("lib");
+    env.write(
+        "lib.rs",
+        &format!("// one\n// two\n// three\n// four!\n{body}"),
+    );
+    script(&env);
+    script_at(&env, 6);
+    review(&env, &[]).fails(1);
+    env.run(&["waive", "F1", "--reason", "kept on purpose"])
+        .ok();
+    // Three lines above it: the same code, four lines further down.
+    env.write(
+        "lib.rs",
+        &format!("use a;\nuse b;\nuse c;\n// one\n// two\n// three\n// four!\n{body}"),
+    );
+    script_at(&env, 9);
+    let run = review(&env, &["--format", "json"]).ok();
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["gate"]["waived"], 1, "{report}");
 }

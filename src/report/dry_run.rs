@@ -52,6 +52,15 @@ pub fn print(d: &DryRun, settings: &Settings) -> Result<Outcome> {
         &d.artifact,
         &d.artifact_path,
     );
+    if !d.waivers.is_empty() {
+        let today = crate::waivers::today();
+        let expired = d.waivers.iter().filter(|w| w.expired(today)).count();
+        text.push_str(&format!(
+            "waivers:    {} in {} ({expired} expired)\n",
+            d.waivers.len(),
+            crate::waivers::FILE
+        ));
+    }
     if let Some((chunks, unfit)) = &d.chunks {
         text.push_str(&chunk_summary(chunks, unfit, settings.concurrency));
     }

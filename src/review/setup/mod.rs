@@ -77,6 +77,8 @@ pub struct DryRun {
     /// `metadata.json` as written (redacted).
     pub metadata: crate::store::metadata::Review,
     pub chunks: Option<record::ChunkPlan>,
+    /// The reviewed version's waivers.
+    pub waivers: Vec<crate::waivers::Waiver>,
 }
 
 /// A review that ran, to be reported.
@@ -222,6 +224,7 @@ pub fn run(
             artifact_path: recorded.artifact_path,
             metadata: recorded.metadata,
             chunks: recorded.chunks,
+            waivers,
         })));
     };
     let reviewed = launch::review(launch::Launch {
