@@ -29,6 +29,9 @@ const MAX_FILE: u64 = 256 * 1024;
 /// At most this many folders' own `AGENTS.md`/`CLAUDE.md` are read below the top.
 const MAX_FOLDERS: usize = 32;
 
+/// At most this many withheld lines of one source are named in the notes.
+const MAX_NAMED: usize = 5;
+
 /// The files every agent tool reads, at the top and in each folder (a folder's applies to the
 /// files below it).
 const AGENT_FILES: &[&str] = &["AGENTS.md", "CLAUDE.md"];
@@ -359,10 +362,18 @@ fn clean(part: &Part, notes: &mut Vec<String>) -> String {
         return text;
     }
     let withheld: BTreeSet<u32> = found.iter().map(|f| f.line).collect();
-    for f in &found {
+    // Each withheld line is named, up to a few: a file of nothing else is not a flood of notes.
+    for f in found.iter().take(MAX_NAMED) {
         notes.push(format!(
             "instructions: {}:{} was not sent: it {}",
             f.path, f.line, f.what
+        ));
+    }
+    if found.len() > MAX_NAMED {
+        notes.push(format!(
+            "instructions: {} more lines of {} were not sent for the same reason",
+            found.len() - MAX_NAMED,
+            part.name
         ));
     }
     (1..)
