@@ -5,14 +5,14 @@ use anyhow::Result;
 
 use crate::cli::WaiveArgs;
 use crate::error::Outcome;
-use crate::report::waived::{self, Asked};
+use crate::report::waive::{self, Asked};
 
 pub fn run(args: &WaiveArgs) -> Result<Outcome> {
     let Some(repo) = crate::git::repo::discover()? else {
         crate::usage!("not in a git repository: waivers are kept in its work tree");
     };
     let base = crate::store::located::dir(args.store.state_dir.as_deref())?;
-    let (w, path) = waived::record(
+    let (w, path) = waive::record(
         &repo,
         &base,
         &Asked {

@@ -360,7 +360,7 @@ pub fn sarif(r: &Report) -> Sarif {
                 .map(|w| Suppression {
                     kind: "external",
                     status: "accepted",
-                    justification: crate::report::waived::waiver_text(w),
+                    justification: w.describe(),
                 })
                 .collect(),
             properties: ResultProperties {

@@ -90,7 +90,7 @@ fn waived_line(i: &Item, color: bool) -> String {
         let _ = write!(s, " — {e}");
     }
     if let Some(w) = &i.waiver {
-        let _ = write!(s, " — {}", crate::report::waived::waiver_text(w));
+        let _ = write!(s, " — {}", w.describe());
     }
     s
 }
@@ -377,7 +377,7 @@ fn markdown_of(r: &Report) -> String {
             let why = i
                 .waiver
                 .as_ref()
-                .map(|w| format!(" — {}", crate::report::waived::waiver_text(w)))
+                .map(|w| format!(" — {}", w.describe()))
                 .unwrap_or_default();
             let _ = writeln!(s, "- {} [{}] {}{at}{why}", i.severity_text(), i.id, i.title);
         }
@@ -443,7 +443,7 @@ pub(crate) fn finding_block(s: &mut String, i: &Item) {
         None => format!("{}: {}", i.judged, i.reason),
     });
     if let Some(w) = &i.waiver {
-        about.push(crate::report::waived::waiver_text(w));
+        about.push(w.describe());
     }
     let _ = writeln!(s, "{}", about.join(" · "));
     if !i.body.trim().is_empty() {

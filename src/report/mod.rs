@@ -21,6 +21,7 @@ pub mod post;
 pub mod stored;
 pub mod suggestion;
 pub mod unchanged;
+pub mod waive;
 pub mod waived;
 
 use std::path::PathBuf;

@@ -80,6 +80,26 @@ impl Waiver {
         self.expires.as_deref().unwrap_or("never")
     }
 
+    /// `waived by Ada <ada@example.com> on 2026-11-26: reason (expires 2027-03-01)`.
+    pub fn describe(&self) -> String {
+        let by = if self.by.is_empty() {
+            String::new()
+        } else {
+            format!(" by {}", self.by)
+        };
+        let on = self
+            .at
+            .get(..10)
+            .map(|d| format!(" on {d}"))
+            .unwrap_or_default();
+        let until = self
+            .expires
+            .as_deref()
+            .map(|e| format!(" (expires {e})"))
+            .unwrap_or_default();
+        format!("waived{by}{on}: {}{until}", self.reason)
+    }
+
     /// The table appended to the file for it.
     pub fn entry(&self) -> String {
         let q = crate::toml_lite::quote;
