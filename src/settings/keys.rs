@@ -341,7 +341,7 @@ pub const KEYS: &[Key] = &[
     },
     Key {
         name: "instructions",
-        flag: "debate.instructions",
+        flag: "config only",
         kind: Kind::Text,
         default: "-",
         doc: "A file of review instructions sent for every change: a path in the repository, read from the reviewed version; from your own config also an absolute or ~/ path.",
