@@ -112,6 +112,17 @@ fn a_waiver_keeps_a_finding_out_of_the_gate_in_every_format() {
     );
     assert_eq!(sarif["runs"][0]["properties"]["waived"], 1);
 
+    // Formats with no place for a suppressed finding leave it out.
+    let cq: Value =
+        serde_json::from_str(&review(&env, &["--format", "codequality"]).ok().stdout).unwrap();
+    assert_eq!(cq, json!([]));
+    let rd: Value =
+        serde_json::from_str(&review(&env, &["--format", "rdjson"]).ok().stdout).unwrap();
+    assert!(
+        rd.get("diagnostics").is_none_or(|d| d == &json!([])),
+        "{rd}"
+    );
+
     let md = review(&env, &["--format", "markdown"]).ok();
     assert!(md.stdout.contains("### Waived"), "{}", md.stdout);
     assert!(md.stdout.contains("1 waived"), "{}", md.stdout);
