@@ -274,3 +274,19 @@ fn long_instructions_are_cut_to_the_cap_and_said_so() {
     assert!(block.contains("the rest of AGENTS.md was cut"), "{block}");
     assert!(!block.contains("LATE-RULE"));
 }
+
+#[test]
+fn a_staged_review_reads_the_index_not_the_disk() {
+    let env = TestEnv::with_repo();
+    env.write("lib.rs", "fn a() {}\n");
+    env.commit_all("lib");
+    env.write("AGENTS.md", "STAGED-RULE\n");
+    env.write("lib.rs", "fn a() { b() }\n");
+    env.git(&["add", "AGENTS.md", "lib.rs"]);
+    env.write("AGENTS.md", "UNSTAGED-RULE\n");
+    let run = env.run(&["--dry-run", "--scope", "staged"]).ok();
+    let input = std::fs::read_to_string(run.session_dir().join("round-1-input.md")).unwrap();
+    let block = guidance(&input);
+    assert!(block.contains("STAGED-RULE"), "{input}");
+    assert!(!input.contains("UNSTAGED-RULE"), "{input}");
+}
