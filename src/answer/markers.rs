@@ -396,6 +396,13 @@ mod tests {
     use super::*;
     use Severity::*;
 
+    #[test]
+    fn a_row_of_markers_is_one_marker() {
+        let l = read_lead("⚠️ Potential issue | 🟠 Major");
+        assert_eq!((l.severity.map(|s| s.0), l.title.as_str()), (Some(P1), ""));
+        assert!(marker_row("Fix the | pipe handling").is_none());
+    }
+
     fn sev(line: &str) -> Option<Severity> {
         read_lead(line).severity.map(|s| s.0)
     }

@@ -115,6 +115,8 @@ pub const JSON_LIST_KEYS: &[&str] = &[
     "results",
     "diagnostics",
     "violations",
+    // An XML answer's repeated `<violation>` elements, read as a list under their own name.
+    "violation",
     "key_issues_to_review",
     "code_suggestions",
     "suggestions",
