@@ -193,7 +193,18 @@ struct SarifResult {
     message: Text,
     locations: Vec<SarifLocation>,
     partial_fingerprints: Fingerprints,
+    /// A waiver in `.gitdebate-waivers` covers it: code hosts show it as suppressed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    suppressions: Vec<Suppression>,
     properties: ResultProperties,
+}
+
+/// SARIF's record of a result someone decided not to act on, outside the code (`external`).
+#[derive(Serialize)]
+struct Suppression {
+    kind: &'static str,
+    status: &'static str,
+    justification: String,
 }
 
 #[derive(Serialize)]
@@ -256,6 +267,16 @@ struct RunProperties {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     withdrawn: Vec<WithdrawnItem>,
     trust_judge: bool,
+    /// Findings a waiver covers (their results carry a suppression).
+    #[serde(skip_serializing_if = "is_zero")]
+    waived: usize,
+    /// Waivers that expired, or that the change adds to its own review.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    waiver_notes: Vec<String>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The level of a rule or finding of severity `id`.
@@ -294,12 +315,16 @@ fn rules() -> Vec<Rule> {
 pub fn sarif(r: &Report) -> Sarif {
     let mut results = Vec::new();
     let mut notifications = Vec::new();
-    for i in &r.unresolved {
+    for i in r.unresolved.iter().chain(&r.waived) {
         let rule_index = RULES
             .iter()
             .position(|(id, _, _)| *id == i.severity.label())
             .unwrap_or(4);
         let Some((path, start, end)) = place(r, i) else {
+            // A waived finding without a place is counted in the run's properties.
+            if i.waiver.is_some() {
+                continue;
+            }
             notifications.push(Notification {
                 level: level(i),
                 message: Text::of(message(i)),
@@ -329,6 +354,15 @@ pub fn sarif(r: &Report) -> Sarif {
             partial_fingerprints: Fingerprints {
                 finding: fingerprint(i),
             },
+            suppressions: i
+                .waiver
+                .iter()
+                .map(|w| Suppression {
+                    kind: "external",
+                    status: "accepted",
+                    justification: w.describe(),
+                })
+                .collect(),
             properties: ResultProperties {
                 judged: i.judged.clone(),
                 round: i.round,
@@ -386,6 +420,8 @@ pub fn sarif(r: &Report) -> Sarif {
                 notes: r.notes.clone(),
                 withdrawn: r.withdrawn.clone(),
                 trust_judge: r.gate.trust_judge,
+                waived: r.waived.len(),
+                waiver_notes: r.waiver_notes.clone(),
             },
         }],
     }
@@ -607,10 +643,17 @@ pub fn github(r: &Report) -> String {
             escape_data(n)
         ));
     }
+    for n in &r.waiver_notes {
+        out.push_str(&format!(
+            "::notice title=git debate: waivers::{}\n",
+            escape_data(n)
+        ));
+    }
     out.push_str(&format!(
-        "git debate: {} — {} unresolved finding(s); session {}\n",
+        "git debate: {} — {} unresolved finding(s), {} waived; session {}\n",
         r.final_decision,
         r.unresolved.len(),
+        r.waived.len(),
         r.session
     ));
     out

@@ -29,8 +29,9 @@ fn sev_color(sev: &str) -> &'static str {
 }
 
 fn item_line(i: &Item, color: bool) -> String {
+    let waived = if i.waiver.is_some() { " [waived]" } else { "" };
     let mut s = format!(
-        "{} [{}] {}",
+        "{} [{}] {}{waived}",
         paint(i.severity_text(), sev_color(i.severity.label()), color),
         i.id,
         i.title
@@ -52,6 +53,44 @@ fn item_line(i: &Item, color: bool) -> String {
                 let _ = write!(s, ": {}", i.reason);
             }
         }
+    }
+    s
+}
+
+/// The findings a waiver covers, and the waivers that expired, in the text report.
+fn waived_section(s: &mut String, r: &Report, color: bool) {
+    let h = |t: &str| paint(t, "1", color);
+    if !r.waived.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n{}",
+            h(&format!(
+                "Waived: {} (not counted by the gate)",
+                r.waived.len()
+            ))
+        );
+        for i in &r.waived {
+            let _ = writeln!(s, "  {}", waived_line(i, color));
+        }
+    }
+    for n in &r.waiver_notes {
+        let _ = writeln!(s, "note: {n}");
+    }
+}
+
+/// A waived finding: the finding, then the waiver's who, when, why and until when.
+fn waived_line(i: &Item, color: bool) -> String {
+    let mut s = format!(
+        "{} [{}] {}",
+        paint(i.severity_text(), "2", color),
+        i.id,
+        i.title
+    );
+    if let Some(e) = i.where_() {
+        let _ = write!(s, " — {e}");
+    }
+    if let Some(w) = &i.waiver {
+        let _ = write!(s, " — {}", w.describe());
     }
     s
 }
@@ -128,6 +167,7 @@ pub fn text(r: &Report, color: bool) -> String {
     for i in &r.unresolved {
         let _ = writeln!(s, "  {}", item_line(i, color));
     }
+    waived_section(&mut s, r, color);
     if !r.withdrawn.is_empty() {
         let _ = writeln!(s, "\n{}", h("Withdrawn"));
         for w in &r.withdrawn {
@@ -171,6 +211,13 @@ pub fn text(r: &Report, color: bool) -> String {
             "  final patch: {} ({})",
             file_name(p),
             r.patch_check.as_deref().unwrap_or("")
+        );
+    }
+    if r.gate.waived > 0 {
+        let _ = writeln!(
+            s,
+            "{} waived (not counted by the gate; see .gitdebate-waivers)",
+            r.gate.waived
         );
     }
     if r.gate.failed {
@@ -319,6 +366,25 @@ fn markdown_of(r: &Report) -> String {
         let at = i.where_().map(|w| format!(" — `{w}`")).unwrap_or_default();
         let _ = writeln!(s, "- {} [{}] {}{at}", i.severity_text(), i.id, i.title);
     }
+    if !r.waived.is_empty() || !r.waiver_notes.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n### Waived\n\n{} waived (not counted by the gate; see `.gitdebate-waivers`)",
+            r.waived.len()
+        );
+        for i in &r.waived {
+            let at = i.where_().map(|w| format!(" — `{w}`")).unwrap_or_default();
+            let why = i
+                .waiver
+                .as_ref()
+                .map(|w| format!(" — {}", w.describe()))
+                .unwrap_or_default();
+            let _ = writeln!(s, "- {} [{}] {}{at}{why}", i.severity_text(), i.id, i.title);
+        }
+        for n in &r.waiver_notes {
+            let _ = writeln!(s, "- {n}");
+        }
+    }
     if !r.withdrawn.is_empty() {
         let _ = writeln!(s, "\n### Withdrawn");
         for w in &r.withdrawn {
@@ -376,6 +442,9 @@ pub(crate) fn finding_block(s: &mut String, i: &Item) {
         None if i.reason.is_empty() => i.judged.clone(),
         None => format!("{}: {}", i.judged, i.reason),
     });
+    if let Some(w) = &i.waiver {
+        about.push(w.describe());
+    }
     let _ = writeln!(s, "{}", about.join(" · "));
     if !i.body.trim().is_empty() {
         let _ = writeln!(s, "\n**Why.** {}", i.body.trim());

@@ -21,6 +21,8 @@ pub mod post;
 pub mod stored;
 pub mod suggestion;
 pub mod unchanged;
+pub mod waive;
+pub mod waived;
 
 use std::path::PathBuf;
 
@@ -185,6 +187,8 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
         fallback: o.fallback.clone(),
         single_file: cx.single_file.clone(),
         incremental: None,
+        waived: Vec::new(),
+        waiver_notes: Vec::new(),
     };
     report.unresolved = unresolved;
     report.next_actions = next_actions(&report, cx.code);
@@ -273,6 +277,7 @@ pub(crate) fn gate(unresolved: &[Item], fail_on: FailOn, trust_judge: bool) -> G
         failed: !blocking.is_empty(),
         blocking,
         trust_judge,
+        waived: 0,
     }
 }
 

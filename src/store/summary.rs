@@ -61,6 +61,10 @@ pub struct Item {
     /// the JSON, whose readers have the finding's location.
     #[serde(skip)]
     anchor: Option<String>,
+    /// The waiver in `.gitdebate-waivers` that covers it: shown with its reason, not counted by
+    /// the gate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waiver: Option<crate::waivers::Waiver>,
 }
 
 /// Both positions on a finding the judge disputed.
@@ -159,6 +163,7 @@ impl Item {
             round,
             from_judge: j.from_judge,
             anchor: j.finding.anchor.clone(),
+            waiver: None,
         }
     }
 
@@ -188,6 +193,7 @@ impl Item {
             round: 0,
             from_judge: false,
             anchor: f.anchor.clone(),
+            waiver: None,
         }
     }
 
@@ -269,6 +275,13 @@ pub struct Gate {
     /// otherwise the reviewer's word did.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub trust_judge: bool,
+    /// Unresolved findings a waiver covers, which it did not count.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub waived: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// What a chunked review covered.
@@ -333,6 +346,14 @@ pub struct Report {
     /// An incremental review (`--since`): what it continued and how carried findings stand.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incremental: Option<Incremental>,
+    /// Unresolved findings a waiver in `.gitdebate-waivers` covers: shown with the waiver,
+    /// not in `unresolved`, not counted by the gate.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waived: Vec<Item>,
+    /// What the report says about waivers: one that matched a finding but expired (the finding
+    /// counts again), a change that adds waivers to its own review.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waiver_notes: Vec<String>,
     /// The one file reviewed, when the artifact is one file (SARIF attaches location-less
     /// findings to it); from `locations.json`, not this file.
     #[serde(skip)]
