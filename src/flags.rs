@@ -183,6 +183,7 @@ impl From<&ReviewArgs> for Overrides {
             max_chunks: a.max_chunks,
             dry_run: either(a.dry_run, a.no_dry_run),
             incremental: either(a.incremental, a.no_incremental),
+            read_instructions: either(a.read_instructions, a.no_instructions),
             ..o
         }
     }

@@ -19,6 +19,7 @@ pub mod findings;
 pub mod flags;
 pub mod git;
 pub mod injection;
+pub mod instructions;
 pub mod markdown;
 pub mod prompts;
 pub mod redact;
@@ -29,8 +30,10 @@ pub mod settings;
 pub mod store;
 #[allow(unsafe_code)]
 pub mod sys;
+pub mod toml_lite;
 pub mod transcript;
 pub mod ui;
+pub mod waivers;
 
 use cli::{Cli, Command};
 use error::Outcome;
@@ -60,6 +63,8 @@ fn dispatch(cli: Cli) -> anyhow::Result<Outcome> {
         Some(Command::Hook(args)) => commands::hook::run(&args),
         Some(Command::Resume(args)) => commands::resume::run(&args),
         Some(Command::Apply(args)) => commands::apply::run(&args),
+        Some(Command::Waive(args)) => commands::waive::run(&args),
+        Some(Command::Waivers(args)) => commands::waivers::run(&args),
         Some(Command::Backends(args)) => commands::backends::run(&args),
         Some(Command::Ask(args)) => commands::ask::run(&args),
         Some(Command::Schema(args)) => commands::schema::run(&args),

@@ -21,6 +21,7 @@ mod hostile;
 mod incremental;
 mod index;
 mod install;
+mod instructions;
 mod integrations;
 mod interrupt;
 mod judge_answers;
@@ -57,6 +58,7 @@ mod terminal;
 mod topic;
 mod topic_ground;
 mod topic_seeds;
+mod waivers;
 
 /// Every test module file must be listed above, or its tests silently never run.
 #[test]

@@ -5,9 +5,9 @@
 //!
 //! | layer | folders |
 //! |---|---|
-//! | 0 | `sys`, `ui`, `error`, `choices` — the OS, the terminal, exit codes, closed vocabularies |
+//! | 0 | `sys`, `ui`, `error`, `choices`, `toml_lite` — the OS, the terminal, exit codes, closed vocabularies, the TOML our own files use |
 //! | 1 | `cli`, `settings`, `flags`, `git` — what was typed, what it means, the repository |
-//! | 2 | `markdown`, `change`, `redact`, `injection`, `store`, `findings` — material and records |
+//! | 2 | `markdown`, `change`, `redact`, `injection`, `instructions`, `store`, `findings`, `waivers` — material and records |
 //! | 3 | `agents`, `sandbox`, `prompts`, `answer` — models, what they may touch, what they said |
 //! | 4 | `review`, `debate` — the engines |
 //! | 5 | `report`, `transcript` — output |
@@ -29,6 +29,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("ui", 0),
     ("error", 0),
     ("choices", 0),
+    ("toml_lite", 0),
     ("cli", 1),
     ("settings", 1),
     ("flags", 1),
@@ -37,8 +38,10 @@ const LAYERS: &[(&str, u8)] = &[
     ("change", 2),
     ("redact", 2),
     ("injection", 2),
+    ("instructions", 2),
     ("store", 2),
     ("findings", 2),
+    ("waivers", 2),
     ("agents", 3),
     ("sandbox", 3),
     ("prompts", 3),

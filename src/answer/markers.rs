@@ -135,7 +135,7 @@ fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
     static LABEL: OnceLock<Regex> = OnceLock::new();
     for c in re(
         &FIELD,
-        r"(?i)(?:\b(?:severity|priority|prio|level|impact|criticality|severidad|prioridad|gravedad|nivel)|重要度|重大度|严重程度|严重性|嚴重性|优先级|優先度|심각도|우선순위|중요도)\s*\**\s*[:=：]\s*\**\s*([\w][\w -]{0,20}?)(?:\*|\||,|;|\.|\)|$|\s{2}|[。，、）])",
+        r"(?i)(?:\b(?:severity|priority|prio|level|impact|criticality|severidad|prioridad|gravedad|nivel|impacto|severidade|prioridade|gravidade|schweregrad|priorität|sévérité|gravité|priorité|niveau)|重要度|重大度|严重程度|严重性|嚴重性|优先级|優先度|심각도|우선순위|중요도)\s*\**\s*[:=：]\s*\**\s*([\w][\w -]{0,20}?)(?:\*|\||,|;|\.|\)|$|\s{2}|[。，、）])",
     )
     .captures_iter(line)
     {
@@ -395,6 +395,13 @@ fn clean_title(s: &str) -> (String, bool) {
 mod tests {
     use super::*;
     use Severity::*;
+
+    #[test]
+    fn a_row_of_markers_is_one_marker() {
+        let l = read_lead("⚠️ Potential issue | 🟠 Major");
+        assert_eq!((l.severity.map(|s| s.0), l.title.as_str()), (Some(P1), ""));
+        assert!(marker_row("Fix the | pipe handling").is_none());
+    }
 
     fn sev(line: &str) -> Option<Severity> {
         read_lead(line).severity.map(|s| s.0)

@@ -217,7 +217,20 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         let approving = c.agreement || verdict::approves(&prose);
         if said_no || approving {
             let summary = from_json_block.as_ref().and_then(|j| j.summary.as_deref());
-            c.findings = unraised::findings(summary, &prose, said_no, roots);
+            let quiet = |p: &str| {
+                p.lines()
+                    .map(|l| l.trim().trim_start_matches(['-', '*', '+']).trim())
+                    .filter(|l| !l.is_empty())
+                    .all(|l| {
+                        md.quiet_text
+                            .iter()
+                            .any(|q| q.contains(l) || l.contains(q.trim()))
+                    })
+            };
+            c.findings = unraised::findings(summary, &prose, said_no, roots)
+                .into_iter()
+                .filter(|f| !quiet(&f.body))
+                .collect();
         }
     }
     c.agreement = c.findings.is_empty()
@@ -272,9 +285,32 @@ fn prose_outranks_json(text: &str, roots: &Roots, findings: &mut [Finding]) {
         if !matches!(said, Severity::P0 | Severity::P1) {
             continue;
         }
+        let lower = |f: &Finding| f.severity != Severity::Unclassified && f.severity > said;
+        let mut raised = false;
         for f in findings.iter_mut() {
-            let lower = f.severity != Severity::Unclassified && f.severity > said;
-            if lower && restate::same_place(f, b) {
+            if lower(f) && restate::same_place(f, b) {
+                f.severity = said;
+                raised = true;
+            }
+        }
+        // A paragraph that names the file but no line: the finding in that file it is about,
+        // the one whose title shares the most words with it (two at least).
+        let file = b.location.as_ref().filter(|l| l.start_line.is_none());
+        if let (false, Some(file)) = (raised, file) {
+            let words = normalise::content_words(&b.body);
+            let best = findings
+                .iter_mut()
+                .filter(|f| f.location.as_ref().is_some_and(|l| l.path == file.path))
+                .map(|f| {
+                    let shared = normalise::content_words(&f.title)
+                        .iter()
+                        .filter(|w| words.contains(w))
+                        .count();
+                    (shared, f)
+                })
+                .filter(|(shared, _)| *shared >= 2)
+                .max_by_key(|(shared, _)| *shared);
+            if let Some((_, f)) = best.filter(|(_, f)| lower(f)) {
                 f.severity = said;
             }
         }

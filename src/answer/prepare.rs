@@ -23,7 +23,100 @@ pub fn prepare(text: &str) -> Cow<'_, str> {
         .or_else(|| crate::answer::transcript::answer_in(text))
         .map_or(Cow::Borrowed(text), Cow::Owned);
     let text = without_thinking(&text).into_owned();
-    Cow::Owned(apply_numeric_legend(&apply_legend(&without_bylines(&text))))
+    let text = without_tool_logs(&text);
+    let text = fence_excerpts(&without_link_definitions(&without_bylines(&text)));
+    Cow::Owned(apply_numeric_legend(&apply_legend(&text)))
+}
+
+/// A terminal agent's transcript around its review: its banner box (`╭ … ╰`) and each tool
+/// step (`• Explored`, `⏺ Read(src/a.rs)`) with the lines hung under it (`└ …`, `⎿ …`). They
+/// name files and print test output, but they are what the agent did, not what it found.
+fn without_tool_logs(text: &str) -> String {
+    let hung = |l: &str| {
+        let t = l.trim_start();
+        t.starts_with('└') || t.starts_with('⎿')
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    if !lines.iter().any(|l| hung(l)) {
+        return text.to_string();
+    }
+    let mut out: Vec<&str> = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let t = lines[i].trim_start();
+        let step = (t.starts_with('•') || t.starts_with('⏺') || t.starts_with('●'))
+            && lines.get(i + 1).is_some_and(|n| hung(n));
+        if step {
+            i += 1;
+            // The hung lines and what is indented under them.
+            while i < lines.len() && (hung(lines[i]) || lines[i].starts_with("    ")) {
+                i += 1;
+            }
+            continue;
+        }
+        if !matches!(t.chars().next(), Some('╭' | '│' | '╰')) {
+            out.push(lines[i]);
+        }
+        i += 1;
+    }
+    out.join("\n")
+}
+
+/// Markdown link definitions (`[MAJOR]: https://…/severity-major.png 'Severity: MAJOR'`) are
+/// where an answer's images point, never something it says.
+fn without_link_definitions(text: &str) -> String {
+    static DEF: OnceLock<Regex> = OnceLock::new();
+    let def = re(
+        &DEF,
+        r#"^\s{0,3}\[[^\]\n]+\]:\s*<?\S+>?(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*$"#,
+    );
+    if !text.lines().any(|l| def.is_match(l)) {
+        return text.to_string();
+    }
+    text.lines()
+        .filter(|l| !def.is_match(l))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A copy of a web page quotes the code under a place line without a fence (`Comment on lines
+/// +42 to +47`, then the lines, indented): those lines are code, not a finding's words.
+fn fence_excerpts(text: &str) -> String {
+    static PLACE: OnceLock<Regex> = OnceLock::new();
+    let place = re(
+        &PLACE,
+        r"(?i)^(?:comment on lines? \+?\d+(?: to \+?\d+)?|[\w./-]+\.[a-z0-9]{1,8})\s*$",
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    if !lines
+        .windows(2)
+        .any(|w| place.is_match(w[0]) && w[1].starts_with("    "))
+    {
+        return text.to_string();
+    }
+    let mut out: Vec<String> = Vec::with_capacity(lines.len() + 8);
+    let mut fenced = false;
+    let mut i = 0;
+    while i < lines.len() {
+        out.push(lines[i].to_string());
+        let t = lines[i].trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fenced = !fenced;
+        }
+        let excerpt = lines.get(i + 1).is_some_and(|l| l.starts_with("    "));
+        if !fenced && place.is_match(lines[i]) && excerpt {
+            out.push("```".into());
+            i += 1;
+            while i < lines.len() && lines[i].starts_with("    ") {
+                out.push(lines[i].to_string());
+                i += 1;
+            }
+            out.push("```".into());
+            continue;
+        }
+        i += 1;
+    }
+    out.join("\n")
 }
 
 /// A numeric scale the answer states (`5 = critical, 4 = high, 3 = medium`, or a JSON
@@ -150,7 +243,7 @@ fn without_bylines(text: &str) -> String {
     static WEB: OnceLock<Regex> = OnceLock::new();
     let web = re(
         &WEB,
-        r"(?i)^\s*(?:@[\w.-]+(?:\[bot\])?|[\w.-]+(?:\[bot\])? bot|[\w.-]+(?:\[bot\])?(?: bot)? (?:reviewed|commented)(?: on [^\n]{1,60}?)?(?: \d+ \w+ ago| yesterday| just now)?|\d+ (?:second|minute|hour|day|week|month|year)s? ago|(?:@[\w.-]+\s+)?Reply(?:\.\.\.|…))\s*$",
+        r"(?i)^\s*(?:@[\w.-]+(?:\[bot\])?|[\w.-]+(?:\[bot\])? bot|[\w.-]+(?:\[bot\]| bot)+ (?:reviewed|commented)(?: \d+ \w+ ago| yesterday| just now)?|[\w.-]+ (?:reviewed|commented) (?:\d+ \w+ ago|yesterday|just now)|\d+ (?:second|minute|hour|day|week|month|year)s? ago|(?:@[\w.-]+\s+)?Reply(?:\.\.\.|…))\s*$",
     );
     let is_byline = |l: &str| byline.is_match(l) || web.is_match(l);
     if !text
@@ -209,6 +302,25 @@ fn apply_legend(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_web_page_copy_loses_its_bylines_link_definitions_and_unfenced_code() {
+        let page = "src/a.ts\nComment on lines +4 to +5\n    let x = open(d.id)\n    done()\n\
+                    @bot\nbot bot\n2 hours ago\nP2: the handle leaks.\n@dev\tReply...\n\n\
+                    [MAJOR]: https://example.com/major.png 'Severity: MAJOR'\n";
+        let out = prepare(page);
+        assert!(
+            out.contains("```\n    let x = open(d.id)\n    done()\n```"),
+            "{out}"
+        );
+        for gone in ["@bot", "bot bot", "hours ago", "Reply", "[MAJOR]:"] {
+            assert!(!out.contains(gone), "{gone}: {out}");
+        }
+        assert!(out.contains("P2: the handle leaks."));
+        // Inside a fence, and a line that only mentions a name, nothing changes.
+        let yaml = "```yaml\n- file: |\n    src/a.py\n    issue: x\n```\n@alice said it";
+        assert_eq!(prepare(yaml), yaml);
+    }
 
     #[test]
     fn thinking_envelopes_and_legends() {

@@ -375,3 +375,69 @@ fn gate_bypasses_are_closed() {
     assert!(!r.critique.agreement);
     assert_eq!(sevs(&r), [Severity::P1]);
 }
+
+/// The rules that keep what a reviewer said from being dropped or under-rated, each on an
+/// answer in our own words.
+#[test]
+fn nothing_the_reviewer_rated_is_dropped_or_lowered() {
+    // A paragraph that rates a blocker beside a nit the structure did read.
+    let r = read_cr(
+        "I would not merge this yet. `db/migrate/001_drop.rb` (line 4) drops a column a job \
+         still reads, and the job will fail on every run. This one is a blocker.\n\nNit: the \
+         index in `db/migrate/002_index.rb` has an odd name.\n",
+    );
+    assert!(
+        sevs(&r).contains(&Severity::P0),
+        "{:?}",
+        r.critique.findings
+    );
+    // Prose that rates a place a blocker outranks a JSON block's lower level there.
+    let r = read_cr(
+        "There is one blocker: `pkg/dur.go` accepts negative durations (line 58) and the \
+         scheduler loops.\n\n```json\n{\"verdict\": \"approve_with_comments\", \"findings\": \
+         [{\"file\": \"pkg/dur.go\", \"line\": 58, \"severity\": \"medium\", \"title\": \
+         \"Negative durations\"}]}\n```\n",
+    );
+    assert_eq!(sevs(&r), [Severity::P0]);
+    // A level and a line beside a JSON block that approves with nothing listed.
+    let r = read_cr(
+        "Overall fine. One medium-severity thing: `src/map.kt:66` maps a returned parcel to \
+         delivered.\n\n```json\n{\"verdict\": \"approve\", \"findings\": []}\n```\n",
+    );
+    assert_eq!(sevs(&r), [Severity::P2]);
+    assert!(!r.critique.agreement);
+    // A lead-in that rates the list after it.
+    let r = read_cr(
+        "Zwei Kleinigkeiten, beide **Priorität: niedrig**:\n\n- `src/a.rs:73` – die \
+         Fehlermeldung nennt den Pfad nicht.\n- `src/a.rs:118` – das `clone()` ist unnötig.\n",
+    );
+    assert_eq!(sevs(&r), [Severity::P3, Severity::P3]);
+    // A bare permalink under a finding's title line is that finding's place.
+    let r = read_cr(
+        "**1. Retry without a limit** — severidade: média\n\nhttps://github.com/o/r/blob/\
+         3e8d1c0b7a5f49e2d6c1b0a9f8e7d6c5b4a3f2e1/app/x.py#L40-L45\n\nA 429 requeues the task \
+         forever.\n",
+    );
+    let f = &r.critique.findings;
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].severity, Severity::P2);
+    assert_eq!(f[0].location.as_ref().unwrap().display(), "app/x.py:40-45");
+}
+
+/// Approvals in words the reader must not mistake: a praise title that ends in "LGTM" after a
+/// dash, a check that passed under `-race`, and approvals in other languages.
+#[test]
+fn approvals_in_other_words_stay_approvals() {
+    for text in [
+        "**结论：LGTM ✅** 没有发现需要修改的问题，可以合并。\n\n- 并发安全：`-race` 下没有报告\n",
+        "## 리뷰 결과: 승인 ✅\n\n수정이 필요한 부분은 없습니다. 바로 머지하셔도 됩니다.\n",
+        "**Parecer: aprovado.**\n\nNão encontrei problemas. Pode fazer o merge.\n",
+        "Copilot は 4 個中 4 個の変更ファイルをレビューし、コメントは生成しませんでした。\n",
+        "**What was addressed from prior review threads**\n\n- The race in `ingest/buffer.go` is \
+         gone: both now take the lock.\n\nNo new issues were found. This PR is safe to merge.\n",
+        "```yaml\nergebnis: freigegeben\nbefunde: []\n```\n",
+    ] {
+        let r = read_cr(text);
+        assert!(r.critique.agreement, "{text}: {:?}", r.critique.findings);
+    }
+}

@@ -24,9 +24,13 @@ pub fn findings(
     let mut out: Vec<Finding> = paragraphs
         .iter()
         .filter(|p| {
+            let lined = || placed(p, roots).is_some_and(|l| l.start_line.is_some());
             verdict::objection(p).is_some()
                 || (verdict::raises_concern(p)
                     && (prose::severity_in(p).is_some() || placed(p, roots).is_some()))
+                // "One medium-severity thing: `a.kt:66` maps…": a level and a line are a
+                // finding, whatever words it is told in.
+                || (prose::severity_in(p).is_some() && lined())
         })
         .map(|p| from_paragraph(p, roots))
         .collect();

@@ -75,7 +75,7 @@ pub fn raises_concern(text: &str) -> bool {
     let cue = re(&CUE, vocab::CONCERN_CUES);
     let negated = re(
         &NEGATED,
-        r"(?i)\b(?:no|not|without|never|zero|any|free of|nothing|checked for|looked for|scanned for|checking for|looking for|check for)\W+(?:\w+\W+){0,2}$",
+        r"(?i)\b(?:no|not|without|never|zero|any|free of|nothing|checked for|looked for|scanned for|checking for|looking for|check for|avoids?|avoiding|prevents?|preventing|fix(?:es|ed)?|guards? against|protects? against|eliminates?)\W+(?:\w+\W+){0,2}$",
     );
     // What a review looks for is not what it found ("I'm reviewing this pull request for
     // security vulnerabilities and code quality issues").
@@ -95,7 +95,8 @@ pub fn raises_concern(text: &str) -> bool {
 
 /// Is the phrase at `at` negated earlier in its sentence?
 fn negated(text: &str, at: usize, negation: &Regex) -> bool {
-    negation.is_match(sentence_before(text, at, &['.', '!', '?', '\n']))
+    // A dash ends the clause: "releases the entry before unlinking — LGTM!" is not "before LGTM".
+    negation.is_match(sentence_before(text, at, &['.', '!', '?', '\n', '—', '–']))
 }
 
 /// How far around a phrase its sentence is read: what negates or qualifies it is a few words
@@ -109,7 +110,10 @@ fn sentence_before<'t>(text: &'t str, at: usize, breaks: &[char]) -> &'t str {
         from += 1;
     }
     let window = &text[from..at];
-    window.rfind(breaks).map_or(window, |i| &window[i + 1..])
+    window.rfind(breaks).map_or(window, |i| {
+        let len = window[i..].chars().next().map_or(1, char::len_utf8);
+        &window[i + len..]
+    })
 }
 
 /// The text after `at`, at most [`WINDOW`] bytes of it.

@@ -39,6 +39,9 @@ pub struct Artifact {
     /// messages, explicit content): each is reported as a finding and named in the prompt.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub injections: Vec<crate::injection::Found>,
+    /// The repository's review instructions sent with it (none until the review gathers them).
+    #[serde(skip)]
+    pub instructions: crate::instructions::Instructions,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -135,6 +138,7 @@ pub fn from_text(input: &TextInput, target: TargetSetting, budget: u64) -> Artif
             found.truncate(crate::injection::MAX_FOUND);
             found
         },
+        instructions: Default::default(),
         text,
     };
     artifact.split_if_mixed();
@@ -245,6 +249,7 @@ pub fn from_change(change: &Change, scope: &str, target: TargetSetting, budget: 
         truncation,
         lossy: change.files.iter().any(|f| f.lossy),
         injections: injections(&change),
+        instructions: Default::default(),
         text: s,
     };
     artifact.split_if_mixed();

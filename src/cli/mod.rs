@@ -17,6 +17,7 @@ pub mod review;
 pub mod sessions;
 pub mod tools;
 pub mod topic;
+pub mod waivers;
 
 use clap::{Parser, Subcommand};
 
@@ -30,6 +31,7 @@ pub use tools::{
     ApplyArgs, AskArgs, BackendsArgs, CompletionsArgs, InstallManArgs, ProtocolArg, SchemaArgs,
 };
 pub use topic::TopicArgs;
+pub use waivers::{WaiveArgs, WaiversArgs};
 
 /// Get a second opinion on a change or a design from an AI model of another family.
 ///
@@ -95,6 +97,17 @@ pub enum Command {
     /// applies, else a three-way merge as `git apply --3way`, never into uncommitted edits
     /// without --force.
     Apply(ApplyArgs),
+    /// Waive a finding: record in `.gitdebate-waivers` (at the top of the work tree; commit it)
+    /// that it does not apply here, with a reason, your git identity, the date and an optional
+    /// expiry.
+    ///
+    /// The waiver names the finding by its fingerprint (SARIF's partialFingerprints: the file,
+    /// the title and the code around it), so later reviews show the same finding on the same
+    /// code as waived, with the reason, and the gate does not count it; a finding whose code
+    /// changed is not covered. An expired waiver stops applying, and the report says so.
+    Waive(WaiveArgs),
+    /// List the waivers of `.gitdebate-waivers` in the work tree, active and expired.
+    Waivers(WaiversArgs),
     /// Continue a stopped, interrupted or failed review from its last complete round.
     Resume(ResumeArgs),
     /// Install, remove or run the pre-commit hook that reviews the staged change.

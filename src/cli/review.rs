@@ -190,6 +190,16 @@ pub struct ReviewArgs {
     #[arg(long, hide_short_help = true)]
     pub no_allow_partial: bool,
 
+    /// Leave out the repository's review instructions (AGENTS.md, CLAUDE.md,
+    /// .github/copilot-instructions.md, .github/instructions/*.instructions.md, debate.instructions
+    /// and `[debate "path:<glob>"]` sections), which are otherwise sent with the change as
+    /// untrusted material.
+    #[arg(long, overrides_with = "read_instructions")]
+    pub no_instructions: bool,
+    /// Undo --no-instructions (e.g. one set in config as debate.readInstructions = false).
+    #[arg(long, hide_short_help = true)]
+    pub read_instructions: bool,
+
     /// Resolve the scope, build and store the artifact, print what would be reviewed; call no model.
     #[arg(long, overrides_with = "no_dry_run")]
     pub dry_run: bool,

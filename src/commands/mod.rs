@@ -14,3 +14,5 @@ pub mod schema;
 pub mod sessions;
 pub mod show;
 pub mod topic;
+pub mod waive;
+pub mod waivers;

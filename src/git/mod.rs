@@ -54,6 +54,7 @@ mod similarity;
 mod staged;
 mod tree;
 mod typechange;
+mod version;
 mod words;
 
 pub use quote::{name_of, path_bytes, quote_path};
@@ -66,6 +67,7 @@ pub use repo::Repo;
 pub use resolve::{between, changed_paths, resolve};
 pub use staged::{staged, Staged};
 pub use tree::tree_files;
+pub use version::{files_under, read_at, Version};
 pub use words::{described as described_scope, scope_of as scope_of_word};
 
 /// Lines of context git shows around a change in `repo`: `diff.context`, else 3.

@@ -163,6 +163,26 @@ impl Repo {
             .unwrap_or_else(|| self.git_dir.join("index"))
     }
 
+    /// Who git says the user is, `Name <email>`, as a commit's author would be (user.name and
+    /// user.email, or `GIT_AUTHOR_NAME`/`GIT_AUTHOR_EMAIL`).
+    pub fn identity(&self) -> Result<String> {
+        let out = self
+            .git()
+            .output(&["var", "GIT_AUTHOR_IDENT"])
+            .map_err(|_| {
+                crate::error::UsageError::new(
+                "git does not know who you are: set it with `git config user.name \"Your Name\"` \
+                 and `git config user.email you@example.com`",
+            )
+            })?;
+        let ident = String::from_utf8_lossy(&out).trim().to_string();
+        // `Name <email> 1764190000 +0000`: the date is not part of who.
+        Ok(match ident.rfind('>') {
+            Some(end) => ident[..=end].to_string(),
+            None => ident,
+        })
+    }
+
     /// A config value as git sees it, `git -c` included.
     pub fn config_string(&self, key: &str) -> Option<String> {
         crate::git::gitconfig::value(self.config().as_ref(), key)

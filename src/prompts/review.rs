@@ -21,6 +21,7 @@ pub fn prompts(
 ) -> Result<(Vec<Prompt>, String)> {
     // Where the material speaks to the reviewer, said outside the fence.
     let injection_note = crate::injection::prompt_note(&artifact.injections);
+    let instructions = crate::prompts::instructions(&artifact.instructions.text);
     let prompts: Vec<Prompt> = parts(artifact, text)
         .iter()
         .map(|(segment, template, text)| {
@@ -37,6 +38,7 @@ pub fn prompts(
                         ("context", context),
                         ("snippet_note", snippet_note),
                         ("injection_note", &injection_note),
+                        ("instructions", &instructions),
                     ],
                 )
                 .map(|p| (*segment, p))

@@ -109,9 +109,9 @@ fn parse(text: &str) -> Result<Vec<Rule>> {
             }
         }
         match key.trim() {
-            "id" => table.id = Some(string(&value, n + 1)?),
-            "regex" => table.regex = Some(string(&value, n + 1)?),
-            "keywords" => table.keywords = strings(&value, n + 1)?,
+            "id" => table.id = Some(crate::toml_lite::string(&value, n + 1)?),
+            "regex" => table.regex = Some(crate::toml_lite::string(&value, n + 1)?),
+            "keywords" => table.keywords = crate::toml_lite::strings(&value, n + 1)?,
             _ => {}
         }
     }
@@ -144,67 +144,6 @@ fn rule(t: Table) -> Result<Rule> {
         distinctive: true,
         check: Check::Shape,
     })
-}
-
-/// A TOML string: `'literal'`, `'''literal'''`, `"basic"` or `"""basic"""` (escapes decoded).
-fn string(v: &str, line: usize) -> Result<String> {
-    for q in ["'''", "\"\"\"", "'", "\""] {
-        if v.len() >= 2 * q.len() && v.starts_with(q) && v.ends_with(q) {
-            let inner = &v[q.len()..v.len() - q.len()];
-            // A newline right after the opening delimiter is not part of the string.
-            let inner = if q.len() == 3 {
-                inner.strip_prefix('\n').unwrap_or(inner)
-            } else {
-                inner
-            };
-            return if q.starts_with('\'') {
-                Ok(inner.to_string())
-            } else {
-                unescape(inner, line)
-            };
-        }
-    }
-    bail!("line {line}: expected a quoted string, found {v}")
-}
-
-fn unescape(s: &str, line: usize) -> Result<String> {
-    let mut out = String::new();
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('\\') => out.push('\\'),
-            Some('"') => out.push('"'),
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('u') => {
-                let hex: String = chars.by_ref().take(4).collect();
-                let c = u32::from_str_radix(&hex, 16)
-                    .ok()
-                    .and_then(char::from_u32)
-                    .with_context(|| format!("line {line}: bad \\u{hex}"))?;
-                out.push(c);
-            }
-            other => bail!("line {line}: unknown escape \\{}", other.unwrap_or(' ')),
-        }
-    }
-    Ok(out)
-}
-
-/// A one-line array of strings: `["a", 'b']`.
-fn strings(v: &str, line: usize) -> Result<Vec<String>> {
-    let Some(inner) = v.strip_prefix('[').and_then(|v| v.strip_suffix(']')) else {
-        bail!("line {line}: expected an array of strings on one line, found {v}");
-    };
-    inner
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| string(s, line))
-        .collect()
 }
 
 #[cfg(test)]

@@ -196,7 +196,18 @@ struct SarifResult {
     message: Text,
     locations: Vec<SarifLocation>,
     partial_fingerprints: Fingerprints,
+    /// A waiver in `.gitdebate-waivers` covers it: code hosts show it as suppressed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    suppressions: Vec<Suppression>,
     properties: ResultProperties,
+}
+
+/// SARIF's record of a result someone decided not to act on, outside the code (`external`).
+#[derive(Serialize)]
+struct Suppression {
+    kind: &'static str,
+    status: &'static str,
+    justification: String,
 }
 
 #[derive(Serialize)]
@@ -267,6 +278,16 @@ struct RunProperties {
     /// With several reviewers: the consensus rule and who answered.
     #[serde(skip_serializing_if = "Option::is_none")]
     reviewers: Option<crate::store::summary::Reviewers>,
+    /// Findings a waiver covers (their results carry a suppression).
+    #[serde(skip_serializing_if = "is_zero")]
+    waived: usize,
+    /// Waivers that expired, or that the change adds to its own review.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    waiver_notes: Vec<String>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The level of a rule or finding of severity `id`.
@@ -305,12 +326,16 @@ fn rules() -> Vec<Rule> {
 pub fn sarif(r: &Report) -> Sarif {
     let mut results = Vec::new();
     let mut notifications = Vec::new();
-    for i in &r.unresolved {
+    for i in r.unresolved.iter().chain(&r.waived) {
         let rule_index = RULES
             .iter()
             .position(|(id, _, _)| *id == i.severity.label())
             .unwrap_or(4);
         let Some((path, start, end)) = place(r, i) else {
+            // A waived finding without a place is counted in the run's properties.
+            if i.waiver.is_some() {
+                continue;
+            }
             notifications.push(Notification {
                 level: level(i),
                 message: Text::of(message(i)),
@@ -340,6 +365,15 @@ pub fn sarif(r: &Report) -> Sarif {
             partial_fingerprints: Fingerprints {
                 finding: fingerprint(i),
             },
+            suppressions: i
+                .waiver
+                .iter()
+                .map(|w| Suppression {
+                    kind: "external",
+                    status: "accepted",
+                    justification: w.describe(),
+                })
+                .collect(),
             properties: ResultProperties {
                 judged: i.judged.clone(),
                 round: i.round,
@@ -400,6 +434,8 @@ pub fn sarif(r: &Report) -> Sarif {
                 withdrawn: r.withdrawn.clone(),
                 trust_judge: r.gate.trust_judge,
                 reviewers: r.reviewers.clone(),
+                waived: r.waived.len(),
+                waiver_notes: r.waiver_notes.clone(),
             },
         }],
     }
@@ -621,6 +657,12 @@ pub fn github(r: &Report) -> String {
             escape_data(n)
         ));
     }
+    for n in &r.waiver_notes {
+        out.push_str(&format!(
+            "::notice title=git debate: waivers::{}\n",
+            escape_data(n)
+        ));
+    }
     if let Some(v) = &r.reviewers {
         out.push_str(&format!(
             "::notice title=git debate: reviewers::{}\n",
@@ -628,9 +670,10 @@ pub fn github(r: &Report) -> String {
         ));
     }
     out.push_str(&format!(
-        "git debate: {} — {} unresolved finding(s); session {}\n",
+        "git debate: {} — {} unresolved finding(s), {} waived; session {}\n",
         r.final_decision,
         r.unresolved.len(),
+        r.waived.len(),
         r.session
     ));
     out

@@ -52,7 +52,16 @@ pub fn review(r: &Reviewed, settings: &Settings) -> Result<Outcome> {
             injections: &r.injections,
         },
     );
+    report.notes.extend(r.setup_notes.iter().cloned());
     report.add_session_incremental(&session.dir, settings.fail_on, code);
+    report::waived::apply(&mut report, &r.waivers, Some(crate::waivers::today()), code);
+    if r.waivers_edited && !report.waived.is_empty() {
+        report.waiver_notes.push(format!(
+            "this change edits {}, so waivers it adds apply to its own review: review them like \
+             code",
+            crate::waivers::FILE
+        ));
+    }
     session.write("summary.md", report::markdown(&report).as_bytes())?;
     session.write_summary(&report)?;
     emit(settings, &report)?;

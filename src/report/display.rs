@@ -40,6 +40,12 @@ impl Item {
         i.action = i.action.as_deref().map(text);
         i.segment = i.segment.as_deref().map(line);
         i.reason = line(&i.reason);
+        if let Some(w) = &mut i.waiver {
+            w.reason = line(&w.reason);
+            w.by = line(&w.by);
+            w.finding = line(&w.finding);
+            w.title = line(&w.title);
+        }
         if let Some(d) = &mut i.dispute {
             d.judge_reason = line(&d.judge_reason);
             d.reviewer_words = line(&d.reviewer_words);
@@ -96,6 +102,8 @@ impl Report {
                 .map(JudgeLine::for_display)
                 .collect(),
             unresolved: self.unresolved.iter().map(Item::for_display).collect(),
+            waived: self.waived.iter().map(Item::for_display).collect(),
+            waiver_notes: lines(&self.waiver_notes),
             withdrawn: self
                 .withdrawn
                 .iter()

@@ -52,6 +52,15 @@ pub fn print(d: &DryRun, settings: &Settings) -> Result<Outcome> {
         &d.artifact,
         &d.artifact_path,
     );
+    if !d.waivers.is_empty() {
+        let today = crate::waivers::today();
+        let expired = d.waivers.iter().filter(|w| w.expired(today)).count();
+        text.push_str(&format!(
+            "waivers:    {} in {} ({expired} expired)\n",
+            d.waivers.len(),
+            crate::waivers::FILE
+        ));
+    }
     if let Some((chunks, unfit)) = &d.chunks {
         text.push_str(&chunk_summary(chunks, unfit, settings.concurrency));
     }
@@ -144,6 +153,10 @@ fn summary(
     }
     for f in &a.injections {
         s.push_str(&format!("warning:    {} ({})\n", f.title(), f.what));
+    }
+    s.push_str(&format!("instructions: {}\n", a.instructions.record.line()));
+    for n in &a.instructions.record.notes {
+        s.push_str(&format!("  {n}\n"));
     }
     if !a.segments.is_empty() {
         s.push_str(&format!("segments:   {}\n", a.segments.len()));

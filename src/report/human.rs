@@ -29,8 +29,9 @@ fn sev_color(sev: &str) -> &'static str {
 }
 
 fn item_line(i: &Item, color: bool) -> String {
+    let waived = if i.waiver.is_some() { " [waived]" } else { "" };
     let mut s = format!(
-        "{} [{}] {}",
+        "{} [{}] {}{waived}",
         paint(i.severity_text(), sev_color(i.severity.label()), color),
         i.id,
         i.title
@@ -55,6 +56,44 @@ fn item_line(i: &Item, color: bool) -> String {
                 let _ = write!(s, ": {}", i.reason);
             }
         }
+    }
+    s
+}
+
+/// The findings a waiver covers, and the waivers that expired, in the text report.
+fn waived_section(s: &mut String, r: &Report, color: bool) {
+    let h = |t: &str| paint(t, "1", color);
+    if !r.waived.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n{}",
+            h(&format!(
+                "Waived: {} (not counted by the gate)",
+                r.waived.len()
+            ))
+        );
+        for i in &r.waived {
+            let _ = writeln!(s, "  {}", waived_line(i, color));
+        }
+    }
+    for n in &r.waiver_notes {
+        let _ = writeln!(s, "note: {n}");
+    }
+}
+
+/// A waived finding: the finding, then the waiver's who, when, why and until when.
+fn waived_line(i: &Item, color: bool) -> String {
+    let mut s = format!(
+        "{} [{}] {}",
+        paint(i.severity_text(), "2", color),
+        i.id,
+        i.title
+    );
+    if let Some(e) = i.where_() {
+        let _ = write!(s, " — {e}");
+    }
+    if let Some(w) = &i.waiver {
+        let _ = write!(s, " — {}", w.describe());
     }
     s
 }
@@ -151,6 +190,7 @@ pub fn text(r: &Report, color: bool) -> String {
     for i in &r.unresolved {
         let _ = writeln!(s, "  {}", item_line(i, color));
     }
+    waived_section(&mut s, r, color);
     if !r.withdrawn.is_empty() {
         let _ = writeln!(s, "\n{}", h("Withdrawn"));
         for w in &r.withdrawn {
@@ -194,6 +234,13 @@ pub fn text(r: &Report, color: bool) -> String {
             "  final patch: {} ({})",
             file_name(p),
             r.patch_check.as_deref().unwrap_or("")
+        );
+    }
+    if r.gate.waived > 0 {
+        let _ = writeln!(
+            s,
+            "{} waived (not counted by the gate; see .gitdebate-waivers)",
+            r.gate.waived
         );
     }
     if r.gate.failed {
@@ -287,15 +334,9 @@ pub fn markdown(r: &Report) -> String {
     crate::report::inert::markdown(&markdown_of(r))
 }
 
-/// The markdown report before [`crate::report::inert`] makes quoted HTML and mentions inert.
-fn markdown_of(r: &Report) -> String {
-    let r = &r.for_display();
-    let mut s = String::from("## Debate Summary\n\n");
-    let _ = writeln!(s, "Session: {}", r.session);
-    let _ = writeln!(s, "Target: {}", r.target);
-    let _ = writeln!(s, "Rounds: {}", r.rounds);
-    let _ = writeln!(s, "Converged: {}", if r.converged { "yes" } else { "no" });
-    let _ = writeln!(s, "Status: {} ({})", r.status, r.stop_reason);
+/// Who reviewed, in markdown: the failover chain when it was used, and the reviewers of a review
+/// by several with the consensus rule.
+fn markdown_reviewers(s: &mut String, r: &Report) {
     if let Some(f) = &r.fallback {
         let _ = writeln!(
             s,
@@ -309,6 +350,44 @@ fn markdown_of(r: &Report) -> String {
     if let Some(v) = &r.reviewers {
         let _ = writeln!(s, "Reviewers: {}", crate::report::votes::line(v));
     }
+}
+
+/// The unresolved findings in markdown, most severe first, each with its votes when several
+/// reviewed.
+fn markdown_unresolved(s: &mut String, r: &Report) {
+    let _ = writeln!(s, "\n### Unresolved");
+    if r.unresolved.is_empty() {
+        let _ = writeln!(s, "- none");
+    }
+    let mut unresolved: Vec<&Item> = r.unresolved.iter().collect();
+    unresolved.sort_by_key(|i| (i.rank(), i.severity));
+    for i in unresolved {
+        let at = i.where_().map(|w| format!(" — `{w}`")).unwrap_or_default();
+        let votes = i
+            .votes
+            .as_ref()
+            .map(|v| format!(" ({})", v.text()))
+            .unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "- {} [{}] {}{at}{votes}",
+            i.severity_text(),
+            i.id,
+            i.title
+        );
+    }
+}
+
+/// The markdown report before [`crate::report::inert`] makes quoted HTML and mentions inert.
+fn markdown_of(r: &Report) -> String {
+    let r = &r.for_display();
+    let mut s = String::from("## Debate Summary\n\n");
+    let _ = writeln!(s, "Session: {}", r.session);
+    let _ = writeln!(s, "Target: {}", r.target);
+    let _ = writeln!(s, "Rounds: {}", r.rounds);
+    let _ = writeln!(s, "Converged: {}", if r.converged { "yes" } else { "no" });
+    let _ = writeln!(s, "Status: {} ({})", r.status, r.stop_reason);
+    markdown_reviewers(&mut s, r);
     let _ = writeln!(s, "\n### Final Decision\n- {}", r.final_decision);
     // A pull-request comment must not show local paths: files are named within the session.
     let _ = writeln!(
@@ -338,26 +417,25 @@ fn markdown_of(r: &Report) -> String {
     for j in &r.judge_history {
         let _ = writeln!(s, "- Round {}: {}", j.round, judge_line(j));
     }
-    let _ = writeln!(s, "\n### Unresolved");
-    if r.unresolved.is_empty() {
-        let _ = writeln!(s, "- none");
-    }
-    let mut unresolved: Vec<&Item> = r.unresolved.iter().collect();
-    unresolved.sort_by_key(|i| (i.rank(), i.severity));
-    for i in unresolved {
-        let at = i.where_().map(|w| format!(" — `{w}`")).unwrap_or_default();
-        let votes = i
-            .votes
-            .as_ref()
-            .map(|v| format!(" ({})", v.text()))
-            .unwrap_or_default();
+    markdown_unresolved(&mut s, r);
+    if !r.waived.is_empty() || !r.waiver_notes.is_empty() {
         let _ = writeln!(
             s,
-            "- {} [{}] {}{at}{votes}",
-            i.severity_text(),
-            i.id,
-            i.title
+            "\n### Waived\n\n{} waived (not counted by the gate; see `.gitdebate-waivers`)",
+            r.waived.len()
         );
+        for i in &r.waived {
+            let at = i.where_().map(|w| format!(" — `{w}`")).unwrap_or_default();
+            let why = i
+                .waiver
+                .as_ref()
+                .map(|w| format!(" — {}", w.describe()))
+                .unwrap_or_default();
+            let _ = writeln!(s, "- {} [{}] {}{at}{why}", i.severity_text(), i.id, i.title);
+        }
+        for n in &r.waiver_notes {
+            let _ = writeln!(s, "- {n}");
+        }
     }
     if !r.withdrawn.is_empty() {
         let _ = writeln!(s, "\n### Withdrawn");
@@ -419,6 +497,9 @@ pub(crate) fn finding_block(s: &mut String, i: &Item) {
         None if i.reason.is_empty() => i.judged.clone(),
         None => format!("{}: {}", i.judged, i.reason),
     });
+    if let Some(w) = &i.waiver {
+        about.push(w.describe());
+    }
     let _ = writeln!(s, "{}", about.join(" · "));
     if !i.body.trim().is_empty() {
         let _ = writeln!(s, "\n**Why.** {}", i.body.trim());

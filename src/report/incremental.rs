@@ -54,12 +54,14 @@ impl Report {
                     .push(format!("full review instead of incremental: {r}"));
             }
         }
+        let waived = self.gate.waived;
         self.gate = crate::report::gate(
             &self.unresolved,
             fail_on,
             self.gate.trust_judge,
             self.gate.consensus,
         );
+        self.gate.waived = waived;
         self.incremental = Some(inc);
         self.next_actions = crate::report::next_actions(self, code);
     }

@@ -22,6 +22,8 @@ pub mod stored;
 pub mod suggestion;
 pub mod unchanged;
 pub mod votes;
+pub mod waive;
+pub mod waived;
 
 use std::path::PathBuf;
 
@@ -199,6 +201,8 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
         fallback: o.fallback.clone(),
         single_file: cx.single_file.clone(),
         incremental: None,
+        waived: Vec::new(),
+        waiver_notes: Vec::new(),
     };
     report.unresolved = unresolved;
     report.next_actions = next_actions(&report, cx.code);
@@ -294,6 +298,7 @@ pub(crate) fn gate(
         blocking,
         trust_judge,
         consensus,
+        waived: 0,
     }
 }
 

@@ -50,9 +50,12 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
         duration_ms: summary.duration_ms,
     };
     let fail_on = summary.gate.fail_on;
-    let injections = match folder::metadata(dir) {
-        Ok(crate::store::metadata::Metadata::Review(m)) => m.injections,
-        _ => Vec::new(),
+    let (injections, setup_notes) = match folder::metadata(dir) {
+        Ok(crate::store::metadata::Metadata::Review(m)) => (
+            m.injections,
+            m.instructions.map(|r| r.notes).unwrap_or_default(),
+        ),
+        _ => (Vec::new(), Vec::new()),
     };
     let mut report = crate::report::build(
         &outcome,
@@ -73,11 +76,20 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
             injections: &injections,
         },
     );
+    report.notes.extend(setup_notes);
     // Known only to the live run: its error and its totals (summaries included).
     report.error = summary.error;
     report.usage = summary.usage;
     report.next_actions = crate::report::next_actions(&report, report.target != "proposal");
     let code = report.target != "proposal";
     report.add_session_incremental(dir, fail_on, code);
+    // The waivers that applied when it ran, as they applied then.
+    let waivers: Vec<_> = summary
+        .waived
+        .iter()
+        .filter_map(|i| i.waiver.clone())
+        .collect();
+    crate::report::waived::apply(&mut report, &waivers, None, code);
+    report.waiver_notes = summary.waiver_notes;
     Ok(report)
 }

@@ -166,6 +166,10 @@ impl Review<'_> {
                     ("context", &context),
                     ("snippet_note", ""),
                     ("injection_note", &note),
+                    (
+                        "instructions",
+                        &crate::prompts::instructions(&self.artifact.instructions.text),
+                    ),
                 ],
             )?;
             input.push_str(&format!("<!-- chunk {}/{total} -->\n{prompt}\n", k + 1));

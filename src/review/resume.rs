@@ -53,7 +53,28 @@ pub fn run(
         path_hint: None,
         lossy: false,
     };
-    let artifact = change::from_text(&input, target, u64::MAX);
+    let version = match meta
+        .scope
+        .resolved
+        .as_ref()
+        .filter(|_| meta.source.is_scope())
+        .and_then(|r| r.head.as_ref().or(r.index_tree.as_ref()))
+    {
+        Some(id) => crate::git::Version::Tree(id.clone()),
+        None => crate::git::Version::WorkTree,
+    };
+    let waivers = crate::waivers::read(repo, &version)?;
+    let mut artifact = change::from_text(&input, target, u64::MAX);
+    // The instructions the session was started with, as they were sent.
+    if let Some(record) = &meta.instructions {
+        let text = crate::sys::files::read_regular_no_link(
+            &session.dir.join(crate::instructions::FILE),
+            2 * crate::instructions::MAX_BYTES as u64,
+        )
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
+        artifact.instructions = crate::instructions::Instructions::of(record.clone(), text);
+    }
     let (route, (author_name, author), (reviewer_name, reviewer)) = sides(id, meta, settings)?;
     let terminal = (settings.mode == Mode::Manual)
         .then(crate::review::manual::Terminal::open)
@@ -118,6 +139,13 @@ pub fn run(
         author: author_name,
         reviewer: reviewer_name,
         injections: meta.injections.clone(),
+        setup_notes: meta
+            .instructions
+            .as_ref()
+            .map(|r| r.notes.clone())
+            .unwrap_or_default(),
+        waivers_edited: meta.files.iter().any(|f| f.path == crate::waivers::FILE),
+        waivers,
     })
 }
 

@@ -233,6 +233,10 @@ impl Review<'_> {
                 ("findings", &list),
                 ("artifact", text),
                 ("rubric", crate::prompts::JUDGE_ANALYSIS),
+                (
+                    "instructions",
+                    &crate::prompts::instructions(&self.artifact.instructions.text),
+                ),
             ],
             started,
         )?;

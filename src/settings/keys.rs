@@ -348,6 +348,22 @@ pub const KEYS: &[Key] = &[
         user_only: false,
     },
     Key {
+        name: "readInstructions",
+        flag: "--no-instructions",
+        kind: Kind::Bool,
+        default: "true",
+        doc: "Send the repository's review instructions (AGENTS.md, CLAUDE.md, .github/copilot-instructions.md, .github/instructions/*.instructions.md, debate.instructions, [debate \"path:<glob>\"] instructions) with the change, as untrusted material; false leaves them out.",
+        user_only: false,
+    },
+    Key {
+        name: "instructions",
+        flag: "config only",
+        kind: Kind::Text,
+        default: "-",
+        doc: "A file of review instructions sent for every change: a path in the repository, read from the reviewed version; from your own config also an absolute or ~/ path.",
+        user_only: false,
+    },
+    Key {
         name: "dryRun",
         flag: "--dry-run",
         kind: Kind::Bool,
@@ -446,6 +462,10 @@ pub fn repo_may_set(full_key: &str, value: &str) -> bool {
                 .any(|p| piece.len() >= p.len() && piece[..p.len()].eq_ignore_ascii_case(p))
         });
     }
+    // A committed file names a file of the repository, never one of the machine's.
+    if rest == "instructions" {
+        return in_repository(value);
+    }
     if rest == "scope" {
         let lower = value.to_ascii_lowercase();
         return ["uncommitted", "staged"].contains(&lower.as_str())
@@ -454,6 +474,19 @@ pub fn repo_may_set(full_key: &str, value: &str) -> bool {
                 .any(|p| lower.starts_with(p));
     }
     true
+}
+
+/// A path inside the repository: relative, made of plain names (no `..`, no `~`).
+pub fn in_repository(path: &str) -> bool {
+    let path = path.trim();
+    !path.is_empty()
+        && !path.starts_with('~')
+        && std::path::Path::new(path).components().all(|c| {
+            matches!(
+                c,
+                std::path::Component::Normal(_) | std::path::Component::CurDir
+            )
+        })
 }
 
 /// `maxRounds` -> `GIT_DEBATE_MAX_ROUNDS`, `gate.trustJudge` -> `GIT_DEBATE_GATE_TRUST_JUDGE`.

@@ -60,6 +60,9 @@ fn a_shared_file_may_choose_the_change_but_not_programs_servers_or_files() {
         ("debate.scope", "file:.env"),
         ("debate.scope", "File:secrets"),
         ("debate.openai.baseUrl", "http://example.invalid"),
+        ("debate.instructions", "/etc/passwd"),
+        ("debate.instructions", "~/.ssh/id_rsa"),
+        ("debate.instructions", "../outside.md"),
     ] {
         assert!(!repo_may_set(k, v), "{k} = {v}");
     }
@@ -72,6 +75,8 @@ fn a_shared_file_may_choose_the_change_but_not_programs_servers_or_files() {
         ("debate.scope", "staged"),
         ("debate.scope", "range:a..b"),
         ("debate.maxRounds", "2"),
+        ("debate.instructions", "docs/review.md"),
+        ("debate.readInstructions", "false"),
     ] {
         assert!(repo_may_set(k, v), "{k} = {v}");
     }

@@ -138,6 +138,14 @@ impl Layers {
         Ok(layers)
     }
 
+    /// The `debate.*` values of one file, as of `layer` (a committed `.gitdebate` of another
+    /// version than the work tree's).
+    pub fn of_file(path: &Path, layer: Layer) -> Result<Layers> {
+        let mut layers = Layers::default();
+        layers.read_file(path, layer)?;
+        Ok(layers)
+    }
+
     fn read_file(&mut self, path: &Path, layer: Layer) -> Result<()> {
         if !path.is_file() {
             return Ok(());

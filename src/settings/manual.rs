@@ -53,6 +53,11 @@ A hook session whose tree is staged in a work tree is kept, and so is its cached
 debate.redact.rules*  a TOML file of your own token formats ([[rule]] with id, regex, optional \
 keywords), redacted as [REDACTED:<id>] besides the built-in ones\n",
     );
+    s.push_str(
+        "\nINSTRUCTION KEYS:\n  \
+debate.path:<glob>.instructions  review instructions for the files the glob matches, as \
+[debate \"path:src/db/**\"] instructions = ...; sent like AGENTS.md (see readInstructions)\n",
+    );
     s.push_str("\nPANEL KEYS:\n");
     for (k, doc) in PANEL_KEYS {
         s.push_str(&format!("  debate.panel.{k}  {doc}\n"));
@@ -68,6 +73,10 @@ quarter) is kept back from the turns\n",
 metadata.json, ...); shared by linked worktrees; never staged.\n  \
 $XDG_STATE_HOME/debate/<workspace>/review-loop/  the same outside a git repository.\n  \
 .gitdebate  committed settings at the repository root, in git-config syntax.\n  \
+.gitdebate-waivers  committed waivers ([[waiver]] tables: fingerprint, reason, by, at, \
+expires), written by `git debate waive`, read from the reviewed version.\n  \
+AGENTS.md, CLAUDE.md, .github/copilot-instructions.md, .github/instructions/*.instructions.md  \
+the repository's review instructions, read from the reviewed version.\n  \
 <git common dir>/review-loop/sessions-index  one line per session, for listing and pruning; \
 rebuilt from the folders when missing or wrong.\n  \
 $XDG_CACHE_HOME/git-debate/versions  each CLI's version, asked once per installed binary.\n  \

@@ -68,6 +68,8 @@ pub struct Overrides {
     pub max_chunks: Option<u64>,
     pub dry_run: Option<bool>,
     pub incremental: Option<bool>,
+    /// `--no-instructions` (false) or `--read-instructions` (true).
+    pub read_instructions: Option<bool>,
     /// `--force`: `--output` may replace a tracked file or one the review reads.
     pub force_output: bool,
 }
@@ -133,6 +135,14 @@ pub struct Settings {
     /// `debate.redact.rules`: a file of the user's own token formats, added to the built-in ones
     /// (user-only: never from a committed `.gitdebate`).
     pub redact_rules: Option<PathBuf>,
+    /// Whether the repository's review instructions are sent (`debate.readInstructions`).
+    pub read_instructions: bool,
+    /// `debate.instructions`: a file of review instructions, and whether the layer it came from
+    /// is one the user controls (only then may it name a file outside the repository).
+    pub instructions: Option<InstructionsFile>,
+    /// `[debate "path:<glob>"] instructions = ...` sections, in file order, lowest layer first.
+    #[serde(skip)]
+    pub path_instructions: Vec<PathInstructions>,
     /// `debate.<backend>.<variable>` values (`claude.model`, `openai.baseurl`), keyed by backend
     /// and variable in lowercase, after the `.gitdebate` filter.
     pub backend_vars: BTreeMap<String, String>,
@@ -221,6 +231,14 @@ impl Settings {
             reviewer_workspace: r.choice("reviewerWorkspace")?.unwrap_or(Workspace::Export),
             reviewer_tools: r.choice("reviewerTools")?.unwrap_or(Tools::Default),
             redact_rules: backend_vars.get("redact.rules").map(|p| expand_home(p)),
+            read_instructions: r.bool("readInstructions")?.unwrap_or(true),
+            instructions: r.get("instructions")?.map(|path| InstructionsFile {
+                path,
+                user_controlled: layers
+                    .get("debate.instructions")
+                    .is_some_and(|v| v.layer.user_controlled()),
+            }),
+            path_instructions: path_instructions(&layers),
             backend_vars,
             origins: r.origins,
             sources: r.sources,
@@ -242,6 +260,48 @@ impl Settings {
             .into()),
         }
     }
+}
+
+/// `debate.instructions` as set.
+#[derive(Debug, Clone, Serialize)]
+pub struct InstructionsFile {
+    pub path: String,
+    /// Set in a layer the user controls (not a committed `.gitdebate`).
+    pub user_controlled: bool,
+}
+
+/// One `[debate "path:<glob>"]` section's `instructions`: plain text for the files the glob
+/// matches.
+#[derive(Debug, Clone)]
+pub struct PathInstructions {
+    pub glob: String,
+    pub text: String,
+    /// The file it was set in.
+    pub origin: String,
+    /// Set in a layer the user controls (not a committed `.gitdebate`).
+    pub user_controlled: bool,
+}
+
+/// Every `debate.path:<glob>.instructions` value, the glob as written (its case kept).
+pub fn path_instructions(layers: &Layers) -> Vec<PathInstructions> {
+    let mut out = Vec::new();
+    for (key, values) in layers.iter() {
+        let Some(glob) = key
+            .strip_prefix("debate.path:")
+            .and_then(|r| r.strip_suffix(".instructions"))
+        else {
+            continue;
+        };
+        for v in values {
+            out.push(PathInstructions {
+                glob: glob.to_string(),
+                text: v.value.clone(),
+                origin: v.origin.clone(),
+                user_controlled: v.layer.user_controlled(),
+            });
+        }
+    }
+    out
 }
 
 /// Adds the `GIT_DEBATE_*` environment and the flags as the two top layers.
@@ -321,7 +381,7 @@ fn flag_values(o: &Overrides) -> Vec<(&'static str, String)> {
     let word = |v: Option<&'static str>| v.map(str::to_string);
     let num = |v: Option<u64>| v.map(|n| n.to_string());
     let path = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
-    let all: [(&'static str, Option<String>); 36] = [
+    let all: [(&'static str, Option<String>); 37] = [
         ("target", word(o.target.map(Choice::name))),
         ("scope", o.scope.clone()),
         ("intensity", word(o.intensity.map(Choice::name))),
@@ -362,6 +422,10 @@ fn flag_values(o: &Overrides) -> Vec<(&'static str, String)> {
         ),
         ("dryRun", o.dry_run.map(|b| b.to_string())),
         ("incremental", o.incremental.map(|b| b.to_string())),
+        (
+            "readInstructions",
+            o.read_instructions.map(|b| b.to_string()),
+        ),
         (
             "allowSameFamily",
             o.allow_same_family.map(|b| b.to_string()),

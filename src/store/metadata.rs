@@ -300,6 +300,10 @@ pub struct Review {
     /// Lines of the material that read as instructions aimed at the reviewer.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub injections: Vec<crate::injection::Found>,
+    /// The repository's review instructions sent with the material (their text is
+    /// `instructions.md`), or why some were not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<crate::instructions::Record>,
     #[serde(default)]
     pub artifact_bytes: usize,
     #[serde(default)]

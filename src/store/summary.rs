@@ -68,6 +68,10 @@ pub struct Item {
     /// the JSON, whose readers have the finding's location.
     #[serde(skip)]
     anchor: Option<String>,
+    /// The waiver in `.gitdebate-waivers` that covers it: shown with its reason, not counted by
+    /// the gate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waiver: Option<crate::waivers::Waiver>,
 }
 
 /// A finding's votes in a review by several reviewers.
@@ -192,6 +196,7 @@ impl Item {
             raised_by: j.finding.raised_by.clone(),
             votes: None,
             anchor: j.finding.anchor.clone(),
+            waiver: None,
         }
     }
 
@@ -223,6 +228,7 @@ impl Item {
             raised_by: f.raised_by.clone(),
             votes: None,
             anchor: f.anchor.clone(),
+            waiver: None,
         }
     }
 
@@ -308,6 +314,13 @@ pub struct Gate {
     /// With several reviewers: how many of them must raise a finding for it to count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub consensus: Option<Consensus>,
+    /// Unresolved findings a waiver covers, which it did not count.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub waived: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// What a chunked review covered.
@@ -391,6 +404,14 @@ pub struct Report {
     /// An incremental review (`--since`): what it continued and how carried findings stand.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incremental: Option<Incremental>,
+    /// Unresolved findings a waiver in `.gitdebate-waivers` covers: shown with the waiver,
+    /// not in `unresolved`, not counted by the gate.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waived: Vec<Item>,
+    /// What the report says about waivers: one that matched a finding but expired (the finding
+    /// counts again), a change that adds waivers to its own review.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waiver_notes: Vec<String>,
     /// The one file reviewed, when the artifact is one file (SARIF attaches location-less
     /// findings to it); from `locations.json`, not this file.
     #[serde(skip)]

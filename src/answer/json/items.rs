@@ -67,12 +67,19 @@ pub(super) fn collect<'a>(v: &'a Value, inh: &Inherited, depth: u8, out: &mut It
             for x in a {
                 // A file with its own list of findings.
                 if let Some(o) = x.as_object() {
-                    if let Some((_, Value::Array(_))) = get_ci(o, vocab::JSON_LIST_KEYS) {
-                        let mut inner = inh.clone();
-                        if let Some((_, f)) = get_ci(o, vocab::JSON_FILE_KEYS) {
-                            inner.file = f.as_str().map(str::to_string).or(inner.file);
-                        }
+                    let own = get_ci(o, vocab::JSON_LIST_KEYS).map(|(_, l)| l);
+                    let mut inner = inh.clone();
+                    if let Some((_, f)) = get_ci(o, vocab::JSON_FILE_KEYS) {
+                        inner.file = f.as_str().map(str::to_string).or(inner.file);
+                    }
+                    if let Some(Value::Array(_)) = own {
                         shaped |= collect(x, &inner, depth + 1, out);
+                        continue;
+                    }
+                    // One finding where XML gave no list (`<file>` with one `<violation>`).
+                    if let Some(one @ Value::Object(_)) = own.filter(|v| finding_like(v)) {
+                        out.push((one, inner));
+                        shaped = true;
                         continue;
                     }
                 }

@@ -47,6 +47,11 @@ pub fn json_blocks(text: &str) -> Vec<Value> {
         } else if lang == "xml" {
             out.extend(xml::value(block));
         }
+        // A plain-text fence that holds tagged findings (cubic's agent prompt: `<file>` and
+        // `<violation location="path:64">` elements between instructions).
+        if matches!(lang.as_str(), "" | "text" | "txt" | "plaintext") && block.contains("</") {
+            out.extend(xml::value_within(block));
+        }
     }
     // Machine-readable findings hidden in a comment (`<!-- code-review-findings {…} -->`).
     let mut rest = text;
@@ -223,6 +228,30 @@ fn has_list_key(v: &Value) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn tagged_findings_in_a_text_fence_after_instructions() {
+        let text = "Prompt for agents:\n\n```text\nFix each issue below.\n\n<file name=\"a/b.go\">\n\
+                    <violation number=\"1\" location=\"a/b.go:64\">\nP1: The total is divided by \
+                    the wrong period length.</violation>\n</file>\n<file name=\"a/c.go\">\n<violation \
+                    number=\"1\" location=\"a/c.go:9\">\nP3: An exported helper nobody else \
+                    uses.</violation>\n<violation number=\"2\" location=\"a/c.go:30\">\nP2: The \
+                    reply is sent before the write.</violation>\n</file>\n```\n";
+        let r = best_review(&json_blocks(text), Protocol::Cr, &Roots::default()).unwrap();
+        let got: Vec<(Severity, String)> = r
+            .findings
+            .iter()
+            .map(|f| (f.severity, f.location.as_ref().unwrap().display()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (Severity::P1, "a/b.go:64".to_string()),
+                (Severity::P3, "a/c.go:9".to_string()),
+                (Severity::P2, "a/c.go:30".to_string())
+            ]
+        );
+    }
 
     fn read(v: Value) -> JsonReview {
         review(&v, Protocol::Cr, &Roots::default()).unwrap()

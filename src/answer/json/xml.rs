@@ -59,6 +59,20 @@ struct Element {
 }
 
 /// The review in an XML-shaped answer, if the text opens with a non-HTML element.
+/// The elements of a text that has words before them (instructions, then `<file>` elements):
+/// read from the first element that is closed somewhere, wrapped in one root so that sibling
+/// elements are all kept.
+pub fn value_within(text: &str) -> Option<Value> {
+    static OPEN: OnceLock<Regex> = OnceLock::new();
+    let open = OPEN.get_or_init(|| Regex::new(r"<([A-Za-z][\w:.-]*)[\s>]").expect("valid regex"));
+    let start = open
+        .captures_iter(text)
+        .find(|c| text.contains(&format!("</{}>", &c[1])))?
+        .get(0)?
+        .start();
+    value(&format!("<elements>{}</elements>", &text[start..]))
+}
+
 pub fn value(text: &str) -> Option<Value> {
     static TAG: OnceLock<Regex> = OnceLock::new();
     static ATTR: OnceLock<Regex> = OnceLock::new();

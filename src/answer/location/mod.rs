@@ -125,9 +125,9 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
                 \#L(?P<a1>\d+)(?:C\d+)?(?:-L?(?P<a2>\d+))?                # path#L10-L20
               | :L?(?P<b1>\d+)(?::\d+)?(?:\s*[-–—]\s*L?(?P<b2>\d+))?       # path:10-20, path:L10
               | \((?P<c1>\d+)(?:,\d+)?(?:\s*[-–—]\s*(?P<c2>\d+))?\)       # path(10) (MSVC)
-              | \s*\(\s*(?:lines?\s+|L)?(?P<d1>\d+)(?:\s*[-–—]\s*L?(?P<d2>\d+))?\s*\)   # path (10-20), path (line 10)
+              | \s*\(\s*(?:(?i:lines?|l[íi]neas?|linhas?|lignes?|zeilen?)\s+|L)?(?P<d1>\d+)(?:\s*[-–—]\s*L?(?P<d2>\d+))?\s*\)   # path (10-20), path (line 10)
               | -(?P<j1>\d+)-(?P<j2>\d+)\b                      # path-122-125 (CodeRabbit)
-              | ,?\s+(?:at\s+|on\s+|around\s+|near\s+|en\s+(?:la\s+|las\s+)?)?(?:lines?|ln|L|l[íi]neas?)\s*(?P<e1>\d+)(?:\s*(?:[-–—]|to|through|a)\s*L?(?P<e2>\d+))?  # path, line 10; path, línea 10
+              | ,?\s+(?:at\s+|on\s+|around\s+|near\s+|en\s+(?:la\s+|las\s+)?)?(?:(?i:lines?|l[íi]neas?|linhas?|lignes?|zeilen?)|ln|L)\s*(?P<e1>\d+)(?:\s*(?:[-–—]|to|through|a)\s*L?(?P<e2>\d+))?  # path, line 10; path, línea 10
               | \s*第\s*(?P<g1>\d+)\s*(?:[-–~〜～]\s*(?:第\s*)?(?P<g2>\d+)\s*)?行       # path 第 64 行
               | \s+(?P<h1>\d+)\s*(?:[-–~〜～]\s*(?P<h2>\d+)\s*)?行目?                   # path 31〜40行目
               | \s+(?P<i1>\d+)\s*(?:[-–~〜～]\s*(?P<i2>\d+)\s*)?(?:번째\s*)?(?:줄|행|라인)  # path 57번째 줄
@@ -287,7 +287,7 @@ pub fn lines_in(text: &str) -> Option<(u32, Option<u32>)> {
     static LINE: OnceLock<Regex> = OnceLock::new();
     let c = re(
         &LINE,
-        r"(?i)(?:\b(?:lines?|l[íi]neas?)\b\s*:?\s*|\bL|第\s*)\+?(\d+)(?:\s*(?:[-–—~〜～]|to|through)\s*[L+]?(\d+))?(?-u:\b)",
+        r"(?i)(?:\b(?:lines?|l[íi]neas?|linhas?|lignes?|zeilen?)\b\s*:?\s*|\bL|第\s*)\+?(\d+)(?:\s*(?:[-–—~〜～]|to|through)\s*[L+]?(\d+))?(?-u:\b)",
     )
     .captures(text)?;
     let start = c[1].parse().ok()?;
@@ -339,6 +339,23 @@ fn percent_decode(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_words_of_other_languages() {
+        let roots = Roots::default();
+        let Some(Place::File(l)) = place_line("**pagos/cliente.py** (línea 64)", &roots) else {
+            panic!("not a place line");
+        };
+        assert_eq!(l.start_line, Some(64));
+        for (text, line) in [
+            ("`src/conta.rs`, linha 12", 12),
+            ("src/kasse.rs (Zeile 3)", 3),
+            ("`src/panier.py`, ligne 57", 57),
+        ] {
+            let l = find_all(text, &roots).into_iter().next().unwrap();
+            assert_eq!(l.start_line, Some(line), "{text}");
+        }
+    }
 
     fn one(text: &str) -> Option<String> {
         let roots = Roots {

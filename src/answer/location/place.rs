@@ -69,7 +69,8 @@ pub(super) fn dashed_range(t: &str) -> Option<(&str, u32, u32)> {
 pub fn place_line(text: &str, roots: &Roots) -> Option<Place> {
     const GLUE: &[&str] = &[
         "comment", "comments", "on", "at", "in", "line", "lines", "file", "to", "through", "of",
-        "see", "outside", "diff", "range",
+        "línea", "líneas", "linea", "lineas", "linha", "linhas", "ligne", "lignes", "zeile",
+        "zeilen", "see", "outside", "diff", "range",
     ];
     // A folder or pin emoji before the path (`📁 src/a.ts`, `📍 src/a.ts:3`) is decoration.
     let plain = text
@@ -138,7 +139,7 @@ pub fn path_only_in(text: &str, roots: &Roots, counted: bool) -> Option<Location
     let only_place = !t.contains(char::is_whitespace)
         || re(
             &SUFFIXED,
-            r"(?i)^\S+(?:\s*\((?:lines?\s*)?\d+(?:\s*[-–]\s*\d+)?\)|,?\s+lines?\s+\d+(?:\s*[-–]\s*\d+)?)$",
+            r"(?i)^\S+(?:\s*\((?:(?:lines?|l[íi]neas?|linhas?|lignes?|zeilen?)\s*)?\d+(?:\s*[-–]\s*\d+)?\)|,?\s+(?:lines?|l[íi]neas?|linhas?|lignes?|zeilen?)\s+\d+(?:\s*[-–]\s*\d+)?)$",
         )
         .is_match(t);
     if t.is_empty() || !only_place {

@@ -104,6 +104,8 @@ struct Reader<'a> {
     /// after a place (a web page's `Comment on lines +45 to +52`, code, then `critical`) opens
     /// the comment on that place, not the finding before it.
     units_at_place: Option<usize>,
+    /// Levels stated by a lead-in paragraph for the list that follows it, by list number.
+    list_levels: Vec<(usize, Severity)>,
     /// Something was said since the last heading (a marker line right under a title promotes
     /// the title to a finding only when it comes first).
     heading_content: bool,
@@ -129,6 +131,7 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
         after_blank: true,
         after_location: false,
         units_at_place: None,
+        list_levels: Vec::new(),
         list: None,
         lists: 0,
         pending: Vec::new(),
@@ -143,6 +146,9 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
     }
     r.flush_record();
     let mut out = r.out;
+    // What quiet sections hold, items included: prose read later must not raise it again.
+    out.quiet_text
+        .extend(r.units.iter().filter(|u| u.quiet).map(|u| u.lead.clone()));
     let mut found: Vec<Option<Finding>> = r
         .units
         .iter()
@@ -176,10 +182,48 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
             *f = unit::finding(&alike, roots);
         }
     }
+    level_from_lead_in(&r.units, &r.list_levels, &mut found);
     pairing::pair_table_with_details(&r.units, &mut found);
     pairing::pair_list_with_details(&r.units, &mut found);
     out.findings.extend(found.into_iter().flatten());
     out
+}
+
+/// A paragraph that introduces the list after it and states one level for all of it ("Two nits,
+/// both **Priority: low**:", "Zwei Kleinigkeiten, beide **Priorität: niedrig**:"): the items
+/// that state none take it.
+fn level_from_lead_in(units: &[Unit], levels: &[(usize, Severity)], found: &mut [Option<Finding>]) {
+    for (u, f) in units.iter().zip(found.iter_mut()) {
+        let level = levels
+            .iter()
+            .find(|(list, _)| u.list == Some(*list))
+            .map(|(_, l)| *l);
+        if let (Some(level), Some(f)) = (level, f.as_mut()) {
+            if f.severity == Severity::Unclassified {
+                f.severity = level;
+            }
+        }
+    }
+}
+
+/// The one level a lead-in states: in a bold span (`**Priority: low**`), else in its words.
+pub(super) fn stated_level(lead: &str) -> Option<Severity> {
+    let bold: Vec<Severity> = lead
+        .split("**")
+        .skip(1)
+        .step_by(2)
+        .filter_map(|span| {
+            let value = span.rsplit_once(':').map_or(span, |(_, v)| v);
+            vocab::severity_of(value.trim()).or_else(|| vocab::field_severity(value.trim()))
+        })
+        .filter(|s| s.1 == Strength::Level)
+        .map(|s| s.0)
+        .collect();
+    match bold.as_slice() {
+        [one] => Some(*one),
+        [] => crate::answer::prose::severity_in(lead.trim_end_matches(':')),
+        _ => None,
+    }
 }
 
 impl Reader<'_> {

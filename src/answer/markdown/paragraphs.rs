@@ -27,6 +27,12 @@ impl Reader<'_> {
         if self.rating_line(text) {
             return;
         }
+        // "Two nits, both **Priority: low**:" — the level of the list that follows.
+        if indent == 0 && text.trim_end().ends_with(':') {
+            if let Some(level) = super::stated_level(text) {
+                self.list_levels.push((self.lists + 1, level));
+            }
+        }
         let kind = self.kind();
         match kind {
             Kind::Recommendation => {
@@ -175,7 +181,14 @@ impl Reader<'_> {
                     && l.start_line.is_some()
                     && named.iter().all(|n| n.start_line.is_none())
                     && (named.is_empty() || named.iter().any(|n| n.path == l.path));
-                if (link && !placed) || same_file {
+                // A bare permalink right under a finding's title line, before any of its words,
+                // is that finding's place too (`**1. Title** — severity: medium`, then the link).
+                let bare_under_title = text.trim_start().starts_with("http")
+                    && u.lines.is_empty()
+                    && u.code.is_empty()
+                    && u.kind == UnitKind::Paragraph
+                    && strong(u);
+                if (link && !placed) || same_file || (bare_under_title && !placed) {
                     self.units[o]
                         .lines
                         .push(format!("Location: {}", l.display()));

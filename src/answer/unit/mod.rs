@@ -327,6 +327,10 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
     if vocab::is_placeholder(&u.read.title) && !u.read.title.is_empty() {
         return None;
     }
+    // "![MAJOR] 1 major", "2 high": a tally of findings said elsewhere, not one of them.
+    if u.code.is_empty() && vocab::is_tally(&u.read.title) {
+        return None;
+    }
     // "Here are some suggestions:": a lead-in to what follows, not a finding.
     if u.kind == UnitKind::Paragraph
         && u.lead.trim_end().ends_with(':')

@@ -197,6 +197,19 @@ fn phrases(words: &[&str]) -> Option<Vec<(Severity, Strength)>> {
 
 /// `none`, `(none)`, `N/A`, `No blockers.`, `Nothing blocking.`, `No P1 issues.`: a placeholder
 /// where a list of findings would be, not a finding.
+/// A count of findings by level and nothing else (`1 critical`, `3 major issues`, `Minor: 2`).
+pub fn is_tally(s: &str) -> bool {
+    let t = normalise(s);
+    let words: Vec<&str> = t.split(' ').filter(|w| !w.is_empty()).collect();
+    let (numbers, rest): (Vec<&str>, Vec<&str>) = words
+        .iter()
+        .partition(|w| w.chars().all(|c| c.is_ascii_digit()));
+    numbers.len() == 1
+        && !rest.is_empty()
+        && rest.len() <= 3
+        && severity_of(&rest.join(" ")).is_some_and(|s| s.1 == Strength::Level)
+}
+
 pub fn is_placeholder(s: &str) -> bool {
     // "Nothing worth flagging; naming matches the rest": the first clause decides.
     let first = s.split([';', '—', ':']).next().unwrap_or(s);
@@ -345,6 +358,20 @@ const PLACEHOLDER_QUALIFIERS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tally_of_levels_is_not_a_finding() {
+        for t in ["1 critical", "[MAJOR] 1 major", "3 high issues", "Minor: 2"] {
+            assert!(is_tally(t), "{t}");
+        }
+        for t in [
+            "critical",
+            "1 crash in the parser",
+            "2 of the 3 retries are lost",
+        ] {
+            assert!(!is_tally(t), "{t}");
+        }
+    }
 
     #[test]
     fn markers_and_prose() {

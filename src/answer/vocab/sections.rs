@@ -81,6 +81,12 @@ pub const QUIET_SECTIONS: &[&str] = &[
     "questions",
     "open questions",
     "notes",
+    // What an earlier review raised and this one finds addressed: not raised again.
+    "what was addressed",
+    "addressed since",
+    "resolved since",
+    "fixed since",
+    "previously raised",
     // The same sections in Chinese, Japanese, Korean, Spanish, Portuguese, German and French.
     "概述",
     "总结",

@@ -29,6 +29,8 @@ pub struct Launch<'a> {
     pub recorded: Recorded,
     pub chunking: Option<Chunking>,
     pub terminal: Option<Terminal>,
+    /// The reviewed version's waivers, and whether the change edits their file.
+    pub waivers: (Vec<crate::waivers::Waiver>, bool),
 }
 
 /// Runs the review loop on a recorded session.
@@ -44,6 +46,7 @@ pub fn review(l: Launch) -> Result<Reviewed> {
         recorded,
         chunking,
         terminal,
+        waivers: (waivers, waivers_edited),
     } = l;
     let session = recorded.session;
     // Removed when it goes out of scope at the end of this function, also on an error.
@@ -92,6 +95,9 @@ pub fn review(l: Launch) -> Result<Reviewed> {
         author: route.author.backend,
         reviewer: route.reviewer.backend,
         injections: artifact.injections.clone(),
+        setup_notes: artifact.instructions.record.notes.clone(),
+        waivers,
+        waivers_edited,
     })
 }
 

@@ -77,6 +77,8 @@ pub struct DryRun {
     /// `metadata.json` as written (redacted).
     pub metadata: crate::store::metadata::Review,
     pub chunks: Option<record::ChunkPlan>,
+    /// The reviewed version's waivers.
+    pub waivers: Vec<crate::waivers::Waiver>,
 }
 
 /// A review that ran, to be reported.
@@ -88,6 +90,12 @@ pub struct Reviewed {
     pub reviewer: String,
     /// Lines of the material that read as instructions to the reviewer.
     pub injections: Vec<crate::injection::Found>,
+    /// What of the repository's review instructions was not sent, and why.
+    pub setup_notes: Vec<String>,
+    /// The waivers of the reviewed version's `.gitdebate-waivers`.
+    pub waivers: Vec<crate::waivers::Waiver>,
+    /// The change itself edits `.gitdebate-waivers`, so its waivers may be its own.
+    pub waivers_edited: bool,
 }
 
 /// Refuses an `--output` that would replace what the review reads (a tracked file, a file of the
@@ -120,6 +128,27 @@ fn guard_output(
     )
 }
 
+/// The version the repository's own files (review instructions, waivers) are read from for
+/// `source`: its change's new side; the work tree for content. And the files it is about (old
+/// names too; for content, the file it came from, if any).
+fn version(source: &Source) -> (crate::git::Version, Vec<String>) {
+    match source {
+        Source::Change { change, .. } => (
+            crate::git::Version::of_change(change),
+            change
+                .files
+                .iter()
+                .flat_map(|f| std::iter::once(&f.path).chain(f.old_path.as_ref()))
+                .cloned()
+                .collect(),
+        ),
+        Source::Text(t) => (
+            crate::git::Version::WorkTree,
+            t.path_hint.iter().cloned().collect::<Vec<_>>(),
+        ),
+    }
+}
+
 /// Runs a review of what `what` and `settings` name, in `repo` (opened by the caller, so one
 /// handle and its object cache serve the whole review); `messages` reads the launching agent's
 /// last message when that is what is reviewed.
@@ -148,6 +177,11 @@ pub fn run(
         since::Next::Unchanged(plan) => return Ok(Ran::Unchanged { plan, store: base }),
     };
     let (mut artifact, chunking) = artifact::build(&source, from_message.as_ref(), &settings);
+    let (at, paths) = version(&source);
+    artifact.instructions = crate::instructions::gather(repo.as_ref(), &at, &paths, &settings);
+    // A waivers file that cannot be read stops the review before anything is spent.
+    let waivers = crate::waivers::read(repo.as_ref(), &at)?;
+    let waivers_edited = paths.iter().any(|p| p == crate::waivers::FILE);
     // Low confidence or a mixed document: a person at a terminal is asked.
     if let Source::Text(input) = &source {
         match confirm::target(artifact, input, &settings)? {
@@ -190,6 +224,7 @@ pub fn run(
             artifact_path: recorded.artifact_path,
             metadata: recorded.metadata,
             chunks: recorded.chunks,
+            waivers,
         })));
     };
     let reviewed = launch::review(launch::Launch {
@@ -203,6 +238,7 @@ pub fn run(
         recorded,
         chunking,
         terminal,
+        waivers: (waivers, waivers_edited),
     })?;
     Ok(Ran::Reviewed(Box::new(reviewed)))
 }

@@ -51,6 +51,12 @@ pub struct Recorded {
 pub fn begin(b: Begin) -> Result<Recorded> {
     let session = Session::create(b.base)?;
     let artifact_path = session.write("artifact.md", b.artifact.text.as_bytes())?;
+    if !b.artifact.instructions.text.is_empty() {
+        session.write(
+            crate::instructions::FILE,
+            b.artifact.instructions.text.as_bytes(),
+        )?;
+    }
     let mut meta = metadata(
         &session,
         (b.source, b.from_message),
@@ -148,6 +154,7 @@ pub fn metadata(
         truncation: artifact.truncation.clone(),
         lossy: artifact.lossy,
         injections: artifact.injections.clone(),
+        instructions: Some(artifact.instructions.record.clone()),
         artifact_bytes: artifact.text.len(),
         settings: metadata::Settings::of(settings)?,
         route: route.as_ref().ok().map(Into::into),
