@@ -1,5 +1,7 @@
-//! Several reviewers, one verdict: who sits in a round, which disputes each is asked about, each
-//! reviewer's findings tagged with its vote, and who answered.
+//! Several reviewers, one verdict: who sits in a round (and who stands in for one that never
+//! answers), what each is shown of the round before (its own findings, the others' to agree or
+//! disagree with, the disputes of the findings it raised), each reviewer's findings tagged with
+//! its vote, a withdrawal that takes back one vote only, and who answered.
 //!
 //! Every reviewer gets the same version in the same round, run at once with the other calls
 //! ([`crate::review::chunked`]); their findings are merged by identity afterwards
