@@ -483,6 +483,21 @@ fn backends_shows_every_reviewer_and_the_chain() {
         run.stdout
     );
     assert!(run.stdout.contains("failover: qwen"), "{}", run.stdout);
+    // `--reviewer` on the command line replaces the configured reviewers.
+    let run = env
+        .run_from_claude(&["backends", "--reviewer", "qwen", "--reviewer", "gemini"])
+        .ok();
+    assert!(
+        run.stdout.contains("reviewer: qwen (--reviewer was given)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("reviewer: gemini (named"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("reviewer: codex"), "{}", run.stdout);
 }
 
 #[test]
@@ -598,4 +613,31 @@ fn with_several_reviewers_the_chain_fills_the_seat_of_one_that_never_answers() {
         .as_str()
         .unwrap()
         .contains("rate-limited"));
+}
+
+#[test]
+fn reviewers_n_seats_the_n_best_installed_families_other_than_the_authors() {
+    let env = TestEnv::with_subtraction_bug();
+    env.fake("codex", raises(json!([])));
+    env.fake("gemini", raises(json!([])));
+    env.fake("qwen", raises(json!([])));
+    env.fake("claude", json!({}));
+    let run = env
+        .run_from_claude(&["--reviewers", "2", "--max-rounds", "1", "--format", "json"])
+        .ok();
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    let seats: Vec<&str> = s["reviewers"]["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["reviewer"].as_str().unwrap())
+        .collect();
+    assert_eq!(seats, ["codex", "gemini"]);
+    assert!(env.fake_calls("qwen").is_empty());
+    // Both approved, nothing raised: the reviewers agreed.
+    assert_eq!(s["converged"], true, "{s}");
+    assert!(
+        env.fake_calls("claude").is_empty(),
+        "no judge for an agreement"
+    );
 }
