@@ -641,3 +641,51 @@ fn reviewers_n_seats_the_n_best_installed_families_other_than_the_authors() {
         "no judge for an agreement"
     );
 }
+
+#[test]
+fn a_reviewer_that_lowers_a_shared_finding_lowers_its_own_vote_and_an_approval_withdraws_one() {
+    let env = TestEnv::with_subtraction_bug();
+    env.fake(
+        "codex",
+        json!([
+            raises(json!([subtracts("P1")])),
+            replies(json!([]), "- F1: lower to P3 — only a naming problem"),
+        ]),
+    );
+    env.fake(
+        "gemini",
+        json!([raises(json!([subtracts("P1")])), raises(json!([]))]),
+    );
+    let invalid = json!({"answer": format!("```json\n{}\n```", json!({"classifications": [{"id": "F1", "verdict": "invalid", "reason": "intended"}], "reason": "no"}))});
+    env.fake(
+        "claude",
+        json!([invalid, {"answer": "Intended."}, invalid, {"answer": "Intended."}]),
+    );
+    let run = env
+        .run_from_claude(&[
+            "--reviewer",
+            "codex",
+            "--reviewer",
+            "gemini",
+            "--max-rounds",
+            "2",
+            "--fail-on",
+            "p1",
+        ])
+        .ok();
+    // gemini approved the change as a whole and said nothing of F1: its vote is withdrawn, as
+    // one reviewer's approval withdraws what it does not hold; codex's stands, at its own P3.
+    assert!(
+        run.stdout.contains(
+            "gemini withdrew its vote on F1; codex lowered its vote on F1 to P3; it stands at P3 \
+             for codex only"
+        ),
+        "{}",
+        run.stdout
+    );
+    let s = summary(&env);
+    let f1 = &s["unresolved"][0];
+    assert_eq!(f1["severity"], "P3", "{s}");
+    assert_eq!(f1["raised_by"].as_array().unwrap().len(), 1);
+    assert_eq!(f1["raised_by"][0]["severity"], "P3");
+}

@@ -13,7 +13,7 @@
 use crate::agents::{Answer, Backend, BackendError};
 use crate::answer::dispute::{Replies, Reply};
 use crate::answer::judge::Judged;
-use crate::findings::{Finding, Vote};
+use crate::findings::{Finding, Severity, Vote};
 use crate::review::chunked::Job;
 use crate::review::Review;
 use crate::store::call::PassedOver;
@@ -218,67 +218,148 @@ pub(super) fn failed_notes(seats: &[Seat]) -> Vec<String> {
         .collect()
 }
 
-/// In a review by several, a withdrawal takes back the withdrawing reviewer's own vote only: a
-/// finding another raiser did not withdraw stands, with that raiser's answer (or none: it stands
-/// as raised). `by_seat` is each reviewer's replies; `merged` (all of them together, which
-/// [`crate::review::disputes::settle`] reads) is corrected in place. Returns, per finding, the
-/// reviewers whose votes leave it.
-pub(super) fn own_withdrawals(
+/// One reviewer's replies to the disputes of a round, and whether its answers approve the
+/// change as a whole.
+pub(super) struct SeatReplies {
+    pub reviewer: String,
+    pub replies: Replies,
+    pub agreement: bool,
+}
+
+/// What one disputed finding's raisers answered apart, in a review by several: who withdrew
+/// their vote, and who lowered theirs to which level.
+pub(super) struct VoteChange {
+    id: String,
+    gone: Vec<String>,
+    lowered: Vec<(String, Severity)>,
+}
+
+/// In a review by several, a raiser's withdrawal or lowering is its own vote's: a finding another
+/// raiser did not withdraw stands, at the level of the votes that stay. `by_seat` is each
+/// reviewer's replies; `merged` (all of them together, which
+/// [`crate::review::disputes::settle`] reads) is corrected in place to what the raisers that
+/// stay said: a hold if one holds, a lowering if all of them lowered, else nothing (it stands as
+/// raised). Returns the changes to apply to the votes of the findings that come back.
+pub(super) fn own_replies(
     open: &[&Judged],
-    by_seat: &[(String, Replies)],
+    by_seat: &[SeatReplies],
     merged: &mut Replies,
-) -> Vec<(String, Vec<String>)> {
+) -> Vec<VoteChange> {
+    // A reviewer whose answer approves the change as a whole and says nothing of the finding
+    // withdraws its vote, as one reviewer's approval withdraws what it does not hold.
+    let approved = (
+        Reply::Withdraw,
+        "it approved the change as a whole".to_string(),
+    );
     let reply_of = |who: &str, id: &str| {
-        by_seat
-            .iter()
-            .find(|(name, _)| name == who)
-            .and_then(|(_, r)| r.said.get(id))
+        by_seat.iter().find(|r| r.reviewer == who).and_then(|r| {
+            r.replies.said.get(id).or(
+                (r.agreement && !r.replies.ambiguous.iter().any(|a| a == id)).then_some(&approved),
+            )
+        })
     };
     let mut out = Vec::new();
     for j in open.iter().filter(|j| j.finding.raised_by.len() > 1) {
         let id = &j.finding.id;
-        let (gone, stay): (Vec<&Vote>, Vec<&Vote>) = j
+        let replies: Vec<(&Vote, Option<&(Reply, String)>)> = j
             .finding
             .raised_by
             .iter()
-            .partition(|v| matches!(reply_of(&v.reviewer, id), Some((Reply::Withdraw, _))));
-        if gone.is_empty() || stay.is_empty() {
+            .map(|v| (v, reply_of(&v.reviewer, id)))
+            .collect();
+        let gone: Vec<String> = replies
+            .iter()
+            .filter(|(_, r)| matches!(r, Some((Reply::Withdraw, _))))
+            .map(|(v, _)| v.reviewer.clone())
+            .collect();
+        let lowered: Vec<(String, Severity)> = replies
+            .iter()
+            .filter_map(|(v, r)| match r {
+                Some((Reply::Lower(s), _)) => Some((v.reviewer.clone(), *s)),
+                _ => None,
+            })
+            .collect();
+        let stay: Vec<_> = replies
+            .iter()
+            .filter(|(v, _)| !gone.contains(&v.reviewer))
+            .collect();
+        if (gone.is_empty() && lowered.is_empty()) || stay.is_empty() {
             continue;
         }
         merged.said.remove(id);
         merged.ambiguous.retain(|a| a != id);
-        if let Some(answer) = stay.iter().find_map(|v| reply_of(&v.reviewer, id)) {
-            merged.said.insert(id.clone(), answer.clone());
+        let held = stay
+            .iter()
+            .find_map(|(_, r)| r.filter(|(r, _)| *r == Reply::Hold));
+        let all_lowered = stay
+            .iter()
+            .all(|(_, r)| matches!(r, Some((Reply::Lower(_), _))));
+        if let Some(h) = held {
+            merged.said.insert(id.clone(), h.clone());
+        } else if all_lowered {
+            // The highest of the lowered levels: the finding stands at it.
+            if let Some(r) = stay
+                .iter()
+                .filter_map(|(_, r)| *r)
+                .min_by_key(|(r, _)| match r {
+                    Reply::Lower(s) => *s,
+                    _ => Severity::Unclassified,
+                })
+            {
+                merged.said.insert(id.clone(), r.clone());
+            }
         }
-        out.push((
-            id.clone(),
-            gone.iter().map(|v| v.reviewer.clone()).collect(),
-        ));
+        out.push(VoteChange {
+            id: id.clone(),
+            gone,
+            lowered,
+        });
     }
     out
 }
 
-/// Takes the withdrawn votes out of the findings that came back, and their level back to the
-/// highest of the votes that stay; one note per finding.
-pub(super) fn drop_votes(back: &mut [Finding], gone: &[(String, Vec<String>)]) -> Vec<String> {
+/// Applies the raisers' own replies to the votes of the findings that came back (withdrawn votes
+/// out, lowered ones at their new level) and their level back to the highest vote; one note per
+/// finding.
+pub(super) fn apply_votes(back: &mut [Finding], changes: &[VoteChange]) -> Vec<String> {
     let mut notes = Vec::new();
     for f in back.iter_mut() {
-        let Some((_, who)) = gone.iter().find(|(id, _)| *id == f.id) else {
+        let Some(c) = changes.iter().find(|c| c.id == f.id) else {
             continue;
         };
-        f.raised_by.retain(|v| !who.contains(&v.reviewer));
+        f.raised_by.retain(|v| !c.gone.contains(&v.reviewer));
+        for v in &mut f.raised_by {
+            if let Some((_, s)) = c.lowered.iter().find(|(who, _)| *who == v.reviewer) {
+                v.severity = *s;
+            }
+        }
         if let Some(top) = f.raised_by.iter().map(|v| v.severity).min() {
             f.severity = top;
         }
+        let mut said: Vec<String> = Vec::new();
+        if !c.gone.is_empty() {
+            said.push(format!(
+                "{} withdrew {} {}",
+                c.gone.join(" and "),
+                if c.gone.len() == 1 {
+                    "its vote on"
+                } else {
+                    "their votes on"
+                },
+                f.id
+            ));
+        }
+        for (who, s) in &c.lowered {
+            said.push(format!(
+                "{who} lowered its vote on {} to {}",
+                f.id,
+                s.describe()
+            ));
+        }
         notes.push(format!(
-            "{} withdrew {} {}; it stands for {}",
-            who.join(" and "),
-            if who.len() == 1 {
-                "its vote on"
-            } else {
-                "their votes on"
-            },
-            f.id,
+            "{}; it stands at {} for {}",
+            said.join("; "),
+            f.severity.describe(),
             crate::findings::agreement_text(&f.raised_by)
         ));
     }

@@ -43,7 +43,7 @@ struct Heard {
     repairs: Vec<Repair>,
     replies: Replies,
     /// Each reviewer's replies apart, in a review by several (a withdrawal is its own vote's).
-    seat_replies: Vec<(String, Replies)>,
+    seat_replies: Vec<consensus::SeatReplies>,
     /// Disputed findings the reviewer withdrew.
     withdrawn: Vec<Withdrawn>,
     /// In a review by several: who answered.
@@ -298,9 +298,17 @@ impl Review<'_> {
                 said: read.replies.said.clone(),
                 ambiguous: read.replies.ambiguous.clone(),
             };
-            match h.seat_replies.iter_mut().find(|(n, _)| n == who.name()) {
-                Some((_, r)) => r.merge(mine),
-                None => h.seat_replies.push((who.name().to_string(), mine)),
+            let agrees = read.critique.agreement;
+            match h.seat_replies.iter_mut().find(|r| r.reviewer == who.name()) {
+                Some(r) => {
+                    r.replies.merge(mine);
+                    r.agreement &= agrees;
+                }
+                None => h.seat_replies.push(consensus::SeatReplies {
+                    reviewer: who.name().to_string(),
+                    replies: mine,
+                    agreement: agrees,
+                }),
             }
         }
         h.replies.merge(read.replies);
@@ -367,12 +375,12 @@ impl Review<'_> {
             .filter(|(_, new)| **new)
             .map(|(f, _)| f.id.clone())
             .collect();
-        let gone = consensus::own_withdrawals(open, &heard.seat_replies, &mut heard.replies);
+        let changes = consensus::own_replies(open, &heard.seat_replies, &mut heard.replies);
         let mut settled = disputes::settle(n, open, &heard.replies, &findings, heard.agreement);
         heard.notes.extend(settled.notes);
         heard
             .notes
-            .extend(consensus::drop_votes(&mut settled.back, &gone));
+            .extend(consensus::apply_votes(&mut settled.back, &changes));
         heard.agreement &= settled.back.is_empty();
         for f in &settled.back {
             st.ledger.seen(n, &f.id);
