@@ -296,8 +296,10 @@ fn a_malformed_waivers_file_is_one_line_naming_the_file_and_line() {
     );
 }
 
+/// A waiver is given before the change it waives for: a branch that adds its own waiver is
+/// still stopped by the finding; once the waiver is on `main`, the next branch passes.
 #[test]
-fn a_branch_is_judged_by_the_waivers_it_carries() {
+fn a_branch_cannot_waive_its_own_findings() {
     let env = TestEnv::with_repo();
     env.write("lib.rs", "fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n");
     env.commit_all("add");
@@ -310,17 +312,31 @@ fn a_branch_is_judged_by_the_waivers_it_carries() {
     // Only on disk: the branch under review does not carry it yet.
     review(&env, &["--scope", "base:main"]).fails(1);
     env.commit_all("waive F1");
-    let run = review(&env, &["--scope", "base:main", "--format", "json"]).ok();
+    let run = review(&env, &["--scope", "base:main", "--format", "json"]).fails(1);
     let report: Value = serde_json::from_str(&run.stdout).unwrap();
-    assert_eq!(report["gate"]["waived"], 1, "{report}");
-    // The branch adds the waiver it is judged by: the report says so.
+    assert!(report["gate"]["waived"].is_null(), "{report}");
     assert!(
         report["waiver_notes"][0]
             .as_str()
             .unwrap()
-            .contains("this change edits .gitdebate-waivers"),
+            .contains("only the waivers it had before the change apply"),
         "{report}"
     );
+    // The waiver lands on main (reviewed as its own change); a branch from there passes.
+    env.git(&["checkout", "-q", "main"]);
+    env.git(&["merge", "-q", "--ff-only", "topic"]);
+    env.git(&["checkout", "-q", "-b", "next"]);
+    env.write("notes.txt", "unrelated\n");
+    env.commit_all("notes");
+    let run = review(&env, &["--scope", "range:HEAD~2..HEAD", "--format", "json"]).fails(1);
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert!(
+        report["gate"]["waived"].is_null(),
+        "the range adds the waiver: {report}"
+    );
+    let run = review(&env, &["--scope", "range:HEAD~1..HEAD", "--format", "json"]).ok();
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["gate"]["waived"], 1, "{report}");
     let dir = report["session_dir"].as_str().unwrap();
     let summary = read_json(&std::path::Path::new(dir).join("summary.json"));
     assert_eq!(summary["waived"][0]["waiver"]["reason"], "on purpose");

@@ -135,11 +135,19 @@ fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
     static LABEL: OnceLock<Regex> = OnceLock::new();
     for c in re(
         &FIELD,
-        r"(?i)(?:\b(?:severity|priority|prio|level|impact|criticality|severidad|prioridad|gravedad|nivel|impacto|severidade|prioridade|gravidade|schweregrad|priorität|sévérité|gravité|priorité|niveau)|重要度|重大度|严重程度|严重性|嚴重性|优先级|優先度|심각도|우선순위|중요도)\s*\**\s*[:=：]\s*\**\s*([\w][\w -]{0,20}?)(?:\*|\||,|;|\.|\)|$|\s{2}|[。，、）])",
+        r"(?i)(?:\b(?:severity|priority|prio|level|impact|criticality|severidad|prioridad|gravedad|nivel|impacto|severidade|prioridade|gravidade|schweregrad|priorität|sévérité|gravité|priorité|niveau)|重要度|重大度|严重程度|严重性|嚴重性|优先级|優先度|심각도|우선순위|중요도)\s*\**\s*[:=：]\s*\**\s*([\w][\w -]{0,20}?)(?:\*|\||,|;|\.|\)|$|\s{2}|\s?[—–]|[。，、）])",
     )
     .captures_iter(line)
     {
         let m = c.get(0).expect("match");
+        // A dash ends the value only inside a title (`**1. Severity: moderate — wrong unit**`):
+        // a field line of its own (`- **Severity:** High — the reason`) is a finding's detail,
+        // read with its fields.
+        let dashed = m.as_str().trim_end().ends_with(['—', '–']);
+        let titled = line[..m.start()].chars().any(char::is_alphanumeric);
+        if dashed && !titled {
+            continue;
+        }
         push(out, m.start(), m.end(), format!("severity {}", &c[1]));
     }
     // A short label before `:`, `—` or ` - ` at the start: `P1:`, `High —`, `Nit:`, `🔴 Critical:`.

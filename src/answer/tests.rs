@@ -422,6 +422,22 @@ fn nothing_the_reviewer_rated_is_dropped_or_lowered() {
     assert_eq!(f.len(), 1, "{f:?}");
     assert_eq!(f[0].severity, Severity::P2);
     assert_eq!(f[0].location.as_ref().unwrap().display(), "app/x.py:40-45");
+    // A level inside a numbered title, ended by a dash; a quoted place under a title line.
+    let r = read_cr(
+        "**1. Severity: moderate — retry header uses the wrong unit**\n\n`Retry-After` is in \
+         seconds.\n\n**2. Truncation cuts multibyte characters** — Severidade: média\n\
+         `helpdesk/subject.py:23`\n\nEncode first, then cut.\n",
+    );
+    assert_eq!(
+        sevs(&r),
+        [Severity::P2, Severity::P2],
+        "{:?}",
+        r.critique.findings
+    );
+    assert_eq!(
+        r.critique.findings[1].location.as_ref().unwrap().display(),
+        "helpdesk/subject.py:23"
+    );
 }
 
 /// Approvals in words the reader must not mistake: a praise title that ends in "LGTM" after a
@@ -436,6 +452,8 @@ fn approvals_in_other_words_stay_approvals() {
         "**What was addressed from prior review threads**\n\n- The race in `ingest/buffer.go` is \
          gone: both now take the lock.\n\nNo new issues were found. This PR is safe to merge.\n",
         "```yaml\nergebnis: freigegeben\nbefunde: []\n```\n",
+        "## 代码审查\n\n我已审查此拉取请求中的更改，没有需要提供的反馈意见。\n",
+        "• Explored\n  └ Read src/geo.ex, test/geo_test.exs\n\nNo issues found. LGTM.\n",
     ] {
         let r = read_cr(text);
         assert!(r.critique.agreement, "{text}: {:?}", r.critique.findings);

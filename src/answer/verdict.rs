@@ -16,9 +16,17 @@ use crate::answer::re;
 
 fn phrase() -> &'static Regex {
     static PHRASE: OnceLock<Regex> = OnceLock::new();
+    // Chinese, Japanese and Korean run words together: their phrases match inside a run, the
+    // others on word boundaries.
+    let cjk = |p: &&&str| {
+        p.chars()
+            .any(|c| matches!(c as u32, 0x3040..=0x30FF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF))
+    };
+    let (joined, spaced): (Vec<&str>, Vec<&str>) =
+        vocab::APPROVAL_PHRASES.iter().partition(|p| cjk(p));
     re(
         &PHRASE,
-        &format!(r"(?i)\b(?:{})\b", vocab::APPROVAL_PHRASES.join("|")),
+        &format!(r"(?i)\b(?:{})\b|(?:{})", spaced.join("|"), joined.join("|")),
     )
 }
 

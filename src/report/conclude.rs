@@ -55,10 +55,10 @@ pub fn review(r: &Reviewed, settings: &Settings) -> Result<Outcome> {
     report.notes.extend(r.setup_notes.iter().cloned());
     report.add_session_incremental(&session.dir, settings.fail_on, code);
     report::waived::apply(&mut report, &r.waivers, Some(crate::waivers::today()), code);
-    if r.waivers_edited && !report.waived.is_empty() {
+    if r.waivers_edited {
         report.waiver_notes.push(format!(
-            "this change edits {}, so waivers it adds apply to its own review: review them like \
-             code",
+            "this change edits {}: only the waivers it had before the change apply to this \
+             review",
             crate::waivers::FILE
         ));
     }

@@ -63,7 +63,21 @@ pub fn run(
         Some(id) => crate::git::Version::Tree(id.clone()),
         None => crate::git::Version::WorkTree,
     };
-    let waivers = crate::waivers::read(repo, &version)?;
+    let mut waivers = crate::waivers::read(repo, &version)?;
+    let edited = meta.files.iter().any(|f| f.path == crate::waivers::FILE);
+    // As when it started: a committed change's own waivers do not apply to its review.
+    let resolved = meta
+        .scope
+        .resolved
+        .as_ref()
+        .filter(|_| meta.source.is_scope());
+    if let (true, Some(r)) = (edited, resolved.filter(|r| r.head.is_some())) {
+        let before = match r.merge_base.as_ref().or(r.base.as_ref()) {
+            Some(id) => crate::waivers::read(repo, &crate::git::Version::Tree(id.clone()))?,
+            None => Vec::new(),
+        };
+        waivers.retain(|w| before.contains(w));
+    }
     let mut artifact = change::from_text(&input, target, u64::MAX);
     // The instructions the session was started with, as they were sent.
     if let Some(record) = &meta.instructions {
@@ -144,7 +158,7 @@ pub fn run(
             .as_ref()
             .map(|r| r.notes.clone())
             .unwrap_or_default(),
-        waivers_edited: meta.files.iter().any(|f| f.path == crate::waivers::FILE),
+        waivers_edited: edited && resolved.is_some_and(|r| r.head.is_some()),
         waivers,
     })
 }

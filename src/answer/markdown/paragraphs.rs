@@ -181,9 +181,12 @@ impl Reader<'_> {
                     && l.start_line.is_some()
                     && named.iter().all(|n| n.start_line.is_none())
                     && (named.is_empty() || named.iter().any(|n| n.path == l.path));
-                // A bare permalink right under a finding's title line, before any of its words,
-                // is that finding's place too (`**1. Title** — severity: medium`, then the link).
-                let bare_under_title = text.trim_start().starts_with("http")
+                // A permalink or a quoted `path:line` alone right under a finding's title line,
+                // before any of its words, is that finding's place too (`**1. Title** —
+                // severity: medium`, then the link).
+                let t = text.trim();
+                let quoted_line = t.starts_with('`') && t.ends_with('`') && l.start_line.is_some();
+                let bare_under_title = (t.starts_with("http") || quoted_line)
                     && u.lines.is_empty()
                     && u.code.is_empty()
                     && u.kind == UnitKind::Paragraph

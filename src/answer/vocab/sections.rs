@@ -81,6 +81,8 @@ pub const QUIET_SECTIONS: &[&str] = &[
     "questions",
     "open questions",
     "notes",
+    "footnotes",
+    "references",
     // What an earlier review raised and this one finds addressed: not raised again.
     "what was addressed",
     "addressed since",

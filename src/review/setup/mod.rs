@@ -131,6 +131,20 @@ fn guard_output(
 /// The version the repository's own files (review instructions, waivers) are read from for
 /// `source`: its change's new side; the work tree for content. And the files it is about (old
 /// names too; for content, the file it came from, if any).
+/// Is the reviewed version a commit (not the index or the work tree)?
+fn committed(source: &Source) -> bool {
+    matches!(source, Source::Change { change, .. } if change.head.is_some())
+}
+
+/// The old side of a reviewed change (the merge-base for `base:` and three-dot ranges), when it
+/// has one.
+fn old_side(source: &Source) -> Option<String> {
+    match source {
+        Source::Change { change, .. } => change.merge_base.clone().or(change.base.clone()),
+        Source::Text(_) => None,
+    }
+}
+
 fn version(source: &Source) -> (crate::git::Version, Vec<String>) {
     match source {
         Source::Change { change, .. } => (
@@ -180,8 +194,20 @@ pub fn run(
     let (at, paths) = version(&source);
     artifact.instructions = crate::instructions::gather(repo.as_ref(), &at, &paths, &settings);
     // A waivers file that cannot be read stops the review before anything is spent.
-    let waivers = crate::waivers::read(repo.as_ref(), &at)?;
     let waivers_edited = paths.iter().any(|p| p == crate::waivers::FILE);
+    let mut waivers = crate::waivers::read(repo.as_ref(), &at)?;
+    if waivers_edited && committed(&source) {
+        // A waiver is the team's word, given before the change: one a committed change adds
+        // (or edits) never silences a finding of that same change, or a branch could pass its
+        // own gate in CI. (Uncommitted work is the reviewer's own, at its own terminal.)
+        let before = match old_side(&source) {
+            Some(id) => crate::waivers::read(repo.as_ref(), &crate::git::Version::Tree(id))?,
+            None => Vec::new(),
+        };
+        waivers.retain(|w| before.contains(w));
+    }
+    // Said in the report only where it changed what applies.
+    let waivers_edited = waivers_edited && committed(&source);
     // Low confidence or a mixed document: a person at a terminal is asked.
     if let Source::Text(input) = &source {
         match confirm::target(artifact, input, &settings)? {
