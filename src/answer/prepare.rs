@@ -56,14 +56,10 @@ fn without_tool_logs(text: &str) -> String {
         }
         // opencode prints each step as `|  Read     path`.
         let piped_step = lines[i].starts_with("|  ")
-            && t[1..]
-                .trim_start()
-                .split_whitespace()
-                .next()
-                .is_some_and(|w| {
-                    w.chars().next().is_some_and(char::is_uppercase)
-                        && w.chars().skip(1).all(char::is_lowercase)
-                })
+            && t[1..].split_whitespace().next().is_some_and(|w| {
+                w.chars().next().is_some_and(char::is_uppercase)
+                    && w.chars().skip(1).all(char::is_lowercase)
+            })
             && lines[i].contains("     ");
         if !matches!(t.chars().next(), Some('╭' | '│' | '╰')) && !piped_step {
             out.push(lines[i]);
