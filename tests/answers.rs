@@ -517,6 +517,40 @@ fn tuned_holdout_w5_corpus() {
     );
 }
 
+/// `tuned/holdout-w6`: written blind (64 answers, 28 families incl. Snyk, DeepSource, Codacy and
+/// cursor-agent; eleven languages besides English) and measured once, with the reader alone,
+/// before any change for it: recall 0.94, precision 0.74, severity 0.81, located 0.88, approval
+/// 0.84, blockers caught 18/21, clean answers falsely gated 10/35, approvals gated 7/16. Tuned on
+/// since, but not yet to the bars of the others: approvals gated and misread are counted, not
+/// forbidden, here.
+#[test]
+fn tuned_holdout_w6_corpus() {
+    let (_, total) = scorecard(&tuned("holdout-w6"));
+    assert!(total.answers >= 64, "the corpus shrank");
+    assert_eq!(
+        total.blockers_caught, total.blockers,
+        "a blocker passed the gate"
+    );
+    let at_least = |got: usize, of: usize, bar: f64| ratio(got, of) >= bar;
+    assert!(at_least(total.matched, total.expected, 0.96), "recall");
+    assert!(at_least(total.matched, total.predicted, 0.80), "precision");
+    assert!(
+        at_least(total.severity_right, total.matched, 0.82),
+        "severity"
+    );
+    assert!(at_least(total.located, total.matched, 0.85), "located");
+    assert!(
+        total.clean_gated <= 5,
+        "clean answers gated: {}",
+        total.clean_gated
+    );
+    assert!(
+        total.approvals_gated <= 3,
+        "approvals gated: {}",
+        total.approvals_gated
+    );
+}
+
 /// `SCORE=<folder under tests/fixtures> cargo test --test cli answers::score -- --nocapture`:
 /// the scorecard of any corpus, without bars (for measuring a new corpus once, before any change).
 #[test]

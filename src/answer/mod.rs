@@ -279,7 +279,12 @@ fn recover_blockers(text: &str, roots: &Roots, findings: &mut Vec<Finding>) {
 fn prose_outranks_json(text: &str, roots: &Roots, findings: &mut [Finding]) {
     let blocks = normalise::raw_blocks(&without_code(text), roots).findings;
     for b in &blocks {
-        let Some(said) = prose::severity_in(&b.body) else {
+        // Rated in a sentence, or by a label opening the paragraph (`**Bloqueante:** en …`).
+        let labelled = markers::read_lead(b.body.lines().next().unwrap_or(""))
+            .severity
+            .filter(|s| s.1 == vocab::Strength::Level)
+            .map(|s| s.0);
+        let Some(said) = prose::severity_in(&b.body).or(labelled) else {
             continue;
         };
         if !matches!(said, Severity::P0 | Severity::P1) {
@@ -298,9 +303,13 @@ fn prose_outranks_json(text: &str, roots: &Roots, findings: &mut [Finding]) {
         let file = b.location.as_ref().filter(|l| l.start_line.is_none());
         if let (false, Some(file)) = (raised, file) {
             let words = normalise::content_words(&b.body);
+            let in_file =
+                |f: &&mut Finding| f.location.as_ref().is_some_and(|l| l.path == file.path);
+            // The only finding in that file needs no words in common.
+            let alone = findings.iter_mut().filter(in_file).count() == 1;
             let best = findings
                 .iter_mut()
-                .filter(|f| f.location.as_ref().is_some_and(|l| l.path == file.path))
+                .filter(in_file)
                 .map(|f| {
                     let shared = normalise::content_words(&f.title)
                         .iter()
@@ -308,7 +317,7 @@ fn prose_outranks_json(text: &str, roots: &Roots, findings: &mut [Finding]) {
                         .count();
                     (shared, f)
                 })
-                .filter(|(shared, _)| *shared >= 2)
+                .filter(|(shared, _)| alone || *shared >= 2)
                 .max_by_key(|(shared, _)| *shared);
             if let Some((_, f)) = best.filter(|(_, f)| lower(f)) {
                 f.severity = said;

@@ -77,6 +77,8 @@ pub fn raises_nothing(raw: &str, roots: &Roots) -> bool {
     let places = location::find_all(raw, roots);
     !crate::answer::verdict::raises_concern(raw)
         && !crate::answer::verdict::conditional(raw)
+        // A level stated in any language it has words for ("Это блокер") raises something.
+        && crate::answer::prose::ratings(raw).is_empty()
         && !places.iter().any(|l| l.start_line.is_some())
         && (location::lines_in(raw).is_none() || places.is_empty())
 }

@@ -37,7 +37,7 @@ fn without_tool_logs(text: &str) -> String {
         t.starts_with('└') || t.starts_with('⎿')
     };
     let lines: Vec<&str> = text.lines().collect();
-    if !lines.iter().any(|l| hung(l)) {
+    if !lines.iter().any(|l| hung(l) || l.starts_with("|  ")) {
         return text.to_string();
     }
     let mut out: Vec<&str> = Vec::with_capacity(lines.len());
@@ -54,7 +54,14 @@ fn without_tool_logs(text: &str) -> String {
             }
             continue;
         }
-        if !matches!(t.chars().next(), Some('╭' | '│' | '╰')) {
+        // opencode prints each step as `|  Read     path`.
+        let piped_step = lines[i].starts_with("|  ")
+            && t[1..].split_whitespace().next().is_some_and(|w| {
+                w.chars().next().is_some_and(char::is_uppercase)
+                    && w.chars().skip(1).all(char::is_lowercase)
+            })
+            && lines[i].contains("     ");
+        if !matches!(t.chars().next(), Some('╭' | '│' | '╰')) && !piped_step {
             out.push(lines[i]);
         }
         i += 1;

@@ -438,6 +438,13 @@ fn nothing_the_reviewer_rated_is_dropped_or_lowered() {
         r.critique.findings[1].location.as_ref().unwrap().display(),
         "helpdesk/subject.py:23"
     );
+    // A blocker said in another language's prose outranks a YAML block's lower level.
+    let r = read_cr(
+        "Das ist ein Blocker: In `lager/buchung.py` wird der Bestand ohne Sperre \
+         zurückgeschrieben.\n\n```yaml\nbefunde:\n  - datei: lager/buchung.py\n    zeile: \
+         144\n    schwere: mittel\n    text: Lost update beim Bestand.\n```\n",
+    );
+    assert_eq!(sevs(&r), [Severity::P0]);
 }
 
 /// Approvals in words the reader must not mistake: a praise title that ends in "LGTM" after a
@@ -454,6 +461,12 @@ fn approvals_in_other_words_stay_approvals() {
         "```yaml\nergebnis: freigegeben\nbefunde: []\n```\n",
         "## 代码审查\n\n我已审查此拉取请求中的更改，没有需要提供的反馈意见。\n",
         "• Explored\n  └ Read src/geo.ex, test/geo_test.exs\n\nNo issues found. LGTM.\n",
+        "|  Bash     go test -race ./internal/retry/...\n\nNo issues found. `go test -race` \
+         passes; no data race was reported. The double-stop crash is also gone. Ship it.\n",
+        "Copilot heeft 3 van de 3 gewijzigde bestanden beoordeeld en heeft geen opmerkingen \
+         gegenereerd.\n",
+        "This pull request fixes the race condition in the hub, which previously caused a crash \
+         under load. I have no feedback to provide.\n",
     ] {
         let r = read_cr(text);
         assert!(r.critique.agreement, "{text}: {:?}", r.critique.findings);

@@ -95,10 +95,31 @@ pub fn raises_concern(text: &str) -> bool {
     // A cue inside inline code is a name (`-race`, `leak_check`), not a word of concern.
     static CODE_SPAN: OnceLock<Regex> = OnceLock::new();
     let text = &*re(&CODE_SPAN, r"`[^`\n]+`").replace_all(text, "`code`");
+    // A problem the sentence says is in the past or gone ("the race the old code had", "the
+    // crash is gone", "no longer sleeps") is what the change fixed, not what it raises.
+    static SETTLED: OnceLock<Regex> = OnceLock::new();
+    let settled = re(
+        &SETTLED,
+        r"(?i)\b(?:is|are|was|were) (?:now |also |already )?(?:gone|fixed|resolved|addressed)|\bno longer\b|\bpreviously\b|\bused to\b|\bthe old (?:code|version|implementation)\b|\bold code\b|\bbefore this (?:change|pr|patch)\b|\bthis (?:pr|change|patch) fixes\b|\bfixes the\b|\bpasses\b|\bpassed\b",
+    );
     cue.find_iter(text).any(|m| {
-        let before = sentence_before(text, m.start(), &['.', '!', '?', '\n', ';']);
-        !negated.is_match(before) && !sought.is_match(before)
+        let breaks = ['.', '!', '?', '\n', ';'];
+        let before = sentence_before(text, m.start(), &breaks);
+        let sentence = format!("{before}{}", sentence_after(text, m.start(), &breaks));
+        // Part of a name, a flag or an address (`-race`, `snyk-vulnerability-scanner`).
+        // (A word that merely starts a compound, "crash-recovery path", still counts.)
+        let named = text[..m.start()].ends_with(['-', '_', '/', '.', '=']);
+        !named
+            && !negated.is_match(before)
+            && !sought.is_match(before)
+            && !settled.is_match(&sentence)
     })
+}
+
+/// The part of the sentence from `at` on (at most [`WINDOW`] bytes of it).
+fn sentence_after<'t>(text: &'t str, at: usize, breaks: &[char]) -> &'t str {
+    let rest = after(text, at);
+    rest.find(breaks).map_or(rest, |i| &rest[..i])
 }
 
 /// Is the phrase at `at` negated earlier in its sentence?

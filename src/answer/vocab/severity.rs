@@ -290,6 +290,16 @@ pub const PROSE_LEVELS: &[(&str, Severity, bool)] = &[
     ("p2", P2, false),
     ("p3", P3, false),
     ("blocker", P0, false),
+    // The worst level in other languages' prose ("Das ist ein Blocker", "Это блокер").
+    ("bloqueante", P0, false),
+    ("bloquant", P0, false),
+    ("bloccante", P0, false),
+    ("блокер", P0, false),
+    ("блокирующая", P0, false),
+    ("blokujący", P0, false),
+    ("kritisch", P0, false),
+    ("critique", P0, false),
+    ("критично", P0, false),
     ("must fix", P1, false),
     ("blocking", P0, true),
     ("should fix", P2, false),
@@ -311,7 +321,12 @@ pub const PROSE_LEVELS: &[(&str, Severity, bool)] = &[
 
 /// The word right before a level that makes it a rating ("treat this as **a** blocker", "this
 /// **is** critical", "that'**s** moderate", "**a** minor point").
-pub const PROSE_FRAMES: &[&str] = &["as", "is", "s", "a", "an", "one"];
+pub const PROSE_FRAMES: &[&str] = &[
+    "as", "is", "s", "a", "an", "one", // German, Spanish, Portuguese, French, Italian, Dutch,
+    // Polish and Russian: "ist ein", "es un", "é um", "est un", "è un", "is een", "jest", "это".
+    "ein", "eine", "ist", "un", "una", "es", "é", "um", "uma", "est", "une", "è", "een", "jest",
+    "это",
+];
 
 /// Verbs of rating before a level ("I'd **call this** high", "**rate it as** low"): with one,
 /// even a level that otherwise needs a noun is a rating at the end of its clause.
