@@ -689,3 +689,46 @@ fn a_reviewer_that_lowers_a_shared_finding_lowers_its_own_vote_and_an_approval_w
     assert_eq!(f1["raised_by"].as_array().unwrap().len(), 1);
     assert_eq!(f1["raised_by"][0]["severity"], "P3");
 }
+
+/// A vote counts at the level its reviewer gave: one P1 and two P3s on the same finding make a
+/// P1 that only one reviewer holds to be one, so a majority at `--fail-on p1` does not count it,
+/// while at `--fail-on p3` all three votes do.
+#[test]
+fn a_vote_counts_only_at_the_level_its_reviewer_gave() {
+    let env = TestEnv::with_subtraction_bug();
+    env.fake("codex", raises(json!([subtracts("P1")])));
+    env.fake("gemini", raises(json!([subtracts("P3")])));
+    env.fake("qwen", raises(json!([subtracts("P3")])));
+    env.fake("claude", judge_all_valid(&["F1"]));
+    let run = three(
+        &env,
+        &[
+            "--fail-on",
+            "p1",
+            "--consensus",
+            "majority",
+            "--format",
+            "json",
+        ],
+    )
+    .ok();
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    let f1 = &s["findings"][0];
+    assert_eq!(f1["severity"], "P1", "{s}");
+    assert_eq!(f1["votes"]["raised"], 3);
+    assert_eq!(f1["votes"]["counted"], false, "{s}");
+    let run = three(
+        &env,
+        &[
+            "--fail-on",
+            "p3",
+            "--consensus",
+            "majority",
+            "--format",
+            "json",
+        ],
+    )
+    .fails(1);
+    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(s["gate"]["blocking"], json!(["F1"]), "{s}");
+}

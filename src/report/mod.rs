@@ -124,8 +124,8 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
     let (mut findings, mut unresolved) = latest_findings(o, cx);
     let reviewers = votes::reviewers(o, cx.consensus);
     if let Some(r) = &reviewers {
-        votes::annotate(&mut findings, r);
-        votes::annotate(&mut unresolved, r);
+        votes::annotate(&mut findings, r, cx.fail_on.rank());
+        votes::annotate(&mut unresolved, r, cx.fail_on.rank());
     }
     let withdrawn = o
         .rounds

@@ -25,15 +25,24 @@ pub fn reviewers(o: &Outcome, rule: Consensus) -> Option<Reviewers> {
 
 /// Gives each item raised by reviewers its votes. A finding no reviewer raised (the judge's, the
 /// detector's, one carried from an earlier review) has none, and counts as it always did.
-pub fn annotate(items: &mut [Item], r: &Reviewers) {
+///
+/// For the gate a vote counts only at the level that reviewer gave: a P1 from codex and a P3
+/// from gemini on one finding is one vote for a P1, so `--consensus majority --fail-on p1` does
+/// not count it (`threshold` is the gate's rank; `None`: no gate, every vote counts).
+pub fn annotate(items: &mut [Item], r: &Reviewers, threshold: Option<u8>) {
     let of = r.answered().max(1);
     for i in items.iter_mut().filter(|i| !i.raised_by.is_empty()) {
         let raised = i.raised_by.len();
+        let at_level = i
+            .raised_by
+            .iter()
+            .filter(|v| threshold.is_none_or(|t| v.severity.rank() <= t))
+            .count();
         i.votes = Some(Votes {
             raised,
             of,
             by: crate::findings::agreement_text(&i.raised_by),
-            counted: r.consensus.met(raised, of),
+            counted: r.consensus.met(at_level, of),
         });
     }
 }
