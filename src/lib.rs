@@ -1,7 +1,8 @@
 //! git-debate: a second opinion on a change or a design from an AI model of another family.
 //!
-//! `main.rs` only parses and maps the outcome to an exit code; everything else lives here so the
-//! integration tests and the man-page generator can reach it.
+//! `main.rs` only parses and maps the outcome to an exit code; everything else lives here. The
+//! modules the binaries and the integration tests reach are public; the commands, the report,
+//! the debates and the rest are private to the crate, so rustc finds what nothing uses.
 //!
 //! `unsafe` is denied everywhere but [`sys`], the one door to the operating system.
 
@@ -11,29 +12,29 @@ pub mod agents;
 pub mod answer;
 pub mod change;
 pub mod choices;
-pub mod cli;
-pub mod commands;
-pub mod debate;
+mod cli;
+mod commands;
+mod debate;
 pub mod error;
 pub mod findings;
 pub mod flags;
 pub mod git;
-pub mod injection;
-pub mod instructions;
-pub mod markdown;
-pub mod prompts;
+mod injection;
+mod instructions;
+mod markdown;
+mod prompts;
 pub mod redact;
-pub mod report;
+mod report;
 pub mod review;
 pub mod sandbox;
 pub mod settings;
 pub mod store;
 #[allow(unsafe_code)]
 pub mod sys;
-pub mod toml_lite;
-pub mod transcript;
-pub mod ui;
-pub mod waivers;
+mod toml_lite;
+mod transcript;
+mod ui;
+mod waivers;
 
 use cli::{Cli, Command};
 use error::Outcome;

@@ -25,8 +25,8 @@ pub use groups::{
     BudgetArgs, EffortArgs, GateArgs, IdleArgs, ModeArgs, ReportArgs, RoundsArgs, SidesArgs,
     StoreArgs, TimeoutArgs,
 };
-pub use review::{HookAction, HookArgs, HookInstallArgs, HookRunArgs, ResumeArgs, ReviewArgs};
-pub use sessions::{parse_age, ListFormat, PostArgs, SessionsArgs, ShowArgs, ShowFormat};
+pub use review::{HookAction, HookArgs, HookRunArgs, ResumeArgs, ReviewArgs};
+pub use sessions::{ListFormat, PostArgs, SessionsArgs, ShowArgs, ShowFormat};
 pub use tools::{
     ApplyArgs, AskArgs, BackendsArgs, CompletionsArgs, InstallManArgs, ProtocolArg, SchemaArgs,
 };

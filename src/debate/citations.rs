@@ -95,6 +95,7 @@ enum At {
 
 impl Checker {
     /// Citations checked at HEAD (a debate about no change, or outside a repository: none).
+    #[cfg(test)]
     pub fn new(repo: Option<&git2::Repository>) -> Checker {
         Checker {
             git_dir: repo.map(|r| r.path().to_path_buf()),

@@ -37,7 +37,6 @@ use crate::{
 use citations::Checker;
 
 pub use render::{state_record, summary_markdown, transcript};
-pub use synthesis::parse_verdict;
 
 /// How a debate ended.
 #[derive(Debug, Clone, Serialize)]

@@ -39,6 +39,7 @@ pub enum Template {
 }
 
 impl Template {
+    #[cfg(test)]
     pub const ALL: [Template; 16] = [
         Template::Cr,
         Template::PeerReview,

@@ -11,27 +11,6 @@ pub use crate::store::debate::{Entry, Source};
 use crate::store::{self, Session};
 use anyhow::Result;
 
-/// Phases as the log writes them (there is no value for phase 4: the conclusion is `system`).
-pub const PHASES: &[&str] = &["system", "opening", "rebuttal", "closing"];
-
-/// Entry types by writer: the chair's, the debaters', ...
-pub const CHAIR_TYPES: &[&str] = &[
-    "setup",
-    "announcement",
-    "ruling",
-    "redaction",
-    "conclusion",
-    "audience_question",
-];
-pub const DEBATER_TYPES: &[&str] = &[
-    "opening_statement",
-    "new_point",
-    "rebuttal",
-    "conjecture",
-    "closing_statement",
-    "source_challenge",
-    "clarification_request",
-];
 /// What a debater may log in a round.
 pub const ROUND_TYPES: &[&str] = &["new_point", "rebuttal", "conjecture"];
 

@@ -39,7 +39,7 @@ pub use crate::store::debate::{Debater, Timing};
 use crate::store::Session;
 pub use flow::run;
 pub use log::Entry;
-pub use outputs::{summary, transcript, verifier_report};
+pub use outputs::summary;
 
 /// The support roles, each on its own backend: by default one no debater uses, so no debater's
 /// model grades its own debate.
@@ -69,8 +69,6 @@ pub struct Panel<'a> {
     pub checker: Checker,
     /// Where each call runs (the export of the revision debated) and what it may read.
     pub sandbox: crate::sandbox::confine::Sandbox,
-    /// Ask the reporter for `blog-post.md` too (never for a void debate).
-    pub blog: bool,
     /// The log of an interrupted panel: finished steps are skipped.
     pub resume: Vec<Entry>,
     /// Every model call, timed, for `metadata.json` (calls may run on two threads at once).

@@ -85,7 +85,6 @@ pub fn run(
         context: None,
         checker,
         sandbox,
-        blog: meta.blog,
         resume: log,
         timings: Default::default(),
         judged: Default::default(),

@@ -205,7 +205,6 @@ pub fn run(args: &TopicArgs, ground: Ground, settings: &Settings) -> Result<Ende
         context,
         checker,
         sandbox,
-        blog: args.blog,
         resume: Vec::new(),
         timings: Default::default(),
         judged: Default::default(),
