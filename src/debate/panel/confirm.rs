@@ -36,10 +36,10 @@ pub fn lineup(debaters: &mut Vec<Debater>, yes: bool, topic: &str) -> Result<()>
             Edit::Accept => return Ok(()),
             Edit::Decline => crate::usage!("lineup declined; give personas and positions with --debater NAME=BACKEND:persona or a --panel file"),
             Edit::Remove(n) => lineup::remove(debaters, n),
-            Edit::Edit(n) if n == 0 || n > debaters.len() => {
+            Edit::Change(n) if n == 0 || n > debaters.len() => {
                 Err(format!("there is no debater {n}"))
             }
-            Edit::Edit(n) => edit_one(&mut tty, debaters, Some(n - 1))?,
+            Edit::Change(n) => edit_one(&mut tty, debaters, Some(n - 1))?,
             Edit::Add => edit_one(&mut tty, debaters, None)?,
         };
         if let Err(why) = result {

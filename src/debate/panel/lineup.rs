@@ -172,8 +172,8 @@ pub fn spread(n: usize, installed: &[(String, String)], chair_family: &str) -> V
 pub enum Edit {
     Accept,
     Decline,
-    /// Edit the n-th debater (1-based).
-    Edit(usize),
+    /// Change the n-th debater (1-based): `edit N`.
+    Change(usize),
     Add,
     /// Remove the n-th debater (1-based).
     Remove(usize),
@@ -188,7 +188,7 @@ pub fn parse_edit(line: &str) -> Result<Edit, String> {
         ("" | "a" | "accept" | "y" | "yes", _) => Ok(Edit::Accept),
         ("q" | "quit" | "n" | "no", _) => Ok(Edit::Decline),
         ("add" | "+", _) => Ok(Edit::Add),
-        ("e" | "edit", Some(n)) => Ok(Edit::Edit(n)),
+        ("e" | "edit", Some(n)) => Ok(Edit::Change(n)),
         ("r" | "remove" | "rm" | "-", Some(n)) => Ok(Edit::Remove(n)),
         _ => Err(format!(
             "{:?}: answer accept, edit N, add, remove N or quit",
@@ -296,7 +296,7 @@ mod tests {
     fn slugs_and_edits() {
         assert_eq!(slug("A Labour Economist!"), "labour-economist");
         assert_eq!(parse_edit(""), Ok(Edit::Accept));
-        assert_eq!(parse_edit("edit 2"), Ok(Edit::Edit(2)));
+        assert_eq!(parse_edit("edit 2"), Ok(Edit::Change(2)));
         assert_eq!(parse_edit("remove 1"), Ok(Edit::Remove(1)));
         assert_eq!(parse_edit("add"), Ok(Edit::Add));
         assert!(parse_edit("edit").is_err());
