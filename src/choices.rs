@@ -167,6 +167,7 @@ vocabulary! {
 
 vocabulary! {
     /// `--fail-on`: the severity at which unresolved findings fail the gate.
+    #[derive(schemars::JsonSchema)]
     pub enum FailOn {
         P1 = "p1",
         P2 = "p2",
@@ -190,6 +191,7 @@ impl FailOn {
 vocabulary! {
     /// `--consensus`: with several reviewers, how many of those that answered must raise a
     /// finding before the gate counts it.
+    #[derive(schemars::JsonSchema)]
     pub enum Consensus {
         // One reviewer is enough: a single family's blocker blocks.
         Any = "any",

@@ -10,7 +10,19 @@ use serde::{Deserialize, Serialize};
 
 /// How serious a finding is. `Unclassified` is a finding whose severity nobody stated: it may be a
 /// blocker, so it trips every `--fail-on` level until someone (the judge) classifies it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 pub enum Severity {
     P0,
     P1,
@@ -52,7 +64,9 @@ impl Severity {
 }
 
 /// Which stage of the reading pipeline produced a finding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
     /// The CLI enforced the protocol's JSON Schema and this is its structured field.
@@ -78,7 +92,7 @@ pub enum Source {
 }
 
 /// Whether a finding's location exists in what was reviewed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum LocationCheck {
     /// The file is in the reviewed change and the line is inside one of its changed hunks (or,
@@ -93,7 +107,7 @@ pub enum LocationCheck {
 }
 
 /// Where a finding points.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Location {
     /// Relative to the repository root with `/` separators; as written when outside it.
     pub path: String,
@@ -184,7 +198,7 @@ pub struct Finding {
 }
 
 /// One reviewer's word on a finding, in a review by several.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Vote {
     /// The backend (`codex`, `gemini`).
     pub reviewer: String,

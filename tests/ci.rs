@@ -442,3 +442,38 @@ fn the_gitlab_example_skips_without_keys_as_a_warning_and_reports_code_quality()
     assert!(!script.iter().any(|s| s.contains("jq")), "no jq any more");
     assert_eq!(job["artifacts"]["when"].as_str(), Some("always"));
 }
+
+/// The `--format json` report and the stored `summary.json` follow the schema `git debate schema
+/// report` publishes, whether the review found something, approved, or was not evaluated.
+#[test]
+fn the_json_report_follows_its_published_schema() {
+    let env = setup(two_findings());
+    let run = review(&env, &["--format", "json", "--fail-on", "p1"], &[]).fails(1);
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["findings"].as_array().unwrap().len(), 2, "{report}");
+    crate::common::valid_report(&report);
+    // The schema has teeth: a wrong type or a missing level is caught.
+    let mut bad = report.clone();
+    bad["rounds"] = json!("three");
+    bad["findings"][0]["severity"] = json!("urgent");
+    assert_eq!(crate::common::report_errors(&bad).len(), 2, "{bad:#}");
+    let dir = std::path::Path::new(report["session_dir"].as_str().unwrap()).to_path_buf();
+    let stored: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    crate::common::valid_report(&stored);
+
+    let env = setup(json!([]));
+    env.fake(
+        "codex",
+        json!({"answer": "```json\n{\"verdict\": \"approve\", \"findings\": []}\n```"}),
+    );
+    let run = review(&env, &["--format", "json"], &[]).ok();
+    crate::common::valid_report(&serde_json::from_str(&run.stdout).unwrap());
+
+    let env = setup(json!([]));
+    env.fake("codex", json!({"answer": "  \n"}));
+    let run = review(&env, &["--format", "json"], &[]).fails(3);
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["evaluated"], false, "{report}");
+    crate::common::valid_report(&report);
+}

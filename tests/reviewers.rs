@@ -151,6 +151,7 @@ fn a_p2_of_one_family_passes_under_majority_and_fails_under_any() {
     )
     .fails(1);
     let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    crate::common::valid_report(&s);
     assert_eq!(s["gate"]["consensus"], "majority");
     // The P1 all three raised blocks; the P2 only gemini raised does not.
     assert_eq!(s["gate"]["blocking"], json!(["F1"]));

@@ -90,6 +90,7 @@ fn a_waiver_keeps_a_finding_out_of_the_gate_in_every_format() {
 
     let report: Value =
         serde_json::from_str(&review(&env, &["--format", "json"]).ok().stdout).unwrap();
+    crate::common::valid_report(&report);
     assert_eq!(report["gate"]["waived"], 1, "{report}");
     assert_eq!(report["gate"]["failed"], false);
     assert!(report["unresolved"].as_array().unwrap().is_empty());

@@ -32,7 +32,7 @@ impl Truncation {
     }
 }
 
-#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct Note {
     pub path: String,
     pub reason: String,

@@ -74,7 +74,8 @@ pub struct ApplyArgs {
 #[derive(Debug, Args)]
 pub struct SchemaArgs {
     /// The protocol: cr (code review findings), peer-review (a proposal's concerns) or judge
-    /// (rulings on findings).
+    /// (rulings on findings); or report: the report `--format json` prints (and `summary.json`
+    /// holds) for a review.
     #[arg(value_enum, default_value = "cr")]
     pub protocol: ProtocolArg,
 }
@@ -84,6 +85,7 @@ pub enum ProtocolArg {
     Cr,
     PeerReview,
     Judge,
+    Report,
 }
 
 #[derive(Debug, Args)]

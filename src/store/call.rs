@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::BackendError;
 
 /// Token counts, cost and time a CLI reported for a call; `None` where it reports nothing.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Usage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_tokens: Option<u64>,
@@ -134,7 +134,7 @@ pub struct Call {
 }
 
 /// Calls, tokens, cost and time per backend.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct BackendUsage {
     pub calls: u32,
     pub failed_calls: u32,
@@ -144,7 +144,7 @@ pub struct BackendUsage {
 }
 
 /// A fallback reviewer took over from one that never answered.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Fallback {
     /// The backend that reviewed.
     pub reviewer: String,
@@ -157,7 +157,7 @@ pub struct Fallback {
 }
 
 /// A reviewer of the failover chain that did not answer, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PassedOver {
     pub reviewer: String,
     pub because: String,

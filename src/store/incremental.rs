@@ -12,7 +12,7 @@ pub const FILE: &str = "incremental.json";
 
 /// Which review an incremental one continues and what it sent: decided before the review (the
 /// plan in `incremental.json`) and repeated in its report.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Basis {
     /// `delta` (only what changed was reviewed) or `full` (an incremental review was asked for
     /// and could not be done; `reason` says why).
@@ -80,7 +80,7 @@ pub struct Carry {
 
 /// How an incremental review ends: what it continued and sent, and how every carried finding
 /// stands (the counts are the report's to fill in, from its unresolved findings).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Incremental {
     #[serde(flatten)]
     pub basis: Basis,
@@ -92,7 +92,7 @@ pub struct Incremental {
 
 /// How many findings end the review each way: new and carried-open ones count for the gate,
 /// fixed and outdated ones are only listed.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Counts {
     pub new: usize,
     pub carried_open: usize,
@@ -101,7 +101,7 @@ pub struct Counts {
 }
 
 /// A finding carried from the earlier review, as it ends this one.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CarriedItem {
     pub id: String,
     pub severity: String,

@@ -69,7 +69,7 @@ pub struct Round {
 }
 
 /// One reviewer of a review by several, in one round.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Seat {
     pub reviewer: String,
     pub family: String,
@@ -123,7 +123,7 @@ pub struct Repair {
 }
 
 /// One chunk of a round.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct ChunkRecord {
     /// From 1.
     pub chunk: u32,

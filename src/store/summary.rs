@@ -26,8 +26,18 @@ pub const FILE: &str = "summary.json";
 /// The version of a review report's JSON (`schema`); fields are only ever added.
 pub const SCHEMA: u32 = 1;
 
+/// The JSON Schema of a review's [`Report`] (`git debate schema report`), pretty-printed.
+pub fn report_schema() -> String {
+    let mut schema = schemars::schema_for!(Report);
+    schema.insert(
+        "title".into(),
+        format!("git-debate review report, schema {SCHEMA}").into(),
+    );
+    serde_json::to_string_pretty(&schema).unwrap_or_default()
+}
+
 /// One finding as reported: its latest state.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Item {
     pub id: String,
     /// `P0`..`P3`, or `unclassified`.
@@ -75,7 +85,7 @@ pub struct Item {
 }
 
 /// A finding's votes in a review by several reviewers.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Votes {
     /// Reviewers that raised it.
     pub raised: usize,
@@ -99,7 +109,7 @@ impl Votes {
 }
 
 /// Both positions on a finding the judge disputed.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Dispute {
     /// The reviewer's level.
     pub reviewer_severity: Severity,
@@ -150,7 +160,7 @@ impl Dispute {
 }
 
 /// A finding the reviewer withdrew after the judge disputed it, as reported.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct WithdrawnItem {
     pub id: String,
     pub severity: Severity,
@@ -282,7 +292,7 @@ impl Item {
 }
 
 /// One round's decision, as the report lists them.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct JudgeLine {
     pub round: u32,
     pub choice: char,
@@ -301,7 +311,7 @@ pub struct JudgeLine {
 }
 
 /// The gate: what fails the run (exit 1).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Gate {
     pub fail_on: FailOn,
     pub failed: bool,
@@ -324,7 +334,7 @@ fn is_zero(n: &usize) -> bool {
 }
 
 /// What a chunked review covered.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Coverage {
     /// The first round's chunks (later rounds re-review parts of them; see each round record).
     pub chunks: Vec<ChunkRecord>,
@@ -337,7 +347,7 @@ pub struct Coverage {
 }
 
 /// The reviewers of a review by several, as reported.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Reviewers {
     /// Which findings the gate counts (`any`, `majority`, `all`).
     pub consensus: Consensus,
@@ -353,7 +363,7 @@ impl Reviewers {
 }
 
 /// Everything a review's report says: `summary.json`, and the `--format json` report.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Report {
     pub schema: u32,
     /// `false` when the reviewer never answered (exit 3): nothing was reviewed, nothing passed.

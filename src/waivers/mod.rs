@@ -40,7 +40,7 @@ pub const FILE: &str = ".gitdebate-waivers";
 const MAX_FILE: u64 = 4 << 20;
 
 /// One waiver.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Waiver {
     /// The finding's stable fingerprint (SARIF's `partialFingerprints`).
     pub fingerprint: String,

@@ -672,3 +672,25 @@ pub fn run_on_tty(
     unsafe { libc::close(slave) };
     (crate::common::to_run(out), shown)
 }
+
+/// Checks a review's JSON report (`--format json`, `summary.json`) against the schema
+/// `git debate schema report` prints: what is published and what is printed cannot drift apart.
+pub fn valid_report(v: &Value) {
+    let errors = report_errors(v);
+    assert!(errors.is_empty(), "report schema: {errors:#?}\n{v:#}");
+}
+
+/// What the published report schema finds wrong with `v`.
+pub fn report_errors(v: &Value) -> Vec<String> {
+    let out = Command::new(assert_cmd::cargo::cargo_bin("git-debate"))
+        .args(["schema", "report"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let schema: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    validator
+        .iter_errors(v)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect()
+}
