@@ -295,6 +295,23 @@ struct Bars {
     severity: f64,
     located: f64,
     family: f64,
+    /// At most a tenth of the clean answers may be gated.
+    clean_tenth: bool,
+}
+
+/// A tuned corpus of at least `answers` answers, held to `bars`.
+fn held_to(corpus: &str, answers: usize, bars: &Bars) {
+    let (families, total) = scorecard(&tuned(corpus));
+    assert!(total.answers >= answers, "the corpus shrank");
+    assert_bars(&families, &total, bars);
+    if bars.clean_tenth {
+        assert!(
+            total.clean_gated * 10 <= total.clean,
+            "clean answers gated: {}/{}",
+            total.clean_gated,
+            total.clean
+        );
+    }
 }
 
 /// The bars. A blocker is never waved through, an approval never gated and approval never
@@ -346,6 +363,7 @@ fn tuned_base_corpus() {
             severity: 0.98,
             located: 0.97,
             family: 0.75,
+            clean_tenth: false,
         },
     );
 }
@@ -353,17 +371,16 @@ fn tuned_base_corpus() {
 /// `tuned/holdout-w2`: written apart from the reader (wave 2), tuned on since.
 #[test]
 fn tuned_holdout_w2_corpus() {
-    let (families, total) = scorecard(&tuned("holdout-w2"));
-    assert!(total.answers >= 30, "the corpus shrank");
-    assert_bars(
-        &families,
-        &total,
+    held_to(
+        "holdout-w2",
+        30,
         &Bars {
             recall: 0.97,
             precision: 0.93,
             severity: 0.94,
             located: 0.94,
             family: 0.6,
+            clean_tenth: false,
         },
     );
 }
@@ -371,17 +388,16 @@ fn tuned_holdout_w2_corpus() {
 /// `tuned/fresh-w2`: terminal and API answers (wave 2), tuned on since.
 #[test]
 fn tuned_fresh_w2_corpus() {
-    let (families, total) = scorecard(&tuned("fresh-w2"));
-    assert!(total.answers >= 25, "the corpus shrank");
-    assert_bars(
-        &families,
-        &total,
+    held_to(
+        "fresh-w2",
+        25,
         &Bars {
             recall: 0.98,
             precision: 0.90,
             severity: 0.98,
             located: 0.98,
             family: 0.5,
+            clean_tenth: false,
         },
     );
 }
@@ -390,17 +406,16 @@ fn tuned_fresh_w2_corpus() {
 /// stay weak per family, hence the low family bar.
 #[test]
 fn tuned_blind_w2_corpus() {
-    let (families, total) = scorecard(&tuned("blind-w2"));
-    assert!(total.answers >= 30, "the corpus shrank");
-    assert_bars(
-        &families,
-        &total,
+    held_to(
+        "blind-w2",
+        30,
         &Bars {
             recall: 0.94,
             precision: 0.80,
             severity: 0.89,
             located: 0.95,
             family: 0.1,
+            clean_tenth: false,
         },
     );
 }
@@ -412,24 +427,17 @@ fn tuned_blind_w2_corpus() {
 /// may be gated.
 #[test]
 fn tuned_dev_w3_corpus() {
-    let (families, total) = scorecard(&tuned("dev-w3"));
-    assert!(total.answers >= 60, "the corpus shrank");
-    assert_bars(
-        &families,
-        &total,
+    held_to(
+        "dev-w3",
+        60,
         &Bars {
             recall: 0.95,
             precision: 0.88,
             severity: 0.92,
             located: 0.88,
             family: 0.6,
+            clean_tenth: true,
         },
-    );
-    assert!(
-        total.clean_gated * 10 <= total.clean,
-        "clean answers gated: {}/{}",
-        total.clean_gated,
-        total.clean
     );
 }
 
@@ -439,24 +447,17 @@ fn tuned_dev_w3_corpus() {
 /// answers falsely gated 4/29, approvals gated 1/16. Tuned on since.
 #[test]
 fn tuned_holdout_w3_corpus() {
-    let (families, total) = scorecard(&tuned("holdout-w3"));
-    assert!(total.answers >= 59, "the corpus shrank");
-    assert_bars(
-        &families,
-        &total,
+    held_to(
+        "holdout-w3",
+        59,
         &Bars {
             recall: 0.95,
             precision: 0.95,
             severity: 0.93,
             located: 0.91,
             family: 0.6,
+            clean_tenth: true,
         },
-    );
-    assert!(
-        total.clean_gated * 10 <= total.clean,
-        "clean answers gated: {}/{}",
-        total.clean_gated,
-        total.clean
     );
 }
 
@@ -467,24 +468,17 @@ fn tuned_holdout_w3_corpus() {
 /// ready to merge" without a reason: an objection with nothing listed fails closed by design.)
 #[test]
 fn tuned_holdout_w4_corpus() {
-    let (families, total) = scorecard(&tuned("holdout-w4"));
-    assert!(total.answers >= 66, "the corpus shrank");
-    assert_bars(
-        &families,
-        &total,
+    held_to(
+        "holdout-w4",
+        66,
         &Bars {
             recall: 0.97,
             precision: 0.91,
             severity: 0.97,
             located: 0.92,
             family: 0.6,
+            clean_tenth: true,
         },
-    );
-    assert!(
-        total.clean_gated * 10 <= total.clean,
-        "clean answers gated: {}/{}",
-        total.clean_gated,
-        total.clean
     );
 }
 
@@ -496,24 +490,17 @@ fn tuned_holdout_w4_corpus() {
 /// writer) and an Amazon Q status note still over-read.
 #[test]
 fn tuned_holdout_w5_corpus() {
-    let (families, total) = scorecard(&tuned("holdout-w5"));
-    assert!(total.answers >= 64, "the corpus shrank");
-    assert_bars(
-        &families,
-        &total,
+    held_to(
+        "holdout-w5",
+        64,
         &Bars {
             recall: 0.92,
             precision: 0.87,
             severity: 0.88,
             located: 0.91,
             family: 0.5,
+            clean_tenth: true,
         },
-    );
-    assert!(
-        total.clean_gated * 10 <= total.clean,
-        "clean answers gated: {}/{}",
-        total.clean_gated,
-        total.clean
     );
 }
 
