@@ -151,12 +151,12 @@ pub fn text(r: &Report, color: bool) -> String {
     let _ = writeln!(s, "{} {}", h("Debate summary"), r.session);
     let _ = writeln!(
         s,
-        "target {} · {} round{} · converged {} · decision {}",
+        "target {} · {} round{} · agreed {} · outcome: {}",
         r.target,
         r.rounds,
         if r.rounds == 1 { "" } else { "s" },
         if r.converged { "yes" } else { "no" },
-        paint(&r.final_decision, "1", color)
+        paint(&plain_decision(&r.final_decision), "1", color)
     );
     who_reviewed(&mut s, r, color);
     let _ = writeln!(s, "stopped: {}", r.stop_reason);
@@ -257,6 +257,21 @@ pub fn text(r: &Report, color: bool) -> String {
 }
 
 /// One line of text from a body that may span lines.
+/// The decision in plain words: the report's JSON keeps the protocol's names ("Accept Opposite",
+/// "Keep Original", "Compromise (v2, accepted)", "Stopped (…)"), which say little to a newcomer.
+pub(crate) fn plain_decision(d: &str) -> String {
+    const WORDS: &[(&str, &str)] = &[
+        ("Accept Opposite", "the reviewer's version was taken"),
+        ("Keep Original", "the original was kept"),
+        ("Compromise", "a compromise was taken"),
+        ("Stopped", "stopped with no new version"),
+    ];
+    WORDS
+        .iter()
+        .find_map(|(name, words)| d.strip_prefix(name).map(|rest| format!("{words}{rest}")))
+        .unwrap_or_else(|| d.to_string())
+}
+
 fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -385,10 +400,19 @@ fn markdown_of(r: &Report) -> String {
     let _ = writeln!(s, "Session: {}", r.session);
     let _ = writeln!(s, "Target: {}", r.target);
     let _ = writeln!(s, "Rounds: {}", r.rounds);
-    let _ = writeln!(s, "Converged: {}", if r.converged { "yes" } else { "no" });
+    let _ = writeln!(
+        s,
+        "Agreed: {} (the author and the reviewer converged)",
+        if r.converged { "yes" } else { "no" }
+    );
     let _ = writeln!(s, "Status: {} ({})", r.status, r.stop_reason);
     markdown_reviewers(&mut s, r);
-    let _ = writeln!(s, "\n### Final Decision\n- {}", r.final_decision);
+    let _ = writeln!(
+        s,
+        "\n### Final Decision\n- {} (`{}`)",
+        plain_decision(&r.final_decision),
+        r.final_decision
+    );
     // A pull-request comment must not show local paths: files are named within the session.
     let _ = writeln!(
         s,
@@ -531,6 +555,29 @@ fn file_name(p: &std::path::Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decisions_read_in_plain_words() {
+        for (name, words) in [
+            ("Accept Opposite", "the reviewer's version was taken"),
+            (
+                "Accept Opposite (materialization skipped)",
+                "the reviewer's version was taken (materialization skipped)",
+            ),
+            (
+                "Compromise (v2, accepted)",
+                "a compromise was taken (v2, accepted)",
+            ),
+            ("Keep Original", "the original was kept"),
+            (
+                "Stopped (judge failed in round 2)",
+                "stopped with no new version (judge failed in round 2)",
+            ),
+            ("something new", "something new"),
+        ] {
+            assert_eq!(plain_decision(name), words);
+        }
+    }
 
     #[test]
     fn colour_only_on_a_terminal_without_no_color() {
