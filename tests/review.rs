@@ -122,6 +122,21 @@ fn a_valid_p1_with_an_action_accepts_the_reviewers_version_as_a_checked_patch() 
         .unwrap()
         .contains("a - b"));
     assert!(run.stdout.contains("Next actions"), "{}", run.stdout);
+    // The accepted version is the reviewer's fix: the checklist asks to check it, not to fix
+    // the finding a second time by hand.
+    let actions = s["next_actions"].to_string();
+    assert!(
+        actions.contains("check that the accepted version fixes [F1] P1"),
+        "{actions}"
+    );
+    assert!(!actions.contains("Address [F1]"), "{actions}");
+    // The decision in plain words in text, the protocol's name kept in JSON.
+    assert!(
+        run.stdout
+            .contains("outcome: the reviewer's version was taken"),
+        "{}",
+        run.stdout
+    );
     // The round record and the prompts are kept.
     let dir = std::path::PathBuf::from(s["session_dir"].as_str().unwrap());
     for f in [

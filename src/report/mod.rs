@@ -354,10 +354,22 @@ pub(crate) fn next_actions(r: &Report, code: bool) -> Vec<String> {
             in_session(&r.final_artifact)
         ));
     }
+    // After decision B the accepted version is the reviewer's fix: what it gave a fix for is
+    // checked once applied, not fixed a second time by hand.
+    let fixed_by_patch = r.final_decision.starts_with("Accept Opposite")
+        && r.final_patch.is_some()
+        && r.patch_check
+            .as_deref()
+            .is_some_and(|c| c.starts_with("applies"));
     for i in r.unresolved.iter().filter(|i| i.rank() <= 2) {
         let at = i.where_().map(|e| format!(" ({e})")).unwrap_or_default();
+        let verb = if fixed_by_patch && i.action.is_some() {
+            "Once applied, check that the accepted version fixes"
+        } else {
+            "Address"
+        };
         out.push(format!(
-            "Address [{}] {} {}{at}",
+            "{verb} [{}] {} {}{at}",
             i.id,
             i.severity_text(),
             i.title
