@@ -93,6 +93,8 @@ vocabulary! {
     pub enum TargetSetting {
         Auto = "auto",
         Code = "code",
+        /// `doc` is taken too (the name one of the seeds gives a design document's review).
+        #[value(alias = "doc")]
         Proposal = "proposal",
         Mixed = "mixed",
     }

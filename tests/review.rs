@@ -857,3 +857,18 @@ fn a_progress_line_shows_on_a_terminal_only() {
     let run = review(&env, &[]).ok();
     assert!(!run.stderr.contains("round 1/3 · review"), "{}", run.stderr);
 }
+
+/// `--target doc` (the name a seed gives a design document's review) is a proposal review.
+#[test]
+fn target_doc_is_a_proposal_review() {
+    let env = TestEnv::with_repo();
+    env.write(
+        "design.md",
+        "# Cache\n\nWe add a cache in front of the pricing service.\n",
+    );
+    env.commit_all("design");
+    let run = env
+        .run(&["--target", "doc", "--scope", "commit:HEAD", "--dry-run"])
+        .ok();
+    assert!(run.stdout.contains("proposal"), "{}", run.stdout);
+}

@@ -34,7 +34,8 @@ pub struct ReviewArgs {
     #[arg(long, conflicts_with_all = ["content", "artifact_file", "scope"])]
     pub last_message: bool,
 
-    /// What kind of review: code (cr protocol), proposal (peer review), mixed (both), or auto.
+    /// What kind of review: code (cr protocol), proposal (peer review; `doc` is the same), mixed
+    /// (both), or auto.
     #[arg(long, value_enum)]
     pub target: Option<TargetSetting>,
 
