@@ -137,6 +137,14 @@ fn a_valid_p1_with_an_action_accepts_the_reviewers_version_as_a_checked_patch() 
         "{}",
         run.stdout
     );
+    // The loop converged, but the P1 stays open until the version is applied: not "agreed".
+    assert_eq!(s["converged"], true);
+    assert!(
+        run.stdout
+            .contains("agreed not yet (a blocking finding is still open)"),
+        "{}",
+        run.stdout
+    );
     // The round record and the prompts are kept.
     let dir = std::path::PathBuf::from(s["session_dir"].as_str().unwrap());
     for f in [

@@ -155,7 +155,7 @@ pub fn text(r: &Report, color: bool) -> String {
         r.target,
         r.rounds,
         if r.rounds == 1 { "" } else { "s" },
-        if r.converged { "yes" } else { "no" },
+        agreed(r),
         paint(&plain_decision(&r.final_decision), "1", color)
     );
     who_reviewed(&mut s, r, color);
@@ -257,6 +257,17 @@ pub fn text(r: &Report, color: bool) -> String {
 }
 
 /// One line of text from a body that may span lines.
+/// Whether the two sides agreed: never "yes" while a P0/P1 is still open, whatever the loop
+/// decided (an accepted version that is not applied yet fixes nothing).
+fn agreed(r: &Report) -> &'static str {
+    let open_blocker = r.unresolved.iter().any(|i| i.rank() <= 1);
+    match (r.converged, open_blocker) {
+        (true, false) => "yes",
+        (true, true) => "not yet (a blocking finding is still open)",
+        (false, _) => "no",
+    }
+}
+
 /// The decision in plain words: the report's JSON keeps the protocol's names ("Accept Opposite",
 /// "Keep Original", "Compromise (v2, accepted)", "Stopped (…)"), which say little to a newcomer.
 pub(crate) fn plain_decision(d: &str) -> String {
@@ -400,11 +411,7 @@ fn markdown_of(r: &Report) -> String {
     let _ = writeln!(s, "Session: {}", r.session);
     let _ = writeln!(s, "Target: {}", r.target);
     let _ = writeln!(s, "Rounds: {}", r.rounds);
-    let _ = writeln!(
-        s,
-        "Agreed: {} (the author and the reviewer converged)",
-        if r.converged { "yes" } else { "no" }
-    );
+    let _ = writeln!(s, "Agreed: {}", agreed(r));
     let _ = writeln!(s, "Status: {} ({})", r.status, r.stop_reason);
     markdown_reviewers(&mut s, r);
     let _ = writeln!(
