@@ -880,3 +880,34 @@ fn target_doc_is_a_proposal_review() {
         .ok();
     assert!(run.stdout.contains("proposal"), "{}", run.stdout);
 }
+
+/// A proposal review under a call limit made for code is warned about; a code review is not.
+#[test]
+fn a_short_call_limit_for_a_proposal_is_warned_about() {
+    let env = TestEnv::with_repo();
+    env.write(
+        "design.md",
+        "# Cache\n\nWe add a cache in front of the pricing service.\n",
+    );
+    env.commit_all("design");
+    let args = [
+        "--scope",
+        "commit:HEAD",
+        "--dry-run",
+        "--backend-timeout-seconds",
+        "60",
+    ];
+    let mut with_target = args.to_vec();
+    with_target.extend(["--target", "proposal"]);
+    let run = env.run(&with_target).ok();
+    assert!(
+        run.stderr
+            .contains("--backend-timeout-seconds 60 is short for a proposal review"),
+        "{}",
+        run.stderr
+    );
+    let mut code = args.to_vec();
+    code.extend(["--target", "code"]);
+    let run = env.run(&code).ok();
+    assert!(!run.stderr.contains("is short for"), "{}", run.stderr);
+}

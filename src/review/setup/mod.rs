@@ -215,6 +215,19 @@ pub fn run(
             confirm::Answer::Cancel => return Ok(Ran::Cancelled),
         }
     }
+    // A design is read and argued about at length: a call limit made for code cuts it short.
+    if artifact.target != crate::change::Target::Code && settings.backend_timeout_seconds < 120 {
+        crate::errln!(
+            "warning: --backend-timeout-seconds {} is short for a {} review (its calls often \
+             take minutes); 300 or more is safer",
+            settings.backend_timeout_seconds,
+            if artifact.target == crate::change::Target::Mixed {
+                "mixed"
+            } else {
+                "proposal"
+            }
+        );
+    }
     // In CI nobody can answer: manual mode (e.g. from a global config) becomes auto.
     if settings.mode == Mode::Manual && !settings.dry_run && crate::ui::ask::in_ci() {
         crate::errln!("note: CI detected and no terminal: --mode manual runs as --mode auto");
