@@ -911,3 +911,22 @@ fn a_short_call_limit_for_a_proposal_is_warned_about() {
     let run = env.run(&code).ok();
     assert!(!run.stderr.contains("is short for"), "{}", run.stderr);
 }
+
+/// A `--state-dir` inside the work tree holds our sessions as untracked files: they are never
+/// reviewed as part of the change.
+#[test]
+fn a_state_dir_inside_the_work_tree_is_not_part_of_the_change() {
+    let env = TestEnv::with_repo();
+    env.write("a.rs", "fn a() {}\n");
+    env.commit_all("a");
+    env.write("a.rs", "fn a() { 1 }\n");
+    let args = ["--state-dir", "reviews", "--dry-run"];
+    env.run(&args).ok();
+    assert!(
+        env.repo.join("reviews").is_dir(),
+        "the dry run made a session there"
+    );
+    let run = env.run(&args).ok();
+    assert!(run.stdout.contains("1 changed"), "{}", run.stdout);
+    assert!(!run.stdout.contains("? reviews/"), "{}", run.stdout);
+}

@@ -131,6 +131,34 @@ fn guard_output(
 /// The version the repository's own files (review instructions, waivers) are read from for
 /// `source`: its change's new side; the work tree for content. And the files it is about (old
 /// names too; for content, the file it came from, if any).
+/// A `--state-dir` inside the work tree holds our own sessions, which show up as untracked
+/// files: they are never part of the change reviewed (nor sent to a model).
+fn without_our_store(
+    repo: Option<&crate::git::Repo>,
+    store: &std::path::Path,
+    source: &mut Source,
+) {
+    let (Some(root), Source::Change { change, .. }) = (repo.and_then(|r| r.workdir()), source)
+    else {
+        return;
+    };
+    let canon = |p: &std::path::Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let Ok(rel) = canon(store)
+        .strip_prefix(canon(root))
+        .map(|r| r.to_path_buf())
+    else {
+        return;
+    };
+    let rel = rel.to_string_lossy().replace('\\', "/");
+    if rel.is_empty() {
+        return;
+    }
+    let inside = format!("{rel}/");
+    change
+        .files
+        .retain(|f| f.path != rel && !f.path.starts_with(&inside));
+}
+
 /// Is the reviewed version a commit (not the index or the work tree)?
 fn committed(source: &Source) -> bool {
     matches!(source, Source::Change { change, .. } if change.head.is_some())
@@ -185,6 +213,7 @@ pub fn run(
         };
     guard_output(repo.as_ref(), &settings, &source, &cwd)?;
     let base = store::base_dir(repo.as_ref(), settings.state_dir.as_deref(), &cwd);
+    without_our_store(repo.as_ref(), &base, &mut source);
     // `--since` (or debate.incremental for base: scopes): only the delta is reviewed.
     let incremental = match since::prepare(what, &settings, &mut source, repo.as_ref(), &base)? {
         since::Next::Review(plan) => plan,
