@@ -930,3 +930,24 @@ fn a_state_dir_inside_the_work_tree_is_not_part_of_the_change() {
     assert!(run.stdout.contains("1 changed"), "{}", run.stdout);
     assert!(!run.stdout.contains("? reviews/"), "{}", run.stdout);
 }
+
+/// A patch that does not fit the work tree (its last line has no newline there) is reported as
+/// not applying; the check asks `git apply --check` too, so "applies cleanly" is what `git
+/// debate apply` will find.
+#[test]
+fn the_patch_check_is_gits() {
+    let env = setup();
+    env.write("lib.rs", "fn add(a: i32, b: i32) -> i32 {\n    a - b\n}");
+    env.fake(
+        "codex",
+        critique(json!([p("P1", "add() subtracts", Some("return a + b"))])),
+    );
+    env.fake(
+        "claude",
+        json!([judge_letter(&[("F1", "valid")], "B"), {"answer": PATCH}]),
+    );
+    let run = review(&env, &[]).ok();
+    let s = summary(&run);
+    let check = s["patch_check"].as_str().unwrap();
+    assert!(check.starts_with("does not apply"), "{check}");
+}

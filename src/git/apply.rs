@@ -100,6 +100,15 @@ fn stage(repo: &Repo, touched: &[String], how: How) -> Result<()> {
     Ok(())
 }
 
+/// Why `patch` does not apply to the work tree of the repository whose git folder is `git_dir`,
+/// as `git apply --check` says it (libgit2's own check accepts patches git refuses); `None` when
+/// it applies.
+pub fn refused_by_git(git_dir: &Path, work_tree: &Path, patch: &str) -> Result<Option<String>> {
+    let git = crate::git::command::Git::new(Some(git_dir.into()), Some(work_tree.into()));
+    let a = git.answer_with_input(&["apply", "--check", "-"], patch.as_bytes().to_vec())?;
+    Ok((!a.ok).then(|| first_line(&a.stderr)))
+}
+
 fn first_line(s: &str) -> String {
     s.lines()
         .find(|l| !l.trim().is_empty())

@@ -112,7 +112,7 @@ impl Git {
         self.answer_with_input(args, Vec::new())
     }
 
-    fn answer_with_input(&self, args: &[&str], stdin: Vec<u8>) -> Result<Answer> {
+    pub(super) fn answer_with_input(&self, args: &[&str], stdin: Vec<u8>) -> Result<Answer> {
         let done = Call::spawn(&self.invocation(args, stdin, QUICK))
             .map_err(not_started)?
             .wait()?;

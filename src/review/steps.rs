@@ -558,7 +558,16 @@ impl Review<'_> {
                 PatchBase::WorkTree => {
                     let mut opts = git2::ApplyOptions::new();
                     opts.check(true);
-                    repo.apply(&diff, git2::ApplyLocation::WorkDir, Some(&mut opts))
+                    repo.apply(&diff, git2::ApplyLocation::WorkDir, Some(&mut opts))?;
+                    // "Applies cleanly" only when git itself agrees: `git debate apply` uses it.
+                    let Some(work_tree) = repo.workdir() else {
+                        return Ok(());
+                    };
+                    match crate::git::apply::refused_by_git(dir, work_tree, patch) {
+                        Ok(None) => Ok(()),
+                        Ok(Some(why)) => Err(git2::Error::from_str(&format!("{why} (git apply)"))),
+                        Err(e) => Err(git2::Error::from_str(&format!("{e:#}"))),
+                    }
                 }
                 PatchBase::Commit(sha) => {
                     let tree = repo.find_commit(git2::Oid::from_str(sha)?)?.tree()?;
