@@ -951,3 +951,34 @@ fn the_patch_check_is_gits() {
     let check = s["patch_check"].as_str().unwrap();
     assert!(check.starts_with("does not apply"), "{check}");
 }
+
+/// A finding the judge adds gets an id like the reviewer's, so it can be cited, carried and
+/// waived (never `P1 []`).
+#[test]
+fn a_finding_the_judge_adds_gets_an_id() {
+    let env = setup();
+    env.fake(
+        "codex",
+        critique(json!([p("P1", "add() subtracts", Some("return a + b"))])),
+    );
+    let judge = json!({"classifications": [{"id": "F1", "verdict": "valid", "severity": null,
+        "reason": "r"}], "added": [{"severity": "P2", "title": "no test covers add()",
+        "evidence": "lib.rs:1", "body": "nothing would have caught this", "action": "add one"}],
+        "recommendation": "A", "reason": "r"});
+    env.fake(
+        "claude",
+        json!({"answer": format!("```json\n{judge}\n```")}),
+    );
+    let run = review(&env, &["--max-rounds", "1"]).ok();
+    let s = summary(&run);
+    let added: Vec<&Value> = s["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["from_judge"] == true)
+        .collect();
+    assert_eq!(added.len(), 1, "{s:#}");
+    let id = added[0]["id"].as_str().unwrap();
+    assert!(id.starts_with('F') && id != "F1", "{id}");
+    assert!(!run.stdout.contains("[]"), "{}", run.stdout);
+}
