@@ -447,6 +447,28 @@ fn nothing_the_reviewer_rated_is_dropped_or_lowered() {
     assert_eq!(sevs(&r), [Severity::P0]);
 }
 
+/// A passing test or a fixed problem in the same sentence does not silence a problem raised
+/// beside it, and a lead-in's level reaches only the list right after it.
+#[test]
+fn settled_words_and_lead_ins_stay_local() {
+    assert!(verdict::raises_concern(
+        "The unit test passes, but the handler crashes on an empty body."
+    ));
+    assert!(!verdict::raises_concern(
+        "The double-stop crash is also gone."
+    ));
+    let r = read_cr(
+        "Two nits, both **Priority: low**:\n\nThe rest is described below.\n\n- `src/a.rs:3` \
+         – this leaks the handle.\n",
+    );
+    assert_eq!(
+        sevs(&r),
+        [Severity::Unclassified],
+        "{:?}",
+        r.critique.findings
+    );
+}
+
 /// Approvals in words the reader must not mistake: a praise title that ends in "LGTM" after a
 /// dash, a check that passed under `-race`, and approvals in other languages.
 #[test]

@@ -100,7 +100,7 @@ pub fn raises_concern(text: &str) -> bool {
     static SETTLED: OnceLock<Regex> = OnceLock::new();
     let settled = re(
         &SETTLED,
-        r"(?i)\b(?:is|are|was|were) (?:now |also |already )?(?:gone|fixed|resolved|addressed)|\bno longer\b|\bpreviously\b|\bused to\b|\bthe old (?:code|version|implementation)\b|\bold code\b|\bbefore this (?:change|pr|patch)\b|\bthis (?:pr|change|patch) fixes\b|\bfixes the\b|\bpasses\b|\bpassed\b",
+        r"(?i)\b(?:is|are|was|were) (?:now |also |already )?(?:gone|fixed|resolved|addressed)|\bno longer\b|\bpreviously\b|\bused to\b|\bthe old (?:code|version|implementation)\b|\bold code\b|\bbefore this (?:change|pr|patch)\b",
     );
     cue.find_iter(text).any(|m| {
         let breaks = ['.', '!', '?', '\n', ';'];

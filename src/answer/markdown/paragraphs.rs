@@ -27,7 +27,12 @@ impl Reader<'_> {
         if self.rating_line(text) {
             return;
         }
-        // "Two nits, both **Priority: low**:" — the level of the list that follows.
+        // "Two nits, both **Priority: low**:" — the level of the list that follows, and only
+        // of a list that follows it: any other text at the margin withdraws it.
+        if indent == 0 {
+            let next = self.lists + 1;
+            self.list_levels.retain(|(list, _)| *list != next);
+        }
         if indent == 0 && text.trim_end().ends_with(':') {
             if let Some(level) = super::stated_level(text) {
                 self.list_levels.push((self.lists + 1, level));
