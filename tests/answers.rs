@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use git_debate::answer::{self, normalise, Protocol, Roots};
+use git_debate::{raises_nothing, raw_blocks, Critique, Protocol, Roots};
 use serde_json::Value;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -87,13 +87,13 @@ fn read_answer(text: &str) -> (Vec<Seen>, bool) {
     let roots = Roots {
         roots: vec!["/home/dev/project/".into(), "C:/Users/dev/project/".into()],
     };
-    let r = answer::read(text, None, Protocol::Cr, &roots);
+    let r = git_debate::read_answer(text, None, Protocol::Cr, &roots);
     let c = if r.structured || text.trim().is_empty() {
         r.critique
-    } else if normalise::raises_nothing(text, &roots) {
-        git_debate::findings::Critique::empty("normaliser")
+    } else if raises_nothing(text, &roots) {
+        Critique::empty("normaliser")
     } else {
-        normalise::raw_blocks(text, &roots)
+        raw_blocks(text, &roots)
     };
     let seen = c
         .findings
@@ -570,7 +570,7 @@ fn dump() {
     let roots = Roots {
         roots: vec!["/home/dev/project/".into(), "C:/Users/dev/project/".into()],
     };
-    let r = answer::read(&text, None, Protocol::Cr, &roots);
+    let r = git_debate::read_answer(&text, None, Protocol::Cr, &roots);
     println!(
         "structured {} agreement {}",
         r.structured, r.critique.agreement

@@ -39,7 +39,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-pub use confidence::{Candidate, Confidence, Cue, Doubt};
+pub use confidence::{Candidate, Confidence, Doubt};
 pub use location::Roots;
 pub use schema::Protocol;
 
