@@ -28,9 +28,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use git_debate::{
-    artifact_from_text, Answer, Artifact, Backend, BackendError, Call, Family, Invocation,
-    Layers, Overrides, PatchBase, Request, Restater, Review, Session, Settings, TargetSetting,
-    TextInput,
+    artifact_from_text, Answer, Artifact, Backend, BackendError, Call, Family, Invocation, Layers,
+    Overrides, PatchBase, Request, Restater, Review, Session, Settings, TargetSetting, TextInput,
 };
 
 /// Answers instantly (or after `delay` when reviewing): critiques when reviewing, rulings when

@@ -80,7 +80,9 @@ pub use agents::{Answer, Backend, BackendError, Family, Request};
 pub use answer::judge::{parse_round as parse_judge_round, Verdict};
 pub use answer::normalise::{raises_nothing, raw_blocks};
 pub use answer::{read as read_answer, Protocol, Roots, READ_CAP};
-pub use change::{from_change as artifact_from_change, from_text as artifact_from_text, Artifact, TextInput};
+pub use change::{
+    from_change as artifact_from_change, from_text as artifact_from_text, Artifact, TextInput,
+};
 pub use choices::TargetSetting;
 pub use error::report as report_error;
 pub use error::Outcome as Exit;

@@ -95,9 +95,7 @@ impl Env {
     }
 
     pub fn open(&self) -> Repo {
-        Repo::from_libgit2(
-            git2::Repository::open(&self.repo).expect("open the bench repository"),
-        )
+        Repo::from_libgit2(git2::Repository::open(&self.repo).expect("open the bench repository"))
     }
 
     /// A `git` command: once with its output captured (warm-up, and `files` from the output),

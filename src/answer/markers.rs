@@ -275,6 +275,11 @@ pub fn labels_only(line: &str) -> bool {
 
 /// Reads a lead line: its severity marker (the strongest, then the first) and its title.
 pub fn read_lead(line: &str) -> Lead {
+    // `**Line 40** — Nit: …`, `**L12-14**: ✅ …`: a bold place opens the line, and what it
+    // says comes after it (the place itself is read from the whole line).
+    if let Some(end) = place_label(line) {
+        return read_lead(&line[end..]);
+    }
     if let Some(lead) = crate::answer::conventional::lead(line) {
         return lead;
     }
@@ -301,6 +306,18 @@ pub fn read_lead(line: &str) -> Lead {
         };
     }
     read_lead_markers(line)
+}
+
+/// The end of a bold line place that opens `line` and a separator after it (`**Line 40** — `,
+/// `**Lines 57-63**: `, `` **`L12`** - ``), when text follows.
+fn place_label(line: &str) -> Option<usize> {
+    static LABEL: OnceLock<Regex> = OnceLock::new();
+    let m = re(
+        &LABEL,
+        r"(?i)^\s*\*\*`?(?:lines?|l)\s*\d+(?:\s*(?:-|–|to)\s*\d+)?`?\*\*\s*(?:—|–|-|:)\s*(\S)",
+    )
+    .captures(line)?;
+    Some(m.get(1)?.start())
 }
 
 /// A line of markers only, split by `|` or `·` (`⚠️ Potential issue | 🟠 Major`, as a copy of

@@ -480,4 +480,6 @@ fn same(a: &Finding, wa: &BTreeSet<String>, b: &Finding, wb: &BTreeSet<String>) 
 
 pub mod judge;
 #[cfg(test)]
+mod layout_tests;
+#[cfg(test)]
 mod tests;

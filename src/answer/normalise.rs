@@ -10,7 +10,6 @@
 
 use std::collections::HashSet;
 
-
 use crate::answer::lead::plain;
 use crate::answer::location::{self, Roots};
 use crate::answer::unit::clean;

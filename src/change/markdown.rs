@@ -412,7 +412,6 @@ fn absorb_blank_segments(text: &str, segs: Vec<Segment>) -> Vec<Segment> {
     out
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

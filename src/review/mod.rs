@@ -28,7 +28,6 @@ pub mod setup;
 mod steps;
 mod version_check;
 
-
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

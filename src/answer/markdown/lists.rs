@@ -79,6 +79,10 @@ impl Reader<'_> {
                 });
                 let u = self.new_unit(UnitKind::Item, text, indent);
                 self.units[u].list = Some(list);
+                if self.announced.contains(&list) {
+                    self.units[u].in_findings = true;
+                    self.units[u].quiet = false;
+                }
                 self.mark_container(u);
             }
         }

@@ -106,6 +106,9 @@ struct Reader<'a> {
     units_at_place: Option<usize>,
     /// Levels stated by a lead-in paragraph for the list that follows it, by list number.
     list_levels: Vec<(usize, Severity)>,
+    /// Lists a lead-in announced as problems ("Three observations from this pass:"): their
+    /// items are findings even in a summary section.
+    announced: Vec<usize>,
     /// Something was said since the last heading (a marker line right under a title promotes
     /// the title to a finding only when it comes first).
     heading_content: bool,
@@ -132,6 +135,7 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
         after_location: false,
         units_at_place: None,
         list_levels: Vec::new(),
+        announced: Vec::new(),
         list: None,
         lists: 0,
         pending: Vec::new(),

@@ -32,10 +32,14 @@ impl Reader<'_> {
         if indent == 0 {
             let next = self.lists + 1;
             self.list_levels.retain(|(list, _)| *list != next);
+            self.announced.retain(|list| *list != next);
         }
         if indent == 0 && text.trim_end().ends_with(':') {
             if let Some(level) = super::stated_level(text) {
                 self.list_levels.push((self.lists + 1, level));
+            }
+            if vocab::announces_findings(text) {
+                self.announced.push(self.lists + 1);
             }
         }
         let kind = self.kind();
@@ -191,7 +195,10 @@ impl Reader<'_> {
                 // severity: medium`, then the link).
                 let t = text.trim();
                 let quoted_line = t.starts_with('`') && t.ends_with('`') && l.start_line.is_some();
-                let bare_under_title = (t.starts_with("http") || quoted_line)
+                // So is a `File: path, line 54` field on the very next line (no blank line
+                // between: a place that opens the next comment stands apart).
+                let field_line = unit::is_field(t) && !self.after_blank && l.start_line.is_some();
+                let bare_under_title = (t.starts_with("http") || quoted_line || field_line)
                     && u.lines.is_empty()
                     && u.code.is_empty()
                     && u.kind == UnitKind::Paragraph

@@ -264,6 +264,7 @@ fn details(u: &Unit, roots: &Roots) -> Details {
 pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
     // Fixed since an earlier review, or a draft the bot did not post: not raised.
     if u.placeholder
+        || (u.lines.is_empty() && vocab::is_bot_footer(&plain(&u.lead)))
         || vocab::is_withdrawn(&u.lead)
         || u.lines.iter().any(|l| vocab::is_withdrawn(l))
     {

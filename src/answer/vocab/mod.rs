@@ -39,6 +39,19 @@ pub fn is_withdrawn(text: &str) -> bool {
     crate::answer::re(&WITHDRAWN_RE, WITHDRAWN).is_match(text)
 }
 
+/// Does a lead-in announce the list after it as problems ("Three observations from this pass:",
+/// "A few things stood out:")? ([`ANNOUNCED_FINDINGS`])
+pub fn announces_findings(text: &str) -> bool {
+    static ANNOUNCED_RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    crate::answer::re(&ANNOUNCED_RE, ANNOUNCED_FINDINGS).is_match(text)
+}
+
+/// Is `line` a bot's footer ([`BOT_FOOTER`])?
+pub fn is_bot_footer(line: &str) -> bool {
+    static FOOTER_RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    crate::answer::re(&FOOTER_RE, BOT_FOOTER).is_match(line.trim())
+}
+
 /// Normalises a marker or heading: lower case, emoji and punctuation gone, words separated by
 /// one space (`"**P1 - Must Fix**"` → `"p1 must fix"`).
 pub fn normalise(s: &str) -> String {
@@ -195,8 +208,6 @@ fn phrases(words: &[&str]) -> Option<Vec<(Severity, Strength)>> {
     Some(out)
 }
 
-/// `none`, `(none)`, `N/A`, `No blockers.`, `Nothing blocking.`, `No P1 issues.`: a placeholder
-/// where a list of findings would be, not a finding.
 /// A count of findings by level and nothing else (`1 critical`, `3 major issues`, `Minor: 2`).
 pub fn is_tally(s: &str) -> bool {
     let t = normalise(s);
@@ -210,6 +221,8 @@ pub fn is_tally(s: &str) -> bool {
         && severity_of(&rest.join(" ")).is_some_and(|s| s.1 == Strength::Level)
 }
 
+/// `none`, `(none)`, `N/A`, `No blockers.`, `No P1 issues.`: a placeholder where a list of
+/// findings would be, not a finding.
 pub fn is_placeholder(s: &str) -> bool {
     // "Nothing worth flagging; naming matches the rest": the first clause decides.
     let first = s.split([';', '—', ':']).next().unwrap_or(s);

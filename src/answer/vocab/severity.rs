@@ -63,6 +63,10 @@ pub const SEVERITY_PHRASES: &[(&str, Severity, Strength)] = &[
     ("notice", P3, Strength::Level),
     ("optional", P3, Strength::Level),
     ("nice to have", P3, Strength::Level),
+    // A section of optional points (`### Consider`, `**Consider**`): only a heading or label
+    // that is this word alone; "Consider adding a test" has other words and is no marker.
+    ("consider", P3, Strength::Level),
+    ("could fix", P3, Strength::Level),
     ("nice to strengthen", P3, Strength::Level),
     ("could improve", P3, Strength::Level),
     ("style", P3, Strength::Level),
@@ -376,6 +380,46 @@ pub const PROSE_NOUNS: &[&str] = &[
 
 /// Words that undo a rating within the few before it ("**not** a blocker", "**nothing**
 /// critical", "**no** major issues").
+/// Words after a framed level that only say whose view it is or when it applies ("a blocker
+/// **in my view**", "is critical **for this PR**"): the level still ends its clause.
+pub const PROSE_TAILS: &[&str] = &[
+    "in my view",
+    "in my opinion",
+    "imo",
+    "imho",
+    "for me",
+    "to me",
+    "here",
+    "as written",
+    "as is",
+    "for now",
+    "for this pr",
+    "for this change",
+    "for merge",
+    "for merging",
+    "before merge",
+    "before merging",
+    "to merge",
+    "honestly",
+    "though",
+];
+
+/// Phrases that rate what they are said of on their own, wherever they stand in a clause ("This
+/// one must be fixed before merging"), unless negated.
+pub const PROSE_SELF_RATED: &[(&str, Severity)] = &[
+    ("blocks the merge", P0),
+    ("blocks merging", P0),
+    ("must be fixed before", P1),
+    ("must be addressed before", P1),
+    ("must be resolved before", P1),
+    ("needs to be fixed before", P1),
+    ("needs to be addressed before", P1),
+    ("has to be fixed before", P1),
+    ("must fix before", P1),
+    ("should be fixed before merging", P2),
+    ("should be fixed before merge", P2),
+];
+
 pub const PROSE_NEGATIONS: &[&str] = &[
     "not", "no", "nothing", "never", "isn", "isnt", "aren", "arent", "non", "without", "hardly",
     "didn", "didnt", "don", "dont", "doesn", "doesnt", "wasn", "weren", "zero", "none", "nor",
