@@ -529,33 +529,20 @@ fn tuned_holdout_w7_corpus() {
 /// cursor-agent; eleven languages besides English) and measured once, with the reader alone,
 /// before any change for it: recall 0.94, precision 0.74, severity 0.81, located 0.88, approval
 /// 0.84, blockers caught 18/21, clean answers falsely gated 10/35, approvals gated 7/16. Tuned on
-/// since, but not yet to the bars of the others: approvals gated and misread are counted, not
-/// forbidden, here.
+/// since.
 #[test]
 fn tuned_holdout_w6_corpus() {
-    let (_, total) = scorecard(&tuned("holdout-w6"));
-    assert!(total.answers >= 64, "the corpus shrank");
-    assert_eq!(
-        total.blockers_caught, total.blockers,
-        "a blocker passed the gate"
-    );
-    let at_least = |got: usize, of: usize, bar: f64| ratio(got, of) >= bar;
-    assert!(at_least(total.matched, total.expected, 0.96), "recall");
-    assert!(at_least(total.matched, total.predicted, 0.80), "precision");
-    assert!(
-        at_least(total.severity_right, total.matched, 0.82),
-        "severity"
-    );
-    assert!(at_least(total.located, total.matched, 0.85), "located");
-    assert!(
-        total.clean_gated <= 5,
-        "clean answers gated: {}",
-        total.clean_gated
-    );
-    assert!(
-        total.approvals_gated <= 3,
-        "approvals gated: {}",
-        total.approvals_gated
+    held_to(
+        "holdout-w6",
+        64,
+        &Bars {
+            recall: 0.96,
+            precision: 0.86,
+            severity: 0.82,
+            located: 0.85,
+            family: 0.5,
+            clean_tenth: true,
+        },
     );
 }
 

@@ -15,7 +15,7 @@ use crate::answer::lead::{strip_tags, Lead};
 use crate::answer::vocab::{self, Strength, FINDING_LABELS};
 use crate::findings::Severity;
 
-use crate::answer::re;
+use crate::answer::{re, re_built};
 
 /// "one nit:", "One minor thing:", "a small issue:", "two concerns:" — a finding introduced in
 /// prose; the adjective or noun may name its level.
@@ -133,10 +133,12 @@ fn emphasis_candidates(line: &str, out: &mut Vec<Candidate>) {
 fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
     static FIELD: OnceLock<Regex> = OnceLock::new();
     static LABEL: OnceLock<Regex> = OnceLock::new();
-    for c in re(
-        &FIELD,
-        r"(?i)(?:\b(?:severity|priority|prio|level|impact|criticality|severidad|prioridad|gravedad|nivel|impacto|severidade|prioridade|gravidade|schweregrad|priorität|sévérité|gravité|priorité|niveau)|重要度|重大度|严重程度|严重性|嚴重性|优先级|優先度|심각도|우선순위|중요도)\s*\**\s*[:=：]\s*\**\s*([\w][\w -]{0,20}?)(?:\*|\||,|;|\.|\)|$|\s{2}|\s?[—–]|[。，、）])",
-    )
+    for c in re_built(&FIELD, || {
+        format!(
+            r"(?i)(?:\b(?:{})|重要度|重大度|严重程度|严重性|嚴重性|优先级|優先度|심각도|우선순위|중요도)\s*\**\s*[:=：]\s*\**\s*([\w][\w -]{{0,20}}?)(?:\*|\||,|;|\.|\)|$|\s{{2}}|\s?[—–]|[。，、）])",
+            vocab::SEVERITY_FIELD_WORDS
+        )
+    })
     .captures_iter(line)
     {
         let m = c.get(0).expect("match");

@@ -57,13 +57,31 @@ pub fn is_bot_footer(line: &str) -> bool {
 pub fn normalise(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        if c.is_alphanumeric() {
+        if c.is_alphanumeric() || combining_mark(c) {
             out.extend(c.to_lowercase());
         } else {
             out.push(' ');
         }
     }
     out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A vowel sign or tone mark that is part of a word (Thai `ต่ำ`, Hindi `मध्यम`, Arabic
+/// vowel marks, Latin combining accents): not a separator, though not alphanumeric.
+fn combining_mark(c: char) -> bool {
+    matches!(c,
+        '\u{0300}'..='\u{036F}'
+        | '\u{0610}'..='\u{061A}'
+        | '\u{064B}'..='\u{065F}'
+        | '\u{0670}'
+        | '\u{06D6}'..='\u{06ED}'
+        | '\u{0900}'..='\u{0903}'
+        | '\u{093A}'..='\u{094F}'
+        | '\u{0951}'..='\u{0957}'
+        | '\u{0962}'..='\u{0963}'
+        | '\u{0E31}'
+        | '\u{0E34}'..='\u{0E3A}'
+        | '\u{0E47}'..='\u{0E4E}')
 }
 
 /// A severity word or phrase from the vocabulary (`P1`, `high`, `nit`, `🟠`, `must fix`...), as a

@@ -72,6 +72,18 @@ pub const VERDICT_WORDS: &[(&str, Stance)] = &[
     ("조건부 승인", Stance::Object),
     ("반려", Stance::Object),
     ("수정 필요", Stance::Object),
+    ("zatwierdzam", Stance::Approve),
+    ("zatwierdzono", Stance::Approve),
+    ("onaylandı", Stance::Approve),
+    ("onaylıyorum", Stance::Approve),
+    ("değişiklik gerekli", Stance::Object),
+    ("reddedildi", Stance::Object),
+    ("อนุมัติ", Stance::Approve),
+    ("ต้องแก้ไข", Stance::Object),
+    ("موافق", Stance::Approve),
+    ("تمت الموافقة", Stance::Approve),
+    ("يحتاج إلى تعديل", Stance::Object),
+    ("مرفوض", Stance::Object),
     // Indonesian/Malay, Vietnamese and Hindi verdicts.
     ("disetujui", Stance::Approve),
     ("setuju", Stance::Approve),
@@ -175,6 +187,19 @@ pub const APPROVAL_PHRASES: &[&str] = &[
     r"sorun (?:bulunamadı|yok)",
     r"onaylandı",
     r"birleştirilebilir",
+    // Polish, Turkish, Thai and Arabic ones the Italian-to-Turkish line above lacks.
+    r"nie (?:znalazłem|znalazłam|znaleziono|widzę) (?:żadnych )?(?:problemów|błędów|uwag)",
+    r"zatwierdzam",
+    r"akceptuję",
+    r"hiç yorum (?:oluşturmadı|yok)",
+    r"(?:herhangi bir )?(?:sorun|problem) (?:bulamadım|bulunmadı|görmedim)",
+    r"onaylıyorum",
+    r"อนุมัติ",
+    r"ไม่(?:มี|พบ)(?:สิ่งที่ต้องแก้ไข|ปัญหา)",
+    r"لم (?:أجد|نجد|يتم العثور على) (?:أي )?(?:مشكلة|مشاكل|مشكلات)",
+    r"أوافق على الدمج",
+    r"(?:تمت )?الموافقة",
+    r"جاهز للدمج",
     // Indonesian/Malay, Vietnamese and Hindi.
     r"tidak (?:ada|ditemukan) (?:masalah|temuan|isu)(?: yang)?(?: (?:berarti|signifikan|serius))?(?: (?:ditemukan|berarti))?",
     r"tidak ada yang perlu (?:diubah|diperbaiki)",
@@ -212,7 +237,7 @@ pub const CONDITIONS: &str = r"(?i)^[^.!?\n]*?\b(once|after|until|unless|if|prov
 /// Phrases anywhere in an answer that mean it does not approve.
 /// A "no" to the question whether to approve ("Approved? No.", "Would I ship it? Absolutely
 /// not", "I would not ship this") is one of them.
-pub const OBJECTIONS: &str = r"(?i)\b(request(?:ing)? changes|changes requested|do not merge|don't merge|not (?:yet )?(?:ready|safe|good) to (?:merge|ship|land|go)|needs (?:more )?work|patch is incorrect|must be (?:fixed|addressed) before|(?:approved?|approval|lgtm|ship(?: it| this)?|merge(?: it| this)?|mergeable|ready(?: to (?:merge|ship))?)\s*\?\W*(?:absolutely |definitely |certainly |clearly )?(?:no|not(?: yet)?|nope)\b|would(?:\s+not|n't)\s+(?:ship|merge|approve|land)|no est[áa] listo para (?:fusionar|mergear|integrar)|no lo apruebo|cambios solicitados|requiere cambios|n[ãa]o aprovad[oa]|n[ãa]o (?:est[áa] )?pronto para|altera[çc][õo]es necess[áa]rias|nicht freigegeben|nicht (?:mergen|zusammenführen)|änderungen erforderlich|ne pas fusionner|pas prêt|modifications (?:demandées|nécessaires)|不(?:建议|能|可以|应)合并|暂不合并|审查未通过|差し戻し|承認できません|マージ不可|승인 불가|변경 요청)";
+pub const OBJECTIONS: &str = r"(?i)\b(request(?:ing)? changes|checks? (?:have |has )?failed|[1-9]\d* (?:new )?(?:issues?|problems?|vulnerabilit(?:y|ies)) (?:have|has) been found|changes requested|do not merge|don't merge|not (?:yet )?(?:ready|safe|good) to (?:merge|ship|land|go)|needs (?:more )?work|patch is incorrect|must be (?:fixed|addressed) before|(?:approved?|approval|lgtm|ship(?: it| this)?|merge(?: it| this)?|mergeable|ready(?: to (?:merge|ship))?)\s*\?\W*(?:absolutely |definitely |certainly |clearly )?(?:no|not(?: yet)?|nope)\b|would(?:\s+not|n't)\s+(?:ship|merge|approve|land)|no est[áa] listo para (?:fusionar|mergear|integrar)|no lo apruebo|cambios solicitados|requiere cambios|n[ãa]o aprovad[oa]|n[ãa]o (?:est[áa] )?pronto para|altera[çc][õo]es necess[áa]rias|nicht freigegeben|nicht (?:mergen|zusammenführen)|änderungen erforderlich|ne pas fusionner|pas prêt|modifications (?:demandées|nécessaires)|不(?:建议|能|可以|应)合并|暂不合并|审查未通过|差し戻し|承認できません|マージ不可|승인 불가|변경 요청)";
 
 /// What a reviewer says of a finding carried from an earlier review (incremental review), as
 /// normalised phrases. Longer phrases are tried first at each place, so "not fixed" is never
