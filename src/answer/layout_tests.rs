@@ -158,3 +158,137 @@ fn a_summary_list_with_levels_pairs_with_its_detailed_comments() {
     );
     assert_eq!(r.critique.findings[0].title, "Key collides on re-runs");
 }
+
+// From blind set w8 and the w6 rules it confirmed.
+
+#[test]
+fn unrated_observations_under_a_stated_approval_are_counted_not_raised() {
+    let text = "### Correctness\n\n- Replay is sequential, so two queued edits cannot race.\n\
+- A 412 is handled as a conflict instead of failing silently.\n\n\
+### Verdict\n\n✅ **Approve.** Nothing to change before merge.\n";
+    let r = read_cr(text);
+    assert!(r.critique.findings.is_empty(), "{:?}", seen(&r));
+    assert!(r.critique.agreement);
+    assert!(
+        r.notes.iter().any(|n| n.starts_with("2 unrated remark(s)")),
+        "{:?}",
+        r.notes
+    );
+    // Without the stated verdict the same items stay findings.
+    let unsure = text.replace(
+        "✅ **Approve.** Nothing to change before merge.",
+        "Have a look.",
+    );
+    assert_eq!(read_cr(&unsure).critique.findings.len(), 2);
+}
+
+#[test]
+fn praise_that_signs_off_is_not_a_finding() {
+    let text = "**Actionable comments posted: 0**\n\n`58-60`: **LGTM!**\n\n\
+Returning the error instead of panicking is right; callers handle it.\n\n\
+`33-41`: **Refill uses the monotonic clock.**\n\nThe old code produced a negative refill. LGTM!\n";
+    let r = read_cr(text);
+    assert!(r.critique.findings.is_empty(), "{:?}", seen(&r));
+    // "Otherwise LGTM" signs off after a problem: still a finding.
+    let mixed = "### Issues\n\n`12-14`: **Retry never stops.**\n\nIt loops forever on a 500. Otherwise LGTM.\n";
+    assert_eq!(read_cr(mixed).critique.findings.len(), 1);
+}
+
+#[test]
+fn levels_fields_and_line_words_in_more_languages() {
+    let tr = "1. **Kritik** — `app/Sync.kt`, satır 88: hata başarı olarak dönüyor.\n\n\
+2. **Düşük** — aynı dosya, satır 15: kullanılmayan import.\n";
+    assert_eq!(
+        seen(&read_cr(tr)),
+        [
+            (Severity::P0, "app/Sync.kt:88".into()),
+            (Severity::P3, "app/Sync.kt:15".into())
+        ]
+    );
+    let ru = "Посмотрел `lib/limiter.py`.\n\n1. Окно не сдвигается (строки 34-41) — важность: средняя.\n\n\
+2. Имя вводит в заблуждение (строка 12) — важность: низкая.\n";
+    assert_eq!(
+        seen(&read_cr(ru)),
+        [
+            (Severity::P2, "lib/limiter.py:34-41".into()),
+            (Severity::P3, "lib/limiter.py:12".into())
+        ]
+    );
+    let th = "1. **ไม่จำกัดขนาดไฟล์** — `api/profile.py` บรรทัด 66 — ความรุนแรง: ปานกลาง\n";
+    assert_eq!(
+        seen(&read_cr(th)),
+        [(Severity::P2, "api/profile.py:66".into())]
+    );
+}
+
+#[test]
+fn a_gemini_response_body_is_read_for_its_text() {
+    let body = serde_json::json!({"candidates": [{"content": {"parts": [
+        {"text": "thinking…", "thought": true},
+        {"text": "1. **Unbounded read** — `api/upload.py` line 66 — severity: medium\n"}
+    ], "role": "model"}, "finishReason": "STOP"}], "modelVersion": "gemini-2.5-flash"});
+    let r = read_cr(&body.to_string());
+    assert_eq!(seen(&r), [(Severity::P2, "api/upload.py:66".into())]);
+}
+
+#[test]
+fn a_byline_that_names_a_place_gives_the_comment_under_it_that_place() {
+    let text = "---\n\n**snyk-io** commented on `server/pdf.js` line 33\n\n\
+![high severity](https://example.com/h.png 'high severity') **Server-Side Request Forgery**\n\n\
+User input reaches `axios.get` as the URL.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(Severity::P1, "server/pdf.js:33".into())]
+    );
+}
+
+#[test]
+fn a_severity_field_after_a_comments_words_is_that_comments_level() {
+    let text = "---\n\n**src/sync/merge.ts:140**\n\nA tie on `updatedAt` drops the local edit.\n\n\
+**Severity: high**\n\n---\n\n**src/sync/merge.ts:22**\n\nThe deprecation tag names a function that does not exist.\n\n\
+**Severity: low**\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Severity::P1, "src/sync/merge.ts:140".into()),
+            (Severity::P3, "src/sync/merge.ts:22".into())
+        ]
+    );
+}
+
+#[test]
+fn a_numbered_diff_line_under_a_file_gives_the_line() {
+    let text = "lib/tasks/cleanup.rake\n12 +  desc \"Remove old uploads\"\n\n\
+The description could mention the cutoff. This is low priority.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(Severity::P3, "lib/tasks/cleanup.rake:12".into())]
+    );
+}
+
+#[test]
+fn a_summary_table_after_its_details_is_the_same_findings() {
+    let text = "我看了 `server/handlers/upload.go` 的改动。\n\n**问题 1：路径穿越（严重）**\n\n第 54 行直接拼出保存路径。\n\n\
+**问题 2：大小限制（中）**\n\n第 39 行先读进内存。\n\n| 问题 | 等级 | 位置 |\n|---|---|---|\n\
+| 路径穿越 | 高 | upload.go:54 |\n| 大小限制 | 中 | upload.go:39 |\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Severity::P0, "server/handlers/upload.go:54".into()),
+            (Severity::P2, "server/handlers/upload.go:39".into())
+        ]
+    );
+}
+
+#[test]
+fn an_aspect_heading_is_a_section_and_a_count_after_a_sentence_announces() {
+    let text = "#### 🔴 Critical\n\n**1. Released twice**\n`src/Res.kt:94`\n\nBoth paths restore stock.\n\n\
+#### 🧪 Test Coverage\nThe double-release path has no test.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(Severity::P0, "src/Res.kt:94".into())]
+    );
+    let hold = "I'd hold this one for now. Three things:\n\n1. `w/retry.py` line 40 — the delay is linear.\n\
+2. `w/retry.py` line 72 — the last failure returns None.\n3. The test pins the wrong default.\n\nRequest changes.\n";
+    assert_eq!(read_cr(hold).critique.findings.len(), 3);
+}

@@ -90,7 +90,8 @@ fn tag_candidates(line: &str, out: &mut Vec<Candidate>) {
         let (open, close) = (c.get(1).expect("open"), c.get(3).expect("close"));
         push(out, open.start(), close.end(), c[2].to_string());
     }
-    for c in re(&PAREN, r"\(([^()]{1,30})\)").captures_iter(line) {
+    // (Full-width parentheses too: `（严重）`.)
+    for c in re(&PAREN, r"[(（]([^()（）]{1,30})[)）]").captures_iter(line) {
         let m = c.get(0).expect("match");
         // `Bug (important)`: a label word in parentheses names a level too.
         let word = vocab::normalise(&c[1]);

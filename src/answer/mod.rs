@@ -199,6 +199,7 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         c.findings = merge_duplicates(std::mem::take(&mut c.findings));
     }
     default_file(text, roots, &mut c.findings);
+    full_paths(text, roots, &mut c.findings);
     rate_from_prose(&mut c.findings);
     if use_json {
         prose_outranks_json(text, roots, &mut c.findings);
@@ -233,32 +234,9 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         let approving = c.agreement || verdict::approves(&prose);
         if said_no || approving {
             let summary = from_json_block.as_ref().and_then(|j| j.summary.as_deref());
-            // Compared without table pipes and runs of spaces (a row is kept as its cells).
-            let squash = |s: &str| {
-                s.split(|c: char| c == '|' || c.is_whitespace())
-                    .filter(|w| !w.is_empty())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            };
-            let quiet_text: Vec<String> = md.quiet_text.iter().map(|q| squash(q)).collect();
-            let quiet = |p: &str| {
-                let said: Vec<String> = p
-                    .lines()
-                    .map(|l| squash(l.trim().trim_start_matches(['-', '*', '+'])))
-                    // (A table's `|---|---|` line says nothing; a heading over a list names
-                    // its section.)
-                    .filter(|l| l.chars().any(char::is_alphanumeric) && !l.starts_with('#'))
-                    .collect();
-                !said.is_empty()
-                    && said.iter().all(|l| {
-                        quiet_text
-                            .iter()
-                            .any(|q| !q.is_empty() && (q.contains(l) || l.contains(q.as_str())))
-                    })
-            };
             c.findings = unraised::findings(summary, &prose, said_no, roots)
                 .into_iter()
-                .filter(|f| !quiet(&f.body))
+                .filter(|f| !said_quietly(&f.body, &md.quiet_text))
                 .collect();
         }
     }
@@ -281,6 +259,31 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
     let mut reading = Reading::new(c, structured, raw, cap_note, roots);
     reading.notes.extend(remarks);
     reading
+}
+
+/// Is all of `text` (a paragraph of prose) something a quiet section already said: a summary's
+/// line, a table row, the reviewer's checklist? Compared without table pipes and runs of spaces
+/// (a row is kept as its cells); a table's `|---|` line says nothing and a heading over a list
+/// names its section.
+fn said_quietly(text: &str, quiet_text: &[String]) -> bool {
+    let squash = |s: &str| {
+        s.split(|c: char| c == '|' || c.is_whitespace())
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let quiet: Vec<String> = quiet_text.iter().map(|q| squash(q)).collect();
+    let said: Vec<String> = text
+        .lines()
+        .map(|l| squash(l.trim().trim_start_matches(['-', '*', '+'])))
+        .filter(|l| l.chars().any(char::is_alphanumeric) && !l.starts_with('#'))
+        .collect();
+    !said.is_empty()
+        && said.iter().all(|l| {
+            quiet
+                .iter()
+                .any(|q| !q.is_empty() && (q.contains(l) || l.contains(q.as_str())))
+        })
 }
 
 /// An answer that states its approval ("Verdict: approve", a `**Approve.**` line) and whose
@@ -449,6 +452,38 @@ fn default_file(text: &str, roots: &Roots, findings: &mut [Finding]) {
             if let Some((s, e)) = location::lines_in(&said) {
                 f.location = Some(crate::findings::Location::new(only, Some(s), e));
             }
+        }
+    }
+}
+
+/// A finding placed by a bare file name (`upload.go:54` in a summary table) where the answer
+/// names that file in full once (`server/handlers/upload.go`): the full path.
+fn full_paths(text: &str, roots: &Roots, findings: &mut [Finding]) {
+    if findings
+        .iter()
+        .all(|f| f.location.as_ref().is_none_or(|l| l.path.contains('/')))
+    {
+        return;
+    }
+    let mut named: Vec<String> = location::find_all(text, roots)
+        .into_iter()
+        .filter(|l| l.path.contains('/') && !l.outside)
+        .map(|l| l.path)
+        .collect();
+    named.sort();
+    named.dedup();
+    for f in findings.iter_mut() {
+        let Some(l) = f
+            .location
+            .as_mut()
+            .filter(|l| !l.path.is_empty() && !l.path.contains('/'))
+        else {
+            continue;
+        };
+        let suffix = format!("/{}", l.path);
+        let mut full = named.iter().filter(|p| p.ends_with(&suffix));
+        if let (Some(one), None) = (full.next(), full.next()) {
+            l.path.clone_from(one);
         }
     }
 }

@@ -185,7 +185,7 @@ fn without_thinking(text: &str) -> Cow<'_, str> {
 }
 
 /// The text inside a provider's JSON response: OpenAI `choices[0].message.content`, Anthropic
-/// `content[].text`, Ollama `message.content` or `response`.
+/// `content[].text`, Ollama `message.content` or `response`, Gemini `candidates[0].content.parts`.
 fn unwrap_envelope(text: &str) -> Option<String> {
     let t = text.trim();
     // A response body fenced whole: its content.
@@ -229,10 +229,26 @@ fn unwrap_envelope(text: &str) -> Option<String> {
                 .and_then(|_| v.get("response"))
                 .and_then(Value::as_str)
         });
+    // Gemini's `generateContent`: `candidates[0].content.parts[].text` (thoughts left out).
+    let from_gemini = v
+        .get("candidates")
+        .and_then(|c| c.get(0))
+        .and_then(|c| c.get("content"))
+        .and_then(|c| c.get("parts"))
+        .and_then(Value::as_array)
+        .map(|parts| {
+            parts
+                .iter()
+                .filter(|p| p.get("thought").and_then(Value::as_bool) != Some(true))
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join("\n")
+        });
     from_openai
         .map(str::to_string)
         .or(from_anthropic)
         .or(from_ollama.map(str::to_string))
+        .or(from_gemini)
 }
 
 /// Lines that only say who wrote what follows (`qodo-merge-pro[bot] · review thread`,

@@ -26,7 +26,10 @@ impl Reader<'_> {
                 return;
             }
         }
-        if let Some(o) = self.open {
+        // The list a lead-in announced as problems ("Three things:") is its own findings, not
+        // the details of what came before it.
+        let announced = self.list.is_none() && self.announced.contains(&(self.lists + 1));
+        if let Some(o) = self.open.filter(|_| !announced) {
             let u = &self.units[o];
             let nested = indent > u.indent;
             let belongs = match u.kind {
@@ -187,7 +190,7 @@ fn bold_lead(u: &Unit) -> bool {
 }
 
 /// Text (an item's, after its marker or number) that opens with a bold span.
-fn bold_titled(text: &str) -> bool {
+pub(super) fn bold_titled(text: &str) -> bool {
     let t = text.trim_start();
     let t = ["- ", "* ", "+ "]
         .iter()

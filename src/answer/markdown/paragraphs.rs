@@ -223,11 +223,14 @@ impl Reader<'_> {
                 // So is a `File: path, line 54` field on the very next line (no blank line
                 // between: a place that opens the next comment stands apart).
                 let field_line = unit::is_field(t) && !self.after_blank && l.start_line.is_some();
+                // (A bold title says what the finding is; a bold field such as `**Reviewed
+                // commit:**` is not one.)
+                let titled = super::lists::bold_titled(&u.lead) && !unit::is_field(&u.lead);
                 let bare_under_title = (t.starts_with("http") || quoted_line || field_line)
                     && u.lines.is_empty()
                     && u.code.is_empty()
                     && u.kind == UnitKind::Paragraph
-                    && strong(u);
+                    && (strong(u) || (titled && !t.starts_with("http")));
                 if (link && !placed) || same_file || (bare_under_title && !placed) {
                     self.units[o]
                         .lines

@@ -372,7 +372,10 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
     let rated = crate::answer::verdict::approves(&plain(&u.read.title));
     // `praise:` / `question:` (Conventional Comments) raise nothing, unless the words do.
     let remark = u.read.remark && !concern;
+    // A title that is praise and nothing else (`**LGTM!**`) praises, whatever its body explains.
+    let praise_alone = vocab::PRAISE_TITLES.contains(&normal_title.as_str());
     if (praise && !own_level && !concern)
+        || (praise_alone && !own_level)
         || (signed_off(u) && !own_level)
         || remark
         || (rated && !concern)

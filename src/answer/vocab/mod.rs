@@ -43,7 +43,13 @@ pub fn is_withdrawn(text: &str) -> bool {
 /// "A few things stood out:")? ([`ANNOUNCED_FINDINGS`])
 pub fn announces_findings(text: &str) -> bool {
     static ANNOUNCED_RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    crate::answer::re(&ANNOUNCED_RE, ANNOUNCED_FINDINGS).is_match(text)
+    // The lead-in is the last sentence ("I'd hold this one for now. Three things:").
+    let last = text
+        .trim_end()
+        .rsplit(['.', '!', '?'])
+        .next()
+        .unwrap_or(text);
+    crate::answer::re(&ANNOUNCED_RE, ANNOUNCED_FINDINGS).is_match(last.trim())
 }
 
 /// Is `line` a bot's footer ([`BOT_FOOTER`])?

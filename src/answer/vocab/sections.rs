@@ -185,6 +185,29 @@ pub const QUIET_SECTIONS: &[&str] = &[
     "contexte",
 ];
 
+/// Headings that name an aspect of the change a review looked at: a section, never itself a
+/// finding (matched like [`QUIET_SECTIONS`]).
+pub const ASPECT_SECTIONS: &[&str] = &[
+    "security",
+    "performance",
+    "correctness",
+    "test coverage",
+    "coverage",
+    "documentation",
+    "docs",
+    "maintainability",
+    "readability",
+    "code quality",
+    "error handling",
+    "design",
+    "architecture",
+    "api design",
+    "compatibility",
+    "backwards compatibility",
+    "concurrency",
+    "style",
+];
+
 /// Headings of sections that rate the change rather than raise problems in it: effort and
 /// confidence scores, where "🎯 3 (Moderate)" is not a finding.
 pub const RATING_SECTIONS: &[&str] = &[
