@@ -7,7 +7,7 @@ const MAN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/man/git-debate.1");
 /// each `SECTION:` of the long help (CONFIGURATION, FILES, ENVIRONMENT, EXAMPLES, EXIT STATUS)
 /// as a real section of its own.
 fn render() -> String {
-    let cmd = git_debate::flags::command();
+    let cmd = git_debate::clap_command();
     let man = clap_mangen::Man::new(cmd.clone()).title("git-debate");
     let mut out = Vec::new();
     man.render_title(&mut out).unwrap();
@@ -102,7 +102,7 @@ fn man_page_documents_every_key_and_exit_code() {
         !page.contains(".SH EXTRA") && !page.contains("(1)"),
         "{page}"
     );
-    for key in git_debate::settings::keys::KEYS {
+    for key in git_debate::SETTING_KEYS {
         assert!(
             page.contains(&format!("debate.{}", key.name)),
             "debate.{} missing",

@@ -38,10 +38,6 @@ impl ExecBackend {
             family,
         })
     }
-
-    pub fn installed(&self) -> bool {
-        self.program.is_file()
-    }
 }
 
 impl Backend for ExecBackend {

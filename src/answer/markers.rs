@@ -15,7 +15,7 @@ use crate::answer::lead::{strip_tags, Lead};
 use crate::answer::vocab::{self, Strength, FINDING_LABELS};
 use crate::findings::Severity;
 
-use crate::answer::re;
+use crate::answer::{re, re_built};
 
 /// "one nit:", "One minor thing:", "a small issue:", "two concerns:" — a finding introduced in
 /// prose; the adjective or noun may name its level.
@@ -133,10 +133,12 @@ fn emphasis_candidates(line: &str, out: &mut Vec<Candidate>) {
 fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
     static FIELD: OnceLock<Regex> = OnceLock::new();
     static LABEL: OnceLock<Regex> = OnceLock::new();
-    for c in re(
-        &FIELD,
-        r"(?i)(?:\b(?:severity|priority|prio|level|impact|criticality|severidad|prioridad|gravedad|nivel|impacto|severidade|prioridade|gravidade|schweregrad|priorität|sévérité|gravité|priorité|niveau)|重要度|重大度|严重程度|严重性|嚴重性|优先级|優先度|심각도|우선순위|중요도)\s*\**\s*[:=：]\s*\**\s*([\w][\w -]{0,20}?)(?:\*|\||,|;|\.|\)|$|\s{2}|\s?[—–]|[。，、）])",
-    )
+    for c in re_built(&FIELD, || {
+        format!(
+            r"(?i)(?:\b(?:{})|重要度|重大度|严重程度|严重性|嚴重性|优先级|優先度|심각도|우선순위|중요도)\s*\**\s*[:=：]\s*\**\s*([\w][\w -]{{0,20}}?)(?:\*|\||,|;|\.|\)|$|\s{{2}}|\s?[—–]|[。，、）])",
+            vocab::SEVERITY_FIELD_WORDS
+        )
+    })
     .captures_iter(line)
     {
         let m = c.get(0).expect("match");
@@ -275,6 +277,11 @@ pub fn labels_only(line: &str) -> bool {
 
 /// Reads a lead line: its severity marker (the strongest, then the first) and its title.
 pub fn read_lead(line: &str) -> Lead {
+    // `**Line 40** — Nit: …`, `**L12-14**: ✅ …`: a bold place opens the line, and what it
+    // says comes after it (the place itself is read from the whole line).
+    if let Some(end) = place_label(line) {
+        return read_lead(&line[end..]);
+    }
     if let Some(lead) = crate::answer::conventional::lead(line) {
         return lead;
     }
@@ -301,6 +308,18 @@ pub fn read_lead(line: &str) -> Lead {
         };
     }
     read_lead_markers(line)
+}
+
+/// The end of a bold line place that opens `line` and a separator after it (`**Line 40** — `,
+/// `**Lines 57-63**: `, `` **`L12`** - ``), when text follows.
+fn place_label(line: &str) -> Option<usize> {
+    static LABEL: OnceLock<Regex> = OnceLock::new();
+    let m = re(
+        &LABEL,
+        r"(?i)^\s*\*\*`?(?:lines?|l)\s*\d+(?:\s*(?:-|–|to)\s*\d+)?`?\*\*\s*(?:—|–|-|:)\s*(\S)",
+    )
+    .captures(line)?;
+    Some(m.get(1)?.start())
 }
 
 /// A line of markers only, split by `|` or `·` (`⚠️ Potential issue | 🟠 Major`, as a copy of

@@ -39,7 +39,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-pub use confidence::{Candidate, Confidence, Cue, Doubt};
+pub use confidence::{Candidate, Confidence, Doubt};
 pub use location::Roots;
 pub use schema::Protocol;
 
@@ -49,6 +49,14 @@ use vocab::Stance;
 /// A regex compiled once, in its own cell (the reader's patterns are constants).
 fn re(cell: &'static std::sync::OnceLock<regex::Regex>, pattern: &str) -> &'static regex::Regex {
     cell.get_or_init(|| regex::Regex::new(pattern).expect("valid regex"))
+}
+
+/// [`re`] for a pattern that is built (from vocabularies): built once, with the regex.
+fn re_built(
+    cell: &'static std::sync::OnceLock<regex::Regex>,
+    build: impl FnOnce() -> String,
+) -> &'static regex::Regex {
+    cell.get_or_init(|| regex::Regex::new(&build()).expect("valid regex"))
 }
 
 /// What the reader made of an answer.
@@ -131,6 +139,7 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
     let mut md = markdown::read(text, roots);
     let prose = without_code(text);
     let stated = verdict::stated(&prose);
+    let remarks = observations_under_approval(&mut md, &prose, stated);
     // Where the JSON and the prose disagree, the more severe reading wins: a JSON block that
     // raises nothing never hides findings the prose raised with a level.
     let use_json = match &from_json_block {
@@ -200,7 +209,14 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         || stated == Some(Stance::Object);
     // Prose outside any finding that raises a problem ("otherwise fine, but it will crash")
     // keeps an approval word from being the answer's verdict.
-    let loose = md.loose_text.join("\n");
+    // (Not what the reviewer withdrew: a struck-through comment, one marked addressed.)
+    let loose = md
+        .loose_text
+        .iter()
+        .filter(|t| !vocab::is_withdrawn(t))
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("\n");
     // Prose outside any finding that points at a line of code is about a problem there, not
     // part of an approval ("Happy with the rest" after two paragraphs on `pool.rs` line 64).
     let points_at_code = {
@@ -217,14 +233,27 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         let approving = c.agreement || verdict::approves(&prose);
         if said_no || approving {
             let summary = from_json_block.as_ref().and_then(|j| j.summary.as_deref());
+            // Compared without table pipes and runs of spaces (a row is kept as its cells).
+            let squash = |s: &str| {
+                s.split(|c: char| c == '|' || c.is_whitespace())
+                    .filter(|w| !w.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            let quiet_text: Vec<String> = md.quiet_text.iter().map(|q| squash(q)).collect();
             let quiet = |p: &str| {
-                p.lines()
-                    .map(|l| l.trim().trim_start_matches(['-', '*', '+']).trim())
-                    .filter(|l| !l.is_empty())
-                    .all(|l| {
-                        md.quiet_text
+                let said: Vec<String> = p
+                    .lines()
+                    .map(|l| squash(l.trim().trim_start_matches(['-', '*', '+'])))
+                    // (A table's `|---|---|` line says nothing; a heading over a list names
+                    // its section.)
+                    .filter(|l| l.chars().any(char::is_alphanumeric) && !l.starts_with('#'))
+                    .collect();
+                !said.is_empty()
+                    && said.iter().all(|l| {
+                        quiet_text
                             .iter()
-                            .any(|q| q.contains(l) || l.contains(q.trim()))
+                            .any(|q| !q.is_empty() && (q.contains(l) || l.contains(q.as_str())))
                     })
             };
             c.findings = unraised::findings(summary, &prose, said_no, roots)
@@ -249,7 +278,38 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         || stated.is_some()
         || c.agreement
         || summary_only;
-    Reading::new(c, structured, raw, cap_note, roots)
+    let mut reading = Reading::new(c, structured, raw, cap_note, roots);
+    reading.notes.extend(remarks);
+    reading
+}
+
+/// An answer that states its approval ("Verdict: approve", a `**Approve.**` line) and whose
+/// findings are all findings only by their words ([`markdown::Markdown::remarks`]): those are
+/// the observations of a review that raised nothing. They are taken out, and counted in a note.
+fn observations_under_approval(
+    md: &mut markdown::Markdown,
+    prose: &str,
+    stated: Option<Stance>,
+) -> Option<String> {
+    let explicit = stated == Some(Stance::Approve) || verdict::opens_with_approval(prose);
+    let all_remarks = !md.findings.is_empty()
+        && md.remarks.len() == md.findings.len()
+        && md.remarks.iter().all(|r| r.0);
+    if !(explicit && all_remarks && verdict::approves(prose) && verdict::objection(prose).is_none())
+    {
+        return None;
+    }
+    let n = md.findings.len();
+    md.findings.clear();
+    // What they said is quiet now: prose read later must not raise it again.
+    let said = md
+        .remarks
+        .drain(..)
+        .flat_map(|(_, s)| s.lines().map(str::to_string).collect::<Vec<_>>());
+    md.quiet_text.extend(said);
+    Some(format!(
+        "{n} unrated remark(s) under the reviewer's stated approval were read as observations, not findings"
+    ))
 }
 
 /// A part of the answer that rates a blocker (`This one is a blocker`, a level in a comment
@@ -372,6 +432,13 @@ fn default_file(text: &str, roots: &Roots, findings: &mut [Finding]) {
         .collect();
     paths.sort();
     paths.dedup();
+    // `cron.py` beside `src/scheduler/cron.py` is that file, named short.
+    let full = paths.clone();
+    paths.retain(|p| {
+        !full
+            .iter()
+            .any(|f| f.len() > p.len() && f.ends_with(&format!("/{p}")))
+    });
     let [only] = paths.as_slice() else {
         return;
     };
@@ -479,5 +546,7 @@ fn same(a: &Finding, wa: &BTreeSet<String>, b: &Finding, wb: &BTreeSet<String>) 
 }
 
 pub mod judge;
+#[cfg(test)]
+mod layout_tests;
 #[cfg(test)]
 mod tests;

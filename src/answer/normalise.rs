@@ -10,14 +10,10 @@
 
 use std::collections::HashSet;
 
-use serde_json::Value;
-
-use crate::answer::json;
 use crate::answer::lead::plain;
 use crate::answer::location::{self, Roots};
 use crate::answer::unit::clean;
 use crate::answer::vocab;
-use crate::answer::Protocol;
 use crate::findings::{Critique, Finding, Severity, Source};
 
 /// Share of a restated title's content words that must appear in the raw answer.
@@ -92,54 +88,6 @@ pub(crate) fn states_severity(raw: &str) -> bool {
             .severity
             .is_some_and(|s| s.1 == vocab::Strength::Level)
     }) || !crate::answer::prose::ratings(raw).is_empty()
-}
-
-/// The normaliser's answer, if every finding it restates is grounded in `raw`: its findings,
-/// marked as the normaliser's; `Err` says why not. This is the one-way check; the review loop
-/// checks a restatement both ways with [`crate::answer::restate::check`].
-pub fn grounded(
-    raw: &str,
-    answer_text: &str,
-    structured: Option<&Value>,
-    protocol: Protocol,
-    roots: &Roots,
-) -> Result<Critique, String> {
-    let prepared = crate::answer::prepare::prepare(raw);
-    let raw = prepared.as_ref();
-    let review = structured
-        .and_then(|v| json::review(v, protocol, roots))
-        .or_else(|| json::best_review(&json::json_blocks(answer_text), protocol, roots))
-        .ok_or_else(|| "its answer had no JSON review in it".to_string())?;
-    if review.findings.is_empty() {
-        // "Nothing was raised" is believed only of an answer that raises nothing in words
-        // either: no problem language, no line of code pointed at.
-        if raises_nothing(raw, roots) {
-            return Ok(Critique::empty("normaliser"));
-        }
-        return Err(
-            "it restated the answer with no findings, but the answer raises something".into(),
-        );
-    }
-    let keep_severity = states_severity(raw);
-    let mut findings = Vec::new();
-    for mut f in review.findings {
-        if let Some(why) = ungrounded(&f, raw) {
-            return Err(why);
-        }
-        if !keep_severity {
-            f.severity = Severity::Unclassified;
-        }
-        f.source = Source::Normaliser;
-        findings.push(f);
-    }
-    Ok(Critique {
-        findings,
-        missing_alternatives: review.missing_alternatives,
-        verdict: review.verdict,
-        recommendation: review.recommendation,
-        agreement: false,
-        format: "normaliser",
-    })
 }
 
 /// The raw answer as unclassified findings, one per block (a paragraph or a list, with a code
@@ -288,6 +236,55 @@ fn verdict_only(block: &str, roots: &Roots) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::answer::{json, Protocol};
+    use serde_json::Value;
+
+    /// A restatement's findings, if every one is grounded in `raw` (the one-way check the review
+    /// loop's two-way [`crate::answer::restate::check`] builds on); `Err` says why not.
+    fn grounded(
+        raw: &str,
+        answer_text: &str,
+        structured: Option<&Value>,
+        protocol: Protocol,
+        roots: &Roots,
+    ) -> Result<Critique, String> {
+        let prepared = crate::answer::prepare::prepare(raw);
+        let raw = prepared.as_ref();
+        let review = structured
+            .and_then(|v| json::review(v, protocol, roots))
+            .or_else(|| json::best_review(&json::json_blocks(answer_text), protocol, roots))
+            .ok_or_else(|| "its answer had no JSON review in it".to_string())?;
+        if review.findings.is_empty() {
+            // "Nothing was raised" is believed only of an answer that raises nothing in words
+            // either: no problem language, no line of code pointed at.
+            if raises_nothing(raw, roots) {
+                return Ok(Critique::empty("normaliser"));
+            }
+            return Err(
+                "it restated the answer with no findings, but the answer raises something".into(),
+            );
+        }
+        let keep_severity = states_severity(raw);
+        let mut findings = Vec::new();
+        for mut f in review.findings {
+            if let Some(why) = ungrounded(&f, raw) {
+                return Err(why);
+            }
+            if !keep_severity {
+                f.severity = Severity::Unclassified;
+            }
+            f.source = Source::Normaliser;
+            findings.push(f);
+        }
+        Ok(Critique {
+            findings,
+            missing_alternatives: review.missing_alternatives,
+            verdict: review.verdict,
+            recommendation: review.recommendation,
+            agreement: false,
+            format: "normaliser",
+        })
+    }
 
     const RAW: &str = "Overall the structure is fine, but the new parser in src/parse.rs will \
 crash on empty input at line 42 because it indexes the first byte.\n\nAlso the retry loop never \

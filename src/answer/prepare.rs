@@ -250,18 +250,32 @@ fn without_bylines(text: &str) -> String {
     static WEB: OnceLock<Regex> = OnceLock::new();
     let web = re(
         &WEB,
-        r"(?i)^\s*(?:@[\w.-]+(?:\[bot\])?|[\w.-]+(?:\[bot\])? bot|[\w.-]+(?:\[bot\]| bot)+ (?:reviewed|commented)(?: \d+ \w+ ago| yesterday| just now)?|[\w.-]+ (?:reviewed|commented) (?:\d+ \w+ ago|yesterday|just now)|\d+ (?:second|minute|hour|day|week|month|year)s? ago|(?:@[\w.-]+\s+)?Reply(?:\.\.\.|…))\s*$",
+        r"(?i)^\s*(?:@[\w.-]+(?:\[bot\])?|[\w.-]+(?:\[bot\])? bot|[\w.-]+(?:\[bot\]| bot)+ (?:reviewed|commented)(?: \d+ \w+ ago| yesterday| just now)?|[\w.-]+ (?:reviewed|commented) (?:\d+ \w+ ago|yesterday|just now)|\d+ (?:second|minute|hour|day|week|month|year)s? ago|(?:@[\w.-]+\s+)?Reply(?:\.\.\.|…)|[\w .-]{1,40}@[\w.-]+(?: started a thread on the diff| commented| replied)?\s*·\s*(?:\d+ \w+ ago|yesterday|just now))\s*$",
+    );
+    // A byline that says where (`**snyk-io** commented on `a.js` line 33`, `**kody-ai bot** ·
+    // `a.ts` line 27`): the place stays, on a line of its own, for the comment under it.
+    static PLACED: OnceLock<Regex> = OnceLock::new();
+    let placed = re(
+        &PLACED,
+        r"(?i)^\s*(?:\*\*@?[\w.\- ]{1,30}?(?:\[bot\])?\*\*|@?[\w.-]+(?:\[bot\]| bot))\s+(?:·|commented on|reviewed)\s+(.*[\w`]/?[\w.-]*\.\w+.*)$",
     );
     let is_byline = |l: &str| byline.is_match(l) || web.is_match(l);
-    if !text
-        .lines()
-        .any(|l| byline.is_match(l) || web.is_match(l) && !l.trim().starts_with('@'))
-    {
+    if !text.lines().any(|l| {
+        byline.is_match(l) || placed.is_match(l) || web.is_match(l) && !l.trim().starts_with('@')
+    }) {
         return text.to_string();
     }
     // Each byline leaves a blank line: it separated what was before it from what follows.
     text.lines()
-        .map(|l| if is_byline(l) { "" } else { l })
+        .map(|l| {
+            if is_byline(l) {
+                String::new()
+            } else if let Some(c) = placed.captures(l) {
+                c[1].to_string()
+            } else {
+                l.to_string()
+            }
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -12,7 +12,7 @@ use regex::Regex;
 
 use crate::answer::vocab::{self, Stance};
 
-use crate::answer::re;
+use crate::answer::{re, re_built};
 
 fn phrase() -> &'static Regex {
     static PHRASE: OnceLock<Regex> = OnceLock::new();
@@ -24,15 +24,25 @@ fn phrase() -> &'static Regex {
     };
     let (joined, spaced): (Vec<&str>, Vec<&str>) =
         vocab::APPROVAL_PHRASES.iter().partition(|p| cjk(p));
-    re(
-        &PHRASE,
-        &format!(r"(?i)\b(?:{})\b|(?:{})", spaced.join("|"), joined.join("|")),
-    )
+    re_built(&PHRASE, || {
+        format!(r"(?i)\b(?:{})\b|(?:{})", spaced.join("|"), joined.join("|"))
+    })
 }
 
 /// Does `s` use an approval phrase at all (qualified, negated or not)?
 pub fn mentions_approval(s: &str) -> bool {
     phrase().is_match(s)
+}
+
+/// Does a line open with an approval verdict (`✅ **Approve.** …`, `**LGTM**`, `Approved —`)?
+/// The reviewer's own verdict, stated as such, not an approval word inside a sentence.
+pub fn opens_with_approval(text: &str) -> bool {
+    static LINE: OnceLock<Regex> = OnceLock::new();
+    re(
+        &LINE,
+        r"(?im)^[^\p{L}\n]{0,8}(?:approve[ds]?|approving|lgtm|ship it)\b[^\p{L}\n]{0,6}(?:$|[—–-]|\p{Lu})",
+    )
+    .is_match(text)
 }
 
 /// Does the text, as a whole, approve? (Findings are checked by the caller.)

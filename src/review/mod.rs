@@ -28,8 +28,6 @@ pub mod setup;
 mod steps;
 mod version_check;
 
-pub use crate::prompts::review::{prompts, Prompt};
-
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

@@ -248,16 +248,6 @@ pub fn parse(bytes: &[u8], header: bool) -> Parsed {
     p
 }
 
-impl Parsed {
-    /// The entry of `id`, if the index has one.
-    pub fn get(&self, id: &str) -> Option<&Entry> {
-        self.entries
-            .binary_search_by(|e| e.id.as_str().cmp(id))
-            .ok()
-            .map(|i| &self.entries[i])
-    }
-}
-
 /// The whole text of an index holding `entries`.
 pub fn render<'a>(entries: impl IntoIterator<Item = &'a Entry>) -> String {
     let mut s = format!("{HEADER}\n");
@@ -357,7 +347,7 @@ impl Lock {
             Share::Shared
         };
         match file.lock_within(share, std::time::Duration::from_secs(2)) {
-            Locking::Locked | Locking::Unsupported(_) => Some(Lock { _file: file }),
+            Locking::Locked | Locking::Unsupported => Some(Lock { _file: file }),
             Locking::Busy => None,
         }
     }

@@ -37,7 +37,7 @@ pub fn acquire(dir: &Path, id: &str) -> Result<Lock> {
         Locking::Locked => false,
         Locking::Busy => true,
         // No flock here: believe the recorded pid while that process lives.
-        Locking::Unsupported(_) => holder_pid(lock.file())
+        Locking::Unsupported => holder_pid(lock.file())
             .is_some_and(|pid| pid != std::process::id() && crate::sys::reap::alive(pid)),
     };
     if held {

@@ -28,8 +28,8 @@ pub enum Locking {
     Locked,
     /// Someone else holds it.
     Busy,
-    /// This file system cannot lock (the error says how it refused).
-    Unsupported(io::Error),
+    /// This file system cannot lock.
+    Unsupported,
 }
 
 /// An open lock file; whatever lock was taken on it goes when it is dropped.
@@ -72,7 +72,7 @@ impl LockFile {
         match tried {
             Ok(()) => Locking::Locked,
             Err(TryLockError::WouldBlock) => Locking::Busy,
-            Err(TryLockError::Error(e)) => Locking::Unsupported(e),
+            Err(TryLockError::Error(_)) => Locking::Unsupported,
         }
     }
 

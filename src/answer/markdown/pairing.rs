@@ -67,15 +67,12 @@ pub(super) fn pair_table_with_details(units: &[Unit], found: &mut [Option<Findin
     }
 }
 
-/// A list of bare titles (no place, no level: Amazon Q's "Issues Found") followed by exactly
-/// as many placed findings (its inline comments): each title is the finding detailed after it,
-/// in order, so they are one finding each, with the detail's place and level.
+/// A list of titles without a place (Amazon Q's "Issues Found", with or without a level each)
+/// followed by exactly as many placed findings (its inline comments) whose levels agree in
+/// order: each title is the finding detailed after it, so they are one finding each, with the
+/// detail's place and level.
 pub(super) fn pair_list_with_details(units: &[Unit], found: &mut [Option<Finding>]) {
-    let bare = |i: usize| {
-        found[i]
-            .as_ref()
-            .is_some_and(|f| f.location.is_none() && f.severity == Severity::Unclassified)
-    };
+    let bare = |i: usize| found[i].as_ref().is_some_and(|f| f.location.is_none());
     let Some(list) = units
         .iter()
         .enumerate()
@@ -97,7 +94,14 @@ pub(super) fn pair_list_with_details(units: &[Unit], found: &mut [Option<Finding
     let after: Vec<usize> = (last + 1..units.len())
         .filter(|i| found[*i].is_some())
         .collect();
-    if after.len() != items.len() || !after.iter().all(|i| placed(*i)) {
+    let level = |i: usize| found[i].as_ref().map(|f| f.severity);
+    let agree = |(item, detail): (&usize, &usize)| {
+        level(*item) == Some(Severity::Unclassified) || level(*item) == level(*detail)
+    };
+    if after.len() != items.len()
+        || !after.iter().all(|i| placed(*i))
+        || !items.iter().zip(&after).all(agree)
+    {
         return;
     }
     for (&item, &detail) in items.iter().zip(&after) {

@@ -101,6 +101,74 @@ pub(super) const FIELD_NAMES: &[(&str, Field)] = &[
     ("제안", Field::Action),
     ("수정 제안", Field::Action),
     ("설명", Field::Body),
+    // Portuguese, German, French, Dutch, Italian, Polish, Russian, Turkish, Indonesian,
+    // Vietnamese, Thai, Arabic and Hindi names of the same fields.
+    ("arquivo", Field::File),
+    ("linha", Field::Line),
+    ("linhas", Field::Line),
+    ("severidade", Field::Severity),
+    ("gravidade", Field::Severity),
+    ("prioridade", Field::Severity),
+    ("datei", Field::File),
+    ("zeile", Field::Line),
+    ("zeilen", Field::Line),
+    ("schweregrad", Field::Severity),
+    ("priorität", Field::Severity),
+    ("fichier", Field::File),
+    ("ligne", Field::Line),
+    ("lignes", Field::Line),
+    ("sévérité", Field::Severity),
+    ("gravité", Field::Severity),
+    ("priorité", Field::Severity),
+    ("bestand", Field::File),
+    ("regel", Field::Line),
+    ("regels", Field::Line),
+    ("ernst", Field::Severity),
+    ("prioriteit", Field::Severity),
+    ("riga", Field::Line),
+    ("righe", Field::Line),
+    ("gravità", Field::Severity),
+    ("priorità", Field::Severity),
+    ("plik", Field::File),
+    ("linia", Field::Line),
+    ("linie", Field::Line),
+    ("wiersz", Field::Line),
+    ("ważność", Field::Severity),
+    ("priorytet", Field::Severity),
+    ("файл", Field::File),
+    ("строка", Field::Line),
+    ("строки", Field::Line),
+    ("важность", Field::Severity),
+    ("серьёзность", Field::Severity),
+    ("серьезность", Field::Severity),
+    ("критичность", Field::Severity),
+    ("приоритет", Field::Severity),
+    ("dosya", Field::File),
+    ("satır", Field::Line),
+    ("satırlar", Field::Line),
+    ("önem", Field::Severity),
+    ("önem derecesi", Field::Severity),
+    ("öncelik", Field::Severity),
+    ("berkas", Field::File),
+    ("baris", Field::Line),
+    ("tingkat keparahan", Field::Severity),
+    ("keparahan", Field::Severity),
+    ("prioritas", Field::Severity),
+    ("tệp", Field::File),
+    ("dòng", Field::Line),
+    ("mức độ", Field::Severity),
+    ("ไฟล์", Field::File),
+    ("บรรทัด", Field::Line),
+    ("ความรุนแรง", Field::Severity),
+    ("ระดับความรุนแรง", Field::Severity),
+    ("الملف", Field::File),
+    ("السطر", Field::Line),
+    ("الخطورة", Field::Severity),
+    ("الأولوية", Field::Severity),
+    ("فائل", Field::File),
+    ("फ़ाइल", Field::File),
+    ("पंक्ति", Field::Line),
+    ("गंभीरता", Field::Severity),
 ];
 
 pub(super) fn field(line: &str) -> Option<(Field, String)> {
@@ -108,7 +176,7 @@ pub(super) fn field(line: &str) -> Option<(Field, String)> {
     let line = &strip_tags(line);
     let c = re(
         &FIELD,
-        r"^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?(\p{L}[\p{L} ]{0,22}?)\s*(?:[:：](?:\*\*|__|\*|_)|(?:\*\*|__|\*|_)\s*[:：]|[:：])\s*(.*)$",
+        r"^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?(\p{L}[\p{L}\p{M} ]{0,22}?)\s*(?:[:：](?:\*\*|__|\*|_)|(?:\*\*|__|\*|_)\s*[:：]|[:：])\s*(.*)$",
     )
     .captures(line)?;
     let name = c[1].trim().to_lowercase();
@@ -119,6 +187,11 @@ pub(super) fn field(line: &str) -> Option<(Field, String)> {
 /// `Severity: High`, `**File:** src/a.rs`, `- Fix: …`: a detail of a finding, never a finding.
 pub fn is_field(line: &str) -> bool {
     field(line).is_some()
+}
+
+/// `**Severity: high**`, `Priority: low`: a level given as a field.
+pub fn is_severity_field(line: &str) -> bool {
+    matches!(field(line), Some((Field::Severity, _)))
 }
 
 /// Control characters (escape sequences included) out of model text before anyone prints it.

@@ -7,7 +7,7 @@ mod locate;
 mod title;
 
 use fields::*;
-pub use fields::{clean, is_field};
+pub use fields::{clean, is_field, is_severity_field};
 use locate::{importance, locate};
 use title::*;
 
@@ -261,9 +261,27 @@ fn details(u: &Unit, roots: &Roots) -> Details {
 }
 
 /// The finding a unit is, or `None` when nothing says it is one.
+/// A comment whose last sentence is praise and nothing else ("… was missing before. LGTM!"):
+/// it tells what is now right (CodeRabbit's additional comments), whatever problem it names as
+/// gone. "Otherwise LGTM" is not praise alone.
+fn signed_off(u: &Unit) -> bool {
+    let Some(last) = u.lines.iter().rev().find(|l| !l.trim().is_empty()) else {
+        return false;
+    };
+    let last = plain(last);
+    let sentence = last
+        .trim_end_matches(['.', '!', ' '])
+        .rsplit(['.', '!', '?'])
+        .next()
+        .unwrap_or("");
+    let normal = vocab::normalise(sentence);
+    !normal.is_empty() && vocab::PRAISE_TITLES.contains(&normal.as_str())
+}
+
 pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
     // Fixed since an earlier review, or a draft the bot did not post: not raised.
     if u.placeholder
+        || (u.lines.is_empty() && vocab::is_bot_footer(&plain(&u.lead)))
         || vocab::is_withdrawn(&u.lead)
         || u.lines.iter().any(|l| vocab::is_withdrawn(l))
     {
@@ -355,6 +373,7 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
     // `praise:` / `question:` (Conventional Comments) raise nothing, unless the words do.
     let remark = u.read.remark && !concern;
     if (praise && !own_level && !concern)
+        || (signed_off(u) && !own_level)
         || remark
         || (rated && !concern)
         || counts_only(&normal_title)

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::review::incremental::{carry, Plan};
-pub use crate::store::incremental::{CarriedItem, Counts, Incremental};
+pub use crate::store::incremental::{CarriedItem, Incremental};
 
 /// The reviewer's instructions for the carried findings (our text, outside the fence) and the
 /// findings themselves (model text, fenced as data).

@@ -16,7 +16,7 @@ pub mod delta;
 mod finish;
 pub mod previous;
 
-pub use finish::{context, finish, load, outcome, CarriedItem, Counts, Incremental};
+pub use finish::{context, finish, load, Incremental};
 
 use std::collections::BTreeSet;
 use std::path::Path;
