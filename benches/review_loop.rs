@@ -290,6 +290,7 @@ fn process_calls() -> Vec<Duration> {
                 timeout: Duration::from_secs(30),
                 idle_timeout: Duration::from_secs(30),
                 watch: None,
+                heartbeat: None,
             })
             .and_then(Call::wait)
             .expect("sh runs");
