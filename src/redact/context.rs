@@ -11,7 +11,7 @@ use std::sync::{LazyLock, OnceLock};
 
 use regex::{Captures, Regex};
 
-use crate::redact::files::FileKind;
+use crate::redact::file_kind::FileKind;
 use crate::redact::{assign, entropy, marker, rules};
 
 /// The forms of [`rules::NAMED_FORMS`], each compiled when a text first holds its needle.

@@ -23,7 +23,7 @@ use std::sync::LazyLock;
 use regex::{Captures, Regex};
 
 use engine::RuleSet;
-use files::FileKind;
+use file_kind::FileKind;
 use rules::Check;
 
 mod assign;
@@ -31,7 +31,7 @@ mod context;
 mod engine;
 mod entropy;
 mod escapes;
-pub mod files;
+pub mod file_kind;
 mod places;
 pub mod rules;
 pub mod tokens;
@@ -124,13 +124,13 @@ struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     fn new(text: &str, path: Option<&'a str>) -> Ctx<'a> {
-        let file = files::kind_of(path);
+        let file = file_kind::kind_of(path);
         Ctx {
             path,
             file,
-            vendored: files::is_vendored(path, text),
-            netrc: files::is_netrc(path),
-            key_file: files::is_key_file(path),
+            vendored: file_kind::is_vendored(path, text),
+            netrc: file_kind::is_netrc(path),
+            key_file: file_kind::is_key_file(path),
             depth: 0,
         }
     }

@@ -14,7 +14,7 @@ use aho_corasick::AhoCorasick;
 use regex::{Captures, Regex};
 
 use crate::redact::assign::{self, Name};
-use crate::redact::files::FileKind;
+use crate::redact::file_kind::FileKind;
 use crate::redact::rules::{CREDENTIAL_CALLS, PAIRED_IDS};
 use crate::redact::{entropy, mark, marker, placeholder, MARK};
 

@@ -270,7 +270,7 @@ pub struct Snapshot {
 pub fn read(base: &Path) -> std::io::Result<Option<Snapshot>> {
     let mut file = match OpenOptions::new()
         .read(true)
-        .custom_flags(crate::sys::files::careful_flags(false))
+        .custom_flags(crate::sys::file_io::careful_flags(false))
         .open(base.join(FILE))
     {
         Ok(f) => f,
@@ -309,7 +309,7 @@ pub fn record(dir: &Path, id: &str, metadata: &[u8]) {
     let _lock = Lock::take(base, false);
     let appended = OpenOptions::new()
         .append(true)
-        .custom_flags(crate::sys::files::careful_flags(false))
+        .custom_flags(crate::sys::file_io::careful_flags(false))
         .open(base.join(FILE))
         .and_then(|mut f| {
             if !f.metadata()?.is_file() {

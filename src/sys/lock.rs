@@ -52,7 +52,7 @@ impl LockFile {
             .create(true)
             .truncate(false)
             .mode(0o600)
-            .custom_flags(crate::sys::files::careful_flags(false))
+            .custom_flags(crate::sys::file_io::careful_flags(false))
             .open(path)?;
         if !file.metadata()?.is_file() {
             return Err(io::Error::new(
@@ -122,7 +122,7 @@ mod tests {
         std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
         assert!(LockFile::open(&link).is_err());
         let fifo = dir.path().join("fifo");
-        crate::sys::files::make_fifo(&fifo);
+        crate::sys::file_io::make_fifo(&fifo);
         let e = LockFile::open(&fifo).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::InvalidData);
         assert!(e.to_string().ends_with("is not a regular file"), "{e}");

@@ -8,14 +8,14 @@
 //! not a marker.
 
 mod columns;
-mod files;
+mod paths;
 mod json_keys;
 mod phrases;
 mod sections;
 mod severity;
 
 pub use columns::*;
-pub use files::*;
+pub use paths::*;
 pub use json_keys::*;
 pub use phrases::*;
 pub use sections::*;

@@ -9,7 +9,7 @@
 use std::io;
 use std::path::Path;
 
-use crate::sys::files::Refusal;
+use crate::sys::file_io::Refusal;
 
 /// The largest session file read. What we write is far smaller (an artifact is capped at
 /// `debate.maxArtifactBytes`, a model answer is a part of the runner's capture).
@@ -17,7 +17,7 @@ pub const MAX_BYTES: u64 = 64 << 20;
 
 /// The bytes of the session file `path`. A missing file is `NotFound`, as for `fs::read`.
 pub fn read(path: &Path) -> io::Result<Vec<u8>> {
-    crate::sys::files::read_regular_no_link(path, MAX_BYTES).map_err(|r| match r {
+    crate::sys::file_io::read_regular_no_link(path, MAX_BYTES).map_err(|r| match r {
         Refusal::Io(e) => e,
         Refusal::NotRegular(_) => not_regular(path),
         Refusal::TooLarge(_) => too_large(path),
@@ -61,7 +61,7 @@ mod tests {
     use super::*;
 
     fn mkfifo(path: &Path) {
-        crate::sys::files::make_fifo(path);
+        crate::sys::file_io::make_fifo(path);
     }
 
     #[test]
