@@ -26,7 +26,6 @@
 pub mod call;
 pub mod catalog;
 pub mod debate;
-pub mod session_read;
 pub mod folder;
 pub mod hook_cache;
 pub mod incremental;
@@ -38,6 +37,7 @@ pub mod lock;
 pub mod metadata;
 pub mod prune;
 pub mod round;
+pub mod session_read;
 pub mod summary;
 pub mod sweep;
 pub mod templates;

@@ -340,7 +340,8 @@ fn marker_row(line: &str) -> Option<(Severity, Strength)> {
 }
 
 fn read_lead_markers(line: &str) -> Lead {
-    let cands = candidates(line);
+    // What is quoted as code (`pool.on('error')`) is never a marker.
+    let cands = candidates(&without_code_spans(line));
     let mut best: Option<((Severity, Strength), usize)> = None;
     let mut spans: Vec<(usize, usize)> = Vec::new();
     for c in &cands {
@@ -375,6 +376,27 @@ fn read_lead_markers(line: &str) -> Lead {
         labelled,
         remark: false,
     }
+}
+
+/// `line` with the text of its code spans blanked out byte for byte, so positions still match.
+fn without_code_spans(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut in_code = false;
+    for c in line.chars() {
+        if c == '`' {
+            in_code = !in_code;
+            out.push(c);
+        } else if in_code {
+            out.extend(std::iter::repeat_n('x', c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    // An unclosed quote quotes nothing.
+    if in_code {
+        return line.to_string();
+    }
+    out
 }
 
 /// Markup, images, numbering and a leading finding label removed.

@@ -262,27 +262,34 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
 }
 
 /// Is all of `text` (a paragraph of prose) something a quiet section already said: a summary's
-/// line, a table row, the reviewer's checklist? Compared without table pipes and runs of spaces
-/// (a row is kept as its cells); a table's `|---|` line says nothing and a heading over a list
-/// names its section.
+/// line, a table row, the reviewer's checklist, praise the structure set aside? Each line is
+/// compared by its words (markup, pipes and code quotes aside): nearly all of them (four in five)
+/// must be in one quiet line. A table's `|---|` line says nothing and a heading over a list names
+/// its section.
 fn said_quietly(text: &str, quiet_text: &[String]) -> bool {
-    let squash = |s: &str| {
-        s.split(|c: char| c == '|' || c.is_whitespace())
+    let words = |s: &str| -> Vec<String> {
+        vocab::normalise(s)
+            .split(' ')
             .filter(|w| !w.is_empty())
-            .collect::<Vec<_>>()
-            .join(" ")
+            .map(str::to_string)
+            .collect()
     };
-    let quiet: Vec<String> = quiet_text.iter().map(|q| squash(q)).collect();
-    let said: Vec<String> = text
+    let quiet: Vec<BTreeSet<String>> = quiet_text
+        .iter()
+        .map(|q| words(q).into_iter().collect())
+        .collect();
+    let said: Vec<Vec<String>> = text
         .lines()
-        .map(|l| squash(l.trim().trim_start_matches(['-', '*', '+'])))
-        .filter(|l| l.chars().any(char::is_alphanumeric) && !l.starts_with('#'))
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .map(words)
+        .filter(|w| !w.is_empty())
         .collect();
     !said.is_empty()
         && said.iter().all(|l| {
-            quiet
-                .iter()
-                .any(|q| !q.is_empty() && (q.contains(l) || l.contains(q.as_str())))
+            quiet.iter().any(|q| {
+                let shared = l.iter().filter(|w| q.contains(*w)).count();
+                !q.is_empty() && shared * 5 >= l.len() * 4
+            })
         })
 }
 

@@ -71,12 +71,35 @@ pub fn raises_nothing(raw: &str, roots: &Roots) -> bool {
     let prepared = crate::answer::prepare::prepare(raw);
     let raw = prepared.as_ref();
     let places = location::find_all(raw, roots);
-    !crate::answer::verdict::raises_concern(raw)
+    // Prose about files in a script the vocabularies barely cover (Hebrew, Persian, Greek…)
+    // that does not approve in words we know: its silence is not known to be nothing.
+    let unread =
+        !places.is_empty() && mostly_non_latin(raw) && !crate::answer::verdict::approves(raw);
+    !unread
+        && !crate::answer::verdict::raises_concern(raw)
         && !crate::answer::verdict::conditional(raw)
         // A level stated in any language it has words for ("Это блокер") raises something.
         && crate::answer::prose::ratings(raw).is_empty()
         && !places.iter().any(|l| l.start_line.is_some())
         && (location::lines_in(raw).is_none() || places.is_empty())
+}
+
+/// Are most of the letters outside code spans not Latin ones?
+fn mostly_non_latin(text: &str) -> bool {
+    let mut in_code = false;
+    let (mut latin, mut other) = (0usize, 0usize);
+    for c in text.chars() {
+        if c == '`' {
+            in_code = !in_code;
+        } else if !in_code && c.is_alphabetic() {
+            if c.is_ascii() || ('\u{00C0}'..='\u{024F}').contains(&c) {
+                latin += 1;
+            } else {
+                other += 1;
+            }
+        }
+    }
+    other > latin
 }
 
 /// Does the raw answer state any severity: a marker where reviewers put one (a line's lead, a

@@ -350,7 +350,8 @@ fn anchor(f: &Finding, workspace: Option<&Path>) -> Option<String> {
     // A path from an answer: never a FIFO or device, never unbounded.
     let content = workspace
         .and_then(|w| {
-            crate::sys::file_io::read_regular(&w.join(path), crate::sys::file_io::CITED_FILE_CAP).ok()
+            crate::sys::file_io::read_regular(&w.join(path), crate::sys::file_io::CITED_FILE_CAP)
+                .ok()
         })
         .and_then(|b| String::from_utf8(b).ok());
     match content.and_then(|text| window_hash(&text, line)) {

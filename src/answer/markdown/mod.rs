@@ -192,6 +192,14 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
     level_from_lead_in(&r.units, &r.list_levels, &mut found);
     pairing::pair_table_with_details(&r.units, &mut found);
     pairing::pair_list_with_details(&r.units, &mut found);
+    // What the structure read and found raises nothing (praise, a tally, a withdrawn comment)
+    // is quiet too: prose read later must not raise it again.
+    for (u, f) in r.units.iter().zip(&found) {
+        if f.is_none() && !u.quiet {
+            out.quiet_text.push(u.lead.clone());
+            out.quiet_text.extend(u.lines.iter().cloned());
+        }
+    }
     out.remarks
         .resize(out.findings.len(), (false, String::new()));
     for (u, f) in r.units.iter().zip(found) {

@@ -8,15 +8,15 @@
 //! not a marker.
 
 mod columns;
-mod paths;
 mod json_keys;
+mod paths;
 mod phrases;
 mod sections;
 mod severity;
 
 pub use columns::*;
-pub use paths::*;
 pub use json_keys::*;
+pub use paths::*;
 pub use phrases::*;
 pub use sections::*;
 pub use severity::*;
@@ -279,8 +279,9 @@ pub fn is_placeholder(s: &str) -> bool {
             placeholder_tail(r)
         }
         // "No P1 issues.", "No blocking concerns found" — but not "No tests cover the new
-        // issues endpoint": only qualifiers before the noun, only a placeholder after it.
-        "no" => {
+        // issues endpoint": only qualifiers before the noun, only a placeholder after it. A
+        // count of zero says the same ("0 new issues", "Results: 0 issues").
+        "no" | "0" | "zero" => {
             let noun = words
                 .iter()
                 .skip(1)

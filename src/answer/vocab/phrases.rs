@@ -84,6 +84,19 @@ pub const VERDICT_WORDS: &[(&str, Stance)] = &[
     ("تمت الموافقة", Stance::Approve),
     ("يحتاج إلى تعديل", Stance::Object),
     ("مرفوض", Stance::Object),
+    ("schváleno", Stance::Approve),
+    ("εγκρίνεται", Stance::Approve),
+    ("aprobat", Stance::Approve),
+    ("מאושר", Stance::Approve),
+    ("godkänd", Stance::Approve),
+    ("схвалено", Stance::Approve),
+    ("jóváhagyva", Stance::Approve),
+    ("לא לאשר", Stance::Object),
+    ("neschváleno", Stance::Object),
+    ("nu aprob", Stance::Object),
+    ("δεν εγκρίνεται", Stance::Object),
+    ("godkänns inte", Stance::Object),
+    ("не схвалено", Stance::Object),
     // Indonesian/Malay, Vietnamese and Hindi verdicts.
     ("disetujui", Stance::Approve),
     ("setuju", Stance::Approve),
@@ -200,6 +213,28 @@ pub const APPROVAL_PHRASES: &[&str] = &[
     r"أوافق على الدمج",
     r"(?:تمت )?الموافقة",
     r"جاهز للدمج",
+    // Czech, Greek, Romanian, Hebrew, Persian, Swedish, Ukrainian and Hungarian.
+    r"nu a generat niciun comentariu",
+    r"up to standards",
+    r"quality gate passed",
+    r"schvaluji",
+    r"schváleno",
+    r"εγκρίνεται",
+    r"δεν (?:βρήκα|εντόπισα) (?:κανένα )?(?:πρόβλημα|προβλήματα)",
+    r"nu am găsit (?:nicio problemă|probleme)",
+    r"(?:se poate face|poate fi făcut) merge",
+    r"מאושר",
+    r"לא מצאתי (?:בעיות|שום בעיה)",
+    r"مشکلی (?:پیدا نکردم|ندیدم|وجود ندارد)",
+    r"تأیید (?:می‌کنم|میکنم|شد)",
+    r"godkänd",
+    r"godkänner",
+    r"inga (?:problem|anmärkningar)(?: hittades)?",
+    r"схвалено",
+    r"схвалюю",
+    r"(?:зауважень|проблем) (?:немає|не знайдено)",
+    r"jóváhagyom",
+    r"nem találtam (?:problémát|hibát)",
     // Indonesian/Malay, Vietnamese and Hindi.
     r"tidak (?:ada|ditemukan) (?:masalah|temuan|isu)(?: yang)?(?: (?:berarti|signifikan|serius))?(?: (?:ditemukan|berarti))?",
     r"tidak ada yang perlu (?:diubah|diperbaiki)",
@@ -237,7 +272,7 @@ pub const CONDITIONS: &str = r"(?i)^[^.!?\n]*?\b(once|after|until|unless|if|prov
 /// Phrases anywhere in an answer that mean it does not approve.
 /// A "no" to the question whether to approve ("Approved? No.", "Would I ship it? Absolutely
 /// not", "I would not ship this") is one of them.
-pub const OBJECTIONS: &str = r"(?i)\b(request(?:ing)? changes|checks? (?:have |has )?failed|[1-9]\d* (?:new )?(?:issues?|problems?|vulnerabilit(?:y|ies)) (?:have|has) been found|changes requested|do not merge|don't merge|not (?:yet )?(?:ready|safe|good) to (?:merge|ship|land|go)|needs (?:more )?work|patch is incorrect|must be (?:fixed|addressed) before|(?:approved?|approval|lgtm|ship(?: it| this)?|merge(?: it| this)?|mergeable|ready(?: to (?:merge|ship))?)\s*\?\W*(?:absolutely |definitely |certainly |clearly )?(?:no|not(?: yet)?|nope)\b|would(?:\s+not|n't)\s+(?:ship|merge|approve|land)|no est[áa] listo para (?:fusionar|mergear|integrar)|no lo apruebo|cambios solicitados|requiere cambios|n[ãa]o aprovad[oa]|n[ãa]o (?:est[áa] )?pronto para|altera[çc][õo]es necess[áa]rias|nicht freigegeben|nicht (?:mergen|zusammenführen)|änderungen erforderlich|ne pas fusionner|pas prêt|modifications (?:demandées|nécessaires)|不(?:建议|能|可以|应)合并|暂不合并|审查未通过|差し戻し|承認できません|マージ不可|승인 불가|변경 요청)";
+pub const OBJECTIONS: &str = r"(?i)\b(request(?:ing)? changes|לא לאשר|neschvaluji|nu aprob|δεν εγκρίνεται|godkänns inte|не схвалюю|nem javaslom az összevonást|تأیید نمی‌کنم|checks? (?:have |has )?failed|[1-9]\d* (?:new )?(?:issues?|problems?|vulnerabilit(?:y|ies)) (?:have|has) been found|changes requested|do not merge|don't merge|not (?:yet )?(?:ready|safe|good) to (?:merge|ship|land|go)|needs (?:more )?work|patch is incorrect|must be (?:fixed|addressed) before|(?:approved?|approval|lgtm|ship(?: it| this)?|merge(?: it| this)?|mergeable|ready(?: to (?:merge|ship))?)\s*\?\W*(?:absolutely |definitely |certainly |clearly )?(?:no|not(?: yet)?|nope)\b|would(?:\s+not|n't)\s+(?:ship|merge|approve|land)|no est[áa] listo para (?:fusionar|mergear|integrar)|no lo apruebo|cambios solicitados|requiere cambios|n[ãa]o aprovad[oa]|n[ãa]o (?:est[áa] )?pronto para|altera[çc][õo]es necess[áa]rias|nicht freigegeben|nicht (?:mergen|zusammenführen)|änderungen erforderlich|ne pas fusionner|pas prêt|modifications (?:demandées|nécessaires)|不(?:建议|能|可以|应)合并|暂不合并|审查未通过|差し戻し|承認できません|マージ不可|승인 불가|변경 요청)";
 
 /// What a reviewer says of a finding carried from an earlier review (incremental review), as
 /// normalised phrases. Longer phrases are tried first at each place, so "not fixed" is never
