@@ -292,3 +292,61 @@ fn an_aspect_heading_is_a_section_and_a_count_after_a_sentence_announces() {
 2. `w/retry.py` line 72 — the last failure returns None.\n3. The test pins the wrong default.\n\nRequest changes.\n";
     assert_eq!(read_cr(hold).critique.findings.len(), 3);
 }
+
+// From blind set w9.
+
+#[test]
+fn code_quoted_in_a_comment_is_never_a_marker() {
+    let text = "`21-30`: **LGTM!**\n\nThe `pool.on('error')` handler now logs the error and recreates the client.\n";
+    let r = read_cr(text);
+    assert!(r.critique.findings.is_empty(), "{:?}", seen(&r));
+    assert_eq!(
+        markers::read_lead("Retry `(high)` stays; ship it").severity,
+        None,
+        "a level inside a code span"
+    );
+}
+
+#[test]
+fn a_hebrew_prose_blocker_and_fields_are_read() {
+    let text = "**הבעיה העיקרית:** ב-`auth/tokens.ts`, שורה 37, הטוקן נוצר עם `Math.random()`. זו בעיה חוסמת — אין למזג.\n\n\
+**מסקנה:** לא לאשר עד שהבעיה תתוקן.\n";
+    let r = read_cr(text);
+    assert!(!r.critique.agreement);
+    assert!(
+        r.critique
+            .findings
+            .iter()
+            .any(|f| f.severity == Severity::P0),
+        "{:?}",
+        seen(&r)
+    );
+    let cs = "1. **Řádek 73** v `src/Report.php` — součet zahrnuje stornované položky. Závažnost: střední.\n";
+    assert_eq!(
+        seen(&read_cr(cs)),
+        [(Severity::P2, "src/Report.php:73".into())]
+    );
+}
+
+#[test]
+fn a_zero_count_is_no_finding_and_a_passed_gate_approves() {
+    assert!(vocab::is_placeholder("0 new issues"));
+    assert!(!vocab::is_placeholder("0 checks cover the retry path"));
+    let text = "## Up to standards ✅\n<details><summary><strong>🟢 Issues</strong>  <code>0 issues</code></summary>\n\n\
+> **Results:**\n> `0` new issues\n>\n</details>\n";
+    let r = read_cr(text);
+    assert!(r.critique.findings.is_empty(), "{:?}", seen(&r));
+    assert!(r.critique.agreement);
+}
+
+#[test]
+fn an_unread_answer_about_files_in_another_script_is_not_taken_as_silence() {
+    // Greek prose naming a file, with no approval in words the vocabularies know.
+    let text = "Στο `auth/tokens.ts` το διακριτικό δημιουργείται με προβλέψιμο τρόπο και πρέπει να αλλάξει.\n";
+    assert!(!normalise::raises_nothing(text, &Roots::default()));
+    // The same language approving, in words it knows, raises nothing.
+    assert!(normalise::raises_nothing(
+        "Έλεγξα το `auth/tokens.ts`. Εγκρίνεται.",
+        &Roots::default()
+    ));
+}

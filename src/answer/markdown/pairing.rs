@@ -54,8 +54,9 @@ pub(super) fn pair_table_with_details(units: &[Unit], found: &mut [Option<Findin
                 && level(r) != Some(Severity::Unclassified)
                 && (file(r).is_none() || file(d).is_none() || file(r) == file(d)))
                 || same_line(r, d)
-                // As many unplaced details as rows, in order: the rows place them.
-                || (details.len() == rows.len() && file(d).is_none() && file(r).is_some())
+                // As many details as rows, in order, and one side without a place: the rows
+                // restate them (and place them when they can).
+                || (details.len() == rows.len() && (file(d).is_none() || file(r).is_none()))
         })
     };
     let first_fit = |details: &[usize]| {

@@ -345,6 +345,17 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
     if vocab::is_placeholder(&u.read.title) && !u.read.title.is_empty() {
         return None;
     }
+    // `**Results:**` over `0 new issues` (and a `[View in Codacy](…)` link): a label whose every
+    // line is a placeholder.
+    let label = plain(&u.lead).trim_end().ends_with(':') && u.read.title.split(' ').count() <= 3;
+    let link_only = |l: &str| {
+        let t = l.trim();
+        t.starts_with('[') && t.ends_with(')') && t.contains("](")
+    };
+    let said: Vec<&String> = u.lines.iter().filter(|l| !link_only(l)).collect();
+    if label && !said.is_empty() && said.iter().all(|l| vocab::is_placeholder(&plain(l))) {
+        return None;
+    }
     // "![MAJOR] 1 major", "2 high": a tally of findings said elsewhere, not one of them.
     if u.code.is_empty() && vocab::is_tally(&u.read.title) {
         return None;
