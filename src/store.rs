@@ -13,7 +13,7 @@
 //! exists), or, caught between their rename and the flush, present but empty (a record read back
 //! empty is reported as unreadable, never guessed at). Readers therefore treat any file as possibly missing or
 //! corrupt and say so instead of panicking, and read it through
-//! [`files`] (regular files only, bounded). A session is held by one process at a time
+//! [`session_read`] (regular files only, bounded). A session is held by one process at a time
 //! ([`lock`]). Each metadata write also goes to the store's [`index`], from which [`catalog`]
 //! lists sessions and [`prune`] removes old ones.
 //!

@@ -85,8 +85,8 @@ pub const HEARTBEAT_LOG: &str = "error,codex_app_server::outgoing_message=trace"
 /// The target of those lines, as it appears in each.
 const HEARTBEAT_TARGET: &str = "codex_app_server::outgoing_message: ";
 
-/// Whether a stderr line is one of codex's heartbeat lines: "<timestamp> TRACE
-/// codex_app_server::outgoing_message: app-server event: …" (a span may come before the target).
+/// Whether a stderr line is one of codex's heartbeat lines: `<timestamp> TRACE
+/// codex_app_server::outgoing_message: app-server event: …` (a span may come before the target).
 fn is_heartbeat(line: &[u8]) -> bool {
     let Ok(line) = std::str::from_utf8(line) else {
         return false;

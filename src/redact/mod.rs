@@ -12,7 +12,7 @@
 //!
 //! The engine is here; the token formats are data in [`tokens`], the key vocabularies and places
 //! in [`rules`]; how a file's name (and a minified file's lines) change the reading of its text is
-//! in [`files`]; the name-based and per-file assignment rules in `assign`; secrets known by their
+//! in [`file_kind`]; the name-based and per-file assignment rules in `assign`; secrets known by their
 //! place (call arguments, Kubernetes `Secret` manifests, raw key files, PuTTY keys, split keys) in
 //! `context` and `places`; string escapes in `escapes`; the randomness test in `entropy`;
 //! the user's own rules in `user`; the lazily compiled rule tables in `engine`.
@@ -148,7 +148,7 @@ impl<'a> Ctx<'a> {
 }
 
 /// Redacts `text`; `path` (the file it came from, if any) says how assignments read there (see
-/// [`files`]): every value of a `.env` file but plain settings, random-looking values in
+/// [`file_kind`]): every value of a `.env` file but plain settings, random-looking values in
 /// credentials files, unquoted literals in configuration but not in code, and in minified or
 /// vendored code only distinctive token formats.
 pub fn redact(text: &str, path: Option<&str>) -> Redacted {
