@@ -102,6 +102,22 @@ fn latest_findings(o: &ReviewOutcome, cx: &Context) -> (Vec<Item>, Vec<Item>) {
 }
 
 /// Each round's letters: the rubric's, the judge's, and the one chosen.
+/// Every alternative the reviewer said was missing, in any round, each once: a later round that
+/// approves does not unsay what an earlier one raised.
+fn every_alternative(rounds: &[crate::store::round::Round]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for a in rounds.iter().flat_map(|r| &r.missing_alternatives) {
+        let key = crate::answer::vocab::normalise(a);
+        if !out
+            .iter()
+            .any(|o| crate::answer::vocab::normalise(o) == key)
+        {
+            out.push(a.clone());
+        }
+    }
+    out
+}
+
 fn judge_history(o: &ReviewOutcome) -> Vec<JudgeLine> {
     o.rounds
         .iter()
@@ -175,11 +191,7 @@ pub fn build(o: &ReviewOutcome, cx: &Context) -> Report {
         judge_history,
         unresolved: Vec::new(),
         withdrawn,
-        missing_alternatives: o
-            .rounds
-            .last()
-            .map(|r| r.missing_alternatives.clone())
-            .unwrap_or_default(),
+        missing_alternatives: every_alternative(&o.rounds),
         reviewer_recommendation: o
             .rounds
             .iter()
