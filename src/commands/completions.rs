@@ -16,9 +16,82 @@ _git_debate() {
     local idx=${__git_cmd_idx:-1}
     local COMP_WORDS=(git-debate "${COMP_WORDS[@]:idx+1}")
     local COMP_CWORD=$((COMP_CWORD - idx))
-    COMPLETE_FN git-debate "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+    _git_debate_complete git-debate "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
 }
+
+# Values clap cannot know: --scope forms with this repository's revisions, backend names, session
+# ids. The words are taken from the line by spaces, so `commit:main` stays one word whatever
+# COMP_WORDBREAKS says; what bash splits at `:` gets back only the part after the last colon.
+_git_debate_values() {
+    local line="${COMP_LINE:0:COMP_POINT}" cur prev
+    local -a words cands=()
+    read -ra words <<<"$line"
+    [[ "$line" == *" " ]] && words+=("")
+    cur="${words[${#words[@]}-1]}"
+    prev="${words[${#words[@]}-2]}"
+    case "$prev" in
+    --scope)
+        cands=(uncommitted staged commit: base: range: file:)
+        local r refs
+        refs="HEAD $(git for-each-ref --format='%(refname:short)' refs/heads refs/tags refs/remotes 2>/dev/null)"
+        case "$cur" in
+        commit:* | base:*)
+            for r in $refs; do cands+=("${cur%%:*}:$r"); done ;;
+        range:*..*)
+            for r in $refs; do cands+=("${cur%%..*}..$r"); done ;;
+        range:*)
+            for r in $refs; do cands+=("range:$r.."); done ;;
+        file:*)
+            for r in $(compgen -f -- "${cur#file:}"); do cands+=("file:$r"); done ;;
+        esac ;;
+    BACKEND_FLAGS)
+        cands=(BACKEND_NAMES exec: openai:) ;;
+    --since)
+        cands=(last) ;;
+    show | resume)
+        [[ "$cur" == -* ]] && return 1
+        local dir
+        dir="$(git rev-parse --git-dir 2>/dev/null)/review-loop"
+        cands=(last)
+        [[ -d "$dir" ]] && cands+=($(command ls "$dir" 2>/dev/null | grep '^debate-')) ;;
+    *) return 1 ;;
+    esac
+    COMPREPLY=($(compgen -W "${cands[*]}" -- "$cur"))
+    # `commit:`, `range:main..`: the word goes on.
+    if [[ ${#COMPREPLY[@]} -eq 1 && "${COMPREPLY[0]}" == *[:.] ]]; then
+        compopt -o nospace 2>/dev/null
+    fi
+    if [[ "$cur" == *:* && "${COMP_WORDBREAKS:-:}" == *:* ]]; then
+        local colon="${cur%"${cur##*:}"}"
+        COMPREPLY=("${COMPREPLY[@]#"$colon"}")
+    fi
+    return 0
+}
+
+_git_debate_complete() {
+    _git_debate_values || COMPLETE_FN "$@"
+}
+complete -F _git_debate_complete -o bashdefault -o default git-debate
 "#;
+
+/// The long flags whose value is a backend (`--reviewer`, `--judge`, `--chair`…), from the clap
+/// definitions, as a bash `case` pattern.
+fn backend_flags(cmd: &clap::Command) -> Vec<String> {
+    let mut out: Vec<String> = cmd
+        .get_arguments()
+        .filter(|a| {
+            a.get_value_names()
+                .is_some_and(|v| v.iter().any(|n| n.as_str() == "BACKEND"))
+        })
+        .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+        .collect();
+    for sub in cmd.get_subcommands() {
+        out.extend(backend_flags(sub));
+    }
+    out.sort();
+    out.dedup();
+    out
+}
 
 /// clap's zsh script gives the top level's positionals (CONTENT, and the pathspecs after `--`)
 /// the first words, so after `git debate hook ` zsh offers the top-level commands again
@@ -61,7 +134,13 @@ pub fn run(args: &CompletionsArgs) -> Result<Outcome> {
             .and_then(|rest| rest.split_whitespace().next())
             .ok_or_else(|| anyhow::anyhow!("clap's bash script registers no completion function"))?
             .to_string();
-        out.extend_from_slice(BASH_GIT_SHIM.replace("COMPLETE_FN", &function).as_bytes());
+        let flags = backend_flags(&crate::flags::command());
+        let names: Vec<&str> = crate::agents::registry::REVIEWER_ORDER.to_vec();
+        let shim = BASH_GIT_SHIM
+            .replace("COMPLETE_FN", &function)
+            .replace("BACKEND_FLAGS)", &format!("{})", flags.join(" | ")))
+            .replace("BACKEND_NAMES", &names.join(" "));
+        out.extend_from_slice(shim.as_bytes());
     }
     if args.shell == clap_complete::Shell::Zsh {
         out = zsh_subcommands_first(&String::from_utf8_lossy(&out)).into_bytes();
