@@ -350,3 +350,41 @@ fn an_unread_answer_about_files_in_another_script_is_not_taken_as_silence() {
         &Roots::default()
     ));
 }
+
+// From blind set w10.
+
+#[test]
+fn what_a_review_checked_for_is_not_what_it_found() {
+    let text = "## Code review\n\nNo issues found. Checked 6 changed files for logic errors, security issues, \
+broken edge cases and regressions, including the new retry path and its error handling.\n";
+    let r = read_cr(text);
+    assert!(r.critique.findings.is_empty(), "{:?}", seen(&r));
+    assert!(r.critique.agreement);
+    // A problem it did find still stops the approval.
+    let found = "No issues found, but the retry loop never stops on a 500.\n";
+    assert!(!read_cr(found).critique.agreement);
+}
+
+#[test]
+fn a_checklist_section_in_dutch_is_quiet() {
+    let text = "**Wat ik heb gecontroleerd**\n\n- *Race condition.* Beide paden vergrendelen dezelfde rij.\n\
+- *Tests.* 64 geslaagd, 0 mislukt.\n\n**Oordeel**\n\nGeen opmerkingen. Goedgekeurd.\n";
+    let r = read_cr(text);
+    assert!(r.critique.findings.is_empty(), "{:?}", seen(&r));
+    assert!(r.critique.agreement);
+}
+
+#[test]
+fn underscores_of_a_quoted_or_bare_path_are_kept() {
+    let quoted = "### Issues\n\n**Stale re-export** (Low)\n**File:** `clients/__init__.py`, line 1\n\nThe name is gone.\n";
+    assert_eq!(
+        seen(&read_cr(quoted)),
+        [(Severity::P3, "clients/__init__.py:1".into())]
+    );
+    let bare =
+        "### Issues\n\n- **Stale re-export** (Low)\n  - File: clients/__init__.py\n  - Line: 1\n";
+    assert_eq!(
+        seen(&read_cr(bare)),
+        [(Severity::P3, "clients/__init__.py:1".into())]
+    );
+}

@@ -408,8 +408,7 @@ fn clean_title(s: &str) -> (String, bool) {
     let s = re(&IMAGE, r"!\[[^\]]*\]\([^)]*\)").replace_all(s, " ");
     // `[text](url)` reads as its text (an image's link leaves nothing).
     let s = re(&LINK, r"\[([^\]]*)\]\([^)\s]*\)").replace_all(&s, "$1");
-    let s = strip_tags(&s);
-    let s = s.replace("**", "").replace("__", "");
+    let s = crate::answer::lead::without_emphasis(&strip_tags(&s));
     let s = s
         .trim()
         .trim_start_matches(|c: char| {

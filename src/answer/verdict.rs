@@ -96,11 +96,12 @@ pub fn raises_concern(text: &str) -> bool {
         r"(?i)\b(?:no|not|without|never|zero|any|free of|nothing|checked for|looked for|scanned for|checking for|looking for|check for|avoids?|avoiding|prevents?|preventing|fix(?:es|ed)?|guards? against|protects? against|eliminates?)\W+(?:\w+\W+){0,2}$",
     );
     // What a review looks for is not what it found ("I'm reviewing this pull request for
-    // security vulnerabilities and code quality issues").
+    // security vulnerabilities and code quality issues", "Checked 6 files for logic errors,
+    // broken edge cases and regressions").
     static SOUGHT: OnceLock<Regex> = OnceLock::new();
     let sought = re(
         &SOUGHT,
-        r"(?i)\b(?:review|reviewing|reviewed|scan|scanning|scanned|audit|auditing|audited|analy[sz]ing|search|searching|searched|inspecting)\W+(?:\w+\W+){0,4}for\W+(?:\w+\W+){0,5}$",
+        r"(?i)\b(?:review|reviewing|reviewed|scan|scanning|scanned|audit|auditing|audited|analy[sz]ing|search|searching|searched|inspecting|checked|checking|check|looked|looking|tested|testing|examined|examining|verified|verifying)\W+(?:\w+\W+){0,4}for\W+(?:\w+\W+){0,10}$",
     );
     // A cue inside inline code is a name (`-race`, `leak_check`), not a word of concern.
     static CODE_SPAN: OnceLock<Regex> = OnceLock::new();

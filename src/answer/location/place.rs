@@ -106,10 +106,9 @@ pub fn place_line(text: &str, roots: &Roots) -> Option<Place> {
         "range",
     ];
     // A folder or pin emoji before the path (`📁 src/a.ts`, `📍 src/a.ts:3`) is decoration.
-    let plain = text
-        .replace("**", "")
-        .replace("__", "")
-        .replace('`', "")
+    // (Emphasis goes, but not the underscores of a quoted `__init__.py`.)
+    let plain = crate::answer::lead::without_emphasis(text).replace('`', "");
+    let plain = plain
         .trim()
         .trim_start_matches(|c: char| {
             !c.is_alphanumeric() && !matches!(c, '/' | '.' | '~' | '[' | '<' | '_')

@@ -234,7 +234,7 @@ impl Reader<'_> {
                 if (link && !placed) || same_file || (bare_under_title && !placed) {
                     self.units[o]
                         .lines
-                        .push(format!("Location: {}", l.display()));
+                        .push(format!("Location: `{}`", l.display()));
                     return true;
                 }
             }

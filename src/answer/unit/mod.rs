@@ -173,11 +173,21 @@ fn details(u: &Unit, roots: &Roots) -> Details {
                 last_was_action = false;
             }
             Some((Field::File, v)) if !v.is_empty() => {
-                if let Some(l) = location::find_all(&format!("`{}`", plain(&v)), roots)
-                    .into_iter()
-                    .next()
-                    .or_else(|| location::find_all(&v, roots).into_iter().next())
-                {
+                // As written first: markup-stripping would take the underscores of a bare
+                // `pkg/__init__.py`.
+                let bare = !v.contains('`') && !v.contains("**");
+                let as_written = || location::find_all(&v, roots).into_iter().next();
+                let quoted = || {
+                    location::find_all(&format!("`{}`", plain(&v)), roots)
+                        .into_iter()
+                        .next()
+                };
+                let found = if bare {
+                    as_written().or_else(quoted)
+                } else {
+                    quoted().or_else(as_written)
+                };
+                if let Some(l) = found {
                     file.get_or_insert(l.path.clone());
                     if let Some(s) = l.start_line {
                         line.get_or_insert((s, l.end_line));
