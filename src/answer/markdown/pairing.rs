@@ -116,7 +116,12 @@ pub(super) fn pair_table_with_details(units: &[Unit], found: &mut [Option<Findin
 /// order: each title is the finding detailed after it, so they are one finding each, with the
 /// detail's place and level.
 pub(super) fn pair_list_with_details(units: &[Unit], found: &mut [Option<Finding>]) {
-    let bare = |i: usize| found[i].as_ref().is_some_and(|f| f.location.is_none());
+    // (A title may name the file but not the line: Amazon Q's "in `list_items.py`".)
+    let bare = |i: usize| {
+        found[i]
+            .as_ref()
+            .is_some_and(|f| f.location.as_ref().is_none_or(|l| l.start_line.is_none()))
+    };
     let Some(list) = units
         .iter()
         .enumerate()
@@ -139,8 +144,15 @@ pub(super) fn pair_list_with_details(units: &[Unit], found: &mut [Option<Finding
         .filter(|i| found[*i].is_some())
         .collect();
     let level = |i: usize| found[i].as_ref().map(|f| f.severity);
+    let path = |i: usize| {
+        found[i]
+            .as_ref()
+            .and_then(|f| f.location.as_ref())
+            .map(|l| l.path.clone())
+    };
     let agree = |(item, detail): (&usize, &usize)| {
-        level(*item) == Some(Severity::Unclassified) || level(*item) == level(*detail)
+        (level(*item) == Some(Severity::Unclassified) || level(*item) == level(*detail))
+            && (path(*item).is_none() || path(*item) == path(*detail))
     };
     if after.len() != items.len()
         || !after.iter().all(|i| placed(*i))

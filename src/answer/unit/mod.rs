@@ -138,6 +138,23 @@ struct Details {
 
 /// Reads a unit's fields (`Severity:`, `File:`, `Fix:`…), its other lines as body, its code
 /// (a fix, or evidence) and a level hidden in a comment.
+/// The place a `File:` field's value names. As written first when it has no markup: stripping
+/// markup would take the underscores of a bare `pkg/__init__.py`.
+fn field_place(v: &str, roots: &Roots) -> Option<Location> {
+    let bare = !v.contains('`') && !v.contains("**");
+    let as_written = || location::find_all(v, roots).into_iter().next();
+    let quoted = || {
+        location::find_all(&format!("`{}`", plain(v)), roots)
+            .into_iter()
+            .next()
+    };
+    if bare {
+        as_written().or_else(quoted)
+    } else {
+        quoted().or_else(as_written)
+    }
+}
+
 fn details(u: &Unit, roots: &Roots) -> Details {
     let mut field_severity = None;
     let mut category = None;
@@ -173,21 +190,7 @@ fn details(u: &Unit, roots: &Roots) -> Details {
                 last_was_action = false;
             }
             Some((Field::File, v)) if !v.is_empty() => {
-                // As written first: markup-stripping would take the underscores of a bare
-                // `pkg/__init__.py`.
-                let bare = !v.contains('`') && !v.contains("**");
-                let as_written = || location::find_all(&v, roots).into_iter().next();
-                let quoted = || {
-                    location::find_all(&format!("`{}`", plain(&v)), roots)
-                        .into_iter()
-                        .next()
-                };
-                let found = if bare {
-                    as_written().or_else(quoted)
-                } else {
-                    quoted().or_else(as_written)
-                };
-                if let Some(l) = found {
+                if let Some(l) = field_place(&v, roots) {
                     file.get_or_insert(l.path.clone());
                     if let Some(s) = l.start_line {
                         line.get_or_insert((s, l.end_line));
