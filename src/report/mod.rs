@@ -18,6 +18,7 @@ pub mod incremental;
 mod inert;
 pub mod output;
 pub mod post;
+pub mod session_view;
 pub mod stored;
 pub mod suggestion;
 pub mod unchanged;
