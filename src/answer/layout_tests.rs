@@ -388,3 +388,61 @@ fn underscores_of_a_quoted_or_bare_path_are_kept() {
         [(Severity::P3, "clients/__init__.py:1".into())]
     );
 }
+
+// From blind set w11.
+
+#[test]
+fn optional_follow_ups_after_an_approval_are_the_lowest_level() {
+    let text = "Approve. The clamp is correct.\n\nA couple of optional follow-ups, not blocking:\n\n\
+1. `ui/Bar.tsx:23` — the clamp could live in the hook.\n2. `ui/Bar.test.tsx:40` — add a case for `NaN`.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Severity::P3, "ui/Bar.tsx:23".into()),
+            (Severity::P3, "ui/Bar.test.tsx:40".into())
+        ]
+    );
+}
+
+#[test]
+fn a_severity_field_that_goes_on_into_its_sentence_is_read() {
+    let text = "1. **Arrotondamento doppio** — `fatture/calcolo.py`, riga 74\n   Gravità: media. `round()` viene applicato due volte.\n\n\
+2. **Lien cassé** — `docs/install.md`, ligne 51\n   Sévérité : faible. Le lien pointe ailleurs.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Severity::P2, "fatture/calcolo.py:74".into()),
+            (Severity::P3, "docs/install.md:51".into())
+        ]
+    );
+}
+
+#[test]
+fn a_prose_blocker_that_cites_one_findings_line_outranks_the_json() {
+    let text = "`db/m1.py` drops the column before the copy (the insert on line 22 comes after the drop on \
+line 14). This is a blocker — irreversible data loss.\n\n```json\n{\"verdict\":\"request_changes\",\"findings\":[\
+{\"severity\":\"P2\",\"title\":\"drop before copy\",\"file\":\"db/m1.py\",\"start_line\":14},\
+{\"severity\":\"P3\",\"title\":\"lossy downgrade\",\"file\":\"db/m1.py\",\"start_line\":31}]}\n```\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Severity::P0, "db/m1.py:14".into()),
+            (Severity::P3, "db/m1.py:31".into())
+        ]
+    );
+}
+
+#[test]
+fn approvals_that_use_worrying_words_about_what_is_fine() {
+    for text in [
+        "- The `// TODO` comment is gone: the handler checks the type now.\n\
+- Security-wise this is an improvement: SVG uploads are rejected.\n\nNothing to fix. Approve ✅\n",
+        "This adds a regression test for quoted newlines and fixes the fixture path. I have no feedback to provide.\n",
+        "The fix bounds the loop, which is exactly what produced that panic. No issues found. Approve.\n",
+        "Hey there - I've reviewed your changes and they look great!\n",
+    ] {
+        let r = read_cr(text);
+        assert!(r.critique.findings.is_empty(), "{text}: {:?}", seen(&r));
+        assert!(r.critique.agreement, "{text}");
+    }
+}

@@ -419,7 +419,8 @@ fn clean_title(s: &str) -> (String, bool) {
     let mut labelled = false;
     let s = match re(
         &LABEL,
-        r"(?i)^(bug|issue|finding|problem|concern|defect|logic|security|correctness)(?:\s*#?\d{1,3})?\s*[:—–-]\s*",
+        // (A hyphen only with a space before it: "Security-wise …" is no label.)
+        r"(?i)^(bug|issue|finding|problem|concern|defect|logic|security|correctness)(?:\s*#?\d{1,3})?(?:\s*[:—–]|\s+-)\s*",
     )
     .find(&s)
     {

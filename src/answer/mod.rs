@@ -361,9 +361,22 @@ fn prose_outranks_json(text: &str, roots: &Roots, findings: &mut [Finding]) {
             continue;
         }
         let lower = |f: &Finding| f.severity != Severity::Unclassified && f.severity > said;
+        // The paragraph names the finding's file and, among the lines it cites, the finding's
+        // own ("the copy on line 22 comes after the drop on line 14").
+        let cites = |f: &Finding| {
+            f.location.as_ref().is_some_and(|l| {
+                b.body.contains(l.path.as_str())
+                    && l.start_line.is_some_and(|n| cites_line(&b.body, n))
+            })
+        };
+        // (Only when it cites one finding so: a paragraph that cites two rates neither alone.)
+        let cited: Vec<usize> = (0..findings.len())
+            .filter(|i| cites(&findings[*i]))
+            .collect();
+        let cited_one = |i: usize| cited.len() == 1 && cited[0] == i;
         let mut raised = false;
-        for f in findings.iter_mut() {
-            if lower(f) && restate::same_place(f, b) {
+        for (i, f) in findings.iter_mut().enumerate() {
+            if lower(f) && (restate::same_place(f, b) || cited_one(i)) {
                 f.severity = said;
                 raised = true;
             }
@@ -394,6 +407,19 @@ fn prose_outranks_json(text: &str, roots: &Roots, findings: &mut [Finding]) {
             }
         }
     }
+}
+
+/// Does `text` cite line `n` ("line 14", "lines 14-20", "`a.py:14`")?
+fn cites_line(text: &str, n: u32) -> bool {
+    let n = n.to_string();
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words
+        .windows(2)
+        .any(|w| matches!(w[0].to_ascii_lowercase().as_str(), "line" | "lines" | "l") && w[1] == n)
+        || text.contains(&format!(":{n}"))
 }
 
 /// A finding with no marker that rates itself in a sentence ("I'd treat this as a blocker")

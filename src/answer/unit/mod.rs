@@ -172,13 +172,20 @@ fn details(u: &Unit, roots: &Roots) -> Details {
         match field(&text) {
             Some((Field::Severity, v)) => {
                 // `Severity: HIGH | Confidence: 0.81`: the value ends at the next field.
+                // `Gravità: media. round() viene …`: the value ends at its sentence too.
                 let v = v
                     .split(['|', ';', ',', '·', '—', '–'])
                     .next()
                     .unwrap_or("")
                     .trim()
                     .to_string();
-                match vocab::field_severity(&v) {
+                let first_sentence = v.split(". ").next().unwrap_or("").trim_end_matches('.');
+                let level = vocab::field_severity(&v).or_else(|| {
+                    (first_sentence.split_whitespace().count() <= 3)
+                        .then(|| vocab::field_severity(first_sentence))
+                        .flatten()
+                });
+                match level {
                     Some(s) => field_severity = field_severity.or(Some(s)),
                     None if !from_table => body.push(text.clone()),
                     None => {}

@@ -119,10 +119,10 @@ pub const VERDICT_WORDS: &[(&str, Stance)] = &[
 /// matched case-insensitively on word boundaries).
 pub const APPROVAL_PHRASES: &[&str] = &[
     r"lgtm",
-    r"looks good(?: to me)?",
-    r"looks great",
-    r"looks correct",
-    r"looks fine",
+    r"looks? good(?: to me)?",
+    r"looks? great",
+    r"looks? correct",
+    r"looks? fine",
     r"no (?:further |significant |major |real |remaining |blocking |obvious |new )?(?:issues|problems|concerns|bugs|findings)(?: (?:were |have been )?(?:found|identified|detected|spotted))?",
     r"(?:did not|didn't|did n't) (?:find|spot|see|identify) any(?:,? [\w-]+){0,5} (?:issues|problems|concerns|bugs)",
     r"found no(?: [\w-]+){0,5} (?:issues|problems|concerns|bugs)",

@@ -477,6 +477,7 @@ pub const PROSE_LEVELS: &[(&str, Severity, bool)] = &[
     ("nitpick", P3, false),
     ("trivial", P3, false),
     ("cosmetic", P3, false),
+    ("optional", P3, true),
 ];
 
 /// The word right before a level that makes it a rating ("treat this as **a** blocker", "this
@@ -508,8 +509,21 @@ pub const PROSE_RATING_VERBS: &[&str] = &[
     "consider it",
 ];
 
-/// Nouns after a level that make it a rating ("a minor **point**", "high **priority**").
+/// Nouns after a level that make it a rating ("a minor **point**", "high **priority**",
+/// "optional **follow**-ups").
 pub const PROSE_NOUNS: &[&str] = &[
+    "follow",
+    "followups",
+    "suggestion",
+    "suggestions",
+    "improvement",
+    "improvements",
+    "tweak",
+    "tweaks",
+    "cleanup",
+    "cleanups",
+    "nit",
+    "nits",
     "issue",
     "issues",
     "point",
@@ -573,6 +587,9 @@ pub const PROSE_SELF_RATED: &[(&str, Severity)] = &[
     ("has to be fixed before", P1),
     ("must fix before", P1),
     ("should be fixed before merging", P2),
+    // A lead-in's "not blocking" / "non-blocking" rates what it introduces as the lowest level.
+    ("not blocking", P3),
+    ("non blocking", P3),
     // "This is a blocking issue" in Hebrew, where no English frame word stands before it.
     ("זו בעיה חוסמת", P0),
     ("should be fixed before merge", P2),
