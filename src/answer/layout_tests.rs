@@ -446,3 +446,14 @@ fn approvals_that_use_worrying_words_about_what_is_fine() {
         assert!(r.critique.agreement, "{text}");
     }
 }
+
+#[test]
+fn a_json_approval_whose_summary_raises_an_optional_point_is_not_an_approval() {
+    let text = r#"{"verdict": "approve", "summary": "Safe bump of the base image in Dockerfile. Optional: pin the image by digest so rebuilds are reproducible.", "findings": []}"#;
+    let r = read_cr(text);
+    assert_eq!(seen(&r), [(Severity::P3, "Dockerfile".into())]);
+    assert!(!r.critique.agreement);
+    let plain = r#"{"verdict": "approve", "summary": "Safe bump: both are patch releases.", "findings": []}"#;
+    let r = read_cr(plain);
+    assert!(r.critique.findings.is_empty() && r.critique.agreement);
+}

@@ -158,11 +158,7 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
     };
     let mut c = if use_json {
         let j = from_json_block.clone().expect("checked");
-        let mut c = from_json(j, "json");
-        if c.missing_alternatives.is_empty() {
-            c.missing_alternatives = md.missing_alternatives.clone();
-        }
-        c
+        json_critique(j, &md, roots)
     } else {
         let stance = from_json_block.as_ref().and_then(|j| j.stance).or(stated);
         Critique {
@@ -407,6 +403,55 @@ fn prose_outranks_json(text: &str, roots: &Roots, findings: &mut [Finding]) {
             }
         }
     }
+}
+
+/// The critique a JSON block gives, with the markdown's missing alternatives when it names none
+/// and what its summary raises when it lists no findings.
+fn json_critique(j: json::JsonReview, md: &markdown::Markdown, roots: &Roots) -> Critique {
+    let summary = j.summary.clone();
+    let mut c = from_json(j, "json");
+    if c.missing_alternatives.is_empty() {
+        c.missing_alternatives = md.missing_alternatives.clone();
+    }
+    if c.findings.is_empty() {
+        c.findings = summary_suggestions(summary.as_deref().unwrap_or(""), roots);
+        c.agreement &= c.findings.is_empty();
+    }
+    c
+}
+
+/// A JSON review that lists no findings but whose summary raises one under a level's label
+/// (`"summary": "Safe bump. Optional: pin the image by digest."`): what it said is a finding.
+fn summary_suggestions(summary: &str, roots: &Roots) -> Vec<Finding> {
+    // A summary names its file in plain words as often as quoted (`in Dockerfile (…)`).
+    let place = location::find_all(summary, roots)
+        .into_iter()
+        .next()
+        .or_else(|| {
+            summary
+                .split(|c: char| !c.is_alphanumeric() && !matches!(c, '.' | '_' | '-' | '/'))
+                .map(|w| w.trim_end_matches('.'))
+                .find(|w| vocab::BARE_FILE_NAMES.contains(w))
+                .map(|w| crate::findings::Location::new(w, None, None))
+        });
+    summary
+        .split(". ")
+        .filter_map(|sentence| {
+            let lead = markers::read_lead(sentence.trim());
+            let (level, strength) = lead.severity?;
+            let labelled = sentence
+                .trim_start()
+                .split_once(':')
+                .is_some_and(|(label, _)| {
+                    vocab::severity_of(label).is_some_and(|s| s.1 == vocab::Strength::Level)
+                });
+            (strength == vocab::Strength::Level && labelled && !lead.title.is_empty()).then(|| {
+                let mut f = Finding::new(level, &lead.title);
+                f.location.clone_from(&place);
+                f
+            })
+        })
+        .collect()
 }
 
 /// Does `text` cite line `n` ("line 14", "lines 14-20", "`a.py:14`")?
