@@ -22,6 +22,7 @@ pub mod git;
 mod injection;
 mod instructions;
 mod markdown;
+mod pattern;
 mod prompts;
 pub mod redact;
 mod report;

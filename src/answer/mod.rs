@@ -46,9 +46,13 @@ pub use schema::Protocol;
 use crate::findings::{Critique, Finding, Severity, Source};
 use vocab::Stance;
 
-/// A regex compiled once, in its own cell (the reader's patterns are constants).
-fn re(cell: &'static std::sync::OnceLock<regex::Regex>, pattern: &str) -> &'static regex::Regex {
-    cell.get_or_init(|| regex::Regex::new(pattern).expect("valid regex"))
+/// A pattern in its own cell (the reader's patterns are constants), compiled the first time a
+/// text may match it ([`crate::pattern`]): most answers need few of the reader's patterns.
+fn re(
+    cell: &'static std::sync::OnceLock<crate::pattern::Pattern>,
+    pattern: &str,
+) -> &'static crate::pattern::Pattern {
+    cell.get_or_init(|| crate::pattern::Pattern::owned(pattern.to_string()))
 }
 
 /// What the reader made of an answer.

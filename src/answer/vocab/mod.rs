@@ -35,7 +35,7 @@ pub fn stance_of(s: &str) -> Option<Stance> {
 
 /// Is `text` a mark that its comment is no longer raised ([`WITHDRAWN`])?
 pub fn is_withdrawn(text: &str) -> bool {
-    static WITHDRAWN_RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    static WITHDRAWN_RE: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
     crate::answer::re(&WITHDRAWN_RE, WITHDRAWN).is_match(text)
 }
 
