@@ -39,6 +39,8 @@ pub struct Pipes {
     /// Nothing more will be queued: the child's input is closed once the queue is written.
     /// Until then (a conversation) it stays open for what we send next.
     closing: bool,
+    /// What one read fills, kept between reads: a fresh one was 64 KiB zeroed on every wake.
+    buf: Box<[u8]>,
 }
 
 /// What a [`Pipes::wait`] woke for.
@@ -89,6 +91,7 @@ impl Pipes {
             stderr: Vec::new(),
             dropped: 0,
             closing: false,
+            buf: vec![0; 64 * 1024].into_boxed_slice(),
         })
     }
 
@@ -211,18 +214,18 @@ impl Pipes {
 
     /// Reads what one stream has now; true when bytes came. Closes it at end of file or error.
     fn read_some(&mut self, out: bool) -> bool {
-        let mut buf = [0u8; 64 * 1024];
         let mut got = false;
         for _ in 0..READS_PER_WAKE {
             let fd = if out { &self.out } else { &self.err };
             let Some(fd) = fd else { break };
-            match rustix::io::read(fd, &mut buf) {
+            match rustix::io::read(fd, &mut self.buf[..]) {
                 Ok(n) if n > 0 => {
                     got = true;
+                    let bytes = &self.buf[..n];
                     self.dropped += if out {
-                        keep(&mut self.stdout, &buf[..n], self.stderr.len())
+                        keep(&mut self.stdout, bytes, self.stderr.len())
                     } else {
-                        keep(&mut self.stderr, &buf[..n], self.stdout.len())
+                        keep(&mut self.stderr, bytes, self.stdout.len())
                     };
                     continue;
                 }
