@@ -14,7 +14,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use git_debate::answer::{self, Protocol, Roots};
+use git_debate::{raw_blocks, read_answer, Protocol, Roots};
 
 fn main() {
     let iters: usize = std::env::var("BENCH_ITERS")
@@ -44,7 +44,7 @@ fn main() {
         let mut times: Vec<Duration> = (0..iters)
             .map(|_| {
                 let t = Instant::now();
-                std::hint::black_box(answer::read(text, None, Protocol::Cr, &roots));
+                std::hint::black_box(read_answer(text, None, Protocol::Cr, &roots));
                 t.elapsed()
             })
             .collect();
@@ -79,7 +79,7 @@ fn main() {
         .join("\n\n---\n\n")
         .repeat(repeat);
     let t = Instant::now();
-    let r = answer::read(&all, None, Protocol::Cr, &roots);
+    let r = read_answer(&all, None, Protocol::Cr, &roots);
     println!(
         "| `protocol::read::read`, all answers as one | 1 ({} KB) | {:.1} | | {} findings |",
         all.len() / 1024,
@@ -87,14 +87,14 @@ fn main() {
         r.critique.findings.len()
     );
     // The worst prose: 16 MB with no structure and a `path:line` every few words (what made the
-    // reader quadratic). It is read up to `answer::READ_CAP`, as the note says; the raw
+    // reader quadratic). It is read up to `READ_CAP`, as the note says; the raw
     // fallback reads the same part.
     let worst = worst_prose(16 << 20);
     let t = Instant::now();
-    let r = answer::read(&worst, None, Protocol::Cr, &roots);
+    let r = read_answer(&worst, None, Protocol::Cr, &roots);
     let read_ms = ms(t.elapsed());
     let t = Instant::now();
-    let raw = answer::normalise::raw_blocks(&worst, &roots);
+    let raw = raw_blocks(&worst, &roots);
     println!(
         "| worst prose, 16 MB | 1 | {:.1} (read) + {:.1} (raw blocks) | | {} notes, {} raw blocks |",
         read_ms,

@@ -19,7 +19,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use git_debate::sandbox::readonly::Snapshot;
+use git_debate::Snapshot;
 
 const DIRS: usize = 200;
 const FILES_PER_DIR: usize = 100;

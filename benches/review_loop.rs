@@ -27,13 +27,10 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use git_debate::agents::{Answer, Backend, BackendError, Family, Request};
-use git_debate::change::{self, TextInput};
-use git_debate::choices::TargetSetting;
-use git_debate::review::{PatchBase, Review};
-use git_debate::settings::{Layers, Overrides, Settings};
-use git_debate::store::Session;
-use git_debate::sys::runner::{Call, Invocation};
+use git_debate::{
+    artifact_from_text, Answer, Artifact, Backend, BackendError, Call, Family, Invocation, Layers,
+    Overrides, PatchBase, Request, Restater, Review, Session, Settings, TargetSetting, TextInput,
+};
 
 /// Answers instantly (or after `delay` when reviewing): critiques when reviewing, rulings when
 /// judging, text otherwise.
@@ -145,7 +142,7 @@ fn main() {
         path_hint: None,
         lossy: false,
     };
-    let art = change::from_text(&input, TargetSetting::Code, 1 << 20);
+    let art = artifact_from_text(&input, TargetSetting::Code, 1 << 20);
     let mut per_round = Vec::new();
     for _ in 0..iters {
         let session = Session::create(tmp.path()).expect("session");
@@ -169,7 +166,7 @@ fn main() {
             sandbox: Default::default(),
             exports: None,
             budget_override: None,
-            normalizer: git_debate::review::Restater::Reviewer,
+            normalizer: Restater::Reviewer,
             locations: None,
             chunking: None,
             fallback: Vec::new(),
@@ -203,7 +200,7 @@ fn main() {
 /// One round with one reviewer whose review takes 300 ms, then with two whose reviews take 200 ms
 /// and 300 ms: they run at once, so the second reviewer should add next to nothing, never its
 /// 200 ms. Prints the medians of `BENCH_ITERS` rounds (at most 10) of both, and the difference.
-fn two_reviewers(art: &change::Artifact, dir: &std::path::Path) {
+fn two_reviewers(art: &Artifact, dir: &std::path::Path) {
     let iters: usize = std::env::var("BENCH_ITERS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -250,7 +247,7 @@ fn two_reviewers(art: &change::Artifact, dir: &std::path::Path) {
             sandbox: Default::default(),
             exports: None,
             budget_override: None,
-            normalizer: git_debate::review::Restater::Reviewer,
+            normalizer: Restater::Reviewer,
             locations: None,
             chunking: None,
             fallback: Vec::new(),
@@ -293,6 +290,7 @@ fn process_calls() -> Vec<Duration> {
                 timeout: Duration::from_secs(30),
                 idle_timeout: Duration::from_secs(30),
                 watch: None,
+                heartbeat: None,
             })
             .and_then(Call::wait)
             .expect("sh runs");

@@ -19,7 +19,7 @@ use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use git_debate::redact::{redact, Redacted};
+use git_debate::{redact, Redacted};
 
 /// As git-debate reads a file: up to 4 MiB (`MAX_FILE_BYTES` in `src/git/resolve.rs`).
 const MAX_BLOB: usize = 4 << 20;

@@ -8,30 +8,30 @@
 
 #![deny(unsafe_code)]
 
-pub mod agents;
-pub mod answer;
-pub mod change;
-pub mod choices;
+mod agents;
+mod answer;
+mod change;
+mod choices;
 mod cli;
 mod commands;
 mod debate;
-pub mod error;
-pub mod findings;
-pub mod flags;
-pub mod git;
+mod error;
+mod findings;
+mod flags;
+mod git;
 mod injection;
 mod instructions;
 mod markdown;
 mod pattern;
 mod prompts;
-pub mod redact;
+mod redact;
 mod report;
-pub mod review;
-pub mod sandbox;
-pub mod settings;
-pub mod store;
+mod review;
+mod sandbox;
+mod settings;
+mod store;
 #[allow(unsafe_code)]
-pub mod sys;
+mod sys;
 mod toml_lite;
 mod transcript;
 mod ui;
@@ -74,3 +74,29 @@ fn dispatch(cli: Cli) -> anyhow::Result<Outcome> {
         Some(Command::InstallMan(args)) => commands::install_man::run(&args),
     }
 }
+
+// The facade: what the binary, the integration tests and the benches reach. Everything else is
+// private to the crate, so rustc reports what nothing uses.
+pub use agents::{Answer, Backend, BackendError, Family, Request};
+pub use answer::judge::{parse_round as parse_judge_round, Verdict};
+pub use answer::normalise::{raises_nothing, raw_blocks};
+pub use answer::{read as read_answer, Protocol, Roots, READ_CAP};
+pub use change::{
+    from_change as artifact_from_change, from_text as artifact_from_text, Artifact, TextInput,
+};
+pub use choices::TargetSetting;
+pub use error::report as report_error;
+pub use error::Outcome as Exit;
+pub use findings::Critique;
+pub use flags::{command as clap_command, parse as parse_args};
+pub use git::{repo::read_like_git, resolve as resolve_scope, Repo, Scope};
+pub use redact::{redact, Redacted};
+pub use review::{PatchBase, Restater, Review};
+pub use sandbox::export::{create as create_export, Source as ExportSource};
+pub use sandbox::readonly::Snapshot;
+pub use settings::keys::KEYS as SETTING_KEYS;
+pub use settings::{Layers, Overrides, Settings};
+pub use store::Session;
+pub use sys::reap::guardian_main;
+pub use sys::runner::{Call, Invocation};
+pub use sys::signals::at_start as install_signal_handlers;

@@ -4,14 +4,14 @@
 
 fn main() -> std::process::ExitCode {
     // Before anything can change them: the signal dispositions we were started with.
-    git_debate::sys::signals::at_start();
+    git_debate::install_signal_handlers();
     // Started by ourselves to outlive us for a moment (see `sys::reap`), not by a user.
-    if let Some(code) = git_debate::sys::reap::guardian_main() {
+    if let Some(code) = git_debate::guardian_main() {
         return code;
     }
-    let cli = git_debate::flags::parse();
+    let cli = git_debate::parse_args();
     match git_debate::run(cli) {
         Ok(outcome) => outcome.exit_code(),
-        Err(err) => git_debate::error::report(&err),
+        Err(err) => git_debate::report_error(&err),
     }
 }

@@ -13,7 +13,7 @@
 //! exists), or, caught between their rename and the flush, present but empty (a record read back
 //! empty is reported as unreadable, never guessed at). Readers therefore treat any file as possibly missing or
 //! corrupt and say so instead of panicking, and read it through
-//! [`files`] (regular files only, bounded). A session is held by one process at a time
+//! [`session_read`] (regular files only, bounded). A session is held by one process at a time
 //! ([`lock`]). Each metadata write also goes to the store's [`index`], from which [`catalog`]
 //! lists sessions and [`prune`] removes old ones.
 //!
@@ -26,7 +26,6 @@
 pub mod call;
 pub mod catalog;
 pub mod debate;
-pub mod files;
 pub mod folder;
 pub mod hook_cache;
 pub mod incremental;
@@ -38,6 +37,7 @@ pub mod lock;
 pub mod metadata;
 pub mod prune;
 pub mod round;
+pub mod session_read;
 pub mod summary;
 pub mod sweep;
 pub mod templates;
@@ -202,7 +202,7 @@ impl Session {
     /// Whole or not at all, but not yet durable: see [`Session::sync`].
     pub fn write(&self, name: &str, contents: &[u8]) -> Result<PathBuf> {
         let path = self.dir.join(name);
-        crate::sys::files::write_replace(&path, contents)
+        crate::sys::file_io::write_replace(&path, contents)
             .with_context(|| format!("cannot write {}", path.display()))?;
         self.unsynced
             .store(true, std::sync::atomic::Ordering::Relaxed);
@@ -218,7 +218,7 @@ impl Session {
         {
             self.syncs
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            crate::sys::files::sync_dir(&self.dir)
+            crate::sys::file_io::sync_dir(&self.dir)
                 .with_context(|| format!("cannot sync {}", self.dir.display()))?;
         }
         Ok(())
@@ -238,9 +238,9 @@ impl Drop for Session {
     }
 }
 
-/// Writes `path` whole or not at all ([`crate::sys::files::write_atomic`]).
+/// Writes `path` whole or not at all ([`crate::sys::file_io::write_atomic`]).
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
-    crate::sys::files::write_atomic(path, contents, None)
+    crate::sys::file_io::write_atomic(path, contents, None)
         .with_context(|| format!("cannot write {}", path.display()))
 }
 

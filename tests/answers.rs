@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use git_debate::answer::{self, normalise, Protocol, Roots};
+use git_debate::{raises_nothing, raw_blocks, Critique, Protocol, Roots};
 use serde_json::Value;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -87,13 +87,13 @@ fn read_answer(text: &str) -> (Vec<Seen>, bool) {
     let roots = Roots {
         roots: vec!["/home/dev/project/".into(), "C:/Users/dev/project/".into()],
     };
-    let r = answer::read(text, None, Protocol::Cr, &roots);
+    let r = git_debate::read_answer(text, None, Protocol::Cr, &roots);
     let c = if r.structured || text.trim().is_empty() {
         r.critique
-    } else if normalise::raises_nothing(text, &roots) {
-        git_debate::findings::Critique::empty("normaliser")
+    } else if raises_nothing(text, &roots) {
+        Critique::empty("normaliser")
     } else {
-        normalise::raw_blocks(text, &roots)
+        raw_blocks(text, &roots)
     };
     let seen = c
         .findings
@@ -504,37 +504,108 @@ fn tuned_holdout_w5_corpus() {
     );
 }
 
+/// `tuned/holdout-w10`: written blind (69 answers, 24 families; 62 % the CLIs git-debate drives
+/// answering a review prompt, 38 % the common review bots; eleven languages besides English) and
+/// measured once, with the reader alone, before any change for it: recall 0.97, precision 0.92,
+/// severity 0.93, located 0.96, approval 0.97, blockers caught 25/25, clean answers falsely gated
+/// 2/40, approvals gated 2/19. Tuned on since.
+#[test]
+fn tuned_holdout_w10_corpus() {
+    held_to(
+        "holdout-w10",
+        69,
+        &Bars {
+            recall: 0.98,
+            precision: 0.94,
+            severity: 0.92,
+            located: 0.95,
+            family: 0.6,
+            clean_tenth: true,
+        },
+    );
+}
+
+/// `tuned/holdout-w9`: written blind (69 answers, 35 families incl. Goose, Kiro, Crush, Amp, Devin
+/// Review and LlamaPReview; twelve languages besides English incl. Hebrew, Persian and Greek) and
+/// measured once, with the reader alone, before any change for it: recall 0.90, precision 0.92,
+/// severity 0.95, located 0.91, approval 0.93, blockers caught 23/25, clean answers falsely gated
+/// 2/40, approvals gated 1/18. Tuned on since.
+#[test]
+fn tuned_holdout_w9_corpus() {
+    held_to(
+        "holdout-w9",
+        69,
+        &Bars {
+            recall: 0.96,
+            precision: 0.92,
+            severity: 0.96,
+            located: 0.86,
+            family: 0.5,
+            clean_tenth: true,
+        },
+    );
+}
+
+/// `tuned/holdout-w8`: written blind (67 answers, 32 families incl. Augment, Macroscope, Qodana,
+/// the CodeRabbit CLI, Ollama models and raw API bodies; thirteen languages besides English) and
+/// measured once, with the reader alone, before any change for it: recall 0.88, precision 0.91,
+/// severity 0.89, located 0.95, approval 0.93, blockers caught 23/24, clean answers falsely gated
+/// 1/38, approvals gated 1/18. Tuned on since.
+#[test]
+fn tuned_holdout_w8_corpus() {
+    held_to(
+        "holdout-w8",
+        67,
+        &Bars {
+            recall: 0.98,
+            precision: 0.97,
+            severity: 0.96,
+            located: 0.96,
+            family: 0.6,
+            clean_tenth: true,
+        },
+    );
+}
+
+/// `tuned/holdout-w7`: written blind (62 answers, 24 families; about half what the CLIs git-debate
+/// drives print back to a review prompt, half review bots incl. Kodus; ten languages besides
+/// English) and measured once, with the reader alone, before any change for it: recall 1.00,
+/// precision 0.78, severity 0.90, located 0.92, approval 0.92, blockers caught 21/22, clean
+/// answers falsely gated 4/34, approvals gated 2/17. Tuned on since.
+#[test]
+fn tuned_holdout_w7_corpus() {
+    held_to(
+        "holdout-w7",
+        62,
+        &Bars {
+            recall: 0.98,
+            precision: 0.97,
+            severity: 0.97,
+            located: 0.92,
+            family: 0.6,
+            clean_tenth: true,
+        },
+    );
+}
+
 /// `tuned/holdout-w6`: written blind (64 answers, 28 families incl. Snyk, DeepSource, Codacy and
 /// cursor-agent; eleven languages besides English) and measured once, with the reader alone,
 /// before any change for it: recall 0.94, precision 0.74, severity 0.81, located 0.88, approval
 /// 0.84, blockers caught 18/21, clean answers falsely gated 10/35, approvals gated 7/16. Tuned on
-/// since, but not yet to the bars of the others: approvals gated and misread are counted, not
-/// forbidden, here.
+/// since.
 #[test]
 fn tuned_holdout_w6_corpus() {
-    let (_, total) = scorecard(&tuned("holdout-w6"));
-    assert!(total.answers >= 64, "the corpus shrank");
-    assert_eq!(
-        total.blockers_caught, total.blockers,
-        "a blocker passed the gate"
-    );
-    let at_least = |got: usize, of: usize, bar: f64| ratio(got, of) >= bar;
-    assert!(at_least(total.matched, total.expected, 0.96), "recall");
-    assert!(at_least(total.matched, total.predicted, 0.80), "precision");
-    assert!(
-        at_least(total.severity_right, total.matched, 0.82),
-        "severity"
-    );
-    assert!(at_least(total.located, total.matched, 0.85), "located");
-    assert!(
-        total.clean_gated <= 5,
-        "clean answers gated: {}",
-        total.clean_gated
-    );
-    assert!(
-        total.approvals_gated <= 3,
-        "approvals gated: {}",
-        total.approvals_gated
+    held_to(
+        "holdout-w6",
+        64,
+        &Bars {
+            recall: 0.96,
+            precision: 0.86,
+            severity: 0.82,
+            located: 0.85,
+            family: 0.5,
+            clean_tenth: true,
+        },
     );
 }
 
@@ -570,7 +641,7 @@ fn dump() {
     let roots = Roots {
         roots: vec!["/home/dev/project/".into(), "C:/Users/dev/project/".into()],
     };
-    let r = answer::read(&text, None, Protocol::Cr, &roots);
+    let r = git_debate::read_answer(&text, None, Protocol::Cr, &roots);
     println!(
         "structured {} agreement {}",
         r.structured, r.critique.agreement

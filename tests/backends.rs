@@ -398,6 +398,11 @@ fn backends_lists_every_cli_and_the_route_with_reasons() {
         .contains("--tools Read,Grep,Glob"));
     assert_eq!(row("gemini")["installed"], false);
     assert_eq!(row("codex")["role"], json!(["reviewer"]));
+    // Its heartbeat filter is part of how it runs, whatever RUST_LOG the user has.
+    assert!(row("codex")["invocation"]
+        .as_str()
+        .unwrap()
+        .starts_with("RUST_LOG=error,codex_app_server::outgoing_message=trace "));
     assert_eq!(v["route"]["author"]["backend"], "claude");
     assert!(v["route"]["author"]["why"]
         .as_str()

@@ -9,8 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use git_debate::answer::judge::{self, Verdict};
-use git_debate::answer::Roots;
+use git_debate::{parse_judge_round, Roots, Verdict};
 use serde_json::Value;
 
 #[derive(Default, Debug)]
@@ -68,7 +67,7 @@ fn scorecard() -> Score {
             .iter()
             .map(|v| v.as_str().unwrap().to_string())
             .collect();
-        let j = judge::parse_round(&text, None, &Roots::default(), &ids);
+        let j = parse_judge_round(&text, None, &Roots::default(), &ids);
         let want: BTreeMap<String, Value> = exp["rulings"]
             .as_object()
             .unwrap()

@@ -102,6 +102,43 @@ fn the_reviewer_s_missing_alternatives_and_recommendation_are_reported() {
 }
 
 #[test]
+fn a_missing_alternative_from_an_early_round_stays_in_the_report_after_a_later_approval() {
+    let env = TestEnv::with_repo();
+    env.write(
+        "design.md",
+        "# Design: cache\n\n## Proposal\n\nCache every response for five minutes.\n",
+    );
+    env.fake(
+        "codex",
+        json!([
+            answer(json!({"verdict": "revise", "findings": [{"severity": "P2", "title": "say the size bound", "body": "unbounded", "action": "bound it"}],
+                "missing_alternatives": ["an ETag-based revalidation instead of a fixed TTL"]})),
+            answer(json!({"verdict": "approve", "findings": [], "missing_alternatives": []})),
+        ]),
+    );
+    env.fake(
+        "claude",
+        json!([
+            {"answer": "```json\n{\"classifications\":[{\"id\":\"F1\",\"verdict\":\"valid\",\"reason\":\"yes\"}]}\n```"},
+            {"answer": "# Design: cache\n\n## Proposal\n\nCache every response for five minutes, at most 10,000 entries.\n"},
+        ]),
+    );
+    let run = env
+        .run_from_claude(&["design.md", "--max-rounds", "3"])
+        .ok();
+    let s = summary(&env);
+    assert_eq!(s["stop_reason"], "the reviewer agreed in round 2", "{s:#}");
+    assert_eq!(
+        s["missing_alternatives"],
+        json!(["an ETag-based revalidation instead of a fixed TTL"]),
+        "{s:#}"
+    );
+    assert!(run
+        .stdout
+        .contains("an ETag-based revalidation instead of a fixed TTL"));
+}
+
+#[test]
 fn a_fallback_reviewer_reviews_when_the_reviewer_never_answers_and_the_report_says_so() {
     let env = TestEnv::with_subtraction_bug();
     env.fake(

@@ -7,7 +7,7 @@ const MAN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/man/git-debate.1");
 /// each `SECTION:` of the long help (CONFIGURATION, FILES, ENVIRONMENT, EXAMPLES, EXIT STATUS)
 /// as a real section of its own.
 fn render() -> String {
-    let cmd = git_debate::flags::command();
+    let cmd = git_debate::clap_command();
     let man = clap_mangen::Man::new(cmd.clone()).title("git-debate");
     let mut out = Vec::new();
     man.render_title(&mut out).unwrap();
@@ -102,7 +102,7 @@ fn man_page_documents_every_key_and_exit_code() {
         !page.contains(".SH EXTRA") && !page.contains("(1)"),
         "{page}"
     );
-    for key in git_debate::settings::keys::KEYS {
+    for key in git_debate::SETTING_KEYS {
         assert!(
             page.contains(&format!("debate.{}", key.name)),
             "debate.{} missing",
@@ -151,7 +151,12 @@ printf '%s\n' "${{COMPREPLY[@]}}"
         .arg(script)
         .env_clear()
         .env("PATH", env.path())
-        .current_dir(&env.root)
+        // In the repository when there is one (revisions and sessions are completed from it).
+        .current_dir(if env.repo.join(".git").exists() {
+            &env.repo
+        } else {
+            &env.root
+        })
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -193,6 +198,59 @@ fn git_debate_tab_completes_through_git_s_own_bash_completion() {
     assert!(words("git debate --format s").contains(&"sarif".to_string()));
     // `git -C dir debate` counts its words from the command.
     assert!(words("git -C . debate show --for").contains(&"--format".to_string()));
+}
+
+#[test]
+fn bash_completes_scopes_with_revisions_backends_and_sessions() {
+    let git_script = [
+        "/usr/share/bash-completion/completions/git",
+        "/etc/bash_completion.d/git",
+    ]
+    .into_iter()
+    .find(|p| std::path::Path::new(p).is_file());
+    let Some(git_script) = git_script else {
+        eprintln!("skipped: git's bash completion script is not installed here");
+        return;
+    };
+    let env = crate::common::TestEnv::with_repo();
+    env.git(&["branch", "feature-cache"]);
+    let store = env
+        .repo
+        .join(".git/review-loop/debate-20261127-010203-abcd");
+    std::fs::create_dir_all(&store).unwrap();
+    let link = env.root.join("bin/git-debate");
+    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("git-debate"), &link).unwrap();
+    let words = |line: &str| -> Vec<String> {
+        complete(&env, git_script, line)
+            .lines()
+            .map(|w| w.trim().to_string())
+            .collect()
+    };
+    assert_eq!(words("git debate --scope com"), ["commit:"]);
+    assert!(words("git debate --scope ").contains(&"uncommitted".to_string()));
+    // After a colon bash completes the part after it (COMP_WORDBREAKS has `:`).
+    assert_eq!(words("git debate --scope base:feat"), ["feature-cache"]);
+    assert_eq!(words("git debate --scope range:feat"), ["feature-cache.."]);
+    assert_eq!(
+        words("git debate --scope range:HEAD..feat"),
+        ["HEAD..feature-cache"]
+    );
+    let backends = words("git debate --reviewer co");
+    assert!(
+        backends.contains(&"codex".to_string()) && backends.contains(&"copilot".to_string()),
+        "{backends:?}"
+    );
+    assert!(words("git debate topic x --judge gem").contains(&"gemini".to_string()));
+    let ids = words("git debate show ");
+    assert!(
+        ids.contains(&"last".to_string())
+            && ids.contains(&"debate-20261127-010203-abcd".to_string()),
+        "{ids:?}"
+    );
+    // Flags still come from clap.
+    assert!(words("git debate resume --max")
+        .iter()
+        .any(|w| w.starts_with("--max")));
 }
 
 #[test]

@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use git_debate::git::{self, Scope};
-use git_debate::sandbox::export;
+use git_debate::{create_export, resolve_scope, ExportSource, Repo, Scope};
 
 use crate::CONTEXT_LINES;
 
@@ -95,10 +94,8 @@ impl Env {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    pub fn open(&self) -> git_debate::git::Repo {
-        git_debate::git::Repo::from_libgit2(
-            git2::Repository::open(&self.repo).expect("open the bench repository"),
-        )
+    pub fn open(&self) -> Repo {
+        Repo::from_libgit2(git2::Repository::open(&self.repo).expect("open the bench repository"))
     }
 
     /// A `git` command: once with its output captured (warm-up, and `files` from the output),
@@ -122,11 +119,11 @@ impl Env {
     /// The binary end to end, each run with a fresh `--state-dir`.
     /// `review::export` of what `scope` resolves to, written and removed each time.
     pub fn bench_export(&self, iters: usize, scope: &Scope, what: &str) -> Row {
-        let change = git::resolve(&self.open(), scope, Some(CONTEXT_LINES)).expect("resolve");
+        let change = resolve_scope(&self.open(), scope, Some(CONTEXT_LINES)).expect("resolve");
         let (samples, files) = measure(iters, || {
             let repo = self.open();
             timed(|| {
-                export::create(Some(&repo), &export::Source::of_change(&change))
+                create_export(Some(&repo), &ExportSource::of_change(&change))
                     .expect("export")
                     .files
             })

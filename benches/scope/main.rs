@@ -10,10 +10,10 @@
 //! 500 small commits on top (about 2,000 files, with renames); then 2,000 files edited in the
 //! work tree. Measured:
 //!
-//! - `commit:wide`, `range:wide..HEAD` (500 commits) and `uncommitted`: `git::resolve` next to
+//! - `commit:wide`, `range:wide..HEAD` (500 commits) and `uncommitted`: `resolve_scope` next to
 //!   `git diff` of the same sides (full patch to `/dev/null`), and the release binary end to end
 //!   (`--dry-run`, which also builds and stores the artifact);
-//! - `change::from_change` alone (redact, budget, render) for the wide commit;
+//! - `artifact_from_change` alone (redact, budget, render) for the wide commit;
 //! - `review::export` (the reviewer's redacted copy) of the head commit and of the work tree.
 //!
 //! Every operation runs once untimed (warm-up; it also yields the "files" count), then
@@ -42,9 +42,7 @@ mod gen;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use git_debate::change;
-use git_debate::choices::TargetSetting;
-use git_debate::git::{self, Scope};
+use git_debate::{artifact_from_change, resolve_scope, Scope, TargetSetting};
 
 use env::{measure, patch_files, timed, Env, Row};
 
@@ -52,8 +50,8 @@ pub const CONTEXT_LINES: u32 = 3;
 const BUDGET: u64 = 262_144;
 
 fn main() {
-    // As the binary does: no re-hashing of objects read (`repo::read_like_git`).
-    git_debate::git::repo::read_like_git();
+    // As the binary does: no re-hashing of objects read (`read_like_git`).
+    git_debate::read_like_git();
     let iters: usize = match std::env::var("BENCH_ITERS") {
         Ok(v) => v.trim().parse().ok().filter(|n| *n > 0).unwrap_or_else(|| {
             eprintln!("BENCH_ITERS must be a positive integer, got {v:?}");
@@ -120,9 +118,9 @@ fn main() {
         rows.extend([ours, git, binary]);
     }
 
-    let change = git::resolve(&env.open(), &commit, Some(CONTEXT_LINES)).expect("resolve");
+    let change = resolve_scope(&env.open(), &commit, Some(CONTEXT_LINES)).expect("resolve");
     let (samples, art) = measure(iters, || {
-        timed(|| change::from_change(&change, "commit:wide", TargetSetting::Auto, BUDGET))
+        timed(|| artifact_from_change(&change, "commit:wide", TargetSetting::Auto, BUDGET))
     });
     rows.push(Row::new(
         "`artifact::from_change` alone (commit:wide: redact, budget, render)",
@@ -174,12 +172,12 @@ fn main() {
     }
 }
 
-/// `git::resolve` of `scope`, a fresh repository handle per run.
+/// `resolve_scope` of `scope`, a fresh repository handle per run.
 fn resolve_row(env: &Env, iters: usize, scope: &Scope) -> Row {
     let (samples, files) = measure(iters, || {
         let repo = env.open();
         timed(|| {
-            git::resolve(&repo, scope, Some(CONTEXT_LINES))
+            resolve_scope(&repo, scope, Some(CONTEXT_LINES))
                 .expect("resolve")
                 .files
                 .len()

@@ -21,10 +21,31 @@
 //! 25 s against a 500, and with no network at all it keeps "waiting for network" until killed;
 //! our wall-clock and idle timeouts bound the call. `-o/--output-last-message` is not used: on
 //! failure it leaves an empty file, and the event stream already carries the answer and usage.
+//!
+//! Liveness: `--json` prints nothing while the model writes (no `item.started`/`item.updated` for
+//! a message, no deltas: in the recording `ok-slow`, 11 s of silence on stdout and stderr during a
+//! streamed answer), so stdout alone cannot tell a long answer from a stalled model. codex 0.169
+//! runs its turn behind an in-process app server, which traces every notification it passes on
+//! (`item/agentMessage/delta` per streamed delta, reasoning and command-output deltas, retries) at
+//! level TRACE under the target `codex_app_server::outgoing_message`. That is above the model
+//! transport: the recordings are of an HTTP stream (the harness serves no WebSocket), and a
+//! WebSocket stream reaches the same app server. The child gets
+//! `RUST_LOG=error,codex_app_server::outgoing_message=trace` (`error` is codex's own default
+//! level, so what it printed before is unchanged): one line of about 130 bytes on stderr per
+//! delta ("… TRACE codex_app_server::outgoing_message: app-server event: item/agentMessage/delta
+//! targeted_connections=1", no content). Those lines keep the idle limit away while the model
+//! streams and are dropped as they come ([`Heartbeat`]); when the model stalls or never answers
+//! they stop, and the idle limit ends the call (recordings `ok-slow-heartbeat`: stderr never
+//! silent for more than 1.6 s; `stall-midway-heartbeat` and `hang-heartbeat`: silent on both
+//! streams until killed). A user's own `RUST_LOG` is replaced for codex. No other way was found in
+//! 0.169: a top-level `-c stream_idle_timeout_ms=…` is reported as an unrecognized setting and
+//! ignored, the per-provider one cannot be set on the built-in `openai` provider, and the OTel
+//! `codex.sse_event` log lines (target `codex_otel.log_only`) exist only for HTTP streams, not
+//! WebSocket messages, and carry the account's e-mail.
 
 use serde_json::Value;
 
-use crate::agents::agent::{AgentSpec, CallOptions, SchemaFlag};
+use crate::agents::agent::{AgentSpec, CallOptions, Heartbeat, SchemaFlag};
 use crate::agents::parse::{json_lines, str_at, u64_at};
 use crate::agents::{Captured, Failure, Family, Reply, Usage};
 
@@ -51,7 +72,29 @@ pub static SPEC: AgentSpec = AgentSpec {
     parse,
     retrying: None,
     streams: false,
+    heartbeat: Some(Heartbeat {
+        env: &[("RUST_LOG", HEARTBEAT_LOG)],
+        line: is_heartbeat,
+    }),
 };
+
+/// codex's tracing filter: its default level, plus a line per notification its app server
+/// passes on (one per streamed delta).
+pub const HEARTBEAT_LOG: &str = "error,codex_app_server::outgoing_message=trace";
+
+/// The target of those lines, as it appears in each.
+const HEARTBEAT_TARGET: &str = "codex_app_server::outgoing_message: ";
+
+/// Whether a stderr line is one of codex's heartbeat lines: `<timestamp> TRACE
+/// codex_app_server::outgoing_message: app-server event: …` (a span may come before the target).
+fn is_heartbeat(line: &[u8]) -> bool {
+    let Ok(line) = std::str::from_utf8(line) else {
+        return false;
+    };
+    let mut words = line.split_whitespace();
+    words.next();
+    words.next() == Some("TRACE") && line.contains(HEARTBEAT_TARGET)
+}
 
 fn args(o: &CallOptions) -> Vec<String> {
     let mut a: Vec<String> = [
@@ -93,13 +136,14 @@ fn last_error(events: &[Value]) -> Option<&str> {
         .find(|m| !m.trim_start().starts_with("Reconnecting"))
 }
 
-/// What codex said on stderr before any event: every line but the warnings (a config error is
-/// "Error loading config.toml: …" with its key path on the next line).
+/// What codex said on stderr before any event: every line but the warnings and heartbeat lines
+/// (a config error is "Error loading config.toml: …" with its key path on the next line).
 fn stderr_reason(stderr: &str) -> Option<String> {
     let lines: Vec<&str> = stderr
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.to_ascii_lowercase().starts_with("warning:"))
+        .filter(|l| !is_heartbeat(l.as_bytes()))
         .collect();
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
@@ -182,10 +226,17 @@ mod tests {
                 "500" | "500-retries1-idle5s" | "malformed" | "malformed-retries1-idle5s" => {
                     Some(ServerError)
                 }
+                // A slow streamed answer, with and without the heartbeat lines on stderr.
+                "ok-slow" | "ok-slow-heartbeat" => None,
+                // Its tracing lines on stderr change nothing in how a failure reads.
+                "401-heartbeat" => Some(NotAuthenticated),
                 // codex's own stream idle timeout ("idle timeout waiting for SSE").
                 "stall-retries1-idle5s" => Some(Timeout),
-                // Killed by a timeout (ours, in a recorded run).
-                "hang" | "hang-retries1-idle5s" => Some(Timeout),
+                // Killed by a timeout (ours, in a recorded run): the model never answered, or
+                // stalled in the middle of its answer.
+                "hang" | "hang-retries1-idle5s" | "hang-heartbeat" | "stall-midway-heartbeat" => {
+                    Some(Timeout)
+                }
                 other => panic!("unexpected scenario {other}"),
             },
             |r| {
@@ -280,6 +331,110 @@ mod tests {
         assert!(f.message.ends_with("in `model_providers`"), "{}", f.message);
         // Warnings alone with a non-zero exit: nothing to say but a parse error.
         assert_eq!(run("", warn, 1).unwrap_err().kind, ErrorKind::ParseError);
+    }
+
+    /// The recorded runs made with the heartbeat filter in `RUST_LOG`.
+    const TRACED: [&str; 4] = [
+        "ok-slow-heartbeat",
+        "stall-midway-heartbeat",
+        "hang-heartbeat",
+        "401-heartbeat",
+    ];
+
+    #[test]
+    fn heartbeat_lines_are_told_from_everything_else_codex_prints() {
+        for scenario in TRACED {
+            let meta = crate::agents::fixtures::read("codex", &format!("{scenario}.meta.json"));
+            assert!(meta.contains(HEARTBEAT_LOG), "{scenario}: {meta}");
+            let stderr = crate::agents::fixtures::read("codex", &format!("{scenario}.stderr"));
+            assert!(stderr.lines().count() >= 5, "{scenario}");
+            for line in stderr.split_inclusive('\n') {
+                assert!(is_heartbeat(line.as_bytes()), "{scenario}: {line}");
+            }
+        }
+        // With all of codex's tracing on, some of them come after a span (copied from such a
+        // run of codex 0.169).
+        let in_span = "2026-11-27T00:39:31.320892Z TRACE app_server.request{otel.kind=\"server\" \
+                       otel.name=\"thread/start\" rpc.method=\"thread/start\"}:\
+                       app_server.thread_start.notify_started{otel.name=\"app_server.thread_start.\
+                       notify_started\"}: codex_app_server::outgoing_message: app-server event: \
+                       thread/started targeted_connections=0\n";
+        assert!(is_heartbeat(in_span.as_bytes()));
+        // Everything else it printed in the recordings stays, and so do its errors.
+        for scenario in crate::agents::fixtures::scenarios("codex") {
+            if TRACED.contains(&scenario.as_str()) {
+                continue;
+            }
+            let stderr = crate::agents::fixtures::read("codex", &format!("{scenario}.stderr"));
+            for line in stderr.split_inclusive('\n') {
+                assert!(!is_heartbeat(line.as_bytes()), "{scenario}: {line}");
+            }
+        }
+        for line in [
+            "2026-11-27T00:39:31.393388Z  WARN codex_core_plugins::manager: failed to sync \
+             curated plugins repo\n",
+            "2026-11-27T00:39:31.393388Z ERROR codex_app_server::outgoing_message: failed to send \
+             server notification to client\n",
+            "Error loading config.toml: in `model_providers`\n",
+            "",
+        ] {
+            assert!(!is_heartbeat(line.as_bytes()), "{line}");
+        }
+        assert!(!is_heartbeat(
+            b"\xff TRACE codex_app_server::outgoing_message: \n"
+        ));
+    }
+
+    #[test]
+    fn the_runner_drops_the_recorded_heartbeat_lines_and_keeps_the_rest() {
+        use crate::sys::runner::{Call, Ending, Invocation};
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/codex");
+        let script = "cat ok-slow-heartbeat.stderr >&2; cat ok.stderr >&2; \
+                      printf 'last words' >&2; cat ok-slow-heartbeat.stdout";
+        let f = Call::spawn(&Invocation {
+            program: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            env: vec![],
+            env_remove: vec![],
+            cwd: Some(dir.clone()),
+            stdin: vec![],
+            timeout: std::time::Duration::from_secs(30),
+            idle_timeout: std::time::Duration::from_secs(30),
+            watch: None,
+            heartbeat: SPEC.heartbeat.map(|h| h.line),
+        })
+        .unwrap()
+        .wait()
+        .unwrap();
+        assert!(matches!(f.ending, Ending::Exited(s) if s.success()));
+        let kept = String::from_utf8(f.stderr).unwrap();
+        let warning = std::fs::read_to_string(dir.join("ok.stderr")).unwrap();
+        assert_eq!(kept, format!("{warning}last words"));
+        assert_eq!(f.dropped, 0);
+        let out = String::from_utf8(f.stdout).unwrap();
+        let r = run(&out, &kept, 0).unwrap();
+        assert_eq!(r.text, OK_ANSWER);
+    }
+
+    #[test]
+    fn heartbeat_lines_are_not_the_message_of_a_failure() {
+        // Lines it printed with the heartbeat filter (recorded), then a plain-text error.
+        let beats = crate::agents::fixtures::read("codex", "hang-heartbeat.stderr");
+        let f = run("", &format!("{beats}No prompt provided via stdin.\n"), 1).unwrap_err();
+        assert_eq!(f.kind, ErrorKind::Exited(1));
+        assert_eq!(f.message, "No prompt provided via stdin.");
+        // Heartbeat lines alone with a non-zero exit: nothing to say but a parse error.
+        assert_eq!(run("", &beats, 1).unwrap_err().kind, ErrorKind::ParseError);
+    }
+
+    #[test]
+    fn the_heartbeat_filter_is_set_whatever_the_user_set_and_the_idle_limit_applies() {
+        assert!(SPEC.idle_limited());
+        let beat = SPEC.heartbeat.expect("codex has a heartbeat");
+        assert_eq!(beat.env, &[("RUST_LOG", HEARTBEAT_LOG)]);
+        // codex's default level is `error`: what it printed before is still printed.
+        assert!(HEARTBEAT_LOG.starts_with("error,"));
+        assert!(HEARTBEAT_LOG.contains(HEARTBEAT_TARGET.trim_end_matches(": ")));
     }
 
     #[test]

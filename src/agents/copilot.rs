@@ -39,6 +39,7 @@ pub static SPEC: AgentSpec = AgentSpec {
     parse,
     retrying: None,
     streams: true,
+    heartbeat: None,
 };
 
 fn args(o: &CallOptions) -> Vec<String> {

@@ -38,10 +38,6 @@ impl ExecBackend {
             family,
         })
     }
-
-    pub fn installed(&self) -> bool {
-        self.program.is_file()
-    }
 }
 
 impl Backend for ExecBackend {
@@ -73,6 +69,7 @@ impl Backend for ExecBackend {
             timeout: req.timeout,
             idle_timeout: req.idle_timeout,
             watch: None,
+            heartbeat: None,
         };
         let hint = |k: ErrorKind| match k {
             ErrorKind::NotInstalled => format!(

@@ -48,6 +48,7 @@ pub static SPEC: AgentSpec = AgentSpec {
     parse,
     retrying: Some(crate::agents::gemini_retries::retrying),
     streams: true,
+    heartbeat: None,
 };
 
 /// gemini's exit code (and `error.code`) for a missing or invalid auth method.

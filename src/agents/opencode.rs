@@ -38,6 +38,7 @@ pub static SPEC: AgentSpec = AgentSpec {
     parse,
     retrying: None,
     streams: false,
+    heartbeat: None,
 };
 
 fn args(o: &CallOptions) -> Vec<String> {

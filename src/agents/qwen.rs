@@ -52,6 +52,7 @@ pub static SPEC: AgentSpec = AgentSpec {
     parse,
     retrying: None,
     streams: true,
+    heartbeat: None,
 };
 
 /// How qwen writes an API failure into the answer text.

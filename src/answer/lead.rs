@@ -34,12 +34,30 @@ pub fn strip_tags(s: &str) -> String {
         .into_owned()
 }
 
-/// Markdown emphasis, code ticks and tags removed.
+/// Markdown emphasis, code ticks and tags removed. What is quoted as code keeps its underscores
+/// and stars (`clients/__init__.py`, `**kwargs`).
 pub fn plain(s: &str) -> String {
-    strip_tags(s)
-        .replace("**", "")
-        .replace("__", "")
+    without_emphasis(&strip_tags(s))
         .replace('`', "")
         .trim()
         .to_string()
+}
+
+/// `**` and `__` removed outside code spans; the code spans, ticks included, kept as written.
+pub fn without_emphasis(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    // Odd parts are inside backticks (an unclosed tick quotes nothing).
+    let parts: Vec<&str> = s.split('`').collect();
+    let closed = parts.len() % 2 == 1;
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        if i % 2 == 1 && closed {
+            out.push_str(part);
+        } else {
+            out.push_str(&part.replace("**", "").replace("__", ""));
+        }
+    }
+    out
 }

@@ -14,7 +14,7 @@ use crate::answer::vocab::{self, Strength, FINDING_LABELS};
 use crate::findings::Severity;
 use crate::pattern::Pattern;
 
-use crate::answer::re;
+use crate::answer::{re, re_built};
 
 /// "one nit:", "One minor thing:", "a small issue:", "two concerns:" — a finding introduced in
 /// prose; the adjective or noun may name its level.
@@ -89,7 +89,8 @@ fn tag_candidates(line: &str, out: &mut Vec<Candidate>) {
         let (open, close) = (c.get(1).expect("open"), c.get(3).expect("close"));
         push(out, open.start(), close.end(), c[2].to_string());
     }
-    for c in re(&PAREN, r"\(([^()]{1,30})\)").captures_iter(line) {
+    // (Full-width parentheses too: `（严重）`.)
+    for c in re(&PAREN, r"[(（]([^()（）]{1,30})[)）]").captures_iter(line) {
         let m = c.get(0).expect("match");
         // `Bug (important)`: a label word in parentheses names a level too.
         let word = vocab::normalise(&c[1]);
@@ -132,10 +133,12 @@ fn emphasis_candidates(line: &str, out: &mut Vec<Candidate>) {
 fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
     static FIELD: OnceLock<Pattern> = OnceLock::new();
     static LABEL: OnceLock<Pattern> = OnceLock::new();
-    for c in re(
-        &FIELD,
-        r"(?i)(?:\b(?:severity|priority|prio|level|impact|criticality|severidad|prioridad|gravedad|nivel|impacto|severidade|prioridade|gravidade|schweregrad|priorität|sévérité|gravité|priorité|niveau)|重要度|重大度|严重程度|严重性|嚴重性|优先级|優先度|심각도|우선순위|중요도)\s*\**\s*[:=：]\s*\**\s*([\w][\w -]{0,20}?)(?:\*|\||,|;|\.|\)|$|\s{2}|\s?[—–]|[。，、）])",
-    )
+    for c in re_built(&FIELD, || {
+        format!(
+            r"(?i)(?:\b(?:{})|重要度|重大度|严重程度|严重性|嚴重性|优先级|優先度|심각도|우선순위|중요도)\s*\**\s*[:=：]\s*\**\s*([\w][\w -]{{0,20}}?)(?:\*|\||,|;|\.|\)|$|\s{{2}}|\s?[—–]|[。，、）])",
+            vocab::SEVERITY_FIELD_WORDS
+        )
+    })
     .captures_iter(line)
     {
         let m = c.get(0).expect("match");
@@ -274,6 +277,11 @@ pub fn labels_only(line: &str) -> bool {
 
 /// Reads a lead line: its severity marker (the strongest, then the first) and its title.
 pub fn read_lead(line: &str) -> Lead {
+    // `**Line 40** — Nit: …`, `**L12-14**: ✅ …`: a bold place opens the line, and what it
+    // says comes after it (the place itself is read from the whole line).
+    if let Some(end) = place_label(line) {
+        return read_lead(&line[end..]);
+    }
     if let Some(lead) = crate::answer::conventional::lead(line) {
         return lead;
     }
@@ -302,6 +310,18 @@ pub fn read_lead(line: &str) -> Lead {
     read_lead_markers(line)
 }
 
+/// The end of a bold line place that opens `line` and a separator after it (`**Line 40** — `,
+/// `**Lines 57-63**: `, `` **`L12`** - ``), when text follows.
+fn place_label(line: &str) -> Option<usize> {
+    static LABEL: OnceLock<Pattern> = OnceLock::new();
+    let m = re(
+        &LABEL,
+        r"(?i)^\s*\*\*`?(?:lines?|l)\s*\d+(?:\s*(?:-|–|to)\s*\d+)?`?\*\*\s*(?:—|–|-|:)\s*(\S)",
+    )
+    .captures(line)?;
+    Some(m.get(1)?.start())
+}
+
 /// A line of markers only, split by `|` or `·` (`⚠️ Potential issue | 🟠 Major`, as a copy of
 /// the web page prints CodeRabbit's label row): the strongest, then most severe, of them.
 fn marker_row(line: &str) -> Option<(Severity, Strength)> {
@@ -319,7 +339,8 @@ fn marker_row(line: &str) -> Option<(Severity, Strength)> {
 }
 
 fn read_lead_markers(line: &str) -> Lead {
-    let cands = candidates(line);
+    // What is quoted as code (`pool.on('error')`) is never a marker.
+    let cands = candidates(&without_code_spans(line));
     let mut best: Option<((Severity, Strength), usize)> = None;
     let mut spans: Vec<(usize, usize)> = Vec::new();
     for c in &cands {
@@ -356,6 +377,27 @@ fn read_lead_markers(line: &str) -> Lead {
     }
 }
 
+/// `line` with the text of its code spans blanked out byte for byte, so positions still match.
+fn without_code_spans(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut in_code = false;
+    for c in line.chars() {
+        if c == '`' {
+            in_code = !in_code;
+            out.push(c);
+        } else if in_code {
+            out.extend(std::iter::repeat_n('x', c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    // An unclosed quote quotes nothing.
+    if in_code {
+        return line.to_string();
+    }
+    out
+}
+
 /// Markup, images, numbering and a leading finding label removed.
 fn clean_title(s: &str) -> (String, bool) {
     static IMAGE: OnceLock<Pattern> = OnceLock::new();
@@ -365,8 +407,7 @@ fn clean_title(s: &str) -> (String, bool) {
     let s = re(&IMAGE, r"!\[[^\]]*\]\([^)]*\)").replace_all(s, " ");
     // `[text](url)` reads as its text (an image's link leaves nothing).
     let s = re(&LINK, r"\[([^\]]*)\]\([^)\s]*\)").replace_all(&s, "$1");
-    let s = strip_tags(&s);
-    let s = s.replace("**", "").replace("__", "");
+    let s = crate::answer::lead::without_emphasis(&strip_tags(&s));
     let s = s
         .trim()
         .trim_start_matches(|c: char| {

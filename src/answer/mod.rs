@@ -39,7 +39,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-pub use confidence::{Candidate, Confidence, Cue, Doubt};
+pub use confidence::{Candidate, Confidence, Doubt};
 pub use location::Roots;
 pub use schema::Protocol;
 
@@ -53,6 +53,14 @@ fn re(
     pattern: &str,
 ) -> &'static crate::pattern::Pattern {
     cell.get_or_init(|| crate::pattern::Pattern::owned(pattern.to_string()))
+}
+
+/// [`re`] for a pattern that is built (from vocabularies): built once, and compiled as [`re`]'s.
+fn re_built(
+    cell: &'static std::sync::OnceLock<crate::pattern::Pattern>,
+    build: impl FnOnce() -> String,
+) -> &'static crate::pattern::Pattern {
+    cell.get_or_init(|| crate::pattern::Pattern::owned(build()))
 }
 
 /// What the reader made of an answer.
@@ -135,6 +143,7 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
     let mut md = markdown::read(text, roots);
     let prose = without_code(text);
     let stated = verdict::stated(&prose);
+    let remarks = observations_under_approval(&mut md, &prose, stated);
     // Where the JSON and the prose disagree, the more severe reading wins: a JSON block that
     // raises nothing never hides findings the prose raised with a level.
     let use_json = match &from_json_block {
@@ -194,6 +203,7 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         c.findings = merge_duplicates(std::mem::take(&mut c.findings));
     }
     default_file(text, roots, &mut c.findings);
+    full_paths(text, roots, &mut c.findings);
     rate_from_prose(&mut c.findings);
     if use_json {
         prose_outranks_json(text, roots, &mut c.findings);
@@ -204,7 +214,14 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         || stated == Some(Stance::Object);
     // Prose outside any finding that raises a problem ("otherwise fine, but it will crash")
     // keeps an approval word from being the answer's verdict.
-    let loose = md.loose_text.join("\n");
+    // (Not what the reviewer withdrew: a struck-through comment, one marked addressed.)
+    let loose = md
+        .loose_text
+        .iter()
+        .filter(|t| !vocab::is_withdrawn(t))
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("\n");
     // Prose outside any finding that points at a line of code is about a problem there, not
     // part of an approval ("Happy with the rest" after two paragraphs on `pool.rs` line 64).
     let points_at_code = {
@@ -221,19 +238,9 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         let approving = c.agreement || verdict::approves(&prose);
         if said_no || approving {
             let summary = from_json_block.as_ref().and_then(|j| j.summary.as_deref());
-            let quiet = |p: &str| {
-                p.lines()
-                    .map(|l| l.trim().trim_start_matches(['-', '*', '+']).trim())
-                    .filter(|l| !l.is_empty())
-                    .all(|l| {
-                        md.quiet_text
-                            .iter()
-                            .any(|q| q.contains(l) || l.contains(q.trim()))
-                    })
-            };
             c.findings = unraised::findings(summary, &prose, said_no, roots)
                 .into_iter()
-                .filter(|f| !quiet(&f.body))
+                .filter(|f| !said_quietly(&f.body, &md.quiet_text))
                 .collect();
         }
     }
@@ -253,7 +260,70 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         || stated.is_some()
         || c.agreement
         || summary_only;
-    Reading::new(c, structured, raw, cap_note, roots)
+    let mut reading = Reading::new(c, structured, raw, cap_note, roots);
+    reading.notes.extend(remarks);
+    reading
+}
+
+/// Is all of `text` (a paragraph of prose) something a quiet section already said: a summary's
+/// line, a table row, the reviewer's checklist, praise the structure set aside? Each line is
+/// compared by its words (markup, pipes and code quotes aside): nearly all of them (four in five)
+/// must be in one quiet line. A table's `|---|` line says nothing and a heading over a list names
+/// its section.
+fn said_quietly(text: &str, quiet_text: &[String]) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        vocab::normalise(s)
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let quiet: Vec<BTreeSet<String>> = quiet_text
+        .iter()
+        .map(|q| words(q).into_iter().collect())
+        .collect();
+    let said: Vec<Vec<String>> = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .map(words)
+        .filter(|w| !w.is_empty())
+        .collect();
+    !said.is_empty()
+        && said.iter().all(|l| {
+            quiet.iter().any(|q| {
+                let shared = l.iter().filter(|w| q.contains(*w)).count();
+                !q.is_empty() && shared * 5 >= l.len() * 4
+            })
+        })
+}
+
+/// An answer that states its approval ("Verdict: approve", a `**Approve.**` line) and whose
+/// findings are all findings only by their words ([`markdown::Markdown::remarks`]): those are
+/// the observations of a review that raised nothing. They are taken out, and counted in a note.
+fn observations_under_approval(
+    md: &mut markdown::Markdown,
+    prose: &str,
+    stated: Option<Stance>,
+) -> Option<String> {
+    let explicit = stated == Some(Stance::Approve) || verdict::opens_with_approval(prose);
+    let all_remarks = !md.findings.is_empty()
+        && md.remarks.len() == md.findings.len()
+        && md.remarks.iter().all(|r| r.0);
+    if !(explicit && all_remarks && verdict::approves(prose) && verdict::objection(prose).is_none())
+    {
+        return None;
+    }
+    let n = md.findings.len();
+    md.findings.clear();
+    // What they said is quiet now: prose read later must not raise it again.
+    let said = md
+        .remarks
+        .drain(..)
+        .flat_map(|(_, s)| s.lines().map(str::to_string).collect::<Vec<_>>());
+    md.quiet_text.extend(said);
+    Some(format!(
+        "{n} unrated remark(s) under the reviewer's stated approval were read as observations, not findings"
+    ))
 }
 
 /// A part of the answer that rates a blocker (`This one is a blocker`, a level in a comment
@@ -376,6 +446,13 @@ fn default_file(text: &str, roots: &Roots, findings: &mut [Finding]) {
         .collect();
     paths.sort();
     paths.dedup();
+    // `cron.py` beside `src/scheduler/cron.py` is that file, named short.
+    let full = paths.clone();
+    paths.retain(|p| {
+        !full
+            .iter()
+            .any(|f| f.len() > p.len() && f.ends_with(&format!("/{p}")))
+    });
     let [only] = paths.as_slice() else {
         return;
     };
@@ -386,6 +463,38 @@ fn default_file(text: &str, roots: &Roots, findings: &mut [Finding]) {
             if let Some((s, e)) = location::lines_in(&said) {
                 f.location = Some(crate::findings::Location::new(only, Some(s), e));
             }
+        }
+    }
+}
+
+/// A finding placed by a bare file name (`upload.go:54` in a summary table) where the answer
+/// names that file in full once (`server/handlers/upload.go`): the full path.
+fn full_paths(text: &str, roots: &Roots, findings: &mut [Finding]) {
+    if findings
+        .iter()
+        .all(|f| f.location.as_ref().is_none_or(|l| l.path.contains('/')))
+    {
+        return;
+    }
+    let mut named: Vec<String> = location::find_all(text, roots)
+        .into_iter()
+        .filter(|l| l.path.contains('/') && !l.outside)
+        .map(|l| l.path)
+        .collect();
+    named.sort();
+    named.dedup();
+    for f in findings.iter_mut() {
+        let Some(l) = f
+            .location
+            .as_mut()
+            .filter(|l| !l.path.is_empty() && !l.path.contains('/'))
+        else {
+            continue;
+        };
+        let suffix = format!("/{}", l.path);
+        let mut full = named.iter().filter(|p| p.ends_with(&suffix));
+        if let (Some(one), None) = (full.next(), full.next()) {
+            l.path.clone_from(one);
         }
     }
 }
@@ -483,5 +592,7 @@ fn same(a: &Finding, wa: &BTreeSet<String>, b: &Finding, wb: &BTreeSet<String>) 
 }
 
 pub mod judge;
+#[cfg(test)]
+mod layout_tests;
 #[cfg(test)]
 mod tests;

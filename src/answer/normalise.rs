@@ -10,14 +10,10 @@
 
 use std::collections::HashSet;
 
-use serde_json::Value;
-
-use crate::answer::json;
 use crate::answer::lead::plain;
 use crate::answer::location::{self, Roots};
 use crate::answer::unit::clean;
 use crate::answer::vocab;
-use crate::answer::Protocol;
 use crate::findings::{Critique, Finding, Severity, Source};
 use crate::pattern::Pattern;
 
@@ -76,12 +72,35 @@ pub fn raises_nothing(raw: &str, roots: &Roots) -> bool {
     let prepared = crate::answer::prepare::prepare(raw);
     let raw = prepared.as_ref();
     let places = location::find_all(raw, roots);
-    !crate::answer::verdict::raises_concern(raw)
+    // Prose about files in a script the vocabularies barely cover (Hebrew, Persian, Greek…)
+    // that does not approve in words we know: its silence is not known to be nothing.
+    let unread =
+        !places.is_empty() && mostly_non_latin(raw) && !crate::answer::verdict::approves(raw);
+    !unread
+        && !crate::answer::verdict::raises_concern(raw)
         && !crate::answer::verdict::conditional(raw)
         // A level stated in any language it has words for ("Это блокер") raises something.
         && crate::answer::prose::ratings(raw).is_empty()
         && !places.iter().any(|l| l.start_line.is_some())
         && (location::lines_in(raw).is_none() || places.is_empty())
+}
+
+/// Are most of the letters outside code spans not Latin ones?
+fn mostly_non_latin(text: &str) -> bool {
+    let mut in_code = false;
+    let (mut latin, mut other) = (0usize, 0usize);
+    for c in text.chars() {
+        if c == '`' {
+            in_code = !in_code;
+        } else if !in_code && c.is_alphabetic() {
+            if c.is_ascii() || ('\u{00C0}'..='\u{024F}').contains(&c) {
+                latin += 1;
+            } else {
+                other += 1;
+            }
+        }
+    }
+    other > latin
 }
 
 /// Does the raw answer state any severity: a marker where reviewers put one (a line's lead, a
@@ -93,54 +112,6 @@ pub(crate) fn states_severity(raw: &str) -> bool {
             .severity
             .is_some_and(|s| s.1 == vocab::Strength::Level)
     }) || !crate::answer::prose::ratings(raw).is_empty()
-}
-
-/// The normaliser's answer, if every finding it restates is grounded in `raw`: its findings,
-/// marked as the normaliser's; `Err` says why not. This is the one-way check; the review loop
-/// checks a restatement both ways with [`crate::answer::restate::check`].
-pub fn grounded(
-    raw: &str,
-    answer_text: &str,
-    structured: Option<&Value>,
-    protocol: Protocol,
-    roots: &Roots,
-) -> Result<Critique, String> {
-    let prepared = crate::answer::prepare::prepare(raw);
-    let raw = prepared.as_ref();
-    let review = structured
-        .and_then(|v| json::review(v, protocol, roots))
-        .or_else(|| json::best_review(&json::json_blocks(answer_text), protocol, roots))
-        .ok_or_else(|| "its answer had no JSON review in it".to_string())?;
-    if review.findings.is_empty() {
-        // "Nothing was raised" is believed only of an answer that raises nothing in words
-        // either: no problem language, no line of code pointed at.
-        if raises_nothing(raw, roots) {
-            return Ok(Critique::empty("normaliser"));
-        }
-        return Err(
-            "it restated the answer with no findings, but the answer raises something".into(),
-        );
-    }
-    let keep_severity = states_severity(raw);
-    let mut findings = Vec::new();
-    for mut f in review.findings {
-        if let Some(why) = ungrounded(&f, raw) {
-            return Err(why);
-        }
-        if !keep_severity {
-            f.severity = Severity::Unclassified;
-        }
-        f.source = Source::Normaliser;
-        findings.push(f);
-    }
-    Ok(Critique {
-        findings,
-        missing_alternatives: review.missing_alternatives,
-        verdict: review.verdict,
-        recommendation: review.recommendation,
-        agreement: false,
-        format: "normaliser",
-    })
 }
 
 /// The raw answer as unclassified findings, one per block (a paragraph or a list, with a code
@@ -283,6 +254,55 @@ fn verdict_only(block: &str, roots: &Roots) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::answer::{json, Protocol};
+    use serde_json::Value;
+
+    /// A restatement's findings, if every one is grounded in `raw` (the one-way check the review
+    /// loop's two-way [`crate::answer::restate::check`] builds on); `Err` says why not.
+    fn grounded(
+        raw: &str,
+        answer_text: &str,
+        structured: Option<&Value>,
+        protocol: Protocol,
+        roots: &Roots,
+    ) -> Result<Critique, String> {
+        let prepared = crate::answer::prepare::prepare(raw);
+        let raw = prepared.as_ref();
+        let review = structured
+            .and_then(|v| json::review(v, protocol, roots))
+            .or_else(|| json::best_review(&json::json_blocks(answer_text), protocol, roots))
+            .ok_or_else(|| "its answer had no JSON review in it".to_string())?;
+        if review.findings.is_empty() {
+            // "Nothing was raised" is believed only of an answer that raises nothing in words
+            // either: no problem language, no line of code pointed at.
+            if raises_nothing(raw, roots) {
+                return Ok(Critique::empty("normaliser"));
+            }
+            return Err(
+                "it restated the answer with no findings, but the answer raises something".into(),
+            );
+        }
+        let keep_severity = states_severity(raw);
+        let mut findings = Vec::new();
+        for mut f in review.findings {
+            if let Some(why) = ungrounded(&f, raw) {
+                return Err(why);
+            }
+            if !keep_severity {
+                f.severity = Severity::Unclassified;
+            }
+            f.source = Source::Normaliser;
+            findings.push(f);
+        }
+        Ok(Critique {
+            findings,
+            missing_alternatives: review.missing_alternatives,
+            verdict: review.verdict,
+            recommendation: review.recommendation,
+            agreement: false,
+            format: "normaliser",
+        })
+    }
 
     const RAW: &str = "Overall the structure is fine, but the new parser in src/parse.rs will \
 crash on empty input at line 42 because it indexes the first byte.\n\nAlso the retry loop never \

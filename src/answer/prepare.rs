@@ -185,7 +185,7 @@ fn without_thinking(text: &str) -> Cow<'_, str> {
 }
 
 /// The text inside a provider's JSON response: OpenAI `choices[0].message.content`, Anthropic
-/// `content[].text`, Ollama `message.content` or `response`.
+/// `content[].text`, Ollama `message.content` or `response`, Gemini `candidates[0].content.parts`.
 fn unwrap_envelope(text: &str) -> Option<String> {
     let t = text.trim();
     // A response body fenced whole: its content.
@@ -229,10 +229,26 @@ fn unwrap_envelope(text: &str) -> Option<String> {
                 .and_then(|_| v.get("response"))
                 .and_then(Value::as_str)
         });
+    // Gemini's `generateContent`: `candidates[0].content.parts[].text` (thoughts left out).
+    let from_gemini = v
+        .get("candidates")
+        .and_then(|c| c.get(0))
+        .and_then(|c| c.get("content"))
+        .and_then(|c| c.get("parts"))
+        .and_then(Value::as_array)
+        .map(|parts| {
+            parts
+                .iter()
+                .filter(|p| p.get("thought").and_then(Value::as_bool) != Some(true))
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join("\n")
+        });
     from_openai
         .map(str::to_string)
         .or(from_anthropic)
         .or(from_ollama.map(str::to_string))
+        .or(from_gemini)
 }
 
 /// Lines that only say who wrote what follows (`qodo-merge-pro[bot] · review thread`,
@@ -250,18 +266,32 @@ fn without_bylines(text: &str) -> String {
     static WEB: OnceLock<Pattern> = OnceLock::new();
     let web = re(
         &WEB,
-        r"(?i)^\s*(?:@[\w.-]+(?:\[bot\])?|[\w.-]+(?:\[bot\])? bot|[\w.-]+(?:\[bot\]| bot)+ (?:reviewed|commented)(?: \d+ \w+ ago| yesterday| just now)?|[\w.-]+ (?:reviewed|commented) (?:\d+ \w+ ago|yesterday|just now)|\d+ (?:second|minute|hour|day|week|month|year)s? ago|(?:@[\w.-]+\s+)?Reply(?:\.\.\.|…))\s*$",
+        r"(?i)^\s*(?:@[\w.-]+(?:\[bot\])?|[\w.-]+(?:\[bot\])? bot|[\w.-]+(?:\[bot\]| bot)+ (?:reviewed|commented)(?: \d+ \w+ ago| yesterday| just now)?|[\w.-]+ (?:reviewed|commented) (?:\d+ \w+ ago|yesterday|just now)|\d+ (?:second|minute|hour|day|week|month|year)s? ago|(?:@[\w.-]+\s+)?Reply(?:\.\.\.|…)|[\w .-]{1,40}@[\w.-]+(?: started a thread on the diff| commented| replied)?\s*·\s*(?:\d+ \w+ ago|yesterday|just now))\s*$",
+    );
+    // A byline that says where (`**snyk-io** commented on `a.js` line 33`, `**kody-ai bot** ·
+    // `a.ts` line 27`): the place stays, on a line of its own, for the comment under it.
+    static PLACED: OnceLock<Pattern> = OnceLock::new();
+    let placed = re(
+        &PLACED,
+        r"(?i)^\s*(?:\*\*@?[\w.\- ]{1,30}?(?:\[bot\])?\*\*|@?[\w.-]+(?:\[bot\]| bot))\s+(?:·|commented on|reviewed)\s+(.*[\w`]/?[\w.-]*\.\w+.*)$",
     );
     let is_byline = |l: &str| byline.is_match(l) || web.is_match(l);
-    if !text
-        .lines()
-        .any(|l| byline.is_match(l) || web.is_match(l) && !l.trim().starts_with('@'))
-    {
+    if !text.lines().any(|l| {
+        byline.is_match(l) || placed.is_match(l) || web.is_match(l) && !l.trim().starts_with('@')
+    }) {
         return text.to_string();
     }
     // Each byline leaves a blank line: it separated what was before it from what follows.
     text.lines()
-        .map(|l| if is_byline(l) { "" } else { l })
+        .map(|l| {
+            if is_byline(l) {
+                String::new()
+            } else if let Some(c) = placed.captures(l) {
+                c[1].to_string()
+            } else {
+                l.to_string()
+            }
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }

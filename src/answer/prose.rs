@@ -33,11 +33,27 @@ pub fn ratings(text: &str) -> Vec<Severity> {
 }
 
 fn rating_at(words: &[&str], i: usize) -> Option<Severity> {
+    let negated = || {
+        words[i.saturating_sub(4)..i]
+            .iter()
+            .any(|w| vocab::PROSE_NEGATIONS.contains(w))
+    };
+    let self_rated = vocab::PROSE_SELF_RATED
+        .iter()
+        .find(|(phrase, _)| starts_with(&words[i..], phrase).is_some());
+    if let Some((_, sev)) = self_rated {
+        return (!negated()).then_some(*sev);
+    }
     vocab::PROSE_LEVELS
         .iter()
         .find_map(|(level, sev, needs_noun)| {
             let len = starts_with(&words[i..], level)?;
-            let after = &words[i + len..];
+            let rest = &words[i + len..];
+            // "a blocker in my view": whose view it is does not make it a different word.
+            let tail = vocab::PROSE_TAILS
+                .iter()
+                .any(|t| starts_with(rest, t).is_some_and(|n| n == rest.len()));
+            let after = if tail { &rest[rest.len()..] } else { rest };
             let noun_after = after
                 .first()
                 .is_some_and(|w| vocab::PROSE_NOUNS.contains(w));
@@ -50,10 +66,7 @@ fn rating_at(words: &[&str], i: usize) -> Option<Severity> {
                 .any(|f| ends_with(&words[..i], f));
             let rated =
                 noun_after || ((verb_framed || (!needs_noun && framed)) && after.is_empty());
-            let negated = words[i.saturating_sub(4)..i]
-                .iter()
-                .any(|w| vocab::PROSE_NEGATIONS.contains(w));
-            (rated && !negated).then_some(*sev)
+            (rated && !negated()).then_some(*sev)
         })
 }
 

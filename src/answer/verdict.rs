@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use crate::answer::vocab::{self, Stance};
 use crate::pattern::Pattern;
 
-use crate::answer::re;
+use crate::answer::{re, re_built};
 
 fn phrase() -> &'static Pattern {
     static PHRASE: OnceLock<Pattern> = OnceLock::new();
@@ -23,15 +23,25 @@ fn phrase() -> &'static Pattern {
     };
     let (joined, spaced): (Vec<&str>, Vec<&str>) =
         vocab::APPROVAL_PHRASES.iter().partition(|p| cjk(p));
-    re(
-        &PHRASE,
-        &format!(r"(?i)\b(?:{})\b|(?:{})", spaced.join("|"), joined.join("|")),
-    )
+    re_built(&PHRASE, || {
+        format!(r"(?i)\b(?:{})\b|(?:{})", spaced.join("|"), joined.join("|"))
+    })
 }
 
 /// Does `s` use an approval phrase at all (qualified, negated or not)?
 pub fn mentions_approval(s: &str) -> bool {
     phrase().is_match(s)
+}
+
+/// Does a line open with an approval verdict (`✅ **Approve.** …`, `**LGTM**`, `Approved —`)?
+/// The reviewer's own verdict, stated as such, not an approval word inside a sentence.
+pub fn opens_with_approval(text: &str) -> bool {
+    static LINE: OnceLock<Pattern> = OnceLock::new();
+    re(
+        &LINE,
+        r"(?im)^[^\p{L}\n]{0,8}(?:approve[ds]?|approving|lgtm|ship it)\b[^\p{L}\n]{0,6}(?:$|[—–-]|\p{Lu})",
+    )
+    .is_match(text)
 }
 
 /// Does the text, as a whole, approve? (Findings are checked by the caller.)
@@ -85,11 +95,12 @@ pub fn raises_concern(text: &str) -> bool {
         r"(?i)\b(?:no|not|without|never|zero|any|free of|nothing|checked for|looked for|scanned for|checking for|looking for|check for|avoids?|avoiding|prevents?|preventing|fix(?:es|ed)?|guards? against|protects? against|eliminates?)\W+(?:\w+\W+){0,2}$",
     );
     // What a review looks for is not what it found ("I'm reviewing this pull request for
-    // security vulnerabilities and code quality issues").
+    // security vulnerabilities and code quality issues", "Checked 6 files for logic errors,
+    // broken edge cases and regressions").
     static SOUGHT: OnceLock<Pattern> = OnceLock::new();
     let sought = re(
         &SOUGHT,
-        r"(?i)\b(?:review|reviewing|reviewed|scan|scanning|scanned|audit|auditing|audited|analy[sz]ing|search|searching|searched|inspecting)\W+(?:\w+\W+){0,4}for\W+(?:\w+\W+){0,5}$",
+        r"(?i)\b(?:review|reviewing|reviewed|scan|scanning|scanned|audit|auditing|audited|analy[sz]ing|search|searching|searched|inspecting|checked|checking|check|looked|looking|tested|testing|examined|examining|verified|verifying)\W+(?:\w+\W+){0,4}for\W+(?:\w+\W+){0,10}$",
     );
     // A cue inside inline code is a name (`-race`, `leak_check`), not a word of concern.
     static CODE_SPAN: OnceLock<Pattern> = OnceLock::new();

@@ -15,7 +15,9 @@
 //! `exec` (run this argv and print its stdout: to be a parent process of git-debate), `trickle`
 //! (`{lines, every_ms, stream}`: print these lines one at a time, `every_ms` apart, on `stdout`
 //! (default) or `stderr` before answering: a long streamed answer, or gemini's retry reports;
-//! `count` repeats a stream event line instead of `lines`), `ignore_term` (with `hang`: survive
+//! `count` repeats a stream event line instead of `lines`; `needs_env` (`{VAR: text}`) prints
+//! them only when each VAR contains its text, and is silent for as long otherwise, as codex
+//! prints its tracing lines only when `RUST_LOG` asks for them), `ignore_term` (with `hang`: survive
 //! SIGTERM, writing `<name>.term` when one comes), `format` (`raw` or a CLI name; default: the
 //! name it runs as), `read` (paths to read from its cwd and report in the answer, with the cwd),
 //! `rendezvous` (`{tag, wait_ms}`: wait for another call with the same tag, answer ` [met]` or
@@ -286,7 +288,8 @@ fn ignore_term(marker: &Path, pid_file: &Path) -> ! {
     panic!("cannot run sh: {err}");
 }
 
-/// Prints `lines` (or `count` stream events) one by one, `every_ms` apart, flushing each.
+/// Prints `lines` (or `count` stream events) one by one, `every_ms` apart, flushing each (unless
+/// `needs_env` says the environment does not ask for them).
 fn trickle(t: &Value) {
     let every = Duration::from_millis(t.get("every_ms").and_then(Value::as_u64).unwrap_or(100));
     let lines: Vec<String> = match t.get("lines").and_then(Value::as_array) {
@@ -302,10 +305,20 @@ fn trickle(t: &Value) {
         }
     };
     let to_stderr = t.get("stream").and_then(Value::as_str) == Some("stderr");
+    let wanted = t
+        .get("needs_env")
+        .and_then(Value::as_object)
+        .is_none_or(|vars| {
+            vars.iter().all(|(k, text)| {
+                let text = text.as_str().unwrap_or_default();
+                std::env::var(k).is_ok_and(|v| v.contains(text))
+            })
+        });
+    // Unwanted, the same time passes in silence.
     for line in lines {
-        if to_stderr {
+        if wanted && to_stderr {
             eprintln!("{line}");
-        } else {
+        } else if wanted {
             let mut out = std::io::stdout().lock();
             let _ = writeln!(out, "{line}");
             let _ = out.flush();

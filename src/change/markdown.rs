@@ -412,21 +412,21 @@ fn absorb_blank_segments(text: &str, segs: Vec<Segment>) -> Vec<Segment> {
     out
 }
 
-/// Reassembles a document, replacing the segments whose replacement is `Some`.
-pub fn merge(text: &str, segments: &[Segment], replacements: &[Option<String>]) -> String {
-    let mut out = String::with_capacity(text.len());
-    for (i, s) in segments.iter().enumerate() {
-        match replacements.get(i).and_then(|r| r.as_deref()) {
-            Some(new) => out.push_str(new),
-            None => out.push_str(&text[s.start..s.end]),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Reassembles a document, replacing the segments whose replacement is `Some`.
+    pub fn merge(text: &str, segments: &[Segment], replacements: &[Option<String>]) -> String {
+        let mut out = String::with_capacity(text.len());
+        for (i, s) in segments.iter().enumerate() {
+            match replacements.get(i).and_then(|r| r.as_deref()) {
+                Some(new) => out.push_str(new),
+                None => out.push_str(&text[s.start..s.end]),
+            }
+        }
+        out
+    }
 
     fn assert_tiles(text: &str) -> Vec<Segment> {
         let segs = split(text);

@@ -10,8 +10,8 @@ use crate::change::TextInput;
 use crate::error::UsageError;
 
 /// One line about a refused read of `what`, with what to do about the size cap.
-pub fn refused(what: &str, e: crate::sys::files::Refusal) -> UsageError {
-    use crate::sys::files::Refusal;
+pub fn refused(what: &str, e: crate::sys::file_io::Refusal) -> UsageError {
+    use crate::sys::file_io::Refusal;
     UsageError::new(match e {
         Refusal::Io(e) => format!("cannot read {what}: {e}"),
         Refusal::TooLarge(_) => format!(
@@ -24,7 +24,7 @@ pub fn refused(what: &str, e: crate::sys::files::Refusal) -> UsageError {
 
 /// Standard input, as the text to review (`-`).
 pub fn stdin(cap: u64) -> Result<TextInput> {
-    let bytes = crate::sys::files::read_capped(std::io::stdin().lock(), cap)
+    let bytes = crate::sys::file_io::read_capped(std::io::stdin().lock(), cap)
         .map_err(|e| refused("standard input", e))?;
     let input = TextInput::from_bytes(bytes, "stdin".into(), None);
     if input.text.trim().is_empty() {
@@ -54,7 +54,7 @@ pub fn file_scope(
     if !meta.is_file() {
         crate::usage!(
             "--scope file:{given} is {}, not a regular file; name a file",
-            crate::sys::files::kind(&meta.file_type())
+            crate::sys::file_io::kind(&meta.file_type())
         );
     }
     let real = path
@@ -71,7 +71,7 @@ pub fn file_scope(
             ),
         }
     }
-    let bytes = crate::sys::files::read_regular(&real, cap)
+    let bytes = crate::sys::file_io::read_regular(&real, cap)
         .map_err(|e| refused(&format!("--scope file:{given}"), e))?;
     if bytes[..bytes.len().min(8000)].contains(&0) {
         crate::usage!("--scope file:{given} is a binary file; there is no text to review");

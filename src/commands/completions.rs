@@ -1,70 +1,27 @@
-//! `git debate completions SHELL`: completion scripts generated from the clap definitions.
+//! `git debate completions SHELL`: completion scripts generated from the clap definitions, with
+//! what `ui::completion` adds to them.
 
 use crate::cli::CompletionsArgs;
 use crate::error::Outcome;
+use crate::ui::completion;
 use anyhow::Result;
-
-/// git's bash completion looks for `_git_<subcommand>` when completing `git debate` (and, with
-/// bash-completion installed, first loads the completion file named `git-debate` to find it).
-/// clap's script only completes the `git-debate` command, under a function whose name depends on
-/// the clap version (`_git__debate` today), so the shim names it by what the script registers.
-/// git's words start at the command's own index (`git -C dir debate`), given in `__git_cmd_idx`.
-const BASH_GIT_SHIM: &str = r#"
-# `git debate <TAB>`: git's completion calls _git_debate; hand the words after `debate` to the
-# completion of `git-debate`.
-_git_debate() {
-    local idx=${__git_cmd_idx:-1}
-    local COMP_WORDS=(git-debate "${COMP_WORDS[@]:idx+1}")
-    local COMP_CWORD=$((COMP_CWORD - idx))
-    COMPLETE_FN git-debate "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
-}
-"#;
-
-/// clap's zsh script gives the top level's positionals (CONTENT, and the pathspecs after `--`)
-/// the first words, so after `git debate hook ` zsh offers the top-level commands again
-/// (CONTENT=hook, command next). The first word is a command or CONTENT; completing it as a
-/// command (CONTENT is free text, or any file name) and reading the command from that word fixes
-/// every subcommand's arguments.
-fn zsh_subcommands_first(script: &str) -> String {
-    let Some(commands) = script.find("\":: :_git-debate_commands\"") else {
-        return script.to_string();
-    };
-    let (top, rest) = script.split_at(commands);
-    let mut removed = 0;
-    let kept: Vec<&str> = top
-        .split_inclusive('\n')
-        .filter(|l| {
-            let positional = l.starts_with("'::content -- ") || l.starts_with("'::paths -- ");
-            removed += usize::from(positional);
-            !positional
-        })
-        .collect();
-    if removed == 0 {
-        return script.to_string();
-    }
-    kept.concat() + &rest.replace(&format!("$line[{}]", removed + 1), "$line[1]")
-}
 
 pub fn run(args: &CompletionsArgs) -> Result<Outcome> {
     let mut cmd = crate::flags::command();
     let mut out = Vec::new();
     clap_complete::generate(args.shell, &mut cmd, "git-debate", &mut out);
     if args.shell == clap_complete::Shell::Bash {
-        // clap_complete mangles the `-` of `git-debate` one way where it tracks the subcommand
-        // (`git__debate__subcmd__hook`) and another in the case labels that complete it
-        // (`git__subcmd__debate__subcmd__hook`), so no subcommand's arguments ever completed.
-        let script = String::from_utf8_lossy(&out).replace("git__subcmd__debate", "git__debate");
-        out = script.clone().into_bytes();
-        let function = script
-            .lines()
-            .find_map(|l| l.trim().strip_prefix("complete -F "))
-            .and_then(|rest| rest.split_whitespace().next())
-            .ok_or_else(|| anyhow::anyhow!("clap's bash script registers no completion function"))?
-            .to_string();
-        out.extend_from_slice(BASH_GIT_SHIM.replace("COMPLETE_FN", &function).as_bytes());
+        let flags = completion::backend_flags(&crate::flags::command());
+        out = completion::bash(
+            &String::from_utf8_lossy(&out),
+            &flags,
+            &crate::agents::registry::REVIEWER_ORDER,
+        )
+        .ok_or_else(|| anyhow::anyhow!("clap's bash script registers no completion function"))?
+        .into_bytes();
     }
     if args.shell == clap_complete::Shell::Zsh {
-        out = zsh_subcommands_first(&String::from_utf8_lossy(&out)).into_bytes();
+        out = completion::zsh_subcommands_first(&String::from_utf8_lossy(&out)).into_bytes();
     }
     crate::ui::terminal::out_trusted(&out)?;
     Ok(Outcome::Success)

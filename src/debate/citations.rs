@@ -222,7 +222,7 @@ impl<'r> View<'r> {
                     return None;
                 }
                 let bytes =
-                    crate::sys::files::read_regular_no_link(&root.join(path), MAX_BLOB as u64)
+                    crate::sys::file_io::read_regular_no_link(&root.join(path), MAX_BLOB as u64)
                         .ok()?;
                 Some(String::from_utf8_lossy(&bytes).into_owned())
             }

@@ -40,7 +40,7 @@ pub use render::{state_record, summary_markdown, transcript};
 
 /// How a debate ended.
 #[derive(Debug, Clone, Serialize)]
-pub struct Outcome {
+pub struct DebateOutcome {
     /// `completed`, `uncontested` (the challenger never answered), `aborted` or `interrupted`.
     pub status: String,
     pub rounds_completed: u32,
@@ -113,7 +113,7 @@ struct Progress {
 }
 
 impl Duel<'_> {
-    pub fn run(mut self) -> Result<Outcome> {
+    pub fn run(mut self) -> Result<DebateOutcome> {
         let started = Instant::now();
         self.budget.restart();
         signals::graceful();
@@ -236,7 +236,7 @@ impl Duel<'_> {
 
     /// The outcome of the rounds: the `[ERROR]` lines of a debate with no exchange, the verdict when there was a
     /// contest, the status and the seats.
-    fn conclude(&self, mut p: Progress, started: Instant) -> Outcome {
+    fn conclude(&self, mut p: Progress, started: Instant) -> DebateOutcome {
         if p.ex.is_empty() && p.failed {
             p.notes.push(if p.timeouts_only {
                 "[ERROR] Debate failed: all tool invocations timed out.".into()
@@ -270,7 +270,7 @@ impl Duel<'_> {
             why: None,
             transport: Some(b.transport().to_string()),
         };
-        Outcome {
+        DebateOutcome {
             status: status.into(),
             rounds_completed: p.rounds_completed,
             proposer: seat(self.proposer.as_ref(), "proposer"),

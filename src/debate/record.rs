@@ -20,7 +20,7 @@ pub fn finish(
     settings: &Settings,
     base: &Path,
     meta: &mut Meta,
-    outcome: &debate::Outcome,
+    outcome: &debate::DebateOutcome,
 ) -> Result<Ended> {
     let topic = meta.topic.clone();
     let rounds = meta.rounds;

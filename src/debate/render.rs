@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::debate::{citations, title, Exchange, Outcome};
+use crate::debate::{citations, title, DebateOutcome, Exchange};
 use crate::store;
 use crate::store::debate::{LastDebate, LastExchange, LastVerdict, Tool};
 
@@ -43,7 +43,7 @@ const QUALITY: &[(&str, &str)] = &[
 ];
 
 /// The summary in markdown (`summary.md`, and the text report), in the duel's synthesis layout.
-pub fn summary_markdown(id: &str, topic: &str, o: &Outcome, rounds: u32) -> String {
+pub fn summary_markdown(id: &str, topic: &str, o: &DebateOutcome, rounds: u32) -> String {
     let all: Vec<&citations::Citation> = o
         .exchanges
         .iter()
@@ -123,7 +123,7 @@ pub fn summary_markdown(id: &str, topic: &str, o: &Outcome, rounds: u32) -> Stri
 
 /// The verdict's sections of the summary: the winner and why, the debate's quality, agreements,
 /// disagreements, unresolved questions and the recommendation.
-fn verdict_markdown(o: &Outcome, v: &crate::debate::Verdict) -> String {
+fn verdict_markdown(o: &DebateOutcome, v: &crate::debate::Verdict) -> String {
     let mut s = String::new();
     let tool_of = |role: &str| {
         if role == "proposer" {
@@ -186,7 +186,7 @@ fn verdict_markdown(o: &Outcome, v: &crate::debate::Verdict) -> String {
 pub fn state_record(
     id: &str,
     topic: &str,
-    o: &Outcome,
+    o: &DebateOutcome,
     rounds: u32,
     effort: Option<&str>,
 ) -> LastDebate {

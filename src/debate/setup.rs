@@ -184,7 +184,7 @@ fn shared_context(
             if let Scope::File(p) = &scope {
                 // A file is read whole (bounded, regular files only), like `--scope file:`.
                 let cwd = std::env::current_dir().context("cannot read the current directory")?;
-                let cap = crate::sys::files::review_cap(settings.max_artifact_bytes);
+                let cap = crate::sys::file_io::review_cap(settings.max_artifact_bytes);
                 let input = crate::change::read::file_scope(Some(r), p, &cwd, cap)?;
                 return Ok(Some((input.text, Source::Empty, String::new())));
             }

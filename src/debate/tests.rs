@@ -8,13 +8,13 @@ use crate::agents::budget::Budget;
 use crate::agents::scripted::Slow;
 use crate::agents::Family;
 use crate::debate::citations::Checker;
-use crate::debate::{Duel, Outcome};
+use crate::debate::{DebateOutcome, Duel};
 use crate::settings::{Layers, Overrides, Settings};
 use crate::store::Session;
 
 const VERDICT: &str = "```json\n{\"winner\": \"challenger\", \"reasoning\": \"measured\"}\n```";
 
-fn duel(budget: Budget, sides_ms: u64, rounds: u32) -> Outcome {
+fn duel(budget: Budget, sides_ms: u64, rounds: u32) -> DebateOutcome {
     let tmp = tempfile::tempdir().unwrap();
     let session = Session::create(tmp.path()).unwrap();
     let settings = Settings::resolve(Layers::default(), &Overrides::default()).unwrap();

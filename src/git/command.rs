@@ -89,6 +89,7 @@ impl Git {
             timeout,
             idle_timeout: timeout,
             watch: None,
+            heartbeat: None,
         }
     }
 

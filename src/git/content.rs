@@ -30,7 +30,7 @@ pub(super) fn side_bytes(repo: &Repository, id: Oid, path: &[u8]) -> Option<Vec<
         let target = std::fs::read_link(&full).ok()?;
         return Some(target.as_os_str().as_bytes().to_vec());
     }
-    crate::sys::files::read_regular_no_link(&full, MAX_FILE_BYTES).ok()
+    crate::sys::file_io::read_regular_no_link(&full, MAX_FILE_BYTES).ok()
 }
 
 /// The size of a blob from its header (a packed blob is not inflated for it).

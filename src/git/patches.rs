@@ -148,5 +148,5 @@ fn worktree_file(repo: &Repository, rel: &std::path::Path) -> Option<Vec<u8>> {
                 .to_vec(),
         );
     }
-    crate::sys::files::read_regular_no_link(&full, MAX_FILE_BYTES).ok()
+    crate::sys::file_io::read_regular_no_link(&full, MAX_FILE_BYTES).ok()
 }

@@ -21,7 +21,7 @@ pub(super) const LISTED: usize = 10;
 /// has parents, they were just not fetched, so it is not a root commit.
 pub(super) fn shallow_boundary(common_dir: &std::path::Path, id: &str) -> bool {
     let file = common_dir.join("shallow");
-    crate::sys::files::read_regular(&file, 16 << 20).is_ok_and(|bytes| {
+    crate::sys::file_io::read_regular(&file, 16 << 20).is_ok_and(|bytes| {
         String::from_utf8_lossy(&bytes)
             .lines()
             .any(|l| l.trim() == id)

@@ -151,7 +151,7 @@ fn drivers(repo: &Repository, index: &git2::Index) -> BTreeSet<String> {
         let path = std::path::Path::new(std::ffi::OsStr::from_bytes(&e.path));
         let on_disk = repo
             .workdir()
-            .and_then(|w| crate::sys::files::read_regular_no_link(&w.join(path), 1 << 20).ok());
+            .and_then(|w| crate::sys::file_io::read_regular_no_link(&w.join(path), 1 << 20).ok());
         match on_disk {
             Some(t) => texts.push(t),
             None => texts.extend(repo.find_blob(e.id).ok().map(|b| b.content().to_vec())),
@@ -160,7 +160,7 @@ fn drivers(repo: &Repository, index: &git2::Index) -> BTreeSet<String> {
     let mut files = vec![repo.commondir().join("info/attributes")];
     files.extend(user_attributes(repo));
     for f in files {
-        texts.extend(crate::sys::files::read_regular(&f, 1 << 20).ok());
+        texts.extend(crate::sys::file_io::read_regular(&f, 1 << 20).ok());
     }
     if repo.is_bare() {
         let head = repo

@@ -176,7 +176,7 @@ fn read_work_tree(repo: &Repo, path: &str, cap: u64) -> Option<Vec<u8>> {
     if !no_link_on_the_way(root, path) || ignored(repo, path) {
         return None;
     }
-    crate::sys::files::read_regular_no_link(&root.join(path), cap).ok()
+    crate::sys::file_io::read_regular_no_link(&root.join(path), cap).ok()
 }
 
 /// At most this many files are listed from one folder of the work tree.

@@ -204,7 +204,7 @@ fn configured(
         let path = file.path.trim();
         let local = path.starts_with('/') || path.starts_with("~/");
         let bytes = if local && file.user_controlled {
-            crate::sys::files::read_regular(&crate::settings::expand_home(path), MAX_FILE).ok()
+            crate::sys::file_io::read_regular(&crate::settings::expand_home(path), MAX_FILE).ok()
         } else if crate::settings::keys::in_repository(path) {
             let rel = path.trim_start_matches("./");
             repo.and_then(|r| crate::git::read_at(r, at, rel, MAX_FILE))

@@ -4,14 +4,14 @@
 //! The name decides whether to look (its last word must name a secret: `client_secret` does,
 //! `token_type` and `tokenizer` do not); the value decides whether it is a literal (code such as
 //! `Token::Any`, `next_token()`, `String`, `^2.0.0` or `${VAR}` is not); the file kind decides how
-//! an unquoted value reads (see [`crate::redact::files`]).
+//! an unquoted value reads (see [`crate::redact::file_kind`]).
 
 use std::sync::LazyLock;
 
 use regex::Captures;
 
 use crate::pattern::Pattern;
-use crate::redact::files::FileKind;
+use crate::redact::file_kind::FileKind;
 use crate::redact::rules::{
     KEY_QUALIFIERS, PLACEHOLDERS, PUBLIC_NAMES, PUBLIC_WORDS, SECRET_NAMES, SECRET_WORDS,
     SETTING_WORDS, WEAK_WORDS,

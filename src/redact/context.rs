@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use regex::Captures;
 
 use crate::pattern::Pattern;
-use crate::redact::files::FileKind;
+use crate::redact::file_kind::FileKind;
 use crate::redact::{assign, entropy, marker, rules};
 
 /// The forms of [`rules::NAMED_FORMS`], each compiled when a text first holds its needle.

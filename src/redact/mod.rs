@@ -12,7 +12,7 @@
 //!
 //! The engine is here; the token formats are data in [`tokens`], the key vocabularies and places
 //! in [`rules`]; how a file's name (and a minified file's lines) change the reading of its text is
-//! in [`files`]; the name-based and per-file assignment rules in `assign`; secrets known by their
+//! in [`file_kind`]; the name-based and per-file assignment rules in `assign`; secrets known by their
 //! place (call arguments, Kubernetes `Secret` manifests, raw key files, PuTTY keys, split keys) in
 //! `context` and `places`; string escapes in `escapes`; the randomness test in `entropy`;
 //! the user's own rules in `user`; the lazily compiled rule tables in `engine`.
@@ -23,7 +23,7 @@ use std::sync::LazyLock;
 use regex::{Captures, Regex};
 
 use engine::RuleSet;
-use files::FileKind;
+use file_kind::FileKind;
 use rules::Check;
 
 mod assign;
@@ -31,7 +31,7 @@ mod context;
 mod engine;
 mod entropy;
 mod escapes;
-pub mod files;
+pub mod file_kind;
 mod places;
 pub mod rules;
 pub mod tokens;
@@ -124,13 +124,13 @@ struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     fn new(text: &str, path: Option<&'a str>) -> Ctx<'a> {
-        let file = files::kind_of(path);
+        let file = file_kind::kind_of(path);
         Ctx {
             path,
             file,
-            vendored: files::is_vendored(path, text),
-            netrc: files::is_netrc(path),
-            key_file: files::is_key_file(path),
+            vendored: file_kind::is_vendored(path, text),
+            netrc: file_kind::is_netrc(path),
+            key_file: file_kind::is_key_file(path),
             depth: 0,
         }
     }
@@ -148,7 +148,7 @@ impl<'a> Ctx<'a> {
 }
 
 /// Redacts `text`; `path` (the file it came from, if any) says how assignments read there (see
-/// [`files`]): every value of a `.env` file but plain settings, random-looking values in
+/// [`file_kind`]): every value of a `.env` file but plain settings, random-looking values in
 /// credentials files, unquoted literals in configuration but not in code, and in minified or
 /// vendored code only distinctive token formats.
 pub fn redact(text: &str, path: Option<&str>) -> Redacted {

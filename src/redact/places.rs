@@ -15,7 +15,7 @@ use regex::Captures;
 
 use crate::pattern::Pattern;
 use crate::redact::assign::{self, Name};
-use crate::redact::files::FileKind;
+use crate::redact::file_kind::FileKind;
 use crate::redact::rules::{CREDENTIAL_CALLS, PAIRED_IDS};
 use crate::redact::{entropy, mark, marker, placeholder, MARK};
 

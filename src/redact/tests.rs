@@ -289,6 +289,11 @@ fn this_repository_sources_have_no_secrets() {
         ("tests/backends.rs", r#"{"openai-key": 1}"#),
         ("src/sandbox/export_tests.rs", r#"{"anthropic-key": 1}"#),
         ("tests/sandbox.rs", r#"{"anthropic-key": 1}"#),
+        // A reviewer's answer that quotes the diff line committing a (made-up) Stripe key.
+        (
+            "tests/fixtures/answers/tuned/holdout-w7/gitlab-duo/mr-thread-critical-in-prose.md",
+            r#"{"stripe-key": 1}"#,
+        ),
         // Look-alikes for the injection detector, one a test password and one a JWT.
         (
             "tests/fixtures/injection/negative.tsv",

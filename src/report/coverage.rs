@@ -4,13 +4,13 @@
 
 use crate::change::budget::Note;
 use crate::review::record::ChunkRecord;
-use crate::review::Outcome;
+use crate::review::ReviewOutcome;
 pub use crate::store::summary::Coverage;
 use crate::ui::terminal::clean_line;
 
 impl Coverage {
     /// `None` for a review that was not chunked.
-    pub fn of(o: &Outcome) -> Option<Coverage> {
+    pub fn of(o: &ReviewOutcome) -> Option<Coverage> {
         let chunks = o
             .rounds
             .iter()

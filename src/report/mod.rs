@@ -18,6 +18,7 @@ pub mod incremental;
 mod inert;
 pub mod output;
 pub mod post;
+pub mod session_view;
 pub mod stored;
 pub mod suggestion;
 pub mod unchanged;
@@ -30,7 +31,7 @@ use std::path::PathBuf;
 use crate::choices::FailOn;
 use crate::findings::Severity;
 use crate::review::record::usage_by_backend;
-use crate::review::Outcome;
+use crate::review::ReviewOutcome;
 pub use crate::store::summary::{Dispute, Gate, Item, JudgeLine, Report, WithdrawnItem};
 
 pub use human::{markdown, text, use_color};
@@ -59,7 +60,7 @@ pub struct Context<'a> {
 
 /// Every finding's latest state (most severe first), and what stands unresolved in the last
 /// completed round; the planted instructions the detector found are in both.
-fn latest_findings(o: &Outcome, cx: &Context) -> (Vec<Item>, Vec<Item>) {
+fn latest_findings(o: &ReviewOutcome, cx: &Context) -> (Vec<Item>, Vec<Item>) {
     let trust = cx.trust_judge;
     let mut findings: Vec<Item> = Vec::new();
     for r in &o.rounds {
@@ -102,7 +103,23 @@ fn latest_findings(o: &Outcome, cx: &Context) -> (Vec<Item>, Vec<Item>) {
 }
 
 /// Each round's letters: the rubric's, the judge's, and the one chosen.
-fn judge_history(o: &Outcome) -> Vec<JudgeLine> {
+/// Every alternative the reviewer said was missing, in any round, each once: a later round that
+/// approves does not unsay what an earlier one raised.
+fn every_alternative(rounds: &[crate::store::round::Round]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for a in rounds.iter().flat_map(|r| &r.missing_alternatives) {
+        let key = crate::answer::vocab::normalise(a);
+        if !out
+            .iter()
+            .any(|o| crate::answer::vocab::normalise(o) == key)
+        {
+            out.push(a.clone());
+        }
+    }
+    out
+}
+
+fn judge_history(o: &ReviewOutcome) -> Vec<JudgeLine> {
     o.rounds
         .iter()
         .map(|r| JudgeLine {
@@ -119,7 +136,7 @@ fn judge_history(o: &Outcome) -> Vec<JudgeLine> {
         .collect()
 }
 
-pub fn build(o: &Outcome, cx: &Context) -> Report {
+pub fn build(o: &ReviewOutcome, cx: &Context) -> Report {
     let trust = cx.trust_judge;
     let (mut findings, mut unresolved) = latest_findings(o, cx);
     let reviewers = votes::reviewers(o, cx.consensus);
@@ -175,11 +192,7 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
         judge_history,
         unresolved: Vec::new(),
         withdrawn,
-        missing_alternatives: o
-            .rounds
-            .last()
-            .map(|r| r.missing_alternatives.clone())
-            .unwrap_or_default(),
+        missing_alternatives: every_alternative(&o.rounds),
         reviewer_recommendation: o
             .rounds
             .iter()
@@ -211,7 +224,7 @@ pub fn build(o: &Outcome, cx: &Context) -> Report {
 
 /// What the gate left out because the judge is trusted: each disputed finding of the last round
 /// the reviewer's word would have counted.
-fn trusted_notes(o: &Outcome, trust: bool) -> Vec<String> {
+fn trusted_notes(o: &ReviewOutcome, trust: bool) -> Vec<String> {
     let Some(last) = o.rounds.last().filter(|_| trust) else {
         return Vec::new();
     };

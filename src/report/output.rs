@@ -1,7 +1,7 @@
 //! `--output FILE`: the report goes to a regular file, written whole or not at all.
 //!
 //! The file is written next to its destination under a fresh name and renamed over it
-//! ([`crate::sys::files::write_atomic`]), so a reader never sees half a report and a failed write
+//! ([`crate::sys::file_io::write_atomic`]), so a reader never sees half a report and a failed write
 //! leaves the old one. What is at the destination is checked first, by the same rule a run's
 //! settings were checked with ([`crate::settings::output`]): only nothing or a regular file is
 //! replaced. To print on standard output, leave `--output` out.
@@ -17,7 +17,7 @@ pub fn write(path: &Path, contents: &[u8]) -> Result<()> {
         anyhow::bail!("--output {} does not name a file", path.display());
     }
     // The report replaces the old one: keep who may read it.
-    crate::sys::files::write_atomic(path, contents, old.map(|m| m.permissions()))
+    crate::sys::file_io::write_atomic(path, contents, old.map(|m| m.permissions()))
         .with_context(|| format!("cannot write --output {}", path.display()))
 }
 
@@ -52,7 +52,7 @@ mod tests {
         let link = tmp.path().join("link.md");
         std::os::unix::fs::symlink(&target, &link).unwrap();
         let fifo = tmp.path().join("fifo");
-        crate::sys::files::make_fifo(&fifo);
+        crate::sys::file_io::make_fifo(&fifo);
         for (p, kind) in [
             (link.as_path(), "a symbolic link"),
             (fifo.as_path(), "a FIFO"),

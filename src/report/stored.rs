@@ -10,7 +10,7 @@ use std::path::Path;
 use anyhow::{Context as _, Result};
 
 use crate::report::{Context as ReportContext, Report};
-use crate::review::Outcome;
+use crate::review::ReviewOutcome;
 use crate::store::folder;
 
 /// The report of the finished session in `dir`.
@@ -26,7 +26,7 @@ pub fn load(id: &str, dir: &Path) -> Result<Report> {
     let rounds =
         folder::rounds(dir).with_context(|| format!("session {id}: a round cannot be read"))?;
     let coverage = summary.coverage.as_ref();
-    let outcome = Outcome {
+    let outcome = ReviewOutcome {
         status: summary.status.clone(),
         stop_reason: summary.stop_reason.clone(),
         converged: summary.converged,

@@ -5,11 +5,11 @@
 //! `raised_by`, so every format reads the same [`Votes`] and a stored report re-emits them alike.
 
 use crate::choices::Consensus;
-use crate::review::Outcome;
+use crate::review::ReviewOutcome;
 use crate::store::summary::{Item, Reviewers, Votes};
 
 /// The reviewers of the last round that has them, under `rule`; `None` with one reviewer.
-pub fn reviewers(o: &Outcome, rule: Consensus) -> Option<Reviewers> {
+pub fn reviewers(o: &ReviewOutcome, rule: Consensus) -> Option<Reviewers> {
     // The last recorded round's, else the last round tried (too few answered to record it).
     let seats = o
         .rounds

@@ -191,9 +191,12 @@ impl LocationIndex {
                 if !full.starts_with(&root) || !full.is_file() {
                     return None;
                 }
-                return crate::sys::files::read_regular(&full, crate::sys::files::CITED_FILE_CAP)
-                    .ok()
-                    .map(|b| count(&b));
+                return crate::sys::file_io::read_regular(
+                    &full,
+                    crate::sys::file_io::CITED_FILE_CAP,
+                )
+                .ok()
+                .map(|b| count(&b));
             }
             Revision::None => None,
         }?;

@@ -145,19 +145,20 @@ impl Ledger {
     }
 }
 
-/// Merges findings of one round that two chunks raised, by the same test as [`Ledger::assign`];
-/// the merged finding keeps the higher severity. Findings of one call are never merged (a
-/// reviewer that lists the same problem at two places means two places), nor are the code and
-/// proposal halves of a mixed document (two protocols, two questions). Returns how many were
-/// merged away.
+/// Merges findings of one round that two calls raised — two chunks, or the code and proposal
+/// halves of a mixed document saying the same problem — by the same test as
+/// [`Ledger::assign`]; the merged finding keeps the higher severity. Findings of one call are
+/// never merged (a reviewer that lists the same problem at two places means two places).
+/// Returns how many were merged away.
 pub fn merge_duplicates(findings: &mut Vec<Finding>, workspace: Option<&Path>) -> usize {
     // Which call raised it: a chunk of one half, of one reviewer (reviewers are merged apart,
-    // by [`merge_reviewers`], so each keeps its vote).
+    // by [`merge_reviewers`], so each keeps its vote). Unchunked, unsegmented findings all come
+    // from the one call.
     let source = |f: &Finding| {
-        f.chunk.map(|c| {
+        (f.chunk.is_some() || f.segment.is_some()).then(|| {
             (
                 f.segment.clone(),
-                c,
+                f.chunk,
                 f.raised_by.first().map(|v| v.reviewer.clone()),
             )
         })
@@ -350,7 +351,8 @@ fn anchor(f: &Finding, workspace: Option<&Path>) -> Option<String> {
     // A path from an answer: never a FIFO or device, never unbounded.
     let content = workspace
         .and_then(|w| {
-            crate::sys::files::read_regular(&w.join(path), crate::sys::files::CITED_FILE_CAP).ok()
+            crate::sys::file_io::read_regular(&w.join(path), crate::sys::file_io::CITED_FILE_CAP)
+                .ok()
         })
         .and_then(|b| String::from_utf8(b).ok());
     match content.and_then(|text| window_hash(&text, line)) {

@@ -28,8 +28,6 @@ pub mod setup;
 mod steps;
 mod version_check;
 
-pub use crate::prompts::review::{prompts, Prompt};
-
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -122,7 +120,7 @@ pub struct Resume {
 
 /// How a review ended.
 #[derive(Debug, Clone, Serialize)]
-pub struct Outcome {
+pub struct ReviewOutcome {
     /// `completed`, `unavailable` (the reviewer never answered), `failed` (an author step with no
     /// stand-in failed; see [`steps`]) or `interrupted` (Ctrl-C cut the loop short).
     pub status: String,
@@ -197,7 +195,7 @@ struct Ended {
 }
 
 impl Review<'_> {
-    pub fn run(mut self) -> Result<Outcome> {
+    pub fn run(mut self) -> Result<ReviewOutcome> {
         let started = Instant::now();
         let mut st = self.initial_state();
         signals::graceful();
@@ -378,7 +376,7 @@ impl Review<'_> {
     }
 
     /// Writes the final files and metadata, and the outcome.
-    fn finish(&mut self, mut st: State, ended: Ended, started: Instant) -> Result<Outcome> {
+    fn finish(&mut self, mut st: State, ended: Ended, started: Instant) -> Result<ReviewOutcome> {
         let status = if ended.cut_short {
             "interrupted"
         } else if st.rounds.is_empty() && ended.error.is_some() {
@@ -408,7 +406,7 @@ impl Review<'_> {
                     Some('C') => "Compromise".into(),
                     _ => "Stopped".into(),
                 });
-        let outcome = Outcome {
+        let outcome = ReviewOutcome {
             status: status.to_string(),
             stop_reason: st.stop_reason.clone().unwrap_or_else(|| "stopped".into()),
             converged: st.converged,

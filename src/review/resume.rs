@@ -81,7 +81,7 @@ pub fn run(
     let mut artifact = change::from_text(&input, target, u64::MAX);
     // The instructions the session was started with, as they were sent.
     if let Some(record) = &meta.instructions {
-        let text = crate::sys::files::read_regular_no_link(
+        let text = crate::sys::file_io::read_regular_no_link(
             &session.dir.join(crate::instructions::FILE),
             2 * crate::instructions::MAX_BYTES as u64,
         )

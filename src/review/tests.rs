@@ -10,7 +10,7 @@ use crate::settings::{Layers, Overrides};
 
 const CRITIQUE: &str = "```json\n{\"verdict\":\"revise\",\"findings\":[{\"severity\":\"P2\",\"title\":\"naming\",\"action\":\"rename\"}]}\n```";
 
-fn run(reviewer_delay_ms: u64, author_delay_ms: u64, budget_ms: u64) -> Outcome {
+fn run(reviewer_delay_ms: u64, author_delay_ms: u64, budget_ms: u64) -> ReviewOutcome {
     run_counting_syncs(reviewer_delay_ms, author_delay_ms, budget_ms).0
 }
 
@@ -19,7 +19,7 @@ fn run_counting_syncs(
     reviewer_delay_ms: u64,
     author_delay_ms: u64,
     budget_ms: u64,
-) -> (Outcome, usize) {
+) -> (ReviewOutcome, usize) {
     let tmp = tempfile::tempdir().unwrap();
     let settings = Settings::resolve(Layers::default(), &Overrides::default()).unwrap();
     let input = crate::change::TextInput {
@@ -202,7 +202,7 @@ fn review_by(
     reviewer: Box<dyn Backend>,
     rounds: u32,
     normalizer: Restater,
-) -> Outcome {
+) -> ReviewOutcome {
     let tmp = tempfile::tempdir().unwrap();
     let args = Overrides {
         max_rounds: Some(rounds),

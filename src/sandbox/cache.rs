@@ -190,11 +190,6 @@ impl Store {
             }
         }
     }
-
-    #[cfg(test)]
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
 }
 
 /// Empties the cache in the export base (`git debate sessions --prune`); what a live export

@@ -449,7 +449,7 @@ fn from_worktree(repo: &crate::git::Repo, untracked: &[String], out: &Writer) ->
             if !meta.is_file() || !out.fits(meta.len()) {
                 continue;
             }
-            let Ok(bytes) = crate::sys::files::read_regular_no_link(&full, MAX_FILE) else {
+            let Ok(bytes) = crate::sys::file_io::read_regular_no_link(&full, MAX_FILE) else {
                 continue; // changed under us, or became something else
             };
             let exec = meta.permissions().mode() & 0o111 != 0;

@@ -25,7 +25,7 @@ fn odd_kind(t: &fs::FileType) -> Option<&'static str> {
     } else if t.is_symlink() {
         Some("a symbolic link (name the file it points to)")
     } else {
-        Some(crate::sys::files::kind(t))
+        Some(crate::sys::file_io::kind(t))
     }
 }
 

@@ -120,7 +120,7 @@ pub fn forget_gone(base: &Path) {
 
 /// The entry of one session folder, read from its metadata.
 pub fn read_entry(dir: &Path, id: &str) -> Result<Entry, String> {
-    match crate::store::files::read(&dir.join("metadata.json")) {
+    match crate::store::session_read::read(&dir.join("metadata.json")) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             Err("incomplete: no metadata.json (interrupted before it was written)".to_string())
         }

@@ -20,7 +20,7 @@ use crate::store::metadata::{self, Metadata};
 use crate::store::round::Round;
 use crate::store::sorted_json;
 use crate::store::summary::{self, DuelSummary, PanelSummary, Report};
-use crate::store::{files, index, Session};
+use crate::store::{index, session_read, Session};
 
 /// A JSON file of a session folder.
 pub trait Record: Serialize + DeserializeOwned {
@@ -100,9 +100,9 @@ impl fmt::Display for Unreadable {
 
 impl std::error::Error for Unreadable {}
 
-/// The bytes of `name` in `dir`, read as a session file ([`files::read`]).
+/// The bytes of `name` in `dir`, read as a session file ([`session_read::read`]).
 fn bytes(dir: &Path, name: &str) -> Result<Vec<u8>, Unreadable> {
-    files::read(&dir.join(name)).map_err(|e| match e.kind() {
+    session_read::read(&dir.join(name)).map_err(|e| match e.kind() {
         io::ErrorKind::NotFound => Unreadable::new(name, Why::Missing),
         _ => Unreadable::new(name, Why::Io(e)),
     })
@@ -136,7 +136,7 @@ pub fn round_file(n: u32) -> String {
 
 /// The text file `name` (an artifact, a prompt, an answer), `None` when the session has none.
 pub fn text(dir: &Path, name: &str) -> Result<Option<String>, Unreadable> {
-    match files::read_to_string(&dir.join(name)) {
+    match session_read::read_to_string(&dir.join(name)) {
         Ok(t) => Ok(Some(t)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(Unreadable::new(name, Why::Io(e))),

@@ -12,9 +12,9 @@ pub fn dir(repo: &crate::git::Repo) -> PathBuf {
 }
 
 /// The verdict cached under `key` in `dir`: `Some(true)` when the commit was blocked. Read as a
-/// session file is ([`crate::store::files`]), so nothing planted there can hang a commit.
+/// session file is ([`crate::store::session_read`]), so nothing planted there can hang a commit.
 pub fn verdict(dir: &Path, key: &str) -> Option<bool> {
-    let code = crate::store::files::read_to_string(&dir.join(key)).ok()?;
+    let code = crate::store::session_read::read_to_string(&dir.join(key)).ok()?;
     Some(code.trim() == "1")
 }
 

@@ -248,16 +248,6 @@ pub fn parse(bytes: &[u8], header: bool) -> Parsed {
     p
 }
 
-impl Parsed {
-    /// The entry of `id`, if the index has one.
-    pub fn get(&self, id: &str) -> Option<&Entry> {
-        self.entries
-            .binary_search_by(|e| e.id.as_str().cmp(id))
-            .ok()
-            .map(|i| &self.entries[i])
-    }
-}
-
 /// The whole text of an index holding `entries`.
 pub fn render<'a>(entries: impl IntoIterator<Item = &'a Entry>) -> String {
     let mut s = format!("{HEADER}\n");
@@ -280,7 +270,7 @@ pub struct Snapshot {
 pub fn read(base: &Path) -> std::io::Result<Option<Snapshot>> {
     let mut file = match OpenOptions::new()
         .read(true)
-        .custom_flags(crate::sys::files::careful_flags(false))
+        .custom_flags(crate::sys::file_io::careful_flags(false))
         .open(base.join(FILE))
     {
         Ok(f) => f,
@@ -319,7 +309,7 @@ pub fn record(dir: &Path, id: &str, metadata: &[u8]) {
     let _lock = Lock::take(base, false);
     let appended = OpenOptions::new()
         .append(true)
-        .custom_flags(crate::sys::files::careful_flags(false))
+        .custom_flags(crate::sys::file_io::careful_flags(false))
         .open(base.join(FILE))
         .and_then(|mut f| {
             if !f.metadata()?.is_file() {
@@ -357,7 +347,7 @@ impl Lock {
             Share::Shared
         };
         match file.lock_within(share, std::time::Duration::from_secs(2)) {
-            Locking::Locked | Locking::Unsupported(_) => Some(Lock { _file: file }),
+            Locking::Locked | Locking::Unsupported => Some(Lock { _file: file }),
             Locking::Busy => None,
         }
     }

@@ -37,7 +37,7 @@ pub fn acquire(dir: &Path, id: &str) -> Result<Lock> {
         Locking::Locked => false,
         Locking::Busy => true,
         // No flock here: believe the recorded pid while that process lives.
-        Locking::Unsupported(_) => holder_pid(lock.file())
+        Locking::Unsupported => holder_pid(lock.file())
             .is_some_and(|pid| pid != std::process::id() && crate::sys::reap::alive(pid)),
     };
     if held {
@@ -61,7 +61,7 @@ pub fn acquire(dir: &Path, id: &str) -> Result<Lock> {
 /// lock file says (sessions older than the lock). Reads the pid only, taking no lock, so listing
 /// sessions never gets in the way of a `resume` starting at the same moment.
 pub fn holder_gone(dir: &Path) -> Option<bool> {
-    let text = crate::sys::files::read_regular_no_link(&dir.join(NAME), 32).ok()?;
+    let text = crate::sys::file_io::read_regular_no_link(&dir.join(NAME), 32).ok()?;
     Some(!pid_in(&text).is_some_and(crate::sys::reap::alive))
 }
 
@@ -133,7 +133,7 @@ mod tests {
         std::os::unix::fs::symlink("/dev/zero", dir.path().join(NAME)).unwrap();
         assert!(acquire(dir.path(), "debate-x").is_err());
         let other = tempfile::tempdir().unwrap();
-        crate::sys::files::make_fifo(&other.path().join(NAME));
+        crate::sys::file_io::make_fifo(&other.path().join(NAME));
         let e = acquire(other.path(), "debate-x").unwrap_err().to_string();
         assert!(e.contains("is not a regular file"), "{e}");
     }

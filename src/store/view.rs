@@ -5,7 +5,7 @@
 use crate::store::metadata::Metadata;
 use crate::store::round::Round;
 use crate::store::summary::{DebateSummary, OfKind};
-use crate::store::{files, folder, Stored};
+use crate::store::{folder, session_read, Stored};
 
 /// The session's report and artifact, as far as they can be read.
 pub struct Contents {
@@ -27,14 +27,14 @@ pub struct RoundFiles {
 
 impl Stored {
     fn text(&self, name: &str) -> Option<String> {
-        files::read_to_string(&self.dir.join(name)).ok()
+        session_read::read_to_string(&self.dir.join(name)).ok()
     }
 
     pub fn contents(&self) -> Contents {
         Contents {
             summary_md: self.text("summary.md"),
             summary: self.summary(),
-            artifact: match files::read(&self.dir.join("artifact.md")) {
+            artifact: match session_read::read(&self.dir.join("artifact.md")) {
                 Ok(b) => Ok(String::from_utf8_lossy(&b).into_owned()),
                 Err(e) => Err(format!("artifact.md unreadable: {e}")),
             },

@@ -28,8 +28,8 @@ pub enum Locking {
     Locked,
     /// Someone else holds it.
     Busy,
-    /// This file system cannot lock (the error says how it refused).
-    Unsupported(io::Error),
+    /// This file system cannot lock.
+    Unsupported,
 }
 
 /// An open lock file; whatever lock was taken on it goes when it is dropped.
@@ -52,7 +52,7 @@ impl LockFile {
             .create(true)
             .truncate(false)
             .mode(0o600)
-            .custom_flags(crate::sys::files::careful_flags(false))
+            .custom_flags(crate::sys::file_io::careful_flags(false))
             .open(path)?;
         if !file.metadata()?.is_file() {
             return Err(io::Error::new(
@@ -72,7 +72,7 @@ impl LockFile {
         match tried {
             Ok(()) => Locking::Locked,
             Err(TryLockError::WouldBlock) => Locking::Busy,
-            Err(TryLockError::Error(e)) => Locking::Unsupported(e),
+            Err(TryLockError::Error(_)) => Locking::Unsupported,
         }
     }
 
@@ -122,7 +122,7 @@ mod tests {
         std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
         assert!(LockFile::open(&link).is_err());
         let fifo = dir.path().join("fifo");
-        crate::sys::files::make_fifo(&fifo);
+        crate::sys::file_io::make_fifo(&fifo);
         let e = LockFile::open(&fifo).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::InvalidData);
         assert!(e.to_string().ends_with("is not a regular file"), "{e}");

@@ -3,7 +3,7 @@
 //! scheduler. The only folder where `unsafe` may live, and it imports nothing above layer 0.
 
 pub mod child;
-pub mod files;
+pub mod file_io;
 pub mod lock;
 pub mod pipes;
 pub mod reap;

@@ -7,6 +7,9 @@
 //! its output is read, so a large prompt cannot deadlock against a child that answers as it reads.
 //! The same `poll` also watches the child's exit (a pidfd, where the kernel has them), so the
 //! runner wakes the moment the child ends rather than at its next tick.
+//!
+//! A child may print lines on stderr only to show it is working ([`IsHeartbeat`]: codex's tracing,
+//! one line per event it streams): they wake the runner like any output, and are not kept.
 
 use std::io;
 use std::os::fd::{BorrowedFd, OwnedFd};
@@ -26,6 +29,14 @@ pub const MAX_CAPTURE: usize = 64 << 20;
 /// Reads per wake-up and stream, so a child that never stops writing cannot starve the deadlines.
 const READS_PER_WAKE: usize = 16;
 
+/// Says whether a line of stderr (its newline included) only shows the child is working: such a
+/// line counts as output (the idle deadline moves) and is not kept.
+pub type IsHeartbeat = fn(line: &[u8]) -> bool;
+
+/// The longest start of a stderr line held back until its newline comes, so it can be told
+/// apart from a heartbeat: a longer line is no heartbeat and is kept as it comes.
+const LINE_HELD: usize = 64 << 10;
+
 pub struct Pipes {
     stdin: Option<OwnedFd>,
     input: Vec<u8>,
@@ -41,6 +52,12 @@ pub struct Pipes {
     closing: bool,
     /// What one read fills, kept between reads: a fresh one was 64 KiB zeroed on every wake.
     buf: Box<[u8]>,
+    /// Heartbeat lines of stderr are dropped ([`Pipes::drop_heartbeats`]).
+    heartbeat: Option<IsHeartbeat>,
+    /// With a heartbeat: the start of a stderr line whose newline has not come yet.
+    line: Vec<u8>,
+    /// With a heartbeat: the current stderr line outgrew [`LINE_HELD`] and is kept as it comes.
+    long_line: bool,
 }
 
 /// What a [`Pipes::wait`] woke for.
@@ -92,7 +109,15 @@ impl Pipes {
             dropped: 0,
             closing: false,
             buf: vec![0; 64 * 1024].into_boxed_slice(),
+            heartbeat: None,
+            line: Vec::new(),
+            long_line: false,
         })
+    }
+
+    /// From now on, stderr lines `beat` recognises are read (they count as output) but not kept.
+    pub fn drop_heartbeats(&mut self, beat: IsHeartbeat) {
+        self.heartbeat = Some(beat);
     }
 
     /// Queues `bytes` for the child's input (written as it reads, never blocking us).
@@ -181,13 +206,18 @@ impl Pipes {
         Ok(woke)
     }
 
-    /// Reads whatever is already there, without waiting (after the child is gone).
+    /// Reads whatever is already there, without waiting (after the child is gone), and keeps a
+    /// last stderr line that never got its newline.
     pub fn drain(&mut self) {
         for _ in 0..64 {
             if !(self.read_some(true) | self.read_some(false)) {
                 break;
             }
         }
+        if !self.heartbeat.is_some_and(|beat| beat(&self.line)) {
+            self.dropped += keep(&mut self.stderr, &self.line, self.stdout.len());
+        }
+        self.line.clear();
     }
 
     fn write_some(&mut self) {
@@ -215,17 +245,18 @@ impl Pipes {
     /// Reads what one stream has now; true when bytes came. Closes it at end of file or error.
     fn read_some(&mut self, out: bool) -> bool {
         let mut got = false;
+        // Out of `self` while it is read into, so the stderr path may borrow `self` whole.
+        let mut buf = std::mem::take(&mut self.buf);
         for _ in 0..READS_PER_WAKE {
             let fd = if out { &self.out } else { &self.err };
             let Some(fd) = fd else { break };
-            match rustix::io::read(fd, &mut self.buf[..]) {
+            match rustix::io::read(fd, &mut buf[..]) {
                 Ok(n) if n > 0 => {
                     got = true;
-                    let bytes = &self.buf[..n];
                     self.dropped += if out {
-                        keep(&mut self.stdout, bytes, self.stderr.len())
+                        keep(&mut self.stdout, &buf[..n], self.stderr.len())
                     } else {
-                        keep(&mut self.stderr, bytes, self.stdout.len())
+                        self.keep_stderr(&buf[..n])
                     };
                     continue;
                 }
@@ -241,7 +272,33 @@ impl Pipes {
             }
             break;
         }
+        self.buf = buf;
         got
+    }
+
+    /// Keeps a chunk of stderr but its heartbeat lines; returns the bytes dropped for the cap.
+    fn keep_stderr(&mut self, chunk: &[u8]) -> usize {
+        let Some(beat) = self.heartbeat else {
+            return keep(&mut self.stderr, chunk, self.stdout.len());
+        };
+        let mut dropped = 0;
+        for piece in chunk.split_inclusive(|&b| b == b'\n') {
+            let ends = piece.ends_with(b"\n");
+            if self.long_line {
+                dropped += keep(&mut self.stderr, piece, self.stdout.len());
+                self.long_line = !ends;
+                continue;
+            }
+            self.line.extend_from_slice(piece);
+            if ends || self.line.len() > LINE_HELD {
+                self.long_line = !ends;
+                if !(ends && beat(&self.line)) {
+                    dropped += keep(&mut self.stderr, &self.line, self.stdout.len());
+                }
+                self.line.clear();
+            }
+        }
+        dropped
     }
 }
 

@@ -23,7 +23,7 @@ use anyhow::{Context as _, Result};
 use rustix::process::Signal;
 
 use crate::sys::pipes::Pipes;
-pub use crate::sys::pipes::MAX_CAPTURE;
+pub use crate::sys::pipes::{IsHeartbeat, MAX_CAPTURE};
 use crate::sys::{reap, signals};
 
 /// After the child itself exits, how long its leftover children may keep our pipes open before
@@ -63,6 +63,9 @@ pub struct Invocation {
     pub idle_timeout: Duration,
     /// Reads stderr as it comes and stops the call once it shows the CLI cannot succeed.
     pub watch: Option<Watch>,
+    /// Recognises the stderr lines the child prints only to show it is working (codex's
+    /// tracing, switched on for that): they keep the idle deadline away and are not kept.
+    pub heartbeat: Option<IsHeartbeat>,
 }
 
 /// Reads a CLI's stderr while it runs and says when the call can no longer succeed: gemini
@@ -206,6 +209,9 @@ impl Call {
                 return Err(e).context("cannot set up the model process's pipes");
             }
         };
+        if let Some(beat) = inv.heartbeat {
+            pipes.drop_heartbeats(beat);
+        }
         pipes.send(&inv.stdin);
         Ok(Call {
             exit_fd: exit_fd(child.id()),

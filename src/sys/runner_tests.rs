@@ -16,6 +16,7 @@ fn sh(script: &str, stdin: &[u8], timeout_ms: u64, idle_ms: u64) -> Finished {
         timeout: Duration::from_millis(timeout_ms),
         idle_timeout: Duration::from_millis(idle_ms),
         watch: None,
+        heartbeat: None,
     })
     .unwrap()
 }
@@ -132,6 +133,7 @@ fn a_conversation_is_answered_line_by_line_and_stopped_when_over() {
         timeout: Duration::from_secs(20),
         idle_timeout: Duration::from_secs(20),
         watch: None,
+        heartbeat: None,
     })
     .unwrap()
     .talk(&mut talk)
@@ -155,6 +157,7 @@ fn a_missing_program_is_an_error_naming_it() {
         timeout: Duration::from_secs(1),
         idle_timeout: Duration::from_secs(1),
         watch: None,
+        heartbeat: None,
     })
     .unwrap_err();
     assert!(e.to_string().contains("/nonexistent/agent-cli"));
@@ -204,6 +207,7 @@ fn kill_stops_the_whole_group_and_wait_reports_the_signal() {
         timeout: Duration::from_secs(20),
         idle_timeout: Duration::from_secs(20),
         watch: None,
+        heartbeat: None,
     })
     .unwrap();
     let pid = call.id();
@@ -226,6 +230,7 @@ fn a_call_dropped_unwaited_leaves_nothing_running() {
         timeout: Duration::from_secs(20),
         idle_timeout: Duration::from_secs(20),
         watch: None,
+        heartbeat: None,
     })
     .unwrap();
     let pid = call.id();
@@ -245,8 +250,100 @@ fn a_watch_that_sees_a_hopeless_stderr_stops_the_call() {
         timeout: Duration::from_secs(20),
         idle_timeout: Duration::from_secs(20),
         watch: Some(Watch::new(|stderr| stderr.contains("failed"))),
+        heartbeat: None,
     })
     .unwrap();
     assert_eq!(f.ending, Ending::GaveUp);
     assert!(f.duration < Duration::from_secs(10), "{:?}", f.duration);
+}
+
+/// A test heartbeat: lines that start with "beat".
+fn beat(line: &[u8]) -> bool {
+    line.starts_with(b"beat")
+}
+
+/// [`sh`] with [`beat`] lines dropped from stderr.
+fn sh_beating(script: &str, timeout_ms: u64, idle_ms: u64) -> Finished {
+    run(Invocation {
+        program: "sh".into(),
+        args: vec!["-c".into(), script.into()],
+        env: vec![],
+        env_remove: vec![],
+        cwd: None,
+        stdin: vec![],
+        timeout: Duration::from_millis(timeout_ms),
+        idle_timeout: Duration::from_millis(idle_ms),
+        watch: None,
+        heartbeat: Some(beat),
+    })
+    .unwrap()
+}
+
+#[test]
+fn heartbeat_lines_keep_a_call_alive_and_are_not_kept() {
+    // Two seconds of stdout silence, four times the idle limit, with a heartbeat every 100 ms.
+    let f = sh_beating(
+        "echo 'real trouble' >&2; i=0; while [ $i -lt 20 ]; do echo \"beat $i\" >&2; \
+         sleep 0.1; i=$((i+1)); done; printf 'no newline' >&2; echo answer",
+        20_000,
+        500,
+    );
+    assert!(
+        matches!(f.ending, Ending::Exited(s) if s.success()),
+        "{f:?}"
+    );
+    assert_eq!(String::from_utf8_lossy(&f.stdout), "answer\n");
+    assert_eq!(
+        String::from_utf8_lossy(&f.stderr),
+        "real trouble\nno newline"
+    );
+}
+
+#[test]
+fn silence_after_heartbeats_trips_the_idle_timeout() {
+    let f = sh_beating("echo beat >&2; echo beat >&2; sleep 30", 20_000, 300);
+    assert_eq!(f.ending, Ending::Idle);
+    assert!(
+        f.stderr.is_empty(),
+        "{:?}",
+        String::from_utf8_lossy(&f.stderr)
+    );
+    assert!(f.duration < Duration::from_secs(5));
+}
+
+#[test]
+fn heartbeat_lines_take_nothing_from_the_capture_cap() {
+    // More heartbeat bytes than the whole cap, then an answer: nothing is dropped or kept.
+    // Whole "beat\n" lines only.
+    let beats = (MAX_CAPTURE + (8 << 20)) / 5 * 5;
+    let f = sh_beating(
+        &format!("yes beat | head -c {beats} >&2; echo answer"),
+        60_000,
+        60_000,
+    );
+    assert!(
+        matches!(f.ending, Ending::Exited(s) if s.success()),
+        "{f:?}"
+    );
+    assert_eq!(f.dropped, 0);
+    assert!(f.stderr.is_empty());
+    assert_eq!(String::from_utf8_lossy(&f.stdout), "answer\n");
+}
+
+#[test]
+fn a_line_too_long_to_hold_back_is_kept_whole() {
+    // Starts like a heartbeat, but no newline comes for 200 KB: it is kept as it comes.
+    let f = sh_beating(
+        "printf beat >&2; head -c 200000 /dev/zero | tr '\\0' x >&2; echo ' end' >&2; \
+         echo beat >&2",
+        20_000,
+        20_000,
+    );
+    assert!(
+        matches!(f.ending, Ending::Exited(s) if s.success()),
+        "{f:?}"
+    );
+    let kept = String::from_utf8_lossy(&f.stderr);
+    assert_eq!(kept.len(), 4 + 200_000 + 5, "{}", &kept[..40]);
+    assert!(kept.starts_with("beatxxx") && kept.ends_with("x end\n"));
 }

@@ -11,7 +11,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use crate::sys::files::{read_end_no_link, End};
+use crate::sys::file_io::{read_end_no_link, End};
 use crate::transcript::Agent;
 
 /// How an agent's transcripts are filed.

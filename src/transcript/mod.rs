@@ -212,7 +212,7 @@ fn folder(agent: &Agent, lookup: &Lookup) -> Result<PathBuf, String> {
 
 /// The events of one transcript file, from its tail.
 fn read_events(agent: &Agent, path: &Path) -> Result<Vec<Event>, String> {
-    use crate::sys::files::{read_end_no_link, End};
+    use crate::sys::file_io::{read_end_no_link, End};
     let (bytes, cut) = read_end_no_link(path, TAIL_BYTES, End::Tail)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut text = String::from_utf8_lossy(&bytes).into_owned();

@@ -64,6 +64,7 @@ fn run(args: &[&str], cwd: &std::path::Path) -> Result<Vec<u8>, String> {
         timeout: DEADLINE,
         idle_timeout: DEADLINE,
         watch: None,
+        heartbeat: None,
     })
     .and_then(Call::wait)
     .map_err(|e| format!("cannot run `{shown}` to read opencode's sessions: {e:#}"))?;

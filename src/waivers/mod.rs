@@ -367,7 +367,7 @@ pub fn append(work_tree: &Path, w: &Waiver) -> Result<PathBuf> {
             ))
             .into())
         }
-        Ok(_) => crate::sys::files::read_regular_no_link(&path, MAX_FILE)
+        Ok(_) => crate::sys::file_io::read_regular_no_link(&path, MAX_FILE)
             .map_err(|e| UsageError::new(format!("cannot read {}: {e}", path.display())))?,
         Err(_) => Vec::new(),
     };

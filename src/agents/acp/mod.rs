@@ -86,6 +86,7 @@ impl AcpBackend {
             // The agent streams message chunks and tool updates: silence means a stuck call.
             idle_timeout: req.idle_timeout,
             watch: None,
+            heartbeat: None,
         }
     }
 }

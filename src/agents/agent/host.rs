@@ -64,6 +64,7 @@ fn probe(program: &Path) -> Option<String> {
         timeout: Duration::from_secs(20),
         idle_timeout: Duration::from_secs(20),
         watch: None,
+        heartbeat: None,
     })
     .and_then(Call::wait)
     .ok()?;

@@ -94,11 +94,33 @@ pub struct AgentSpec {
     /// `stream-json`, copilot's JSON events), so that silence means a stuck call. codex's
     /// `exec --json` and opencode's `--format json` print an answer only once it is whole
     /// (checked with a slow streamed answer from a fake model server), so for them the idle limit
-    /// would end every long answer: only the wall clock bounds them.
+    /// would end every long answer: only the wall clock bounds opencode, and codex is held to
+    /// the idle limit through its [`Heartbeat`].
     pub streams: bool,
+    /// For a CLI whose output mode is silent while the model writes but that can be made to say
+    /// on stderr that it is working: how. With one, the idle limit applies.
+    pub heartbeat: Option<Heartbeat>,
+}
+
+/// Lines a CLI prints on stderr, once its environment asks for them, each time the model sends it
+/// something (codex's tracing of the events it passes on: one line per streamed delta). They
+/// count as output for the idle limit, so its silence means a stalled model, and are dropped as
+/// they come: they take no memory beyond the line being read and never reach the parser.
+#[derive(Debug, Clone, Copy)]
+pub struct Heartbeat {
+    /// Set for the child whatever the user's environment says: a value of theirs would decide
+    /// what it prints.
+    pub env: &'static [(&'static str, &'static str)],
+    /// Whether a line of its stderr (newline included) is one of them.
+    pub line: runner::IsHeartbeat,
 }
 
 impl AgentSpec {
+    /// Whether the idle limit applies: its output, or its heartbeat, shows the model writing.
+    pub fn idle_limited(&self) -> bool {
+        self.streams || self.heartbeat.is_some()
+    }
+
     /// The environment changes for a child, given the user's environment.
     pub fn child_env(&self, lookup: &dyn Fn(&str) -> Option<String>) -> Vec<(String, String)> {
         self.env_defaults
@@ -174,6 +196,9 @@ impl AgentBackend {
             crate::sandbox::confine::warn_once(&why);
         }
         let mut env = self.spec.child_env(&|k| std::env::var(k).ok());
+        if let Some(beat) = &self.spec.heartbeat {
+            env.extend(beat.env.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        }
         let mut env_remove: Vec<String> =
             self.spec.env_remove.iter().map(|s| s.to_string()).collect();
         if let Some(dir) = &req.sandbox.dir {
@@ -193,7 +218,7 @@ impl AgentBackend {
             cwd: req.run_dir(),
             stdin: req.prompt.as_bytes().to_vec(),
             timeout: req.timeout,
-            idle_timeout: if self.spec.streams {
+            idle_timeout: if self.spec.idle_limited() {
                 req.idle_timeout
             } else {
                 req.timeout
@@ -202,6 +227,7 @@ impl AgentBackend {
                 let limit = self.options.max_attempts.unwrap_or(DEFAULT_ATTEMPTS).max(1);
                 runner::Watch::new(move |stderr| retrying(stderr).is_some_and(|(n, _)| n >= limit))
             }),
+            heartbeat: self.spec.heartbeat.map(|beat| beat.line),
         }
     }
 
@@ -223,7 +249,14 @@ impl Backend for AgentBackend {
         self.options.model.as_deref()
     }
     fn describe(&self) -> String {
-        let mut words = vec![self.program.display().to_string()];
+        // Variables set whatever the user's environment says are part of how it runs.
+        let mut words: Vec<String> = self
+            .spec
+            .heartbeat
+            .iter()
+            .flat_map(|beat| beat.env.iter().map(|(k, v)| format!("{k}={v}")))
+            .collect();
+        words.push(self.program.display().to_string());
         words.extend((self.spec.args)(&self.options));
         if let Some(f) = self.spec.schema {
             words.push(format!("[{} <schema>]", f.flag));

@@ -66,7 +66,7 @@ fn cache_file() -> Option<PathBuf> {
 }
 
 fn read_lines(file: &Path) -> Vec<String> {
-    crate::sys::files::read_regular_no_link(file, 1 << 20)
+    crate::sys::file_io::read_regular_no_link(file, 1 << 20)
         .map(|b| {
             String::from_utf8_lossy(&b)
                 .lines()

@@ -26,7 +26,7 @@ pub use rubric::{apply, rubric};
 
 use crate::answer::{self, Roots};
 use crate::findings::Finding;
-pub use crate::findings::{lowers, Judged, Rejoinder, Rejoined, Ruling, Verdict};
+pub use crate::findings::{Judged, Rejoinder, Rejoined, Ruling, Verdict};
 
 impl Verdict {
     /// A verdict word or phrase ([`words::RULING_WORDS`]) as the whole of `s`.
@@ -66,14 +66,9 @@ pub struct Judgement {
     pub outside: Vec<String>,
 }
 
-/// Reads the judge's answer: the schema-enforced object when the CLI gave one, else its JSON
-/// (the last block with rulings, in any of the common key sets), else its tables, lines and
-/// sentences. Every id is accepted: [`parse_round`] knows the round.
-pub fn parse(text: &str, structured: Option<&Value>, roots: &Roots) -> Judgement {
-    parse_round(text, structured, roots, &[])
-}
-
-/// Reads the judge's answer for a round whose findings have `ids` (empty: any id). A ruling on
+/// Reads the judge's answer for a round whose findings have `ids` (empty: any id): the
+/// schema-enforced object when the CLI gave one, else its JSON (the last block with rulings, in any
+/// of the common key sets), else its tables, lines and sentences. A ruling on
 /// an id outside the round, or one whose verdict could not be read, is kept out of the rulings
 /// and returned in `notes`; so is an id the answer names without a readable ruling.
 pub fn parse_round(

@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use super::{words, Judgement, Ruling, Verdict};
-use crate::answer::re;
+use crate::answer::{re, re_built};
 use crate::findings::Severity;
 use crate::markdown::{fenced_lines, Doc, Kind};
 use crate::pattern::Pattern;
@@ -285,12 +285,11 @@ fn recommendation(prose: &str) -> Option<char> {
         .map(|w| regex::escape(w))
         .collect::<Vec<_>>()
         .join("|");
-    let after = re(
-        &AFTER,
-        &format!(
+    let after = re_built(&AFTER, || {
+        format!(
             r"(?i:{words})[\s:：*_\-—–(（\[]{{0,8}}(?i:option\s*)?[(（\[]?([A-E])(?:[^A-Za-z0-9]|$)"
-        ),
-    );
+        )
+    });
     let bracketed = re(&BRACKETED, r"[(（]([A-E])[)）]");
     let mut found = None;
     for line in prose.lines() {

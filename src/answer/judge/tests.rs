@@ -9,7 +9,7 @@ fn finding(id: &str, sev: Severity, action: bool) -> Finding {
 }
 
 fn parse_text(text: &str) -> Judgement {
-    parse(text, None, &Roots::default())
+    parse_round(text, None, &Roots::default(), &[])
 }
 
 #[test]

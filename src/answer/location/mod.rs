@@ -12,7 +12,7 @@ mod place;
 
 pub use place::*;
 
-use crate::answer::vocab::{BARE_FILE_NAMES, CODE_EXTENSIONS};
+use crate::answer::vocab::{BARE_FILE_NAMES, CODE_EXTENSIONS, LINE_WORDS};
 use crate::pattern::Pattern;
 
 use crate::findings::Location;
@@ -74,7 +74,7 @@ fn is_drive(p: &str) -> bool {
     b.len() > 2 && b[0].is_ascii_alphabetic() && b[1] == b':' && b[2] == b'/'
 }
 
-use crate::answer::re;
+use crate::answer::{re, re_built};
 
 /// A path-like token: optional drive or root, segments, and a file name.
 const PATH: &str = r"(?:[A-Za-z]:[\\/]|~/|\.{1,2}/|/)?(?:[\w.@+~-]+[\\/])*[\w@+~-][\w.@+~-]*";
@@ -115,26 +115,25 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
         &LINKED,
         r"https?://[^\s)\]>]+?/(?:-/)?blob/[^/\s]+/([^\s#)\]>?]+)(?:\?[^\s#)\]>]*)?(?:#L(\d+)(?:C\d+)?(?:-L?(\d+))?)?",
     );
-    let with_line = re(
-        &WITH_LINE,
-        &format!(
+    let with_line = re_built(&WITH_LINE, || {
+        format!(
             r"(?x)
             (`?)(?P<path>{PATH})`?
             (?:
                 \#L(?P<a1>\d+)(?:C\d+)?(?:-L?(?P<a2>\d+))?                # path#L10-L20
               | :L?(?P<b1>\d+)(?::\d+)?(?:\s*[-–—]\s*L?(?P<b2>\d+))?       # path:10-20, path:L10
               | \((?P<c1>\d+)(?:,\d+)?(?:\s*[-–—]\s*(?P<c2>\d+))?\)       # path(10) (MSVC)
-              | \s*\(\s*(?:(?i:lines?|l[íi]neas?|linhas?|lignes?|zeilen?)\s+|L)?(?P<d1>\d+)(?:\s*[-–—]\s*L?(?P<d2>\d+))?\s*\)   # path (10-20), path (line 10)
+              | \s*\(\s*(?:(?i:{LINE_WORDS})\s+|L)?(?P<d1>\d+)(?:\s*[-–—]\s*L?(?P<d2>\d+))?\s*\)   # path (10-20), path (line 10)
               | -(?P<j1>\d+)-(?P<j2>\d+)\b                      # path-122-125 (CodeRabbit)
-              | ,?\s+(?:at\s+|on\s+|around\s+|near\s+|en\s+(?:la\s+|las\s+)?)?(?:(?i:lines?|l[íi]neas?|linhas?|lignes?|zeilen?)|ln|L)\s*(?P<e1>\d+)(?:\s*(?:[-–—]|to|through|a)\s*L?(?P<e2>\d+))?  # path, line 10; path, línea 10
+              | ,?\s+(?:at\s+|on\s+|around\s+|near\s+|en\s+(?:la\s+|las\s+)?)?(?:(?i:{LINE_WORDS})|ln|L)\s*(?P<e1>\d+)(?:\s*(?:[-–—]|to|through|a)\s*L?(?P<e2>\d+))?  # path, line 10; path, línea 10
               | \s*第\s*(?P<g1>\d+)\s*(?:[-–~〜～]\s*(?:第\s*)?(?P<g2>\d+)\s*)?行       # path 第 64 行
               | \s+(?P<h1>\d+)\s*(?:[-–~〜～]\s*(?P<h2>\d+)\s*)?行目?                   # path 31〜40行目
               | \s+(?P<i1>\d+)\s*(?:[-–~〜～]\s*(?P<i2>\d+)\s*)?(?:번째\s*)?(?:줄|행|라인)  # path 57번째 줄
               | \s*\[R?(?P<f1>\d+)(?:\s*[-–]\s*R?(?P<f2>\d+))?\]               # path [30-36] (pr-agent), path[R41-48] (Qodo)
             )"
-        ),
-    );
-    let bare = re(&BARE, &format!(r"(`?)({PATH})(`?)"));
+        )
+    });
+    let bare = re_built(&BARE, || format!(r"(`?)({PATH})(`?)"));
 
     let mut urls = Spans::default();
     for (a, b) in url_spans(text) {
@@ -284,9 +283,11 @@ fn url_spans(text: &str) -> Vec<(usize, usize)> {
 /// A line number written apart from the path: "line 10", "lines 10-20", "L10-L20", "Line: 42".
 pub fn lines_in(text: &str) -> Option<(u32, Option<u32>)> {
     static LINE: OnceLock<Pattern> = OnceLock::new();
-    let c = re(
+    let c = re_built(
         &LINE,
-        r"(?i)(?:\b(?:lines?|l[íi]neas?|linhas?|lignes?|zeilen?)\b\s*:?\s*|\bL|第\s*)\+?(\d+)(?:\s*(?:[-–—~〜～]|to|through)\s*[L+]?(\d+))?(?-u:\b)",
+        || format!(
+            r"(?i)(?:\b(?:{LINE_WORDS})\b\s*:?\s*|\bL|第\s*)\+?(\d+)(?:\s*(?:[-–—~〜～]|to|through)\s*[L+]?(\d+))?(?-u:\b)"
+        ),
     )
     .captures(text)?;
     let start = c[1].parse().ok()?;

@@ -9,9 +9,9 @@ use crate::pattern::Pattern;
 /// the place, and the level word after it if any.
 pub fn compiler_line(text: &str, roots: &Roots) -> Option<(Location, Option<String>)> {
     static LINE: OnceLock<Pattern> = OnceLock::new();
-    let c = re(
+    let c = re_built(
         &LINE,
-        &format!(
+        || format!(
             r"^\s*(?P<path>{PATH}):(?P<s>\d+)(?::\d+)?(?:-(?P<e>\d+))?:\s+(?:(?P<lvl>fatal error|error|warning|note|info|hint)\s*:)?"
         ),
     )
@@ -70,15 +70,47 @@ pub(super) fn dashed_range(t: &str) -> Option<(&str, u32, u32)> {
 
 pub fn place_line(text: &str, roots: &Roots) -> Option<Place> {
     const GLUE: &[&str] = &[
-        "comment", "comments", "on", "at", "in", "line", "lines", "file", "to", "through", "of",
-        "línea", "líneas", "linea", "lineas", "linha", "linhas", "ligne", "lignes", "zeile",
-        "zeilen", "see", "outside", "diff", "range",
+        "comment",
+        "comments",
+        "on",
+        "at",
+        "in",
+        "line",
+        "lines",
+        "file",
+        "to",
+        "through",
+        "of",
+        "línea",
+        "líneas",
+        "linea",
+        "lineas",
+        "linha",
+        "linhas",
+        "ligne",
+        "lignes",
+        "zeile",
+        "zeilen",
+        "regel",
+        "regels",
+        "riga",
+        "righe",
+        "linia",
+        "linie",
+        "строка",
+        "строки",
+        "satır",
+        "baris",
+        "dòng",
+        "see",
+        "outside",
+        "diff",
+        "range",
     ];
     // A folder or pin emoji before the path (`📁 src/a.ts`, `📍 src/a.ts:3`) is decoration.
-    let plain = text
-        .replace("**", "")
-        .replace("__", "")
-        .replace('`', "")
+    // (Emphasis goes, but not the underscores of a quoted `__init__.py`.)
+    let plain = crate::answer::lead::without_emphasis(text).replace('`', "");
+    let plain = plain
         .trim()
         .trim_start_matches(|c: char| {
             !c.is_alphanumeric() && !matches!(c, '/' | '.' | '~' | '[' | '<' | '_')
@@ -139,9 +171,11 @@ pub fn path_only_in(text: &str, roots: &Roots, counted: bool) -> Option<Location
     static SUFFIXED: OnceLock<Pattern> = OnceLock::new();
     // `path`, `path:10-20`, `path (164-165)`, `path, lines 3-4`: nothing but a place.
     let only_place = !t.contains(char::is_whitespace)
-        || re(
+        || re_built(
             &SUFFIXED,
-            r"(?i)^\S+(?:\s*\((?:(?:lines?|l[íi]neas?|linhas?|lignes?|zeilen?)\s*)?\d+(?:\s*[-–]\s*\d+)?\)|,?\s+(?:lines?|l[íi]neas?|linhas?|lignes?|zeilen?)\s+\d+(?:\s*[-–]\s*\d+)?)$",
+            || format!(
+                r"(?i)^\S+(?:\s*\((?:(?:{LINE_WORDS})\s*)?\d+(?:\s*[-–]\s*\d+)?\)|,?\s+(?:{LINE_WORDS})\s+\d+(?:\s*[-–]\s*\d+)?)$"
+            ),
         )
         .is_match(t);
     if t.is_empty() || !only_place {

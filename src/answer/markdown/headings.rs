@@ -179,6 +179,13 @@ impl Reader<'_> {
             Kind::Rating
         } else if lead.severity.is_none() && starts(vocab::QUIET_SECTIONS) {
             Kind::Quiet
+        } else if lead.severity.is_none()
+            && !own_place
+            && section_named(&normal, vocab::ASPECT_SECTIONS)
+        {
+            // `🔒 Security`, `🧪 Test Coverage`: what the review looked at, not a finding; what
+            // is said under it is read on its own words.
+            Kind::Neutral(String::new())
         } else if lead.severity.is_some()
             || lead.labelled
             || !location::find_all(text, self.roots).is_empty()

@@ -26,7 +26,10 @@ impl Reader<'_> {
                 return;
             }
         }
-        if let Some(o) = self.open {
+        // The list a lead-in announced as problems ("Three things:") is its own findings, not
+        // the details of what came before it.
+        let announced = self.list.is_none() && self.announced.contains(&(self.lists + 1));
+        if let Some(o) = self.open.filter(|_| !announced) {
             let u = &self.units[o];
             let nested = indent > u.indent;
             let belongs = match u.kind {
@@ -70,6 +73,7 @@ impl Reader<'_> {
             // A task list (`- [x] Read the changed files`) is the reviewer's checklist, not its
             // findings, unless an item carries a level (codex's `- [ ] [P3] …`).
             _ if is_task(text) && markers::read_lead(text).severity.is_none() => {
+                self.out.quiet_text.push(text.to_string());
                 self.open = None;
             }
             _ => {
@@ -79,6 +83,10 @@ impl Reader<'_> {
                 });
                 let u = self.new_unit(UnitKind::Item, text, indent);
                 self.units[u].list = Some(list);
+                if self.announced.contains(&list) {
+                    self.units[u].in_findings = true;
+                    self.units[u].quiet = false;
+                }
                 self.mark_container(u);
             }
         }
@@ -110,6 +118,11 @@ impl Reader<'_> {
     }
 
     pub(super) fn row(&mut self, cells: &[String], next_is_separator: bool) {
+        // A summary's table (Greptile's "Important Files Changed") is quiet text too: prose
+        // read later must not raise its rows again.
+        if matches!(self.kind(), Kind::Quiet | Kind::Rating) {
+            self.out.quiet_text.push(cells.join(" | "));
+        }
         if next_is_separator {
             self.table = Some(cells.iter().map(|c| vocab::normalise(c)).collect());
             self.open = None;
@@ -177,7 +190,7 @@ fn bold_lead(u: &Unit) -> bool {
 }
 
 /// Text (an item's, after its marker or number) that opens with a bold span.
-fn bold_titled(text: &str) -> bool {
+pub(super) fn bold_titled(text: &str) -> bool {
     let t = text.trim_start();
     let t = ["- ", "* ", "+ "]
         .iter()

@@ -84,6 +84,9 @@ pub struct Markdown {
     pub loose_text: Vec<String>,
     /// Prose of summary and praise sections.
     pub quiet_text: Vec<String>,
+    /// For each finding, whether it is one only by its words ([`remark_like`]), and the text
+    /// it was read from.
+    pub remarks: Vec<(bool, String)>,
 }
 
 struct Reader<'a> {
@@ -106,6 +109,9 @@ struct Reader<'a> {
     units_at_place: Option<usize>,
     /// Levels stated by a lead-in paragraph for the list that follows it, by list number.
     list_levels: Vec<(usize, Severity)>,
+    /// Lists a lead-in announced as problems ("Three observations from this pass:"): their
+    /// items are findings even in a summary section.
+    announced: Vec<usize>,
     /// Something was said since the last heading (a marker line right under a title promotes
     /// the title to a finding only when it comes first).
     heading_content: bool,
@@ -132,6 +138,7 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
         after_location: false,
         units_at_place: None,
         list_levels: Vec::new(),
+        announced: Vec::new(),
         list: None,
         lists: 0,
         pending: Vec::new(),
@@ -185,8 +192,36 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
     level_from_lead_in(&r.units, &r.list_levels, &mut found);
     pairing::pair_table_with_details(&r.units, &mut found);
     pairing::pair_list_with_details(&r.units, &mut found);
-    out.findings.extend(found.into_iter().flatten());
+    // What the structure read and found raises nothing (praise, a tally, a withdrawn comment)
+    // is quiet too: prose read later must not raise it again.
+    for (u, f) in r.units.iter().zip(&found) {
+        if f.is_none() && !u.quiet {
+            out.quiet_text.push(u.lead.clone());
+            out.quiet_text.extend(u.lines.iter().cloned());
+        }
+    }
+    out.remarks
+        .resize(out.findings.len(), (false, String::new()));
+    for (u, f) in r.units.iter().zip(found) {
+        if let Some(f) = f {
+            let said = std::iter::once(&u.lead).chain(&u.lines).cloned();
+            out.remarks
+                .push((remark_like(u, &f), said.collect::<Vec<_>>().join("\n")));
+            out.findings.push(f);
+        }
+    }
     out
+}
+
+/// A finding only by its words: no level, no line, not in a findings section, no label, an
+/// item or paragraph. Under an answer that states an approval, such items are the reviewer's
+/// observations ("Replay is strictly sequential, so there is no race").
+fn remark_like(u: &Unit, f: &Finding) -> bool {
+    f.severity == Severity::Unclassified
+        && !u.in_findings
+        && !u.read.labelled
+        && matches!(u.kind, UnitKind::Item | UnitKind::Paragraph)
+        && f.location.as_ref().is_none_or(|l| l.start_line.is_none())
 }
 
 /// A paragraph that introduces the list after it and states one level for all of it ("Two nits,

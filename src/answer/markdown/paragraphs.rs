@@ -27,15 +27,22 @@ impl Reader<'_> {
         if self.rating_line(text) {
             return;
         }
+        if self.numbered_diff_line(text) {
+            return;
+        }
         // "Two nits, both **Priority: low**:" — the level of the list that follows, and only
         // of a list that follows it: any other text at the margin withdraws it.
         if indent == 0 {
             let next = self.lists + 1;
             self.list_levels.retain(|(list, _)| *list != next);
+            self.announced.retain(|list| *list != next);
         }
         if indent == 0 && text.trim_end().ends_with(':') {
             if let Some(level) = super::stated_level(text) {
                 self.list_levels.push((self.lists + 1, level));
+            }
+            if vocab::announces_findings(text) {
+                self.announced.push(self.lists + 1);
             }
         }
         let kind = self.kind();
@@ -68,6 +75,28 @@ impl Reader<'_> {
             return;
         }
         self.rest_of_text(kind, para, indent, text);
+    }
+
+    /// A line of the diff quoted with its number under a place (a code host's copied thread:
+    /// `12 +  desc "Remove old uploads"`): code, not words; its number is the place's line when
+    /// the place named none. Says whether it was one.
+    fn numbered_diff_line(&mut self, text: &str) -> bool {
+        static NUMBERED: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+        if !self.after_location || self.units_at_place != Some(self.units.len()) {
+            return false;
+        }
+        let Some(c) = crate::answer::re(&NUMBERED, r"^\s*(\d{1,6}) [ +-] ").captures(text) else {
+            return false;
+        };
+        let Ok(n) = c[1].parse::<u32>() else {
+            return false;
+        };
+        if let Some(top) = self.sections.last_mut().filter(|s| s.place) {
+            if let Some(p) = top.path.as_mut().filter(|p| p.start_line.is_none()) {
+                *p = Location::new(&p.path, Some(n), None);
+            }
+        }
+        true
     }
 
     /// Takes a verdict line (`Verdict: needs changes`) after a blank line as loose text, closing
@@ -191,15 +220,21 @@ impl Reader<'_> {
                 // severity: medium`, then the link).
                 let t = text.trim();
                 let quoted_line = t.starts_with('`') && t.ends_with('`') && l.start_line.is_some();
-                let bare_under_title = (t.starts_with("http") || quoted_line)
+                // So is a `File: path, line 54` field on the very next line (no blank line
+                // between: a place that opens the next comment stands apart).
+                let field_line = unit::is_field(t) && !self.after_blank && l.start_line.is_some();
+                // (A bold title says what the finding is; a bold field such as `**Reviewed
+                // commit:**` is not one.)
+                let titled = super::lists::bold_titled(&u.lead) && !unit::is_field(&u.lead);
+                let bare_under_title = (t.starts_with("http") || quoted_line || field_line)
                     && u.lines.is_empty()
                     && u.code.is_empty()
                     && u.kind == UnitKind::Paragraph
-                    && strong(u);
+                    && (strong(u) || (titled && !t.starts_with("http")));
                 if (link && !placed) || same_file || (bare_under_title && !placed) {
                     self.units[o]
                         .lines
-                        .push(format!("Location: {}", l.display()));
+                        .push(format!("Location: `{}`", l.display()));
                     return true;
                 }
             }
@@ -265,6 +300,19 @@ impl Reader<'_> {
         } else {
             plain_heading(text)
         };
+        // `**Severity: high**` under a comment's words (Augment puts it after them): that
+        // comment's level, not a section for what follows.
+        if let Some(u) = self.recent.filter(|_| unit::is_severity_field(text)) {
+            let r = &self.units[u];
+            let unrated = r.read.severity.is_none()
+                && r.section_severity.is_none()
+                && !r.quiet
+                && !r.lines.iter().any(|l| unit::is_severity_field(l));
+            if unrated && !r.read.title.is_empty() {
+                self.units[u].lines.push(crate::answer::lead::plain(text));
+                return true;
+            }
+        }
         if let Some(h) = bold_heading(text).or(plain) {
             let marker = vocab::severity_of(&h).is_some();
             if self.heading_like(&h) && !(marker && under_titled_heading) {

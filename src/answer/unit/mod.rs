@@ -7,7 +7,7 @@ mod locate;
 mod title;
 
 use fields::*;
-pub use fields::{clean, is_field};
+pub use fields::{clean, is_field, is_severity_field};
 use locate::{importance, locate};
 use title::*;
 
@@ -136,6 +136,23 @@ struct Details {
 
 /// Reads a unit's fields (`Severity:`, `File:`, `Fix:`…), its other lines as body, its code
 /// (a fix, or evidence) and a level hidden in a comment.
+/// The place a `File:` field's value names. As written first when it has no markup: stripping
+/// markup would take the underscores of a bare `pkg/__init__.py`.
+fn field_place(v: &str, roots: &Roots) -> Option<Location> {
+    let bare = !v.contains('`') && !v.contains("**");
+    let as_written = || location::find_all(v, roots).into_iter().next();
+    let quoted = || {
+        location::find_all(&format!("`{}`", plain(v)), roots)
+            .into_iter()
+            .next()
+    };
+    if bare {
+        as_written().or_else(quoted)
+    } else {
+        quoted().or_else(as_written)
+    }
+}
+
 fn details(u: &Unit, roots: &Roots) -> Details {
     let mut field_severity = None;
     let mut category = None;
@@ -171,11 +188,7 @@ fn details(u: &Unit, roots: &Roots) -> Details {
                 last_was_action = false;
             }
             Some((Field::File, v)) if !v.is_empty() => {
-                if let Some(l) = location::find_all(&format!("`{}`", plain(&v)), roots)
-                    .into_iter()
-                    .next()
-                    .or_else(|| location::find_all(&v, roots).into_iter().next())
-                {
+                if let Some(l) = field_place(&v, roots) {
                     file.get_or_insert(l.path.clone());
                     if let Some(s) = l.start_line {
                         line.get_or_insert((s, l.end_line));
@@ -259,9 +272,27 @@ fn details(u: &Unit, roots: &Roots) -> Details {
 }
 
 /// The finding a unit is, or `None` when nothing says it is one.
+/// A comment whose last sentence is praise and nothing else ("… was missing before. LGTM!"):
+/// it tells what is now right (CodeRabbit's additional comments), whatever problem it names as
+/// gone. "Otherwise LGTM" is not praise alone.
+fn signed_off(u: &Unit) -> bool {
+    let Some(last) = u.lines.iter().rev().find(|l| !l.trim().is_empty()) else {
+        return false;
+    };
+    let last = plain(last);
+    let sentence = last
+        .trim_end_matches(['.', '!', ' '])
+        .rsplit(['.', '!', '?'])
+        .next()
+        .unwrap_or("");
+    let normal = vocab::normalise(sentence);
+    !normal.is_empty() && vocab::PRAISE_TITLES.contains(&normal.as_str())
+}
+
 pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
     // Fixed since an earlier review, or a draft the bot did not post: not raised.
     if u.placeholder
+        || (u.lines.is_empty() && vocab::is_bot_footer(&plain(&u.lead)))
         || vocab::is_withdrawn(&u.lead)
         || u.lines.iter().any(|l| vocab::is_withdrawn(l))
     {
@@ -325,6 +356,17 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
     if vocab::is_placeholder(&u.read.title) && !u.read.title.is_empty() {
         return None;
     }
+    // `**Results:**` over `0 new issues` (and a `[View in Codacy](…)` link): a label whose every
+    // line is a placeholder.
+    let label = plain(&u.lead).trim_end().ends_with(':') && u.read.title.split(' ').count() <= 3;
+    let link_only = |l: &str| {
+        let t = l.trim();
+        t.starts_with('[') && t.ends_with(')') && t.contains("](")
+    };
+    let said: Vec<&String> = u.lines.iter().filter(|l| !link_only(l)).collect();
+    if label && !said.is_empty() && said.iter().all(|l| vocab::is_placeholder(&plain(l))) {
+        return None;
+    }
     // "![MAJOR] 1 major", "2 high": a tally of findings said elsewhere, not one of them.
     if u.code.is_empty() && vocab::is_tally(&u.read.title) {
         return None;
@@ -352,7 +394,11 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
     let rated = crate::answer::verdict::approves(&plain(&u.read.title));
     // `praise:` / `question:` (Conventional Comments) raise nothing, unless the words do.
     let remark = u.read.remark && !concern;
+    // A title that is praise and nothing else (`**LGTM!**`) praises, whatever its body explains.
+    let praise_alone = vocab::PRAISE_TITLES.contains(&normal_title.as_str());
     if (praise && !own_level && !concern)
+        || (praise_alone && !own_level)
+        || (signed_off(u) && !own_level)
         || remark
         || (rated && !concern)
         || counts_only(&normal_title)

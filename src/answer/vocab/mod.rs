@@ -8,15 +8,15 @@
 //! not a marker.
 
 mod columns;
-mod files;
 mod json_keys;
+mod paths;
 mod phrases;
 mod sections;
 mod severity;
 
 pub use columns::*;
-pub use files::*;
 pub use json_keys::*;
+pub use paths::*;
 pub use phrases::*;
 pub use sections::*;
 pub use severity::*;
@@ -39,18 +39,55 @@ pub fn is_withdrawn(text: &str) -> bool {
     crate::answer::re(&WITHDRAWN_RE, WITHDRAWN).is_match(text)
 }
 
+/// Does a lead-in announce the list after it as problems ("Three observations from this pass:",
+/// "A few things stood out:")? ([`ANNOUNCED_FINDINGS`])
+pub fn announces_findings(text: &str) -> bool {
+    static ANNOUNCED_RE: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    // The lead-in is the last sentence ("I'd hold this one for now. Three things:").
+    let last = text
+        .trim_end()
+        .rsplit(['.', '!', '?'])
+        .next()
+        .unwrap_or(text);
+    crate::answer::re(&ANNOUNCED_RE, ANNOUNCED_FINDINGS).is_match(last.trim())
+}
+
+/// Is `line` a bot's footer ([`BOT_FOOTER`])?
+pub fn is_bot_footer(line: &str) -> bool {
+    static FOOTER_RE: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    crate::answer::re(&FOOTER_RE, BOT_FOOTER).is_match(line.trim())
+}
+
 /// Normalises a marker or heading: lower case, emoji and punctuation gone, words separated by
 /// one space (`"**P1 - Must Fix**"` → `"p1 must fix"`).
 pub fn normalise(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        if c.is_alphanumeric() {
+        if c.is_alphanumeric() || combining_mark(c) {
             out.extend(c.to_lowercase());
         } else {
             out.push(' ');
         }
     }
     out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A vowel sign or tone mark that is part of a word (Thai `ต่ำ`, Hindi `मध्यम`, Arabic
+/// vowel marks, Latin combining accents): not a separator, though not alphanumeric.
+fn combining_mark(c: char) -> bool {
+    matches!(c,
+        '\u{0300}'..='\u{036F}'
+        | '\u{0610}'..='\u{061A}'
+        | '\u{064B}'..='\u{065F}'
+        | '\u{0670}'
+        | '\u{06D6}'..='\u{06ED}'
+        | '\u{0900}'..='\u{0903}'
+        | '\u{093A}'..='\u{094F}'
+        | '\u{0951}'..='\u{0957}'
+        | '\u{0962}'..='\u{0963}'
+        | '\u{0E31}'
+        | '\u{0E34}'..='\u{0E3A}'
+        | '\u{0E47}'..='\u{0E4E}')
 }
 
 /// A severity word or phrase from the vocabulary (`P1`, `high`, `nit`, `🟠`, `must fix`...), as a
@@ -195,8 +232,6 @@ fn phrases(words: &[&str]) -> Option<Vec<(Severity, Strength)>> {
     Some(out)
 }
 
-/// `none`, `(none)`, `N/A`, `No blockers.`, `Nothing blocking.`, `No P1 issues.`: a placeholder
-/// where a list of findings would be, not a finding.
 /// A count of findings by level and nothing else (`1 critical`, `3 major issues`, `Minor: 2`).
 pub fn is_tally(s: &str) -> bool {
     let t = normalise(s);
@@ -210,6 +245,8 @@ pub fn is_tally(s: &str) -> bool {
         && severity_of(&rest.join(" ")).is_some_and(|s| s.1 == Strength::Level)
 }
 
+/// `none`, `(none)`, `N/A`, `No blockers.`, `No P1 issues.`: a placeholder where a list of
+/// findings would be, not a finding.
 pub fn is_placeholder(s: &str) -> bool {
     // "Nothing worth flagging; naming matches the rest": the first clause decides.
     let first = s.split([';', '—', ':']).next().unwrap_or(s);
@@ -242,8 +279,9 @@ pub fn is_placeholder(s: &str) -> bool {
             placeholder_tail(r)
         }
         // "No P1 issues.", "No blocking concerns found" — but not "No tests cover the new
-        // issues endpoint": only qualifiers before the noun, only a placeholder after it.
-        "no" => {
+        // issues endpoint": only qualifiers before the noun, only a placeholder after it. A
+        // count of zero says the same ("0 new issues", "Results: 0 issues").
+        "no" | "0" | "zero" => {
             let noun = words
                 .iter()
                 .skip(1)

@@ -44,7 +44,7 @@ pub fn lineup(
         Some(spec) if std::path::Path::new(spec).is_file() || spec.ends_with(".json") => {
             let path = std::path::Path::new(spec);
             // A lineup is a few lines of JSON: 1 MiB is plenty, and a FIFO is refused.
-            let text = crate::sys::files::read_regular(path, 1 << 20)
+            let text = crate::sys::file_io::read_regular(path, 1 << 20)
                 .map_err(anyhow::Error::from)
                 .and_then(|b| Ok(String::from_utf8(b)?))
                 .with_context(|| format!("cannot read the panel file {}", path.display()))?;

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::review::incremental::{carry, Plan};
-pub use crate::store::incremental::{CarriedItem, Counts, Incremental};
+pub use crate::store::incremental::{CarriedItem, Incremental};
 
 /// The reviewer's instructions for the carried findings (our text, outside the fence) and the
 /// findings themselves (model text, fenced as data).
@@ -67,7 +67,7 @@ pub fn load(dir: &Path) -> Option<Plan> {
 /// of the findings the report holds unresolved.
 pub fn finish(dir: &Path, unresolved: &[&str]) -> Option<Incremental> {
     let plan = load(dir)?;
-    let answer = crate::store::files::read(&dir.join("round-1-critique.md"))
+    let answer = crate::store::session_read::read(&dir.join("round-1-critique.md"))
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .unwrap_or_default();
     Some(outcome(&plan, &answer, unresolved))

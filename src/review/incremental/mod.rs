@@ -16,7 +16,7 @@ pub mod delta;
 mod finish;
 pub mod previous;
 
-pub use finish::{context, finish, load, outcome, CarriedItem, Counts, Incremental};
+pub use finish::{context, finish, load, Incremental};
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -387,6 +387,6 @@ fn file_at(repo: &Repository, at: Oid, path: &str) -> Option<String> {
     let tree = repo.find_commit(at).ok()?.tree().ok()?;
     let entry = tree.get_path(Path::new(path)).ok()?;
     let blob = repo.find_blob(entry.id()).ok()?;
-    (blob.size() as u64 <= crate::sys::files::CITED_FILE_CAP && !blob.is_binary())
+    (blob.size() as u64 <= crate::sys::file_io::CITED_FILE_CAP && !blob.is_binary())
         .then(|| String::from_utf8_lossy(blob.content()).into_owned())
 }

@@ -2,7 +2,7 @@
 //! reviewed head (the index holds both), and read back — the files it reviewed and the findings
 //! it left open (its report's unresolved list, carried-open ones included).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Result;
 
@@ -15,11 +15,8 @@ use crate::store::{catalog, folder, index};
 #[derive(Debug, Clone)]
 pub struct Previous {
     pub id: String,
-    pub dir: PathBuf,
     /// The commit it reviewed.
     pub head: String,
-    /// Its scope, as the user would type it.
-    pub scope: String,
     /// The paths of its change (both sides of renames).
     pub files: Vec<String>,
     /// What it left open.
@@ -115,14 +112,13 @@ fn load(id: &str, dir: &Path) -> std::result::Result<Previous, String> {
             .flat_map(|f| std::iter::once(f.path).chain(f.old_path))
             .collect(),
     };
-    Ok(finish_load(id, dir, head, scope, files, &summary))
+    Ok(finish_load(id, dir, head, files, &summary))
 }
 
 fn finish_load(
     id: &str,
     dir: &Path,
     head: String,
-    scope: String,
     files: Vec<String>,
     summary: &Report,
 ) -> Previous {
@@ -149,9 +145,7 @@ fn finish_load(
     Previous {
         last_id,
         id: id.to_string(),
-        dir: dir.to_path_buf(),
         head,
-        scope,
         files,
         open,
     }

@@ -72,7 +72,7 @@ fn positional(
             read::file_scope(repo, word, cwd, cap)?
         } else {
             crate::errln!("note: reviewing the file {word} (as --artifact-file {word})");
-            let bytes = crate::sys::files::read_regular(&path, cap)
+            let bytes = crate::sys::file_io::read_regular(&path, cap)
                 .map_err(|e| read::refused(&format!("the file {word}"), e))?;
             TextInput::from_bytes(bytes, word.to_string(), Some(word.to_string()))
         };
@@ -194,7 +194,7 @@ pub fn explicit(
     if path == Path::new("-") {
         return Ok(Some(read::stdin(cap)?));
     }
-    let bytes = crate::sys::files::read_regular(path, cap)
+    let bytes = crate::sys::file_io::read_regular(path, cap)
         .map_err(|e| read::refused(&format!("--artifact-file {}", path.display()), e))?;
     let input = TextInput::from_bytes(
         bytes,

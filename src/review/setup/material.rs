@@ -28,7 +28,7 @@ pub fn find(
     cwd: &Path,
     messages: &dyn LastMessage,
 ) -> Result<Found> {
-    let cap = crate::sys::files::review_cap(settings.max_artifact_bytes);
+    let cap = crate::sys::file_io::review_cap(settings.max_artifact_bytes);
     let root = repo.and_then(|r| r.workdir()).map(Path::to_path_buf);
     if what.last_message {
         let (input, origin) = messages.asked(settings, cwd, root.as_deref())?;

@@ -84,7 +84,7 @@ pub struct DryRun {
 /// A review that ran, to be reported.
 pub struct Reviewed {
     pub session: Session,
-    pub outcome: crate::review::Outcome,
+    pub outcome: crate::review::ReviewOutcome,
     pub target: crate::change::markdown::Target,
     pub author: String,
     pub reviewer: String,

@@ -1,0 +1,390 @@
+//! Layouts the reader learned from a blind set (w7), one rule each, in answers written for these
+//! tests: what each rule reads, and what it leaves alone.
+
+use super::*;
+use crate::findings::Severity;
+
+fn read_cr(text: &str) -> Reading {
+    read(text, None, Protocol::Cr, &Roots::default())
+}
+
+/// (severity, `path:line` or `-`, start of the title) of each finding.
+fn seen(r: &Reading) -> Vec<(Severity, String)> {
+    r.critique
+        .findings
+        .iter()
+        .map(|f| {
+            let place = f.location.as_ref().map_or("-".into(), |l| l.display());
+            (f.severity, place)
+        })
+        .collect()
+}
+
+#[test]
+fn a_lead_in_that_counts_problems_makes_a_summary_list_findings() {
+    let text =
+        "## Summary\n\nAdds retries to the uploader.\n\nTwo observations from this pass:\n\n\
+- **Counter never reset** (`up/retry.go:57`): the attempts stay after a success.\n\
+- **Backoff ignores the header** (`up/retry.go:83`): the server's delay is not used.\n";
+    let r = read_cr(text);
+    assert_eq!(
+        seen(&r),
+        [
+            (Severity::Unclassified, "up/retry.go:57".into()),
+            (Severity::Unclassified, "up/retry.go:83".into())
+        ]
+    );
+    // The same list under a plain summary lead-in is what changed, not findings.
+    let plain = text.replace("Two observations from this pass:", "What it touches:");
+    assert!(read_cr(&plain).critique.findings.is_empty());
+}
+
+#[test]
+fn a_consider_section_is_the_lowest_level() {
+    let text =
+        "### Must fix\n\n- `db/prune.go:66` — the dry run still commits the schedule update.\n\n\
+### Consider\n\n- `db/prune.go:31` — the flag's help could say the schedule is untouched.\n";
+    let r = read_cr(text);
+    assert_eq!(
+        seen(&r),
+        [
+            (Severity::P1, "db/prune.go:66".into()),
+            (Severity::P3, "db/prune.go:31".into())
+        ]
+    );
+}
+
+#[test]
+fn the_reviewers_checklist_is_not_findings() {
+    let text = "### Things I specifically checked\n\n1. **Rounding.** Amounts stay `Decimal` until the end.\n\
+2. **Concurrency.** The race I was worried about cannot happen: the row is locked.\n\n\
+### Verdict\n\n**Approve.** Nothing here is worth a nit.\n";
+    let r = read_cr(text);
+    assert!(r.critique.findings.is_empty(), "{:?}", seen(&r));
+    assert!(r.critique.agreement);
+}
+
+#[test]
+fn approvals_in_indonesian_korean_and_portuguese() {
+    for text in [
+        "Tidak ada masalah yang ditemukan. **Disetujui** — siap di-merge.",
+        "지적할 부분이 없습니다. **승인합니다.**",
+        "# Revisão concluída\n\nNenhum problema foi encontrado com base nas suas configurações.",
+    ] {
+        let r = read_cr(text);
+        assert!(r.critique.findings.is_empty(), "{text}");
+        assert!(r.critique.agreement, "{text}");
+    }
+}
+
+#[test]
+fn a_bold_line_place_lets_the_words_after_it_speak() {
+    let text = "### `api/cancel.ts`\n\n\
+- **Line 40** — ✅ The missing `await` on `refund()` that I flagged last time is fixed.\n\
+- **Lines 57-63** — This one must be fixed before merging: a shipped order is restocked.\n\n\
+### `api/cancel.test.ts`\n\n- **Line 12** — Nit: the test's name still says twice.\n";
+    let r = read_cr(text);
+    assert_eq!(
+        seen(&r),
+        [
+            (Severity::P1, "api/cancel.ts:57-63".into()),
+            (Severity::P3, "api/cancel.test.ts:12".into())
+        ]
+    );
+}
+
+#[test]
+fn a_file_line_right_under_a_title_is_that_findings_place() {
+    let text = "## Issues\n\n**1. Level taken from the message text** — Priority: P2\n\
+File: `mon/alerts.py`, line 54\n\nAny message with the word pages on-call.\n\n\
+**2. `error` shadows the helper** — Priority: P3\nFile: `mon/alerts.py`, line 88\n\n\
+The loop variable hides the logging helper.\n";
+    let r = read_cr(text);
+    assert_eq!(
+        seen(&r),
+        [
+            (Severity::P2, "mon/alerts.py:54".into()),
+            (Severity::P3, "mon/alerts.py:88".into())
+        ]
+    );
+}
+
+#[test]
+fn a_bots_footer_is_not_a_finding() {
+    let text = "### Issues\n\n- `cmd/main.go:23` — exit code on a config error is 0.\n\n\
+<small><i>AI Code Review powered by <a href=https://example.com>Acme</a></i></small>\n";
+    let r = read_cr(text);
+    assert_eq!(
+        seen(&r),
+        [(Severity::Unclassified, "cmd/main.go:23".into())]
+    );
+}
+
+#[test]
+fn prose_that_calls_a_finding_a_blocker_in_its_view_outranks_the_json() {
+    let text = "The problem is in `auth/refresh.go` around line 74: the token is written without \
+the lock. This is a blocker in my view — it is a data race.\n\n\
+```json\n{\"verdict\":\"request_changes\",\"findings\":[{\"severity\":\"P2\",\"file\":\"auth/refresh.go\",\
+\"line\":74,\"title\":\"token written without the lock\"}]}\n```\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(Severity::P0, "auth/refresh.go:74".into())]
+    );
+    // Negated, it rates nothing.
+    assert_eq!(
+        crate::answer::prose::severity_in("It does not need to be fixed before merging."),
+        None
+    );
+    assert_eq!(
+        crate::answer::prose::severity_in("This one must be fixed before merging."),
+        Some(Severity::P1)
+    );
+}
+
+#[test]
+fn a_summary_list_with_levels_pairs_with_its_detailed_comments() {
+    let text = "### Issues Found\n\n\
+1. **Key collides on re-runs** (Medium) — the key is the date only.\n\
+2. **Unused variable** (Low) — `FORMAT` is never read.\n\n---\n\n\
+#### infra/stack.ts:48\n\n> **Description:** A second run on one day replaces the file.\n>\n> **Severity:** Medium\n\n\
+#### infra/stack.ts:71\n\n> **Description:** `FORMAT` is set but never read.\n>\n> **Severity:** Low\n";
+    let r = read_cr(text);
+    assert_eq!(
+        seen(&r),
+        [
+            (Severity::P2, "infra/stack.ts:48".into()),
+            (Severity::P3, "infra/stack.ts:71".into())
+        ]
+    );
+    assert_eq!(r.critique.findings[0].title, "Key collides on re-runs");
+}
+
+// From blind set w8 and the w6 rules it confirmed.
+
+#[test]
+fn unrated_observations_under_a_stated_approval_are_counted_not_raised() {
+    let text = "### Correctness\n\n- Replay is sequential, so two queued edits cannot race.\n\
+- A 412 is handled as a conflict instead of failing silently.\n\n\
+### Verdict\n\n✅ **Approve.** Nothing to change before merge.\n";
+    let r = read_cr(text);
+    assert!(r.critique.findings.is_empty(), "{:?}", seen(&r));
+    assert!(r.critique.agreement);
+    assert!(
+        r.notes.iter().any(|n| n.starts_with("2 unrated remark(s)")),
+        "{:?}",
+        r.notes
+    );
+    // Without the stated verdict the same items stay findings.
+    let unsure = text.replace(
+        "✅ **Approve.** Nothing to change before merge.",
+        "Have a look.",
+    );
+    assert_eq!(read_cr(&unsure).critique.findings.len(), 2);
+}
+
+#[test]
+fn praise_that_signs_off_is_not_a_finding() {
+    let text = "**Actionable comments posted: 0**\n\n`58-60`: **LGTM!**\n\n\
+Returning the error instead of panicking is right; callers handle it.\n\n\
+`33-41`: **Refill uses the monotonic clock.**\n\nThe old code produced a negative refill. LGTM!\n";
+    let r = read_cr(text);
+    assert!(r.critique.findings.is_empty(), "{:?}", seen(&r));
+    // "Otherwise LGTM" signs off after a problem: still a finding.
+    let mixed = "### Issues\n\n`12-14`: **Retry never stops.**\n\nIt loops forever on a 500. Otherwise LGTM.\n";
+    assert_eq!(read_cr(mixed).critique.findings.len(), 1);
+}
+
+#[test]
+fn levels_fields_and_line_words_in_more_languages() {
+    let tr = "1. **Kritik** — `app/Sync.kt`, satır 88: hata başarı olarak dönüyor.\n\n\
+2. **Düşük** — aynı dosya, satır 15: kullanılmayan import.\n";
+    assert_eq!(
+        seen(&read_cr(tr)),
+        [
+            (Severity::P0, "app/Sync.kt:88".into()),
+            (Severity::P3, "app/Sync.kt:15".into())
+        ]
+    );
+    let ru = "Посмотрел `lib/limiter.py`.\n\n1. Окно не сдвигается (строки 34-41) — важность: средняя.\n\n\
+2. Имя вводит в заблуждение (строка 12) — важность: низкая.\n";
+    assert_eq!(
+        seen(&read_cr(ru)),
+        [
+            (Severity::P2, "lib/limiter.py:34-41".into()),
+            (Severity::P3, "lib/limiter.py:12".into())
+        ]
+    );
+    let th = "1. **ไม่จำกัดขนาดไฟล์** — `api/profile.py` บรรทัด 66 — ความรุนแรง: ปานกลาง\n";
+    assert_eq!(
+        seen(&read_cr(th)),
+        [(Severity::P2, "api/profile.py:66".into())]
+    );
+}
+
+#[test]
+fn a_gemini_response_body_is_read_for_its_text() {
+    let body = serde_json::json!({"candidates": [{"content": {"parts": [
+        {"text": "thinking…", "thought": true},
+        {"text": "1. **Unbounded read** — `api/upload.py` line 66 — severity: medium\n"}
+    ], "role": "model"}, "finishReason": "STOP"}], "modelVersion": "gemini-2.5-flash"});
+    let r = read_cr(&body.to_string());
+    assert_eq!(seen(&r), [(Severity::P2, "api/upload.py:66".into())]);
+}
+
+#[test]
+fn a_byline_that_names_a_place_gives_the_comment_under_it_that_place() {
+    let text = "---\n\n**snyk-io** commented on `server/pdf.js` line 33\n\n\
+![high severity](https://example.com/h.png 'high severity') **Server-Side Request Forgery**\n\n\
+User input reaches `axios.get` as the URL.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(Severity::P1, "server/pdf.js:33".into())]
+    );
+}
+
+#[test]
+fn a_severity_field_after_a_comments_words_is_that_comments_level() {
+    let text = "---\n\n**src/sync/merge.ts:140**\n\nA tie on `updatedAt` drops the local edit.\n\n\
+**Severity: high**\n\n---\n\n**src/sync/merge.ts:22**\n\nThe deprecation tag names a function that does not exist.\n\n\
+**Severity: low**\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Severity::P1, "src/sync/merge.ts:140".into()),
+            (Severity::P3, "src/sync/merge.ts:22".into())
+        ]
+    );
+}
+
+#[test]
+fn a_numbered_diff_line_under_a_file_gives_the_line() {
+    let text = "lib/tasks/cleanup.rake\n12 +  desc \"Remove old uploads\"\n\n\
+The description could mention the cutoff. This is low priority.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(Severity::P3, "lib/tasks/cleanup.rake:12".into())]
+    );
+}
+
+#[test]
+fn a_summary_table_after_its_details_is_the_same_findings() {
+    let text = "我看了 `server/handlers/upload.go` 的改动。\n\n**问题 1：路径穿越（严重）**\n\n第 54 行直接拼出保存路径。\n\n\
+**问题 2：大小限制（中）**\n\n第 39 行先读进内存。\n\n| 问题 | 等级 | 位置 |\n|---|---|---|\n\
+| 路径穿越 | 高 | upload.go:54 |\n| 大小限制 | 中 | upload.go:39 |\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Severity::P0, "server/handlers/upload.go:54".into()),
+            (Severity::P2, "server/handlers/upload.go:39".into())
+        ]
+    );
+}
+
+#[test]
+fn an_aspect_heading_is_a_section_and_a_count_after_a_sentence_announces() {
+    let text = "#### 🔴 Critical\n\n**1. Released twice**\n`src/Res.kt:94`\n\nBoth paths restore stock.\n\n\
+#### 🧪 Test Coverage\nThe double-release path has no test.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(Severity::P0, "src/Res.kt:94".into())]
+    );
+    let hold = "I'd hold this one for now. Three things:\n\n1. `w/retry.py` line 40 — the delay is linear.\n\
+2. `w/retry.py` line 72 — the last failure returns None.\n3. The test pins the wrong default.\n\nRequest changes.\n";
+    assert_eq!(read_cr(hold).critique.findings.len(), 3);
+}
+
+// From blind set w9.
+
+#[test]
+fn code_quoted_in_a_comment_is_never_a_marker() {
+    let text = "`21-30`: **LGTM!**\n\nThe `pool.on('error')` handler now logs the error and recreates the client.\n";
+    let r = read_cr(text);
+    assert!(r.critique.findings.is_empty(), "{:?}", seen(&r));
+    assert_eq!(
+        markers::read_lead("Retry `(high)` stays; ship it").severity,
+        None,
+        "a level inside a code span"
+    );
+}
+
+#[test]
+fn a_hebrew_prose_blocker_and_fields_are_read() {
+    let text = "**הבעיה העיקרית:** ב-`auth/tokens.ts`, שורה 37, הטוקן נוצר עם `Math.random()`. זו בעיה חוסמת — אין למזג.\n\n\
+**מסקנה:** לא לאשר עד שהבעיה תתוקן.\n";
+    let r = read_cr(text);
+    assert!(!r.critique.agreement);
+    assert!(
+        r.critique
+            .findings
+            .iter()
+            .any(|f| f.severity == Severity::P0),
+        "{:?}",
+        seen(&r)
+    );
+    let cs = "1. **Řádek 73** v `src/Report.php` — součet zahrnuje stornované položky. Závažnost: střední.\n";
+    assert_eq!(
+        seen(&read_cr(cs)),
+        [(Severity::P2, "src/Report.php:73".into())]
+    );
+}
+
+#[test]
+fn a_zero_count_is_no_finding_and_a_passed_gate_approves() {
+    assert!(vocab::is_placeholder("0 new issues"));
+    assert!(!vocab::is_placeholder("0 checks cover the retry path"));
+    let text = "## Up to standards ✅\n<details><summary><strong>🟢 Issues</strong>  <code>0 issues</code></summary>\n\n\
+> **Results:**\n> `0` new issues\n>\n</details>\n";
+    let r = read_cr(text);
+    assert!(r.critique.findings.is_empty(), "{:?}", seen(&r));
+    assert!(r.critique.agreement);
+}
+
+#[test]
+fn an_unread_answer_about_files_in_another_script_is_not_taken_as_silence() {
+    // Greek prose naming a file, with no approval in words the vocabularies know.
+    let text = "Στο `auth/tokens.ts` το διακριτικό δημιουργείται με προβλέψιμο τρόπο και πρέπει να αλλάξει.\n";
+    assert!(!normalise::raises_nothing(text, &Roots::default()));
+    // The same language approving, in words it knows, raises nothing.
+    assert!(normalise::raises_nothing(
+        "Έλεγξα το `auth/tokens.ts`. Εγκρίνεται.",
+        &Roots::default()
+    ));
+}
+
+// From blind set w10.
+
+#[test]
+fn what_a_review_checked_for_is_not_what_it_found() {
+    let text = "## Code review\n\nNo issues found. Checked 6 changed files for logic errors, security issues, \
+broken edge cases and regressions, including the new retry path and its error handling.\n";
+    let r = read_cr(text);
+    assert!(r.critique.findings.is_empty(), "{:?}", seen(&r));
+    assert!(r.critique.agreement);
+    // A problem it did find still stops the approval.
+    let found = "No issues found, but the retry loop never stops on a 500.\n";
+    assert!(!read_cr(found).critique.agreement);
+}
+
+#[test]
+fn a_checklist_section_in_dutch_is_quiet() {
+    let text = "**Wat ik heb gecontroleerd**\n\n- *Race condition.* Beide paden vergrendelen dezelfde rij.\n\
+- *Tests.* 64 geslaagd, 0 mislukt.\n\n**Oordeel**\n\nGeen opmerkingen. Goedgekeurd.\n";
+    let r = read_cr(text);
+    assert!(r.critique.findings.is_empty(), "{:?}", seen(&r));
+    assert!(r.critique.agreement);
+}
+
+#[test]
+fn underscores_of_a_quoted_or_bare_path_are_kept() {
+    let quoted = "### Issues\n\n**Stale re-export** (Low)\n**File:** `clients/__init__.py`, line 1\n\nThe name is gone.\n";
+    assert_eq!(
+        seen(&read_cr(quoted)),
+        [(Severity::P3, "clients/__init__.py:1".into())]
+    );
+    let bare =
+        "### Issues\n\n- **Stale re-export** (Low)\n  - File: clients/__init__.py\n  - Line: 1\n";
+    assert_eq!(
+        seen(&read_cr(bare)),
+        [(Severity::P3, "clients/__init__.py:1".into())]
+    );
+}
