@@ -21,7 +21,6 @@ use std::os::unix::ffi::OsStrExt as _;
 use std::os::unix::fs::MetadataExt as _;
 
 use crate::git::repo::Repo;
-use crate::git::resolve::INTENT_TO_ADD;
 
 /// Refreshes `repo`'s index if git would; failing to is never an error.
 pub(super) fn index(repo: &Repo) {
@@ -50,6 +49,8 @@ const WRITING_SETTINGS: &[&str] = &[
 const ASSUME_VALID: u16 = 0x8000;
 /// Extended flags: a sparse checkout's entry, which a refresh leaves alone.
 const SKIP_WORKTREE: u16 = 1 << 14;
+/// Extended flags: an entry added with `git add -N`, which git takes as changed.
+const INTENT_TO_ADD: u16 = 1 << 13;
 /// A submodule's entry, which `--ignore-submodules` leaves alone.
 const GITLINK: u32 = 0o160000;
 
