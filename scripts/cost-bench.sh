@@ -51,7 +51,7 @@ else
   what="a synthetic repository"
 fi
 files=$(git -C "$work/repo" ls-files | wc -l)
-edit=$(git -C "$work/repo" ls-files '*.c' | head -1)
+edit=$(git -C "$work/repo" ls-files '*.c' | sed -n 1p) # sed reads it all: after head, git can die of SIGPIPE and pipefail end the script
 echo "// one more line" >> "$work/repo/$edit"
 git -C "$work/repo" add "$edit"
 

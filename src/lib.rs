@@ -22,6 +22,7 @@ mod git;
 mod injection;
 mod instructions;
 mod markdown;
+mod pattern;
 mod prompts;
 mod redact;
 mod report;

@@ -5,7 +5,7 @@
 //!
 //! | layer | folders |
 //! |---|---|
-//! | 0 | `sys`, `ui`, `error`, `choices`, `toml_lite` — the OS, the terminal, exit codes, closed vocabularies, the TOML our own files use |
+//! | 0 | `sys`, `ui`, `error`, `choices`, `toml_lite`, `pattern` — the OS, the terminal, exit codes, closed vocabularies, the TOML our own files use, regexes compiled on demand |
 //! | 1 | `cli`, `settings`, `flags`, `git` — what was typed, what it means, the repository |
 //! | 2 | `markdown`, `change`, `redact`, `injection`, `instructions`, `store`, `findings`, `waivers` — material and records |
 //! | 3 | `agents`, `sandbox`, `prompts`, `answer` — models, what they may touch, what they said |
@@ -30,6 +30,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("error", 0),
     ("choices", 0),
     ("toml_lite", 0),
+    ("pattern", 0),
     ("cli", 1),
     ("settings", 1),
     ("flags", 1),

@@ -507,3 +507,33 @@ fn stale_stat_data_is_refreshed_once_and_written_back_under_the_lock() {
     assert_eq!(stale(), "f0.txt");
     same_as_git(&env, "uncommitted", &["diff", "HEAD"]);
 }
+
+#[test]
+fn a_touched_file_is_refreshed_and_an_edit_of_the_same_size_is_not() {
+    let env = TestEnv::with_repo();
+    for i in 0..3 {
+        env.write(&format!("f{i}.txt"), &format!("file {i}\n"));
+    }
+    env.commit_all("files");
+    // Edited to another text of the same size: its stat data changed, its size did not.
+    env.write("f0.txt", "FILE 0\n");
+    let stale = || env.git(&["diff-files", "--name-only"]);
+    let index = env.repo.join(".git/index");
+    let before = std::fs::read(&index).unwrap();
+    env.run(&["--dry-run", "--scope", "uncommitted"]).ok();
+    // Nothing to refresh: the index is as it was.
+    assert_eq!(std::fs::read(&index).unwrap(), before);
+    assert_eq!(stale(), "f0.txt");
+    // Touched, not changed: refreshed and written back.
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
+    std::fs::File::options()
+        .write(true)
+        .open(env.repo.join("f1.txt"))
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    assert_eq!(stale(), "f0.txt\nf1.txt");
+    env.run(&["--dry-run", "--scope", "uncommitted"]).ok();
+    assert_eq!(stale(), "f0.txt");
+    same_as_git(&env, "uncommitted", &["diff", "HEAD"]);
+}

@@ -7,6 +7,7 @@
 //! output is never echoed).
 
 pub use crate::error::{BackendError, ErrorKind};
+use crate::pattern::Pattern;
 
 /// The longest message kept from a backend, in characters.
 pub const MAX_MESSAGE: usize = 300;
@@ -168,15 +169,10 @@ fn kind_of_status(status: u16) -> Option<ErrorKind> {
 /// "(http 401)", "error: 429", "last error: 500", "(429)". Bare numbers elsewhere (ports, counts)
 /// are not statuses.
 fn status_in_text(lower: &str) -> Option<u16> {
-    use std::sync::OnceLock;
-    static RE: OnceLock<regex::Regex> = OnceLock::new();
-    let re = RE.get_or_init(|| {
-        regex::Regex::new(
-            r"(?:status:?\s*|http\s*|error:\s*|\(|\bcode\W{0,3})([45]\d\d)\b|\b([45]\d\d) (?:unauthorized|forbidden|too many requests|internal server error|bad gateway|service unavailable|gateway timeout)",
-        )
-        .expect("valid regex")
-    });
-    let caps = re.captures(lower)?;
+    static RE: Pattern = Pattern::new(
+        r"(?:status:?\s*|http\s*|error:\s*|\(|\bcode\W{0,3})([45]\d\d)\b|\b([45]\d\d) (?:unauthorized|forbidden|too many requests|internal server error|bad gateway|service unavailable|gateway timeout)",
+    );
+    let caps = RE.captures(lower)?;
     caps.get(1)
         .or_else(|| caps.get(2))
         .and_then(|m| m.as_str().parse().ok())

@@ -10,16 +10,15 @@ use serde_json::Value;
 use crate::agents::error::classify;
 use crate::agents::parse::str_at;
 use crate::agents::{ErrorKind, Failure};
+use crate::pattern::Pattern;
 
 /// gemini's retry reports on stderr, one line per failed attempt (`Attempt 2 failed with status
 /// 429. Retrying with backoff... _ApiError: {…}`, `Attempt 3 failed: <message>. Max attempts
 /// reached`). It counts again from 1 when it falls back to another model, so lines are counted,
 /// not numbers read. The cause is the last reported status, the message the server's own.
 pub(crate) fn retrying(stderr: &str) -> Option<(u32, Failure)> {
-    static ATTEMPT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let re = ATTEMPT.get_or_init(|| {
-        regex::Regex::new(r"^Attempt \d+ failed(?: with status (\d{3}))?").expect("valid regex")
-    });
+    static ATTEMPT: Pattern = Pattern::new(r"^Attempt \d+ failed(?: with status (\d{3}))?");
+    let re = &ATTEMPT;
     let failed: Vec<(&str, Option<u16>)> = stderr
         .lines()
         .filter_map(|l| {

@@ -17,6 +17,7 @@ use serde_json::Value;
 use crate::agents::agent::{AgentSpec, CallOptions};
 use crate::agents::parse::{at, f64_at, json_lines, str_at, u64_at, unstructured};
 use crate::agents::{Captured, Failure, Family, Reply, Usage};
+use crate::pattern::Pattern;
 
 pub static SPEC: AgentSpec = AgentSpec {
     name: "opencode",
@@ -124,8 +125,8 @@ fn strip_jsonc(text: &str) -> String {
             _ => out.push(c),
         }
     }
-    let re = regex::Regex::new(r",(\s*[}\]])").expect("valid regex");
-    re.replace_all(&out, "$1").into_owned()
+    static TRAILING_COMMA: Pattern = Pattern::new(r",(\s*[}\]])");
+    TRAILING_COMMA.replace_all(&out, "$1").into_owned()
 }
 
 fn kind(v: &Value) -> &str {

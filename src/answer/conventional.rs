@@ -2,24 +2,16 @@
 //! format reviewers — and models asked to — write comments in: the label says whether the
 //! comment raises anything, its decorations how much it matters.
 
-use std::sync::OnceLock;
-
-use regex::Regex;
-
 use crate::answer::lead::{plain, Lead};
 use crate::answer::vocab::{self, Strength};
+use crate::pattern::Pattern;
 
 /// The lead of a comment written with a Conventional Comments label, if `line` opens with one.
 pub fn lead(line: &str) -> Option<Lead> {
-    static LABEL: OnceLock<Regex> = OnceLock::new();
-    let c = LABEL
-        .get_or_init(|| {
-            Regex::new(
-                r"(?i)^\s*(?:[-*+]\s+)?(?:\*\*|__)?([a-z]+)\s*(?:\(([^)]{1,60})\))?\s*:\s*(?:\*\*|__)?\s*(.+)$",
-            )
-            .expect("valid regex")
-        })
-        .captures(line)?;
+    static LABEL: Pattern = Pattern::new(
+        r"(?i)^\s*(?:[-*+]\s+)?(?:\*\*|__)?([a-z]+)\s*(?:\(([^)]{1,60})\))?\s*:\s*(?:\*\*|__)?\s*(.+)$",
+    );
+    let c = LABEL.captures(line)?;
     let label = c[1].to_ascii_lowercase();
     let (_, own, raises) = vocab::CONVENTIONAL_LABELS
         .iter()

@@ -8,11 +8,10 @@
 
 use std::sync::OnceLock;
 
-use regex::Regex;
-
 use crate::answer::re;
 use crate::answer::vocab::Strength;
 use crate::findings::Severity;
+use crate::pattern::Pattern;
 
 /// What the lead line says about severity, and the title without markers.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,7 +28,7 @@ pub struct Lead {
 
 /// HTML tags removed, their text kept.
 pub fn strip_tags(s: &str) -> String {
-    static TAG: OnceLock<Regex> = OnceLock::new();
+    static TAG: OnceLock<Pattern> = OnceLock::new();
     re(&TAG, r"</?[A-Za-z][^>]*>")
         .replace_all(s, "")
         .into_owned()

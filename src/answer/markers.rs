@@ -9,18 +9,17 @@
 
 use std::sync::OnceLock;
 
-use regex::Regex;
-
 use crate::answer::lead::{strip_tags, Lead};
 use crate::answer::vocab::{self, Strength, FINDING_LABELS};
 use crate::findings::Severity;
+use crate::pattern::Pattern;
 
 use crate::answer::{re, re_built};
 
 /// "one nit:", "One minor thing:", "a small issue:", "two concerns:" — a finding introduced in
 /// prose; the adjective or noun may name its level.
 fn introducer(line: &str) -> Option<(usize, Option<(Severity, Strength)>)> {
-    static INTRO: OnceLock<Regex> = OnceLock::new();
+    static INTRO: OnceLock<Pattern> = OnceLock::new();
     let c = re(
         &INTRO,
         r"(?i)\b(?:one|a|two|three|some|small|tiny|only|last|another|single)\s+(?:(minor|major|critical|blocking|small|tiny|important|serious|optional|non-blocking)\s+)?(nit|nitpick|thing|issue|point|concern|problem|bug|suggestion|note|question|observation|idea|remark|tweak)s?(?:\s*,?\s*(?:not blocking|non-blocking|optional))?\s*:",
@@ -57,8 +56,8 @@ fn push(out: &mut Vec<Candidate>, start: usize, end: usize, text: String) {
 /// Image candidates: a markdown image's alt text and file name, an `<img>`'s alt, title and
 /// file name.
 fn image_candidates(line: &str, out: &mut Vec<Candidate>) {
-    static IMAGE: OnceLock<Regex> = OnceLock::new();
-    static IMG: OnceLock<Regex> = OnceLock::new();
+    static IMAGE: OnceLock<Pattern> = OnceLock::new();
+    static IMG: OnceLock<Pattern> = OnceLock::new();
     // `![alt](url)`: the alt text, and a `high-priority.svg` file name.
     for c in re(&IMAGE, r"!\[([^\]]*)\]\(([^)\s]*)[^)]*\)").captures_iter(line) {
         let m = c.get(0).expect("match");
@@ -78,8 +77,8 @@ fn image_candidates(line: &str, out: &mut Vec<Candidate>) {
 
 /// Tag candidates: what is in brackets (`[P1]`, `【重大】`) or parentheses (`(high)`).
 fn tag_candidates(line: &str, out: &mut Vec<Candidate>) {
-    static BRACKET: OnceLock<Regex> = OnceLock::new();
-    static PAREN: OnceLock<Regex> = OnceLock::new();
+    static BRACKET: OnceLock<Pattern> = OnceLock::new();
+    static PAREN: OnceLock<Pattern> = OnceLock::new();
     // `[P1]`, and the CJK brackets `【重大】` / `［高］`.
     for c in re(
         &BRACKET,
@@ -105,8 +104,8 @@ fn tag_candidates(line: &str, out: &mut Vec<Candidate>) {
 
 /// Emphasis candidates: markdown (`**High**`, `_🟠 Major_`) and HTML (`<sup>Medium</sup>`).
 fn emphasis_candidates(line: &str, out: &mut Vec<Candidate>) {
-    static EMPH: OnceLock<Regex> = OnceLock::new();
-    static HTML_EMPH: OnceLock<Regex> = OnceLock::new();
+    static EMPH: OnceLock<Pattern> = OnceLock::new();
+    static HTML_EMPH: OnceLock<Pattern> = OnceLock::new();
     for c in re(
         &EMPH,
         r"\*\*([^*]{1,60}?)\*\*|__([^_]{1,60}?)__|(?:^|[^\w*])\*([^*\s][^*]{0,58}?)\*|(?:^|[^\w_])_([^_\s][^_]{0,58}?)_",
@@ -132,8 +131,8 @@ fn emphasis_candidates(line: &str, out: &mut Vec<Candidate>) {
 /// Candidates a line's shape gives: a `Severity: High` field, a leading label (`P1:`), a
 /// compiler's level word, a leading `P1` token, and leading circles and warning signs.
 fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
-    static FIELD: OnceLock<Regex> = OnceLock::new();
-    static LABEL: OnceLock<Regex> = OnceLock::new();
+    static FIELD: OnceLock<Pattern> = OnceLock::new();
+    static LABEL: OnceLock<Pattern> = OnceLock::new();
     for c in re_built(&FIELD, || {
         format!(
             r"(?i)(?:\b(?:{})|重要度|重大度|严重程度|严重性|嚴重性|优先级|優先度|심각도|우선순위|중요도)\s*\**\s*[:=：]\s*\**\s*([\w][\w -]{{0,20}}?)(?:\*|\||,|;|\.|\)|$|\s{{2}}|\s?[—–]|[。，、）])",
@@ -170,7 +169,7 @@ fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
         push(out, m.start(), c.get(0).expect("match").end(), text);
     }
     // `src/a.c:14:2: error: …`: the compiler's level word after the place.
-    static COMPILER: OnceLock<Regex> = OnceLock::new();
+    static COMPILER: OnceLock<Pattern> = OnceLock::new();
     if let Some(c) = re(
         &COMPILER,
         r"^\s*\S+:\d+(?::\d+)?(?:-\d+)?:\s+(fatal error|error|warning|note|info|hint)\s*:",
@@ -186,7 +185,7 @@ fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
         );
     }
     // `P1 Badge Title` (a connector badge copied as text), `P2 Title`.
-    static PTOKEN: OnceLock<Regex> = OnceLock::new();
+    static PTOKEN: OnceLock<Pattern> = OnceLock::new();
     if let Some(c) = re(
         &PTOKEN,
         r"^\s*(?:[-*+]\s+)?([Pp][0-3](?:\s+[Bb]adge)?)\s+\S",
@@ -212,7 +211,7 @@ fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
 /// candidate too, added after all the others.
 fn kind_candidates(out: &mut Vec<Candidate>) {
     // `nitpick (typo):` — Sourcery's kind with its category: the kind alone is a candidate too.
-    static KIND: OnceLock<Regex> = OnceLock::new();
+    static KIND: OnceLock<Pattern> = OnceLock::new();
     let kind = re(
         &KIND,
         r"^\s*([A-Za-z][\w ]{0,20}?)\s*\([\w\s-]{1,30}\)\s*:?\s*$",
@@ -262,8 +261,8 @@ fn attribute(tag: &str, name: &str) -> Option<String> {
 /// `_:bulb: Codebase verification_` (after an optional `` `36-41`: `` range). CodeRabbit puts
 /// the title in the next paragraph.
 pub fn labels_only(line: &str) -> bool {
-    static RANGE: OnceLock<Regex> = OnceLock::new();
-    static SPAN: OnceLock<Regex> = OnceLock::new();
+    static RANGE: OnceLock<Pattern> = OnceLock::new();
+    static SPAN: OnceLock<Pattern> = OnceLock::new();
     let rest = re(&RANGE, r"^\s*`\d+(?:\s*[-–]\s*\d+)?`\s*:\s*").replace(line, "");
     let rest = rest.trim();
     if rest.is_empty()
@@ -314,7 +313,7 @@ pub fn read_lead(line: &str) -> Lead {
 /// The end of a bold line place that opens `line` and a separator after it (`**Line 40** — `,
 /// `**Lines 57-63**: `, `` **`L12`** - ``), when text follows.
 fn place_label(line: &str) -> Option<usize> {
-    static LABEL: OnceLock<Regex> = OnceLock::new();
+    static LABEL: OnceLock<Pattern> = OnceLock::new();
     let m = re(
         &LABEL,
         r"(?i)^\s*\*\*`?(?:lines?|l)\s*\d+(?:\s*(?:-|–|to)\s*\d+)?`?\*\*\s*(?:—|–|-|:)\s*(\S)",
@@ -401,10 +400,10 @@ fn without_code_spans(line: &str) -> String {
 
 /// Markup, images, numbering and a leading finding label removed.
 fn clean_title(s: &str) -> (String, bool) {
-    static IMAGE: OnceLock<Regex> = OnceLock::new();
-    static NUMBER: OnceLock<Regex> = OnceLock::new();
-    static LABEL: OnceLock<Regex> = OnceLock::new();
-    static LINK: OnceLock<Regex> = OnceLock::new();
+    static IMAGE: OnceLock<Pattern> = OnceLock::new();
+    static NUMBER: OnceLock<Pattern> = OnceLock::new();
+    static LABEL: OnceLock<Pattern> = OnceLock::new();
+    static LINK: OnceLock<Pattern> = OnceLock::new();
     let s = re(&IMAGE, r"!\[[^\]]*\]\([^)]*\)").replace_all(s, " ");
     // `[text](url)` reads as its text (an image's link leaves nothing).
     let s = re(&LINK, r"\[([^\]]*)\]\([^)\s]*\)").replace_all(&s, "$1");

@@ -46,17 +46,21 @@ pub use schema::Protocol;
 use crate::findings::{Critique, Finding, Severity, Source};
 use vocab::Stance;
 
-/// A regex compiled once, in its own cell (the reader's patterns are constants).
-fn re(cell: &'static std::sync::OnceLock<regex::Regex>, pattern: &str) -> &'static regex::Regex {
-    cell.get_or_init(|| regex::Regex::new(pattern).expect("valid regex"))
+/// A pattern in its own cell (the reader's patterns are constants), compiled the first time a
+/// text may match it ([`crate::pattern`]): most answers need few of the reader's patterns.
+fn re(
+    cell: &'static std::sync::OnceLock<crate::pattern::Pattern>,
+    pattern: &str,
+) -> &'static crate::pattern::Pattern {
+    cell.get_or_init(|| crate::pattern::Pattern::owned(pattern.to_string()))
 }
 
-/// [`re`] for a pattern that is built (from vocabularies): built once, with the regex.
+/// [`re`] for a pattern that is built (from vocabularies): built once, and compiled as [`re`]'s.
 fn re_built(
-    cell: &'static std::sync::OnceLock<regex::Regex>,
+    cell: &'static std::sync::OnceLock<crate::pattern::Pattern>,
     build: impl FnOnce() -> String,
-) -> &'static regex::Regex {
-    cell.get_or_init(|| regex::Regex::new(&build()).expect("valid regex"))
+) -> &'static crate::pattern::Pattern {
+    cell.get_or_init(|| crate::pattern::Pattern::owned(build()))
 }
 
 /// What the reader made of an answer.

@@ -15,6 +15,7 @@ use crate::answer::location::{self, Roots};
 use crate::answer::unit::clean;
 use crate::answer::vocab;
 use crate::findings::{Critique, Finding, Severity, Source};
+use crate::pattern::Pattern;
 
 /// Share of a restated title's content words that must appear in the raw answer.
 const GROUNDED_WORDS: f32 = 0.6;
@@ -212,22 +213,16 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
 
 /// A block that only praises ("Nice work overall. The new tests are thorough.").
 fn praise_only(block: &str, roots: &Roots) -> bool {
-    static PRAISE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let praise = PRAISE.get_or_init(|| {
-        regex::Regex::new(r"(?i)\b(nice|great|good|thorough|clean|clear|well|happy|thanks|thank you|solid|excellent|neat|easier)\b")
-            .expect("valid regex")
-    });
+    static PRAISE: Pattern = Pattern::new(
+        r"(?i)\b(nice|great|good|thorough|clean|clear|well|happy|thanks|thank you|solid|excellent|neat|easier)\b",
+    );
     // "This would be easier to read as a match", "the naming isn't clear": a suggestion or a
     // negation next to the kind word is criticism.
-    static CRITIQUE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let critique = CRITIQUE.get_or_init(|| {
-        regex::Regex::new(
-            r"(?i)\b(would|could|should|might|consider|instead|rather|not|n't|isn|too|but)\b",
-        )
-        .expect("valid regex")
-    });
-    praise.is_match(block)
-        && !critique.is_match(block)
+    static CRITIQUE: Pattern = Pattern::new(
+        r"(?i)\b(would|could|should|might|consider|instead|rather|not|n't|isn|too|but)\b",
+    );
+    PRAISE.is_match(block)
+        && !CRITIQUE.is_match(block)
         && !crate::answer::verdict::raises_concern(block)
         && !location::find_all(block, roots)
             .iter()

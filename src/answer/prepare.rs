@@ -10,10 +10,10 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use regex::Regex;
 use serde_json::Value;
 
 use crate::answer::vocab;
+use crate::pattern::Pattern;
 
 use crate::answer::re;
 
@@ -72,7 +72,7 @@ fn without_tool_logs(text: &str) -> String {
 /// Markdown link definitions (`[MAJOR]: https://…/severity-major.png 'Severity: MAJOR'`) are
 /// where an answer's images point, never something it says.
 fn without_link_definitions(text: &str) -> String {
-    static DEF: OnceLock<Regex> = OnceLock::new();
+    static DEF: OnceLock<Pattern> = OnceLock::new();
     let def = re(
         &DEF,
         r#"^\s{0,3}\[[^\]\n]+\]:\s*<?\S+>?(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*$"#,
@@ -89,7 +89,7 @@ fn without_link_definitions(text: &str) -> String {
 /// A copy of a web page quotes the code under a place line without a fence (`Comment on lines
 /// +42 to +47`, then the lines, indented): those lines are code, not a finding's words.
 fn fence_excerpts(text: &str) -> String {
-    static PLACE: OnceLock<Regex> = OnceLock::new();
+    static PLACE: OnceLock<Pattern> = OnceLock::new();
     let place = re(
         &PLACE,
         r"(?i)^(?:comment on lines? \+?\d+(?: to \+?\d+)?|[\w./-]+\.[a-z0-9]{1,8})\s*$",
@@ -130,8 +130,8 @@ fn fence_excerpts(text: &str) -> String {
 /// `{"4": "critical", "3": "high"}`): its numbers as severity values (`"severity": 4`) are
 /// replaced by the words, so they read as the answer meant them and not as P-numbers.
 fn apply_numeric_legend(text: &str) -> String {
-    static PAIR: OnceLock<Regex> = OnceLock::new();
-    static VALUE: OnceLock<Regex> = OnceLock::new();
+    static PAIR: OnceLock<Pattern> = OnceLock::new();
+    static VALUE: OnceLock<Pattern> = OnceLock::new();
     let pair = re(
         &PAIR,
         r#""?(\d{1,2})"?\s*[=:]\s*"?([A-Za-z][A-Za-z ]{1,15}?)"?\s*(?:[,;|·}]|$)"#,
@@ -167,8 +167,8 @@ fn apply_numeric_legend(text: &str) -> String {
 /// `<think>…</think>`, `<thinking>…</thinking>`, and Ollama's `Thinking...` … `...done
 /// thinking.` at the start.
 fn without_thinking(text: &str) -> Cow<'_, str> {
-    static TAGS: OnceLock<Regex> = OnceLock::new();
-    static OLLAMA: OnceLock<Regex> = OnceLock::new();
+    static TAGS: OnceLock<Pattern> = OnceLock::new();
+    static OLLAMA: OnceLock<Pattern> = OnceLock::new();
     let t = re(
         &TAGS,
         r"(?is)<(think|thinking|reasoning)>.*?</(?:think|thinking|reasoning)>",
@@ -255,7 +255,7 @@ fn unwrap_envelope(text: &str) -> Option<String> {
 /// `@coderabbitai[bot] commented on this pull request.`, `**bot** commented`): a pasted
 /// thread's bylines are not part of any finding.
 fn without_bylines(text: &str) -> String {
-    static BYLINE: OnceLock<Regex> = OnceLock::new();
+    static BYLINE: OnceLock<Pattern> = OnceLock::new();
     let byline = re(
         &BYLINE,
         r"(?i)^\s*(?:\*\*)?@?[\w.-]+(?:\[bot\])?(?:\*\*)?\s+(?:·\s+(?:review thread|comment|review)\b.*|commented(?: on this pull request)?\.?|left a comment\.?)\s*$",
@@ -263,14 +263,14 @@ fn without_bylines(text: &str) -> String {
     // A copy of GitHub's web page puts each byline on lines of its own: `@name`, `name bot`,
     // `name bot reviewed 2 hours ago`, `5 hours ago`, `@name Reply...`. (Not "requested
     // changes" or "approved these changes": those are the review's verdict.)
-    static WEB: OnceLock<Regex> = OnceLock::new();
+    static WEB: OnceLock<Pattern> = OnceLock::new();
     let web = re(
         &WEB,
         r"(?i)^\s*(?:@[\w.-]+(?:\[bot\])?|[\w.-]+(?:\[bot\])? bot|[\w.-]+(?:\[bot\]| bot)+ (?:reviewed|commented)(?: \d+ \w+ ago| yesterday| just now)?|[\w.-]+ (?:reviewed|commented) (?:\d+ \w+ ago|yesterday|just now)|\d+ (?:second|minute|hour|day|week|month|year)s? ago|(?:@[\w.-]+\s+)?Reply(?:\.\.\.|…)|[\w .-]{1,40}@[\w.-]+(?: started a thread on the diff| commented| replied)?\s*·\s*(?:\d+ \w+ ago|yesterday|just now))\s*$",
     );
     // A byline that says where (`**snyk-io** commented on `a.js` line 33`, `**kody-ai bot** ·
     // `a.ts` line 27`): the place stays, on a line of its own, for the comment under it.
-    static PLACED: OnceLock<Regex> = OnceLock::new();
+    static PLACED: OnceLock<Pattern> = OnceLock::new();
     let placed = re(
         &PLACED,
         r"(?i)^\s*(?:\*\*@?[\w.\- ]{1,30}?(?:\[bot\])?\*\*|@?[\w.-]+(?:\[bot\]| bot))\s+(?:·|commented on|reviewed)\s+(.*[\w`]/?[\w.-]*\.\w+.*)$",
@@ -300,7 +300,7 @@ fn without_bylines(text: &str) -> String {
 /// `🔴 Critical / 🟠 High` pairs) defines what its emoji mean in this answer: every other
 /// occurrence is replaced by the words, in brackets, so the markers read them.
 fn apply_legend(text: &str) -> String {
-    static PAIR: OnceLock<Regex> = OnceLock::new();
+    static PAIR: OnceLock<Pattern> = OnceLock::new();
     let pair = re(
         &PAIR,
         r"(\p{Extended_Pictographic}\u{FE0F}?)\s*[:=–—-]?\s*([A-Za-z][A-Za-z ]{1,20}?)\s*(?:[·|,/;]|$)",

@@ -8,14 +8,13 @@
 
 use std::sync::OnceLock;
 
-use regex::Regex;
-
 use crate::answer::vocab::{self, Stance};
+use crate::pattern::Pattern;
 
 use crate::answer::{re, re_built};
 
-fn phrase() -> &'static Regex {
-    static PHRASE: OnceLock<Regex> = OnceLock::new();
+fn phrase() -> &'static Pattern {
+    static PHRASE: OnceLock<Pattern> = OnceLock::new();
     // Chinese, Japanese and Korean run words together: their phrases match inside a run, the
     // others on word boundaries.
     let cjk = |p: &&&str| {
@@ -38,7 +37,7 @@ pub fn mentions_approval(s: &str) -> bool {
 /// —`, "Nothing to fix. Approve ✅")?
 /// The reviewer's own verdict, stated as such, not an approval word inside a sentence.
 pub fn opens_with_approval(text: &str) -> bool {
-    static LINE: OnceLock<Regex> = OnceLock::new();
+    static LINE: OnceLock<Pattern> = OnceLock::new();
     re(
         &LINE,
         r"(?im)(?:^|[.!]\s+)[^\p{L}\n]{0,8}(?:approve[ds]?|approving|lgtm|ship it)\b[^\p{L}\n]{0,6}(?:$|[—–-]|\p{Lu})",
@@ -48,9 +47,9 @@ pub fn opens_with_approval(text: &str) -> bool {
 
 /// Does the text, as a whole, approve? (Findings are checked by the caller.)
 pub fn approves(text: &str) -> bool {
-    static NEGATION: OnceLock<Regex> = OnceLock::new();
-    static QUALIFIER: OnceLock<Regex> = OnceLock::new();
-    static OBJECTION: OnceLock<Regex> = OnceLock::new();
+    static NEGATION: OnceLock<Pattern> = OnceLock::new();
+    static QUALIFIER: OnceLock<Pattern> = OnceLock::new();
+    static OBJECTION: OnceLock<Pattern> = OnceLock::new();
     let phrase = phrase();
     let negation = re(&NEGATION, vocab::NEGATIONS);
     let qualifier = re(&QUALIFIER, vocab::QUALIFIERS);
@@ -79,7 +78,7 @@ pub fn approves(text: &str) -> bool {
 /// "LGTM if the test is added")? The condition is a problem raised. (A contrast — "LGTM,
 /// though I did not run it" — is not: it withholds agreement without raising anything.)
 pub fn conditional(text: &str) -> bool {
-    static CONDITION: OnceLock<Regex> = OnceLock::new();
+    static CONDITION: OnceLock<Pattern> = OnceLock::new();
     let qualifier = re(&CONDITION, vocab::CONDITIONS);
     phrase()
         .find_iter(text)
@@ -89,8 +88,8 @@ pub fn conditional(text: &str) -> bool {
 /// Does `text` raise a problem in words ("will crash", "leaks", "should use", "one nit")? A cue
 /// after "no", "not" or "without" ("found no bugs") does not count.
 pub fn raises_concern(text: &str) -> bool {
-    static CUE: OnceLock<Regex> = OnceLock::new();
-    static NEGATED: OnceLock<Regex> = OnceLock::new();
+    static CUE: OnceLock<Pattern> = OnceLock::new();
+    static NEGATED: OnceLock<Pattern> = OnceLock::new();
     let cue = re(&CUE, vocab::CONCERN_CUES);
     let negated = re(
         &NEGATED,
@@ -99,17 +98,17 @@ pub fn raises_concern(text: &str) -> bool {
     // What a review looks for is not what it found ("I'm reviewing this pull request for
     // security vulnerabilities and code quality issues", "Checked 6 files for logic errors,
     // broken edge cases and regressions").
-    static SOUGHT: OnceLock<Regex> = OnceLock::new();
+    static SOUGHT: OnceLock<Pattern> = OnceLock::new();
     let sought = re(
         &SOUGHT,
         r"(?i)\b(?:review|reviewing|reviewed|scan|scanning|scanned|audit|auditing|audited|analy[sz]ing|search|searching|searched|inspecting|checked|checking|check|looked|looking|tested|testing|examined|examining|verified|verifying)\W+(?:\w+\W+){0,4}for\W+(?:\w+\W+){0,10}$",
     );
     // A cue inside inline code is a name (`-race`, `leak_check`), not a word of concern.
-    static CODE_SPAN: OnceLock<Regex> = OnceLock::new();
+    static CODE_SPAN: OnceLock<Pattern> = OnceLock::new();
     let text = &*re(&CODE_SPAN, r"`[^`\n]+`").replace_all(text, "`code`");
     // A problem the sentence says is in the past or gone ("the race the old code had", "the
     // crash is gone", "no longer sleeps") is what the change fixed, not what it raises.
-    static SETTLED: OnceLock<Regex> = OnceLock::new();
+    static SETTLED: OnceLock<Pattern> = OnceLock::new();
     let settled = re(
         &SETTLED,
         r"(?i)\b(?:is|are|was|were) (?:now |also |already )?(?:gone|fixed|resolved|addressed)|\bno longer\b|\bpreviously\b|\bused to\b|\bthe old (?:code|version|implementation)\b|\bold code\b|\bbefore this (?:change|pr|patch)\b|\b(?:which|that|what) (?:is exactly what |was exactly what )?(?:produced|caused|triggered)\b|\bon the parent commit\b",
@@ -137,7 +136,7 @@ fn sentence_after<'t>(text: &'t str, at: usize, breaks: &[char]) -> &'t str {
 }
 
 /// Is the phrase at `at` negated earlier in its sentence?
-fn negated(text: &str, at: usize, negation: &Regex) -> bool {
+fn negated(text: &str, at: usize, negation: &Pattern) -> bool {
     // A dash ends the clause: "releases the entry before unlinking — LGTM!" is not "before LGTM".
     negation.is_match(sentence_before(text, at, &['.', '!', '?', '\n', '—', '–']))
 }
@@ -171,8 +170,8 @@ fn after(text: &str, at: usize) -> &str {
 /// The sentence of the first objection in `text` that nothing negates ("Approved? No.",
 /// "Would I ship it? Absolutely not — there's a blocker", "not ready to merge").
 pub fn objection(text: &str) -> Option<String> {
-    static OBJECTION: OnceLock<Regex> = OnceLock::new();
-    static NEGATION: OnceLock<Regex> = OnceLock::new();
+    static OBJECTION: OnceLock<Pattern> = OnceLock::new();
+    static NEGATION: OnceLock<Pattern> = OnceLock::new();
     let objection = re(&OBJECTION, vocab::OBJECTIONS);
     let negation = re(&NEGATION, vocab::NEGATIONS);
     let m = objection
@@ -190,7 +189,7 @@ pub fn objection(text: &str) -> Option<String> {
 
 /// A `Verdict: approve` / `**Decision:** Request changes` line in prose.
 pub fn stated(text: &str) -> Option<Stance> {
-    static LINE: OnceLock<Regex> = OnceLock::new();
+    static LINE: OnceLock<Pattern> = OnceLock::new();
     // The first such line that gives a stance (`Status: Draft` before `Verdict: Request
     // changes` says none).
     re(

@@ -13,8 +13,8 @@
 use std::sync::OnceLock;
 
 pub use crate::store::debate::{Citation, Status};
-use regex::Regex;
 
+use crate::pattern::Pattern;
 use crate::sandbox::export::Source;
 
 /// Files read while searching for a pattern, at most (a huge repository must not stall a turn).
@@ -22,15 +22,17 @@ const MAX_SEARCH_BYTES: u64 = 64 << 20;
 /// Blobs larger than this are not searched (generated or binary data).
 const MAX_BLOB: usize = 1 << 20;
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).expect("valid regex"))
+/// A pattern in its own cell, compiled the first time a text may match it
+/// ([`crate::pattern`]).
+fn re(cell: &'static OnceLock<Pattern>, pattern: &str) -> &'static Pattern {
+    cell.get_or_init(|| Pattern::owned(pattern.to_string()))
 }
 
 /// The citations in `text`, each once.
 pub fn extract(text: &str) -> Vec<(String, &'static str)> {
-    static LOC: OnceLock<Regex> = OnceLock::new();
-    static TICK: OnceLock<Regex> = OnceLock::new();
-    static URL: OnceLock<Regex> = OnceLock::new();
+    static LOC: OnceLock<Pattern> = OnceLock::new();
+    static TICK: OnceLock<Pattern> = OnceLock::new();
+    static URL: OnceLock<Pattern> = OnceLock::new();
     let mut out: Vec<(String, &'static str)> = Vec::new();
     fn push(out: &mut Vec<(String, &'static str)>, s: String, k: &'static str) {
         if !out.iter().any(|(c, _)| *c == s) {

@@ -21,7 +21,7 @@ mod tests;
 
 use std::sync::LazyLock;
 
-use regex::{Regex, RegexSet};
+use crate::pattern::{Pattern, PatternSet};
 
 /// What kind of injection a line looks like.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -147,34 +147,35 @@ pub const MAX_PER_TEXT: usize = 10;
 /// Runs of base64 at least this long are decoded and read (shorter runs are identifiers).
 const MIN_BASE64: usize = 24;
 
+/// The detector's patterns. Each is compiled the first time a text holds one of its needles
+/// ([`crate::pattern`]): ordinary code and prose hold few of them, and compiling them all took
+/// about 20 ms of every run that scanned anything.
 struct Tables {
-    set_aside: Regex,
-    set_aside_last: Regex,
-    turn_switch: Regex,
-    cjk_override: Vec<Regex>,
-    document_parts: Regex,
-    overrides: Regex,
-    addressees: Regex,
-    before: Regex,
-    lead: Regex,
-    after: Regex,
-    policies: RegexSet,
-    suppressions: RegexSet,
-    requests: RegexSet,
-    roles: RegexSet,
-    delimiters: RegexSet,
-    authority: RegexSet,
-    findings: RegexSet,
-    empty_section: Regex,
-    heading: Regex,
-    verdicts: RegexSet,
+    set_aside: Pattern,
+    set_aside_last: Pattern,
+    turn_switch: Pattern,
+    cjk_override: Vec<Pattern>,
+    document_parts: Pattern,
+    overrides: Pattern,
+    addressees: Pattern,
+    before: Pattern,
+    lead: Pattern,
+    after: Pattern,
+    policies: PatternSet,
+    suppressions: PatternSet,
+    requests: PatternSet,
+    roles: PatternSet,
+    delimiters: PatternSet,
+    authority: PatternSet,
+    findings: PatternSet,
+    empty_section: Pattern,
+    heading: Pattern,
+    verdicts: PatternSet,
 }
 
 static TABLES: LazyLock<Tables> = LazyLock::new(|| {
-    let set = |t: &[&str]| {
-        RegexSet::new(t.iter().map(|p| format!("(?m){p}"))).expect("injection phrase tables")
-    };
-    let one = |p: &str| Regex::new(p).expect("injection phrase tables");
+    let set = |t: &[&str]| PatternSet::new(t.iter().map(|p| format!("(?m){p}")).collect());
+    let one = |p: &str| Pattern::owned(p.to_string());
     let (verb, earlier, what) = (phrases::SET_ASIDE, phrases::EARLIER, phrases::INSTRUCTIONS);
     Tables {
         set_aside: one(&format!(
@@ -304,15 +305,19 @@ fn judge(norm: &str) -> Option<Kind> {
     if overrides(&flat) {
         return Some(Kind::Override);
     }
-    let asks = t.requests.is_match(&flat);
+    // Asked only when a rule needs it: the requests are the largest table (65 patterns), and
+    // an ordinary line meets no rule that does. Every rule is a pure function of the text, so the
+    // order they are asked in changes nothing but the work.
+    let asked = std::cell::OnceCell::new();
+    let asks = || *asked.get_or_init(|| t.requests.is_match(&flat));
     let addressed = addressed(&flat);
-    if t.suppressions.is_match(&flat) || (asks && (addressed || t.policies.is_match(&flat))) {
+    if t.suppressions.is_match(&flat) || ((addressed || t.policies.is_match(&flat)) && asks()) {
         return Some(Kind::Addressed);
     }
-    if t.turn_switch.is_match(norm) || (t.roles.is_match(norm) && (asks || addressed)) {
+    if t.turn_switch.is_match(norm) || (t.roles.is_match(norm) && (addressed || asks())) {
         return Some(Kind::RoleMarker);
     }
-    if t.delimiters.is_match(norm) && (asks || addressed || t.authority.is_match(&flat)) {
+    if t.delimiters.is_match(norm) && (addressed || asks() || t.authority.is_match(&flat)) {
         return Some(Kind::FakeDelimiter);
     }
     if t.empty_section.is_match(&flat) || (t.findings.is_match(&flat) && t.verdicts.is_match(&flat))

@@ -143,3 +143,39 @@ fn lines_are_read_alone_then_in_short_runs() {
         MAX_PER_TEXT
     );
 }
+
+/// The tables are compiled only when a text holds a needle, so a pattern no test text reaches
+/// would fail only in use: every one is compiled here.
+#[test]
+fn every_pattern_of_the_tables_compiles() {
+    let t = &*TABLES;
+    let ones = [
+        &t.set_aside,
+        &t.set_aside_last,
+        &t.turn_switch,
+        &t.document_parts,
+        &t.overrides,
+        &t.addressees,
+        &t.before,
+        &t.lead,
+        &t.after,
+        &t.empty_section,
+        &t.heading,
+    ];
+    for p in ones.into_iter().chain(&t.cjk_override) {
+        p.regex();
+    }
+    let sets = [
+        &t.policies,
+        &t.suppressions,
+        &t.requests,
+        &t.roles,
+        &t.delimiters,
+        &t.authority,
+        &t.findings,
+        &t.verdicts,
+    ];
+    for s in sets {
+        s.regex_set();
+    }
+}

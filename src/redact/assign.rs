@@ -8,8 +8,9 @@
 
 use std::sync::LazyLock;
 
-use regex::{Captures, Regex};
+use regex::Captures;
 
+use crate::pattern::Pattern;
 use crate::redact::file_kind::FileKind;
 use crate::redact::rules::{
     KEY_QUALIFIERS, PLACEHOLDERS, PUBLIC_NAMES, PUBLIC_WORDS, SECRET_NAMES, SECRET_WORDS,
@@ -18,40 +19,29 @@ use crate::redact::rules::{
 use crate::redact::{entropy, marker, MARK};
 
 /// A key containing a secret-ish word, an assignment operator and a value.
-static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r#"(?i)(?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|pw|secret|token|key|auth|credential|sid|dsn|salt|seed|cookie|sig)[A-Za-z0-9_.-]*)(?P<kq>["'`]?\]?)[ \t]*(?P<op>:=|=>|=|:)[ \t]*(?P<val>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|\[[ \t]*"[^"\n]*"[ \t]*\]|[^\s,;)}\]|"'`\\]+)"#,
-    )
-    .expect("valid pattern")
-});
+static ASSIGNMENT: Pattern = Pattern::new(
+    r#"(?i)(?P<key>[A-Za-z0-9_.-]*(?:pass|pwd|pw|secret|token|key|auth|credential|sid|dsn|salt|seed|cookie|sig)[A-Za-z0-9_.-]*)(?P<kq>["'`]?\]?)[ \t]*(?P<op>:=|=>|=|:)[ \t]*(?P<val>"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|\[[ \t]*"[^"\n]*"[ \t]*\]|[^\s,;)}\]|"'`\\]+)"#,
+);
 
 /// Any `key = value` / `key: value` / `"key": "value"` line (credentials and `.env` files),
 /// also as a diff line and with `export`.
-static ANY_ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r#"(?m)^(?P<pre>[+\- ]?[ \t]*(?:export[ \t]+)?["']?(?P<key>[A-Za-z_][A-Za-z0-9_.-]*)["']?[ \t]*(?:=|:)[ \t]*)(?P<val>[^\n]*?)[ \t]*,?[ \t]*$"#,
-    )
-    .expect("valid pattern")
-});
+static ANY_ASSIGNMENT: Pattern = Pattern::new(
+    r#"(?m)^(?P<pre>[+\- ]?[ \t]*(?:export[ \t]+)?["']?(?P<key>[A-Za-z_][A-Za-z0-9_.-]*)["']?[ \t]*(?:=|:)[ \t]*)(?P<val>[^\n]*?)[ \t]*,?[ \t]*$"#,
+);
 
 /// A variable in a value: `$VAR`, `${VAR}`, `{$VAR}`, `{VAR}`.
-static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\{\$?[A-Za-z_][A-Za-z0-9_]*\}")
-        .expect("valid pattern")
-});
+static REFERENCE: Pattern =
+    Pattern::new(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\{\$?[A-Za-z_][A-Za-z0-9_]*\}");
 
 /// `key value` on a line of its own, with no `=` or `:` (`bindpw x` in `nslcd.conf`,
 /// `rootpw x` in `slapd.conf`), also as a diff line.
-static SPACED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)^(?P<pre>[+\- ]?[ \t]*(?P<key>[A-Za-z_][A-Za-z0-9_.-]*)[ \t]+)(?P<val>[^\s=:][^\s]*)[ \t]*$")
-        .expect("valid pattern")
-});
+static SPACED: Pattern = Pattern::new(
+    r"(?m)^(?P<pre>[+\- ]?[ \t]*(?P<key>[A-Za-z_][A-Za-z0-9_.-]*)[ \t]+)(?P<val>[^\s=:][^\s]*)[ \t]*$",
+);
 
 /// `machine h login u password p` and the bare `password p` lines of a `.netrc`.
-static NETRC_PASSWORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?-u:\b)(?:password|account)[ \t]+(?P<secret>[^\s\[=:'\x22\\][^\s'\x22\\]*)")
-        .expect("valid pattern")
-});
+static NETRC_PASSWORD: Pattern =
+    Pattern::new(r"(?-u:\b)(?:password|account)[ \t]+(?P<secret>[^\s\[=:'\x22\\][^\s'\x22\\]*)");
 
 /// How strongly a key's name says "secret".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

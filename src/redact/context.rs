@@ -7,27 +7,25 @@
 //! the next, or the document's kind (not each key) says that everything in it is secret.
 
 use std::borrow::Cow;
-use std::sync::{LazyLock, OnceLock};
+use std::sync::OnceLock;
 
-use regex::{Captures, Regex};
+use regex::Captures;
 
+use crate::pattern::Pattern;
 use crate::redact::file_kind::FileKind;
 use crate::redact::{assign, entropy, marker, rules};
 
 /// The forms of [`rules::NAMED_FORMS`], each compiled when a text first holds its needle.
-static NAMED_FORMS: [OnceLock<Regex>; rules::NAMED_FORMS.len()] =
+static NAMED_FORMS: [OnceLock<Pattern>; rules::NAMED_FORMS.len()] =
     [const { OnceLock::new() }; rules::NAMED_FORMS.len()];
 
 /// `kind: Secret` on its own line (also as a diff line).
-static KUBE_SECRET: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?m)^[+\- ]?[ \t]*kind:[ \t]*["']?Secret["']?[ \t]*$"#).expect("valid pattern")
-});
+static KUBE_SECRET: Pattern =
+    Pattern::new(r#"(?m)^[+\- ]?[ \t]*kind:[ \t]*["']?Secret["']?[ \t]*$"#);
 
 /// A bare key on its own line: `+17b1f97b…` in a diff of `config/master.key`.
-static BARE_KEY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)^(?P<pre>[+\- ]?)(?P<secret>[A-Za-z0-9+/=_-]{16,})[ \t]*$")
-        .expect("valid pattern")
-});
+static BARE_KEY: Pattern =
+    Pattern::new(r"(?m)^(?P<pre>[+\- ]?)(?P<secret>[A-Za-z0-9+/=_-]{16,})[ \t]*$");
 
 /// The names and literal values of [`rules::NAMED_FORMS`], judged as assignments are.
 pub fn named_forms(text: &str, file: FileKind, found: &mut Vec<&'static str>) -> Option<String> {
@@ -37,7 +35,7 @@ pub fn named_forms(text: &str, file: FileKind, found: &mut Vec<&'static str>) ->
         if !needles.iter().any(|n| text.contains(n)) {
             continue;
         }
-        let re = NAMED_FORMS[i].get_or_init(|| Regex::new(pattern).expect("valid pattern"));
+        let re = NAMED_FORMS[i].get_or_init(|| Pattern::new(pattern));
         if !re.is_match(&text) {
             continue;
         }

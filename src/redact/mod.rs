@@ -242,10 +242,11 @@ fn apply(
             continue;
         }
         let mut n = 0;
-        let re = set.regex(i);
+        let re = set.pattern(i);
         let replaced = re.replace_all(&out.text, |c: &Captures| {
             let whole = c.get(0).expect("match");
-            let secret = secret_group(re, c).unwrap_or(whole);
+            // A match: the regex is compiled.
+            let secret = secret_group(re.regex(), c).unwrap_or(whole);
             let v = secret.as_str();
             // Already a marker (a second pass over redacted text), or a placeholder in a
             // documented form (`user:pass@host`, `Bearer <token>`): leave it, count nothing.

@@ -11,37 +11,34 @@
 use std::sync::LazyLock;
 
 use aho_corasick::AhoCorasick;
-use regex::{Captures, Regex};
+use regex::Captures;
 
+use crate::pattern::Pattern;
 use crate::redact::assign::{self, Name};
 use crate::redact::file_kind::FileKind;
 use crate::redact::rules::{CREDENTIAL_CALLS, PAIRED_IDS};
 use crate::redact::{entropy, mark, marker, placeholder, MARK};
 
 /// `<name>value</name>` on one line.
-static XML_ELEMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"<(?P<key>[\w:.-]*(?i:pass|pwd|pw|secret|token|key|auth|credential)[\w:.-]*)>(?P<val>[^<>\n]{1,200})</(?P<end>[A-Za-z_][\w:.-]*)>")
-        .expect("valid pattern")
-});
+static XML_ELEMENT: Pattern = Pattern::new(
+    r"<(?P<key>[\w:.-]*(?i:pass|pwd|pw|secret|token|key|auth|credential)[\w:.-]*)>(?P<val>[^<>\n]{1,200})</(?P<end>[A-Za-z_][\w:.-]*)>",
+);
 
 /// Somewhere in a text, a YAML key with a secret's word whose value is a block scalar: the
 /// text's lines are walked only then.
-static BLOCK_ANY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?mi)^[+\- ]?[ \t]*(?:-[ \t]+)?["']?[\w.-]*(?:pass|pwd|pw|secret|token|key|auth|credential|sid|salt|seed|cookie|sig|dsn)[\w.-]*["']?[ \t]*:[ \t]*[|>]"#)
-        .expect("valid pattern")
-});
+static BLOCK_ANY: Pattern = Pattern::new(
+    r#"(?mi)^[+\- ]?[ \t]*(?:-[ \t]+)?["']?[\w.-]*(?:pass|pwd|pw|secret|token|key|auth|credential|sid|salt|seed|cookie|sig|dsn)[\w.-]*["']?[ \t]*:[ \t]*[|>]"#,
+);
 
 /// A YAML key whose value is a block scalar on the lines below it (`key: |`, `key: >-`).
-static BLOCK_HEADER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^[ \t]*(?:-[ \t]+)?["']?(?P<key>[A-Za-z0-9_.-]+)["']?[ \t]*:[ \t]*[|>][+-]?[0-9]?[ \t]*$"#)
-        .expect("valid pattern")
-});
+static BLOCK_HEADER: Pattern = Pattern::new(
+    r#"^[ \t]*(?:-[ \t]+)?["']?(?P<key>[A-Za-z0-9_.-]+)["']?[ \t]*:[ \t]*[|>][+-]?[0-9]?[ \t]*$"#,
+);
 
 /// A call on one line with its callee (a dotted name, or a call itself: `require('x')(…)`).
-static CALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?P<callee>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\([^()\n]*\))?)[ \t]*\((?P<args>[^()\n]*)\)")
-        .expect("valid pattern")
-});
+static CALL: Pattern = Pattern::new(
+    r"(?P<callee>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\([^()\n]*\))?)[ \t]*\((?P<args>[^()\n]*)\)",
+);
 
 /// What a line must hold for its calls to be read: a name of [`CREDENTIAL_CALLS`] (its last
 /// segment), `Client`, or the marker of an access key's id ([`PAIRED_IDS`]).
@@ -56,24 +53,17 @@ static CALL_TRIGGERS: LazyLock<AhoCorasick> = LazyLock::new(|| {
 });
 
 /// A quoted literal among a call's arguments.
-static LITERAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#""(?P<d>[^"\\\n]*)"|'(?P<s>[^'\\\n]*)'"#).expect("valid pattern")
-});
+static LITERAL: Pattern = Pattern::new(r#""(?P<d>[^"\\\n]*)"|'(?P<s>[^'\\\n]*)'"#);
 
 /// A marker at the end of a literal or line that goes on on the next line: string concatenation
 /// (`"…"` + newline + `"…"`, with `+` or `.` between, or none as in Python and C) or a line
 /// continuation (`\` + newline: shell, Java properties).
-static CONTINUED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r#"(?P<head>\[REDACTED:(?P<kind>[a-z0-9.-]+)\])(?P<join>["'][ \t]*(?:\+|\.)?[ \t]*\r?\n[+\- ]?[ \t]*(?P<q>["'])|\\\r?\n[+\- ]?[ \t]*)(?P<rest>[^\s"'\\]{6,})"#,
-    )
-    .expect("valid pattern")
-});
+static CONTINUED: Pattern = Pattern::new(
+    r#"(?P<head>\[REDACTED:(?P<kind>[a-z0-9.-]+)\])(?P<join>["'][ \t]*(?:\+|\.)?[ \t]*\r?\n[+\- ]?[ \t]*(?P<q>["'])|\\\r?\n[+\- ]?[ \t]*)(?P<rest>[^\s"'\\]{6,})"#,
+);
 
 /// `Private-Lines: N` of a PuTTY key file: the N lines after it are the private key.
-static PPK_PRIVATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^Private-Lines:[ \t]*(?P<n>[0-9]{1,3})[ \t\r]*$").expect("valid pattern")
-});
+static PPK_PRIVATE: Pattern = Pattern::new(r"^Private-Lines:[ \t]*(?P<n>[0-9]{1,3})[ \t\r]*$");
 
 /// Whether every line of `text` is a diff line (`+`, `-`, ` ` first).
 fn is_diff(text: &str) -> bool {

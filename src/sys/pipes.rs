@@ -50,6 +50,8 @@ pub struct Pipes {
     /// Nothing more will be queued: the child's input is closed once the queue is written.
     /// Until then (a conversation) it stays open for what we send next.
     closing: bool,
+    /// What one read fills, kept between reads: a fresh one was 64 KiB zeroed on every wake.
+    buf: Box<[u8]>,
     /// Heartbeat lines of stderr are dropped ([`Pipes::drop_heartbeats`]).
     heartbeat: Option<IsHeartbeat>,
     /// With a heartbeat: the start of a stderr line whose newline has not come yet.
@@ -106,6 +108,7 @@ impl Pipes {
             stderr: Vec::new(),
             dropped: 0,
             closing: false,
+            buf: vec![0; 64 * 1024].into_boxed_slice(),
             heartbeat: None,
             line: Vec::new(),
             long_line: false,
@@ -241,12 +244,13 @@ impl Pipes {
 
     /// Reads what one stream has now; true when bytes came. Closes it at end of file or error.
     fn read_some(&mut self, out: bool) -> bool {
-        let mut buf = [0u8; 64 * 1024];
         let mut got = false;
+        // Out of `self` while it is read into, so the stderr path may borrow `self` whole.
+        let mut buf = std::mem::take(&mut self.buf);
         for _ in 0..READS_PER_WAKE {
             let fd = if out { &self.out } else { &self.err };
             let Some(fd) = fd else { break };
-            match rustix::io::read(fd, &mut buf) {
+            match rustix::io::read(fd, &mut buf[..]) {
                 Ok(n) if n > 0 => {
                     got = true;
                     self.dropped += if out {
@@ -268,6 +272,7 @@ impl Pipes {
             }
             break;
         }
+        self.buf = buf;
         got
     }
 

@@ -211,8 +211,64 @@ mod linux {
             .collect()
     }
 
+    /// The children of `pid`, from `/proc/<pid>/task/<tid>/children`: a child belongs to the
+    /// thread that forked it, and one handed to us as subreaper to one of our threads, so every
+    /// thread's list is read. Empty for a process that is gone; `None` where the kernel has no
+    /// such files (built without `CONFIG_PROC_CHILDREN`).
+    fn children(pid: i32) -> Option<Vec<i32>> {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            return Some(Vec::new());
+        };
+        let mut out = Vec::new();
+        for task in tasks.filter_map(Result::ok) {
+            match std::fs::read_to_string(task.path().join("children")) {
+                Ok(list) => out.extend(
+                    list.split_whitespace()
+                        .filter_map(|p| p.parse::<i32>().ok()),
+                ),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && task.path().exists() => {
+                    return None;
+                }
+                // The thread ended while we read.
+                Err(_) => {}
+            }
+        }
+        Some(out)
+    }
+
     /// Every process below `root` in the process tree.
+    ///
+    /// Read down the tree from `root` through the `children` files: a few reads for the few
+    /// processes a call leaves, where reading the parent of every process on the machine cost
+    /// a read of each one's `stat` (a few ms per call on a machine with a few hundred). Where
+    /// the kernel has no `children` files, every process is read.
     fn descendants(root: i32) -> Vec<Proc> {
+        let Some(mut parents) = children(root).map(|c| vec![(root, c)]) else {
+            return descendants_of_all(root);
+        };
+        let mut found: Vec<Proc> = Vec::new();
+        while let Some((parent, kids)) = parents.pop() {
+            for pid in kids {
+                if found.iter().any(|f| f.pid == pid) {
+                    continue;
+                }
+                // Gone, or no longer below `parent` (it died and the child was re-parented):
+                // its new parent's list has it when it is still ours.
+                let Some((_, ppid, pgid)) = stat(pid) else {
+                    continue;
+                };
+                if ppid != parent {
+                    continue;
+                }
+                found.push(Proc { pid, ppid, pgid });
+                parents.push((pid, children(pid).unwrap_or_default()));
+            }
+        }
+        found
+    }
+
+    /// [`descendants`] from a read of every process.
+    fn descendants_of_all(root: i32) -> Vec<Proc> {
         let procs = all();
         let mut found: Vec<Proc> = Vec::new();
         let mut parents = vec![root];
@@ -262,8 +318,16 @@ mod linux {
     /// call's group), and nothing we start ourselves does: so a zombie child of ours in another
     /// session than ours is reaped here, never one a runner or a `Command::output` waits on.
     fn reap_zombies(me: i32) {
-        let Ok(dir) = std::fs::read_dir("/proc") else {
-            return;
+        // Our own children are all it can be; every process where the kernel cannot list them.
+        let candidates: Vec<i32> = match children(me) {
+            Some(kids) => kids,
+            None => {
+                let Ok(dir) = std::fs::read_dir("/proc") else {
+                    return;
+                };
+                dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+                    .collect()
+            }
         };
         // Our session is read from /proc, not asked with getsid(2): in a container whose
         // session leader lives outside our pid namespace the kernel answers 0, which rustix
@@ -271,8 +335,8 @@ mod linux {
         let Some((_, _, _, ours)) = stat_with_session(me) else {
             return;
         };
-        let zombies: Vec<i32> = dir
-            .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        let zombies: Vec<i32> = candidates
+            .into_iter()
             .filter(|&pid| {
                 matches!(stat_with_session(pid),
                     Some(('Z', ppid, _, sid)) if ppid == me && sid != ours)

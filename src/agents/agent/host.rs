@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::pattern::Pattern;
 use crate::sys::runner::{Call, Ending, Invocation};
 
 /// What Claude Code sets in the shells it starts (seen in its 2.1.197 binary). `CLAUDECODE` makes
@@ -71,7 +72,8 @@ fn probe(program: &Path) -> Option<String> {
         return None;
     }
     let text = String::from_utf8_lossy(&finished.stdout);
-    let re = regex::Regex::new(r"\d+\.\d+(?:\.\d+)?(?:[-+][0-9A-Za-z.]+)?").expect("valid regex");
-    re.find(&text)
+    static VERSION: Pattern = Pattern::new(r"\d+\.\d+(?:\.\d+)?(?:[-+][0-9A-Za-z.]+)?");
+    VERSION
+        .find(&text)
         .map(|m| m.as_str().trim_end_matches('.').to_string())
 }

@@ -4,6 +4,8 @@
 
 use super::*;
 
+use crate::pattern::Pattern;
+
 /// GitHub shortcodes (`:warning:`, `:hammer_and_wrench:`) as the emoji they stand for, or
 /// gone: their underscores would otherwise read as emphasis.
 pub(super) fn shortcodes(line: &str) -> std::borrow::Cow<'_, str> {
@@ -20,7 +22,7 @@ pub(super) fn shortcodes(line: &str) -> std::borrow::Cow<'_, str> {
         ("green_circle", "🟢"),
         ("white_circle", "⚪"),
     ];
-    static CODE: OnceLock<Regex> = OnceLock::new();
+    static CODE: OnceLock<Pattern> = OnceLock::new();
     let code = re(&CODE, r"(^|[\s_*(|]):([a-z0-9_+-]{2,40}):");
     if !line.contains(':') {
         return std::borrow::Cow::Borrowed(line);
@@ -54,9 +56,9 @@ pub(super) fn entities(s: &str) -> String {
 /// A `<summary>` spread over several lines (pr-agent puts a link title and a paragraph in one)
 /// becomes a one-line summary of its first line, followed by the rest as ordinary lines.
 pub(super) fn join_summaries(text: &str) -> std::borrow::Cow<'_, str> {
-    static SUMMARY: OnceLock<Regex> = OnceLock::new();
+    static SUMMARY: OnceLock<Pattern> = OnceLock::new();
     let summary = re(&SUMMARY, r"(?is)<summary\b[^>]*>(.*?)</summary>");
-    static HEADING_TAG: OnceLock<Regex> = OnceLock::new();
+    static HEADING_TAG: OnceLock<Pattern> = OnceLock::new();
     let heading_tag = re(&HEADING_TAG, r"(?i)</?h[1-6]\b[^>]*>");
     summary.replace_all(text, |c: &regex::Captures| {
         let inner = heading_tag.replace_all(&c[1], "");
@@ -75,10 +77,10 @@ pub(super) fn join_summaries(text: &str) -> std::borrow::Cow<'_, str> {
 /// without one, the cells follow each other as paragraphs. `rowspan` cells repeat in the rows
 /// they span.
 pub(super) fn tables(text: &str) -> std::borrow::Cow<'_, str> {
-    static TABLE: OnceLock<Regex> = OnceLock::new();
-    static ROW: OnceLock<Regex> = OnceLock::new();
-    static CELL: OnceLock<Regex> = OnceLock::new();
-    static SPAN: OnceLock<Regex> = OnceLock::new();
+    static TABLE: OnceLock<Pattern> = OnceLock::new();
+    static ROW: OnceLock<Pattern> = OnceLock::new();
+    static CELL: OnceLock<Pattern> = OnceLock::new();
+    static SPAN: OnceLock<Pattern> = OnceLock::new();
     let table = re(&TABLE, r"(?is)<table\b[^>]*>(.*?)</table>");
     let row = re(&ROW, r"(?is)<tr\b[^>]*>(.*?)(?:</tr>|$)");
     let cell = re(&CELL, r"(?is)<t[dh]\b([^>]*)>(.*?)(?:</t[dh]>|$)");
@@ -113,9 +115,9 @@ pub(super) fn tables(text: &str) -> std::borrow::Cow<'_, str> {
                 rows.push(cells);
             }
         }
-        static TAGS: OnceLock<Regex> = OnceLock::new();
-        static CODE: OnceLock<Regex> = OnceLock::new();
-        static INLINE: OnceLock<Regex> = OnceLock::new();
+        static TAGS: OnceLock<Pattern> = OnceLock::new();
+        static CODE: OnceLock<Pattern> = OnceLock::new();
+        static INLINE: OnceLock<Pattern> = OnceLock::new();
         let plain = |s: &str| -> String {
             // `<code>` keeps its backticks (paths are read from them); inline tags go without
             // a gap ("<code>==</code>;" is "`==`;"), others leave one.
@@ -180,9 +182,9 @@ pub(super) fn tables(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// HTML that structures a review, turned into line breaks and markers the block reader knows.
 pub(super) fn flatten_html(line: &str) -> String {
-    static BREAKS: OnceLock<Regex> = OnceLock::new();
-    static DETAILS: OnceLock<Regex> = OnceLock::new();
-    static HEADING: OnceLock<Regex> = OnceLock::new();
+    static BREAKS: OnceLock<Pattern> = OnceLock::new();
+    static DETAILS: OnceLock<Pattern> = OnceLock::new();
+    static HEADING: OnceLock<Pattern> = OnceLock::new();
     let line = re(&HEADING, r"(?i)<h([1-6])\b[^>]*>(.*?)</h[1-6]>").replace_all(
         line,
         |c: &regex::Captures| {

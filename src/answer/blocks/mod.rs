@@ -12,8 +12,6 @@ mod html;
 
 use html::*;
 
-use regex::Regex;
-
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block {
     Blank,
@@ -52,6 +50,7 @@ pub enum Block {
 }
 
 use crate::answer::re;
+use crate::pattern::Pattern;
 
 /// `>` quoting removed (a quoted review is still a review).
 fn unquote(line: &str) -> &str {
@@ -70,11 +69,11 @@ fn unquote(line: &str) -> &str {
 pub const QUOTED_DIFF_INFO: &str = "quoted-diff";
 
 pub fn blocks(text: &str) -> Vec<Block> {
-    static HEADING: OnceLock<Regex> = OnceLock::new();
-    static ITEM: OnceLock<Regex> = OnceLock::new();
-    static SEP: OnceLock<Regex> = OnceLock::new();
-    static RULE: OnceLock<Regex> = OnceLock::new();
-    static SUMMARY: OnceLock<Regex> = OnceLock::new();
+    static HEADING: OnceLock<Pattern> = OnceLock::new();
+    static ITEM: OnceLock<Pattern> = OnceLock::new();
+    static SEP: OnceLock<Pattern> = OnceLock::new();
+    static RULE: OnceLock<Pattern> = OnceLock::new();
+    static SUMMARY: OnceLock<Pattern> = OnceLock::new();
     let heading = re(&HEADING, r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$");
     let item = re(&ITEM, r"^(\s*)(?:[-*+•]|\d{1,3}[.)])\s+(.*)$");
     let sep = re(&SEP, r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$");
@@ -101,7 +100,7 @@ pub fn blocks(text: &str) -> Vec<Block> {
     // The fenced blocks, as the markdown model reads them (the one place fences are known).
     let doc = crate::markdown::Doc::parse_mixed(&joined);
     let mut fenced = doc.fenced().peekable();
-    static QUOTED_DIFF: OnceLock<Regex> = OnceLock::new();
+    static QUOTED_DIFF: OnceLock<Pattern> = OnceLock::new();
     // `> +      this.$emit(…)`: a quoted line of the diff under its place, code (not a list item).
     let quoted_diff = re(&QUOTED_DIFF, r"^\s*>\s?(?:\+|-\s{2,}|-[^\s\d])");
     let mut at = 0;
@@ -194,11 +193,11 @@ pub fn blocks(text: &str) -> Vec<Block> {
 fn push_line(
     line: &str,
     out: &mut Vec<Block>,
-    heading: &Regex,
-    item: &Regex,
-    sep: &Regex,
-    rule: &Regex,
-    summary: &Regex,
+    heading: &Pattern,
+    item: &Pattern,
+    sep: &Pattern,
+    rule: &Pattern,
+    summary: &Pattern,
 ) {
     let t = line.trim();
     if t.is_empty() {

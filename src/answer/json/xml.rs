@@ -5,10 +5,10 @@
 //! with their parent, and HTML is left to the markdown reader.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::OnceLock;
 
-use regex::Regex;
 use serde_json::{Map, Value};
+
+use crate::pattern::Pattern;
 
 /// Tags that make a text HTML, not a review in XML.
 const HTML_TAGS: &[&str] = &[
@@ -63,9 +63,8 @@ struct Element {
 /// read from the first element that is closed somewhere, wrapped in one root so that sibling
 /// elements are all kept.
 pub fn value_within(text: &str) -> Option<Value> {
-    static OPEN: OnceLock<Regex> = OnceLock::new();
-    let open = OPEN.get_or_init(|| Regex::new(r"<([A-Za-z][\w:.-]*)[\s>]").expect("valid regex"));
-    let start = open
+    static OPEN: Pattern = Pattern::new(r"<([A-Za-z][\w:.-]*)[\s>]");
+    let start = OPEN
         .captures_iter(text)
         .find(|c| text.contains(&format!("</{}>", &c[1])))?
         .get(0)?
@@ -74,14 +73,9 @@ pub fn value_within(text: &str) -> Option<Value> {
 }
 
 pub fn value(text: &str) -> Option<Value> {
-    static TAG: OnceLock<Regex> = OnceLock::new();
-    static ATTR: OnceLock<Regex> = OnceLock::new();
-    let tag = TAG.get_or_init(|| {
-        Regex::new(r"<(/?)([A-Za-z][\w:.-]*)((?:\s+[^>]*?)?)(/?)>").expect("valid regex")
-    });
-    let attr = ATTR.get_or_init(|| {
-        Regex::new(r#"([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')"#).expect("valid regex")
-    });
+    static TAG: Pattern = Pattern::new(r"<(/?)([A-Za-z][\w:.-]*)((?:\s+[^>]*?)?)(/?)>");
+    static ATTR: Pattern = Pattern::new(r#"([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')"#);
+    let (tag, attr) = (&TAG, &ATTR);
     let t = text.trim_start();
     let first = tag
         .captures(t)

@@ -5,13 +5,13 @@
 
 use std::sync::OnceLock;
 
-use regex::Regex;
 use serde_json::{Map, Value};
 
 use super::{letter, words, Judgement, Ruling, Verdict};
 use crate::answer::vocab::parse_severity;
 use crate::answer::{self, re, Roots};
 use crate::findings::Source;
+use crate::pattern::Pattern;
 
 /// The last JSON value in `text` that holds rulings, read; else the rulings in a cut-off block.
 pub(super) fn from_blocks(text: &str, roots: &Roots) -> Option<Judgement> {
@@ -128,7 +128,7 @@ fn ruling(o: &Map<String, Value>, id: Option<&str>, j: &mut Judgement) {
 /// A fenced JSON block that does not parse (cut off mid-string): each object that names an id
 /// and a verdict before the cut, by its `"key": "value"` pairs.
 fn cut_off(text: &str) -> Option<Judgement> {
-    static PAIR: OnceLock<Regex> = OnceLock::new();
+    static PAIR: OnceLock<Pattern> = OnceLock::new();
     let pair = re(&PAIR, r#""(\w+)"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|null)"#);
     let doc = crate::markdown::Doc::parse_mixed(text);
     let mut j = Judgement::default();
@@ -164,7 +164,7 @@ fn cut_off(text: &str) -> Option<Judgement> {
             j.recommendation = letter(&r[1]);
         }
     }
-    static REC: OnceLock<Regex> = OnceLock::new();
+    static REC: OnceLock<Pattern> = OnceLock::new();
     (!j.rulings.is_empty()).then(|| {
         j.readable = true;
         j

@@ -5,12 +5,11 @@
 
 use std::sync::OnceLock;
 
-use regex::Regex;
-
 use super::{words, Judgement, Ruling, Verdict};
 use crate::answer::{re, re_built};
 use crate::findings::Severity;
 use crate::markdown::{fenced_lines, Doc, Kind};
+use crate::pattern::Pattern;
 
 /// What the prose says: rulings in order of appearance (a later one on the same id replaces an
 /// earlier one), the letter, and which ids it names at all.
@@ -41,8 +40,8 @@ pub(super) fn mentions(text: &str) -> Vec<String> {
     out
 }
 
-fn id_re() -> &'static Regex {
-    static ID: OnceLock<Regex> = OnceLock::new();
+fn id_re() -> &'static Pattern {
+    static ID: OnceLock<Pattern> = OnceLock::new();
     re(&ID, r"(?i)\bF\d{1,3}\b")
 }
 
@@ -126,7 +125,7 @@ fn push(j: &mut Judgement, id: &str, verdict: Verdict, severity: Option<Severity
 
 /// The ids of a group as written: `F1`, `F1 and F2`, `F1, F2 y F3`, `F1–F3` (a range).
 fn group_ids(s: &str) -> Vec<String> {
-    static RANGE: OnceLock<Regex> = OnceLock::new();
+    static RANGE: OnceLock<Pattern> = OnceLock::new();
     let range = re(
         &RANGE,
         r"(?i)\bF(\d{1,3})\s*(?:[-–—~〜]|to|through|thru|a|까지)\s*F?(\d{1,3})\b",
@@ -166,7 +165,7 @@ fn sentence_end(s: &str) -> usize {
 /// Rulings in lines and sentences: each group of ids, then the first verdict phrase after it in
 /// its sentence (before the next id), or a phrase that rules on the ids right after it.
 fn sentences(prose: &str, j: &mut Judgement) {
-    static GROUP: OnceLock<Regex> = OnceLock::new();
+    static GROUP: OnceLock<Pattern> = OnceLock::new();
     let group = re(
         &GROUP,
         r"(?i)\bF\d{1,3}\b(?:\s*(?:,|/|&|and|or|y|e|et|und|和|与|及|、|と|및|와|과|[-–—~〜]|to|through)\s*F?\d{1,3}\b)*",
@@ -240,7 +239,7 @@ fn stands_alone(s: &str, at: usize, len: usize) -> bool {
 /// A severity the judge sets: the first `P0`–`P3` in `s` that is not the old level ("was P1",
 /// "no P1", "from P1") or a restatement ("P1 as reported").
 pub(super) fn correction(s: &str) -> Option<Severity> {
-    static LEVEL: OnceLock<Regex> = OnceLock::new();
+    static LEVEL: OnceLock<Pattern> = OnceLock::new();
     // ASCII word edges: `P3로` is P3 in Korean.
     let level = re(&LEVEL, r"(?-u:\b)[Pp]([0-3])(?-u:\b)");
     let lower = s.to_lowercase();
@@ -279,8 +278,8 @@ pub(super) fn correction(s: &str) -> Option<Severity> {
 /// "推奨：C"), or in brackets in a line that recommends ("I'd go with the reviewer's version
 /// (B)"); failing that, the words of exactly one option ("I'd stop the debate here": E).
 fn recommendation(prose: &str) -> Option<char> {
-    static AFTER: OnceLock<Regex> = OnceLock::new();
-    static BRACKETED: OnceLock<Regex> = OnceLock::new();
+    static AFTER: OnceLock<Pattern> = OnceLock::new();
+    static BRACKETED: OnceLock<Pattern> = OnceLock::new();
     let words = words::RECOMMENDATION_WORDS
         .iter()
         .map(|w| regex::escape(w))

@@ -12,9 +12,8 @@ mod place;
 
 pub use place::*;
 
-use regex::Regex;
-
 use crate::answer::vocab::{BARE_FILE_NAMES, CODE_EXTENSIONS, LINE_WORDS};
+use crate::pattern::Pattern;
 
 use crate::findings::Location;
 
@@ -108,9 +107,9 @@ fn plausible_path(p: &str, backticked: bool, with_line: bool) -> bool {
 /// Every location in `text`, in order of appearance (the first one in a finding's lead line is
 /// usually where it points).
 pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
-    static LINKED: OnceLock<Regex> = OnceLock::new();
-    static WITH_LINE: OnceLock<Regex> = OnceLock::new();
-    static BARE: OnceLock<Regex> = OnceLock::new();
+    static LINKED: OnceLock<Pattern> = OnceLock::new();
+    static WITH_LINE: OnceLock<Pattern> = OnceLock::new();
+    static BARE: OnceLock<Pattern> = OnceLock::new();
     // Blob links: GitHub `/blob/<ref>/path#L10-L20`, GitLab `/-/blob/<ref>/path#L10-20`.
     let linked = re(
         &LINKED,
@@ -201,7 +200,7 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
     }
     // A PR-files link names the file only by its hash (`#diff-<sha256>R61-R78`): the line is
     // all it gives; the path may come from elsewhere in the finding.
-    static DIFF: OnceLock<Regex> = OnceLock::new();
+    static DIFF: OnceLock<Pattern> = OnceLock::new();
     for c in re(&DIFF, r"#diff-[0-9a-f]{16,64}R(\d+)(?:-R(\d+))?").captures_iter(text) {
         let m = c.get(0).expect("match");
         if !overlaps(&covered, m.start(), m.end()) {
@@ -221,7 +220,7 @@ fn sourcery_tags(
     found: &mut Vec<(usize, Location)>,
     covered: &mut Spans,
 ) {
-    static TAG: OnceLock<Regex> = OnceLock::new();
+    static TAG: OnceLock<Pattern> = OnceLock::new();
     for c in re(
         &TAG,
         r#"<location\s+path="([^"]+)"(?:\s+line_range="(\d+)(?:-(\d+))?")?"#,
@@ -273,7 +272,7 @@ thread_local! {
 /// Where `text` has URLs (a link target is not a file of this repository), found once;
 /// `file://` ones are local paths.
 fn url_spans(text: &str) -> Vec<(usize, usize)> {
-    static URL: OnceLock<Regex> = OnceLock::new();
+    static URL: OnceLock<Pattern> = OnceLock::new();
     re(&URL, r#"[^\s(<"'\[\])>]*://[^\s(<"'\[\])>]*"#)
         .find_iter(text)
         .filter(|m| !m.as_str().starts_with("file://"))
@@ -283,7 +282,7 @@ fn url_spans(text: &str) -> Vec<(usize, usize)> {
 
 /// A line number written apart from the path: "line 10", "lines 10-20", "L10-L20", "Line: 42".
 pub fn lines_in(text: &str) -> Option<(u32, Option<u32>)> {
-    static LINE: OnceLock<Regex> = OnceLock::new();
+    static LINE: OnceLock<Pattern> = OnceLock::new();
     let c = re_built(
         &LINE,
         || format!(
@@ -297,7 +296,7 @@ pub fn lines_in(text: &str) -> Option<(u32, Option<u32>)> {
 
 /// A range written alone: `` `36-41`: `` (CodeRabbit) or `` `12`: ``.
 pub fn leading_range(text: &str) -> Option<(u32, Option<u32>)> {
-    static RANGE: OnceLock<Regex> = OnceLock::new();
+    static RANGE: OnceLock<Pattern> = OnceLock::new();
     // `` `36-41`: `` (CodeRabbit) or `[14-16]:` after a marker (`🛑 [14-16]: …`).
     let c = re(
         &RANGE,
@@ -307,7 +306,7 @@ pub fn leading_range(text: &str) -> Option<(u32, Option<u32>)> {
     let Some(c) = c else {
         // The same range with its backticks lost (a review's plain-text e-mail copy):
         // `64-70: …` at the start of the line, both ends given.
-        static BARE: OnceLock<Regex> = OnceLock::new();
+        static BARE: OnceLock<Pattern> = OnceLock::new();
         let c = re(&BARE, r"^\s*(\d+)[-–](\d+):\s").captures(text)?;
         return Some((c[1].parse().ok()?, c[2].parse().ok()));
     };

@@ -3,10 +3,12 @@
 
 use super::*;
 
+use crate::pattern::Pattern;
+
 /// A compiler-style line: `src/net/conn.c:142:9: error: …`, `app/models/order.py:57: …` —
 /// the place, and the level word after it if any.
 pub fn compiler_line(text: &str, roots: &Roots) -> Option<(Location, Option<String>)> {
-    static LINE: OnceLock<Regex> = OnceLock::new();
+    static LINE: OnceLock<Pattern> = OnceLock::new();
     let c = re_built(
         &LINE,
         || format!(
@@ -30,7 +32,7 @@ pub fn compiler_line(text: &str, roots: &Roots) -> Option<(Location, Option<Stri
 
 /// A code citation's fence info (Cursor): `42:47:src/hooks/useCart.ts`.
 pub fn citation(info: &str, roots: &Roots) -> Option<Location> {
-    static CITE: OnceLock<Regex> = OnceLock::new();
+    static CITE: OnceLock<Pattern> = OnceLock::new();
     let c = re(&CITE, r"^(\d+):(\d+):(\S+)$").captures(info.trim())?;
     let (rel, outside) = roots.relative(&c[3]);
     let mut l = Location::new(&rel, c[1].parse().ok(), c[2].parse().ok());
@@ -166,7 +168,7 @@ pub fn path_only_in(text: &str, roots: &Roots, counted: bool) -> Option<Location
         .trim();
     // "src/a.ts (2)": CodeRabbit's count of comments on the file.
     let t = if counted { strip_count(t) } else { t };
-    static SUFFIXED: OnceLock<Regex> = OnceLock::new();
+    static SUFFIXED: OnceLock<Pattern> = OnceLock::new();
     // `path`, `path:10-20`, `path (164-165)`, `path, lines 3-4`: nothing but a place.
     let only_place = !t.contains(char::is_whitespace)
         || re_built(
@@ -183,7 +185,7 @@ pub fn path_only_in(text: &str, roots: &Roots, counted: bool) -> Option<Location
 }
 
 pub(super) fn strip_count(t: &str) -> &str {
-    static COUNT: OnceLock<Regex> = OnceLock::new();
+    static COUNT: OnceLock<Pattern> = OnceLock::new();
     match re(&COUNT, r"\s*\(\d+\)\s*$").find(t) {
         Some(m) => &t[..m.start()],
         None => t,

@@ -81,7 +81,7 @@ impl Reader<'_> {
     /// `12 +  desc "Remove old uploads"`): code, not words; its number is the place's line when
     /// the place named none. Says whether it was one.
     fn numbered_diff_line(&mut self, text: &str) -> bool {
-        static NUMBERED: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        static NUMBERED: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
         if !self.after_location || self.units_at_place != Some(self.units.len()) {
             return false;
         }

@@ -3,6 +3,8 @@
 
 use super::*;
 
+use crate::pattern::Pattern;
+
 /// What a field line is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Field {
@@ -197,7 +199,7 @@ pub(super) const FIELD_NAMES: &[(&str, Field)] = &[
 ];
 
 pub(super) fn field(line: &str) -> Option<(Field, String)> {
-    static FIELD: OnceLock<Regex> = OnceLock::new();
+    static FIELD: OnceLock<Pattern> = OnceLock::new();
     let line = &strip_tags(line);
     let c = re(
         &FIELD,

@@ -3,10 +3,12 @@
 
 use super::*;
 
+use crate::pattern::Pattern;
+
 /// pr-agent's `[possible issue, importance: 9]` / `Suggestion importance[1-10]: 7`: its score
 /// as the Impact pr-agent shows for it ([`vocab::IMPORTANCE_LEVELS`]).
 pub(super) fn importance(text: &str) -> Option<Severity> {
-    static SCORE: OnceLock<Regex> = OnceLock::new();
+    static SCORE: OnceLock<Pattern> = OnceLock::new();
     let c = re(
         &SCORE,
         r"(?i)\bimportance(?:\s*\[1-10\])?\s*:\s*(\d{1,2})\b",

@@ -13,8 +13,6 @@ use title::*;
 
 use std::sync::OnceLock;
 
-use regex::Regex;
-
 use crate::answer::location::{self, Roots};
 
 use crate::answer::lead::{plain, strip_tags, Lead};

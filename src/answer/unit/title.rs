@@ -3,10 +3,12 @@
 
 use super::*;
 
+use crate::pattern::Pattern;
+
 /// The bold span that opens a lead (after list markers and a task box), as the title, and the
 /// text after it; `None` when the bold span is only a severity marker.
 pub(super) fn bold_span_title(lead: &str) -> Option<(String, String)> {
-    static BOLD: OnceLock<Regex> = OnceLock::new();
+    static BOLD: OnceLock<Pattern> = OnceLock::new();
     let c = re(
         &BOLD,
         r"^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?(?:\[[ xX]\]\s+)?\*\*(.+?)\*\*(.*)$",
@@ -22,7 +24,7 @@ pub(super) fn bold_span_title(lead: &str) -> Option<(String, String)> {
 
 /// "General issues: 2 issues found", "Security: 1 blocking issue": a count, not a finding.
 pub(super) fn counts_only(normal_title: &str) -> bool {
-    static COUNT: OnceLock<Regex> = OnceLock::new();
+    static COUNT: OnceLock<Pattern> = OnceLock::new();
     re(
         &COUNT,
         r"^(?:[a-z]+ ){0,3}(?:\d+|no|zero) (?:blocking |new |open |major |minor )?(?:issues?|findings?|problems?|comments?)(?: found| raised| posted)?$",
@@ -64,8 +66,8 @@ pub(super) struct Extra {
 /// `title — path:line — why — what to do` (the format our own prompt asks for): the title, and
 /// the rest as body and action; a trailing location in parentheses is dropped from the title.
 pub(super) fn split_title(title: &str, roots: &Roots) -> (String, Extra) {
-    static TRAILING_LOC: OnceLock<Regex> = OnceLock::new();
-    static LEADING_LOC: OnceLock<Regex> = OnceLock::new();
+    static TRAILING_LOC: OnceLock<Pattern> = OnceLock::new();
+    static LEADING_LOC: OnceLock<Pattern> = OnceLock::new();
     let parts: Vec<&str> = title
         .split(" — ")
         .flat_map(|p| p.split(" -- "))

@@ -35,14 +35,14 @@ pub fn stance_of(s: &str) -> Option<Stance> {
 
 /// Is `text` a mark that its comment is no longer raised ([`WITHDRAWN`])?
 pub fn is_withdrawn(text: &str) -> bool {
-    static WITHDRAWN_RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    static WITHDRAWN_RE: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
     crate::answer::re(&WITHDRAWN_RE, WITHDRAWN).is_match(text)
 }
 
 /// Does a lead-in announce the list after it as problems ("Three observations from this pass:",
 /// "A few things stood out:")? ([`ANNOUNCED_FINDINGS`])
 pub fn announces_findings(text: &str) -> bool {
-    static ANNOUNCED_RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    static ANNOUNCED_RE: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
     // The lead-in is the last sentence ("I'd hold this one for now. Three things:").
     let last = text
         .trim_end()
@@ -54,7 +54,7 @@ pub fn announces_findings(text: &str) -> bool {
 
 /// Is `line` a bot's footer ([`BOT_FOOTER`])?
 pub fn is_bot_footer(line: &str) -> bool {
-    static FOOTER_RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    static FOOTER_RE: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
     crate::answer::re(&FOOTER_RE, BOT_FOOTER).is_match(line.trim())
 }
 
