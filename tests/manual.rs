@@ -164,27 +164,43 @@ printf '%s\n' "${{COMPREPLY[@]}}"
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-#[test]
-fn git_debate_tab_completes_through_git_s_own_bash_completion() {
-    let git_script = [
+/// git's bash completion script, where the system has one (the tests that need it say they were
+/// skipped otherwise).
+fn git_completion_script() -> Option<&'static str> {
+    let found = [
         "/usr/share/bash-completion/completions/git",
         "/etc/bash_completion.d/git",
     ]
     .into_iter()
     .find(|p| std::path::Path::new(p).is_file());
-    let Some(git_script) = git_script else {
+    if found.is_none() {
         eprintln!("skipped: git's bash completion script is not installed here");
-        return;
-    };
-    let env = crate::common::TestEnv::new();
+    }
+    found
+}
+
+/// `git-debate` on the test's PATH, and what bash completes for a line, word by word.
+fn completer<'e>(
+    env: &'e crate::common::TestEnv,
+    git_script: &'e str,
+) -> impl Fn(&str) -> Vec<String> + 'e {
     let link = env.root.join("bin/git-debate");
     std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("git-debate"), &link).unwrap();
-    let words = |line: &str| -> Vec<String> {
-        complete(&env, git_script, line)
+    move |line: &str| {
+        complete(env, git_script, line)
             .lines()
             .map(|w| w.trim().to_string())
             .collect()
+    }
+}
+
+#[test]
+fn git_debate_tab_completes_through_git_s_own_bash_completion() {
+    let Some(git_script) = git_completion_script() else {
+        return;
     };
+    let env = crate::common::TestEnv::new();
+    let words = completer(&env, git_script);
     assert!(words("git debate sess").contains(&"sessions".to_string()));
     assert!(words("git debate ").contains(&"--scope".to_string()));
     // A subcommand's own words, not the top level's.
@@ -202,14 +218,7 @@ fn git_debate_tab_completes_through_git_s_own_bash_completion() {
 
 #[test]
 fn bash_completes_scopes_with_revisions_backends_and_sessions() {
-    let git_script = [
-        "/usr/share/bash-completion/completions/git",
-        "/etc/bash_completion.d/git",
-    ]
-    .into_iter()
-    .find(|p| std::path::Path::new(p).is_file());
-    let Some(git_script) = git_script else {
-        eprintln!("skipped: git's bash completion script is not installed here");
+    let Some(git_script) = git_completion_script() else {
         return;
     };
     let env = crate::common::TestEnv::with_repo();
@@ -218,14 +227,7 @@ fn bash_completes_scopes_with_revisions_backends_and_sessions() {
         .repo
         .join(".git/review-loop/debate-20261127-010203-abcd");
     std::fs::create_dir_all(&store).unwrap();
-    let link = env.root.join("bin/git-debate");
-    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("git-debate"), &link).unwrap();
-    let words = |line: &str| -> Vec<String> {
-        complete(&env, git_script, line)
-            .lines()
-            .map(|w| w.trim().to_string())
-            .collect()
-    };
+    let words = completer(&env, git_script);
     assert_eq!(words("git debate --scope com"), ["commit:"]);
     assert!(words("git debate --scope ").contains(&"uncommitted".to_string()));
     // After a colon bash completes the part after it (COMP_WORDBREAKS has `:`).
