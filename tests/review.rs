@@ -413,6 +413,25 @@ fn a_failed_judge_falls_back_to_the_rubric_and_says_so() {
     review(&env, &["--fail-on", "p1"]).fails(1);
 }
 
+/// One round of `design.md` reviewed as a mixed document; the JSON report.
+fn review_mixed(env: &TestEnv) -> Value {
+    let run = review(
+        env,
+        &[
+            "--artifact-file",
+            "design.md",
+            "--target",
+            "mixed",
+            "--max-rounds",
+            "1",
+            "--format",
+            "json",
+        ],
+    )
+    .ok();
+    serde_json::from_str(&run.stdout).unwrap()
+}
+
 #[test]
 fn mixed_documents_are_reviewed_by_both_protocols_at_once() {
     let env = setup();
@@ -426,21 +445,7 @@ fn mixed_documents_are_reviewed_by_both_protocols_at_once() {
         json!({"rendezvous": {"tag": "halves", "wait_ms": 20000}, "answer": "```json\n{\"verdict\":\"revise\",\"findings\":[{\"severity\":\"P3\",\"title\":\"nit\"}]}\n```"}),
     );
     env.fake("claude", judge(&[]));
-    let run = review(
-        &env,
-        &[
-            "--artifact-file",
-            "design.md",
-            "--target",
-            "mixed",
-            "--max-rounds",
-            "1",
-            "--format",
-            "json",
-        ],
-    )
-    .ok();
-    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    let s = review_mixed(&env);
     let calls = env.fake_calls("codex");
     assert_eq!(calls.len(), 2);
     let prompts: Vec<&str> = calls
@@ -483,21 +488,7 @@ fn one_problem_from_both_halves_of_a_mixed_document_is_one_finding_at_the_higher
         ]}),
     );
     env.fake("claude", judge(&[]));
-    let run = review(
-        &env,
-        &[
-            "--artifact-file",
-            "design.md",
-            "--target",
-            "mixed",
-            "--max-rounds",
-            "1",
-            "--format",
-            "json",
-        ],
-    )
-    .ok();
-    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    let s = review_mixed(&env);
     let findings = s["findings"].as_array().unwrap();
     assert_eq!(findings.len(), 1, "{s:#}");
     assert_eq!(findings[0]["severity"], "P2", "{s:#}");
@@ -509,21 +500,7 @@ fn one_problem_from_both_halves_of_a_mixed_document_is_one_finding_at_the_higher
             {"contains": "DOCUMENT UNDER REVIEW", "answer": "```json\n{\"verdict\":\"revise\",\"findings\":[{\"severity\":\"P2\",\"title\":\"no plan for a Redis outage\"}]}\n```"}
         ]}),
     );
-    let run = review(
-        &env,
-        &[
-            "--artifact-file",
-            "design.md",
-            "--target",
-            "mixed",
-            "--max-rounds",
-            "1",
-            "--format",
-            "json",
-        ],
-    )
-    .ok();
-    let s: Value = serde_json::from_str(&run.stdout).unwrap();
+    let s = review_mixed(&env);
     assert_eq!(s["findings"].as_array().unwrap().len(), 2, "{s:#}");
 }
 

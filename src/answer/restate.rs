@@ -82,6 +82,20 @@ pub fn units(raw: &str, read: &[Finding], roots: &Roots) -> Vec<Finding> {
     out
 }
 
+/// The review a restatement holds: the CLI's `structured` object, else the best JSON block of
+/// `answer_text`.
+pub(crate) fn restatement(
+    answer_text: &str,
+    structured: Option<&Value>,
+    protocol: Protocol,
+    roots: &Roots,
+) -> Result<json::JsonReview, String> {
+    structured
+        .and_then(|v| json::review(v, protocol, roots))
+        .or_else(|| json::best_review(&json::json_blocks(answer_text), protocol, roots))
+        .ok_or_else(|| "its answer had no JSON review in it".to_string())
+}
+
 /// Checks the restatement in `answer_text` (or the CLI's `structured` object) of `raw`, whose
 /// units are `units` (see [`units`]). `Err` when the restatement holds no review at all, or
 /// every finding it restates is invented.
@@ -96,10 +110,7 @@ pub fn check(
 ) -> Result<Checked, String> {
     let prepared = crate::answer::prepare::prepare(raw);
     let raw = prepared.as_ref();
-    let review = structured
-        .and_then(|v| json::review(v, protocol, roots))
-        .or_else(|| json::best_review(&json::json_blocks(answer_text), protocol, roots))
-        .ok_or_else(|| "its answer had no JSON review in it".to_string())?;
+    let review = restatement(answer_text, structured, protocol, roots)?;
     let restated = review.findings.len();
     if restated > 0 && review.findings.iter().all(|f| ungrounded(f, raw).is_some()) {
         return Err(format!(
