@@ -254,7 +254,7 @@ fn verdict_only(block: &str, roots: &Roots) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::answer::Protocol;
+    use crate::answer::{json, Protocol};
     use serde_json::Value;
 
     /// A restatement's findings, if every one is grounded in `raw` (the one-way check the review
@@ -268,7 +268,11 @@ mod tests {
     ) -> Result<Critique, String> {
         let prepared = crate::answer::prepare::prepare(raw);
         let raw = prepared.as_ref();
-        let review = crate::answer::restate::restatement(answer_text, structured, protocol, roots)?;
+        // (Parsed here, not through `restate`, which builds on this module.)
+        let review = structured
+            .and_then(|v| json::review(v, protocol, roots))
+            .or_else(|| json::best_review(&json::json_blocks(answer_text), protocol, roots))
+            .ok_or_else(|| "its answer had no JSON review in it".to_string())?;
         if review.findings.is_empty() {
             // "Nothing was raised" is believed only of an answer that raises nothing in words
             // either: no problem language, no line of code pointed at.
