@@ -507,33 +507,22 @@ fn tuned_holdout_w5_corpus() {
 /// `tuned/holdout-w12`: written blind (54 answers; 72 % CLI answers to a review prompt, the common
 /// bots; eight languages besides English) and measured once, with the reader alone, at the end of
 /// the work it measures: recall 1.00, precision 0.88, severity 0.99, located 0.94, approval 0.98,
-/// blockers caught 18/18, clean answers falsely gated 1/31, approvals gated 1/18. Not tuned on
-/// yet: held at its first figure, its one gated approval counted, not forbidden.
+/// blockers caught 18/18, clean answers falsely gated 1/31, approvals gated 1/18. Tuned on since
+/// (what a change repairs, a review lead-in naming the file, a level record with nested fields, a
+/// copied thread's place heading).
 #[test]
 fn tuned_holdout_w12_corpus() {
-    let (_, total) = scorecard(&tuned("holdout-w12"));
-    assert!(total.answers >= 54, "the corpus shrank");
-    assert_eq!(
-        total.blockers_caught, total.blockers,
-        "a blocker passed the gate"
-    );
-    let at_least = |got: usize, of: usize, bar: f64| ratio(got, of) >= bar;
-    assert!(at_least(total.matched, total.expected, 0.98), "recall");
-    assert!(at_least(total.matched, total.predicted, 0.86), "precision");
-    assert!(
-        at_least(total.severity_right, total.matched, 0.97),
-        "severity"
-    );
-    assert!(at_least(total.located, total.matched, 0.92), "located");
-    assert!(
-        total.clean_gated <= 1,
-        "clean answers gated: {}",
-        total.clean_gated
-    );
-    assert!(
-        total.approvals_gated <= 1,
-        "approvals gated: {}",
-        total.approvals_gated
+    held_to(
+        "holdout-w12",
+        54,
+        &Bars {
+            recall: 0.98,
+            precision: 0.97,
+            severity: 0.97,
+            located: 0.97,
+            family: 0.6,
+            clean_tenth: true,
+        },
     );
 }
 

@@ -457,3 +457,44 @@ fn a_json_approval_whose_summary_raises_an_optional_point_is_not_an_approval() {
     let r = read_cr(plain);
     assert!(r.critique.findings.is_empty() && r.critique.agreement);
 }
+
+/// (w12) What the change repairs is not a problem the review raises; a clause that turns after
+/// the repair still raises one.
+#[test]
+fn what_the_change_repairs_is_not_raised() {
+    let r = read_cr(
+        "The README change only fixes the install command (`pipx install`) and a broken link to \
+         the changelog. Both are correct. No issues — approve.\n",
+    );
+    assert!(r.critique.agreement, "{:?}", r.critique.findings);
+    assert!(verdict::raises_concern(
+        "This fixes the timeout but introduces a race on the cache."
+    ));
+    assert!(verdict::raises_concern(
+        "The patch fixes the test; the handler still crashes on an empty body."
+    ));
+}
+
+/// (w12) "Here is my review of <file>:" says where the list under it is: its "Line 19:" items
+/// are findings on that file.
+#[test]
+fn a_review_lead_in_that_names_a_file_places_its_list() {
+    let r = read_cr(
+        "Here is my review of app/jobs/cleanup.py:\n\n1. Line 19: the cutoff is computed once \
+         at import time, so a long-running worker keeps using the start date.\n2. Line 42: \
+         `delete()` runs without a batch limit.\n",
+    );
+    assert_eq!(
+        seen(&r),
+        [
+            (Severity::Unclassified, "app/jobs/cleanup.py:19".into()),
+            (Severity::Unclassified, "app/jobs/cleanup.py:42".into())
+        ]
+    );
+    // A lead-in that says more than where is not a place.
+    let r = read_cr(
+        "Here is what the change to app/jobs/cleanup.py does:\n\n1. Line 19: computes the \
+         cutoff.\n2. Line 42: deletes in one statement.\n",
+    );
+    assert!(r.critique.findings.iter().all(|f| f.location.is_none()));
+}

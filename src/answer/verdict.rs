@@ -126,7 +126,28 @@ pub fn raises_concern(text: &str) -> bool {
             && !negated.is_match(before)
             && !sought.is_match(before)
             && !settled.is_match(&sentence)
+            && !repaired(before)
     })
+}
+
+/// Is the cue the object of a repair earlier in its clause ("the change fixes the install
+/// command and a broken link")? What the change repairs is not what the review raises, unless
+/// the clause turns after the repair ("fixes the crash but introduces a race").
+fn repaired(before: &str) -> bool {
+    static REPAIR: OnceLock<Pattern> = OnceLock::new();
+    static TURN: OnceLock<Pattern> = OnceLock::new();
+    let repair = re(
+        &REPAIR,
+        r"(?i)\b(?:fix(?:es|ed)?|corrects?|corrected|repairs?|repaired|resolves?|resolved)\b",
+    );
+    let turn = re(
+        &TURN,
+        r"(?i)\b(?:but|however|yet|though|although|while|whereas|except|introduc\w*|adds?|added|creates?|created|causes?|caused|leaves?|left|still|breaks?|new)\b",
+    );
+    repair
+        .find_iter(before)
+        .last()
+        .is_some_and(|m| !turn.is_match(&before[m.end()..]))
 }
 
 /// The part of the sentence from `at` on (at most [`WINDOW`] bytes of it).

@@ -106,6 +106,18 @@ pub fn place_line(text: &str, roots: &Roots) -> Option<Place> {
         "outside",
         "diff",
         "range",
+        // "Here is my review of app/jobs/cleanup.py:" says where the list below it is.
+        "here",
+        "here's",
+        "is",
+        "my",
+        "review",
+        "notes",
+        "feedback",
+        "for",
+        // A code host's copied conversation: "Thread 1: cli/prune.py:36 (unresolved)".
+        "thread",
+        "unresolved",
     ];
     // A folder or pin emoji before the path (`📁 src/a.ts`, `📍 src/a.ts:3`) is decoration.
     // (Emphasis goes, but not the underscores of a quoted `__init__.py`.)

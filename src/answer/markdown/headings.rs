@@ -64,7 +64,13 @@ impl Reader<'_> {
             .strip_prefix("File:")
             .or_else(|| untagged.trim().strip_prefix("Path:"))
             .unwrap_or(untagged);
-        location::path_only_in(bare, self.roots, summary)
+        location::path_only_in(bare, self.roots, summary).or_else(|| {
+            // A place and only a place (`### Thread 1: cli/prune.py:36 (unresolved)`).
+            match location::place_line(bare, self.roots) {
+                Some(location::Place::File(l)) if l.start_line.is_some() => Some(l),
+                _ => None,
+            }
+        })
     }
 
     /// What a heading at `level` would sit in once it closes the sections at its level and

@@ -22,6 +22,9 @@ impl Reader<'_> {
                 .open
                 .is_none_or(|o| o == c || self.units[o].indent >= indent)
             {
+                if self.record_field(c, text) {
+                    return;
+                }
                 self.child_unit(c, indent, text);
                 return;
             }
@@ -90,6 +93,25 @@ impl Reader<'_> {
                 self.mark_container(u);
             }
         }
+    }
+
+    /// `- **Severity: Critical**` with `**File:**`, `**Line:**`, `**Issue:**` nested under it (a
+    /// local model's record per finding): the level is not a group of findings but one finding,
+    /// and the nested fields are its details. Says whether `text` was taken as one.
+    fn record_field(&mut self, c: usize, text: &str) -> bool {
+        let p = &self.units[c];
+        let only_marker = p.read.severity.is_some() && plain(&p.read.title).is_empty();
+        let first_child = self.open == Some(c) && (p.children_are_findings || !p.lines.is_empty());
+        let record = !p.children_are_findings && !p.lines.is_empty();
+        if !(only_marker && p.kind == UnitKind::Item && first_child) {
+            return false;
+        }
+        if !record && !unit::is_field(text) {
+            return false;
+        }
+        self.units[c].children_are_findings = false;
+        self.units[c].lines.push(text.to_string());
+        true
     }
 
     pub(super) fn child_unit(&mut self, parent: usize, indent: usize, text: &str) {
