@@ -504,6 +504,29 @@ fn tuned_holdout_w5_corpus() {
     );
 }
 
+/// `tuned/holdout-w13`: written blind (60 answers, 25 families; 70 % CLI answers; written to be
+/// hard on the gate's other half: approvals in worrying words, with caveats, transcript chrome
+/// and thinking blocks; twelve languages besides English) and measured once, with the reader
+/// alone, before any change for it: recall 0.92, precision 0.82, severity 0.99, located 0.92,
+/// approval 0.87, blockers caught 17/18, clean answers falsely gated 8/36, approvals gated 7/20.
+/// Tuned on since (a Responses API body, unknown JSON failing closed, denials and repairs, a
+/// review's own limits, timestamped and ruled transcripts, a titled file heading, a bot byline).
+#[test]
+fn tuned_holdout_w13_corpus() {
+    held_to(
+        "holdout-w13",
+        60,
+        &Bars {
+            recall: 0.94,
+            precision: 0.97,
+            severity: 0.98,
+            located: 0.91,
+            family: 0.5,
+            clean_tenth: true,
+        },
+    );
+}
+
 /// `tuned/holdout-w12`: written blind (54 answers; 72 % CLI answers to a review prompt, the common
 /// bots; eight languages besides English) and measured once, with the reader alone, at the end of
 /// the work it measures: recall 1.00, precision 0.88, severity 0.99, located 0.94, approval 0.98,

@@ -498,3 +498,137 @@ fn a_review_lead_in_that_names_a_file_places_its_list() {
     );
     assert!(r.critique.findings.iter().all(|f| f.location.is_none()));
 }
+
+/// (w13) A provider's Responses API body is opened to its `output_text`; a JSON object that is
+/// neither (`status: completed`, no list, no verdict) is not taken for a review that raised
+/// nothing.
+#[test]
+fn response_bodies_are_opened_and_unknown_json_fails_closed() {
+    let inner = r#"{\"verdict\": \"request_changes\", \"findings\": [{\"severity\": \"high\", \"title\": \"Path traversal\", \"file\": \"src/files.py\", \"start_line\": 29}]}"#;
+    let body = format!(
+        r#"{{"object": "response", "status": "completed", "output": [{{"type": "reasoning", "summary": []}}, {{"type": "message", "content": [{{"type": "output_text", "text": "{inner}"}}]}}]}}"#
+    );
+    assert_eq!(
+        seen(&read_cr(&body)),
+        [(Severity::P1, "src/files.py:29".into())]
+    );
+    let unknown = body.replace(r#""object": "response""#, r#""object": "other""#);
+    let r = read_cr(&unknown);
+    assert!(!r.structured && !r.critique.agreement, "{:?}", r.critique);
+}
+
+/// (w13) What a sentence denies or says is gone is not raised: a contracted "not", "nothing
+/// in …", "instead of", "fails fast", "tests for the off-by-one", "which was the actual cause";
+/// a missing action still is.
+#[test]
+fn denied_and_designed_words_are_not_concerns() {
+    for text in [
+        "Existing rows won't start failing validation on save.",
+        "Nothing in the diff needs to change.",
+        "A saturated pool now fails fast instead of hanging the handler.",
+        "Adds regression tests for the off-by-one.",
+        "The handler no longer blocks, which was the actual cause of the outage.",
+        "It orders the locks by id, which removes the AB/BA deadlock between transfers.",
+    ] {
+        assert!(!verdict::raises_concern(text), "{text}");
+    }
+    for text in [
+        "The handler doesn't handle errors from the pool, so it crashes.",
+        "Nothing is checked here, except that the buffer leaks on retry.",
+        "The old segment is closed without a sync, so records can be lost.",
+    ] {
+        assert!(verdict::raises_concern(text), "{text}");
+    }
+}
+
+/// (w13) An approval whose contrast is only a limit of the review ("though I did not run the
+/// benchmarks") stands; one whose contrast is about the code does not.
+#[test]
+fn an_approval_with_the_reviews_own_limits_stands() {
+    let r =
+        read_cr("LGTM, though I did not run the benchmarks, so I can't confirm the speed-up.\n");
+    assert!(r.critique.agreement);
+    let r = read_cr("LGTM, though the retry path is odd.\n");
+    assert!(!r.critique.agreement);
+    let r = read_cr("LGTM, though I did not run it, and it will crash on an empty list.\n");
+    assert!(!r.critique.agreement);
+}
+
+/// (w13) A reviewer that says it found nothing may name a line on the way ("the only other
+/// `Lock` call (`ledger/account.go:47`) is a single-lock path").
+#[test]
+fn a_place_named_beside_found_nothing_is_not_a_finding() {
+    let r = read_cr(
+        "The only other `Lock` call (`ledger/account.go:47`) is a single-lock path. Tests \
+         pass. I did not find any discrete, actionable bugs introduced by this change.\n",
+    );
+    assert!(r.critique.findings.is_empty() && r.critique.agreement);
+    let r =
+        read_cr("The `Lock` call at `ledger/account.go:47` is taken twice. Happy with the rest.\n");
+    assert!(!r.critique.agreement);
+}
+
+/// (w13) Agent chrome: an older CLI's timestamped transcript, a session banner and tool steps
+/// drawn as rules, are what the agent did, not what it found.
+#[test]
+fn timestamped_transcripts_and_ruled_tool_steps_are_chrome() {
+    let codex = "[2026-10-14T09:12:03] OpenAI Codex v0.46.0 (research preview)\n--------\n\
+workdir: /w\n--------\n[2026-10-14T09:12:09] thinking\n\n**Checking the lock order**\n\n\
+[2026-10-14T09:12:11] exec bash -lc 'rg -n Lock' in /w\nledger/transfer.go:29:\tfirst.Lock()\n\
+[2026-10-14T09:12:24] codex\n\nNo issues found.\n[2026-10-14T09:12:24] tokens used: 18,406\n";
+    let r = read_cr(codex);
+    assert!(
+        r.critique.findings.is_empty() && r.critique.agreement,
+        "{:?}",
+        seen(&r)
+    );
+    let goose =
+        "starting session | provider: openai model: gpt-4.1\n    logging to /tmp/s.jsonl\n\n\
+─── shell | developer ──────────────────────────\ncommand: git diff --stat\n\n \
+deploy/values.yaml | 6 +++---\n 1 file changed\n\n─── text_editor | developer ───────\n\
+path: ~/p/deploy/values.yaml\ncommand: view\n\nThe probe delay matches the cold start. No \
+problems found. Approved.\n";
+    let r = read_cr(goose);
+    assert!(
+        r.critique.findings.is_empty() && r.critique.agreement,
+        "{:?}",
+        seen(&r)
+    );
+}
+
+/// (w13) A heading that only titles the answer with its file (`## Ревью scripts/backup.sh`)
+/// is not a finding; a lead that gives only a line under it (`**Критично (строка 12):**`)
+/// is in that file, at its level.
+#[test]
+fn a_titled_file_heading_places_line_only_leads() {
+    let r = read_cr(
+        "## Ревью `scripts/backup.sh`\n\n**Критично (строка 12):** `rm -rf \"$DIR/$P\"*` \
+         удаляет весь каталог.\n\n**Низкий приоритет (строка 30):** имя архива неудобно \
+         сортировать.\n",
+    );
+    assert_eq!(
+        seen(&r),
+        [
+            (Severity::P0, "scripts/backup.sh:12".into()),
+            (Severity::P3, "scripts/backup.sh:30".into())
+        ]
+    );
+    let r = read_cr(
+        "## Review: `src/a.ts`\n\nDie Änderung ist gut. Keine Beanstandungen — **Freigabe**.\n",
+    );
+    assert!(r.critique.findings.is_empty() && r.critique.agreement);
+}
+
+/// (w13) An opening sentence that names one file and raises nothing says where a lead that
+/// gives only a line is; "opcional" is the lowest level.
+#[test]
+fn an_opening_sentence_names_the_file_of_line_only_leads() {
+    let r = read_cr(
+        "Revisei a alteração em `src/estoque/Reserva.kt`.\n\n**Sugestão (opcional)** — linha \
+         102: o `catch` engole a exceção.\n",
+    );
+    assert_eq!(
+        seen(&r),
+        [(Severity::P3, "src/estoque/Reserva.kt:102".into())]
+    );
+}

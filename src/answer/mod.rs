@@ -225,6 +225,9 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         places.iter().any(|l| l.start_line.is_some())
             || (!places.is_empty() && location::lines_in(&loose).is_some())
     };
+    // (Unless the reviewer says outright it found nothing: "the only other `Lock` call
+    // (`ledger/account.go:47`) is a single-lock path … I did not find any bugs".)
+    let points_at_code = points_at_code && !verdict::found_nothing(&prose);
     let loose_concern = !use_json && (verdict::raises_concern(&loose) || points_at_code);
     // Nothing raised by the structure, but the answer says no ("Approved? No.", a JSON
     // `reject` with an empty list) or approves while its prose rates a bug: what it said is

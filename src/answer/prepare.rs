@@ -37,12 +37,19 @@ fn without_tool_logs(text: &str) -> String {
         t.starts_with('└') || t.starts_with('⎿')
     };
     let lines: Vec<&str> = text.lines().collect();
-    if !lines.iter().any(|l| hung(l) || l.starts_with("|  ")) {
+    if !lines
+        .iter()
+        .any(|l| hung(l) || l.starts_with("|  ") || ruled_step(l) || session_banner(l))
+    {
         return text.to_string();
     }
     let mut out: Vec<&str> = Vec::with_capacity(lines.len());
     let mut i = 0;
     while i < lines.len() {
+        if ruled_step(lines[i]) || session_banner(lines[i]) {
+            i = after_ruled_step(&lines, i + 1);
+            continue;
+        }
         let t = lines[i].trim_start();
         let step = (t.starts_with('•') || t.starts_with('⏺') || t.starts_with('●'))
             && lines.get(i + 1).is_some_and(|n| hung(n));
@@ -67,6 +74,41 @@ fn without_tool_logs(text: &str) -> String {
         i += 1;
     }
     out.join("\n")
+}
+
+/// A tool step drawn as a rule with its name (goose: `─── shell | developer ───…`).
+fn ruled_step(line: &str) -> bool {
+    let t = line.trim();
+    t.starts_with("───") && t.ends_with('─') && t.contains(" | ")
+}
+
+/// A session's opening line (goose: `starting session | provider: openai model: gpt-4.1`).
+fn session_banner(line: &str) -> bool {
+    line.starts_with("starting session | ")
+}
+
+/// Where the text after a tool step starts: past its `key: value` parameters and indented
+/// lines, and past the indented output the tool printed after a blank line.
+fn after_ruled_step(lines: &[&str], mut i: usize) -> usize {
+    let parameter = |l: &str| {
+        l.split_once(": ").is_some_and(|(k, _)| {
+            !k.is_empty() && k.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+        })
+    };
+    while i < lines.len() && (parameter(lines[i]) || lines[i].starts_with(' ')) {
+        i += 1;
+    }
+    let mut j = i;
+    while j < lines.len() && lines[j].trim().is_empty() {
+        j += 1;
+    }
+    if j < lines.len() && lines[j].starts_with(' ') && !lines[j].starts_with("    ") {
+        while j < lines.len() && lines[j].starts_with(' ') {
+            j += 1;
+        }
+        return j;
+    }
+    i
 }
 
 /// Markdown link definitions (`[MAJOR]: https://…/severity-major.png 'Severity: MAJOR'`) are
@@ -184,7 +226,8 @@ fn without_thinking(text: &str) -> Cow<'_, str> {
     }
 }
 
-/// The text inside a provider's JSON response: OpenAI `choices[0].message.content`, Anthropic
+/// The text inside a provider's JSON response: OpenAI `choices[0].message.content` or the
+/// Responses API's `output[].content[]` `output_text` parts, Anthropic
 /// `content[].text`, Ollama `message.content` or `response`, Gemini `candidates[0].content.parts`.
 fn unwrap_envelope(text: &str) -> Option<String> {
     let t = text.trim();
@@ -244,8 +287,33 @@ fn unwrap_envelope(text: &str) -> Option<String> {
                 .collect::<Vec<_>>()
                 .join("\n")
         });
+    // OpenAI's Responses API: `output[]` messages whose `content[]` parts are `output_text`
+    // (reasoning items left out), or the SDKs' `output_text` convenience field.
+    let from_responses = (v.get("object").and_then(Value::as_str) == Some("response"))
+        .then(|| {
+            let parts: Vec<&str> = v
+                .get("output")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter(|o| o.get("type").and_then(Value::as_str) == Some("message"))
+                .filter_map(|o| o.get("content").and_then(Value::as_array))
+                .flatten()
+                .filter(|p| p.get("type").and_then(Value::as_str) == Some("output_text"))
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect();
+            if parts.is_empty() {
+                v.get("output_text")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+            } else {
+                Some(parts.join("\n"))
+            }
+        })
+        .flatten();
     from_openai
         .map(str::to_string)
+        .or(from_responses)
         .or(from_anthropic)
         .or(from_ollama.map(str::to_string))
         .or(from_gemini)
@@ -261,12 +329,13 @@ fn without_bylines(text: &str) -> String {
         r"(?i)^\s*(?:\*\*)?@?[\w.-]+(?:\[bot\])?(?:\*\*)?\s+(?:·\s+(?:review thread|comment|review)\b.*|commented(?: on this pull request)?\.?|left a comment\.?)\s*$",
     );
     // A copy of GitHub's web page puts each byline on lines of its own: `@name`, `name bot`,
+    // `**name[bot]**:`,
     // `name bot reviewed 2 hours ago`, `5 hours ago`, `@name Reply...`. (Not "requested
     // changes" or "approved these changes": those are the review's verdict.)
     static WEB: OnceLock<Pattern> = OnceLock::new();
     let web = re(
         &WEB,
-        r"(?i)^\s*(?:@[\w.-]+(?:\[bot\])?|[\w.-]+(?:\[bot\])? bot|[\w.-]+(?:\[bot\]| bot)+ (?:reviewed|commented)(?: \d+ \w+ ago| yesterday| just now)?|[\w.-]+ (?:reviewed|commented) (?:\d+ \w+ ago|yesterday|just now)|\d+ (?:second|minute|hour|day|week|month|year)s? ago|(?:@[\w.-]+\s+)?Reply(?:\.\.\.|…)|[\w .-]{1,40}@[\w.-]+(?: started a thread on the diff| commented| replied)?\s*·\s*(?:\d+ \w+ ago|yesterday|just now))\s*$",
+        r"(?i)^\s*(?:@[\w.-]+(?:\[bot\])?|(?:\*\*)?@?[\w.-]+\[bot\](?:\*\*)?\s*:?|[\w.-]+(?:\[bot\])? bot|[\w.-]+(?:\[bot\]| bot)+ (?:reviewed|commented)(?: \d+ \w+ ago| yesterday| just now)?|[\w.-]+ (?:reviewed|commented) (?:\d+ \w+ ago|yesterday|just now)|\d+ (?:second|minute|hour|day|week|month|year)s? ago|(?:@[\w.-]+\s+)?Reply(?:\.\.\.|…)|[\w .-]{1,40}@[\w.-]+(?: started a thread on the diff| commented| replied)?\s*·\s*(?:\d+ \w+ ago|yesterday|just now))\s*$",
     );
     // A byline that says where (`**snyk-io** commented on `a.js` line 33`, `**kody-ai bot** ·
     // `a.ts` line 27`): the place stays, on a line of its own, for the comment under it.

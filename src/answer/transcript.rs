@@ -88,18 +88,39 @@ pub fn answer_in(text: &str) -> Option<String> {
 
 /// The last message in a human transcript.
 fn from_text_transcript(text: &str) -> Option<String> {
-    let first = text.lines().find(|l| !l.trim().is_empty())?.trim();
+    let first = untimed(text.lines().find(|l| !l.trim().is_empty())?.trim());
     let t = TEXT_TRANSCRIPTS
         .iter()
         .find(|t| first.starts_with(t.banner))?;
     let lines: Vec<&str> = text.lines().collect();
-    let start = lines.iter().rposition(|l| l.trim_end() == t.message)? + 1;
+    let start = lines
+        .iter()
+        .rposition(|l| untimed(l).trim_end() == t.message)?
+        + 1;
     let end = lines[start..]
         .iter()
-        .position(|l| l.trim_end() == t.end)
+        .position(|l| {
+            let l = untimed(l).trim_end();
+            l == t.end || l.strip_prefix(t.end).is_some_and(|r| r.starts_with(':'))
+        })
         .map_or(lines.len(), |i| start + i);
     let answer = lines[start..end].join("\n");
     (!answer.trim().is_empty()).then_some(answer)
+}
+
+/// A transcript line without the timestamp earlier CLI versions put before each block
+/// (`[2026-10-14T09:12:24] codex`, `[2026-10-14T09:12:24] tokens used: 18,406`).
+fn untimed(line: &str) -> &str {
+    line.strip_prefix('[')
+        .and_then(|rest| rest.split_once(']'))
+        .filter(|(stamp, _)| {
+            stamp.len() >= 10
+                && stamp[..4].bytes().all(|b| b.is_ascii_digit())
+                && stamp
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || b"-:T.Z+ ".contains(&b))
+        })
+        .map_or(line, |(_, rest)| rest.trim_start())
 }
 
 fn from_events(text: &str) -> Option<String> {

@@ -66,7 +66,8 @@ pub fn approves(text: &str) -> bool {
             // "Not approved" anywhere: the answer does not approve, whatever else it says.
             return false;
         }
-        if qualifier.is_match(after(text, m.end())) {
+        let rest = after(text, m.end());
+        if qualifier.is_match(rest) && !own_limits(rest) {
             return false;
         }
         approved = true;
@@ -74,9 +75,42 @@ pub fn approves(text: &str) -> bool {
     approved
 }
 
+/// Is the contrast after an approval only about what the reviewer did not do ("LGTM, though I
+/// did not run the benchmarks, so I can't confirm the speed-up")? That is a limit of the review,
+/// not a problem of the change, and the approval stands; a condition ("once", "if") or a
+/// concern in the same sentence still qualifies it.
+fn own_limits(rest: &str) -> bool {
+    static LIMIT: OnceLock<Pattern> = OnceLock::new();
+    static CONDITION: OnceLock<Pattern> = OnceLock::new();
+    let sentence = rest.split(['.', '!', '?', '\n']).next().unwrap_or("");
+    let limit = re(
+        &LIMIT,
+        r"(?i)^\W*(?:though|although|but|however)\W+(?:\w+\W+){0,2}i (?:did not|didn't|have not|haven't|could not|couldn't|was not able to|wasn't able to|cannot|can't) (?:\w+ )?(?:run|test|benchmark|load[- ]test|verify|check|try|build|execute|reproduce|confirm|profile|measure)\b",
+    );
+    limit.is_match(sentence)
+        && !re(&CONDITION, vocab::CONDITIONS).is_match(sentence)
+        && !raises_concern(sentence)
+}
+
+/// Does the reviewer say, unnegated and unqualified, that it found nothing ("I did not find any
+/// actionable bugs", "No issues found", "Nothing to fix")? Stronger than an approval word: it
+/// says what the review raised, not only how the reviewer feels about the change.
+pub fn found_nothing(text: &str) -> bool {
+    static FOUND: OnceLock<Pattern> = OnceLock::new();
+    static NEGATION: OnceLock<Pattern> = OnceLock::new();
+    static QUALIFIER: OnceLock<Pattern> = OnceLock::new();
+    let found = re(&FOUND, vocab::FOUND_NOTHING);
+    let negation = re(&NEGATION, vocab::NEGATIONS);
+    let qualifier = re(&QUALIFIER, vocab::QUALIFIERS);
+    found
+        .find_iter(text)
+        .any(|m| !negated(text, m.start(), negation) && !qualifier.is_match(after(text, m.end())))
+}
+
 /// Does `text` approve only on a condition ("I'd approve once the migration is reversible",
-/// "LGTM if the test is added")? The condition is a problem raised. (A contrast — "LGTM,
-/// though I did not run it" — is not: it withholds agreement without raising anything.)
+/// "LGTM if the test is added")? The condition is a problem raised. (A contrast is not: "LGTM,
+/// though the retry path is odd" withholds agreement without raising anything, and "LGTM,
+/// though I did not run it" keeps it, see [`approves`].)
 pub fn conditional(text: &str) -> bool {
     static CONDITION: OnceLock<Pattern> = OnceLock::new();
     let qualifier = re(&CONDITION, vocab::CONDITIONS);
@@ -93,7 +127,7 @@ pub fn raises_concern(text: &str) -> bool {
     let cue = re(&CUE, vocab::CONCERN_CUES);
     let negated = re(
         &NEGATED,
-        r"(?i)\b(?:no|not|without|never|zero|any|free of|nothing|checked for|looked for|scanned for|checking for|looking for|check for|avoids?|avoiding|prevents?|preventing|fix(?:es|ed)?|guards? against|protects? against|eliminates?)\W+(?:\w+\W+){0,2}$",
+        r"(?i)\b(?:no|not|without|never|zero|any|free of|nothing|instead of|rather than|checked for|looked for|scanned for|checking for|looking for|check for|avoids?|avoiding|prevents?|preventing|fix(?:es|ed)?|guards? against|protects? against|eliminates?)\W+(?:\w+\W+){0,2}$",
     );
     // What a review looks for is not what it found ("I'm reviewing this pull request for
     // security vulnerabilities and code quality issues", "Checked 6 files for logic errors,
@@ -101,7 +135,7 @@ pub fn raises_concern(text: &str) -> bool {
     static SOUGHT: OnceLock<Pattern> = OnceLock::new();
     let sought = re(
         &SOUGHT,
-        r"(?i)\b(?:review|reviewing|reviewed|scan|scanning|scanned|audit|auditing|audited|analy[sz]ing|search|searching|searched|inspecting|checked|checking|check|looked|looking|tested|testing|examined|examining|verified|verifying)\W+(?:\w+\W+){0,4}for\W+(?:\w+\W+){0,10}$",
+        r"(?i)\b(?:review|reviewing|reviewed|tests?|scan|scanning|scanned|audit|auditing|audited|analy[sz]ing|search|searching|searched|inspecting|checked|checking|check|looked|looking|tested|testing|examined|examining|verified|verifying)\W+(?:\w+\W+){0,4}for\W+(?:\w+\W+){0,10}$",
     );
     // A cue inside inline code is a name (`-race`, `leak_check`), not a word of concern.
     static CODE_SPAN: OnceLock<Pattern> = OnceLock::new();
@@ -111,7 +145,7 @@ pub fn raises_concern(text: &str) -> bool {
     static SETTLED: OnceLock<Pattern> = OnceLock::new();
     let settled = re(
         &SETTLED,
-        r"(?i)\b(?:is|are|was|were) (?:now |also |already )?(?:gone|fixed|resolved|addressed)|\bno longer\b|\bpreviously\b|\bused to\b|\bthe old (?:code|version|implementation)\b|\bold code\b|\bbefore this (?:change|pr|patch)\b|\b(?:which|that|what) (?:is exactly what |was exactly what )?(?:produced|caused|triggered)\b|\bon the parent commit\b",
+        r"(?i)\b(?:is|are|was|were) (?:now |also |already )?(?:gone|fixed|resolved|addressed)|\bno longer\b|\bpreviously\b|\bused to\b|\bthe old (?:code|version|implementation|values?|settings?|behaviou?r|logic)\b|\b(?:these|this|which|that) (?:fix(?:es)?|resolves?|solves?) (?:it|this|that)\b|\bold code\b|\bbefore this (?:change|pr|patch)\b|\b(?:which|that|what) (?:is exactly what |was exactly what )?(?:produced|caused|triggered)\b|\bon the parent commit\b|\b(?:which|that|this) was the (?:actual |real |root |underlying )?cause\b",
     );
     cue.find_iter(text).any(|m| {
         let breaks = ['.', '!', '?', '\n', ';'];
@@ -121,13 +155,47 @@ pub fn raises_concern(text: &str) -> bool {
         // (A word that merely starts a compound, "crash-recovery path", still counts.)
         let named = text[..m.start()].ends_with(['-', '_', '/', '.', '='])
             // A regression test guards against one; it raises none.
-            || text[m.end()..].starts_with(" test");
+            || text[m.end()..].starts_with(" test")
+            // "fails fast" is a design (it stops at once instead of hanging).
+            || text[m.end()..].starts_with(" fast");
         !named
             && !negated.is_match(before)
             && !sought.is_match(before)
             && !settled.is_match(&sentence)
             && !repaired(before)
+            && !denied(before)
     })
+}
+
+/// Is the cue denied a few words before it, by a contracted "not" ("won't start failing",
+/// "doesn't leak") or a "nothing"/"none" ("nothing in the diff needs to change")? Not when a
+/// missing action is the problem ("doesn't handle the error", "doesn't close the file"), nor
+/// when the clause turns after the denial ("nothing else, except that it leaks").
+fn denied(before: &str) -> bool {
+    static CONTRACTED: OnceLock<Pattern> = OnceLock::new();
+    static NOTHING: OnceLock<Pattern> = OnceLock::new();
+    static MISSING: OnceLock<Pattern> = OnceLock::new();
+    let contracted = re(
+        &CONTRACTED,
+        r"(?i)n't\W+(?:(?:start|begin|ever|really|actually|even|cause|introduce|be|get|create|risk|see|expect|hit|trigger|produce)\W+){0,2}(?:\w+\W+)?$",
+    );
+    let missing_action = re(
+        &MISSING,
+        r"(?i)n't\W+(?:handle|check|validate|close|release|free|escape|saniti[sz]e|catch|propagate|return|guard|cover|test|lock|clean|reset|update|wait|await|call|use)\b",
+    );
+    let nothing = re(&NOTHING, r"(?i)\b(?:nothing|none)\b((?:\W+\w+){0,5})\W+$");
+    let turns = |rest: &str| {
+        rest.split(|c: char| !c.is_alphanumeric()).any(|w| {
+            matches!(
+                w.to_ascii_lowercase().as_str(),
+                "but" | "except" | "however" | "besides" | "apart" | "other" | "else"
+            )
+        })
+    };
+    (contracted.is_match(before) && !missing_action.is_match(before))
+        || nothing
+            .captures(before)
+            .is_some_and(|c| !turns(c.get(1).map_or("", |m| m.as_str())))
 }
 
 /// Is the cue the object of a repair earlier in its clause ("the change fixes the install
@@ -138,7 +206,7 @@ fn repaired(before: &str) -> bool {
     static TURN: OnceLock<Pattern> = OnceLock::new();
     let repair = re(
         &REPAIR,
-        r"(?i)\b(?:fix(?:es|ed)?|corrects?|corrected|repairs?|repaired|resolves?|resolved)\b",
+        r"(?i)\b(?:fix(?:es|ed)?|corrects?|corrected|repairs?|repaired|resolves?|resolved|removes?|removed|eliminates?|eliminated|prevents?|prevented)\b",
     );
     let turn = re(
         &TURN,
@@ -159,7 +227,11 @@ fn sentence_after<'t>(text: &'t str, at: usize, breaks: &[char]) -> &'t str {
 /// Is the phrase at `at` negated earlier in its sentence?
 fn negated(text: &str, at: usize, negation: &Pattern) -> bool {
     // A dash ends the clause: "releases the entry before unlinking — LGTM!" is not "before LGTM".
-    negation.is_match(sentence_before(text, at, &['.', '!', '?', '\n', '—', '–']))
+    negation.is_match(sentence_before(
+        text,
+        at,
+        &['.', '!', '?', '\n', '—', '–', ';'],
+    ))
 }
 
 /// How far around a phrase its sentence is read: what negates or qualifies it is a few words

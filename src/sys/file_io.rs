@@ -15,7 +15,7 @@ use std::fs;
 use std::io::Read;
 use std::io::Write as _;
 use std::os::unix::fs::{FileTypeExt as _, OpenOptionsExt as _, PermissionsExt as _};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rustix::fs::OFlags;
 
@@ -179,16 +179,26 @@ pub fn write_replace(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     write_whole(path, contents, None, false)
 }
 
-/// Makes everything written under `dir` durable, its folder entries included, in one call
-/// (`syncfs` on the folder's file system): one flush for all of a round's files instead of an
-/// `fsync` per file and another for the folder.
-pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
+/// Makes `files` (written in `dir`) durable, and `dir`'s entries for them: their data first
+/// (`fdatasync` each), then the folder (`fsync`). A file gone since it was written (replaced, pruned) has
+/// nothing left to flush.
+pub fn sync_files(dir: &Path, files: &[PathBuf]) -> std::io::Result<()> {
+    let open = |p: &Path| match fs::File::open(p) {
+        Ok(f) => Ok(Some(f)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    };
+    for p in files {
+        if let Some(f) = open(p)? {
+            f.sync_data()?;
+        }
+    }
     let fd = rustix::fs::open(
         dir,
         OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
         rustix::fs::Mode::empty(),
     )?;
-    rustix::fs::syncfs(&fd)?;
+    rustix::fs::fsync(&fd)?;
     Ok(())
 }
 

@@ -188,8 +188,13 @@ pub fn review(v: &Value, protocol: Protocol, roots: &Roots) -> Option<JsonReview
             Some(f)
         })
         .collect();
-    let is_review = !items.is_empty() || verdict.is_some() || has_list_key(v);
-    if !is_review {
+    // (A `status: completed` beside no list says nothing about the change.)
+    let is_review = !items.is_empty() || stance.is_some() || has_list_key(v);
+    // A list of which no item reads as a finding, and no verdict that says yes or no (a
+    // provider's response body, `status: completed`, with the review nested inside a string):
+    // not known to be a review, so not known to raise nothing.
+    let unread = !items.is_empty() && findings.is_empty() && stance.is_none();
+    if !is_review || unread {
         return None;
     }
     let strings = |key: &str| -> Vec<String> {

@@ -192,6 +192,16 @@ impl Reader<'_> {
             // `🔒 Security`, `🧪 Test Coverage`: what the review looked at, not a finding; what
             // is said under it is read on its own words.
             Kind::Neutral(String::new())
+        } else if lead.severity.is_none()
+            && !lead.labelled
+            && !summary
+            && untagged.split_whitespace().count() > 1
+            && titled_place(untagged, self.roots).is_some()
+        {
+            self.about = titled_place(untagged, self.roots);
+            // `## Review: src/export/csvWriter.ts`, `## Ревью scripts/backup.sh`: what the answer
+            // is about, not a finding.
+            Kind::Neutral(String::new())
         } else if lead.severity.is_some()
             || lead.labelled
             || !location::find_all(text, self.roots).is_empty()
@@ -305,4 +315,30 @@ pub(super) fn generic_title(title: &str) -> bool {
     let n = vocab::normalise(title);
     let words: Vec<&str> = n.split(' ').collect();
     matches!(words.as_slice(), [w, d] if ["comment", "issue", "finding", "suggestion", "note", "problem", "bug", "item"].contains(w) && d.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// A heading that is a file without a line and at most one word besides (`Review:
+/// src/export/csvWriter.ts`, `Ревью scripts/backup.sh`): that file's path.
+fn titled_place(untagged: &str, roots: &Roots) -> Option<String> {
+    if let Some(location::Place::File(l)) = location::place_line(untagged, roots) {
+        return l.start_line.is_none().then_some(l.path);
+    }
+    let places = location::find_all(untagged, roots);
+    let [l] = places.as_slice() else {
+        return None;
+    };
+    let words: Vec<&str> = untagged
+        .split_whitespace()
+        .filter(|w| !w.contains(l.path.as_str()))
+        .collect();
+    let titled = l.start_line.is_none()
+        && words.len() == 1
+        && words[0]
+            .trim_matches(|c: char| !c.is_alphabetic())
+            .chars()
+            .count()
+            >= 3
+        && vocab::severity_of(words[0]).is_none()
+        && !crate::answer::verdict::raises_concern(words[0]);
+    titled.then(|| l.path.clone())
 }

@@ -119,6 +119,9 @@ struct Reader<'a> {
     recent: Option<usize>,
     /// `Impact: High` lines of a table record, for the finding the record goes on to give.
     pending: Vec<String>,
+    /// The file a heading said the answer is about (`## Review: src/a.ts`): where a finding
+    /// that gives only a line (`**Critical (line 12):**`) is.
+    about: Option<String>,
     /// The list being read (its items are alike: findings or not), and the next list's number.
     list: Option<usize>,
     lists: usize,
@@ -144,6 +147,7 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
         pending: Vec::new(),
         heading_content: false,
         recent: None,
+        about: None,
         out: Markdown::default(),
     };
     let bs = blocks(text);
@@ -198,6 +202,17 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
         if f.is_none() && !u.quiet {
             out.quiet_text.push(u.lead.clone());
             out.quiet_text.extend(u.lines.iter().cloned());
+        }
+    }
+    if let Some(about) = &r.about {
+        for (u, f) in r.units.iter().zip(found.iter_mut()) {
+            let Some(f) = f.as_mut().filter(|f| f.location.is_none()) else {
+                continue;
+            };
+            // (A link's address names its own place.)
+            if let Some((s, e)) = location::lines_in(&u.lead).filter(|_| !u.lead.contains("http")) {
+                f.location = Some(Location::new(about, Some(s), e));
+            }
         }
     }
     out.remarks

@@ -27,6 +27,7 @@ impl Reader<'_> {
         if self.rating_line(text) {
             return;
         }
+        self.opening_about(text);
         if self.numbered_diff_line(text) {
             return;
         }
@@ -75,6 +76,25 @@ impl Reader<'_> {
             return;
         }
         self.rest_of_text(kind, para, indent, text);
+    }
+
+    /// The answer's opening sentence, when it names one file and raises nothing ("Revisei a
+    /// alteração em `src/…/ReservaService.kt`.", "I reviewed the change to `a.go`."): the file
+    /// a lead that gives only a line (`**Sugestão** — linha 102:`) is in.
+    fn opening_about(&mut self, text: &str) {
+        if !self.units.is_empty() || self.about.is_some() || !self.sections.is_empty() {
+            return;
+        }
+        let places = location::find_all(text, self.roots);
+        if let [l] = places.as_slice() {
+            if l.start_line.is_none()
+                && !l.outside
+                && text.trim_end().ends_with(['.', ':'])
+                && !crate::answer::verdict::raises_concern(text)
+            {
+                self.about = Some(l.path.clone());
+            }
+        }
     }
 
     /// A line of the diff quoted with its number under a place (a code host's copied thread:

@@ -62,6 +62,10 @@ pub const SEVERITY_PHRASES: &[(&str, Severity, Strength)] = &[
     ("note", P3, Strength::Level),
     ("notice", P3, Strength::Level),
     ("optional", P3, Strength::Level),
+    ("opcional", P3, Strength::Level),
+    ("optionnel", P3, Strength::Level),
+    ("facoltativo", P3, Strength::Level),
+    ("opzionale", P3, Strength::Level),
     ("nice to have", P3, Strength::Level),
     // A section of optional points (`### Consider`, `**Consider**`): only a heading or label
     // that is this word alone; "Consider adding a test" has other words and is no marker.

@@ -50,6 +50,9 @@ pub struct Recorded {
 /// Claims the session and writes what the review starts from.
 pub fn begin(b: Begin) -> Result<Recorded> {
     let session = Session::create(b.base)?;
+    if b.settings.dry_run {
+        session.scratch();
+    }
     let artifact_path = session.write("artifact.md", b.artifact.text.as_bytes())?;
     if !b.artifact.instructions.text.is_empty() {
         session.write(
