@@ -60,7 +60,43 @@ pub struct Snapshot {
     git: BTreeMap<String, (u32, Stat)>,
 }
 
+/// How old the last snapshot of a folder may be to stand for "before" the next call: the time
+/// git-debate itself takes between one call's end and the next one's start (reading an answer,
+/// writing a round), in which nobody is expected to edit the tree.
+const REUSE_WITHIN: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The last snapshot taken of each folder, and when: the "after" of one call is the "before"
+/// of the next, so a run takes one snapshot per call plus one, not two per call.
+fn recent() -> &'static std::sync::Mutex<Vec<(PathBuf, std::time::Instant, Snapshot)>> {
+    static RECENT: std::sync::OnceLock<
+        std::sync::Mutex<Vec<(PathBuf, std::time::Instant, Snapshot)>>,
+    > = std::sync::OnceLock::new();
+    RECENT.get_or_init(Default::default)
+}
+
 impl Snapshot {
+    /// The state of `dir` before a call: the snapshot taken at the end of the call before it
+    /// when that was moments ago, else a new one ([`Snapshot::take`]).
+    pub fn before_call(dir: &Path) -> Option<Snapshot> {
+        let reused = {
+            let recent = recent().lock().unwrap_or_else(|e| e.into_inner());
+            recent
+                .iter()
+                .find(|(d, at, _)| d == dir && at.elapsed() <= REUSE_WITHIN)
+                .map(|(_, _, s)| s.clone())
+        };
+        reused.or_else(|| Snapshot::take(dir))
+    }
+
+    /// The state of `dir` after a call, remembered for the next call's [`Snapshot::before_call`].
+    pub fn after_call(dir: &Path) -> Option<Snapshot> {
+        let snap = Snapshot::take(dir)?;
+        let mut recent = recent().lock().unwrap_or_else(|e| e.into_inner());
+        recent.retain(|(d, _, _)| d != dir);
+        recent.push((dir.to_path_buf(), std::time::Instant::now(), snap.clone()));
+        Some(snap)
+    }
+
     /// Fingerprints the repository containing `dir`; `None` outside a repository with a work tree.
     pub fn take(dir: &Path) -> Option<Snapshot> {
         let repo = Repository::discover(dir).ok()?;
@@ -324,6 +360,28 @@ mod tests {
         git(d, &["commit", "-qm", "x"]);
         let c = staged.changes(&Snapshot::take(d).unwrap());
         assert!(c.iter().any(|l| l.starts_with("HEAD moved")), "{c:?}");
+    }
+
+    #[test]
+    fn a_calls_after_is_the_next_calls_before() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        git(d, &["init", "-q"]);
+        std::fs::write(d.join("a.txt"), "a\n").unwrap();
+        let after = Snapshot::after_call(d).unwrap();
+        // A change made after the call is the next call's: its "before" is the state the
+        // last call left, not a second snapshot taken now.
+        std::fs::write(d.join("b.txt"), "b\n").unwrap();
+        let before = Snapshot::before_call(d).unwrap();
+        assert_eq!(before, after);
+        assert_eq!(
+            before.changes(&Snapshot::take(d).unwrap()),
+            ["work tree: b.txt created"]
+        );
+        // Another folder is not served another's snapshot.
+        let other = tempfile::tempdir().unwrap();
+        git(other.path(), &["init", "-q"]);
+        assert_ne!(Snapshot::before_call(other.path()), Some(after));
     }
 
     #[test]

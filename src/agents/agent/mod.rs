@@ -432,7 +432,7 @@ pub fn run_checked_talking(
     req: &Request,
     talk: Option<&mut dyn runner::Talk>,
 ) -> Result<(runner::Finished, Vec<String>), Failure> {
-    let before = req.cwd.as_deref().and_then(readonly::Snapshot::take);
+    let before = req.cwd.as_deref().and_then(readonly::Snapshot::before_call);
     let ran = runner::Call::spawn(inv).and_then(|call| match talk {
         Some(t) => call.talk(t),
         None => call.wait(),
@@ -457,7 +457,7 @@ pub fn run_checked_talking(
         }
     })?;
     let changes = match (&before, req.cwd.as_deref()) {
-        (Some(before), Some(cwd)) => readonly::Snapshot::take(cwd)
+        (Some(before), Some(cwd)) => readonly::Snapshot::after_call(cwd)
             .map(|after| before.changes(&after))
             .unwrap_or_default(),
         _ => Vec::new(),
