@@ -504,6 +504,29 @@ fn tuned_holdout_w5_corpus() {
     );
 }
 
+/// `tuned/holdout-w14`: written blind (60 answers, 25 families; 75 % CLI answers to a review
+/// prompt that asks for P0–P3; blockers said only in a verdict, after "looks good overall", in a
+/// refused injected "reply LGTM", under JSON that approves; twelve languages besides English) and
+/// measured once, with the reader alone, before any change for it: recall 0.98, precision 0.93,
+/// severity 0.91, located 0.96, approval 0.98, blockers caught 20/20, clean answers falsely
+/// gated 2/33, approvals gated 1/18. Tuned on since (a verdict that rates findings by number, a
+/// lone level sentence, a level field that goes on to say what is wrong, Kiro's tool lines).
+#[test]
+fn tuned_holdout_w14_corpus() {
+    held_to(
+        "holdout-w14",
+        60,
+        &Bars {
+            recall: 0.97,
+            precision: 0.97,
+            severity: 0.98,
+            located: 0.96,
+            family: 0.5,
+            clean_tenth: true,
+        },
+    );
+}
+
 /// `tuned/holdout-w13`: written blind (60 answers, 25 families; 70 % CLI answers; written to be
 /// hard on the gate's other half: approvals in worrying words, with caveats, transcript chrome
 /// and thinking blocks; twelve languages besides English) and measured once, with the reader

@@ -632,3 +632,58 @@ fn an_opening_sentence_names_the_file_of_line_only_leads() {
         [(Severity::P3, "src/estoque/Reserva.kt:102".into())]
     );
 }
+
+/// (w14) A verdict that rates the findings by number ("1 is a blocker … 2 is minor", "le point
+/// 1 est bloquant") gives them those levels; a lone level sentence ("… Minor.") rates its
+/// finding; "neither is a merge blocker" rates nothing.
+#[test]
+fn a_verdict_that_rates_findings_by_number() {
+    let r = read_cr(
+        "**1. `src/p.ts:66`** — the credit is divided by the new plan's days.\n\n**2. \
+         `src/p.ts:12`** — `roundCents` is written twice.\n\nVerdict: 1 is a blocker — don't \
+         merge until it's fixed. 2 is minor.\n",
+    );
+    assert_eq!(
+        seen(&r),
+        [
+            (Severity::P0, "src/p.ts:66".into()),
+            (Severity::P2, "src/p.ts:12".into())
+        ]
+    );
+    let r = read_cr(
+        "1. **`src/a.ts`, ligne 58** — les champs ne sont plus échappés.\n\n2. **`src/b.ts`, \
+         ligne 12** — deux exports pour la même fonction. Mineur.\n\nVerdict : le point 1 est \
+         bloquant.\n",
+    );
+    assert_eq!(
+        seen(&r),
+        [
+            (Severity::P0, "src/a.ts:58".into()),
+            (Severity::P3, "src/b.ts:12".into())
+        ]
+    );
+    let r = read_cr(
+        "- Severity: low — `charts/hpa.yaml` line 9: `autoscaling/v2beta2` is gone in 1.26.\n\n\
+         Neither is a merge blocker.\n",
+    );
+    assert_eq!(seen(&r), [(Severity::P3, "charts/hpa.yaml:9".into())]);
+}
+
+/// (w14) A level field that goes on to say what is wrong (`**Gravidade: crítica** (linha 52)
+/// — …`) opens a finding; a field alone stays a detail.
+#[test]
+fn a_level_field_with_words_after_it_is_a_finding() {
+    let r = read_cr(
+        "Revisão de `src/auth/Reset.kt`:\n\n**Gravidade: crítica** (linha 52) — o código é \
+         gerado com um `Random` previsível.\n\n**Severity: low** (line 88) — the log line lacks \
+         the user id.\n",
+    );
+    assert_eq!(
+        seen(&r),
+        [
+            (Severity::P0, "src/auth/Reset.kt:52".into()),
+            (Severity::P3, "src/auth/Reset.kt:88".into())
+        ]
+    );
+    assert!(r.critique.findings[0].title.starts_with("o código"));
+}

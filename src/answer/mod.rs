@@ -201,6 +201,9 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
     default_file(text, roots, &mut c.findings);
     full_paths(text, roots, &mut c.findings);
     rate_from_prose(&mut c.findings);
+    if !use_json {
+        rate_by_number(&prose, &mut c.findings);
+    }
     if use_json {
         prose_outranks_json(text, roots, &mut c.findings);
     } else {
@@ -480,8 +483,51 @@ pub fn rate_from_prose(findings: &mut [Finding]) {
     for f in findings.iter_mut() {
         if f.severity == Severity::Unclassified {
             let text = format!("{}\n{}", f.title, f.body);
-            if let Some(s) = prose::severity_in(&text) {
+            if let Some(s) = prose::severity_in(&text).or_else(|| lone_level(&text)) {
                 f.severity = s;
+            }
+        }
+    }
+}
+
+/// A sentence of a finding that is a level word and nothing else ("… one is enough. Minor.",
+/// "Blocker."): the level, when only one such sentence says one.
+fn lone_level(text: &str) -> Option<Severity> {
+    let levels: Vec<Severity> = text
+        .split(['.', '!', '\n'])
+        .map(lead::plain)
+        .filter(|s| !s.is_empty() && s.split_whitespace().count() <= 2)
+        .filter_map(|s| vocab::severity_of(&s))
+        .filter(|s| s.1 == vocab::Strength::Level)
+        .map(|s| s.0)
+        .collect();
+    match levels.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
+/// A verdict that rates the findings by their numbers ("Verdict: 1 is a blocker … 2 is minor",
+/// "le point 1 est bloquant"): each numbered finding takes the level said of it, when that is
+/// more severe than the level it has (an unclassified finding always takes it).
+fn rate_by_number(prose: &str, findings: &mut [Finding]) {
+    static NUMBERED: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    let numbered = re(
+        &NUMBERED,
+        r"(?i)(?:^|[\s(:;,—–-])(?:#|no\.\s*|n°\s*|point\s+|item\s+|finding\s+|issue\s+|punto\s+|punkt\s+|ponto\s+)?(\d{1,2})\s+(?:is|est|es|ist|è|é|are|sind|son|sont|são)\s+([^.;,\n]{1,60})",
+    );
+    for c in numbered.captures_iter(prose) {
+        let Ok(n) = c[1].parse::<usize>() else {
+            continue;
+        };
+        let Some(f) = n.checked_sub(1).and_then(|i| findings.get_mut(i)) else {
+            continue;
+        };
+        let said = format!("is {}", &c[2]);
+        let level = prose::severity_in(&said).or_else(|| lone_level(&c[2]));
+        if let Some(l) = level {
+            if f.severity == Severity::Unclassified || l < f.severity {
+                f.severity = l;
             }
         }
     }

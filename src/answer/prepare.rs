@@ -37,15 +37,44 @@ fn without_tool_logs(text: &str) -> String {
         t.starts_with('└') || t.starts_with('⎿')
     };
     let lines: Vec<&str> = text.lines().collect();
-    if !lines
-        .iter()
-        .any(|l| hung(l) || l.starts_with("|  ") || ruled_step(l) || session_banner(l))
-    {
+    if !lines.iter().any(|l| {
+        hung(l)
+            || l.starts_with("|  ")
+            || ruled_step(l)
+            || session_banner(l)
+            || tool_use(l)
+            || usage_footer(l)
+    }) {
         return text.to_string();
     }
     let mut out: Vec<&str> = Vec::with_capacity(lines.len());
     let mut i = 0;
     while i < lines.len() {
+        // The copilot CLI's closing tally (`Total usage est:`, `Total duration (API):`, `Usage
+        // by model:` and the lines indented under it).
+        if usage_footer(lines[i]) {
+            i += 1;
+            while i < lines.len()
+                && (lines[i].starts_with("Total ")
+                    || lines[i].starts_with("Usage by model:")
+                    || lines[i].starts_with(' '))
+            {
+                i += 1;
+            }
+            continue;
+        }
+        // Kiro: `🛠️  Using tool: execute_bash`, its `⋮`/`●`/`↳` lines and the command, to
+        // `● Completed in 0.41s`.
+        if tool_use(lines[i]) {
+            let end = lines[i..]
+                .iter()
+                .take(40)
+                .position(|l| l.trim_start().starts_with("● Completed in"));
+            if let Some(n) = end {
+                i += n + 1;
+                continue;
+            }
+        }
         if ruled_step(lines[i]) || session_banner(lines[i]) {
             i = after_ruled_step(&lines, i + 1);
             continue;
@@ -74,6 +103,18 @@ fn without_tool_logs(text: &str) -> String {
         i += 1;
     }
     out.join("\n")
+}
+
+/// The copilot CLI's closing tally opens with `Total usage est:`.
+fn usage_footer(line: &str) -> bool {
+    line.starts_with("Total usage est:")
+}
+
+/// A tool call announced on a line of its own (Kiro: `🛠️  Using tool: execute_bash (trusted)`).
+fn tool_use(line: &str) -> bool {
+    line.trim_start()
+        .trim_start_matches(|c: char| !c.is_alphanumeric())
+        .starts_with("Using tool: ")
 }
 
 /// A tool step drawn as a rule with its name (goose: `─── shell | developer ───…`).

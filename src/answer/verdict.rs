@@ -280,6 +280,18 @@ pub fn objection(text: &str) -> Option<String> {
     Some(format!("{before}{}", &rest[..end]).trim().to_string())
 }
 
+/// Does the line open with a verdict's label (`Verdict : le point 1 est bloquant`, `Závěr:
+/// neschvaluji`, `Итог: …`), whatever it goes on to say? It speaks of the whole review, not of
+/// the finding above it.
+pub fn labelled(text: &str) -> bool {
+    static LABEL: OnceLock<Pattern> = OnceLock::new();
+    re(
+        &LABEL,
+        r"(?i)^\W*(?:overall\s+|final\s+)?(?:verdict|conclusion|veredicto|verdetto|verdict final|fazit|závěr|итог|вердикт|висновок|werdykt|podsumowanie|sonuç|kết luận|kesimpulan|結論|结论|総評|판정|결론)\s*\**\s*[:：]",
+    )
+    .is_match(text)
+}
+
 /// A `Verdict: approve` / `**Decision:** Request changes` line in prose.
 pub fn stated(text: &str) -> Option<Stance> {
     static LINE: OnceLock<Pattern> = OnceLock::new();

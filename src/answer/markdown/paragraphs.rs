@@ -124,7 +124,10 @@ impl Reader<'_> {
     fn verdict_line(&mut self, text: &str) -> bool {
         // `Verdict: needs changes` after the last finding is the answer's verdict (read from
         // the prose as a whole), not that finding's detail.
-        if self.after_blank && crate::answer::verdict::stated(text).is_some() {
+        if self.after_blank
+            && (crate::answer::verdict::stated(text).is_some()
+                || crate::answer::verdict::labelled(text))
+        {
             self.open = None;
             self.out.loose_text.push(text.to_string());
             return true;
@@ -344,7 +347,7 @@ impl Reader<'_> {
             let l = markers::read_lead(text);
             l.severity.is_some() && l.title.is_empty()
         };
-        if !unit::is_field(text) && opens_unit(text) && !(marker_line && under_titled_heading) {
+        if !unit::is_detail(text) && opens_unit(text) && !(marker_line && under_titled_heading) {
             let u = self.new_unit(UnitKind::Paragraph, text, indent);
             if location::leading_range(text).is_some() {
                 self.units[u].kind = UnitKind::Range;
@@ -389,7 +392,7 @@ impl Reader<'_> {
             let l = markers::read_lead(text);
             l.severity.is_some() && l.title.is_empty()
         };
-        if unit::is_field(text) && !matches!(&kind, Kind::Neutral(t) if !t.is_empty()) {
+        if unit::is_detail(text) && !matches!(&kind, Kind::Neutral(t) if !t.is_empty()) {
             self.pending.push(text.to_string());
             return;
         }

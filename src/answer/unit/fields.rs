@@ -216,6 +216,24 @@ pub fn is_field(line: &str) -> bool {
     field(line).is_some()
 }
 
+/// A line that is a field and only a field: not a level field that goes on to say what is
+/// wrong (`**Severity: critical** (line 52) — the code is guessable`), which opens a finding.
+pub fn is_detail(line: &str) -> bool {
+    is_field(line) && !severity_lead(line)
+}
+
+fn severity_lead(line: &str) -> bool {
+    if !is_severity_field(line) {
+        return false;
+    }
+    let said = line
+        .split_once(" — ")
+        .or_else(|| line.split_once(" – "))
+        .or_else(|| line.split_once(" - "))
+        .map(|(_, rest)| rest);
+    said.is_some_and(|rest| rest.split_whitespace().count() >= 3)
+}
+
 /// `**Severity: high**`, `Priority: low`: a level given as a field.
 pub fn is_severity_field(line: &str) -> bool {
     matches!(field(line), Some((Field::Severity, _)))

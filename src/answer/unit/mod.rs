@@ -7,7 +7,7 @@ mod locate;
 mod title;
 
 use fields::*;
-pub use fields::{clean, is_field, is_severity_field};
+pub use fields::{clean, is_detail, is_field, is_severity_field};
 use locate::{importance, locate};
 use title::*;
 
@@ -81,6 +81,20 @@ fn title_and_body(
             extra.body = rest.to_string();
             title = bold;
         }
+    }
+    // `**Severity: critical** (line 52) — the code …`: the place is where, the words after the
+    // dash are what.
+    // (`**1. Závažnost: kritická** — `a.py`, řádek 29` and the words on the next line: the
+    // same.)
+    let only_place = (title.starts_with('(')
+        && title.ends_with(')')
+        && title.chars().any(|c| c.is_ascii_digit())
+        && location::lines_in(&title).is_some())
+        || location::place_line(&title, roots).is_some();
+    if only_place && !extra.body.is_empty() {
+        title = std::mem::take(&mut extra.body);
+    } else if only_place && !body.is_empty() {
+        title.clear();
     }
     if title.is_empty() {
         title = title_field.unwrap_or_default();

@@ -602,4 +602,5 @@ pub const PROSE_SELF_RATED: &[(&str, Severity)] = &[
 pub const PROSE_NEGATIONS: &[&str] = &[
     "not", "no", "nothing", "never", "isn", "isnt", "aren", "arent", "non", "without", "hardly",
     "didn", "didnt", "don", "dont", "doesn", "doesnt", "wasn", "weren", "zero", "none", "nor",
+    "neither",
 ];
