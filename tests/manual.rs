@@ -317,6 +317,11 @@ fn which(program: &str) -> bool {
 /// a zsh pseudo-terminal (zpty) is typed the line and a TAB, with `compadd` wrapped to print what
 /// completion adds.
 fn zsh_complete(env: &crate::common::TestEnv, line: &str) -> Vec<String> {
+    zsh_complete_in(env, &env.root, line)
+}
+
+/// [`zsh_complete`] with zsh started in `dir` (a repository, for values from it).
+fn zsh_complete_in(env: &crate::common::TestEnv, dir: &std::path::Path, line: &str) -> Vec<String> {
     let fns = env.root.join("zfn");
     std::fs::create_dir_all(&fns).unwrap();
     let run = env.run_in(&env.root, &["completions", "zsh"]).ok();
@@ -342,7 +347,7 @@ print -r -- "$out""#,
         .env_clear()
         .env("PATH", env.path())
         .env("HOME", &env.home)
-        .current_dir(&env.root)
+        .current_dir(dir)
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout).replace('\r', "\n");
@@ -380,4 +385,97 @@ fn zsh_completes_subcommands_and_their_arguments() {
         ["never", "p1", "p2", "p3"]
     );
     assert!(zsh_complete(&env, "git debate sess").contains(&"sessions".to_string()));
+}
+
+/// A repository with a branch and a stored session, and `git-debate` on the test's PATH.
+fn repo_with_a_branch_and_a_session() -> crate::common::TestEnv {
+    let env = crate::common::TestEnv::with_repo();
+    env.git(&["branch", "feature-cache"]);
+    std::fs::create_dir_all(
+        env.repo
+            .join(".git/review-loop/debate-20261127-010203-abcd"),
+    )
+    .unwrap();
+    let link = env.root.join("bin/git-debate");
+    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("git-debate"), &link).unwrap();
+    env
+}
+
+#[test]
+fn zsh_completes_scopes_with_revisions_backends_and_sessions() {
+    if !which("zsh") {
+        eprintln!("skipped: zsh is not installed here");
+        return;
+    }
+    let env = repo_with_a_branch_and_a_session();
+    let words = |line: &str| zsh_complete_in(&env, &env.repo, line);
+    let forms = words("git-debate --scope ");
+    assert!(
+        forms.contains(&"uncommitted".to_string()) && forms.contains(&"commit:".to_string()),
+        "{forms:?}"
+    );
+    assert!(words("git-debate --scope base:feat").contains(&"feature-cache".to_string()));
+    assert!(words("git-debate --scope range:HEAD..feat").contains(&"feature-cache".to_string()));
+    let backends = words("git-debate --reviewer co");
+    assert!(
+        backends.contains(&"codex".to_string()) && backends.contains(&"copilot".to_string()),
+        "{backends:?}"
+    );
+    let ids = words("git-debate show ");
+    assert!(
+        ids.contains(&"last".to_string())
+            && ids.contains(&"debate-20261127-010203-abcd".to_string()),
+        "{ids:?}"
+    );
+}
+
+/// What fish completes for `line` (`complete -C`), with our script loaded.
+fn fish_complete(env: &crate::common::TestEnv, line: &str) -> Vec<String> {
+    let script = env.root.join("git-debate.fish");
+    let run = env.run_in(&env.root, &["completions", "fish"]).ok();
+    std::fs::write(&script, run.stdout).unwrap();
+    let out = std::process::Command::new("fish")
+        .arg("--no-config")
+        .arg("-c")
+        .arg(format!("source {}; complete -C '{line}'", script.display()))
+        .env_clear()
+        .env("PATH", env.path())
+        .env("HOME", &env.home)
+        .current_dir(&env.repo)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.split('\t').next().unwrap_or("").to_string())
+        .collect()
+}
+
+#[test]
+fn fish_completes_scopes_with_revisions_backends_and_sessions() {
+    if !which("fish") {
+        eprintln!("skipped: fish is not installed here");
+        return;
+    }
+    let env = repo_with_a_branch_and_a_session();
+    let words = |line: &str| fish_complete(&env, line);
+    assert!(words("git-debate --scope com").contains(&"commit:".to_string()));
+    assert_eq!(
+        words("git-debate --scope base:feat"),
+        ["base:feature-cache"]
+    );
+    assert_eq!(
+        words("git-debate --scope range:HEAD..feat"),
+        ["range:HEAD..feature-cache"]
+    );
+    let backends = words("git-debate --reviewer co");
+    assert!(
+        backends.contains(&"codex".to_string()) && backends.contains(&"copilot".to_string()),
+        "{backends:?}"
+    );
+    let ids = words("git-debate show ");
+    assert!(
+        ids.contains(&"last".to_string())
+            && ids.contains(&"debate-20261127-010203-abcd".to_string()),
+        "{ids:?}"
+    );
 }

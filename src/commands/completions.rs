@@ -20,8 +20,15 @@ pub fn run(args: &CompletionsArgs) -> Result<Outcome> {
         .ok_or_else(|| anyhow::anyhow!("clap's bash script registers no completion function"))?
         .into_bytes();
     }
+    let backends = &crate::agents::registry::REVIEWER_ORDER;
     if args.shell == clap_complete::Shell::Zsh {
-        out = completion::zsh_subcommands_first(&String::from_utf8_lossy(&out)).into_bytes();
+        let script = completion::zsh_subcommands_first(&String::from_utf8_lossy(&out));
+        out = completion::zsh_values(&script, backends).into_bytes();
+    }
+    if args.shell == clap_complete::Shell::Fish {
+        let flags = completion::backend_flags(&crate::flags::command());
+        out =
+            completion::fish_values(&String::from_utf8_lossy(&out), &flags, backends).into_bytes();
     }
     crate::ui::terminal::out_trusted(&out)?;
     Ok(Outcome::Success)

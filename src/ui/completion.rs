@@ -1,6 +1,6 @@
 //! Completion scripts as a shell sees them: clap generates them from the flag definitions, and
 //! this adds what clap gets wrong or cannot know (git's `_git_debate` hook, values from the
-//! repository, zsh's positionals).
+//! repository in bash, zsh and fish, zsh's positionals).
 
 /// git's bash completion looks for `_git_<subcommand>` when completing `git debate` (and, with
 /// bash-completion installed, first loads the completion file named `git-debate` to find it).
@@ -133,4 +133,108 @@ pub fn bash(clap_script: &str, backend_flags: &[String], backends: &[&str]) -> O
         .replace("BACKEND_FLAGS)", &format!("{})", backend_flags.join(" | ")))
         .replace("BACKEND_NAMES", &backends.join(" "));
     Some(script + &shim)
+}
+
+/// zsh functions for values clap cannot know: `--scope` forms with this repository's
+/// revisions, and session ids.
+const ZSH_VALUES: &str = r#"
+(( $+functions[_git_debate_refs] )) ||
+_git_debate_refs() {
+    local -a refs
+    refs=(HEAD ${(f)"$(git for-each-ref --format='%(refname:short)' refs/heads refs/tags refs/remotes 2>/dev/null)"})
+    print -r -- ${refs[@]}
+}
+(( $+functions[_git_debate_scopes] )) ||
+_git_debate_scopes() {
+    local -a forms refs
+    refs=(${(z)"$(_git_debate_refs)"})
+    case $PREFIX in
+    commit:*|base:*) compadd -P "${PREFIX%%:*}:" -- $refs ;;
+    range:*..*) compadd -P "${PREFIX%%..*}.." -- $refs ;;
+    range:*) compadd -S .. -P range: -- $refs ;;
+    file:*) compset -P file: ; _files ;;
+    *) forms=(uncommitted staged); compadd -- $forms; compadd -S '' -- commit: base: range: file: ;;
+    esac
+}
+(( $+functions[_git_debate_sessions] )) ||
+_git_debate_sessions() {
+    local dir
+    dir="$(git rev-parse --git-dir 2>/dev/null)/review-loop"
+    compadd -- last
+    [[ -d $dir ]] && compadd -- ${(f)"$(command ls $dir 2>/dev/null | grep '^debate-')"}
+}
+"#;
+
+/// clap's zsh script with values completed: `--scope` by its forms and this repository's
+/// revisions, every backend flag by the `backends`, `--since` and a session id by the sessions
+/// of this repository.
+pub fn zsh_values(script: &str, backends: &[&str]) -> String {
+    let script = script
+        .replace(":SCOPE:_default'", ":SCOPE:_git_debate_scopes'")
+        .replace(
+            ":BACKEND:_default'",
+            &format!(":BACKEND:({} exec\\: openai\\:)'", backends.join(" ")),
+        )
+        .replace(
+            ":last|SESSION|REV:_default'",
+            ":last|SESSION|REV:_git_debate_sessions'",
+        )
+        .replace(
+            "`last` for the newest:_default'",
+            "`last` for the newest:_git_debate_sessions'",
+        );
+    // The functions go before the script's own `_git-debate` definition, which zsh runs.
+    match script.find("\n_git-debate() {") {
+        Some(at) => format!("{}{ZSH_VALUES}{}", &script[..at], &script[at..]),
+        None => script + ZSH_VALUES,
+    }
+}
+
+/// fish functions and extra `complete` lines for values clap cannot know (fish merges every
+/// `complete` line given for a command).
+const FISH_VALUES: &str = r#"
+function __git_debate_refs
+    echo HEAD
+    git for-each-ref --format='%(refname:short)' refs/heads refs/tags refs/remotes 2>/dev/null
+end
+function __git_debate_scopes
+    set -l cur (commandline -ct)
+    switch $cur
+        case 'commit:*' 'base:*'
+            set -l kind (string split -m1 : -- $cur)[1]
+            for r in (__git_debate_refs); echo $kind:$r; end
+        case 'range:*..*'
+            set -l from (string split -m1 .. -- $cur)[1]
+            for r in (__git_debate_refs); echo $from..$r; end
+        case 'range:*'
+            for r in (__git_debate_refs); echo range:$r..; end
+        case 'file:*'
+            for f in (__fish_complete_path (string replace -r '^file:' '' -- $cur)); echo file:$f; end
+        case '*'
+            printf '%s
+' uncommitted staged commit: base: range: file:
+    end
+end
+function __git_debate_sessions
+    echo last
+    set -l dir (git rev-parse --git-dir 2>/dev/null)/review-loop
+    test -d $dir; and command ls $dir 2>/dev/null | string match 'debate-*'
+end
+complete -c git-debate -l scope -f -r -a '(__git_debate_scopes)'
+complete -c git-debate -l since -f -r -a '(__git_debate_sessions)'
+complete -c git-debate -n '__fish_git_debate_using_subcommand show resume' -f -a '(__git_debate_sessions)'
+"#;
+
+/// clap's fish script with values completed: `--scope`, `--since`, session ids, and every
+/// backend flag (`flags`) by the `backends`.
+pub fn fish_values(script: &str, flags: &[String], backends: &[&str]) -> String {
+    let mut out = script.to_string() + FISH_VALUES;
+    let names = format!("{} exec: openai:", backends.join(" "));
+    for f in flags {
+        let long = f.trim_start_matches('-');
+        out.push_str(&format!(
+            "complete -c git-debate -l {long} -f -r -a '{names}'\n"
+        ));
+    }
+    out
 }
