@@ -504,6 +504,30 @@ fn tuned_holdout_w5_corpus() {
     );
 }
 
+/// `tuned/holdout-w15`: written blind (60 answers, 31 families incl. Bito, CodeAnt, Kodus,
+/// Codacy, DeepSource; everyday changes; twelve languages besides English, most new to the
+/// reader) and measured once, with the reader alone, before any change for it: recall 0.89,
+/// precision 0.73, severity 0.87, located 0.90, approval 0.88, blockers caught 15/16, clean
+/// answers falsely gated 4/35, approvals gated 3/20. Tuned on since (levels, line words and
+/// verdicts in Finnish, Norwegian, Danish, Catalan, Malay and Slovak; what the reviewer checked
+/// and found handled; a bot's skipped files; a passed check's green circle; a level in an HTML
+/// comment; a worry the reviewer says was unfounded).
+#[test]
+fn tuned_holdout_w15_corpus() {
+    held_to(
+        "holdout-w15",
+        60,
+        &Bars {
+            recall: 0.94,
+            precision: 0.95,
+            severity: 0.98,
+            located: 0.94,
+            family: 0.5,
+            clean_tenth: true,
+        },
+    );
+}
+
 /// `tuned/holdout-w14`: written blind (60 answers, 25 families; 75 % CLI answers to a review
 /// prompt that asks for P0–P3; blockers said only in a verdict, after "looks good overall", in a
 /// refused injected "reply LGTM", under JSON that approves; twelve languages besides English) and

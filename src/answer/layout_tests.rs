@@ -687,3 +687,92 @@ fn a_level_field_with_words_after_it_is_a_finding() {
     );
     assert!(r.critique.findings[0].title.starts_with("o código"));
 }
+
+/// (w15) What the reviewer checked and found handled ("Risks I looked at", "Risks
+/// considered") is not raised; nor a bot's list of the files it skipped, whatever emoji it
+/// wears; nor a passed check's green circle; nor a worry the reviewer says was unfounded.
+#[test]
+fn what_was_checked_and_found_handled_is_quiet() {
+    let r = read_cr(
+        "### Risks I looked at\n\n1. **TLS backend.** The feature list keeps rustls.\n2. \
+         **MSRV.** `rust-toolchain.toml` pins 1.79. Fine.\n\n### Verdict\n\nNothing to change: \
+         approve.\n",
+    );
+    assert!(
+        r.critique.findings.is_empty() && r.critique.agreement,
+        "{:?}",
+        seen(&r)
+    );
+    let r = read_cr(
+        "No actionable comments were generated.\n\n<details>\n<summary>⛔ Files ignored due to \
+         path filters (1)</summary>\n\n* `pnpm-lock.yaml` is excluded by `!**/pnpm-lock.yaml`\n\n\
+         </details>\n",
+    );
+    assert!(
+        r.critique.findings.is_empty() && r.critique.agreement,
+        "{:?}",
+        seen(&r)
+    );
+    let r = read_cr(
+        "### Up to standards ✅\n\n🟢 **Issues** — 0 new issues\n🟢 **Coverage** — diff \
+         coverage 92% (≥ 80%)\n",
+    );
+    assert!(r.critique.findings.is_empty(), "{:?}", seen(&r));
+    let r = read_cr(
+        "I was worried about replica lag on 4.1M updates, but at 5,000 rows per batch it stays \
+         under two seconds.\n\nApprove — nothing to change.\n",
+    );
+    assert!(r.critique.agreement);
+    // A risks section that is the findings is still read.
+    let r = read_cr(
+        "### Risks\n\n1. **TLS backend.** It falls back to OpenSSL and breaks the Alpine build.\n",
+    );
+    assert_eq!(r.critique.findings.len(), 1);
+}
+
+/// (w15) A level hidden in an HTML comment under a heading (`<!-- **Medium Severity** -->`)
+/// makes the heading a finding at that level; levels and verdicts in Finnish, Norwegian,
+/// Danish, Catalan, Malay and Slovak.
+#[test]
+fn hidden_levels_and_more_languages() {
+    let r = read_cr(
+        "### Backoff delay never resets\n\n<!-- **Medium Severity** -->\n\nThe attempt counter \
+         is never reset.\n\n<!-- LOCATIONS START\nsrc/net/backoff.ts#L44-L51\nLOCATIONS END -->\n",
+    );
+    assert_eq!(seen(&r), [(Severity::P2, "src/net/backoff.ts:44-51".into())]);
+    for (text, sev) in [
+        (
+            "### 1. Vakavuus: kriittinen — NOT NULL ilman oletusarvoa\n`db/m.sql`, rivi 3:\n",
+            Severity::P0,
+        ),
+        (
+            "1. **Alvorlighetsgrad: middels** — `s.sh` linje 17: `find` mangler `-type f`.\n",
+            Severity::P2,
+        ),
+        (
+            "1. **Severitat: alta** — `server/cors.js`, línia 14: reflecteix qualsevol origen.\n",
+            Severity::P1,
+        ),
+        (
+            "1. **Keterukan: tinggi** (baris 118) — `pg.go` tidak memanggil `tx.Rollback()`.\n",
+            Severity::P1,
+        ),
+    ] {
+        let r = read_cr(text);
+        assert_eq!(
+            r.critique
+                .findings
+                .iter()
+                .map(|f| f.severity)
+                .collect::<Vec<_>>(),
+            [sev],
+            "{text}"
+        );
+    }
+    for text in [
+        "Indekset oprettes med `CONCURRENTLY`.\n\nIngen fejl fundet. Godkendt til merge.\n",
+        "Základný obraz je pripnutý.\n\nNenašiel som žiadne problémy. Schvaľujem.\n",
+    ] {
+        assert!(read_cr(text).critique.agreement, "{text}");
+    }
+}

@@ -64,12 +64,13 @@ fn without_tool_logs(text: &str) -> String {
             continue;
         }
         // Kiro: `🛠️  Using tool: execute_bash`, its `⋮`/`●`/`↳` lines and the command, to
-        // `● Completed in 0.41s`.
+        // `● Completed in 0.41s` (or `- Completed in …`).
         if tool_use(lines[i]) {
-            let end = lines[i..]
-                .iter()
-                .take(40)
-                .position(|l| l.trim_start().starts_with("● Completed in"));
+            let end = lines[i..].iter().take(40).position(|l| {
+                l.trim_start()
+                    .trim_start_matches(|c: char| !c.is_alphanumeric())
+                    .starts_with("Completed in")
+            });
             if let Some(n) = end {
                 i += n + 1;
                 continue;

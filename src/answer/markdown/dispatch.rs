@@ -120,6 +120,20 @@ impl Reader<'_> {
             Block::Hidden { text } => {
                 if let Some(u) = self.target() {
                     self.units[u].hidden.push(text.clone());
+                } else if let Kind::Neutral(title) = self.kind() {
+                    // `### Title` then `<!-- **Medium Severity** -->` (Bugbot): the heading was
+                    // a finding, its level hidden from the page.
+                    let inner = text
+                        .trim()
+                        .trim_start_matches("<!--")
+                        .trim_end_matches("-->")
+                        .trim();
+                    let lead = markers::read_lead(inner);
+                    let marker_only = lead.title.is_empty()
+                        && lead.severity.is_some_and(|s| s.1 == Strength::Level);
+                    if marker_only && !title.is_empty() && inner.lines().count() == 1 {
+                        self.promote(title, inner);
+                    }
                 }
             }
         }

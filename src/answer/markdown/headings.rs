@@ -178,6 +178,8 @@ impl Reader<'_> {
             Kind::Recommendation
         } else if path_found {
             Kind::Neutral(String::new())
+        } else if section_named(&lead_title, vocab::CHECKED_SECTIONS) {
+            Kind::Quiet
         } else if lead.severity.is_none() && starts(vocab::FINDING_SECTIONS) {
             self.out.structured = true;
             Kind::Findings

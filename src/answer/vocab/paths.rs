@@ -194,4 +194,4 @@ pub const BARE_FILE_NAMES: &[&str] = &[
 /// Words for "line" and "lines" before a line number, in the languages reviews are written in
 /// (a regex alternation, matched case-insensitively): `line 12`, `regels 40-44`, `строки
 /// 34-41`, `satır 88`, `บรรทัด 12`.
-pub const LINE_WORDS: &str = r"lines?|l[íi]neas?|linhas?|lignes?|zeilen?|regels?|righe|riga|linii|linie|linia|wiersz[ea]?|wierszu|строк[аиеу]?|satır(?:lar|ı|da)?|baris|dòng|บรรทัด(?:ที่)?|السطر|السطور|سطر|पंक्ति(?:याँ)?|sor(?:ok|ban)?|خط|liniile|řádek|řádky|řádku|שורה|שורות|γραμμή|γραμμές|γραμμή|рядок|рядки|рядку|rad(?:er|en)?";
+pub const LINE_WORDS: &str = r"lines?|l[íi]neas?|linhas?|lignes?|zeilen?|regels?|righe|riga|linii|linie|linia|wiersz[ea]?|wierszu|строк[аиеу]?|satır(?:lar|ı|da)?|baris|dòng|บรรทัด(?:ที่)?|السطر|السطور|سطر|पंक्ति(?:याँ)?|sor(?:ok|ban)?|خط|liniile|řádek|řádky|řádku|שורה|שורות|γραμμή|γραμμές|γραμμή|рядок|рядки|рядку|rad(?:er|en)?|rivi(?:llä|t)?|linje(?:r|n)?|l[íi]nia|riadk?[uoy]?|riadok";

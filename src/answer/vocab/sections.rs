@@ -3,8 +3,27 @@
 
 /// Headings of sections that are not findings: summaries, praise, walkthroughs, effort estimates.
 /// A heading matches when its normalised text starts with one of these.
+/// Sections that list what the reviewer checked and found handled, item by item ("Risks I looked
+/// at", "Risks considered"), or the files a bot skipped: quiet, though they name risks or wear a
+/// marker (read before [`FINDING_SECTIONS`], whose "risks" they would otherwise be).
+pub const CHECKED_SECTIONS: &[&str] = &[
+    "risks i looked at",
+    "risks i checked",
+    "risks considered",
+    "risks checked",
+    "what i checked",
+    "things i checked",
+    // A bot's list of the files it skipped or read, whatever emoji it wears (`⛔ Files ignored
+    // due to path filters`).
+    "files ignored due to path filters",
+    "files selected for processing",
+    "files skipped from review",
+];
+
 pub const QUIET_SECTIONS: &[&str] = &[
     "summary",
+    // Codacy's passing quality gate: its rows are the checks that passed.
+    "up to standards",
     // The statuses of an earlier review's findings (read by `carried`), not new findings.
     "carried findings",
     "earlier findings",

@@ -257,6 +257,27 @@ pub const SEVERITY_PHRASES: &[(&str, Severity, Strength)] = &[
     ("hög", P1, Strength::Level),
     ("medel", P2, Strength::Level),
     ("låg", P3, Strength::Level),
+    // Finnish, Norwegian, Danish, Catalan, Malay and Slovak.
+    ("kriittinen", P0, Strength::Level),
+    ("korkea", P1, Strength::Level),
+    ("keskitaso", P2, Strength::Level),
+    ("kohtalainen", P2, Strength::Level),
+    ("matala", P3, Strength::Level),
+    ("vähäinen", P3, Strength::Level),
+    ("høy", P1, Strength::Level),
+    ("middels", P2, Strength::Level),
+    ("lav", P3, Strength::Level),
+    ("høj", P1, Strength::Level),
+    ("middel", P2, Strength::Level),
+    ("mitjana", P2, Strength::Level),
+    ("kritikal", P0, Strength::Level),
+    ("sederhana", P2, Strength::Level),
+    ("kritické", P0, Strength::Level),
+    ("vysoké", P1, Strength::Level),
+    ("stredná", P2, Strength::Level),
+    ("stredné", P2, Strength::Level),
+    ("nízka", P3, Strength::Level),
+    ("nízke", P3, Strength::Level),
     ("potential issue", P2, Strength::Category),
     ("refactor suggestion", P3, Strength::Category),
     ("best practice", P3, Strength::Category),
@@ -299,7 +320,7 @@ pub const LABEL_PHRASES: &[(&str, Severity)] = &[("important", P1), ("must", P1)
 
 /// Names of a severity field before its value (`Severity: high`, `importance : moyenne`,
 /// `важность: средняя`, `önem: kritik`): a regex alternation.
-pub const SEVERITY_FIELD_WORDS: &str = "severity|priority|prio|level|impact|criticality|severidad|prioridad|gravedad|nivel|impacto|severidade|prioridade|gravidade|schweregrad|priorität|sévérité|gravité|priorité|niveau|ernst|prioriteit|gravità|priorità|ważność|istotność|priorytet|важность|серь[её]зность|критичность|приоритет|önem(?: derecesi)?|öncelik|ciddiyet|tingkat keparahan|keparahan|prioritas|mức độ|ระดับความรุนแรง|ความรุนแรง|الخطورة|الأولوية|गंभीरता|प्राथमिकता|súlyosság|شدت|severitate|závažnost|חומרה|σοβαρότητα|серйозність|важливість|allvarlighetsgrad|allvar|prioritet";
+pub const SEVERITY_FIELD_WORDS: &str = "severity|priority|prio|level|impact|criticality|severidad|prioridad|gravedad|nivel|impacto|severidade|prioridade|gravidade|schweregrad|priorität|sévérité|gravité|priorité|niveau|ernst|prioriteit|gravità|priorità|ważność|istotność|priorytet|важность|серь[её]зность|критичность|приоритет|önem(?: derecesi)?|öncelik|ciddiyet|tingkat keparahan|keparahan|prioritas|mức độ|ระดับความรุนแรง|ความรุนแรง|الخطورة|الأولوية|गंभीरता|प्राथमिकता|súlyosság|شدت|severitate|závažnost|חומרה|σοβαρότητα|серйозність|важливість|allvarlighetsgrad|allvar|prioritet|vakavuus|prioriteetti|alvorlighetsgrad|alvorlighed|severitat|prioritat|keterukan|keutamaan|závažnosť|priorita";
 
 /// Words that only say "this is a severity" and are dropped before matching ("High Severity",
 /// "P1 Badge", "high-priority", "Severity: Medium", "Critical issues (2)").
