@@ -9,7 +9,7 @@ use crate::pattern::Pattern;
 /// The lead of a comment written with a Conventional Comments label, if `line` opens with one.
 pub fn lead(line: &str) -> Option<Lead> {
     static LABEL: Pattern = Pattern::new(
-        r"(?i)^\s*(?:[-*+]\s+)?(?:\*\*|__)?([a-z]+)\s*(?:\(([^)]{1,60})\))?\s*:\s*(?:\*\*|__)?\s*(.+)$",
+        r"(?i)^\s*(?:[-*+]\s+)?(?:\*\*|__)?([a-z]+)\s*(?:\(([^)]{1,60})\))?(?:,?\s+(?:not an? (?:problem|issue|blocker|concern)|just curious|only curious))?\s*:\s*(?:\*\*|__)?\s*(.+)$",
     );
     let c = LABEL.captures(line)?;
     let label = c[1].to_ascii_lowercase();
@@ -53,6 +53,12 @@ mod tests {
         assert_eq!(lead("**todo:** add an aria-label").unwrap().severity, None);
         assert!(lead("**praise:** a clean seam").unwrap().remark);
         assert!(lead("question: why five minutes?").unwrap().remark);
+        // A remark that says it is one.
+        assert!(
+            lead("Question, not a problem: is 7 Sunday too?")
+                .unwrap()
+                .remark
+        );
         // Not the format: a bare `Issue:` (the markers read it), a sentence.
         assert!(lead("Issue: the loop never ends").is_none());
         assert!(lead("The fix is easy: do it").is_none());

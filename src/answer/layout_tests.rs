@@ -739,7 +739,10 @@ fn hidden_levels_and_more_languages() {
         "### Backoff delay never resets\n\n<!-- **Medium Severity** -->\n\nThe attempt counter \
          is never reset.\n\n<!-- LOCATIONS START\nsrc/net/backoff.ts#L44-L51\nLOCATIONS END -->\n",
     );
-    assert_eq!(seen(&r), [(Severity::P2, "src/net/backoff.ts:44-51".into())]);
+    assert_eq!(
+        seen(&r),
+        [(Severity::P2, "src/net/backoff.ts:44-51".into())]
+    );
     for (text, sev) in [
         (
             "### 1. Vakavuus: kriittinen — NOT NULL ilman oletusarvoa\n`db/m.sql`, rivi 3:\n",
@@ -775,4 +778,51 @@ fn hidden_levels_and_more_languages() {
     ] {
         assert!(read_cr(text).critique.agreement, "{text}");
     }
+}
+
+/// (w16) "I don't see anything that needs to change" denies; a question that says it is not a
+/// problem raises none; a level field whose dash is followed by a place leads a finding (and
+/// one whose dash is followed by a reason stays a detail of the finding above it); cubic's
+/// tagged findings are read without a fence too.
+#[test]
+fn denials_questions_and_level_fields_before_a_place() {
+    let r = read_cr(
+        "The tests cover CJK input.\n\nI don't see anything that needs to change. Approve.\n",
+    );
+    assert!(r.critique.agreement);
+    let r = read_cr(
+        "The parser refactor looks correct.\n\nQuestion, not a problem: is there a reason \
+         `parse_dow` accepts both 0 and 7?\n\nNo changes needed from my side. Approve.\n",
+    );
+    assert!(
+        r.critique.findings.is_empty() && r.critique.agreement,
+        "{:?}",
+        seen(&r)
+    );
+    let r = read_cr(
+        "Изменения в `worker/retry.go`:\n\n1. Серьёзность: средняя — строка 44. `time.Sleep` не \
+         учитывает отмену контекста.\n\nБлокирующих проблем нет.\n",
+    );
+    assert_eq!(seen(&r), [(Severity::P2, "worker/retry.go:44".into())]);
+    let r = read_cr(
+        "**1. Jobs replay after a crash** (`src/q.ts:88`)\n- `markDone()` runs late.\n- \
+         **Severity:** High — the endpoint is not idempotent.\n",
+    );
+    assert_eq!(seen(&r), [(Severity::P1, "src/q.ts:88".into())]);
+    let r = read_cr(
+        "**1 issue found**\n\n<file name=\"src/db/pool.ts\">\n<violation number=\"1\" \
+         location=\"src/db/pool.ts:19\">\nP2: `max` is `NaN` when unset.</violation>\n</file>\n",
+    );
+    assert_eq!(seen(&r), [(Severity::P2, "src/db/pool.ts:19".into())]);
+}
+
+/// (w16) One `<violation>` in one `<file>` (no list for XML to make) is still that finding.
+#[test]
+fn one_tagged_violation_is_one_finding() {
+    let r = read_cr(
+        "**1 issue found**\n\n```text\n<file name=\"src/db/pool.ts\">\n<violation number=\"1\" \
+         location=\"src/db/pool.ts:19\">\nP1: the pool size is `NaN` when unset.</violation>\n\
+         </file>\n```\n",
+    );
+    assert_eq!(seen(&r), [(Severity::P1, "src/db/pool.ts:19".into())]);
 }

@@ -147,7 +147,12 @@ fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
         // read with its fields.
         let dashed = m.as_str().trim_end().ends_with(['—', '–']);
         let titled = line[..m.start()].chars().any(char::is_alphanumeric);
-        if dashed && !titled {
+        // (Unless a place and the finding follow the dash: `Серьёзность: средняя — строка 44.
+        // `time.Sleep` не учитывает …` is a finding's lead, its level first.)
+        let after: Vec<&str> = line[m.end()..].split_whitespace().collect();
+        let goes_on = after.len() >= 3
+            && crate::answer::location::lines_in(&after[..2].join(" ")).is_some();
+        if dashed && !titled && !goes_on {
             continue;
         }
         push(out, m.start(), m.end(), format!("severity {}", &c[1]));

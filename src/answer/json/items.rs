@@ -102,6 +102,17 @@ pub(super) fn collect<'a>(v: &'a Value, inh: &Inherited, depth: u8, out: &mut It
                     }
                 }
             }
+            // One finding where XML gave no list: `<file name="a.ts">` holding one `<violation>`.
+            if let Some((_, one @ Value::Object(_))) = get_ci(o, vocab::JSON_LIST_KEYS) {
+                if finding_like(one) {
+                    let mut inner = inh.clone();
+                    if let Some((_, f)) = get_ci(o, vocab::JSON_FILE_KEYS) {
+                        inner.file = f.as_str().map(str::to_string).or(inner.file);
+                    }
+                    out.push((one, inner));
+                    return true;
+                }
+            }
             // {"critical": [...], "warnings": [...]}
             let mut keyed = false;
             for (k, x) in o {

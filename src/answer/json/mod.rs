@@ -53,6 +53,10 @@ pub fn json_blocks(text: &str) -> Vec<Value> {
             out.extend(xml::value_within(block));
         }
     }
+    // The same tagged findings written straight into the answer, with no fence around them.
+    if out.is_empty() && text.contains("</violation>") {
+        out.extend(xml::value_within(text));
+    }
     // Machine-readable findings hidden in a comment (`<!-- code-review-findings {…} -->`).
     let mut rest = text;
     while let Some(start) = rest.find("<!--") {
