@@ -65,7 +65,7 @@ use crate::error::UsageError;
 pub use pathspec::limit as limit_to_paths;
 pub use repo::Repo;
 pub use resolve::{between, changed_paths, resolve};
-pub use staged::{staged, Staged};
+pub use staged::{staged, staged_tree, Staged};
 pub use tree::tree_files;
 pub use version::{files_under, read_at, Version};
 pub use words::{described as described_scope, scope_of as scope_of_word};

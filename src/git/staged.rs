@@ -28,6 +28,20 @@ pub fn staged(repo: &Repo) -> Result<Staged> {
     }
 }
 
+/// The tree the index would commit, when libgit2 can say so cheaply and it is not HEAD's: what
+/// the hook's verdict cache is keyed by, found before any diff is made (a tree with a verdict
+/// was reviewed, so it was not whitespace only).
+pub fn staged_tree(repo: &Repo) -> Option<String> {
+    let r = repo.libgit2()?;
+    let mut index = r.index().ok()?;
+    if index.has_conflicts() {
+        return None;
+    }
+    let tree = index.write_tree().ok()?;
+    let head = repo::head_commit(r).ok()?.map(|c| c.tree_id());
+    (head != Some(tree)).then(|| tree.to_string())
+}
+
 fn by_libgit2(repo: &Repository) -> Result<Staged> {
     let mut index = repo.index().context("cannot read the index")?;
     if index.has_conflicts() {

@@ -190,6 +190,18 @@ pub fn before(a: &HookRunArgs) -> Result<Gate> {
         return Ok(Gate::Done(Outcome::Success));
     }
     let repo = repo()?;
+    let fail_on = a.gate.fail_on.unwrap_or(FailOn::P1);
+    let max_rounds = a.rounds.max_rounds.unwrap_or(1);
+    let cache = hook_cache::dir(&repo);
+    // A tree with a verdict is answered before any diff is made: the commit retried after a
+    // pass, or after a block the user chose to look at, costs a tree id and a file read.
+    if let Some(tree) = crate::git::staged_tree(&repo) {
+        if let Some(blocked) =
+            hook_cache::verdict(&cache, &format!("{tree}-{fail_on}-{max_rounds}"))
+        {
+            return Ok(Gate::Done(cached(blocked)));
+        }
+    }
     let tree = match crate::git::staged(&repo)? {
         Staged::Nothing => return Ok(Gate::Done(Outcome::Success)),
         Staged::WhitespaceOnly => {
@@ -198,24 +210,9 @@ pub fn before(a: &HookRunArgs) -> Result<Gate> {
         }
         Staged::Tree(t) => t,
     };
-    let fail_on = a.gate.fail_on.unwrap_or(FailOn::P1);
-    let max_rounds = a.rounds.max_rounds.unwrap_or(1);
     let key = format!("{tree}-{fail_on}-{max_rounds}");
-    let cache = hook_cache::dir(&repo);
     if let Some(blocked) = hook_cache::verdict(&cache, &key).filter(|_| !tree.is_empty()) {
-        crate::errln!(
-            "git debate: this staged tree was reviewed before: {}",
-            if blocked {
-                "blocked (see `git debate show last`)"
-            } else {
-                "passed"
-            }
-        );
-        return Ok(Gate::Done(if blocked {
-            Outcome::GateFailed
-        } else {
-            Outcome::Success
-        }));
+        return Ok(Gate::Done(cached(blocked)));
     }
     let strict = Settings::resolve(Layers::load(Some(repo.dirs()))?, &Overrides::default())?
         .var_bool("hook.strict")?
@@ -229,6 +226,23 @@ pub fn before(a: &HookRunArgs) -> Result<Gate> {
         strict,
     };
     Ok(Gate::Review(repo, pending))
+}
+
+/// The verdict a tree was given before, said once.
+fn cached(blocked: bool) -> Outcome {
+    crate::errln!(
+        "git debate: this staged tree was reviewed before: {}",
+        if blocked {
+            "blocked (see `git debate show last`)"
+        } else {
+            "passed"
+        }
+    );
+    if blocked {
+        Outcome::GateFailed
+    } else {
+        Outcome::Success
+    }
 }
 
 impl Pending {
