@@ -334,9 +334,15 @@ zpty -w z "fpath=({fns} \$fpath); autoload -U compinit; compinit -u -D"
 zpty -w z 'compadd () {{ builtin compadd -O __hits "$@"; print -l -- ${{^__hits/#/HIT:}} >&2; builtin compadd "$@" }}'
 zpty -w z 'zstyle ":completion:*" menu no'
 zpty -n -w z '{line}'$'\t'
-sleep 2
+# Read until completion has printed what it adds and gone quiet (a loaded machine can take
+# seconds to start compinit), at most 20 s.
 out=""
-while zpty -r -t z chunk; do out+="$chunk"; done
+quiet=0
+for i in {{1..200}}; do
+  if zpty -r -t z chunk; then out+="$chunk"; quiet=0; else sleep 0.1; (( quiet++ )); fi
+  # (The echo of the `compadd` wrapper holds `HIT:}}`; a hit starts with a word character.)
+  [[ $out == *HIT:[[:alnum:]-]* && $quiet -ge 5 ]] && break
+done
 print -r -- "$out""#,
         fns = fns.display()
     );
