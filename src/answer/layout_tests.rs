@@ -826,3 +826,31 @@ fn one_tagged_violation_is_one_finding() {
     );
     assert_eq!(seen(&r), [(Severity::P1, "src/db/pool.ts:19".into())]);
 }
+
+/// (w17) A counted lead-in states its list's level ("Small diff, looks correct. Two nits:");
+/// "I don't see anything that needs changing" approves; the case the reviewer "was most worried
+/// about" and found tested raises nothing.
+#[test]
+fn counted_lead_ins_and_quiet_approvals() {
+    let r = read_cr(
+        "Small diff, looks correct. Two nits:\n\n- `scripts/seed.ts` line 17: a `console.log` \
+         left over.\n- `scripts/seed.ts` line 30: name the seed.\n\nNeither is worth blocking on.\n",
+    );
+    assert_eq!(
+        seen(&r),
+        [
+            (Severity::P3, "scripts/seed.ts:17".into()),
+            (Severity::P3, "scripts/seed.ts:30".into())
+        ]
+    );
+    let r = read_cr(
+        "The new target runs the documented steps. I don't see anything that needs changing, so \
+         I won't propose any edits.\n",
+    );
+    assert!(r.critique.agreement);
+    let r = read_cr(
+        "The test covers the shift overflow at attempt 63, which was the case I was most worried \
+         about, and it passes.\n\nNothing here needs changing. Approve.\n",
+    );
+    assert!(r.critique.findings.is_empty() && r.critique.agreement);
+}

@@ -145,7 +145,7 @@ pub fn raises_concern(text: &str) -> bool {
     static SETTLED: OnceLock<Pattern> = OnceLock::new();
     let settled = re(
         &SETTLED,
-        r"(?i)\b(?:is|are|was|were) (?:now |also |already )?(?:gone|fixed|resolved|addressed)|\bno longer\b|\bpreviously\b|\bused to\b|\bthe old (?:code|version|implementation|values?|settings?|behaviou?r|logic)\b|\b(?:these|this|which|that) (?:fix(?:es)?|resolves?|solves?) (?:it|this|that)\b|\bold code\b|\bbefore this (?:change|pr|patch)\b|\b(?:which|that|what) (?:is exactly what |was exactly what )?(?:produced|caused|triggered)\b|\bon the parent commit\b|\b(?:which|that|this) was the (?:actual |real |root |underlying )?cause\b|\b(?:i was|i had been|at first i was|initially i was|i was initially) (?:a bit |somewhat |briefly |first |initially |slightly )?(?:worried|concerned)\b",
+        r"(?i)\b(?:is|are|was|were) (?:now |also |already )?(?:gone|fixed|resolved|addressed)|\bno longer\b|\bpreviously\b|\bused to\b|\bthe old (?:code|version|implementation|values?|settings?|behaviou?r|logic)\b|\b(?:these|this|which|that) (?:fix(?:es)?|resolves?|solves?) (?:it|this|that)\b|\bold code\b|\bbefore this (?:change|pr|patch)\b|\b(?:which|that|what) (?:is exactly what |was exactly what )?(?:produced|caused|triggered)\b|\bon the parent commit\b|\b(?:which|that|this) was the (?:actual |real |root |underlying )?cause\b|\b(?:i was|i had been|at first i was|initially i was|i was initially) (?:\w+ )?(?:worried|concerned)\b|\b(?:which|that) (?:was|is) the (?:case|part|thing|one) i was (?:\w+ )?(?:worried|concerned) about\b",
     );
     cue.find_iter(text).any(|m| {
         let breaks = ['.', '!', '?', '\n', ';'];

@@ -256,6 +256,36 @@ fn level_from_lead_in(units: &[Unit], levels: &[(usize, Severity)], found: &mut 
     }
 }
 
+/// "Two nits:", "A few minor issues:", "3 low-priority items:": a count of things of one level.
+fn counted_level(lead: &str) -> Option<Severity> {
+    // The sentence that introduces the list ("Small diff, looks correct. Two nits:").
+    let last = lead
+        .trim_end()
+        .trim_end_matches(':')
+        .rsplit(['.', '!', '?'])
+        .next()
+        .unwrap_or(lead);
+    let normal = vocab::normalise(last);
+    let words: Vec<&str> = normal.split(' ').collect();
+    let counted = words.first().is_some_and(|w| {
+        w.chars().all(|c| c.is_ascii_digit())
+            || [
+                "one", "two", "three", "four", "five", "a", "some", "several",
+            ]
+            .contains(w)
+    });
+    if !counted || words.len() > 4 {
+        return None;
+    }
+    words[1..].iter().rev().find_map(|w| {
+        let one = w.strip_suffix('s').unwrap_or(w);
+        vocab::severity_of(one)
+            .or_else(|| vocab::severity_of(w))
+            .filter(|s| s.1 == Strength::Level)
+            .map(|s| s.0)
+    })
+}
+
 /// The one level a lead-in states: in a bold span (`**Priority: low**`), else in its words.
 pub(super) fn stated_level(lead: &str) -> Option<Severity> {
     let bold: Vec<Severity> = lead
@@ -271,7 +301,8 @@ pub(super) fn stated_level(lead: &str) -> Option<Severity> {
         .collect();
     match bold.as_slice() {
         [one] => Some(*one),
-        [] => crate::answer::prose::severity_in(lead.trim_end_matches(':')),
+        [] => crate::answer::prose::severity_in(lead.trim_end_matches(':'))
+            .or_else(|| counted_level(lead)),
         _ => None,
     }
 }

@@ -141,6 +141,8 @@ pub const APPROVAL_PHRASES: &[&str] = &[
     r"(?:did not|didn't|did n't) (?:find|spot|see|identify) any(?:,? [\w-]+){0,5} (?:issues|problems|concerns|bugs)",
     r"found no(?: [\w-]+){0,5} (?:issues|problems|concerns|bugs)",
     r"no actionable comments",
+    r"(?:don't|do not|didn't|did not) see anything (?:that )?(?:needs?|worth) (?:changing|to change|fixing|to fix|flagging)",
+    r"nothing (?:here |in (?:the|this) (?:diff|change|pr) )?needs (?:changing|to change|fixing)",
     r"nothing (?:to (?:fix|change|flag|report|add|comment on)|blocking)",
     r"(?:zero|0) (?:actionable |new )?(?:issues|problems|suggestions|comments|findings)",
     r"(?:actionable )?(?:suggestions|comments|issues|findings)(?: posted| found| generated)?\s*[-:–]\s*0",
