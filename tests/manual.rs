@@ -422,6 +422,12 @@ fn zsh_completes_scopes_with_revisions_backends_and_sessions() {
     );
     assert!(words("git-debate --scope base:feat").contains(&"feature-cache".to_string()));
     assert!(words("git-debate --scope range:HEAD..feat").contains(&"feature-cache".to_string()));
+    completes_backends_and_sessions(&words);
+}
+
+/// Backend names after `--reviewer` and the stored session (and `last`) after `show`, in
+/// [`repo_with_a_branch_and_a_session`], as the shell under test completes them.
+fn completes_backends_and_sessions(words: &dyn Fn(&str) -> Vec<String>) {
     let backends = words("git-debate --reviewer co");
     assert!(
         backends.contains(&"codex".to_string()) && backends.contains(&"copilot".to_string()),
@@ -473,15 +479,5 @@ fn fish_completes_scopes_with_revisions_backends_and_sessions() {
         words("git-debate --scope range:HEAD..feat"),
         ["range:HEAD..feature-cache"]
     );
-    let backends = words("git-debate --reviewer co");
-    assert!(
-        backends.contains(&"codex".to_string()) && backends.contains(&"copilot".to_string()),
-        "{backends:?}"
-    );
-    let ids = words("git-debate show ");
-    assert!(
-        ids.contains(&"last".to_string())
-            && ids.contains(&"debate-20261127-010203-abcd".to_string()),
-        "{ids:?}"
-    );
+    completes_backends_and_sessions(&words);
 }
