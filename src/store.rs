@@ -4,10 +4,11 @@
 //! share a folder. Every file is written to a temporary name and renamed into place, so a crash or
 //! Ctrl-C leaves either the old file or the new one, never a torn one.
 //!
-//! Durable once per round, not per file: a session's files are flushed to disk together (one
-//! `syncfs`, see [`Session::sync`]) when a round's record is written, when the summary is, and
-//! when the session is let go — an `fsync` per file and per folder cost 20 flushes a run (42–141
-//! ms). So Ctrl-C or a crash of git-debate loses nothing written; a crash of the machine (power,
+//! Durable once per round, not as each file is written: the files a session wrote since the
+//! last flush are flushed together, then its folder ([`Session::sync`]), when a round's record
+//! is written, when the summary is, and when the session is let go — an `fsync` as each file
+//! and folder was written cost 20 flushes a run (42–141 ms). A dry run's record is never
+//! flushed: nothing resumes from it. So Ctrl-C or a crash of git-debate loses nothing written; a crash of the machine (power,
 //! kernel) can lose the round in progress and the metadata written since the last round: its
 //! files may be missing (`git debate resume` then starts again after the last round whose record
 //! exists), or, caught between their rename and the flush, present but empty (a record read back

@@ -173,8 +173,8 @@ pub fn write_atomic(
 }
 
 /// [`write_atomic`] without its `fsync`: whole or not at all for every reader while the machine
-/// runs, durable only once [`sync_dir`] runs on its folder (a session's files, synced once per
-/// round rather than once per file).
+/// runs, durable only once [`sync_files`] flushes it with its folder (a session's files, flushed
+/// once per round rather than each as it is written).
 pub fn write_replace(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     write_whole(path, contents, None, false)
 }
