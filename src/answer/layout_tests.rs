@@ -854,3 +854,30 @@ fn counted_lead_ins_and_quiet_approvals() {
     );
     assert!(r.critique.findings.is_empty() && r.critique.agreement);
 }
+
+/// What the narrowing rules must leave alone: a failing test is a problem, a version number is
+/// no finding's number, and a denial that turns ("nothing else, but …") still raises.
+#[test]
+fn narrowing_rules_leave_real_problems_alone() {
+    assert!(verdict::raises_concern(
+        "The tests for the parser crash on Windows."
+    ));
+    assert!(!verdict::raises_concern(
+        "Adds regression tests for the off-by-one."
+    ));
+    assert!(verdict::raises_concern(
+        "Nothing else changes, but the handler leaks the socket."
+    ));
+    let r = read_cr(
+        "1. `src/a.py:3` — the `retry` loop never sleeps.\n2. `src/a.py:9` — the log line has a \
+         typo.\n\nThe service runs on Python 3 is critical to keep in mind.\n",
+    );
+    assert!(
+        r.critique
+            .findings
+            .iter()
+            .all(|f| f.severity == Severity::Unclassified),
+        "{:?}",
+        seen(&r)
+    );
+}

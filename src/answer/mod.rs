@@ -509,12 +509,14 @@ fn lone_level(text: &str) -> Option<Severity> {
 
 /// A verdict that rates the findings by their numbers ("Verdict: 1 is a blocker … 2 is minor",
 /// "le point 1 est bloquant"): each numbered finding takes the level said of it, when that is
-/// more severe than the level it has (an unclassified finding always takes it).
+/// more severe than the level it has (an unclassified finding always takes it). The number must
+/// open a clause or follow a word that makes it an item's ("point 1", "#2"): "Python 3 is
+/// critical here" rates nothing.
 fn rate_by_number(prose: &str, findings: &mut [Finding]) {
     static NUMBERED: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
     let numbered = re(
         &NUMBERED,
-        r"(?i)(?:^|[\s(:;,—–-])(?:#|no\.\s*|n°\s*|point\s+|item\s+|finding\s+|issue\s+|punto\s+|punkt\s+|ponto\s+)?(\d{1,2})\s+(?:is|est|es|ist|è|é|are|sind|son|sont|são)\s+([^.;,\n]{1,60})",
+        r"(?i)(?:(?:^|[.:;!?—–]\s*)#?\s*|\b(?:point|item|finding|issue|punto|punkt|ponto)\s+#?|(?:#|\bno\.\s*|n°\s*))(\d{1,2})\s+(?:is|est|es|ist|è|é|are|sind|son|sont|são)\s+([^.;,\n]{1,60})",
     );
     for c in numbered.captures_iter(prose) {
         let Ok(n) = c[1].parse::<usize>() else {
