@@ -198,9 +198,8 @@ impl Reader<'_> {
             && !lead.labelled
             && !summary
             && untagged.split_whitespace().count() > 1
-            && titled_place(untagged, self.roots).is_some()
+            && self.titles_the_answer(untagged)
         {
-            self.about = titled_place(untagged, self.roots);
             // `## Review: src/export/csvWriter.ts`, `## Ревью scripts/backup.sh`: what the answer
             // is about, not a finding.
             Kind::Neutral(String::new())
@@ -216,6 +215,17 @@ impl Reader<'_> {
         } else {
             Kind::Neutral(text.to_string())
         }
+    }
+
+    /// Does the heading only title the answer with its file ([`titled_place`])? Then that file
+    /// is what the answer is about.
+    fn titles_the_answer(&mut self, untagged: &str) -> bool {
+        let about = titled_place(untagged, self.roots);
+        let titled = about.is_some();
+        if titled {
+            self.about = about;
+        }
+        titled
     }
 
     /// Is a bold line a section title (a severity, a summary, a findings list, a file) rather
