@@ -36,10 +36,11 @@ fn main() {
             });
             let title: String = f.title.chars().take(90).collect();
             println!(
-                "  {:<12} {:<40} {}",
+                "  {:<12} {:<40} {} [{:?}]",
                 format!("{:?}", f.severity),
                 place,
-                title
+                title,
+                f.source
             );
         }
         for d in &r.doubts {

@@ -504,6 +504,53 @@ fn tuned_holdout_w5_corpus() {
     );
 }
 
+/// `tuned/holdout-w19`: written blind (60 answers, 25 families; finding-heavy, in shapes the
+/// reader had not met: a level after the title's dash, legends, scores out of five, several
+/// places for one finding, findings withdrawn later in the answer; thirteen languages besides
+/// English) and measured once, with the reader alone, before any change for it: recall 0.92,
+/// precision 0.88, severity 0.88, located 0.97, approval 0.95, blockers caught 15/16, clean
+/// answers falsely gated 6/34, approvals gated 3/16. Tuned on since (a level after a dash, a
+/// score out of five, a legend's definition that goes on, a numbered finding taken back, a
+/// review in a tool call's arguments, tagged findings, a `· L8` place line).
+#[test]
+fn tuned_holdout_w19_corpus() {
+    held_to(
+        "holdout-w19",
+        60,
+        &Bars {
+            recall: 0.99,
+            precision: 0.94,
+            severity: 0.96,
+            located: 0.98,
+            family: 0.5,
+            clean_tenth: true,
+        },
+    );
+}
+
+/// `tuned/holdout-w18`: written blind (60 answers, 25 families; written so the gate must not cry
+/// wolf: 24 approvals in many shapes, blockers after praise or in the last paragraph; twelve
+/// languages besides English) and measured once, with the reader alone, before any change for
+/// it: recall 1.00, precision 0.64, severity 0.96, located 0.89, approval 0.90, blockers caught
+/// 14/14, clean answers falsely gated 6/36, approvals gated 6/24. Tuned on since (what a change
+/// fixed said in the past tense, Thai written without spaces, "No changes requested", a "once"
+/// that counts, the verdict line's own evidence, a reviewer's guide table, a level tag in prose).
+#[test]
+fn tuned_holdout_w18_corpus() {
+    held_to(
+        "holdout-w18",
+        60,
+        &Bars {
+            recall: 0.99,
+            precision: 0.80,
+            severity: 0.98,
+            located: 0.90,
+            family: 0.5,
+            clean_tenth: true,
+        },
+    );
+}
+
 /// `tuned/holdout-w17`: written blind (60 answers, 26 families; 46 in English, 70 % CLI answers;
 /// fourteen languages besides English) and measured once, with the reader alone, before any
 /// change for it: recall 1.00, precision 0.91, severity 0.98, located 0.92, approval 0.97,

@@ -234,6 +234,10 @@ fn cached(env: &TestEnv) -> Vec<(String, u64, String)> {
         }
         for build in std::fs::read_dir(root.path()).unwrap().flatten() {
             for e in std::fs::read_dir(build.path()).unwrap().flatten() {
+                // The kept exports' folder beside the entries (their links are the entries').
+                if e.file_type().unwrap().is_dir() {
+                    continue;
+                }
                 let ino = e.metadata().unwrap().ino();
                 let text = String::from_utf8_lossy(&std::fs::read(e.path()).unwrap()).into_owned();
                 out.push((e.file_name().to_string_lossy().into_owned(), ino, text));
@@ -293,4 +297,15 @@ fn pruning_the_sessions_empties_the_export_cache() {
     let args = ["sessions", "--prune", "--keep", "5"];
     env.run_full(&args, "", &[("TMPDIR", tmp.to_str())]).ok();
     assert!(cached(&env).is_empty());
+    // The kept exports went with the entries they link.
+    let left: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("git-debate-cache-")
+        })
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
 }

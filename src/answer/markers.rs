@@ -25,6 +25,13 @@ fn introducer(line: &str) -> Option<(usize, Option<(Severity, Strength)>)> {
         r"(?i)\b(?:one|a|two|three|some|small|tiny|only|last|another|single)\s+(?:(minor|major|critical|blocking|small|tiny|important|serious|optional|non-blocking)\s+)?(nit|nitpick|thing|issue|point|concern|problem|bug|suggestion|note|question|observation|idea|remark|tweak)s?(?:\s*,?\s*(?:not blocking|non-blocking|optional))?\s*:",
     )
     .captures(line)?;
+    // "The old loop retried on every 4xx, which was a bug: it hammered the API" tells what the
+    // change fixed; it introduces nothing.
+    static PAST: OnceLock<Pattern> = OnceLock::new();
+    let at = c.get(0).expect("match").start();
+    if re(&PAST, r"(?i)\b(?:which|that|this|it)\s+(?:was|were)\s*$").is_match(&line[..at]) {
+        return None;
+    }
     let word = c.get(1).or(c.get(2)).map_or("", |m| m.as_str());
     Some((c.get(0).expect("match").end(), vocab::severity_of(word)))
 }
@@ -173,6 +180,32 @@ fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
             None => m.as_str().to_string(),
         };
         push(out, m.start(), c.get(0).expect("match").end(), text);
+    }
+    // A level after a dash at the end of a title: `**1. Locale ignored at call sites — High**`,
+    // `### Stale cache key - low`. Only after a dash (`Risk: Low` is a field of a summary) and
+    // only a word or two: `— high traffic paths` is a title.
+    static TRAILING: OnceLock<Pattern> = OnceLock::new();
+    if let Some(c) = re(
+        &TRAILING,
+        r"\w[^—–]*?\w\W*\s(?:—|–|-)\s*[*_]*\s*(\w+(?: \w+)?)\s*[*_]*\s*:?\s*$",
+    )
+    .captures(line)
+    {
+        let m = c.get(1).expect("level");
+        let titled = line[..m.start()].split_whitespace().count() >= 3;
+        if titled {
+            push(out, m.start(), m.end(), m.as_str().to_string());
+        }
+    }
+    // A score out of five anywhere in the lead (`— Severity 5/5`, `(impact 4/5)`).
+    static SCORE: OnceLock<Pattern> = OnceLock::new();
+    for c in re(
+        &SCORE,
+        r"(?i)\b(?:severity|impact|risk|criticality)\s*[:=]?\s*\**\s*[1-5]\s*/\s*5\b",
+    )
+    .find_iter(line)
+    {
+        push(out, c.start(), c.end(), c.as_str().to_string());
     }
     // `src/a.c:14:2: error: …`: the compiler's level word after the place.
     static COMPILER: OnceLock<Pattern> = OnceLock::new();

@@ -203,6 +203,7 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
     rate_from_prose(&mut c.findings);
     if !use_json {
         rate_by_number(&prose, &mut c.findings);
+        withdraw_by_number(text, &prose, &mut c.findings);
     }
     if use_json {
         prose_outranks_json(text, roots, &mut c.findings);
@@ -223,14 +224,7 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         .join("\n");
     // Prose outside any finding that points at a line of code is about a problem there, not
     // part of an approval ("Happy with the rest" after two paragraphs on `pool.rs` line 64).
-    let points_at_code = {
-        let places = location::find_all(&loose, roots);
-        places.iter().any(|l| l.start_line.is_some())
-            || (!places.is_empty() && location::lines_in(&loose).is_some())
-    };
-    // (Unless the reviewer says outright it found nothing: "the only other `Lock` call
-    // (`ledger/account.go:47`) is a single-lock path … I did not find any bugs".)
-    let points_at_code = points_at_code && !verdict::found_nothing(&prose);
+    let points_at_code = points_at_code(&loose, &prose, roots);
     let loose_concern = !use_json && (verdict::raises_concern(&loose) || points_at_code);
     // Nothing raised by the structure, but the answer says no ("Approved? No.", a JSON
     // `reject` with an empty list) or approves while its prose rates a bug: what it said is
@@ -265,6 +259,23 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
     let mut reading = Reading::new(c, structured, raw, cap_note, roots);
     reading.notes.extend(remarks);
     reading
+}
+
+/// Does loose prose point at a line of code, which an approval does not clear: a place with a
+/// line outside the verdict's own line ("APPROVE — the refresh is single-flight
+/// (`src/http/client.ts:58`)" cites its evidence; a concern in it is read apart), unless the
+/// reviewer says outright it found nothing ("the only other `Lock` call (`ledger/account.go:47`)
+/// is a single-lock path … I did not find any bugs").
+fn points_at_code(loose: &str, prose: &str, roots: &Roots) -> bool {
+    let pointing: Vec<&str> = loose
+        .lines()
+        .filter(|l| !verdict::opens_with_approval(l))
+        .collect();
+    let pointing = pointing.join("\n");
+    let places = location::find_all(&pointing, roots);
+    let points = places.iter().any(|l| l.start_line.is_some())
+        || (!places.is_empty() && location::lines_in(&pointing).is_some());
+    points && !verdict::found_nothing(prose)
 }
 
 /// Is all of `text` (a paragraph of prose) something a quiet section already said: a summary's
@@ -535,6 +546,50 @@ fn rate_by_number(prose: &str, findings: &mut [Finding]) {
     }
 }
 
+/// The reviewer takes back a numbered finding later in its answer ("Actually, scratch point 3:
+/// … there is nothing to fix", "Edit — on second look, point 2 is fine", "Ritiro il punto 3"):
+/// that finding was not raised. The number must name an item ("point 3", "#3"), and a finding
+/// must be the one the answer numbered so: its title on the line that opens with the number.
+fn withdraw_by_number(text: &str, prose: &str, findings: &mut Vec<Finding>) {
+    static TAKEN_BACK: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    let taken_back = re(
+        &TAKEN_BACK,
+        r"(?i)\b(?:scratch|ignore|disregard|withdraw|retract|strike|forget|drop|ritiro|ritira|retiro|retira|ignora|ignorez|ignoriere|streiche|desconsidere)\s+(?:(?:the|il|el|le|o|den)\s+)?(?:point|item|finding|issue|punto|point|ponto|punkt)\s*#?(\d{1,2})\b|\b(?:point|item|finding|issue|punto|ponto|punkt)\s*#?(\d{1,2})\s+is\s+(?:fine|ok|okay|moot|not an issue|a non-issue|not a problem|not a real problem|wrong|invalid)\b",
+    );
+    let numbered_line = |n: usize| {
+        text.lines().find(|l| {
+            let l = l.trim_start_matches(|c: char| c.is_whitespace() || "#*_-".contains(c));
+            l.strip_prefix(&n.to_string())
+                .is_some_and(|rest| rest.starts_with(['.', ')']))
+        })
+    };
+    let mut gone: Vec<usize> = taken_back
+        .captures_iter(prose)
+        .filter_map(|c| {
+            c.get(1)
+                .or_else(|| c.get(2))?
+                .as_str()
+                .parse::<usize>()
+                .ok()
+        })
+        .filter_map(|n| {
+            let line = crate::answer::lead::plain(numbered_line(n)?);
+            findings.iter().position(|f| {
+                let head: String = crate::answer::lead::plain(&f.title)
+                    .chars()
+                    .take(24)
+                    .collect();
+                !head.trim().is_empty() && line.contains(head.trim())
+            })
+        })
+        .collect();
+    gone.sort_unstable();
+    gone.dedup();
+    for i in gone.into_iter().rev() {
+        findings.remove(i);
+    }
+}
+
 fn from_json(j: json::JsonReview, format: &'static str) -> Critique {
     Critique {
         agreement: j.findings.is_empty() && j.stance == Some(Stance::Approve),
@@ -716,5 +771,7 @@ fn same(a: &Finding, wa: &BTreeSet<String>, b: &Finding, wb: &BTreeSet<String>) 
 pub mod judge;
 #[cfg(test)]
 mod layout_tests;
+#[cfg(test)]
+mod shape_tests;
 #[cfg(test)]
 mod tests;

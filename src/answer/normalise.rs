@@ -85,6 +85,37 @@ pub fn raises_nothing(raw: &str, roots: &Roots) -> bool {
         && (location::lines_in(raw).is_none() || places.is_empty())
 }
 
+/// Does `text` suggest a change ("This would be easier to read as a match", "Consider …")? A
+/// suggestion is a finding (a nit) even where no word of concern is said.
+fn suggests(text: &str) -> bool {
+    static SUGGESTS: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    crate::answer::re(
+        &SUGGESTS,
+        r"(?i)\b(?:would be (?:easier|better|cleaner|clearer|simpler|safer|nicer)|could (?:use|be|drop|move|go)|consider|might want|i(?:'d| would) (?:suggest|prefer|rename|move|split|use)|suggest|prefer|rather than|worth (?:adding|a test|a comment|renaming|extracting))\b",
+    )
+    .is_match(text)
+}
+
+/// Is `text` written in English: about one word in eight of it one of English's commonest
+/// function words, leaving out those other languages spell alike (Czech "a", "to"; German
+/// "in", "an"; Polish "on")?
+fn english(text: &str) -> bool {
+    const COMMON: &[&str] = &[
+        "the", "is", "are", "was", "and", "of", "for", "it", "that", "this", "with", "be", "from",
+        "not", "but", "which",
+    ];
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let common = words
+        .iter()
+        .filter(|w| COMMON.contains(&w.as_str()))
+        .count();
+    !words.is_empty() && common * 8 >= words.len()
+}
+
 /// Are most of the letters outside code spans not Latin ones?
 fn mostly_non_latin(text: &str) -> bool {
     let mut in_code = false;
@@ -178,6 +209,13 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
             .iter()
             .filter(|b| crate::answer::verdict::conditional(b))
             .collect();
+    }
+    // Beside a block that raises something (a concern, a level, a line of code), an English one
+    // that raises nothing is the reviewer's description or praise ("The streaming is efficient
+    // …"), not a second finding. Alone, or in a language whose words of concern we do not have,
+    // every block stays.
+    if kept.iter().any(|b| !raises_nothing(b, roots)) {
+        kept.retain(|b| !(raises_nothing(b, roots) && english(b) && !suggests(b)));
     }
     let findings = kept
         .into_iter()

@@ -353,12 +353,78 @@ fn unwrap_envelope(text: &str) -> Option<String> {
             }
         })
         .flatten();
-    from_openai
+    let said = from_openai
         .map(str::to_string)
         .or(from_responses)
         .or(from_anthropic)
         .or(from_ollama.map(str::to_string))
         .or(from_gemini)
+        .filter(|t| !t.trim().is_empty());
+    // A model made to answer through a tool ("submit_review") puts the review in the call's
+    // arguments, with no text or beside it: they are the answer too.
+    let called = tool_arguments(&v);
+    match (said, called.is_empty()) {
+        (Some(t), true) => Some(t),
+        (None, false) => Some(called.join("\n\n")),
+        (Some(t), false) => Some(format!(
+            "{t}\n\n{}",
+            called
+                .iter()
+                .map(|c| format!("```json\n{c}\n```"))
+                .collect::<Vec<_>>()
+                .join("\n\n")
+        )),
+        (None, true) => None,
+    }
+}
+
+/// The arguments of the tool calls in a provider's response, as JSON text: OpenAI's
+/// `tool_calls[].function.arguments` (a string) and the Responses API's `function_call` items,
+/// Anthropic's `tool_use` blocks' `input`, Gemini's `functionCall.args`.
+fn tool_arguments(v: &Value) -> Vec<String> {
+    let as_text = |a: &Value| match a {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let openai = v
+        .get("choices")
+        .and_then(|c| c.get(0))
+        .and_then(|c| c.get("message"))
+        .and_then(|m| m.get("tool_calls"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c.get("function")?.get("arguments"));
+    let responses = v
+        .get("output")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|o| o.get("type").and_then(Value::as_str) == Some("function_call"))
+        .filter_map(|o| o.get("arguments"));
+    let anthropic = v
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|p| p.get("type").and_then(Value::as_str) == Some("tool_use"))
+        .filter_map(|p| p.get("input"));
+    let gemini = v
+        .get("candidates")
+        .and_then(|c| c.get(0))
+        .and_then(|c| c.get("content"))
+        .and_then(|c| c.get("parts"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|p| p.get("functionCall")?.get("args"));
+    openai
+        .chain(responses)
+        .chain(anthropic)
+        .chain(gemini)
+        .map(as_text)
+        .filter(|t| !t.trim().is_empty())
+        .collect()
 }
 
 /// Lines that only say who wrote what follows (`qodo-merge-pro[bot] · review thread`,
@@ -421,10 +487,10 @@ fn apply_legend(text: &str) -> String {
     for (i, line) in text.lines().enumerate() {
         let pairs: Vec<(String, String)> = pair
             .captures_iter(line)
-            .filter(|c| vocab::severity_of(&c[2]).is_some())
-            .map(|c| (c[1].to_string(), c[2].trim().to_string()))
+            .filter_map(|c| Some((c[1].to_string(), level_words(&c[2])?)))
             .collect();
-        let named = line.trim_start().to_ascii_lowercase().starts_with("legend");
+        let lower = line.trim_start().to_ascii_lowercase();
+        let named = lower.starts_with("legend") || lower.starts_with("key:");
         if pairs.len() >= 2 || (named && !pairs.is_empty()) {
             legend.extend(pairs);
             legend_lines.push(i);
@@ -445,6 +511,17 @@ fn apply_legend(text: &str) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The words of a legend's definition that name a level: all of them ("should fix"), or the
+/// longest opening that does ("must fix before merge" is "must fix", "should fix in this PR"
+/// is "should fix").
+fn level_words(definition: &str) -> Option<String> {
+    let words: Vec<&str> = definition.split_whitespace().collect();
+    (1..=words.len().min(4))
+        .rev()
+        .map(|n| words[..n].join(" "))
+        .find(|w| vocab::severity_of(w).is_some())
 }
 
 #[cfg(test)]
@@ -481,8 +558,23 @@ mod tests {
         assert_eq!(prepare(openai).trim(), "## P1\n- x");
         let anthropic = r#"{"type":"message","content":[{"type":"text","text":"LGTM"}]}"#;
         assert_eq!(prepare(anthropic).trim(), "LGTM");
+        // A review answered through a tool call: its arguments.
+        let tool = r#"{"choices":[{"message":{"content":null,"tool_calls":[{"function":{"name":"submit_review","arguments":"{\"approve\": false}"}}]}}]}"#;
+        assert_eq!(prepare(tool).trim(), r#"{"approve": false}"#);
+        let tool_use = r#"{"type":"message","content":[{"type":"text","text":"Two problems."},{"type":"tool_use","name":"review","input":{"findings":[]}}]}"#;
+        assert!(prepare(tool_use).contains("Two problems.\n\n```json\n{\"findings\":[]}\n```"));
         let legend = "Legend: 🛑 must fix · ⚠️ should fix · 💡 optional\n\n🛑 [14]: key is wrong";
         assert!(prepare(legend).contains("[must fix] [14]: key is wrong"));
+        // A definition that goes on after its level words, and a "Key:" line.
+        let legend =
+            "Key: 🔴 = must fix before merge · 💭 = optional / nit\n\n💭 **Name** — `a.go:3`";
+        assert!(
+            prepare(legend).contains("[optional] **Name**"),
+            "{}",
+            prepare(legend)
+        );
+        let legend = "Legend: 🔴 = must fix before merge · 🟡 = should fix soon\n\n🔴 `a.kt:73` — drops edits";
+        assert!(prepare(legend).contains("[must fix] `a.kt:73`"));
         let thread = "qodo-merge-pro[bot] · review thread\nsrc/a.js:27\n**Suggestion:** x";
         assert!(!prepare(thread).contains("qodo"));
         assert!(prepare("The bot commented on this line.").contains("commented"));

@@ -19,6 +19,23 @@ pub fn severity_in(text: &str) -> Option<Severity> {
 pub fn ratings(text: &str) -> Vec<Severity> {
     let prose = without_code(text);
     let mut found: Vec<Severity> = Vec::new();
+    // A level tag set off in the sentence (`**P0** — data loss on deploy`, `[P1]`) rates it
+    // as plainly as a heading would.
+    static TAG: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    for c in
+        crate::answer::re(&TAG, r"\*\*\s*[Pp]([0-3])\s*\*\*|\[[Pp]([0-3])\]").captures_iter(&prose)
+    {
+        let n = c.get(1).or_else(|| c.get(2)).map_or("", |m| m.as_str());
+        let s = match n {
+            "0" => Severity::P0,
+            "1" => Severity::P1,
+            "2" => Severity::P2,
+            _ => Severity::P3,
+        };
+        if !found.contains(&s) {
+            found.push(s);
+        }
+    }
     for clause in prose.split(is_clause_break) {
         let words = words(clause);
         for i in 0..words.len() {

@@ -56,9 +56,15 @@ const EVENT_TEXTS: &[EventText] = &[
         text: "content",
         take: Take::Join(""),
     },
-    // gemini -o json: one object.
+    // gemini -o json: one object (`session_id` since late 2025; before it, `response` and
+    // `stats` alone).
     EventText {
         when: &[("session_id", "*")],
+        text: "response",
+        take: Take::Last,
+    },
+    EventText {
+        when: &[("stats", "*")],
         text: "response",
         take: Take::Last,
     },
@@ -225,6 +231,9 @@ mod tests {
 {\"type\":\"item.completed\",\"item\":{\"type\":\"agent_message\",\"text\":\"looking\"}}\n\
 {\"type\":\"item.completed\",\"item\":{\"type\":\"agent_message\",\"text\":\"LGTM\"}}\n";
         assert_eq!(answer_in(codex).as_deref(), Some("LGTM"));
+        // An older gemini -o json: `response` and `stats`, no session id.
+        let gemini = r#"{"response":"| Impact | Issue |","stats":{"models":{}}}"#;
+        assert_eq!(answer_in(gemini).as_deref(), Some("| Impact | Issue |"));
         // A review in JSON is not a transcript.
         assert_eq!(answer_in(r#"{"verdict":"approve","findings":[]}"#), None);
         assert_eq!(answer_in("## P1\n- x"), None);

@@ -15,12 +15,9 @@ use crate::answer::{re, re_built};
 
 fn phrase() -> &'static Pattern {
     static PHRASE: OnceLock<Pattern> = OnceLock::new();
-    // Chinese, Japanese and Korean run words together: their phrases match inside a run, the
-    // others on word boundaries.
-    let cjk = |p: &&&str| {
-        p.chars()
-            .any(|c| matches!(c as u32, 0x3040..=0x30FF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF))
-    };
+    // Chinese, Japanese, Korean and Thai run words together: their phrases match inside a
+    // run, the others on word boundaries.
+    let cjk = |p: &&&str| p.chars().any(vocab::unspaced);
     let (joined, spaced): (Vec<&str>, Vec<&str>) =
         vocab::APPROVAL_PHRASES.iter().partition(|p| cjk(p));
     re_built(&PHRASE, || {
@@ -56,7 +53,7 @@ pub fn approves(text: &str) -> bool {
     let objection = re(&OBJECTION, vocab::OBJECTIONS);
     if objection
         .find_iter(text)
-        .any(|m| !negated(text, m.start(), negation))
+        .any(|m| objects(text, &m, negation))
     {
         return false;
     }
@@ -66,7 +63,7 @@ pub fn approves(text: &str) -> bool {
             // "Not approved" anywhere: the answer does not approve, whatever else it says.
             return false;
         }
-        let rest = after(text, m.end());
+        let rest = &*unqualified(after(text, m.end()));
         if qualifier.is_match(rest) && !own_limits(rest) {
             return false;
         }
@@ -99,12 +96,19 @@ pub fn found_nothing(text: &str) -> bool {
     static FOUND: OnceLock<Pattern> = OnceLock::new();
     static NEGATION: OnceLock<Pattern> = OnceLock::new();
     static QUALIFIER: OnceLock<Pattern> = OnceLock::new();
-    let found = re(&FOUND, vocab::FOUND_NOTHING);
+    let found = re_built(&FOUND, || {
+        format!(
+            "{}|(?:{})",
+            vocab::FOUND_NOTHING,
+            vocab::FOUND_NOTHING_UNSPACED
+        )
+    });
     let negation = re(&NEGATION, vocab::NEGATIONS);
     let qualifier = re(&QUALIFIER, vocab::QUALIFIERS);
-    found
-        .find_iter(text)
-        .any(|m| !negated(text, m.start(), negation) && !qualifier.is_match(after(text, m.end())))
+    found.find_iter(text).any(|m| {
+        !negated(text, m.start(), negation)
+            && !qualifier.is_match(&unqualified(after(text, m.end())))
+    })
 }
 
 /// Does `text` approve only on a condition ("I'd approve once the migration is reversible",
@@ -116,7 +120,7 @@ pub fn conditional(text: &str) -> bool {
     let qualifier = re(&CONDITION, vocab::CONDITIONS);
     phrase()
         .find_iter(text)
-        .any(|m| qualifier.is_match(after(text, m.end())))
+        .any(|m| qualifier.is_match(&unqualified(after(text, m.end()))))
 }
 
 /// Does `text` raise a problem in words ("will crash", "leaks", "should use", "one nit")? A cue
@@ -145,7 +149,7 @@ pub fn raises_concern(text: &str) -> bool {
     static SETTLED: OnceLock<Pattern> = OnceLock::new();
     let settled = re(
         &SETTLED,
-        r"(?i)\b(?:is|are|was|were) (?:now |also |already )?(?:gone|fixed|resolved|addressed)|\bno longer\b|\bpreviously\b|\bused to\b|\bthe old (?:code|version|implementation|values?|settings?|behaviou?r|logic)\b|\b(?:these|this|which|that) (?:fix(?:es)?|resolves?|solves?) (?:it|this|that)\b|\bold code\b|\bbefore this (?:change|pr|patch)\b|\b(?:which|that|what) (?:is exactly what |was exactly what )?(?:produced|caused|triggered)\b|\bon the parent commit\b|\b(?:which|that|this) was the (?:actual |real |root |underlying )?cause\b|\b(?:i was|i had been|at first i was|initially i was|i was initially) (?:\w+ )?(?:worried|concerned)\b|\b(?:which|that) (?:was|is) the (?:case|part|thing|one) i was (?:\w+ )?(?:worried|concerned) about\b",
+        r"(?i)\b(?:is|are|was|were) (?:now |also |already )?(?:gone|fixed|resolved|addressed)|\bno longer\b|\bpreviously\b|\bused to\b|\bthe old (?:code|version|implementation|values?|settings?|behaviou?r|logic)\b|\b(?:these|this|which|that) (?:fix(?:es)?|resolves?|solves?) (?:it|this|that)\b|\bold code\b|\bbefore this (?:change|pr|patch)\b|\b(?:which|that|what) (?:is exactly what |was exactly what )?(?:produced|caused|triggered)\b|\bon the parent commit\b|\b(?:which|that|this) was the (?:actual |real |root |underlying )?cause\b|\b(?:i was|i had been|at first i was|initially i was|i was initially) (?:\w+ )?(?:worried|concerned)\b|\b(?:which|that) (?:was|is) the (?:case|part|thing|one) i was (?:\w+ )?(?:worried|concerned) about\b|\boriginally\b|\b(?:exposed|revealed|surfaced|reproduced|caught) the (?:\w+ )?(?:bug|problem|issue|crash|race|leak|regression)\b|\b(?:which|that) (?:was|were) (?:a |an )?(?:real |genuine |nasty |subtle |serious |clear |latent |long[- ]standing |known )?(?:bug|problem|issue|regression)\b|^\W*that was (?:a |an )?(?:real |genuine |nasty |subtle |serious |clear |latent |long[- ]standing |known )?(?:bug|problem|issue|regression)\b|\bwhat the (?:todo|fixme) (?:asked|called|was asking) for\b",
     );
     cue.find_iter(text).any(|m| {
         let breaks = ['.', '!', '?', '\n', ';'];
@@ -157,7 +161,11 @@ pub fn raises_concern(text: &str) -> bool {
             // A regression test guards against one; it raises none.
             || text[m.end()..].starts_with(" test")
             // "fails fast" is a design (it stops at once instead of hanging).
-            || text[m.end()..].starts_with(" fast");
+            || text[m.end()..].starts_with(" fast")
+            // What the code does when something else fails is its design ("falls back to the
+            // last flags if the remote fetch fails"); "if the list is empty, it fails" is not,
+            // nor "never gives up when the queue keeps failing".
+            || (m.as_str().eq_ignore_ascii_case("fails") && on_failure(&text[..m.start()]));
         // What tests are for is not what the change gets wrong ("regression tests for the
         // off-by-one"); "the tests for the parser fail" still raises one.
         !named
@@ -168,6 +176,17 @@ pub fn raises_concern(text: &str) -> bool {
             && !repaired(before)
             && !denied(before)
     })
+}
+
+/// Does `before` end in a condition on a failure ("if the remote fetch ", "when a request "),
+/// within its clause?
+fn on_failure(before: &str) -> bool {
+    static CONDITION: OnceLock<Pattern> = OnceLock::new();
+    re(
+        &CONDITION,
+        r"(?i)\b(?:if|when|whenever|in case|once|until|should)[ \t]+(?:[\w`'-]+[ \t]+){0,4}$",
+    )
+    .is_match(before)
 }
 
 /// Is the cue denied a few words before it, by a contracted "not" ("won't start failing",
@@ -237,6 +256,14 @@ fn sentence_after<'t>(text: &'t str, at: usize, breaks: &[char]) -> &'t str {
 }
 
 /// Is the phrase at `at` negated earlier in its sentence?
+/// Does the objection `m` stand: not negated, and not the object of a "no" ("No changes
+/// requested. Approve.")?
+fn objects(text: &str, m: &regex::Match, negation: &Pattern) -> bool {
+    static NO: OnceLock<Pattern> = OnceLock::new();
+    !negated(text, m.start(), negation)
+        && !re(&NO, r"(?i)\b(?:no|zero)[ \t]+$").is_match(&text[..m.start()])
+}
+
 fn negated(text: &str, at: usize, negation: &Pattern) -> bool {
     // A dash ends the clause: "releases the entry before unlinking — LGTM!" is not "before LGTM".
     negation.is_match(sentence_before(
@@ -264,6 +291,18 @@ fn sentence_before<'t>(text: &'t str, at: usize, breaks: &[char]) -> &'t str {
 }
 
 /// The text after `at`, at most [`WINDOW`] bytes of it.
+/// `rest` without the "once" that counts rather than sets a condition ("the request is retried
+/// once after it", "runs once per job", "called only once"): "approve once the test passes"
+/// keeps its condition.
+fn unqualified(rest: &str) -> std::borrow::Cow<'_, str> {
+    static COUNTED: OnceLock<Pattern> = OnceLock::new();
+    re(
+        &COUNTED,
+        r"(?i)\b(?:(?:\w+ed|runs?|fires?|happens?|only|just|exactly|at most|at least|more than|than) once(?: (?:after|before|per|every|each|on|at|in|and|or)\b)?|once (?:more|again|per|every|each|a|an)\b)",
+    )
+    .replace_all(rest, " ")
+}
+
 fn after(text: &str, at: usize) -> &str {
     let mut to = (at + WINDOW).min(text.len());
     while !text.is_char_boundary(to) {
@@ -281,7 +320,7 @@ pub fn objection(text: &str) -> Option<String> {
     let negation = re(&NEGATION, vocab::NEGATIONS);
     let m = objection
         .find_iter(text)
-        .find(|m| !negated(text, m.start(), negation))?;
+        .find(|m| objects(text, m, negation))?;
     let before = sentence_before(text, m.start(), &['.', '!', '\n']);
     let rest = after(text, m.start());
     let end = rest

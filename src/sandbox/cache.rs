@@ -19,7 +19,8 @@
 //! that ignored its read-only flag could otherwise edit the shared inode through its export.
 //!
 //! Bounded: after an export that added entries, a store over [`CAP`] bytes drops every entry no
-//! live export links (link count 1); `git debate sessions --prune` empties it.
+//! live export links (link count 1): a kept export ([`crate::sandbox::kept`], at most a few)
+//! counts as live. `git debate sessions --prune` empties it.
 
 use std::io::Write as _;
 use std::os::unix::ffi::OsStrExt as _;
@@ -114,6 +115,11 @@ impl Store {
             dir,
             added: AtomicU64::new(0),
         })
+    }
+
+    /// The store's folder (kept exports live in it too: see [`crate::sandbox::kept`]).
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
     /// The key of a file: its blob id, its path and its executable bit.

@@ -35,13 +35,16 @@
 //! Cost: a review exports at most once, and only when a call that can read files first asks
 //! ([`Lazy`]); every file comes from the blob store of [`crate::sandbox::cache`] by hard link,
 //! so only files no earlier export showed are read and redacted. The export's files are
-//! read-only, as the store's are.
+//! read-only, as the store's are. A commit's tree is not even linked whole: the repository's
+//! last export is kept and brought up to date by the difference of the two trees
+//! ([`crate::sandbox::kept`]), so the pre-commit hook's next commit in git/git links a few files
+//! instead of making 4,800 links and folders and removing them again.
 
 use std::io::Write as _;
 use std::os::unix::ffi::OsStrExt as _;
 use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _, PermissionsExt as _};
 use std::path::{Component, Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use anyhow::{Context as _, Result};
 use git2::{ObjectType, Oid, Repository};
@@ -49,6 +52,7 @@ use git2::{ObjectType, Oid, Repository};
 use crate::choices::{Tools, Workspace};
 use crate::sandbox::cache::{Hit, Store};
 use crate::sandbox::confine::Sandbox;
+use crate::sandbox::kept;
 use crate::sys::scratch::private_dir;
 
 /// What to copy.
@@ -72,10 +76,17 @@ pub struct Export {
     pub files: usize,
     /// Files read and redacted for this export (the rest came from the cache).
     pub redacted: usize,
+    /// Whether it was a kept export brought up to date (see [`crate::sandbox::kept`]).
+    pub updated: bool,
+    /// Set when the export may be kept for the next run once dropped.
+    seal: Option<kept::Seal>,
 }
 
 impl Drop for Export {
     fn drop(&mut self) {
+        if let Some(seal) = &self.seal {
+            kept::keep(&self.tree, seal);
+        }
         let _ = std::fs::remove_dir_all(&self.scratch);
     }
 }
@@ -99,49 +110,97 @@ pub fn create(repo: Option<&crate::git::Repo>, source: &Source) -> Result<Export
         scratch,
         files: 0,
         redacted: 0,
+        updated: false,
+        seal: None,
     };
-    std::fs::DirBuilder::new()
-        .mode(0o700)
-        .recursive(true)
-        .create(&export.tree)
-        .with_context(|| format!("cannot create {}", export.tree.display()))?;
     let store = match (repo, source) {
         (Some(_), Source::Tree(_) | Source::WorkTree { .. }) => {
             export.scratch.parent().and_then(Store::open)
         }
         _ => None,
     };
-    let out = Writer {
-        root: export.tree.clone(),
-        files: AtomicUsize::new(0),
-        bytes: AtomicU64::new(0),
-        store,
-        redacted: AtomicUsize::new(0),
-    };
+    let out = Writer::new(export.tree.clone(), store);
     match (repo, source) {
         (Some(repo), Source::Tree(id)) => match repo.libgit2() {
-            Some(lib) => from_tree(lib, id, &out)?,
+            Some(lib) => {
+                let tree = lib
+                    .find_object(Oid::from_str(id)?, None)
+                    .and_then(|o| o.peel_to_tree())
+                    .with_context(|| {
+                        format!("cannot read tree {id} to export the reviewed revision")
+                    })?;
+                let (out, updated) = tree_export(lib, repo.commondir(), &tree, out)?;
+                export.updated = updated;
+                export.seal = out.seal(&export.scratch, repo.commondir(), tree.id());
+                return Ok(export.with_counts(out));
+            }
             // A layout libgit2 cannot open (sha256, reftable): the files as git lists them.
-            None => crate::git::tree_files(repo, id, MAX_FILE, &mut |path, exec, bytes| {
-                if out.fits(bytes.len() as u64) {
-                    out.put(
-                        Path::new(std::ffi::OsStr::from_bytes(path)),
-                        bytes,
-                        exec,
-                        None,
-                    );
-                }
-            })?,
+            None => {
+                out.make_root()?;
+                crate::git::tree_files(repo, id, MAX_FILE, &mut |path, exec, bytes| {
+                    if out.fits(bytes.len() as u64) {
+                        out.put(
+                            Path::new(std::ffi::OsStr::from_bytes(path)),
+                            bytes,
+                            exec,
+                            None,
+                        );
+                    }
+                })?;
+            }
         },
-        (Some(repo), Source::WorkTree { untracked }) => from_worktree(repo, untracked, &out)?,
-        _ => {}
+        (Some(repo), Source::WorkTree { untracked }) => {
+            out.make_root()?;
+            from_worktree(repo, untracked, &out)?;
+        }
+        _ => out.make_root()?,
     }
-    if let Some(store) = &out.store {
-        store.bound();
+    Ok(export.with_counts(out))
+}
+
+impl Export {
+    fn with_counts(mut self, out: Writer) -> Export {
+        if let Some(store) = &out.store {
+            store.bound();
+        }
+        self.files = out.files.into_inner();
+        self.redacted = out.redacted.into_inner();
+        self
     }
-    export.files = out.files.into_inner();
-    export.redacted = out.redacted.into_inner();
-    Ok(export)
+}
+
+/// The export of `tree`: the repository's kept export brought up to date when there is one
+/// ([`crate::sandbox::kept`]), else made afresh; whether it was an update.
+fn tree_export(
+    repo: &Repository,
+    commondir: &Path,
+    tree: &git2::Tree,
+    out: Writer,
+) -> Result<(Writer, bool)> {
+    let slot = out.store.as_ref().map(|s| kept::slot(s.dir(), commondir));
+    if let Some(slot) = &slot {
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .recursive(true)
+            .create(out.root.parent().unwrap_or(&out.root))
+            .with_context(|| format!("cannot create {}", out.root.display()))?;
+        if let Some(stamp) = kept::take(slot, &out.root) {
+            out.files.store(stamp.files, Ordering::Relaxed);
+            out.bytes.store(stamp.bytes, Ordering::Relaxed);
+            if update(repo, &stamp.tree, tree, &out)? {
+                return Ok((out, true));
+            }
+            // Not a tree this repository has (pruned), or an update it cannot make: afresh.
+            let _ = std::fs::remove_dir_all(&out.root);
+            let out = Writer::new(out.root.clone(), out.store);
+            out.make_root()?;
+            from_tree(repo, tree, &out)?;
+            return Ok((out, false));
+        }
+    }
+    out.make_root()?;
+    from_tree(repo, tree, &out)?;
+    Ok((out, false))
 }
 
 /// Runs `each` over `items` on a few threads: redacting and writing tens of thousands of files is
@@ -370,15 +429,11 @@ pub fn prepare_now(
     Ok((Some(export), sandbox))
 }
 
-fn from_tree(repo: &Repository, id: &str, out: &Writer) -> Result<()> {
-    let tree = repo
-        .find_object(Oid::from_str(id)?, None)
-        .and_then(|o| o.peel_to_tree())
-        .with_context(|| format!("cannot read tree {id} to export the reviewed revision"))?;
+fn from_tree(repo: &Repository, tree: &git2::Tree, out: &Writer) -> Result<()> {
     // Files only: a link (0o120000) or a submodule is left out. Names are kept as bytes: a
     // name that is not UTF-8 is copied as it is (libgit2's `walk` gives up on such a folder).
     let mut blobs: Vec<(PathBuf, Oid, bool)> = Vec::new();
-    let mut todo = vec![(PathBuf::new(), tree)];
+    let mut todo = vec![(PathBuf::new(), tree.clone())];
     while let Some((dir, tree)) = todo.pop() {
         for entry in &tree {
             let path = dir.join(std::ffi::OsStr::from_bytes(entry.name_bytes()));
@@ -396,9 +451,14 @@ fn from_tree(repo: &Repository, id: &str, out: &Writer) -> Result<()> {
             }
         }
     }
+    write_blobs(repo, &blobs, out)
+}
+
+/// Writes `blobs` (path, id, executable) into the export, from the store where it has them.
+fn write_blobs(repo: &Repository, blobs: &[(PathBuf, Oid, bool)], out: &Writer) -> Result<()> {
     // A repository handle is not shared between threads: each opens its own.
     let git_dir = repo.path().to_path_buf();
-    in_parallel(&blobs, |part| {
+    in_parallel(blobs, |part| {
         let repo = Repository::open(&git_dir).context("cannot open the repository to export")?;
         let odb = repo.odb().context("cannot open the object database")?;
         for (path, id, exec) in part {
@@ -419,6 +479,48 @@ fn from_tree(repo: &Repository, id: &str, out: &Writer) -> Result<()> {
         }
         Ok(())
     })
+}
+
+/// A file of a tree in a diff: its path, blob id and executable bit; `None` for a link, a
+/// submodule or the side a file is missing from.
+fn diff_blob(f: &git2::DiffFile) -> Option<(PathBuf, Oid, bool)> {
+    let exec = match f.mode() {
+        git2::FileMode::Blob => false,
+        git2::FileMode::BlobExecutable => true,
+        _ => return None,
+    };
+    let path = PathBuf::from(std::ffi::OsStr::from_bytes(f.path_bytes()?));
+    (!f.id().is_zero()).then_some((path, f.id(), exec))
+}
+
+/// Brings the export at `out.root`, a kept export of tree `old`, up to `new`: what the new tree
+/// dropped or changed goes, what it added or changed comes. `false` when it cannot be done as a
+/// fresh export would (an unknown tree, a name the redactor changes, the size cap reached).
+fn update(repo: &Repository, old: &str, new: &git2::Tree, out: &Writer) -> Result<bool> {
+    let Ok(old) = Oid::from_str(old).and_then(|id| repo.find_tree(id)) else {
+        return Ok(false);
+    };
+    let Ok(diff) = repo.diff_tree_to_tree(Some(&old), Some(new), None) else {
+        return Ok(false);
+    };
+    let mut gone = Vec::new();
+    let mut added = Vec::new();
+    for delta in diff.deltas() {
+        gone.extend(diff_blob(&delta.old_file()));
+        added.extend(diff_blob(&delta.new_file()));
+    }
+    let renamed = |(p, ..): &(PathBuf, Oid, bool)| {
+        let name = p.to_string_lossy();
+        crate::redact::redact_path(&name) != name
+    };
+    if gone.iter().chain(&added).any(renamed) {
+        return Ok(false);
+    }
+    for (path, ..) in &gone {
+        out.remove(path);
+    }
+    write_blobs(repo, &added, out)?;
+    Ok(!out.capped.load(Ordering::Relaxed))
 }
 
 fn from_worktree(repo: &crate::git::Repo, untracked: &[String], out: &Writer) -> Result<()> {
@@ -497,6 +599,8 @@ struct Writer {
     root: PathBuf,
     files: AtomicUsize,
     bytes: AtomicU64,
+    /// Whether some file was left out for [`MAX_TOTAL`] (which ones depends on the walk).
+    capped: AtomicBool,
     /// The blob store files are linked from, when one can be used.
     store: Option<Store>,
     /// Files read and redacted (not found in the store).
@@ -504,6 +608,41 @@ struct Writer {
 }
 
 impl Writer {
+    fn new(root: PathBuf, store: Option<Store>) -> Writer {
+        Writer {
+            root,
+            files: AtomicUsize::new(0),
+            bytes: AtomicU64::new(0),
+            capped: AtomicBool::new(false),
+            store,
+            redacted: AtomicUsize::new(0),
+        }
+    }
+
+    /// Creates the (empty) folder the export is written to.
+    fn make_root(&self) -> Result<()> {
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .recursive(true)
+            .create(&self.root)
+            .with_context(|| format!("cannot create {}", self.root.display()))
+    }
+
+    /// The seal that lets the finished export of `tree` be kept for the next run: only a whole
+    /// tree, with a store to keep it in.
+    fn seal(&self, scratch: &Path, commondir: &Path, tree: Oid) -> Option<kept::Seal> {
+        let store = self.store.as_ref()?;
+        if self.capped.load(Ordering::Relaxed) {
+            return None;
+        }
+        let stamp = kept::Stamp {
+            tree: tree.to_string(),
+            files: self.files.load(Ordering::Relaxed),
+            bytes: self.bytes.load(Ordering::Relaxed),
+        };
+        kept::seal(scratch, kept::slot(store.dir(), commondir), stamp)
+    }
+
     /// Whether a file of `size` bytes is to be written; its room under [`MAX_TOTAL`] is taken
     /// at once, so threads never overshoot the cap together.
     fn fits(&self, size: u64) -> bool {
@@ -513,9 +652,37 @@ impl Writer {
         let before = self.bytes.fetch_add(size, Ordering::Relaxed);
         if before + size > MAX_TOTAL {
             self.bytes.fetch_sub(size, Ordering::Relaxed);
+            self.capped.store(true, Ordering::Relaxed);
             return false;
         }
         true
+    }
+
+    /// Removes `path` from the export (a kept one being updated), with the folders it leaves
+    /// empty; nothing when it was never shown (binary, too big).
+    fn remove(&self, path: &Path) {
+        let Some(dest) = target(&self.root, path) else {
+            return;
+        };
+        let Ok(meta) = std::fs::symlink_metadata(&dest) else {
+            return;
+        };
+        if !meta.is_file() || std::fs::remove_file(&dest).is_err() {
+            return;
+        }
+        self.files.fetch_sub(1, Ordering::Relaxed);
+        let _ = self
+            .bytes
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| {
+                Some(b.saturating_sub(meta.len()))
+            });
+        let mut dir = dest.parent();
+        while let Some(d) = dir.filter(|d| *d != self.root) {
+            if std::fs::remove_dir(d).is_err() {
+                break;
+            }
+            dir = d.parent();
+        }
     }
 
     /// Whether the store already settled `path` (its entry linked, or left out as binary); its
@@ -613,15 +780,21 @@ impl Writer {
     }
 }
 
-/// The destination of `path` under `root` with its directories created; `None` for a path that
-/// is not plain, names a `.git`, or cannot be placed.
-fn place(root: &Path, rel: &Path) -> Option<PathBuf> {
+/// The destination of `path` under `root`; `None` for a path that is not plain or names a
+/// `.git`.
+fn target(root: &Path, rel: &Path) -> Option<PathBuf> {
     // A crafted tree may name a `.git`: the export has none, and must not get one.
     let plain = |c: Component| matches!(c, Component::Normal(n) if !n.to_string_lossy().eq_ignore_ascii_case(".git"));
     if rel.as_os_str().is_empty() || !rel.components().all(plain) {
         return None;
     }
-    let dest = root.join(rel);
+    Some(root.join(rel))
+}
+
+/// The destination of `path` under `root` with its directories created; `None` for a path that
+/// is not plain, names a `.git`, or cannot be placed.
+fn place(root: &Path, rel: &Path) -> Option<PathBuf> {
+    let dest = target(root, rel)?;
     if let Some(parent) = dest.parent() {
         std::fs::DirBuilder::new()
             .recursive(true)

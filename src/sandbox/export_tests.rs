@@ -443,3 +443,112 @@ fn a_binary_file_stays_out_of_a_cached_export_too() {
         assert!(listing(&ex.tree).is_empty());
     }
 }
+
+/// Every file of an export: its path, mode and content.
+fn contents(root: &Path) -> Vec<(String, u32, Vec<u8>)> {
+    listing(root)
+        .into_iter()
+        .map(|rel| {
+            let p = root.join(&rel);
+            let m = std::fs::symlink_metadata(&p).unwrap();
+            let bytes = if m.is_file() {
+                std::fs::read(&p).unwrap()
+            } else {
+                Vec::new()
+            };
+            (rel, m.mode(), bytes)
+        })
+        .collect()
+}
+
+fn head_tree(r: &Repo) -> String {
+    let head = r.libgit2().unwrap().head().unwrap();
+    head.peel_to_tree().unwrap().id().to_string()
+}
+
+#[test]
+fn the_next_export_of_a_repository_updates_the_last_one_as_a_fresh_export_would_be() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let (r, tree) = many(d, 6);
+    for dir in ["a/b", "c"] {
+        std::fs::create_dir_all(d.join(dir)).unwrap();
+    }
+    std::fs::write(d.join("a/b/only.rs"), fresh("only")).unwrap();
+    std::fs::write(d.join("c/x.rs"), fresh("x")).unwrap();
+    std::fs::write(d.join("tool.sh"), fresh("tool")).unwrap();
+    git(d, &["add", "."]);
+    git(d, &["commit", "-qm", "dirs"]);
+    drop(create(Some(&r), &Source::Tree(tree)).unwrap());
+    let first = create(Some(&r), &Source::Tree(head_tree(&r))).unwrap();
+    assert!(
+        first.updated,
+        "the kept export of the first tree is brought up to date"
+    );
+    drop(first);
+    // A deleted file whose folder empties, an added one, an edit, an executable bit, a folder
+    // replaced by a file, a binary file and a link.
+    git(d, &["rm", "-q", "a/b/only.rs", "f2.rs"]);
+    std::fs::remove_dir_all(d.join("c")).unwrap();
+    git(d, &["add", "-A"]);
+    std::fs::write(d.join("c"), fresh("c is a file")).unwrap();
+    std::fs::write(d.join("f1.rs"), fresh("edited")).unwrap();
+    std::fs::write(d.join("new.rs"), format!("const K: &str = \"{KEY}\";\n")).unwrap();
+    std::fs::write(d.join("blob.bin"), b"\0bin").unwrap();
+    std::fs::set_permissions(d.join("tool.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::os::unix::fs::symlink("f1.rs", d.join("link")).unwrap();
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-qm", "change"]);
+    let tree = head_tree(&r);
+    let updated = create(Some(&r), &Source::Tree(tree.clone())).unwrap();
+    assert!(updated.updated);
+    // The edit, the two new text files and the file whose bit changed (the bit is in the key).
+    assert_eq!(updated.redacted, 4, "only what changed is read");
+    // A second export while the first is alive is made afresh: the two must show the same.
+    let fresh_one = create(Some(&r), &Source::Tree(tree)).unwrap();
+    assert!(!fresh_one.updated);
+    assert_eq!(contents(&updated.tree), contents(&fresh_one.tree));
+    assert_eq!(updated.files, fresh_one.files);
+    assert!(!updated.tree.join("a").exists(), "an emptied folder goes");
+    let new = std::fs::read_to_string(updated.tree.join("new.rs")).unwrap();
+    assert!(!new.contains(KEY) && new.contains("[REDACTED:"), "{new}");
+}
+
+#[test]
+fn an_export_a_reviewer_added_to_is_not_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (r, tree) = many(tmp.path(), 3);
+    let ex = create(Some(&r), &Source::Tree(tree.clone())).unwrap();
+    // A reviewer starts well after the export is finished, and plants a file for the next one.
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    std::fs::write(ex.tree.join("APPROVED.md"), "the last reviewer approved\n").unwrap();
+    drop(ex);
+    let next = create(Some(&r), &Source::Tree(tree)).unwrap();
+    assert!(!next.updated);
+    assert!(!next.tree.join("APPROVED.md").exists());
+}
+
+#[test]
+fn a_kept_export_of_a_tree_the_repository_lost_is_made_afresh() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let (r, _) = many(d, 3);
+    // A tree never written to the object database stands in for one pruned since.
+    let gone = crate::sandbox::kept::Stamp {
+        tree: "0123456789012345678901234567890123456789".into(),
+        files: 1,
+        bytes: 1,
+    };
+    let ex = create(Some(&r), &Source::Tree(head_tree(&r))).unwrap();
+    let store = Store::open(ex.scratch.parent().unwrap()).unwrap();
+    let slot = crate::sandbox::kept::slot(store.dir(), r.commondir());
+    drop(ex);
+    std::fs::write(
+        slot.join("stamp"),
+        format!("tree {}\nfiles 1\nbytes 1\n", gone.tree),
+    )
+    .unwrap();
+    let next = create(Some(&r), &Source::Tree(head_tree(&r))).unwrap();
+    assert!(!next.updated);
+    assert_eq!(next.files, 4);
+}

@@ -4,4 +4,5 @@
 pub mod cache;
 pub mod confine;
 pub mod export;
+pub mod kept;
 pub mod readonly;

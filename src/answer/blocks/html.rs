@@ -193,6 +193,25 @@ pub(super) fn flatten_html(line: &str) -> String {
         },
     );
     let line = line.as_ref();
+    // Inside a markdown table's row a break would split the row and end the table (Sourcery's
+    // "File-Level Changes" lists each file's changes as `<ul><li>` in a cell): the cell's items
+    // stay on the row, one after another.
+    let row = line.trim_start().starts_with('|') && line.trim_end().ends_with('|');
+    if row {
+        static CELL: OnceLock<Pattern> = OnceLock::new();
+        return re(
+            &CELL,
+            r"(?i)<br\s*/?>|</?(?:ul|ol|p|div)\b[^>]*>|<li\b[^>]*>|</li>",
+        )
+        .replace_all(line, |c: &regex::Captures| {
+            if c[0].to_ascii_lowercase().starts_with("<li") {
+                "; ".to_string()
+            } else {
+                " ".to_string()
+            }
+        })
+        .into_owned();
+    }
     let s = re(
         &BREAKS,
         r"(?i)<br\s*/?>|</?(?:table|tbody|thead|tr|td|th|p|div|blockquote|ul|ol)\b[^>]*>|<li\b[^>]*>|</li>|<hr\s*/?>",

@@ -53,8 +53,12 @@ pub fn json_blocks(text: &str) -> Vec<Value> {
             out.extend(xml::value_within(block));
         }
     }
-    // The same tagged findings written straight into the answer, with no fence around them.
-    if out.is_empty() && text.contains("</violation>") {
+    // The same tagged findings written straight into the answer, with no fence around them
+    // (`<violation location="…">`, `<finding file="…" line="…">`).
+    let tagged = ["</violation>", "</finding>", "</issue>", "</problem>"]
+        .iter()
+        .any(|t| text.contains(t));
+    if out.is_empty() && tagged {
         out.extend(xml::value_within(text));
     }
     // Machine-readable findings hidden in a comment (`<!-- code-review-findings {…} -->`).

@@ -70,13 +70,11 @@ fn sentence_like(s: &str) -> bool {
         .split_whitespace()
         .filter(|w| w.chars().any(char::is_alphabetic))
         .count();
-    let cjk = s.chars().filter(|c| is_cjk(*c)).count();
+    let cjk = s
+        .chars()
+        .filter(|c| crate::answer::vocab::unspaced(*c))
+        .count();
     words >= 4 || cjk >= 8
-}
-
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF)
 }
 
 #[cfg(test)]

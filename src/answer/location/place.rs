@@ -135,7 +135,10 @@ pub fn place_line(text: &str, roots: &Roots) -> Option<Place> {
     }
     let residue = words.iter().any(|w| {
         let t = w.trim_matches(|c: char| {
-            matches!(c, ',' | ':' | '(' | ')' | '[' | ']' | '.' | '—' | '–' | '-')
+            matches!(
+                c,
+                ',' | ':' | '(' | ')' | '[' | ']' | '.' | '—' | '–' | '-' | '·' | '•' | '|'
+            )
         });
         let lower = t.to_ascii_lowercase();
         !(t.is_empty()

@@ -109,6 +109,10 @@ struct Reader<'a> {
     units_at_place: Option<usize>,
     /// Levels stated by a lead-in paragraph for the list that follows it, by list number.
     list_levels: Vec<(usize, Severity)>,
+    /// A level a lead-in paragraph stated for the one finding after it ("However, there is one
+    /// **critical** problem:"), until the next text at the margin; and the units it rated.
+    para_level: Option<Severity>,
+    unit_levels: Vec<(usize, Severity)>,
     /// Lists a lead-in announced as problems ("Three observations from this pass:"): their
     /// items are findings even in a summary section.
     announced: Vec<usize>,
@@ -141,6 +145,8 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
         after_location: false,
         units_at_place: None,
         list_levels: Vec::new(),
+        para_level: None,
+        unit_levels: Vec::new(),
         announced: Vec::new(),
         list: None,
         lists: 0,
@@ -194,6 +200,13 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
         }
     }
     level_from_lead_in(&r.units, &r.list_levels, &mut found);
+    for (u, level) in &r.unit_levels {
+        if let Some(f) = found.get_mut(*u).and_then(Option::as_mut) {
+            if f.severity == Severity::Unclassified {
+                f.severity = *level;
+            }
+        }
+    }
     pairing::pair_table_with_details(&r.units, &mut found);
     pairing::pair_list_with_details(&r.units, &mut found);
     // What the structure read and found raises nothing (praise, a tally, a withdrawn comment)

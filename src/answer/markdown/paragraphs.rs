@@ -24,6 +24,22 @@ impl Reader<'_> {
     }
 
     pub(super) fn text(&mut self, indent: usize, text: &str) {
+        // The level a lead-in gave, for the paragraph finding right after it.
+        let carried = if indent == 0 {
+            self.para_level.take()
+        } else {
+            None
+        };
+        let before = self.units.len();
+        self.text_line(indent, text);
+        if let Some(level) = carried {
+            if self.units.len() == before + 1 && self.units[before].kind == UnitKind::Paragraph {
+                self.unit_levels.push((before, level));
+            }
+        }
+    }
+
+    fn text_line(&mut self, indent: usize, text: &str) {
         if self.rating_line(text) {
             return;
         }
@@ -41,6 +57,11 @@ impl Reader<'_> {
         if indent == 0 && text.trim_end().ends_with(':') {
             if let Some(level) = super::stated_level(text) {
                 self.list_levels.push((self.lists + 1, level));
+                // ("one **critical** problem:": the emphasis is the level's, not a break in
+                // the words.)
+                if vocab::announces_findings(&crate::answer::lead::without_emphasis(text)) {
+                    self.para_level = Some(level);
+                }
             }
             if vocab::announces_findings(text) {
                 self.announced.push(self.lists + 1);
@@ -68,8 +89,12 @@ impl Reader<'_> {
         if self.title_for_marker_lead(para, text) {
             return;
         }
+        // A field under a heading that is a finding (`**File:** `a.java`, line 64`) is its
+        // detail, not a place for what follows.
+        let field_first = unit::is_field(text);
         if para
-            && (self.place_paragraph(text)
+            && ((field_first && self.detail_of_heading_finding(text))
+                || self.place_paragraph(text)
                 || self.detail_of_heading_finding(text)
                 || self.paragraph_lead(&kind, indent, text))
         {
@@ -242,7 +267,8 @@ impl Reader<'_> {
                 // before any of its words, is that finding's place too (`**1. Title** —
                 // severity: medium`, then the link).
                 let t = text.trim();
-                let quoted_line = t.starts_with('`') && t.ends_with('`') && l.start_line.is_some();
+                // (Or with its line after it: `` `a/templates.ts` · L8 ``, `` `a.go` (line 8) ``.)
+                let quoted_line = t.starts_with('`') && l.start_line.is_some();
                 // So is a `File: path, line 54` field on the very next line (no blank line
                 // between: a place that opens the next comment stands apart).
                 let field_line = unit::is_field(t) && !self.after_blank && l.start_line.is_some();
@@ -285,7 +311,9 @@ impl Reader<'_> {
                 && !lead.title.is_empty()
                 && !markers::labels_only(text)
                 && !unit::is_field(text);
+            // (A `**File:** path, line 64` field names the finding's own place.)
             let elsewhere = opens_unit(text)
+                && !unit::is_field(text)
                 && location::find_all(text, self.roots)
                     .first()
                     .is_some_and(|l| {

@@ -207,7 +207,20 @@ pub(super) fn field(line: &str) -> Option<(Field, String)> {
     )
     .captures(line)?;
     let name = c[1].trim().to_lowercase();
-    let kind = FIELD_NAMES.iter().find(|(n, _)| *n == name)?.1;
+    // A level's field name in any language the markers know (`**Waga:** krytyczna`) is a
+    // severity field here too: one vocabulary for both readers.
+    static LEVEL_NAME: OnceLock<Pattern> = OnceLock::new();
+    let kind = FIELD_NAMES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|f| f.1)
+        .or_else(|| {
+            crate::answer::re_built(&LEVEL_NAME, || {
+                format!("(?i)^(?:{})$", crate::answer::vocab::SEVERITY_FIELD_WORDS)
+            })
+            .is_match(&name)
+            .then_some(Field::Severity)
+        })?;
     Some((kind, c[2].trim().to_string()))
 }
 

@@ -310,12 +310,33 @@ fn signed_off(u: &Unit) -> bool {
     !normal.is_empty() && vocab::PRAISE_TITLES.contains(&normal.as_str())
 }
 
+/// A risk the reviewer checked and marked passed (`- Path traversal: … stored under a UUID
+/// directory. ✅ Fine.`): its check mark and no mark of a problem beside it.
+fn passed_check(u: &Unit) -> bool {
+    let said: String = std::iter::once(u.lead.as_str())
+        .chain(u.lines.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join("\n");
+    static PASSED: OnceLock<crate::pattern::Pattern> = OnceLock::new();
+    // (The mark with a word that says so: "Steps of Reproduction ✅" is a section's label.)
+    let passed = re(
+        &PASSED,
+        r"(?i)✅\s*\**(?:fine|ok|okay|good|looks good|pass(?:es|ed)?|handled|safe|correct|covered|no issues?)\b|\b(?:fine|ok|okay|good|pass(?:es|ed)?|handled|safe|correct|covered)\W{0,3}✅",
+    );
+    passed.is_match(&said)
+        && !['❌', '⚠', '🔴', '🟠', '🟡', '🛑', '❗']
+            .iter()
+            .any(|m| said.contains(*m))
+        && u.read.severity.is_none()
+}
+
 pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
     // Fixed since an earlier review, or a draft the bot did not post: not raised.
     if u.placeholder
         || (u.lines.is_empty() && vocab::is_bot_footer(&plain(&u.lead)))
         || vocab::is_withdrawn(&u.lead)
         || u.lines.iter().any(|l| vocab::is_withdrawn(l))
+        || passed_check(u)
     {
         return None;
     }

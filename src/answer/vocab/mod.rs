@@ -199,6 +199,15 @@ fn numbered_severity(words: &[&str]) -> Option<Severity> {
             "3" => Some(P3),
             _ => None,
         },
+        // A score out of five where five is the worst (`Severity 5/5`, `impact: 2/5`); a
+        // confidence or quality score is no level (its name is not one of these).
+        [k, n, "5"] if ["severity", "impact", "risk", "criticality"].contains(k) => match *n {
+            "5" => Some(P0),
+            "4" => Some(P1),
+            "3" => Some(P2),
+            "1" | "2" => Some(P3),
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -392,6 +401,15 @@ const PLACEHOLDER_QUALIFIERS: &[&str] = &[
     "medium",
     "low",
 ];
+
+/// Whether `c` is of a script written without spaces between words (Chinese, Japanese, Korean
+/// runs; Thai, Lao, Khmer, Burmese): a phrase in it matches inside a run, with no word
+/// boundary around it ("ไม่พบปัญหาใด ๆ อนุมัติครับ" approves with "อนุมัติ" followed by a particle).
+pub fn unspaced(c: char) -> bool {
+    matches!(c as u32,
+        0x0E00..=0x0EFF | 0x1000..=0x109F | 0x1780..=0x17FF
+        | 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF)
+}
 
 #[cfg(test)]
 mod tests {

@@ -59,6 +59,10 @@ pub const QUIET_SECTIONS: &[&str] = &[
     "file changes",
     "changed files",
     "changelog",
+    // Sourcery's guide to the change: a description and a table of what each file does.
+    "reviewer s guide",
+    "reviewers guide",
+    "file level changes",
     "sequence diagram",
     "testing",
     "test plan",
