@@ -504,6 +504,52 @@ fn tuned_holdout_w5_corpus() {
     );
 }
 
+/// `tuned/holdout-w21`: written blind (60 answers; the hard edges of trust: alarming words in
+/// clean approvals, blockers said subtly, findings withdrawn or already fixed; twelve languages
+/// besides English) and measured once, with the reader alone, before any change for it: recall
+/// 0.97, precision 0.77, severity 0.90, located 0.94, approval 0.97, blockers caught 18/18, clean
+/// answers falsely gated 4/32, approvals gated 2/18. Tuned on since (an item the reviewer takes
+/// back in its own words, a closing approval in another language, a place row with a level, a
+/// mark that the comment was addressed after the bot's footer, "Review notes").
+#[test]
+fn tuned_holdout_w21_corpus() {
+    held_to(
+        "holdout-w21",
+        60,
+        &Bars {
+            recall: 0.99,
+            precision: 0.87,
+            severity: 0.95,
+            located: 0.95,
+            family: 0.5,
+            clean_tenth: true,
+        },
+    );
+}
+
+/// `tuned/holdout-w20`: written blind (60 answers; a month of real use of a second-opinion
+/// prompt, 75 % CLI answers; fourteen languages besides English) and measured once, with the
+/// reader alone, before any change for it: recall 1.00, precision 0.84, severity 0.91, located
+/// 0.96, approval 0.93, blockers caught 16/16, clean answers falsely gated 6/36, approvals gated
+/// 4/20. Tuned on since (a checklist of passed marks, the review's own limits, risks considered
+/// and dismissed, "already handled", a bold "No issues found.", fields before the place, a
+/// legend of punctuation marks, an ordinal in the verdict).
+#[test]
+fn tuned_holdout_w20_corpus() {
+    held_to(
+        "holdout-w20",
+        60,
+        &Bars {
+            recall: 0.99,
+            precision: 0.94,
+            severity: 0.96,
+            located: 0.95,
+            family: 0.5,
+            clean_tenth: true,
+        },
+    );
+}
+
 /// `tuned/holdout-w19`: written blind (60 answers, 25 families; finding-heavy, in shapes the
 /// reader had not met: a level after the title's dash, legends, scores out of five, several
 /// places for one finding, findings withdrawn later in the answer; thirteen languages besides

@@ -142,7 +142,7 @@ fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
     static LABEL: OnceLock<Pattern> = OnceLock::new();
     for c in re_built(&FIELD, || {
         format!(
-            r"(?i)(?:\b(?:{})|重要度|重大度|严重程度|严重性|嚴重性|优先级|優先度|심각도|우선순위|중요도)\s*\**\s*[:=：]\s*\**\s*([\w][\w -]{{0,20}}?)(?:\*|\||,|;|\.|\)|$|\s{{2}}|\s?[—–]|[。，、）])",
+            r"(?i)(?:\b(?:{})|重要度|重大度|严重程度|严重级别|严重等级|嚴重級別|严重性|嚴重性|优先级|優先度|심각도|우선순위|중요도)\s*\**\s*[:=：]\s*\**\s*([\w][\w -]{{0,20}}?)(?:\*|\||,|;|\.|\)|$|\s{{2}}|\s?[—–]|[。，、）])",
             vocab::SEVERITY_FIELD_WORDS
         )
     })
@@ -353,9 +353,10 @@ pub fn read_lead(line: &str) -> Lead {
 /// `**Lines 57-63**: `, `` **`L12`** - ``), when text follows.
 fn place_label(line: &str) -> Option<usize> {
     static LABEL: OnceLock<Pattern> = OnceLock::new();
+    // (Or the bold goes on past the dash: `**Line 64 — P1:** the counter …`.)
     let m = re(
         &LABEL,
-        r"(?i)^\s*\*\*`?(?:lines?|l)\s*\d+(?:\s*(?:-|–|to)\s*\d+)?`?\*\*\s*(?:—|–|-|:)\s*(\S)",
+        r"(?i)^\s*\*\*`?(?:lines?|l)\s*\d+(?:\s*(?:-|–|to)\s*\d+)?`?(?:\*\*\s*(?:—|–|-|:)|\s*(?:—|–)\s*\**)\s*(\S)",
     )
     .captures(line)?;
     Some(m.get(1)?.start())

@@ -297,7 +297,12 @@ fn said_quietly(text: &str, quiet_text: &[String]) -> bool {
         .collect();
     let said: Vec<Vec<String>> = text
         .lines()
-        .filter(|l| !l.trim_start().starts_with('#'))
+        // (A heading, or a bold line that titles the section below it, names it.)
+        .filter(|l| {
+            let t = l.trim();
+            let bold_title = t.starts_with("**") && t.ends_with("**") && t.len() < 80;
+            !(t.starts_with('#') || bold_title)
+        })
         .map(words)
         .filter(|w| !w.is_empty())
         .collect();
@@ -318,7 +323,16 @@ fn observations_under_approval(
     prose: &str,
     stated: Option<Stance>,
 ) -> Option<String> {
-    let explicit = stated == Some(Stance::Approve) || verdict::opens_with_approval(prose);
+    // (Or a short closing paragraph that approves, in any language it knows: "Geen
+    // bevindingen. Goedgekeurd.")
+    let closing = prose
+        .split("\n\n")
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .last()
+        .unwrap_or("");
+    let closes = closing.split_whitespace().count() <= 12 && verdict::approves(closing);
+    let explicit = stated == Some(Stance::Approve) || verdict::opens_with_approval(prose) || closes;
     let all_remarks = !md.findings.is_empty()
         && md.remarks.len() == md.findings.len()
         && md.remarks.iter().all(|r| r.0);
@@ -529,6 +543,19 @@ fn rate_by_number(prose: &str, findings: &mut [Finding]) {
         &NUMBERED,
         r"(?i)(?:(?:^|[.:;!?—–]\s*)#?\s*|\b(?:point|item|finding|issue|punto|punkt|ponto)\s+#?|(?:#|\bno\.\s*|n°\s*))(\d{1,2})\s+(?:is|est|es|ist|è|é|are|sind|son|sont|são)\s+([^.;,\n]{1,60})",
     );
+    // "The second point is a P1": an ordinal names the item as a number does.
+    static ORDINAL: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    let ordinals = re(
+        &ORDINAL,
+        r"(?i)\bthe (first|second|third|fourth|fifth) (?:point|item|finding|issue|one|comment)\b",
+    );
+    let prose = &*ordinals.replace_all(prose, |c: &regex::Captures| {
+        let n = ["first", "second", "third", "fourth", "fifth"]
+            .iter()
+            .position(|o| c[1].eq_ignore_ascii_case(o))
+            .map_or(0, |i| i + 1);
+        format!("point {n}")
+    });
     for c in numbered.captures_iter(prose) {
         let Ok(n) = c[1].parse::<usize>() else {
             continue;

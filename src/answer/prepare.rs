@@ -480,7 +480,7 @@ fn apply_legend(text: &str) -> String {
     static PAIR: OnceLock<Pattern> = OnceLock::new();
     let pair = re(
         &PAIR,
-        r"(\p{Extended_Pictographic}\u{FE0F}?)\s*[:=–—-]?\s*([A-Za-z][A-Za-z ]{1,20}?)\s*(?:[·|,/;]|$)",
+        r"(\p{Extended_Pictographic}\u{FE0F}?|\([^\w\s()]{1,2}\))\s*[:=–—-]?\s*([A-Za-z][A-Za-z ]{1,20}?)\s*(?:[·|,/;]|$)",
     );
     let mut legend: Vec<(String, String)> = Vec::new();
     let mut legend_lines = Vec::new();
@@ -490,7 +490,8 @@ fn apply_legend(text: &str) -> String {
             .filter_map(|c| Some((c[1].to_string(), level_words(&c[2])?)))
             .collect();
         let lower = line.trim_start().to_ascii_lowercase();
-        let named = lower.starts_with("legend") || lower.starts_with("key:");
+        let named =
+            lower.starts_with("legend") || lower.starts_with("key:") || lower.contains("markers:");
         if pairs.len() >= 2 || (named && !pairs.is_empty()) {
             legend.extend(pairs);
             legend_lines.push(i);
@@ -503,8 +504,17 @@ fn apply_legend(text: &str) -> String {
     for (i, line) in text.lines().enumerate() {
         let mut l = line.to_string();
         if !legend_lines.contains(&i) {
-            for (emoji, words) in &legend {
-                l = l.replace(emoji.as_str(), &format!("[{words}]"));
+            for (mark, words) in &legend {
+                if mark.starts_with('(') {
+                    // A mark of punctuation (`(~) should fix`) only where it opens a line: in
+                    // the middle of one, "(.)" is anyone's text.
+                    let t = l.trim_start();
+                    if let Some(rest) = t.strip_prefix(mark.as_str()) {
+                        l = format!("[{words}]{rest}");
+                    }
+                } else {
+                    l = l.replace(mark.as_str(), &format!("[{words}]"));
+                }
             }
         }
         out.push_str(&l);
@@ -575,6 +585,11 @@ mod tests {
         );
         let legend = "Legend: 🔴 = must fix before merge · 🟡 = should fix soon\n\n🔴 `a.kt:73` — drops edits";
         assert!(prepare(legend).contains("[must fix] `a.kt:73`"));
+        // Marks of punctuation, at the start of a line only.
+        let marks = "Markers: (!) must fix · (~) should fix · (.) nit\n\n(~) a.sql:19 — no index\n\nSee f(.) here.";
+        let out = prepare(marks);
+        assert!(out.contains("[should fix] a.sql:19"), "{out}");
+        assert!(out.contains("See f(.) here."), "{out}");
         let thread = "qodo-merge-pro[bot] · review thread\nsrc/a.js:27\n**Suggestion:** x";
         assert!(!prepare(thread).contains("qodo"));
         assert!(prepare("The bot commented on this line.").contains("commented"));

@@ -313,3 +313,166 @@ fn a_risk_the_reviewer_marked_passed_is_not_a_finding() {
 1. Open an empty cart.\n";
     assert_eq!(read_cr(steps).critique.findings.len(), 1);
 }
+
+#[test]
+fn a_checklist_of_passed_marks_and_the_reviews_own_limits_are_not_findings() {
+    let text = "## Review: readiness probe\n\n\
+- ✅ `chart/deploy.yaml` — the probe hits `/healthz` on the named port.\n\
+- ✅ The handler pings the database with a 2s timeout.\n\
+- ⚠️ Not verified: I did not render the chart or deploy it; this was a read-only review.\n\n\
+**Result: approve.** No changes required.\n";
+    assert!(approves(text));
+    // A limit that names a problem is one.
+    let broken = text.replace(
+        "this was a read-only review",
+        "the build is broken on this branch",
+    );
+    assert!(!approves(&broken));
+}
+
+#[test]
+fn what_the_reviewer_considered_and_dismissed_or_found_already_handled_is_quiet() {
+    let text = "Approve. I don't see anything that needs to change.\n\n\
+## Risks I considered and dismissed\n\n- The cache has no size limit; only one page is ever cached.\n\n\
+## Not done\n\nI didn't run the instrumented tests.\n\nNo changes requested.\n";
+    assert!(approves(text));
+    assert!(approves(
+        "The one thing I'd look for here, a `read` without `IFS=`, is already handled on line 23.\n\n\
+Approve, nothing to change.\n"
+    ));
+}
+
+#[test]
+fn a_bold_no_issues_found_is_no_findings_section() {
+    let text =
+        "### Agent review\n\n**No issues found.**\n\nReviewed 4 files in this pull request.\n";
+    assert!(approves(text));
+}
+
+#[test]
+fn a_short_closing_approval_in_another_language_makes_remarks_observations() {
+    let text = "Ik heb de wijziging bekeken.\n\n\
+- De taak draait op het kritieke pad, dus ik heb goed gekeken: de index wordt apart opgebouwd.\n\
+- De crash uit het incidentrapport wordt nu in `search/indexer.py` opgevangen.\n\n\
+Geen bevindingen. Goedgekeurd.\n";
+    assert!(approves(text));
+}
+
+#[test]
+fn fields_under_a_bold_title_give_it_its_level_and_place() {
+    let text = "**1. Header repeated in paged exports**\nSeverity: medium\nFile: `rep/w.go`, line 45\n\
+Every call rewrites the header.\n\n**2. Misleading constant**\nSeverity: low\nFile: `rep/w.go`, line 12\n\
+It is only the page limit.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Severity::P2, "rep/w.go:45".into()),
+            (Severity::P3, "rep/w.go:12".into())
+        ]
+    );
+}
+
+#[test]
+fn a_line_and_level_in_one_bold_lead_and_a_closing_refusal() {
+    let text =
+        "### `quota/limiter.go`\n\n- **Line 64 — P1:** the counter is read and written back, \
+not incremented.\n- **Line 71 — P3:** the expiry slides on every request.\n\n\
+**Not approved** until the race is fixed.\n";
+    let r = read_cr(text);
+    assert_eq!(
+        seen(&r),
+        [
+            (Severity::P1, "quota/limiter.go:64".into()),
+            (Severity::P3, "quota/limiter.go:71".into())
+        ]
+    );
+    assert!(!r.critique.agreement);
+}
+
+#[test]
+fn a_bold_section_title_is_part_of_the_quiet_section_it_names() {
+    let text = "This PR is the fix for last week's incident, and it does what it says.\n\n\
+**What changed**\n- `ingest/batch.go`: `flush()` now returns early on an empty batch. That read \
+was the panic in the incident logs.\n\nNo issues found. Approve.\n";
+    assert!(approves(text));
+}
+
+#[test]
+fn an_ordinal_in_the_verdict_rates_the_finding_and_a_one_line_sign_off_is_praise() {
+    let text = "Here is what I found.\n\n\
+- `db/0019_split.sql`, line 14: the backfill runs in one transaction over the whole table.\n\
+- `db/0019_split.sql`, line 22: the column is dropped while old servers still read it.\n\
+- `app/user.rb`, line 9: `full_name` is now a method, so existing callers keep working. Good.\n\n\
+Verdict: request changes. The second point is a P1.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Severity::Unclassified, "db/0019_split.sql:14".into()),
+            (Severity::P1, "db/0019_split.sql:22".into())
+        ]
+    );
+}
+
+#[test]
+fn a_chinese_level_field_named_by_its_grade() {
+    let text =
+        "**问题 1 — 严重级别：致命**\n位置：`cache/lru.go` 第 88 行\n`Get` 在读锁下修改链表。\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(Severity::P0, "cache/lru.go:88".into())]
+    );
+}
+
+#[test]
+fn an_item_the_reviewer_takes_back_in_its_own_words_is_not_raised() {
+    for taken_back in [
+        "I thought `parse()` on line 20 missed `*/15`, but it does handle it. Ignore this one.",
+        "I first thought the rule on line 20 also expired `current/`, but its filter scopes it, so that one is fine.",
+        "`a.py:20` read the header with `next(reader)`; this is already fixed by the second commit, so there is nothing to do here.",
+        "`a.py:20` — zapytanie nie ma indeksu. Poprawka: wycofuję ten punkt.",
+        "`a.py:20` 경로 조작이 걱정됐는데 다시 보니 괜찮습니다. 이 지적은 철회합니다.",
+    ] {
+        let text = format!(
+            "Review:\n\n* `a.py:52` uses local time where the schedules are UTC.\n* {taken_back}\n"
+        );
+        assert_eq!(
+            seen(&read_cr(&text)),
+            [(Severity::Unclassified, "a.py:52".into())],
+            "{taken_back}"
+        );
+    }
+}
+
+#[test]
+fn a_list_under_review_notes_is_findings() {
+    let text = "Review notes:\n\n1. `lib/memo.ex` line 31 — `:ets.insert/2` on a protected table \
+raises `ArgumentError`.\n2. `test/memo_test.exs` — no test calls `put/2` from another process.\n\n\
+(No severity levels, as requested.)\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Severity::Unclassified, "lib/memo.ex:31".into()),
+            (Severity::Unclassified, "test/memo_test.exs".into())
+        ]
+    );
+}
+
+#[test]
+fn a_place_row_with_a_level_opens_a_finding_titled_by_the_paragraph_after_it() {
+    let text = "### Review — Changes requested\n\n**1 finding** · 3 files reviewed\n\n---\n\n\
+**`infra/deploy.yaml`** · line 41 · **Critical** · Reliability\n\n\
+The liveness probe now queries the database, so a failover restarts every pod.\n";
+    let r = read_cr(text);
+    assert_eq!(seen(&r), [(Severity::P0, "infra/deploy.yaml:41".into())]);
+    assert!(r.critique.findings[0]
+        .title
+        .starts_with("The liveness probe"));
+}
+
+#[test]
+fn a_mark_that_the_comment_was_addressed_after_the_bots_footer_withdraws_it() {
+    let text = "**Discount applied twice when tax is computed.**\n\n`billing/tax.rb` line 41: \
+`tax_base` subtracts the discount again.\n\n<!-- auto-generated comment -->\n\n\
+✅ Addressed in commit b7e41a8\n";
+    assert!(read_cr(text).critique.findings.is_empty());
+}

@@ -316,9 +316,13 @@ pub(super) fn section_named(normal: &str, list: &[&str]) -> bool {
         .count();
     list.iter().any(|p| {
         let n = p.split(' ').count();
+        // ("No issues found." says there is no such section: its text is not findings.)
+        let denied = ["no ", "zero ", "none ", "nothing "]
+            .iter()
+            .any(|d| normal.starts_with(d));
         normal == *p
             || (normal.starts_with(&format!("{p} ")) && words <= n + 5)
-            || (padded.contains(&format!(" {p} ")) && words <= n + 1)
+            || (padded.contains(&format!(" {p} ")) && words <= n + 1 && !denied)
     })
 }
 

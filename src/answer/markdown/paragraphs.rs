@@ -40,6 +40,14 @@ impl Reader<'_> {
     }
 
     fn text_line(&mut self, indent: usize, text: &str) {
+        // A mark that the comment above was since addressed (`✅ Addressed in commit b7e41a8`
+        // after the bot's footer): that comment is withdrawn.
+        if vocab::is_withdrawn(text) && text.split_whitespace().count() <= 8 {
+            if let Some(u) = self.units.len().checked_sub(1) {
+                self.units[u].lines.push(text.to_string());
+                return;
+            }
+        }
         if self.rating_line(text) {
             return;
         }
@@ -149,9 +157,21 @@ impl Reader<'_> {
     fn verdict_line(&mut self, text: &str) -> bool {
         // `Verdict: needs changes` after the last finding is the answer's verdict (read from
         // the prose as a whole), not that finding's detail.
+        // (So is a short closing refusal: "**Not approved** until the line-64 race is fixed.")
+        let refusal = || {
+            static OPENS: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+            let opens = crate::answer::re(
+                &OPENS,
+                r"(?i)^\W*(?:not approv|do not merge|don't merge|changes requested|request(?:ing)? changes|not ready to)",
+            );
+            text.split_whitespace().count() <= 16
+                && opens.is_match(text)
+                && location::find_all(text, self.roots).is_empty()
+        };
         if self.after_blank
             && (crate::answer::verdict::stated(text).is_some()
-                || crate::answer::verdict::labelled(text))
+                || crate::answer::verdict::labelled(text)
+                || refusal())
         {
             self.open = None;
             self.out.loose_text.push(text.to_string());
@@ -275,8 +295,10 @@ impl Reader<'_> {
                 // (A bold title says what the finding is; a bold field such as `**Reviewed
                 // commit:**` is not one.)
                 let titled = super::lists::bold_titled(&u.lead) && !unit::is_field(&u.lead);
+                // (After other fields of the finding too: `Severity: medium`, then `File: …`.)
+                let only_fields = u.lines.iter().all(|x| unit::is_field(x));
                 let bare_under_title = (t.starts_with("http") || quoted_line || field_line)
-                    && u.lines.is_empty()
+                    && (u.lines.is_empty() || (field_line && only_fields))
                     && u.code.is_empty()
                     && u.kind == UnitKind::Paragraph
                     && (strong(u) || (titled && !t.starts_with("http")));
@@ -379,6 +401,13 @@ impl Reader<'_> {
             let u = self.new_unit(UnitKind::Paragraph, text, indent);
             if location::leading_range(text).is_some() {
                 self.units[u].kind = UnitKind::Range;
+            }
+            // A row of labels after a place (`· line 41 · Critical · Reliability`) is no
+            // title: the paragraph after it is.
+            let title = &self.units[u].read.title;
+            if title.contains('·') && title.split('·').all(|p| p.split_whitespace().count() <= 2)
+            {
+                self.units[u].read.title = String::new();
             }
             self.containers.clear();
             return true;
@@ -519,10 +548,14 @@ pub(super) fn opens_unit(text: &str) -> bool {
         return true;
     }
     if lead.severity.is_some() {
-        // The marker must open the line, not sit in its prose.
+        // The marker must open the line, not sit in its prose; or the line opens with the
+        // place it rates (`**`deploy.yaml`** · line 41 · **Critical** · Reliability`).
         let line = plain(&strip_tags(t));
         let head: String = plain(&lead.title).chars().take(12).collect();
-        return head.is_empty() || line.find(&head).is_none_or(|at| at > 0);
+        let placed_first = location::find_all(t, &location::Roots::default())
+            .first()
+            .is_some_and(|l| !l.path.is_empty() && line.starts_with(l.path.as_str()));
+        return head.is_empty() || line.find(&head).is_none_or(|at| at > 0) || placed_first;
     }
     let lower = t.to_ascii_lowercase();
     t.starts_with("**")

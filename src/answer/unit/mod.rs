@@ -297,7 +297,14 @@ fn details(u: &Unit, roots: &Roots) -> Details {
 /// it tells what is now right (CodeRabbit's additional comments), whatever problem it names as
 /// gone. "Otherwise LGTM" is not praise alone.
 fn signed_off(u: &Unit) -> bool {
-    let Some(last) = u.lines.iter().rev().find(|l| !l.trim().is_empty()) else {
+    // (An item of one line signs off in its lead: "… so existing callers keep working. Good.")
+    let Some(last) = u
+        .lines
+        .iter()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .or(Some(&u.lead).filter(|l| !l.trim().is_empty()))
+    else {
         return false;
     };
     let last = plain(last);
@@ -323,21 +330,50 @@ fn passed_check(u: &Unit) -> bool {
         &PASSED,
         r"(?i)✅\s*\**(?:fine|ok|okay|good|looks good|pass(?:es|ed)?|handled|safe|correct|covered|no issues?)\b|\b(?:fine|ok|okay|good|pass(?:es|ed)?|handled|safe|correct|covered)\W{0,3}✅",
     );
-    passed.is_match(&said)
+    // (Or the mark opens the item: `- ✅ `values.yaml` exposes the probe settings …`.)
+    let opens = plain(&u.lead)
+        .trim_start_matches(|c: char| c.is_whitespace() || "-*+".contains(c))
+        .starts_with(['✅', '✔', '☑', '✓']);
+    (passed.is_match(&said) || opens)
         && !['❌', '⚠', '🔴', '🟠', '🟡', '🛑', '❗']
             .iter()
             .any(|m| said.contains(*m))
         && u.read.severity.is_none()
 }
 
-pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
-    // Fixed since an earlier review, or a draft the bot did not post: not raised.
-    if u.placeholder
+/// A limit of the review, not a problem of the change (`⚠️ Not verified: I did not render the
+/// chart with helm template`): what the reviewer did not run, with no word of a problem.
+fn review_limit(u: &Unit) -> bool {
+    static LIMIT: OnceLock<crate::pattern::Pattern> = OnceLock::new();
+    let said: String = std::iter::once(u.lead.as_str())
+        .chain(u.lines.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join("\n");
+    re(
+        &LIMIT,
+        r"(?i)\bi (?:did not|didn't|have not|haven't|could not|couldn't|was not able to|wasn't able to|cannot|can't) (?:\w+ )?(?:run|render|build|test|deploy|execute|benchmark|verify|reproduce|profile|measure|try|load[- ]test)\b",
+    )
+    .is_match(&said)
+        && !crate::answer::verdict::raises_concern(&said)
+        && !u
+            .read
+            .severity
+            .is_some_and(|s| s.1 == Strength::Level && !said.contains('⚠'))
+}
+
+/// A unit that raises nothing whatever it says: a placeholder, a bot's footer, a comment fixed
+/// since or taken back, a passed check, a limit of the review.
+fn not_raised(u: &Unit) -> bool {
+    u.placeholder
         || (u.lines.is_empty() && vocab::is_bot_footer(&plain(&u.lead)))
         || vocab::is_withdrawn(&u.lead)
         || u.lines.iter().any(|l| vocab::is_withdrawn(l))
         || passed_check(u)
-    {
+        || review_limit(u)
+}
+
+pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
+    if not_raised(u) {
         return None;
     }
     let Details {

@@ -9,8 +9,20 @@
 pub const CHECKED_SECTIONS: &[&str] = &[
     "risks i looked at",
     "risks i checked",
+    "risks i considered",
+    "risks i ruled out",
     "risks considered",
     "risks checked",
+    "risks ruled out",
+    "considered and dismissed",
+    "things i ruled out",
+    "what i ruled out",
+    // What the reviewer did not do: limits of the review, not problems of the change.
+    "not done",
+    "not verified",
+    "what i did not check",
+    "what i didn t check",
+    "what i did not run",
     "what i checked",
     "things i checked",
     // A bot's list of the files it skipped or read, whatever emoji it wears (`⛔ Files ignored
@@ -163,7 +175,6 @@ pub const QUIET_SECTIONS: &[&str] = &[
     "diagram",
     "questions",
     "open questions",
-    "notes",
     "footnotes",
     "references",
     // What an earlier review raised and this one finds addressed: not raised again.
