@@ -4,12 +4,12 @@
 use super::*;
 use crate::findings::Severity;
 
-fn read_cr(text: &str) -> Reading {
+pub(super) fn read_cr(text: &str) -> Reading {
     read(text, None, Protocol::Cr, &Roots::default())
 }
 
 /// (severity, `path:line` or `-`, start of the title) of each finding.
-fn seen(r: &Reading) -> Vec<(Severity, String)> {
+pub(super) fn seen(r: &Reading) -> Vec<(Severity, String)> {
     r.critique
         .findings
         .iter()

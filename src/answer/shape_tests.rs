@@ -1,25 +1,11 @@
-//! Shapes the reader learned from two blind sets measured together (w18, written so the gate
-//! must not cry wolf, and w19, finding-heavy in unexpected shapes), one rule each, in answers
-//! written for these tests: what each rule reads, and what it leaves alone.
+//! Shapes the reader learned from four blind sets (w18, written so the gate must not cry wolf;
+//! w19, finding-heavy in unexpected shapes; w20, a month of answers to a second-opinion prompt;
+//! w21, the hard edges of trust), one rule each, in answers written for these tests: what each
+//! rule reads, and what it leaves alone.
 
+use super::layout_tests::{read_cr, seen};
 use super::*;
 use crate::findings::Severity;
-
-fn read_cr(text: &str) -> Reading {
-    read(text, None, Protocol::Cr, &Roots::default())
-}
-
-/// (severity, `path:line` or `-`) of each finding.
-fn seen(r: &Reading) -> Vec<(Severity, String)> {
-    r.critique
-        .findings
-        .iter()
-        .map(|f| {
-            let place = f.location.as_ref().map_or("-".into(), |l| l.display());
-            (f.severity, place)
-        })
-        .collect()
-}
 
 fn approves(text: &str) -> bool {
     let r = read_cr(text);

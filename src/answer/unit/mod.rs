@@ -317,13 +317,18 @@ fn signed_off(u: &Unit) -> bool {
     !normal.is_empty() && vocab::PRAISE_TITLES.contains(&normal.as_str())
 }
 
+/// All a unit says: its lead and its lines.
+fn said(u: &Unit) -> String {
+    std::iter::once(u.lead.as_str())
+        .chain(u.lines.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// A risk the reviewer checked and marked passed (`- Path traversal: … stored under a UUID
 /// directory. ✅ Fine.`): its check mark and no mark of a problem beside it.
 fn passed_check(u: &Unit) -> bool {
-    let said: String = std::iter::once(u.lead.as_str())
-        .chain(u.lines.iter().map(String::as_str))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let said = said(u);
     static PASSED: OnceLock<crate::pattern::Pattern> = OnceLock::new();
     // (The mark with a word that says so: "Steps of Reproduction ✅" is a section's label.)
     let passed = re(
@@ -345,10 +350,7 @@ fn passed_check(u: &Unit) -> bool {
 /// chart with helm template`): what the reviewer did not run, with no word of a problem.
 fn review_limit(u: &Unit) -> bool {
     static LIMIT: OnceLock<crate::pattern::Pattern> = OnceLock::new();
-    let said: String = std::iter::once(u.lead.as_str())
-        .chain(u.lines.iter().map(String::as_str))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let said = said(u);
     re(
         &LIMIT,
         r"(?i)\bi (?:did not|didn't|have not|haven't|could not|couldn't|was not able to|wasn't able to|cannot|can't) (?:\w+ )?(?:run|render|build|test|deploy|execute|benchmark|verify|reproduce|profile|measure|try|load[- ]test)\b",
