@@ -434,8 +434,10 @@ fn without_bylines(text: &str) -> String {
     static BYLINE: OnceLock<Pattern> = OnceLock::new();
     let byline = re(
         &BYLINE,
-        r"(?i)^\s*(?:\*\*)?@?[\w.-]+(?:\[bot\])?(?:\*\*)?\s+(?:·\s+(?:review thread|comment|review)\b.*|commented(?: on this pull request)?\.?|left a comment\.?)\s*$",
+        r"(?i)^\s*(?:\*\*)?@?[A-Za-z0-9_.-]+(?:\[bot\])?(?:\*\*)?\s+(?:·\s+(?:review thread|comment|review)\b.*|commented(?: on this pull request)?\.?|left a comment\.?)\s*$",
     );
+    // (Names are ASCII, as code hosts allow: a bounded run of any Unicode word character costs a
+    // compilation of milliseconds on every answer.)
     // A copy of GitHub's web page puts each byline on lines of its own: `@name`, `name bot`,
     // `**name[bot]**:`,
     // `name bot reviewed 2 hours ago`, `5 hours ago`, `@name Reply...`. (Not "requested
@@ -443,14 +445,14 @@ fn without_bylines(text: &str) -> String {
     static WEB: OnceLock<Pattern> = OnceLock::new();
     let web = re(
         &WEB,
-        r"(?i)^\s*(?:@[\w.-]+(?:\[bot\])?|(?:\*\*)?@?[\w.-]+\[bot\](?:\*\*)?\s*:?|[\w.-]+(?:\[bot\])? bot|[\w.-]+(?:\[bot\]| bot)+ (?:reviewed|commented)(?: \d+ \w+ ago| yesterday| just now)?|[\w.-]+ (?:reviewed|commented) (?:\d+ \w+ ago|yesterday|just now)|\d+ (?:second|minute|hour|day|week|month|year)s? ago|(?:@[\w.-]+\s+)?Reply(?:\.\.\.|…)|[\w .-]{1,40}@[\w.-]+(?: started a thread on the diff| commented| replied)?\s*·\s*(?:\d+ \w+ ago|yesterday|just now))\s*$",
+        r"(?i)^\s*(?:@[A-Za-z0-9_.-]+(?:\[bot\])?|(?:\*\*)?@?[A-Za-z0-9_.-]+\[bot\](?:\*\*)?\s*:?|[A-Za-z0-9_.-]+(?:\[bot\])? bot|[A-Za-z0-9_.-]+(?:\[bot\]| bot)+ (?:reviewed|commented)(?: \d+ [a-z]+ ago| yesterday| just now)?|[A-Za-z0-9_.-]+ (?:reviewed|commented) (?:\d+ [a-z]+ ago|yesterday|just now)|\d+ (?:second|minute|hour|day|week|month|year)s? ago|(?:@[A-Za-z0-9_.-]+\s+)?Reply(?:\.\.\.|…)|[A-Za-z0-9_ .-]{1,40}@[A-Za-z0-9_.-]+(?: started a thread on the diff| commented| replied)?\s*·\s*(?:\d+ [a-z]+ ago|yesterday|just now))\s*$",
     );
     // A byline that says where (`**snyk-io** commented on `a.js` line 33`, `**kody-ai bot** ·
     // `a.ts` line 27`): the place stays, on a line of its own, for the comment under it.
     static PLACED: OnceLock<Pattern> = OnceLock::new();
     let placed = re(
         &PLACED,
-        r"(?i)^\s*(?:\*\*@?[\w.\- ]{1,30}?(?:\[bot\])?\*\*|@?[\w.-]+(?:\[bot\]| bot))\s+(?:·|commented on|reviewed)\s+(.*[\w`]/?[\w.-]*\.\w+.*)$",
+        r"(?i)^\s*(?:\*\*@?[A-Za-z0-9_.\- ]{1,30}?(?:\[bot\])?\*\*|@?[A-Za-z0-9_.-]+(?:\[bot\]| bot))\s+(?:·|commented on|reviewed)\s+(.*[\w`]/?[\w.-]*\.\w+.*)$",
     );
     let is_byline = |l: &str| byline.is_match(l) || web.is_match(l);
     if !text.lines().any(|l| {

@@ -37,7 +37,7 @@ pub fn opens_with_approval(text: &str) -> bool {
     static LINE: OnceLock<Pattern> = OnceLock::new();
     re(
         &LINE,
-        r"(?im)(?:^|[.!]\s+)[^\p{L}\n]{0,8}(?:approve[ds]?|approving|lgtm|ship it)\b[^\p{L}\n]{0,6}(?:$|[—–-]|\p{Lu})",
+        r"(?im)(?:^|[.!]\s+)[^\p{L}\n]*?(?:approve[ds]?|approving|lgtm|ship it)\b[^\p{L}\n]*?(?:$|[—–-]|\p{Lu})",
     )
     .is_match(text)
 }
