@@ -461,4 +461,7 @@ fn a_mark_that_the_comment_was_addressed_after_the_bots_footer_withdraws_it() {
 `tax_base` subtracts the discount again.\n\n<!-- auto-generated comment -->\n\n\
 ✅ Addressed in commit b7e41a8\n";
     assert!(read_cr(text).critique.findings.is_empty());
+    // Under another heading, the mark is about something else: the finding stands.
+    let apart = text.replace("\n\n✅ Addressed", "\n\n## Earlier threads\n\n✅ Addressed");
+    assert_eq!(read_cr(&apart).critique.findings.len(), 1);
 }

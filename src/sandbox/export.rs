@@ -670,7 +670,12 @@ impl Writer {
         if !meta.is_file() || std::fs::remove_file(&dest).is_err() {
             return;
         }
-        self.files.fetch_sub(1, Ordering::Relaxed);
+        // (Saturating: the counts came from the kept export's stamp.)
+        let _ = self
+            .files
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                Some(n.saturating_sub(1))
+            });
         let _ = self
             .bytes
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| {

@@ -43,7 +43,7 @@ impl Reader<'_> {
         // A mark that the comment above was since addressed (`✅ Addressed in commit b7e41a8`
         // after the bot's footer): that comment is withdrawn.
         if vocab::is_withdrawn(text) && text.split_whitespace().count() <= 8 {
-            if let Some(u) = self.units.len().checked_sub(1) {
+            if let Some(u) = self.open.or(self.recent) {
                 self.units[u].lines.push(text.to_string());
                 return;
             }
