@@ -504,6 +504,54 @@ fn tuned_holdout_w5_corpus() {
     );
 }
 
+/// `tuned/holdout-w23`: written blind (60 answers; long, structured reviews: walkthroughs,
+/// summary tables repeating the details, "What I checked", questions for the author, risk
+/// tables, follow-ups; eleven languages besides English) and measured once, with the reader
+/// alone, before any change for it: recall 0.97, precision 0.82, severity 0.93, located 0.93,
+/// approval 0.87, blockers caught 14/14, clean answers falsely gated 6/36, approvals gated 2/20.
+/// Tuned on since (a low risk rating, a quiet item's wrapped lines, a level word that continues
+/// a wrapped sentence, an item that closes on "Fine.", `**L71–L78 · P0 · …**`, `⟦P1⟧`, a level
+/// field under a bold title, a point taken back in another language).
+#[test]
+fn tuned_holdout_w23_corpus() {
+    held_to(
+        "holdout-w23",
+        60,
+        &Bars {
+            recall: 0.97,
+            precision: 0.97,
+            severity: 0.97,
+            located: 0.92,
+            family: 0.5,
+            clean_tenth: true,
+        },
+    );
+}
+
+/// `tuned/holdout-w22`: written blind (60 answers; the everyday mix where the gate must not cry
+/// wolf: 24 approvals, long ones among them; thirteen languages besides English, among them
+/// Hindi, Arabic, Thai, Greek, Finnish, Romanian) and measured once, with the reader alone,
+/// before any change for it: recall 1.00, precision 0.77, severity 0.92, located 0.96, approval
+/// 0.90, blockers caught 10/10, clean answers falsely gated 6/42, approvals gated 6/24. Tuned on
+/// since (what the change does, "my first worry was", "closes the injection", hard-wrapped
+/// sentences, a bot's description of the change, a level alone after a range comment, items
+/// taken back in their own words).
+#[test]
+fn tuned_holdout_w22_corpus() {
+    held_to(
+        "holdout-w22",
+        60,
+        &Bars {
+            recall: 0.99,
+            precision: 0.97,
+            severity: 0.97,
+            located: 0.95,
+            family: 0.5,
+            clean_tenth: true,
+        },
+    );
+}
+
 /// `tuned/holdout-w21`: written blind (60 answers; the hard edges of trust: alarming words in
 /// clean approvals, blockers said subtly, findings withdrawn or already fixed; twelve languages
 /// besides English) and measured once, with the reader alone, before any change for it: recall

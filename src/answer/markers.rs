@@ -223,11 +223,11 @@ fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
             m.as_str().to_string(),
         );
     }
-    // `P1 Badge Title` (a connector badge copied as text), `P2 Title`.
+    // `P1 Badge Title` (a connector badge copied as text), `P2 Title`, `💡 P3 · a.dart:120`.
     static PTOKEN: OnceLock<Pattern> = OnceLock::new();
     if let Some(c) = re(
         &PTOKEN,
-        r"^\s*(?:[-*+]\s+)?([Pp][0-3](?:\s+[Bb]adge)?)\s+\S",
+        r"^\s*(?:[-*+]\s+)?(?:[^\w\s\[(`<*_]{1,4}\s*)?([Pp][0-3](?:\s+[Bb]adge)?)\s+\S",
     )
     .captures(line)
     {
@@ -353,10 +353,11 @@ pub fn read_lead(line: &str) -> Lead {
 /// `**Lines 57-63**: `, `` **`L12`** - ``), when text follows.
 fn place_label(line: &str) -> Option<usize> {
     static LABEL: OnceLock<Pattern> = OnceLock::new();
-    // (Or the bold goes on past the dash: `**Line 64 — P1:** the counter …`.)
+    // (Or the bold goes on past the dash: `**Line 64 — P1:** the counter …`, `**L71–L78 · P0 ·
+    // data loss.**`.)
     let m = re(
         &LABEL,
-        r"(?i)^\s*\*\*`?(?:lines?|l)\s*\d+(?:\s*(?:-|–|to)\s*\d+)?`?(?:\*\*\s*(?:—|–|-|:)|\s*(?:—|–)\s*\**)\s*(\S)",
+        r"(?i)^\s*\*\*`?(?:lines?|l)\s*\d+(?:\s*(?:-|–|to)\s*(?:l\s*)?\d+)?`?(?:\*\*\s*(?:—|–|-|:|·)|\s*(?:—|–|·)\s*\**)\s*(\S)",
     )
     .captures(line)?;
     Some(m.get(1)?.start())

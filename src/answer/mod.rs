@@ -303,7 +303,12 @@ fn said_quietly(text: &str, quiet_text: &[String]) -> bool {
             let bold_title = t.starts_with("**") && t.ends_with("**") && t.len() < 80;
             !(t.starts_with('#') || bold_title)
         })
-        .map(words)
+        // (A list's numbering is not what the line says.)
+        .map(|l| {
+            let mut w = words(l);
+            w.retain(|w| !w.chars().all(|c| c.is_ascii_digit()));
+            w
+        })
         .filter(|w| !w.is_empty())
         .collect();
     !said.is_empty()
@@ -581,7 +586,7 @@ fn withdraw_by_number(text: &str, prose: &str, findings: &mut Vec<Finding>) {
     static TAKEN_BACK: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
     let taken_back = re(
         &TAKEN_BACK,
-        r"(?i)\b(?:scratch|ignore|disregard|withdraw|retract|strike|forget|drop|ritiro|ritira|retiro|retira|ignora|ignorez|ignoriere|streiche|desconsidere)\s+(?:(?:the|il|el|le|o|den)\s+)?(?:point|item|finding|issue|punto|point|ponto|punkt)\s*#?(\d{1,2})\b|\b(?:point|item|finding|issue|punto|ponto|punkt)\s*#?(\d{1,2})\s+is\s+(?:fine|ok|okay|moot|not an issue|a non-issue|not a problem|not a real problem|wrong|invalid)\b",
+        r"(?i)\b(?:scratch|ignore|disregard|withdraw|retract|strike|forget|drop|ritiro|ritira|retiro|retira|ignora|ignorez|ignoriere|streiche|desconsidere)\s+(?:(?:the|il|el|le|o|den)\s+)?(?:point|item|finding|issue|observation|comment|note|punto|point|ponto|punkt)\s*#?(\d{1,2})\b|\b(?:point|item|finding|issue|observation|comment|note|punto|ponto|punkt)\s*#?(\d{1,2})\s+is\s+(?:fine|ok|okay|moot|not an issue|a non-issue|not a problem|not a real problem|wrong|invalid|withdrawn|retracted)\b",
     );
     let numbered_line = |n: usize| {
         text.lines().find(|l| {
@@ -590,7 +595,7 @@ fn withdraw_by_number(text: &str, prose: &str, findings: &mut Vec<Finding>) {
                 .is_some_and(|rest| rest.starts_with(['.', ')']))
         })
     };
-    let mut gone: Vec<usize> = taken_back
+    let mut numbers: Vec<usize> = taken_back
         .captures_iter(prose)
         .filter_map(|c| {
             c.get(1)
@@ -599,6 +604,10 @@ fn withdraw_by_number(text: &str, prose: &str, findings: &mut Vec<Finding>) {
                 .parse::<usize>()
                 .ok()
         })
+        .collect();
+    numbers.extend(prose.split("\n\n").filter_map(withdrawn_in_paragraph));
+    let mut gone: Vec<usize> = numbers
+        .into_iter()
         .filter_map(|n| {
             let line = crate::answer::lead::plain(numbered_line(n)?);
             findings.iter().position(|f| {
@@ -615,6 +624,31 @@ fn withdraw_by_number(text: &str, prose: &str, findings: &mut Vec<Finding>) {
     for i in gone.into_iter().rev() {
         findings.remove(i);
     }
+}
+
+/// The one numbered point a paragraph names, when the paragraph takes something back in any
+/// of the languages we know ("Щодо пункту 2: … я помилився, відкликаю це зауваження", "As for
+/// point 2, I was wrong and retract it").
+fn withdrawn_in_paragraph(paragraph: &str) -> Option<usize> {
+    static POINT: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    static TAKES_BACK: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    let point = re(
+        &POINT,
+        r"(?i)\b(?:point|item|finding|issue|observation|comment|note|punto|ponto|punkt[u]?|pkt|пункт[а-яіїєё]*|замечани[а-яё]*|зауважен[а-яіїє]*|bod[u]?|kohta|punctul)\s*(?:#|№|no\.?\s*)?(\d{1,2})\b",
+    );
+    let takes_back = re(
+        &TAKES_BACK,
+        r"(?i)\b(?:i withdraw|i retract|withdrawing|retracting|i take (?:it|that|this) back|відкликаю|отзываю|снимаю (?:это|его)|wycofuję|ziehe [\w ]{0,20}zurück|je retire|retiro|ritiro|stahuji|trekker|vedän takaisin|retrag)|撤回|取り下げ|철회",
+    );
+    if !takes_back.is_match(paragraph) {
+        return None;
+    }
+    let mut named = point
+        .captures_iter(paragraph)
+        .filter_map(|c| c.get(1)?.as_str().parse::<usize>().ok());
+    let n = named.next()?;
+    // (A paragraph that names two points does not say which one it takes back.)
+    named.all(|m| m == n).then_some(n)
 }
 
 fn from_json(j: json::JsonReview, format: &'static str) -> Critique {
@@ -798,6 +832,8 @@ fn same(a: &Finding, wa: &BTreeSet<String>, b: &Finding, wb: &BTreeSet<String>) 
 pub mod judge;
 #[cfg(test)]
 mod layout_tests;
+#[cfg(test)]
+mod long_tests;
 #[cfg(test)]
 mod shape_tests;
 #[cfg(test)]

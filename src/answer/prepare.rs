@@ -23,9 +23,48 @@ pub fn prepare(text: &str) -> Cow<'_, str> {
         .or_else(|| crate::answer::transcript::answer_in(text))
         .map_or(Cow::Borrowed(text), Cow::Owned);
     let text = without_thinking(&text).into_owned();
-    let text = without_tool_logs(&text);
+    let text = without_generated_description(&without_tool_logs(&text));
     let text = fence_excerpts(&without_link_definitions(&without_bylines(&text)));
-    Cow::Owned(apply_numeric_legend(&apply_legend(&text)))
+    Cow::Owned(apply_numeric_legend(&apply_legend(&plain_brackets(&text))))
+}
+
+/// Square brackets from other blocks (`⟦P1⟧`, full-width `［P1］`) written as the ASCII ones
+/// the markers are read in.
+fn plain_brackets(text: &str) -> String {
+    if !text.contains(['⟦', '⟧', '［', '］']) {
+        return text.to_string();
+    }
+    text.replace(['⟦', '［'], "[").replace(['⟧', '］'], "]")
+}
+
+/// A bot's description of the pull request, quoted above its review (Ellipsis's `> [!IMPORTANT]`
+/// block ending "This description was created by Ellipsis for …"): what the change does, said
+/// for the author of the pull request, not what the review found.
+fn without_generated_description(text: &str) -> String {
+    if !text.contains("description was created by") {
+        return text.to_string();
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out: Vec<&str> = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let quoted = |l: &str| l.trim_start().starts_with('>');
+        let end = lines[i..]
+            .iter()
+            .position(|l| !quoted(l))
+            .map_or(lines.len(), |n| i + n);
+        if end > i
+            && lines[i..end]
+                .iter()
+                .any(|l| l.contains("description was created by"))
+        {
+            i = end;
+            continue;
+        }
+        out.push(lines[i]);
+        i += 1;
+    }
+    out.join("\n")
 }
 
 /// A terminal agent's transcript around its review: its banner box (`╭ … ╰`) and each tool

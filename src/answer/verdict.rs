@@ -131,7 +131,7 @@ pub fn raises_concern(text: &str) -> bool {
     let cue = re(&CUE, vocab::CONCERN_CUES);
     let negated = re(
         &NEGATED,
-        r"(?i)\b(?:no|not|without|never|zero|any|free of|nothing|instead of|rather than|checked for|looked for|scanned for|checking for|looking for|check for|avoids?|avoiding|prevents?|preventing|fix(?:es|ed)?|guards? against|protects? against|eliminates?)\W+(?:\w+\W+){0,2}$",
+        r"(?i)\b(?:no|not|without|never|zero|any|free of|nothing|instead of|rather than|checked for|looked for|scanned for|checking for|looking for|check for|avoids?|avoiding|prevents?|preventing|fix(?:es|ed)?|closes|guards? against|protects? against|eliminates?)\W+(?:\w+\W+){0,2}$",
     );
     // What a review looks for is not what it found ("I'm reviewing this pull request for
     // security vulnerabilities and code quality issues", "Checked 6 files for logic errors,
@@ -144,12 +144,13 @@ pub fn raises_concern(text: &str) -> bool {
     // A cue inside inline code is a name (`-race`, `leak_check`), not a word of concern.
     static CODE_SPAN: OnceLock<Pattern> = OnceLock::new();
     let text = &*re(&CODE_SPAN, r"`[^`\n]+`").replace_all(text, "`code`");
+    let text = &*unwrapped(text);
     // A problem the sentence says is in the past or gone ("the race the old code had", "the
     // crash is gone", "no longer sleeps") is what the change fixed, not what it raises.
     static SETTLED: OnceLock<Pattern> = OnceLock::new();
     let settled = re(
         &SETTLED,
-        r"(?i)\b(?:is|are|was|were) (?:now |also |already )?(?:gone|fixed|resolved|addressed)|\bno longer\b|\bpreviously\b|\bused to\b|\bthe old (?:code|version|implementation|values?|settings?|behaviou?r|logic)\b|\b(?:these|this|which|that) (?:fix(?:es)?|resolves?|solves?) (?:it|this|that)\b|\bold code\b|\bbefore this (?:change|pr|patch)\b|\b(?:which|that|what) (?:is exactly what |was exactly what )?(?:produced|caused|triggered)\b|\bon the parent commit\b|\b(?:which|that|this) was the (?:actual |real |root |underlying )?cause\b|\b(?:i was|i had been|at first i was|initially i was|i was initially) (?:\w+ )?(?:worried|concerned)\b|\b(?:which|that) (?:was|is) the (?:case|part|thing|one) i was (?:\w+ )?(?:worried|concerned) about\b|\boriginally\b|\b(?:exposed|revealed|surfaced|reproduced|caught) the (?:\w+ )?(?:bug|problem|issue|crash|race|leak|regression)\b|\b(?:which|that) (?:was|were) (?:a |an )?(?:real |genuine |nasty |subtle |serious |clear |latent |long[- ]standing |known )?(?:bug|problem|issue|regression)\b|^\W*that was (?:a |an )?(?:real |genuine |nasty |subtle |serious |clear |latent |long[- ]standing |known )?(?:bug|problem|issue|regression)\b|\bwhat the (?:todo|fixme) (?:asked|called|was asking) for\b|\b(?:is|are|was|were) already (?:handled|covered|guarded|done|fixed|addressed|taken care of)\b",
+        r"(?i)\b(?:is|are|was|were) (?:now |also |already )?(?:gone|fixed|resolved|addressed)|\bno longer\b|\bpreviously\b|\bused to\b|\bthe old (?:code|version|implementation|values?|settings?|behaviou?r|logic)\b|\b(?:these|this|which|that) (?:fix(?:es)?|resolves?|solves?) (?:it|this|that)\b|\bold code\b|\bbefore this (?:change|pr|patch)\b|\b(?:which|that|what) (?:is exactly what |was exactly what )?(?:produced|caused|triggered)\b|\bon the parent commit\b|\b(?:which|that|this) was the (?:actual |real |root |underlying )?cause\b|\b(?:i was|i had been|at first i was|initially i was|i was initially) (?:\w+ )?(?:worried|concerned)\b|\b(?:which|that) (?:was|is) the (?:case|part|thing|one) i was (?:\w+ )?(?:worried|concerned) about\b|\bmy (?:first |initial |main |only |one |biggest |original )?(?:worry|concern|suspicion|fear) was\b|\boriginally\b|\b(?:exposed|revealed|surfaced|reproduced|caught) the (?:\w+ )?(?:bug|problem|issue|crash|race|leak|regression)\b|\b(?:which|that) (?:was|were) (?:a |an )?(?:real |genuine |nasty |subtle |serious |clear |latent |long[- ]standing |known )?(?:bug|problem|issue|regression)\b|^\W*that was (?:a |an )?(?:real |genuine |nasty |subtle |serious |clear |latent |long[- ]standing |known )?(?:bug|problem|issue|regression)\b|\bwhat the (?:todo|fixme) (?:asked|called|was asking) for\b|\b(?:is|are|was|were) already (?:handled|covered|guarded|done|fixed|addressed|taken care of)\b|\b(?:which|that) is (?:exactly|precisely) the (?:bug|problem|issue|regression)\b",
     );
     cue.find_iter(text).any(|m| {
         let breaks = ['.', '!', '?', '\n', ';'];
@@ -176,6 +177,33 @@ pub fn raises_concern(text: &str) -> bool {
             && !repaired(before)
             && !denied(before)
     })
+}
+
+/// `text` with each line break inside a hard-wrapped sentence made a space (a line that goes
+/// on in lower case continues the one before), so a sentence is read whole: "The PR fixes the
+/// bug where a job made the\nscheduler panic" is about the fixed bug, not a panic. Byte
+/// offsets are kept.
+fn unwrapped(text: &str) -> std::borrow::Cow<'_, str> {
+    let continues = |i: usize| {
+        let next = text[i + 1..].trim_start_matches([' ', '\t']);
+        let prev = text[..i].trim_end();
+        next.starts_with(|c: char| c.is_lowercase() || c == '`')
+            && !prev.ends_with([':', '|'])
+            && !prev.is_empty()
+    };
+    let breaks: Vec<usize> = text
+        .match_indices('\n')
+        .map(|(i, _)| i)
+        .filter(|&i| continues(i))
+        .collect();
+    if breaks.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = text.as_bytes().to_vec();
+    for i in breaks {
+        out[i] = b' ';
+    }
+    std::borrow::Cow::Owned(String::from_utf8(out).unwrap_or_else(|_| text.to_string()))
 }
 
 /// Does `before` end in a condition on a failure ("if the remote fetch ", "when a request "),
@@ -241,7 +269,7 @@ fn repaired(before: &str) -> bool {
     static REPAIR: OnceLock<Pattern> = OnceLock::new();
     let repair = re(
         &REPAIR,
-        r"(?i)\b(?:fix(?:es|ed)?|corrects?|corrected|repairs?|repaired|resolves?|resolved|removes?|removed|eliminates?|eliminated|prevents?|prevented)\b",
+        r"(?i)\b(?:fix(?:es|ed)?|corrects?|corrected|repairs?|repaired|resolves?|resolved|removes?|removed|eliminates?|eliminated|prevents?|prevented|address(?:es|ed)|plug(?:s|ged)|patch(?:es|ed))\b",
     );
     repair
         .find_iter(before)

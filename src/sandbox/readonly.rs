@@ -103,18 +103,21 @@ impl Snapshot {
         let workdir = repo.workdir()?.to_path_buf();
         let head = repo.head().ok().and_then(|h| h.target());
         let mut index = BTreeMap::new();
-        let mut worktree = BTreeMap::new();
-        if let Ok(mut idx) = repo.index() {
-            // Re-read from disk: the point is to see what someone else wrote.
-            let _ = idx.read(true);
+        // A repository just opened reads its index from disk, so this is what is there now (a
+        // forced re-read would parse and hash the whole file a second time).
+        if let Ok(idx) = repo.index() {
             for e in idx.iter() {
                 let stage = (e.flags >> 12) & 0x3;
-                worktree
-                    .entry(e.path.clone())
-                    .or_insert_with(|| stat(&workdir.join(OsStr::from_bytes(&e.path))));
                 index.insert((e.path, stage), (e.id, e.mode));
             }
         }
+        let mut paths: Vec<&[u8]> = index.keys().map(|(p, _)| p.as_slice()).collect();
+        paths.dedup();
+        let mut worktree: BTreeMap<Vec<u8>, Stat> = stat_all(&workdir, &paths)
+            .into_iter()
+            .zip(&paths)
+            .map(|(st, p)| (p.to_vec(), st))
+            .collect();
         untracked(&repo, &workdir, &mut worktree);
         let git = git_files(&repo, &workdir);
         Some(Snapshot {
@@ -179,6 +182,33 @@ impl Snapshot {
             out.push(format!("git: {path} removed"));
         }
         out
+    }
+}
+
+/// Below this many files one thread stats them all: starting threads costs more than it saves.
+const PARALLEL_FROM: usize = 2048;
+
+/// The [`stat`] of each of `paths` under `workdir`, in order. A big tree is statted on up to
+/// four threads: the kernel's path lookups are most of a snapshot's time, they run in parallel,
+/// and a snapshot stands between the user and every model call.
+fn stat_all(workdir: &Path, paths: &[&[u8]]) -> Vec<Stat> {
+    let one = |p: &&[u8]| stat(&workdir.join(OsStr::from_bytes(p)));
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    if paths.len() < PARALLEL_FROM || threads < 2 {
+        return paths.iter().map(one).collect();
+    }
+    let per = paths.len().div_ceil(threads);
+    let parts: Option<Vec<Vec<Stat>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = paths
+            .chunks(per)
+            .map(|part| s.spawn(move || part.iter().map(one).collect::<Vec<_>>()))
+            .collect();
+        handles.into_iter().map(|h| h.join().ok()).collect()
+    });
+    // A part lost to a panic must not shift the others onto the wrong paths.
+    match parts {
+        Some(parts) => parts.concat(),
+        None => paths.iter().map(one).collect(),
     }
 }
 
@@ -322,6 +352,37 @@ mod tests {
             .unwrap()
             .success();
         assert!(ok, "git {args:?}");
+    }
+
+    #[test]
+    fn a_big_tree_statted_on_several_threads_keeps_each_file_with_its_own_state() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        git(d, &["init", "-q"]);
+        let n = PARALLEL_FROM + 100;
+        for i in 0..n {
+            let dir = d.join(format!("d{}", i % 40));
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join(format!("f{i}.txt")), "x\n").unwrap();
+        }
+        git(d, &["add", "."]);
+        let before = Snapshot::take(d).unwrap();
+        assert_eq!(before.worktree.len(), n);
+        assert!(before.worktree.values().all(Option::is_some));
+        // One file near each end of the sorted list, and one deleted in the middle.
+        std::fs::write(d.join("d0/f0.txt"), "y\n").unwrap();
+        let late = format!("d{}/f{}.txt", (n - 11) % 40, n - 11);
+        std::fs::write(d.join(&late), "y\n").unwrap();
+        std::fs::remove_file(d.join("d20/f1020.txt")).unwrap();
+        let mut c = before.changes(&Snapshot::take(d).unwrap());
+        let mut want = vec![
+            "work tree: d0/f0.txt modified".to_string(),
+            "work tree: d20/f1020.txt deleted".to_string(),
+            format!("work tree: {late} modified"),
+        ];
+        c.sort();
+        want.sort();
+        assert_eq!(c, want);
     }
 
     #[test]

@@ -73,26 +73,87 @@ pub fn base_dir(room: u64) -> PathBuf {
         .unwrap_or_else(std::env::temp_dir)
 }
 
-/// Removes `git-debate-<pid>-<n>` directories whose process no longer runs.
+/// Removes what runs that died left in the temp dir (their schema files,
+/// `git-debate-<pid>-<n>-<protocol>-<nanos>.json`, written for a CLI that reads its schema from
+/// a file and removed when the call ends — unless the process was killed first). Once per
+/// process.
+pub fn sweep_temp_dir() {
+    static SWEPT: std::sync::Once = std::sync::Once::new();
+    SWEPT.call_once(|| remove_leftovers(&std::env::temp_dir()));
+}
+
+/// Removes `git-debate-<pid>-<n>` directories, and `git-debate-<pid>-<n>-….json` files, whose
+/// process no longer runs.
 fn remove_leftovers(base: &Path) {
     let Ok(entries) = std::fs::read_dir(base) else {
         return;
     };
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        let Some(pid) = name
-            .strip_prefix(PREFIX)
-            .and_then(|r| r.split_once('-'))
-            .and_then(|(p, n)| n.parse::<u32>().ok().and(p.parse::<u32>().ok()))
-        else {
+        let Some((pid, rest)) = name.strip_prefix(PREFIX).and_then(|r| r.split_once('-')) else {
             continue;
         };
+        let Ok(pid) = pid.parse::<u32>() else {
+            continue;
+        };
+        let (n, file) = match rest.split_once('-') {
+            Some((n, tail)) => (n, tail.ends_with(".json")),
+            None => (rest, false),
+        };
+        if n.parse::<u32>().is_err() {
+            continue;
+        }
         let gone = !crate::sys::reap::alive(pid);
         let ours = e.metadata().is_ok_and(|m| {
             std::os::unix::fs::MetadataExt::uid(&m) == rustix::process::getuid().as_raw()
         });
-        if gone && ours && e.file_type().map(|t| t.is_dir()).unwrap_or(false) {
-            let _ = std::fs::remove_dir_all(e.path());
+        let Ok(kind) = e.file_type() else {
+            continue;
+        };
+        if !gone || !ours {
+            continue;
         }
+        if kind.is_dir() && !file {
+            let _ = std::fs::remove_dir_all(e.path());
+        } else if kind.is_file() && file {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leftovers_of_dead_runs_go_and_those_of_live_ones_stay() {
+        let base = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let live = std::process::id();
+        let make_file = |name: String| std::fs::write(base.path().join(name), "{}").unwrap();
+        let make_dir = |name: String| std::fs::create_dir(base.path().join(name)).unwrap();
+        make_file(format!("{PREFIX}{dead}-0-git_debate_cr-123.json"));
+        make_dir(format!("{PREFIX}{dead}-1"));
+        make_file(format!("{PREFIX}{live}-0-git_debate_cr-456.json"));
+        make_dir(format!("{PREFIX}{live}-1"));
+        // Not ours by name: a file of another tool, and one of ours that is not a schema.
+        make_file(format!("{PREFIX}notes-{dead}.json"));
+        make_file(format!("{PREFIX}{dead}-2-notes.txt"));
+        remove_leftovers(base.path());
+        let mut left: Vec<String> = std::fs::read_dir(base.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        let mut want = vec![
+            format!("{PREFIX}{live}-0-git_debate_cr-456.json"),
+            format!("{PREFIX}{live}-1"),
+            format!("{PREFIX}notes-{dead}.json"),
+            format!("{PREFIX}{dead}-2-notes.txt"),
+        ];
+        want.sort();
+        assert_eq!(left, want);
     }
 }

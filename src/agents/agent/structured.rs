@@ -15,6 +15,8 @@ impl SchemaFile {
         // Unique within the process (parallel segment reviews write at once), and the time
         // against a stale file of an earlier process with the same id.
         static NEXT: AtomicU64 = AtomicU64::new(0);
+        // (A run killed during a call leaves its file: the next run removes it.)
+        crate::sys::scratch::sweep_temp_dir();
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.subsec_nanos());

@@ -146,5 +146,16 @@ impl Reader<'_> {
             _ => self.heading_content = true,
         }
         self.after_blank = matches!(b, Block::Blank);
+        if !matches!(b, Block::Text { .. }) {
+            self.quiet_paragraph = false;
+        }
+        self.unfinished = match b {
+            Block::Text { text, .. } => {
+                let t = text.trim_end();
+                t.split_whitespace().count() >= 6
+                    && t.ends_with(|c: char| c.is_lowercase() || c == ',')
+            }
+            _ => false,
+        };
     }
 }

@@ -5,6 +5,7 @@ use super::*;
 
 impl Reader<'_> {
     pub(super) fn heading(&mut self, level: u8, text: &str) {
+        self.last_heading = vocab::normalise(&crate::answer::lead::plain(text));
         // Field lines before a markdown heading are a record of their own or nothing: never the
         // next section's (`Impact: High` in a summary does not rate the first issue below it).
         // Before a `<summary>` they are its record's (pr-agent's table rows: `Impact: High`, then

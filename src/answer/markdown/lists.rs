@@ -46,7 +46,8 @@ impl Reader<'_> {
                     let titled_item = bold_titled(text) && !unit::is_field(text);
                     nested
                         || (strong(u) && !own_level(text))
-                        || (bold_lead(u) && !own_level(text) && !titled_item)
+                        // (A field with a level, `- Severity: P0 (critical)`, is the title's.)
+                        || (bold_lead(u) && (!own_level(text) || level_field(text)) && !titled_item)
                 }
                 _ => false,
             };
@@ -230,4 +231,15 @@ pub(super) fn bold_titled(text: &str) -> bool {
 pub(super) fn is_task(text: &str) -> bool {
     let t = text.trim_start();
     t.starts_with("[ ]") || t.starts_with("[x]") || t.starts_with("[X]")
+}
+
+/// A field that only states a level (`- Severity: P0 (critical)`): the level of the bold title
+/// above it, not a finding with a level of its own.
+fn level_field(text: &str) -> bool {
+    let t = plain(text);
+    let t = t.trim_start_matches(|c: char| c.is_whitespace() || "-*+".contains(c));
+    unit::is_severity_field(t)
+        && t.split_once(':').is_some_and(|(_, v)| {
+            v.split_whitespace().count() <= 3 && !v.contains(['`', '/', '—', '–'])
+        })
 }

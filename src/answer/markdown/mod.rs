@@ -126,6 +126,14 @@ struct Reader<'a> {
     /// The file a heading said the answer is about (`## Review: src/a.ts`): where a finding
     /// that gives only a line (`**Critical (line 12):**`) is.
     about: Option<String>,
+    /// The last heading's words: a `## Risk` section's "Low — …" rates the change, not a finding.
+    last_heading: String,
+    /// The paragraph under way is quiet as a whole (it opened with a low risk rating).
+    quiet_paragraph: bool,
+    /// The line before stopped mid-sentence (a hard-wrapped paragraph): a level word that
+    /// opens this line continues that sentence ("…is the" / "P0 incident from last quarter")
+    /// and opens no finding.
+    unfinished: bool,
     /// The list being read (its items are alike: findings or not), and the next list's number.
     list: Option<usize>,
     lists: usize,
@@ -154,6 +162,9 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
         heading_content: false,
         recent: None,
         about: None,
+        last_heading: String::new(),
+        quiet_paragraph: false,
+        unfinished: false,
         out: Markdown::default(),
     };
     let bs = blocks(text);
@@ -164,8 +175,11 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
     r.flush_record();
     let mut out = r.out;
     // What quiet sections hold, items included: prose read later must not raise it again.
-    out.quiet_text
-        .extend(r.units.iter().filter(|u| u.quiet).map(|u| u.lead.clone()));
+    // (An item's wrapped lines are as quiet as its first.)
+    for u in r.units.iter().filter(|u| u.quiet) {
+        out.quiet_text.push(u.lead.clone());
+        out.quiet_text.extend(u.lines.iter().cloned());
+    }
     let mut found: Vec<Option<Finding>> = r
         .units
         .iter()
@@ -408,6 +422,14 @@ impl Reader<'_> {
                     }
                     // Ranges under a file (`📁 src/a.ts` then `🛑 [14-16]: …`) all belong to it.
                     Some(_) if location::leading_range(lead).is_some() => {}
+                    // So do the items of a list under a file (`**`a.py`**` then `- …`, `- …`),
+                    // unless one names a file of its own.
+                    Some(u)
+                        if kind == UnitKind::Item
+                            && self.units[u].kind == UnitKind::Item
+                            && location::find_all(lead, self.roots)
+                                .iter()
+                                .all(|l| top.path.as_ref().is_some_and(|p| p.path == l.path)) => {}
                     Some(_) => {
                         self.sections.pop();
                     }

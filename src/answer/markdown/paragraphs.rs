@@ -87,6 +87,14 @@ impl Reader<'_> {
         if self.verdict_line(text) {
             return;
         }
+        if (self.quiet_paragraph && !self.after_blank)
+            || (indent == 0 && low_risk(&self.last_heading, text))
+        {
+            self.quiet_paragraph = true;
+            self.open = None;
+            self.out.quiet_text.push(text.to_string());
+            return;
+        }
         let Some(para) = self.starts_paragraph(indent, text) else {
             return;
         };
@@ -94,7 +102,7 @@ impl Reader<'_> {
         if after_place && self.comment_on_place(indent, text) {
             return;
         }
-        if self.title_for_marker_lead(para, text) {
+        if self.title_for_marker_lead(para, text) || self.level_for_title(para, text) {
             return;
         }
         // A field under a heading that is a finding (`**File:** `a.java`, line 64`) is its
@@ -258,6 +266,34 @@ impl Reader<'_> {
         false
     }
 
+    /// A paragraph that is only a level (`_🟡 Minor_`) right after a comment on a range that has
+    /// none of its own (`` `14-19`: **Cap the exponential backoff.** ``): that comment's level,
+    /// over the section's. (After other paragraphs a level alone is a badge that opens the next
+    /// comment.) Says whether it was one.
+    fn level_for_title(&mut self, para: bool, text: &str) -> bool {
+        let lead = markers::read_lead(text);
+        let Some(level) = lead.severity.filter(|s| s.1 == Strength::Level) else {
+            return false;
+        };
+        if !para || !plain(&lead.title).trim().is_empty() {
+            return false;
+        }
+        let Some(o) = self.open.or(self.recent) else {
+            return false;
+        };
+        let u = &self.units[o];
+        if u.read.title.is_empty()
+            || u.read.severity.is_some()
+            || !u.lines.is_empty()
+            || u.kind != UnitKind::Range
+        {
+            return false;
+        }
+        self.units[o].read.severity = Some(level);
+        self.open = Some(o);
+        true
+    }
+
     /// A paragraph that is only a place: the place of the finding before it, or a place section
     /// for the comments that follow. Says whether the paragraph was one.
     fn place_paragraph(&mut self, text: &str) -> bool {
@@ -397,7 +433,14 @@ impl Reader<'_> {
             let l = markers::read_lead(text);
             l.severity.is_some() && l.title.is_empty()
         };
-        if !unit::is_detail(text) && opens_unit(text) && !(marker_line && under_titled_heading) {
+        // (Only a bare word does: a marker, an emoji or emphasis opens a line of its own.)
+        let continues = self.unfinished
+            && !self.after_blank
+            && text.trim_start().starts_with(char::is_alphanumeric)
+            && location::compiler_line(text, self.roots).is_none()
+            && location::place_line(text, self.roots).is_none();
+        let opens = opens_unit(text) && !unit::is_detail(text) && !continues;
+        if opens && !(marker_line && under_titled_heading) {
             let u = self.new_unit(UnitKind::Paragraph, text, indent);
             if location::leading_range(text).is_some() {
                 self.units[u].kind = UnitKind::Range;
@@ -449,6 +492,23 @@ impl Reader<'_> {
             let l = markers::read_lead(text);
             l.severity.is_some() && l.title.is_empty()
         };
+        // The wrapped rest of a placeholder ("Nothing to flag. The tests use real key names,
+        // and there's a" / "test for the locale …") says why there is nothing.
+        if self.unfinished && !self.after_blank {
+            if let Some(u) = self.recent.filter(|&u| self.units[u].placeholder) {
+                self.units[u].lines.push(text.to_string());
+                return;
+            }
+        }
+        // The wrapped rest of a labelled line (`**Summary:** The PR fixes the bug where a job
+        // made the` / `scheduler panic …`) belongs to that line, not to the answer's loose prose.
+        if !self.after_blank && text.trim_start().starts_with(char::is_lowercase) {
+            if let Some(last) = self.pending.last_mut() {
+                last.push(' ');
+                last.push_str(text.trim());
+                return;
+            }
+        }
         if unit::is_detail(text) && !matches!(&kind, Kind::Neutral(t) if !t.is_empty()) {
             self.pending.push(text.to_string());
             return;
@@ -469,7 +529,12 @@ impl Reader<'_> {
                 // A plain paragraph under a severity heading, in a findings section or under a
                 // file's heading is a finding of its own.
                 let u = self.new_unit(UnitKind::Paragraph, text, indent);
-                if vocab::is_placeholder(text) {
+                // ("Nothing to flag. The keyboard tests use real key names.": what follows the
+                // placeholder says why, unless it raises something after all.)
+                let said_nothing = text.split_once(". ").is_some_and(|(first, rest)| {
+                    vocab::is_placeholder(first) && !crate::answer::verdict::raises_concern(rest)
+                });
+                if vocab::is_placeholder(text) || said_nothing {
                     self.units[u].placeholder = true;
                     self.open = None;
                 }
@@ -563,4 +628,31 @@ pub(super) fn opens_unit(text: &str) -> bool {
         || lower.starts_with("<strong>")
         || lower.starts_with("<b>")
         || (lower.starts_with("<a ") && lower.contains("<strong>"))
+}
+
+/// Does `text` rate the change's risk as low ("Low — pure function, fully covered." under a
+/// `## Risk` heading, "**Overall risk: Low.** Rollout is a config flip")? That is how safe the
+/// change is to ship, not a problem of level "low". (A high risk is read on its own words.)
+fn low_risk(heading: &str, text: &str) -> bool {
+    static RATED: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    static LOW: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    let rated = crate::answer::re(
+        &RATED,
+        r"(?i)^\W*(?:overall |rollout |merge |deploy(?:ment)? |change |residual |release )?risk(?: level| assessment| rating)?\W{0,4}(?:is\W+)?(?:very )?(?:low|minimal|negligible|none|small)\b",
+    );
+    let low = crate::answer::re(
+        &LOW,
+        r"(?i)^\W*(?:very )?(?:low|minimal|negligible|none|small)\b(?:\W*$|\W*[.—–:;-])",
+    );
+    // (`## Risk`, `## Risks after the fix`, `**Overall risk**`.)
+    let under_risk = heading.split(' ').count() <= 5
+        && (heading.starts_with("risk")
+            || [
+                "overall risk",
+                "rollout risk",
+                "residual risk",
+                "merge risk",
+            ]
+            .contains(&heading));
+    rated.is_match(text) || (under_risk && low.is_match(text))
 }

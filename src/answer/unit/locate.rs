@@ -84,6 +84,17 @@ pub(super) fn locate(
             loc.outside = named.outside;
         }
     }
+    // The file it is filed under, cited with its line further on (`(`a/schema.py:19`)`).
+    if loc.start_line.is_none() {
+        let said = std::iter::once(&u.lead).chain(body);
+        if let Some(cited) = said
+            .flat_map(|t| location::find_all(t, roots))
+            .find(|c| c.path == loc.path && c.start_line.is_some())
+        {
+            loc.start_line = cited.start_line;
+            loc.end_line = cited.end_line;
+        }
+    }
     if loc.start_line.is_none() {
         let found = line
             .or_else(|| location::lines_in(&u.lead))

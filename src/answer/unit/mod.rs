@@ -339,7 +339,13 @@ fn passed_check(u: &Unit) -> bool {
     let opens = plain(&u.lead)
         .trim_start_matches(|c: char| c.is_whitespace() || "-*+".contains(c))
         .starts_with(['✅', '✔', '☑', '✓']);
-    (passed.is_match(&said) || opens)
+    // (Or it closes on a sentence that says so: "… so per-product order holds. Fine.")
+    static CLOSES: OnceLock<crate::pattern::Pattern> = OnceLock::new();
+    let closes = re(
+        &CLOSES,
+        r"(?i)(?:^|[.;:!]\s+)(?:(?:that(?:'s| is)|this is|it(?:'s| is) )?(?:fine|ok|okay|good|correct|safe|all good)|not a (?:problem|concern|bug|blocker)|no (?:issue|problem|concern|action needed))\W{0,3}$",
+    );
+    (passed.is_match(&said) || opens || closes.is_match(said.trim_end()))
         && !['❌', '⚠', '🔴', '🟠', '🟡', '🛑', '❗']
             .iter()
             .any(|m| said.contains(*m))
@@ -370,6 +376,8 @@ fn not_raised(u: &Unit) -> bool {
         || (u.lines.is_empty() && vocab::is_bot_footer(&plain(&u.lead)))
         || vocab::is_withdrawn(&u.lead)
         || u.lines.iter().any(|l| vocab::is_withdrawn(l))
+        // (A hard-wrapped line can split the words: "Tämä on jo" / "korjattu toisessa commitissa".)
+        || vocab::is_withdrawn(&said(u).replace('\n', " "))
         || passed_check(u)
         || review_limit(u)
 }
