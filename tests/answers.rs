@@ -504,6 +504,68 @@ fn tuned_holdout_w5_corpus() {
     );
 }
 
+/// `tuned/holdout-w25`: written blind (60 answers; review text as people paste it: a pull
+/// request's page, a merge request's threads, a chat message and its thread, an email, a
+/// terminal's scrollback, re-reviews after new pushes; ten languages besides English) and
+/// measured once, with the reader alone, before any change for it: recall 1.00, precision 0.67,
+/// severity 0.85, located 0.90, approval 0.87, blockers caught 12/12, clean answers falsely
+/// gated 13/38, approvals gated 7/22. Tuned on since (a thread marked resolved, on GitHub after
+/// it and on GitLab above it; "✅ Vyřešeno"; "point 2 is addressed"). Held to less than the other
+/// sets on purpose: a human's "Fixed in 2a6d9f4" and a bot's "both findings are resolved" are
+/// claims the reader does not take as withdrawing what was raised (the set's writer counted
+/// them as resolved), so three pastes that end that way still gate.
+#[test]
+fn tuned_holdout_w25_corpus() {
+    let (families, total) = scorecard(&tuned("holdout-w25"));
+    assert!(total.answers >= 60, "the corpus shrank");
+    assert_eq!(
+        total.blockers_caught, total.blockers,
+        "a blocker passed the gate"
+    );
+    assert!(
+        total.approvals_gated <= 3,
+        "approvals gated: {}",
+        total.approvals_gated
+    );
+    assert!(
+        total.clean_gated <= 7,
+        "clean answers gated: {}",
+        total.clean_gated
+    );
+    assert!(ratio(total.matched, total.expected) >= 0.99, "recall");
+    assert!(ratio(total.matched, total.predicted) >= 0.66, "precision");
+    assert!(
+        ratio(total.severity_right, total.matched) >= 0.87,
+        "severity"
+    );
+    assert!(ratio(total.located, total.matched) >= 0.88, "located");
+    assert!(!families.is_empty());
+}
+
+/// `tuned/holdout-w24`: written blind (60 answers; second opinions from the big CLIs,
+/// half-following the format: JSON then prose that adds or softens, levels in words the prompt
+/// did not ask for, a reviewer changing its mind; twelve languages besides English) and measured
+/// once, with the reader alone, before any change for it: recall 0.97, precision 0.91, severity
+/// 0.88, located 0.97, approval 0.97, blockers caught 11/12 (a P3 the reviewer later upgraded to
+/// a P1), clean answers falsely gated 4/38, approvals gated 1/22. Tuned on since (a level the
+/// reviewer changes later in its answer, "Should change" / "Nice to have" over a list, "FYI",
+/// `**nit `path`**`, a tally in parentheses, a Romanian approval).
+#[test]
+fn tuned_holdout_w24_corpus() {
+    held_to(
+        "holdout-w24",
+        60,
+        &Bars {
+            recall: 0.96,
+            precision: 0.91,
+            severity: 0.96,
+            located: 0.96,
+            family: 0.5,
+            clean_tenth: true,
+        },
+    );
+}
+
 /// `tuned/holdout-w23`: written blind (60 answers; long, structured reviews: walkthroughs,
 /// summary tables repeating the details, "What I checked", questions for the author, risk
 /// tables, follow-ups; eleven languages besides English) and measured once, with the reader

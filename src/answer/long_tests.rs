@@ -253,3 +253,92 @@ fn must_fix_and_small_things_headings_in_other_languages() {
         ]
     );
 }
+
+// From two more blind sets: w24 (second opinions from the big CLIs, half-following the
+// format) and w25 (review text as people paste it from a code host, a chat or a terminal).
+
+#[test]
+fn level_words_the_prompt_did_not_ask_for() {
+    let text = "Overall fine; sorted into two groups:\n\nShould change\n\
+- `web/Picker.vue:118` — the watcher emits again and loops.\n\nNice to have\n\
+- `web/Picker.vue:27` — the label is hard-coded English.\n\n\
+**FYI** — `web/picker_test.ts:38`\nThe fixture date is in the future.\n\n\
+**nit `src\\queue\\consumer.rs:12`** — `Arc` is unused.\n";
+    let levels: Vec<Severity> = read_cr(text)
+        .critique
+        .findings
+        .iter()
+        .map(|f| f.severity)
+        .collect();
+    assert_eq!(
+        levels,
+        [Severity::P2, Severity::P3, Severity::P3, Severity::P3]
+    );
+    // One word alone under a comment's byline is that comment's badge, not a section.
+    let badge = "a.kt\nComment on lines +45 to +52\n@bot\ncritical\n\nThe balance check races.\n";
+    assert_eq!(read_cr(badge).critique.findings[0].severity, Severity::P0);
+}
+
+#[test]
+fn a_tally_in_parentheses_rates_nothing() {
+    let text = "| Level | File | Line | Issue |\n|---|---|---|---|\n\
+| 🔴 blocking | `app/Export.php` | 58 | not scoped to the tenant |\n\
+| 🟡 minor | `app/Job.php` | 104 | temp file left behind |\n\n\
+### Details\n\n**Export.php:58** — the query drops the tenant scope.\n\n\
+**Job.php:104** — a failed job leaves its CSV behind.\n\n### Verdict\n\
+❌ Changes requested (1 blocking).\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Severity::P0, "app/Export.php:58".into()),
+            (Severity::P2, "app/Job.php:104".into())
+        ]
+    );
+}
+
+#[test]
+fn a_thread_marked_resolved_takes_its_comment_back() {
+    // GitHub: the state line after the thread.
+    let github = "src/tax.py\nComment on line +17\n@bot\n⚠️ Potential issue | 🟠 Major\n\n\
+Rates as float literals feed the Decimal maths.\n\n@dev\nSame commit, 4e1b9c2.\n\n\
+dev marked this conversation as resolved.\n";
+    assert!(read_cr(github).critique.findings.is_empty());
+    // GitLab: the header above it.
+    let gitlab = "Bot started a thread on an old version of the diff 1 day ago\n\
+Resolved by Marta Kowalczyk 20 hours ago\ncharts/values.yaml\n\n\
+With a single replica and the new disruption budget, node drains block forever.\n";
+    assert!(read_cr(gitlab).critique.findings.is_empty());
+    // Without the state line, the comment stands.
+    let open = github.replace("dev marked this conversation as resolved.\n", "");
+    assert_eq!(read_cr(&open).critique.findings.len(), 1);
+    // A quoted reply that checks the fix, in another language.
+    let czech = "faktury/isdoc.py:58\n**Závažnost: vysoká** — datum splatnosti je ve špatném \
+formátu.\n\n> bot: Ověřeno. ✅ Vyřešeno.\n";
+    assert!(read_cr(czech).critique.findings.is_empty());
+}
+
+#[test]
+fn a_numbered_point_the_reviewer_says_is_addressed_is_gone() {
+    let text = "1. `migrations/0042.py:12` — the column is NOT NULL with no default.\n\n\
+2. `accounts/models.py:88` — `datetime.now()` is naive.\n\n\
+Checked 6c0d3e8: point 2 is addressed. Point 1 is still open.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(Severity::Unclassified, "migrations/0042.py:12".into())]
+    );
+}
+
+#[test]
+fn a_list_the_lead_in_says_only_looks_wrong_is_not_findings() {
+    let text = "**Verdict: approve.** Several things look risky at first glance, so here is why \
+each one is fine:\n\n1. **The f-string SQL in `q.py:88`.** Only a hard-coded table name is \
+interpolated.\n2. **`except Exception: pass` in `export.py:130`.** It wraps only the metrics \
+call.\n\nApprove.\n";
+    assert!(approves(text));
+    // A lead-in that announces problems makes them findings.
+    let raised = text.replace(
+        "Several things look risky at first glance, so here is why each one is fine:",
+        "Two things I found:",
+    );
+    assert_eq!(read_cr(&raised).critique.findings.len(), 2);
+}

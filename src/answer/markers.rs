@@ -99,6 +99,13 @@ fn tag_candidates(line: &str, out: &mut Vec<Candidate>) {
     // (Full-width parentheses too: `（严重）`.)
     for c in re(&PAREN, r"[(（]([^()（）]{1,30})[)）]").captures_iter(line) {
         let m = c.get(0).expect("match");
+        // `(1 blocking)`, `(2 high, 1 low)`: a tally of findings, not a level.
+        if c[1]
+            .trim_start()
+            .starts_with(|ch: char| ch.is_ascii_digit())
+        {
+            continue;
+        }
         // `Bug (important)`: a label word in parentheses names a level too.
         let word = vocab::normalise(&c[1]);
         let text = match vocab::LABEL_PHRASES.iter().find(|(w, _)| *w == word) {
@@ -232,6 +239,17 @@ fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
     .captures(line)
     {
         let m = c.get(1).expect("token");
+        push(out, m.start(), m.end(), m.as_str().to_string());
+    }
+    // A level word that opens a bold lead before its place: `**nit `src/a.rs:12`**`.
+    static BOLD_WORD: OnceLock<Pattern> = OnceLock::new();
+    if let Some(c) = re(
+        &BOLD_WORD,
+        r"^\s*(?:[-*+]\s+)?(?:\*\*|__)([A-Za-z]{2,10})\s+`",
+    )
+    .captures(line)
+    {
+        let m = c.get(1).expect("word");
         push(out, m.start(), m.end(), m.as_str().to_string());
     }
     // Leading circles and warning signs.

@@ -27,6 +27,7 @@ pub mod markers;
 pub mod normalise;
 pub mod prepare;
 pub mod prose;
+mod rerate;
 pub mod restate;
 pub mod schema;
 pub mod transcript;
@@ -203,6 +204,7 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
     rate_from_prose(&mut c.findings);
     if !use_json {
         rate_by_number(&prose, &mut c.findings);
+        rerate::rerate(&prose, &mut c.findings);
         withdraw_by_number(text, &prose, &mut c.findings);
     }
     if use_json {
@@ -586,7 +588,7 @@ fn withdraw_by_number(text: &str, prose: &str, findings: &mut Vec<Finding>) {
     static TAKEN_BACK: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
     let taken_back = re(
         &TAKEN_BACK,
-        r"(?i)\b(?:scratch|ignore|disregard|withdraw|retract|strike|forget|drop|ritiro|ritira|retiro|retira|ignora|ignorez|ignoriere|streiche|desconsidere)\s+(?:(?:the|il|el|le|o|den)\s+)?(?:point|item|finding|issue|observation|comment|note|punto|point|ponto|punkt)\s*#?(\d{1,2})\b|\b(?:point|item|finding|issue|observation|comment|note|punto|ponto|punkt)\s*#?(\d{1,2})\s+is\s+(?:fine|ok|okay|moot|not an issue|a non-issue|not a problem|not a real problem|wrong|invalid|withdrawn|retracted)\b",
+        r"(?i)\b(?:scratch|ignore|disregard|withdraw|retract|strike|forget|drop|ritiro|ritira|retiro|retira|ignora|ignorez|ignoriere|streiche|desconsidere)\s+(?:(?:the|il|el|le|o|den)\s+)?(?:point|item|finding|issue|observation|comment|note|punto|point|ponto|punkt)\s*#?(\d{1,2})\b|\b(?:point|item|finding|issue|observation|comment|note|punto|ponto|punkt)\s*#?(\d{1,2})\s+is\s+(?:fine|ok|okay|moot|not an issue|a non-issue|not a problem|not a real problem|wrong|invalid|withdrawn|retracted|(?:now |already )?(?:addressed|resolved|fixed))\b",
     );
     let numbered_line = |n: usize| {
         text.lines().find(|l| {

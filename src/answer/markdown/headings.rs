@@ -279,9 +279,20 @@ pub(super) fn plain_heading(text: &str) -> Option<String> {
     // Ending in a colon, or naming a summary or findings section outright.
     let titled = t.ends_with(':')
         || section_named(&normal, vocab::QUIET_SECTIONS)
-        || section_named(&normal, vocab::FINDING_SECTIONS);
+        || section_named(&normal, vocab::FINDING_SECTIONS)
+        || level_title(name);
     (words <= 9 && !sentence && titled && !t.starts_with(['-', '#', '>', '|']))
         .then(|| name.to_string())
+}
+
+/// A line that names a level in words and nothing else (`Should change`, `Nice to have` over a
+/// list). (One word alone, `critical` under a comment's byline, is that comment's badge.)
+pub(super) fn level_title(text: &str) -> bool {
+    let t = text.trim().trim_end_matches(':');
+    (2..=4).contains(&t.split_whitespace().count())
+        && t.chars()
+            .all(|c| c.is_alphabetic() || matches!(c, ' ' | '-' | '\''))
+        && vocab::severity_of(t).is_some_and(|s| s.1 == vocab::Strength::Level)
 }
 
 /// A line that is bold and nothing else (`**High priority**`, `**Summary:**`): a heading.

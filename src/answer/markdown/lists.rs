@@ -90,6 +90,9 @@ impl Reader<'_> {
                 if self.announced.contains(&list) {
                     self.units[u].in_findings = true;
                     self.units[u].quiet = false;
+                } else if self.cleared.contains(&list) {
+                    self.units[u].in_findings = false;
+                    self.units[u].quiet = true;
                 }
                 self.mark_container(u);
             }

@@ -116,6 +116,8 @@ struct Reader<'a> {
     /// Lists a lead-in announced as problems ("Three observations from this pass:"): their
     /// items are findings even in a summary section.
     announced: Vec<usize>,
+    /// Lists a lead-in said only look wrong ("here is why each one is fine:"): quiet.
+    cleared: Vec<usize>,
     /// Something was said since the last heading (a marker line right under a title promotes
     /// the title to a finding only when it comes first).
     heading_content: bool,
@@ -134,6 +136,9 @@ struct Reader<'a> {
     /// opens this line continues that sentence ("…is the" / "P0 incident from last quarter")
     /// and opens no finding.
     unfinished: bool,
+    /// A code host's thread header said the thread below it was resolved (GitLab's "Resolved by
+    /// Marta 20 hours ago" above the comment): the line, for the thread's first comment.
+    resolved_thread: Option<String>,
     /// The list being read (its items are alike: findings or not), and the next list's number.
     list: Option<usize>,
     lists: usize,
@@ -156,6 +161,7 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
         para_level: None,
         unit_levels: Vec::new(),
         announced: Vec::new(),
+        cleared: Vec::new(),
         list: None,
         lists: 0,
         pending: Vec::new(),
@@ -165,6 +171,7 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
         last_heading: String::new(),
         quiet_paragraph: false,
         unfinished: false,
+        resolved_thread: None,
         out: Markdown::default(),
     };
     let bs = blocks(text);
@@ -464,6 +471,7 @@ impl Reader<'_> {
         let i = self.units.len() - 1;
         self.recent = Some(i);
         self.units[i].lines.append(&mut self.pending);
+        self.units[i].lines.extend(self.resolved_thread.take());
         if markers::labels_only(lead) {
             // `` `54-61`: _🎯 Correctness_ | _🟠 Major_ ``: the title is the next paragraph.
             self.units[i].read.title.clear();

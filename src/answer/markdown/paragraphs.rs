@@ -42,6 +42,15 @@ impl Reader<'_> {
     fn text_line(&mut self, indent: usize, text: &str) {
         // A mark that the comment above was since addressed (`✅ Addressed in commit b7e41a8`
         // after the bot's footer): that comment is withdrawn.
+        // A thread header that says the thread is resolved (GitLab puts it above the comment).
+        if text.trim_start().starts_with(['R', 'Р']) && vocab::is_withdrawn(text) {
+            let header = vocab::normalise(text);
+            if header.starts_with("resolved by") || header.starts_with("решено пользователем")
+            {
+                self.resolved_thread = Some(text.to_string());
+                return;
+            }
+        }
         if vocab::is_withdrawn(text) && text.split_whitespace().count() <= 8 {
             if let Some(u) = self.open.or(self.recent) {
                 self.units[u].lines.push(text.to_string());
@@ -61,6 +70,7 @@ impl Reader<'_> {
             let next = self.lists + 1;
             self.list_levels.retain(|(list, _)| *list != next);
             self.announced.retain(|list| *list != next);
+            self.cleared.retain(|list| *list != next);
         }
         if indent == 0 && text.trim_end().ends_with(':') {
             if let Some(level) = super::stated_level(text) {
@@ -73,6 +83,8 @@ impl Reader<'_> {
             }
             if vocab::announces_findings(text) {
                 self.announced.push(self.lists + 1);
+            } else if vocab::clears_list(text) {
+                self.cleared.push(self.lists + 1);
             }
         }
         let kind = self.kind();
@@ -404,7 +416,14 @@ impl Reader<'_> {
             && self.open.is_none()
             && !self.heading_content;
         let in_finding = self.open.is_some() || self.enclosing_finding().is_some();
-        let plain = if in_finding {
+        // (After a list of findings, a level alone at the margin titles the next list.)
+        let next_group = self.after_blank
+            && indent == 0
+            && self
+                .open
+                .is_some_and(|o| self.units[o].kind == UnitKind::Item)
+            && level_title(text);
+        let plain = if in_finding && !next_group {
             None
         } else {
             plain_heading(text)

@@ -374,12 +374,17 @@ fn review_limit(u: &Unit) -> bool {
 fn not_raised(u: &Unit) -> bool {
     u.placeholder
         || (u.lines.is_empty() && vocab::is_bot_footer(&plain(&u.lead)))
-        || vocab::is_withdrawn(&u.lead)
+        || withdrawn(u)
+        || passed_check(u)
+        || review_limit(u)
+}
+
+/// Did the reviewer take the unit back, or its thread say it was resolved?
+fn withdrawn(u: &Unit) -> bool {
+    vocab::is_withdrawn(&u.lead)
         || u.lines.iter().any(|l| vocab::is_withdrawn(l))
         // (A hard-wrapped line can split the words: "Tämä on jo" / "korjattu toisessa commitissa".)
         || vocab::is_withdrawn(&said(u).replace('\n', " "))
-        || passed_check(u)
-        || review_limit(u)
 }
 
 pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {

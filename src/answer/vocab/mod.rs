@@ -52,6 +52,13 @@ pub fn announces_findings(text: &str) -> bool {
     crate::answer::re(&ANNOUNCED_RE, ANNOUNCED_FINDINGS).is_match(last.trim())
 }
 
+/// Does a lead-in say the list after it is of things that only look wrong
+/// ([`CLEARED_LEAD_IN`])?
+pub fn clears_list(text: &str) -> bool {
+    static CLEARED_RE: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    crate::answer::re(&CLEARED_RE, CLEARED_LEAD_IN).is_match(text.trim())
+}
+
 /// Is `line` a bot's footer ([`BOT_FOOTER`])?
 pub fn is_bot_footer(line: &str) -> bool {
     static FOOTER_RE: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
