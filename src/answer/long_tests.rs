@@ -55,6 +55,12 @@ under bursts it is stricter, which is the point.\n\n**Verdict**\nApproved.\n";
     assert!(approves(bold));
     let inline = "**Overall risk: Low.** Rolling back is the same config flip.\n\nApprove.\n";
     assert!(approves(inline));
+    // Rated low, but saying what breaks, it is read on its words.
+    let broken = heading.replace(
+        "Low — pure function, fully covered.",
+        "Low — but two workers can deadlock on the shared lock.",
+    );
+    assert!(!approves(&broken));
     // A high risk is read on its own words.
     let high = heading.replace(
         "Low — pure function, fully covered.",

@@ -40,8 +40,6 @@ impl Reader<'_> {
     }
 
     fn text_line(&mut self, indent: usize, text: &str) {
-        // A mark that the comment above was since addressed (`✅ Addressed in commit b7e41a8`
-        // after the bot's footer): that comment is withdrawn.
         // A thread header that says the thread is resolved (GitLab puts it above the comment).
         if text.trim_start().starts_with(['R', 'Р']) && vocab::is_withdrawn(text) {
             let header = vocab::normalise(text);
@@ -51,6 +49,8 @@ impl Reader<'_> {
                 return;
             }
         }
+        // A mark that the comment above was since addressed (`✅ Addressed in commit b7e41a8`
+        // after the bot's footer): that comment is withdrawn.
         if vocab::is_withdrawn(text) && text.split_whitespace().count() <= 8 {
             if let Some(u) = self.open.or(self.recent) {
                 self.units[u].lines.push(text.to_string());
@@ -673,5 +673,8 @@ fn low_risk(heading: &str, text: &str) -> bool {
                 "merge risk",
             ]
             .contains(&heading));
-    rated.is_match(text) || (under_risk && low.is_match(text))
+    // (Rated low, but saying what breaks, it is read on its words: "Low — but the down
+    // migration drops every posting.")
+    (rated.is_match(text) || (under_risk && low.is_match(text)))
+        && !crate::answer::verdict::raises_concern(text)
 }
