@@ -103,6 +103,10 @@ Approve.\n";
     let open = "### Risks\n\n- **Ordering within a batch**: events for one product can arrive out \
 of order and the projection applies them blindly.\n";
     assert_eq!(read_cr(open).critique.findings.len(), 1);
+    // A problem rated low in its last sentence is still a finding.
+    let low =
+        "### Risks\n\n- **Two workers**: they can deadlock on the shared lock. Not a problem.\n";
+    assert_eq!(read_cr(low).critique.findings.len(), 1);
 }
 
 #[test]

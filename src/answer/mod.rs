@@ -557,11 +557,7 @@ fn rate_by_number(prose: &str, findings: &mut [Finding]) {
         r"(?i)\bthe (first|second|third|fourth|fifth) (?:point|item|finding|issue|one|comment)\b",
     );
     let prose = &*ordinals.replace_all(prose, |c: &regex::Captures| {
-        let n = ["first", "second", "third", "fourth", "fifth"]
-            .iter()
-            .position(|o| c[1].eq_ignore_ascii_case(o))
-            .map_or(0, |i| i + 1);
-        format!("point {n}")
+        format!("point {}", ordinal(&c[1]).unwrap_or(0))
     });
     for c in numbered.captures_iter(prose) {
         let Ok(n) = c[1].parse::<usize>() else {
@@ -578,6 +574,14 @@ fn rate_by_number(prose: &str, findings: &mut [Finding]) {
             }
         }
     }
+}
+
+/// The number an ordinal names ("second" → 2), up to the fifth.
+fn ordinal(word: &str) -> Option<usize> {
+    ["first", "second", "third", "fourth", "fifth"]
+        .iter()
+        .position(|o| word.eq_ignore_ascii_case(o))
+        .map(|i| i + 1)
 }
 
 /// The reviewer takes back a numbered finding later in its answer ("Actually, scratch point 3:

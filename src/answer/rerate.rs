@@ -65,10 +65,7 @@ fn named(paragraph: &str, findings: &[Finding]) -> Option<usize> {
         if let Some(n) = c.get(2) {
             return n.as_str().parse::<usize>().ok();
         }
-        ["first", "second", "third", "fourth", "fifth"]
-            .iter()
-            .position(|o| c[1].eq_ignore_ascii_case(o))
-            .map(|i| i + 1)
+        super::ordinal(&c[1])
     });
     if let (Some(n), None) = (by_order.next(), by_order.next()) {
         return (n <= findings.len()).then(|| n - 1);

@@ -345,7 +345,11 @@ fn passed_check(u: &Unit) -> bool {
         &CLOSES,
         r"(?i)(?:^|[.;:!]\s+)(?:(?:that(?:'s| is)|this is|it(?:'s| is) )?(?:fine|ok|okay|good|correct|safe|all good)|not a (?:problem|concern|bug|blocker)|no (?:issue|problem|concern|action needed))\W{0,3}$",
     );
-    (passed.is_match(&said) || opens || closes.is_match(said.trim_end()))
+    // (Not when the item says what goes wrong first: "… two workers deadlock. Not a blocker." is
+    // a finding the reviewer rates low, not a check that passed.)
+    let closes =
+        || closes.is_match(said.trim_end()) && !crate::answer::verdict::raises_concern(&said);
+    (passed.is_match(&said) || opens || closes())
         && !['❌', '⚠', '🔴', '🟠', '🟡', '🛑', '❗']
             .iter()
             .any(|m| said.contains(*m))
