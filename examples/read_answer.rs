@@ -42,6 +42,9 @@ fn main() {
                 title,
                 f.source
             );
+            if std::env::var_os("BODY").is_some() {
+                println!("      body: {:?}", f.body);
+            }
         }
         for d in &r.doubts {
             println!("  doubt: {d:?}");

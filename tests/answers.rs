@@ -504,6 +504,69 @@ fn tuned_holdout_w5_corpus() {
     );
 }
 
+/// `tuned/holdout-w27`: written blind (60 answers: the six CLIs we drive and raw API bodies
+/// answering our own review prompt, half-following its format: renamed sections, tables, a JSON
+/// block that disagrees with the prose or is cut off; five languages besides English) and
+/// measured once, with the reader alone, before any change for it: recall 0.99, precision 0.97,
+/// severity 1.00, located 1.00, approval 0.97, blockers caught 20/20, clean answers falsely gated
+/// 2/39, approvals gated 2/17. Tuned on since (a risk the reviewer "checked and ruled out", a
+/// "Not issues" section, "No must-fix issues.", a prose finding its JSON block left out).
+#[test]
+fn tuned_holdout_w27_corpus() {
+    held_to(
+        "holdout-w27",
+        60,
+        &Bars {
+            recall: 0.99,
+            precision: 0.98,
+            severity: 0.99,
+            located: 0.99,
+            family: 0.9,
+            clean_tenth: true,
+        },
+    );
+}
+
+/// `tuned/holdout-w26`: written blind (60 answers, 18 families: the review bots and CLIs as they
+/// print today, most of them on changes that are fine; seven languages besides English) and
+/// measured once, with the reader alone, before any change for it: recall 0.99, precision 0.73,
+/// severity 0.96, located 0.96, approval 0.87, blockers caught 20/20, clean answers falsely gated
+/// 7/34, approvals gated 6/22. Tuned on since (empty sections in other languages, an approval
+/// paragraph after them, Copilot's digest and verdict headings, sections that count themselves
+/// empty, rating fields, CodeRabbit's effort line in Korean, a preview of the findings, Japanese
+/// line words and blockers in words, Qodo's tagged titles and permalinks, praise that ends a
+/// title, Sourcery's numbered comments). Held to less than the other sets on two answers: "Approve
+/// once CI is green", which the writer counted as an approval and the labels' own rules count as
+/// a condition (the reader agrees with the rules), and a Qodo walkthrough whose file table's
+/// items ("Add …", "Call it from …") the reader still takes for findings.
+#[test]
+fn tuned_holdout_w26_corpus() {
+    let (families, total) = scorecard(&tuned("holdout-w26"));
+    assert!(total.answers >= 60, "the corpus shrank");
+    assert_eq!(
+        total.blockers_caught, total.blockers,
+        "a blocker passed the gate"
+    );
+    assert!(
+        total.approvals_gated <= 2,
+        "approvals gated: {}",
+        total.approvals_gated
+    );
+    assert!(
+        total.clean_gated <= 2,
+        "clean answers gated: {}",
+        total.clean_gated
+    );
+    assert!(ratio(total.matched, total.expected) >= 0.99, "recall");
+    assert!(ratio(total.matched, total.predicted) >= 0.92, "precision");
+    assert!(
+        ratio(total.severity_right, total.matched) >= 0.95,
+        "severity"
+    );
+    assert!(ratio(total.located, total.matched) >= 0.99, "located");
+    assert!(!families.is_empty());
+}
+
 /// `tuned/holdout-w25`: written blind (60 answers; review text as people paste it: a pull
 /// request's page, a merge request's threads, a chat message and its thread, an email, a
 /// terminal's scrollback, re-reviews after new pushes; ten languages besides English) and

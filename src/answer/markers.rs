@@ -32,8 +32,20 @@ fn introducer(line: &str) -> Option<(usize, Option<(Severity, Strength)>)> {
     if re(&PAST, r"(?i)\b(?:which|that|this|it)\s+(?:was|were)\s*$").is_match(&line[..at]) {
         return None;
     }
+    // "I have two suggestions: one about a scheme-relative URL, and one about naming" previews
+    // the findings that follow; it is none of them.
+    static PREVIEW: OnceLock<Pattern> = OnceLock::new();
+    let end = c.get(0).expect("match").end();
+    if re(
+        &PREVIEW,
+        r"(?i)^\s*one (?:about|on|for|regarding|concerning|in|around)\b[^.;]*\band one\b",
+    )
+    .is_match(&line[end..])
+    {
+        return None;
+    }
     let word = c.get(1).or(c.get(2)).map_or("", |m| m.as_str());
-    Some((c.get(0).expect("match").end(), vocab::severity_of(word)))
+    Some((end, vocab::severity_of(word)))
 }
 
 /// A marker candidate: where it is and what it says.

@@ -220,7 +220,7 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
     let loose = md
         .loose_text
         .iter()
-        .filter(|t| !vocab::is_withdrawn(t))
+        .filter(|t| !vocab::is_withdrawn(t) && !verdict::ruled_out(t))
         .cloned()
         .collect::<Vec<_>>()
         .join("\n");
@@ -459,7 +459,44 @@ fn json_critique(j: json::JsonReview, md: &markdown::Markdown, roots: &Roots) ->
         c.findings = summary_suggestions(summary.as_deref().unwrap_or(""), roots);
         c.agreement &= c.findings.is_empty();
     }
+    // The prose's own findings the JSON left out (a `## Should fix` bullet with its level and
+    // its line, and no JSON finding at that place or in those words): the more the reviewer
+    // raised, the more the gate sees.
+    let left_out: Vec<Finding> = md
+        .findings
+        .iter()
+        .filter(|f| f.severity != Severity::Unclassified)
+        .filter(|f| f.location.as_ref().is_some_and(|l| l.start_line.is_some()))
+        .filter(|f| !c.findings.iter().any(|j| same_finding(j, f)))
+        .cloned()
+        .collect();
+    if !left_out.is_empty() {
+        c.agreement = false;
+        c.findings.extend(left_out);
+    }
     c
+}
+
+/// Are two readings of the answer (its JSON's and its prose's) the same finding: the same file
+/// near the same line (or one of them gives none), or two content words of their titles shared
+/// (one, when the JSON's finding has no place)?
+fn same_finding(json: &Finding, prose: &Finding) -> bool {
+    let near = match (&json.location, &prose.location) {
+        (Some(j), Some(p)) => {
+            j.path == p.path
+                && match (j.start_line, p.start_line) {
+                    (Some(a), Some(b)) => a.abs_diff(b) <= 5,
+                    _ => true,
+                }
+        }
+        _ => false,
+    };
+    let words = normalise::content_words(&json.title);
+    let shared = normalise::content_words(&prose.title)
+        .iter()
+        .filter(|w| words.contains(w))
+        .count();
+    near || shared >= 2 || (json.location.is_none() && shared >= 1)
 }
 
 /// A JSON review that lists no findings but whose summary raises one under a level's label
@@ -835,6 +872,8 @@ fn same(a: &Finding, wa: &BTreeSet<String>, b: &Finding, wb: &BTreeSet<String>) 
         || (!different_place && jaccard >= 0.85)
 }
 
+#[cfg(test)]
+mod digest_tests;
 pub mod judge;
 #[cfg(test)]
 mod layout_tests;

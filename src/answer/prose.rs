@@ -45,8 +45,37 @@ pub fn ratings(text: &str) -> Vec<Severity> {
                 }
             }
         }
+        if let Some(s) = unspaced_rating(clause) {
+            if !found.contains(&s) {
+                found.push(s);
+            }
+        }
     }
     found
+}
+
+/// A clause's self-rating in Japanese, Chinese or Korean ([`vocab::PROSE_UNSPACED`]), unless the
+/// clause denies it.
+fn unspaced_rating(clause: &str) -> Option<Severity> {
+    if clause.is_ascii() {
+        return None;
+    }
+    let (phrase, sev) = vocab::PROSE_UNSPACED
+        .iter()
+        .find(|(p, _)| clause.contains(p))?;
+    let at = clause.find(phrase)?;
+    // (Denials come after the phrase in Japanese and Korean, before it in Chinese: up to four
+    // characters before it, and anything after.)
+    let from = clause[..at]
+        .char_indices()
+        .rev()
+        .nth(3)
+        .map_or(0, |(i, _)| i);
+    let around = &clause[from..];
+    let denied = vocab::PROSE_UNSPACED_DENIALS
+        .iter()
+        .any(|d| around.contains(d));
+    (!denied).then_some(*sev)
 }
 
 fn rating_at(words: &[&str], i: usize) -> Option<Severity> {
@@ -102,7 +131,25 @@ fn ends_with(words: &[&str], phrase: &str) -> bool {
 fn is_clause_break(c: char) -> bool {
     matches!(
         c,
-        '.' | ',' | ';' | ':' | '!' | '?' | '(' | ')' | '—' | '–' | '\n' | '"' | '“' | '”'
+        '.' | ','
+            | ';'
+            | ':'
+            | '!'
+            | '?'
+            | '('
+            | ')'
+            | '—'
+            | '–'
+            | '\n'
+            | '"'
+            | '“'
+            | '”'
+            | '。'
+            | '、'
+            | '，'
+            | '；'
+            | '！'
+            | '？'
     )
 }
 

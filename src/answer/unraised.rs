@@ -24,7 +24,7 @@ pub fn findings(
     let mut out: Vec<Finding> = paragraphs
         .iter()
         // A struck-through or "✅ Addressed" comment is one the reviewer withdrew.
-        .filter(|p| !crate::answer::vocab::is_withdrawn(p))
+        .filter(|p| !crate::answer::vocab::is_withdrawn(p) && !verdict::ruled_out(p))
         .filter(|p| {
             let lined = || placed(p, roots).is_some_and(|l| l.start_line.is_some());
             verdict::objection(p).is_some()

@@ -131,7 +131,7 @@ pub fn raises_concern(text: &str) -> bool {
     let cue = re(&CUE, vocab::CONCERN_CUES);
     let negated = re(
         &NEGATED,
-        r"(?i)\b(?:no|not|without|never|zero|any|free of|nothing|instead of|rather than|checked for|looked for|scanned for|checking for|looking for|check for|avoids?|avoiding|prevents?|preventing|fix(?:es|ed)?|closes|guards? against|protects? against|eliminates?)\W+(?:\w+\W+){0,2}$",
+        r"(?i)\b(?:no|not|without|never|zero|any|free of|nothing|instead of|rather than|checked for|looked for|scanned for|checking for|looking for|check for|avoids?|avoiding|prevents?|preventing|fix(?:es|ed)?|closes|guards? against|protects? against|eliminates?|recovered|caught|rescued|trapped)\W+(?:\w+\W+){0,2}$",
     );
     // What a review looks for is not what it found ("I'm reviewing this pull request for
     // security vulnerabilities and code quality issues", "Checked 6 files for logic errors,
@@ -227,7 +227,7 @@ fn denied(before: &str) -> bool {
     static MISSING: OnceLock<Pattern> = OnceLock::new();
     let contracted = re(
         &CONTRACTED,
-        r"(?i)n't\W+(?:(?:start|begin|ever|really|actually|even|cause|introduce|be|get|create|risk|see|expect|hit|trigger|produce|find|spot|notice|anything|any|that|which)\W+){0,3}(?:\w+\W+)?$",
+        r"(?i)n't\W+(?:(?:start|begin|ever|really|actually|even|cause|introduce|be|get|create|risk|see|expect|hit|trigger|produce|find|spot|notice|anything|any|that|which)\W+){0,3}(?:\w+\W+)?(?:(?:a|an|the)\W+)?$",
     );
     let missing_action = re(
         &MISSING,
@@ -382,6 +382,28 @@ pub fn stated(text: &str) -> Option<Stance> {
     )
     .captures_iter(text)
     .find_map(|c| vocab::stance_of(&c[1]))
+    .or_else(|| headed(text))
+}
+
+/// Does `text` open by saying it is a risk the reviewer checked and ruled out ("One thing I
+/// checked and ruled out: I wondered whether … could leak it. It can't — …")? What follows is
+/// the check, not a problem raised.
+pub fn ruled_out(text: &str) -> bool {
+    static RULED_OUT: OnceLock<Pattern> = OnceLock::new();
+    re(
+        &RULED_OUT,
+        r"(?i)^\W*(?:(?:one|another|the only|a|the)\s+)?(?:thing|risk|concern|case|question|possibility)\s+i\s+(?:checked|verified|looked (?:at|into)|considered|investigated|examined)\s+and\s+(?:ruled out|dismissed|cleared|found (?:fine|safe))\b",
+    )
+    .is_match(text)
+}
+
+/// The stance of a heading that is only a verdict (Copilot's `### 🟡 Changes recommended`,
+/// `## ✅ Ready to approve`).
+fn headed(text: &str) -> Option<Stance> {
+    static HEADING: OnceLock<Pattern> = OnceLock::new();
+    re(&HEADING, r"(?m)^ {0,3}#{1,6}[ \t]+([^\n]{1,60}?)[ \t#]*$")
+        .captures_iter(text)
+        .find_map(|c| vocab::stance_of(&c[1]))
 }
 
 #[cfg(test)]

@@ -493,7 +493,12 @@ fn the_next_export_of_a_repository_updates_the_last_one_as_a_fresh_export_would_
     git(d, &["add", "-A"]);
     std::fs::write(d.join("c"), fresh("c is a file")).unwrap();
     std::fs::write(d.join("f1.rs"), fresh("edited")).unwrap();
-    std::fs::write(d.join("new.rs"), format!("const K: &str = \"{KEY}\";\n")).unwrap();
+    // (Content no earlier run wrote: redaction is cached per blob across runs.)
+    std::fs::write(
+        d.join("new.rs"),
+        format!("const K: &str = \"{KEY}\";\n{}", fresh("new")),
+    )
+    .unwrap();
     std::fs::write(d.join("blob.bin"), b"\0bin").unwrap();
     std::fs::set_permissions(d.join("tool.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
     std::os::unix::fs::symlink("f1.rs", d.join("link")).unwrap();

@@ -289,7 +289,17 @@ pub fn lines_in(text: &str) -> Option<(u32, Option<u32>)> {
             r"(?i)(?:\b(?:{LINE_WORDS})\b\s*:?\s*|\bL|第\s*)\+?(\d+)(?:\s*(?:[-–—~〜～]|to|through)\s*[L+]?(\d+))?(?-u:\b)"
         ),
     )
-    .captures(text)?;
+    .captures(text)
+    .or_else(|| {
+        // Japanese, Chinese and Korean put the line word after the number ("23 行目",
+        // "57번째 줄", "31〜40行目").
+        static AFTER: OnceLock<Pattern> = OnceLock::new();
+        re(
+            &AFTER,
+            r"(?:^|[^\d.:/])(\d{1,6})\s*(?:[-–~〜～]\s*(\d{1,6})\s*)?(?:行目|行|번째\s*줄|줄|행)",
+        )
+        .captures(text)
+    })?;
     let start = c[1].parse().ok()?;
     Some((start, c.get(2).and_then(|m| m.as_str().parse().ok())))
 }

@@ -118,6 +118,11 @@ pub fn place_line(text: &str, roots: &Roots) -> Option<Place> {
         // A code host's copied conversation: "Thread 1: cli/prune.py:36 (unresolved)".
         "thread",
         "unresolved",
+        // Japanese, Chinese and Korean line words, after the number ("23 行目", "57번째 줄").
+        "行目",
+        "번째",
+        "줄",
+        "행",
     ];
     // A folder or pin emoji before the path (`📁 src/a.ts`, `📍 src/a.ts:3`) is decoration.
     // (Emphasis goes, but not the underscores of a quoted `__init__.py`.)

@@ -150,8 +150,19 @@ impl Reader<'_> {
         // Only a `<details>` prompt has an end; a prompt named by a plain line is just quiet.
         let prompt = was_open
             .filter(|_| summary && starts(vocab::QUIET_SECTIONS) && normal.contains("prompt"));
+        // A section that counts itself empty (`Comments suppressed due to low confidence (0)`,
+        // `🧹 Nitpick comments (0)`) holds no finding, whatever its name.
+        let counted_empty = untagged.trim_end().ends_with("(0)");
         if let Some(o) = prompt {
             Kind::Prompt(o)
+        } else if counted_empty && lead.severity.is_none_or(|s| s.1 != Strength::Level) {
+            Kind::Quiet
+        } else if level < BOLD && vocab::stance_of(untagged).is_some() {
+            // `### 🟡 Changes recommended`: the review's verdict as a heading, read with the
+            // prose's; its colour is no level (a level in words, `P1 Reject`, is no verdict
+            // word alone). What it holds is read on its own words.
+            self.out.loose_text.push(untagged.to_string());
+            Kind::Neutral(String::new())
         } else if let Some(o) = part_of_open {
             // `<details>` right after a finding (its proposed fix, a committable suggestion,
             // its importance) is part of it.
@@ -186,7 +197,11 @@ impl Reader<'_> {
             Kind::Findings
         } else if starts(vocab::RATING_SECTIONS) {
             Kind::Rating
-        } else if lead.severity.is_none() && starts(vocab::QUIET_SECTIONS) {
+        } else if lead.severity.is_none_or(|s| s.1 != Strength::Level)
+            && starts(vocab::QUIET_SECTIONS)
+        {
+            // (A bot's emoji before a section's name, `🧹 Recent review details`, is its
+            // decoration, not a category of findings.)
             Kind::Quiet
         } else if lead.severity.is_none()
             && !own_place
@@ -329,7 +344,8 @@ pub(super) fn section_named(normal: &str, list: &[&str]) -> bool {
     list.iter().any(|p| {
         let n = p.split(' ').count();
         // ("No issues found." says there is no such section: its text is not findings.)
-        let denied = ["no ", "zero ", "none ", "nothing "]
+        // (Nor does "Not issues" / "Non-issues": what it lists was found to be none.)
+        let denied = ["no ", "zero ", "none ", "nothing ", "not ", "non "]
             .iter()
             .any(|d| normal.starts_with(d));
         normal == *p
@@ -340,9 +356,7 @@ pub(super) fn section_named(normal: &str, list: &[&str]) -> bool {
 
 /// "Comment 4", "Issue 2", "Finding #3": a heading that only numbers a finding.
 pub(super) fn generic_title(title: &str) -> bool {
-    let n = vocab::normalise(title);
-    let words: Vec<&str> = n.split(' ').collect();
-    matches!(words.as_slice(), [w, d] if ["comment", "issue", "finding", "suggestion", "note", "problem", "bug", "item"].contains(w) && d.chars().all(|c| c.is_ascii_digit()))
+    vocab::numbered_title(title)
 }
 
 /// A heading that is a file without a line and at most one word besides (`Review:

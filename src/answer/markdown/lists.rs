@@ -9,6 +9,16 @@ impl Reader<'_> {
             self.open = None;
             return;
         }
+        // `- **Review effort level:** Low`, `- Confidence: high`: a rating of the change, whose
+        // value is no level of a finding.
+        if unit::labelled(text).is_some_and(|(label, _)| {
+            section_named(&vocab::normalise(&label), vocab::RATING_SECTIONS)
+        }) && location::find_all(text, self.roots).is_empty()
+        {
+            self.out.quiet_text.push(text.to_string());
+            self.open = None;
+            return;
+        }
         // Nested under a container: a finding that inherits the container's severity or path.
         while let Some(&c) = self.containers.last() {
             if self.units[c].indent >= indent {

@@ -188,10 +188,25 @@ impl Reader<'_> {
                 && opens.is_match(text)
                 && location::find_all(text, self.roots).is_empty()
         };
+        // (And a paragraph that opens on the reviewer's approval and says nothing against it:
+        // "LGTM. The change wraps the handler in `recover()`, …" under the last empty section.)
+        let approval = || {
+            // (It opens with the verdict: a short first sentence that approves.)
+            let first = text.split(['.', '!', '?']).next().unwrap_or("");
+            first.split_whitespace().count() <= 6
+                && crate::answer::verdict::opens_with_approval(first)
+                && crate::answer::verdict::opens_with_approval(text)
+                && crate::answer::verdict::approves(text)
+                && !crate::answer::verdict::raises_concern(text)
+                && location::find_all(text, self.roots).is_empty()
+                // (A comment's own title, `` `58-60`: **LGTM!** ``, is that comment's.)
+                && !opens_unit(text)
+        };
         if self.after_blank
             && (crate::answer::verdict::stated(text).is_some()
                 || crate::answer::verdict::labelled(text)
-                || refusal())
+                || refusal()
+                || approval())
         {
             self.open = None;
             self.out.loose_text.push(text.to_string());
@@ -350,7 +365,15 @@ impl Reader<'_> {
                     && u.code.is_empty()
                     && u.kind == UnitKind::Paragraph
                     && (strong(u) || (titled && !t.starts_with("http")));
-                if (link && !placed) || same_file || (bare_under_title && !placed) {
+                // (A link that gives the line of the file the finding names without one, as
+                // Qodo's "Code" block does under its "Description", is its place too.)
+                let refines = l.start_line.is_some()
+                    && u.section_path.is_none()
+                    && !named.is_empty()
+                    && named
+                        .iter()
+                        .all(|n| n.start_line.is_none() && n.path == l.path);
+                if (link && (!placed || refines)) || same_file || (bare_under_title && !placed) {
                     self.units[o]
                         .lines
                         .push(format!("Location: `{}`", l.display()));
@@ -463,6 +486,9 @@ impl Reader<'_> {
             let u = self.new_unit(UnitKind::Paragraph, text, indent);
             if location::leading_range(text).is_some() {
                 self.units[u].kind = UnitKind::Range;
+            }
+            if tagged_title(text) {
+                self.units[u].read.labelled = true;
             }
             // A row of labels after a place (`· line 41 · Critical · Reliability`) is no
             // title: the paragraph after it is.
@@ -619,6 +645,17 @@ pub(super) fn own_level(text: &str) -> bool {
         && !markers::read_lead(text).title.is_empty()
 }
 
+/// A numbered title whose tags close the line, each a symbol and a word in code (Qodo:
+/// "3\\. Amount parsed as float `🐞 Bug` `≡ Correctness`"): a finding's title, as a label is.
+fn tagged_title(text: &str) -> bool {
+    static TAGGED: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    crate::answer::re(
+        &TAGGED,
+        r"^\d{1,3}\\?[.)]\s+[^`]{3,120}?(?:\s`[^\p{L}\p{N}`\s][^`]{1,40}`)+\s*$",
+    )
+    .is_match(text.trim())
+}
+
 /// Does a paragraph open a finding: a marker first, a bold title, a `36-41`: range, a label?
 pub(super) fn opens_unit(text: &str) -> bool {
     let t = text.trim_start();
@@ -640,6 +677,9 @@ pub(super) fn opens_unit(text: &str) -> bool {
             .first()
             .is_some_and(|l| !l.path.is_empty() && line.starts_with(l.path.as_str()));
         return head.is_empty() || line.find(&head).is_none_or(|at| at > 0) || placed_first;
+    }
+    if tagged_title(t) {
+        return true;
     }
     let lower = t.to_ascii_lowercase();
     t.starts_with("**")

@@ -201,7 +201,9 @@ pub(super) const FIELD_NAMES: &[(&str, Field)] = &[
     ("prioritet", Field::Severity),
 ];
 
-pub(super) fn field(line: &str) -> Option<(Field, String)> {
+/// A line that is a label and its value (`**Severity:** high`, `- Review effort level: Low`):
+/// the label in lower case and the value.
+pub fn labelled(line: &str) -> Option<(String, String)> {
     static FIELD: OnceLock<Pattern> = OnceLock::new();
     let line = &strip_tags(line);
     let c = re(
@@ -209,7 +211,11 @@ pub(super) fn field(line: &str) -> Option<(Field, String)> {
         r"^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?(\p{L}[\p{L}\p{M} ]{0,22}?)\s*(?:[:：](?:\*\*|__|\*|_)|(?:\*\*|__|\*|_)\s*[:：]|[:：])\s*(.*)$",
     )
     .captures(line)?;
-    let name = c[1].trim().to_lowercase();
+    Some((c[1].trim().to_lowercase(), c[2].trim().to_string()))
+}
+
+pub(super) fn field(line: &str) -> Option<(Field, String)> {
+    let (name, value) = labelled(line)?;
     // A level's field name in any language the markers know (`**Waga:** krytyczna`) is a
     // severity field here too: one vocabulary for both readers.
     static LEVEL_NAME: OnceLock<Pattern> = OnceLock::new();
@@ -224,7 +230,7 @@ pub(super) fn field(line: &str) -> Option<(Field, String)> {
             .is_match(&name)
             .then_some(Field::Severity)
         })?;
-    Some((kind, c[2].trim().to_string()))
+    Some((kind, value))
 }
 
 /// `Severity: High`, `**File:** src/a.rs`, `- Fix: …`: a detail of a finding, never a finding.

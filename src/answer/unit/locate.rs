@@ -86,7 +86,7 @@ pub(super) fn locate(
     }
     // The file it is filed under, cited with its line further on (`(`a/schema.py:19`)`).
     if loc.start_line.is_none() {
-        let said = std::iter::once(&u.lead).chain(body);
+        let said = std::iter::once(&u.lead).chain(body).chain(&u.hidden);
         if let Some(cited) = said
             .flat_map(|t| location::find_all(t, roots))
             .find(|c| c.path == loc.path && c.start_line.is_some())

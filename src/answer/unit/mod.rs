@@ -7,7 +7,7 @@ mod locate;
 mod title;
 
 use fields::*;
-pub use fields::{clean, is_detail, is_field, is_severity_field};
+pub use fields::{clean, is_detail, is_field, is_severity_field, labelled};
 use locate::{importance, locate};
 use title::*;
 
@@ -95,6 +95,13 @@ fn title_and_body(
         title = std::mem::take(&mut extra.body);
     } else if only_place && !body.is_empty() {
         title.clear();
+    } else if vocab::numbered_title(&title) {
+        // (Its first line of words: a `<location …/>` tag or a code line says nothing.)
+        if let Some(i) = body.iter().position(|b| {
+            plain(b).split_whitespace().count() >= 3 && !b.trim_start().starts_with('<')
+        }) {
+            title = plain(&body.remove(i));
+        }
     }
     if title.is_empty() {
         title = title_field.unwrap_or_default();
@@ -343,13 +350,15 @@ fn passed_check(u: &Unit) -> bool {
     static CLOSES: OnceLock<crate::pattern::Pattern> = OnceLock::new();
     let closes = re(
         &CLOSES,
-        r"(?i)(?:^|[.;:!]\s+)(?:(?:that(?:'s| is)|this is|it(?:'s| is) )?(?:fine|ok|okay|good|correct|safe|all good)|not a (?:problem|concern|bug|blocker)|no (?:issue|problem|concern|action needed))\W{0,3}$",
+        r"(?i)(?:^|[.;:!]\s+)(?:(?:that(?:'s| is)|this is|it(?:'s| is) )?(?:fine|ok|okay|good|correct|safe|all good)|not a (?:problem|concern|bug|blocker)|no (?:issue|problem|concern|action needed)|no (?:change|action|fix)(?:es|s)? (?:is |are )?(?:needed|required)|nothing to (?:change|fix|do))\W{0,3}$",
     );
+    // (Or it opens by saying it is a risk the reviewer ruled out.)
+    let ruled_out = crate::answer::verdict::ruled_out(&plain(&u.lead));
     // (Not when the item says what goes wrong first: "… two workers deadlock. Not a blocker." is
     // a finding the reviewer rates low, not a check that passed.)
     let closes =
         || closes.is_match(said.trim_end()) && !crate::answer::verdict::raises_concern(&said);
-    (passed.is_match(&said) || opens || closes())
+    (passed.is_match(&said) || opens || closes() || ruled_out)
         && !['❌', '⚠', '🔴', '🟠', '🟡', '🛑', '❗']
             .iter()
             .any(|m| said.contains(*m))
@@ -491,6 +500,9 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
     let praise = vocab::PRAISE_TITLES
         .iter()
         .any(|p| normal_title == *p || normal_title.starts_with(&format!("{p} ")))
+        || vocab::PRAISE_ENDINGS
+            .iter()
+            .any(|p| normal_title == *p || normal_title.ends_with(&format!(" {p}")))
         || crate::answer::verdict::approves(&plain(&u.read.title));
     // "Security: all looks good" (a category's rating), "LGTM!": praise, even with a marker.
     let rated = crate::answer::verdict::approves(&plain(&u.read.title));

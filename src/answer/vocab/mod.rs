@@ -65,6 +65,26 @@ pub fn is_bot_footer(line: &str) -> bool {
     crate::answer::re(&FOOTER_RE, BOT_FOOTER).is_match(line.trim())
 }
 
+/// "Comment 4", "Issue 2", "Finding #3": a title that only numbers a finding (what it says is
+/// in its body).
+pub fn numbered_title(title: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "comment",
+        "issue",
+        "finding",
+        "suggestion",
+        "note",
+        "problem",
+        "bug",
+        "item",
+        "point",
+        "observation",
+    ];
+    let n = normalise(title);
+    let words: Vec<&str> = n.split(' ').collect();
+    matches!(words.as_slice(), [w, d] if NAMES.contains(w) && d.chars().all(|c| c.is_ascii_digit()))
+}
+
 /// Normalises a marker or heading: lower case, emoji and punctuation gone, words separated by
 /// one space (`"**P1 - Must Fix**"` → `"p1 must fix"`).
 pub fn normalise(s: &str) -> String {
@@ -261,6 +281,96 @@ pub fn is_tally(s: &str) -> bool {
         && severity_of(&rest.join(" ")).is_some_and(|s| s.1 == Strength::Level)
 }
 
+/// What a reviewer writes, alone, under a heading that has nothing in it: "None.", "Ninguno.",
+/// "없음.", "无。" (compared after [`normalise`]: lower case, punctuation gone).
+const EMPTY_WORDS: &[&str] = &[
+    "none",
+    "n a",
+    "na",
+    "nil",
+    "nothing",
+    "no",
+    "empty",
+    "nope",
+    "none found",
+    // Spanish, Portuguese, Catalan, Italian, French
+    "ninguno",
+    "ninguna",
+    "nada",
+    "ningún",
+    "nenhum",
+    "nenhuma",
+    "cap",
+    "nessuno",
+    "nessuna",
+    "niente",
+    "nulla",
+    "aucun",
+    "aucune",
+    "rien",
+    "néant",
+    // German, Dutch, Scandinavian, Finnish
+    "keine",
+    "keiner",
+    "keins",
+    "nichts",
+    "entfällt",
+    "geen",
+    "niets",
+    "ingen",
+    "inga",
+    "inget",
+    "intet",
+    "ei mitään",
+    "ei ole",
+    // Slavic, Baltic, Hungarian, Romanian, Greek, Turkish
+    "brak",
+    "nic",
+    "žádné",
+    "žádná",
+    "žiadne",
+    "нет",
+    "ничего",
+    "отсутствуют",
+    "немає",
+    "нічого",
+    "nincs",
+    "niciuna",
+    "niciunul",
+    "nimic",
+    "κανένα",
+    "κανένας",
+    "τίποτα",
+    "yok",
+    "hiçbiri",
+    // Japanese, Chinese, Korean
+    "なし",
+    "特になし",
+    "該当なし",
+    "ありません",
+    "特にありません",
+    "无",
+    "無",
+    "没有",
+    "沒有",
+    "暂无",
+    "暫無",
+    "없음",
+    "없습니다",
+    "해당 없음",
+    "해당없음",
+    // Vietnamese, Indonesian, Malay, Hindi, Arabic, Hebrew, Thai
+    "không có",
+    "tidak ada",
+    "tiada",
+    "कोई नहीं",
+    "कुछ नहीं",
+    "لا يوجد",
+    "لا شيء",
+    "אין",
+    "ไม่มี",
+];
+
 /// `none`, `(none)`, `N/A`, `No blockers.`, `No P1 issues.`: a placeholder where a list of
 /// findings would be, not a finding.
 pub fn is_placeholder(s: &str) -> bool {
@@ -281,8 +391,7 @@ pub fn is_placeholder(s: &str) -> bool {
     if words.len() > 9 {
         return false;
     }
-    const EMPTY: &[&str] = &["none", "n a", "na", "nil", "nothing", "no", "empty", "nope"];
-    if EMPTY.contains(&t.as_str()) {
+    if EMPTY_WORDS.contains(&t.as_str()) {
         return true;
     }
     let rest = |skip: usize| words[skip..].join(" ");
@@ -303,10 +412,12 @@ pub fn is_placeholder(s: &str) -> bool {
                 .skip(1)
                 .position(|w| PLACEHOLDER_NOUNS.contains(w))
                 .map(|i| i + 1);
+            // (A level in more words than one qualifies it too: "No must-fix issues.")
             noun.is_some_and(|k| {
-                words[1..k]
+                (words[1..k]
                     .iter()
                     .all(|w| PLACEHOLDER_QUALIFIERS.contains(w) || severity_of(w).is_some())
+                    || severity_of(&words[1..k].join(" ")).is_some())
                     && placeholder_tail(&rest(k + 1))
             })
         }
@@ -398,6 +509,7 @@ const PLACEHOLDER_QUALIFIERS: &[&str] = &[
     "additional",
     "more",
     "actionable",
+    "code",
     "serious",
     "notable",
     "correctness",
@@ -511,6 +623,12 @@ mod tests {
             "Nothing else to report.",
             "No further blocking issues from me.",
             "-",
+            "Ninguno.",
+            "없음.",
+            "无。",
+            "Keine.",
+            "特になし",
+            "No must-fix issues.",
         ] {
             assert!(is_placeholder(p), "{p}");
         }
@@ -523,6 +641,8 @@ mod tests {
             "Nothing else handles the retry",
             "No tests cover the new issues endpoint",
             "No limit on items per request",
+            "Ninguno de los llamadores valida el token",
+            "Keine Prüfung der Länge",
         ] {
             assert!(!is_placeholder(f), "{f}");
         }

@@ -37,6 +37,14 @@ pub const CHECKED_SECTIONS: &[&str] = &[
 
 pub const QUIET_SECTIONS: &[&str] = &[
     "summary",
+    // What the reviewer looked at and found to be no problem.
+    "not issues",
+    "non issues",
+    "not problems",
+    "false positives",
+    "ruled out",
+    "considered and ruled out",
+    "looked at and fine",
     // Codacy's passing quality gate: its rows are the checks that passed.
     "up to standards",
     // The statuses of an earlier review's findings (read by `carried`), not new findings.
@@ -45,6 +53,8 @@ pub const QUIET_SECTIONS: &[&str] = &[
     "previous findings",
     "overview",
     "walkthrough",
+    "file walkthrough",
+    "files walkthrough",
     "changes",
     "change summary",
     "what changed",
@@ -286,8 +296,22 @@ pub const RATING_SECTIONS: &[&str] = &[
     "estimated code review effort",
     "estimated effort to review",
     "review effort",
+    "review effort level",
     "confidence score",
     "confidence",
+    // The same estimate as CodeRabbit words it in Korean, Japanese, Chinese, Spanish,
+    // Portuguese, French and German.
+    "예상 코드 리뷰 노력",
+    "코드 리뷰 예상 노력",
+    "コードレビューの推定工数",
+    "推定レビュー工数",
+    "预计代码审查工作量",
+    "预估代码审查工作量",
+    "預估程式碼審查工作量",
+    "esfuerzo estimado de revisión de código",
+    "esforço estimado de revisão de código",
+    "effort estimé de revue de code",
+    "geschätzter aufwand für das code review",
 ];
 
 /// Headings of sections whose items are findings although they name no severity.
@@ -368,6 +392,26 @@ pub const FINDING_SECTIONS: &[&str] = &[
     "recommandations",
     "risques",
     "points d attention",
+];
+
+/// How a title that praises may end ("… the query count per request went down, nice.",
+/// "… reads well"), matched at the end of the normalised title.
+pub const PRAISE_ENDINGS: &[&str] = &[
+    "nice",
+    "nice work",
+    "nice job",
+    "nice touch",
+    "nice cleanup",
+    "well done",
+    "good job",
+    "great work",
+    "great job",
+    "reads well",
+    "reads nicely",
+    "looks good",
+    "looks great",
+    "lgtm",
+    "thanks",
 ];
 
 /// Titles that praise rather than raise ("LGTM!", "Good use of a guard"): a CodeRabbit

@@ -636,6 +636,50 @@ pub const PROSE_SELF_RATED: &[(&str, Severity)] = &[
     ("should be fixed before merge", P2),
 ];
 
+/// The same self-ratings in languages written without spaces between words, found inside a
+/// clause (the first that matches rates it, so the strongest come first), with the words that
+/// deny them there ("ブロッカーではありません", "不是阻塞性问题", "블로커는 아닙니다").
+pub const PROSE_UNSPACED: &[(&str, Severity)] = &[
+    ("ブロッカー", P0),
+    ("マージをブロック", P0),
+    ("阻塞合并", P0),
+    ("阻断合并", P0),
+    ("阻塞性问题", P0),
+    ("阻斷合併", P0),
+    ("블로커", P0),
+    ("머지를 막는", P0),
+    ("병합을 막는", P0),
+    ("マージ前に必ず修正", P1),
+    ("マージ前に修正が必要", P1),
+    ("マージ前の修正が必須", P1),
+    ("合并前必须修复", P1),
+    ("必须在合并前修复", P1),
+    ("合併前必須修復", P1),
+    ("머지 전에 반드시 수정", P1),
+    ("병합 전에 반드시 수정", P1),
+    ("머지 전 반드시 수정", P1),
+];
+pub const PROSE_UNSPACED_DENIALS: &[&str] = &[
+    "ありません",
+    "ない",
+    "なし",
+    "無し",
+    "ではなく",
+    "不是",
+    "不算",
+    "并非",
+    "並非",
+    "没有",
+    "沒有",
+    "无",
+    "無",
+    "아닙니다",
+    "아님",
+    "아니",
+    "않",
+    "없",
+];
+
 pub const PROSE_NEGATIONS: &[&str] = &[
     "not", "no", "nothing", "never", "isn", "isnt", "aren", "arent", "non", "without", "hardly",
     "didn", "didnt", "don", "dont", "doesn", "doesnt", "wasn", "weren", "zero", "none", "nor",

@@ -1,0 +1,228 @@
+//! Shapes the reader learned from two blind sets (w26, the bots and CLIs on mostly clean
+//! changes; w27, the CLIs answering our own prompt), one rule each, in answers written for these
+//! tests: what each rule reads, and what it leaves alone.
+
+use super::layout_tests::{read_cr, seen};
+use crate::findings::Severity;
+
+fn approves(text: &str) -> bool {
+    let r = read_cr(text);
+    r.critique.agreement && r.critique.findings.is_empty()
+}
+
+#[test]
+fn empty_sections_in_other_languages_hold_nothing() {
+    for none in ["Ninguno.", "없음.", "无。", "Keine.", "特になし", "Aucun."] {
+        let text = format!(
+            "## P1 - Must Fix\n\n{none}\n\n## P2 - Should Fix\n\n{none}\n\n## P3 - Nice to Have\n\n\
+{none}\n\nLGTM.\n"
+        );
+        assert!(approves(&text), "{none}");
+    }
+    // A finding that starts with such a word is still one.
+    let text =
+        "## P2 - Should Fix\n\n- Keine Prüfung der Länge in `api/upload.py:40` — limit it.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(Severity::P2, "api/upload.py:40".into())]
+    );
+}
+
+#[test]
+fn an_approval_paragraph_after_the_last_section_is_the_verdict() {
+    let text = "## P1 - Must Fix\n\nNone.\n\n## P2 - Should Fix\n\nNone.\n\n\
+## P3 - Nice to Have\n\nNone.\n\nLGTM. The handler now runs inside `recover()`, so one malformed \
+job no longer crashes the whole worker, which is what took the service down last week. The \
+recovered panic goes to the dead-letter queue with the job id, and `TestPanicGoesToDLQ` checks \
+both. I also checked that `recover()` sits inside the per-job goroutine, so it can't swallow a \
+panic from the worker's own loop.\n\n```json\n{\"verdict\": \"approve\", \"summary\": \"Per-job panic \
+recovery; correct and tested.\", \"findings\": []}\n```\n";
+    assert!(approves(text));
+    // With a place or a problem in it, the paragraph is still read as a finding.
+    let placed =
+        "## P3 - Nice to Have\n\nNone.\n\nLGTM. One nit: rename `tmp` in `jobs/run.go:12`.\n";
+    assert!(!approves(placed));
+    let concern =
+        "## P3 - Nice to Have\n\nNone.\n\nLGTM. The retry loop still leaks a timer per job.\n";
+    assert!(!approves(concern));
+}
+
+#[test]
+fn a_bots_details_blocks_are_not_findings() {
+    // An emoji before a summary's name.
+    let text = "**Actionable comments posted: 0**\n\n<details>\n<summary>🧹 Recent review details\
+</summary>\n\n**Review profile**: CHILL\n\n</details>\n\nNo actionable comments were generated.\n";
+    assert!(approves(text));
+    // A section that counts itself empty holds no finding.
+    let empty =
+        "### Comments suppressed due to low confidence (0)\n\n- **Review duration:** 41 s\n";
+    assert!(read_cr(empty).critique.findings.is_empty());
+    // A digest's metadata bullets after a suppressed comment are not comments.
+    let digest = "### Comments suppressed due to low confidence (1)\n\n**src/log.ts:58**\n\
+* The order is logged whole, billing address included; log its id.\n\n\
+- **Files reviewed:** 3/3 changed files\n- **Comments generated:** 2\n";
+    assert_eq!(
+        seen(&read_cr(digest)),
+        [(Severity::Unclassified, "src/log.ts:58".into())]
+    );
+    // A rating field is no finding; with a place it is no rating of the change.
+    assert!(read_cr("- **Review effort level:** Medium\n")
+        .critique
+        .findings
+        .is_empty());
+    let rated = "- **Confidence:** high, `db/m.sql:3` drops a column\n";
+    assert_eq!(read_cr(rated).critique.findings.len(), 1);
+    // An effort estimate: in another language's section, or as the bot's own line.
+    let korean = "## 예상 코드 리뷰 노력\n\n3 (Moderate) | 약 25분\n";
+    assert!(read_cr(korean).critique.findings.is_empty());
+    let line = "🎯 3 (Moderate) | ⏱️ ~25 minutes\n";
+    assert!(read_cr(line).critique.findings.is_empty());
+}
+
+#[test]
+fn a_verdict_heading_is_no_finding_and_still_says_no() {
+    let text = "### 🟡 Changes recommended\n\nThe refund rounding drifts by a cent per item.\n\n\
+**src/refund.ts:42**\n\nRound once on the total instead of per item.\n";
+    let r = read_cr(text);
+    assert_eq!(
+        seen(&r),
+        [(Severity::Unclassified, "src/refund.ts:42".into())]
+    );
+    // Alone, it still does not approve: one finding of unknown level carries its no.
+    let alone = read_cr("### 🟡 Changes recommended\n\nThe refund path changed.\n");
+    assert!(!alone.critique.agreement);
+    assert_eq!(alone.critique.findings.len(), 1);
+    assert!(approves(
+        "### ✅ Ready to approve\n\nThe change removes the crash on empty files.\n"
+    ));
+}
+
+#[test]
+fn a_preview_of_the_findings_is_none_of_them() {
+    let text = "This closes the redirect hole. I have two suggestions: one about a backslash the \
+check lets through, and one about naming.\n\n**auth/redirect.py (line 18):**\n\n![medium](https://x/medium-priority.svg)\n\n\
+Reject a `next` with a backslash.\n\n**auth/redirect.py (line 9):**\n\n![low](https://x/low-priority.svg)\n\n\
+`ok` could say what it checks.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Severity::P2, "auth/redirect.py:18".into()),
+            (Severity::P3, "auth/redirect.py:9".into())
+        ]
+    );
+    // A single introduced point is still a finding.
+    let one = "One suggestion: the retry in `net/get.go:30` should back off.\n";
+    assert_eq!(read_cr(one).critique.findings.len(), 1);
+}
+
+#[test]
+fn japanese_lines_and_blockers_in_words() {
+    let text = "コメントを 2 件残しています。\n\n---\n\n**`app/mailer.rb`** 23 行目\n\n\
+`params[:id]` をそのまま使っているため、他社の請求書を再送できます。これはマージ前に必ず修正が必要な\
+ブロッカーです。\n\n---\n\n**`app/views/_sum.erb`** 7 行目\n\n表示だけの問題です。\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Severity::P0, "app/mailer.rb:23".into()),
+            (Severity::Unclassified, "app/views/_sum.erb:7".into())
+        ]
+    );
+    // "There are no blockers" rates nothing.
+    let none =
+        "差分を確認しました。ブロッカーはありません。\n\n- `a/b.rb:4` の名前が分かりにくいです。\n";
+    assert_eq!(
+        seen(&read_cr(none)),
+        [(Severity::Unclassified, "a/b.rb:4".into())]
+    );
+}
+
+#[test]
+fn numbered_titles_with_tags_and_a_permalink_under_them() {
+    let text = "![Remediation recommended](https://x/review-recommended.png)\n\n\
+1\\. New module has no type hints `📘 Rule violation`\n\n> Description\n> `pay/hooks.py` has no \
+annotations.\n\n> Code\n>\n> [pay/hooks.py[R12-20]](https://github.com/o/r/blob/main/pay/hooks.py#L12-L20)\n\n\
+---\n\n2\\. Amount parsed as float `🐞 Bug`\n\n> Description\n> Use `Decimal` for money.\n\n\
+> Code\n>\n> [pay/hooks.py[R66]](https://github.com/o/r/blob/main/pay/hooks.py#L66-L66)\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Severity::P2, "pay/hooks.py:12-20".into()),
+            (Severity::Unclassified, "pay/hooks.py:66".into())
+        ]
+    );
+    // A numbered sentence with a code span in it is no title.
+    let prose = "1. Run `cargo test` first.\n";
+    assert!(read_cr(prose).critique.findings.is_empty());
+}
+
+#[test]
+fn praise_that_ends_a_title_and_comments_named_by_number() {
+    let text = "I found 1 issue and left some high level feedback:\n\n\
+- The migration drops `users.email` before the backfill, so emails are lost.\n\
+- Moving the queries into one repository reads well and cut the query count, nice.\n";
+    assert_eq!(read_cr(text).critique.findings.len(), 1);
+    // `### Comment 1` names its finding by number: the first line of words is its title.
+    let text = "## Individual Comments\n\n### Comment 1\n<location path=\"api/m.py\" line_range=\"7-9\" />\n\
+**issue (security):** Any member can remove the owner.\n";
+    let r = read_cr(text);
+    assert_eq!(r.critique.findings.len(), 1);
+    assert!(
+        r.critique.findings[0]
+            .title
+            .contains("Any member can remove the owner"),
+        "{}",
+        r.critique.findings[0].title
+    );
+}
+
+#[test]
+fn a_risk_ruled_out_and_a_section_of_non_issues_raise_nothing() {
+    let text =
+        "LGTM.\n\nOne thing I checked and ruled out: I wondered whether the early return in \
+`pool/w.go:54` could leak the sender goroutine. It can't, the channel is buffered. No change \
+needed.\n";
+    assert!(approves(text));
+    let section = "## Summary\n\nAdds a column and a sync trigger.\n\n## Not issues\n\n\
+- **Trigger cost** — I checked whether the trigger in `db/m.sql:12` would be a critical problem \
+on the write path. It is one row, no lookups.\n- **Locks** — adding a nullable column takes no \
+long lock.\n\nLGTM.\n";
+    assert!(approves(section));
+    // A level given as a tag in such a section still counts (a finding listed there by mistake
+    // is not hidden).
+    let tagged =
+        "## Not issues\n\n- **[P1]** `db/m.sql:12` drops the old column before the copy.\n";
+    assert_eq!(read_cr(tagged).critique.findings.len(), 1);
+}
+
+#[test]
+fn a_json_block_does_not_hide_what_the_prose_raised() {
+    let text = "## Must fix\n\n- **Logout race** — `src/session.ts:58` — a late response restores \
+the user.\n\n## Should fix\n\n- **Retry without a cap** — `src/client.ts:33` — cap it at 3.\n\n\
+## Nice to have\n\n_Nothing._\n\n```json\n{\"verdict\": \"revise\", \"summary\": \"Logout race.\", \
+\"findings\": [{\"severity\": \"P1\", \"title\": \"Logout race\", \"file\": \"src/session.ts\", \
+\"start_line\": 58, \"end_line\": 60, \"body\": \"A late response restores the user.\", \
+\"action\": \"Ignore stale responses.\"}]}\n```\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Severity::P1, "src/session.ts:58-60".into()),
+            (Severity::P2, "src/client.ts:33".into())
+        ]
+    );
+    // The same finding said in both is read once.
+    let same = text.replace(
+        "- **Retry without a cap** — `src/client.ts:33` — cap it at 3.",
+        "None.",
+    );
+    assert_eq!(read_cr(&same).critique.findings.len(), 1);
+    assert!(approves(
+        "## Must fix\n\nNo must-fix issues.\n\nLGTM.\n\n```json\n{\"verdict\": \"approve\", \
+\"summary\": \"ok\", \"findings\": []}\n```\n"
+    ));
+}
+
+#[test]
+fn a_bots_empty_suggestions_and_placeholders() {
+    let text = "## PR Code Suggestions ✨\n\nNo code suggestions found for the PR.\n";
+    assert!(read_cr(text).critique.findings.is_empty());
+}
