@@ -208,6 +208,7 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         withdraw_by_number(text, &prose, &mut c.findings);
     }
     if use_json {
+        rerate::rerate_up(&prose, &mut c.findings);
         prose_outranks_json(text, roots, &mut c.findings);
     } else {
         recover_blockers(text, roots, &mut c.findings);

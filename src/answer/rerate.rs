@@ -38,8 +38,18 @@ fn new_level(text: &str) -> Option<Severity> {
 /// `prose` re-rates by naming it: by its order ("the second point", "point 2") or by its line
 /// ("the early return on line 88"), when exactly one finding is so named.
 pub fn rerate(prose: &str, findings: &mut [Finding]) {
+    rerate_when(prose, findings, |_, _| true);
+}
+
+/// [`rerate`] for findings a JSON block listed: the prose may raise one ("finding 2 is really a
+/// P1"), not lower it, since where the two readings disagree the more severe one counts.
+pub fn rerate_up(prose: &str, findings: &mut [Finding]) {
+    rerate_when(prose, findings, |now, said| said < now);
+}
+
+fn rerate_when(prose: &str, findings: &mut [Finding], takes: impl Fn(Severity, Severity) -> bool) {
     for f in findings.iter_mut() {
-        if let Some(level) = new_level(&f.body) {
+        if let Some(level) = new_level(&f.body).filter(|l| takes(f.severity, *l)) {
             f.severity = level;
         }
     }
@@ -47,7 +57,8 @@ pub fn rerate(prose: &str, findings: &mut [Finding]) {
         let Some(level) = new_level(paragraph) else {
             continue;
         };
-        if let Some(i) = named(paragraph, findings) {
+        if let Some(i) = named(paragraph, findings).filter(|i| takes(findings[*i].severity, level))
+        {
             findings[i].severity = level;
         }
     }
@@ -127,5 +138,19 @@ line 88 holds the lock. That's not a P3, it's a **P1**.";
         assert!(two.iter().all(|f| f.severity == Severity::P3));
         // Talk of levels that moves none: "a P1 elsewhere" is no re-rating.
         assert_eq!(new_level("This would be a P1 if the flag were on."), None);
+    }
+
+    #[test]
+    fn after_a_json_block_the_prose_only_raises() {
+        let prose = "Wait — the second point is worse than I said: not a P3, it's a **P1**.\n\n\
+On reflection the first one is minor: downgrading it to P3.";
+        let mut fs = vec![
+            finding(Severity::P2, 33, "naming"),
+            finding(Severity::P3, 88, "redundant return"),
+        ];
+        rerate_up(prose, &mut fs);
+        assert_eq!(fs[1].severity, Severity::P1);
+        // (The first one stays: a JSON finding is not lowered by prose.)
+        assert_eq!(fs[0].severity, Severity::P2);
     }
 }
