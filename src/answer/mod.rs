@@ -339,12 +339,17 @@ fn observations_under_approval(
         .filter(|p| !p.is_empty())
         .last()
         .unwrap_or("");
-    let closes = closing.split_whitespace().count() <= 12 && verdict::approves(closing);
-    let explicit = stated == Some(Stance::Approve) || verdict::opens_with_approval(prose) || closes;
+    let closes = || closing.split_whitespace().count() <= 12 && verdict::approves(closing);
+    let explicit =
+        || stated == Some(Stance::Approve) || verdict::opens_with_approval(prose) || closes();
     let all_remarks = !md.findings.is_empty()
         && md.remarks.len() == md.findings.len()
         && md.remarks.iter().all(|r| r.0);
-    if !(explicit && all_remarks && verdict::approves(prose) && verdict::objection(prose).is_none())
+    // (The cheap test first: reading approvals compiles the largest pattern there is.)
+    if !(all_remarks
+        && explicit()
+        && verdict::approves(prose)
+        && verdict::objection(prose).is_none())
     {
         return None;
     }
@@ -386,7 +391,23 @@ fn recover_blockers(text: &str, roots: &Roots, findings: &mut Vec<Finding>) {
 /// 58" above `"severity": "medium"` for line 58): the more severe reading wins, as it does
 /// for the verdict. Only a blocker raises a level, and only at the same place.
 fn prose_outranks_json(text: &str, roots: &Roots, findings: &mut [Finding]) {
-    let blocks = normalise::raw_blocks(&without_code(text), roots).findings;
+    let prose = without_code(text);
+    // (Nothing to do when the prose rates no blocker anywhere, in words or by a label: the
+    // blocks below cost the reading of every approval phrase.)
+    let rates_blocker = |t: &str| {
+        prose::ratings(t)
+            .iter()
+            .any(|s| matches!(s, Severity::P0 | Severity::P1))
+            || t.lines().any(|l| {
+                markers::read_lead(l)
+                    .severity
+                    .is_some_and(|s| s.1 == vocab::Strength::Level && s.0 <= Severity::P1)
+            })
+    };
+    if !rates_blocker(&prose) {
+        return;
+    }
+    let blocks = normalise::raw_blocks(&prose, roots).findings;
     for b in &blocks {
         // Rated in a sentence, or by a label opening the paragraph (`**Bloqueante:** en …`).
         let labelled = markers::read_lead(b.body.lines().next().unwrap_or(""))
