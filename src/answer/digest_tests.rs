@@ -1,6 +1,7 @@
-//! Shapes the reader learned from two blind sets (w26, the bots and CLIs on mostly clean
-//! changes; w27, the CLIs answering our own prompt), one rule each, in answers written for these
-//! tests: what each rule reads, and what it leaves alone.
+//! Shapes the reader learned from four blind sets (w26, the bots and CLIs on mostly clean
+//! changes; w27, the CLIs answering our own prompt; w28, commit-time second opinions; w29,
+//! reviews in the team's own language), one rule each, in answers written for these tests: what
+//! each rule reads, and what it leaves alone.
 
 use super::layout_tests::{read_cr, seen};
 use crate::findings::Severity;
@@ -225,4 +226,93 @@ the user.\n\n## Should fix\n\n- **Retry without a cap** — `src/client.ts:33` �
 fn a_bots_empty_suggestions_and_placeholders() {
     let text = "## PR Code Suggestions ✨\n\nNo code suggestions found for the PR.\n";
     assert!(read_cr(text).critique.findings.is_empty());
+}
+
+#[test]
+fn a_level_heading_in_other_words_that_holds_nothing() {
+    for (p1, p3, none) in [
+        ("Deve corrigir", "Seria bom ter", "Nenhum."),
+        ("Mutlaka düzeltilmeli", "Olsa iyi olur", "Yok."),
+        ("必须修复", "锦上添花", "无。"),
+    ] {
+        let text = format!(
+            "## P1 - {p1}\n{none}\n\n## P3 - {p3}\n{none}\n\nLGTM.\n\n```json\n\
+{{\"verdict\": \"approve\", \"summary\": \"ok\", \"findings\": []}}\n```\n"
+        );
+        assert!(approves(&text), "{p1}");
+    }
+    // With a finding under it, the heading's level is the finding's.
+    let text = "## P1 - Deve corrigir\n- `src/a.ts:9` libera a reserva duas vezes.\n";
+    assert_eq!(seen(&read_cr(text)), [(Severity::P1, "src/a.ts:9".into())]);
+}
+
+#[test]
+fn a_suspicion_the_reviewer_cleared_raises_nothing() {
+    let de = "Ich hatte zuerst eine Race Condition in `jobs/lease.go` vermutet (Zeile 40: zwei \
+Knoten erneuern gleichzeitig). Das ist aber ausgeschlossen: das UPDATE prüft die Version.\n\n\
+Keine Befunde. Freigegeben.\n";
+    assert!(approves(de));
+    let it = "Il dubbio principale era la riga 22 di `src/load.ts`: se la lingua manca, la pagina \
+resta bianca? No: il `catch` ripiega su `it-IT`.\n\nNessuna criticità. **Approvato.**\n";
+    assert!(approves(it));
+    let zh = "## P3 - 锦上添花\n无。\n\n补充说明：一开始我担心第 64 行 `evict()` 在读锁下修改链表。仔细看了，\
+命中后会先释放读锁，所以没有问题。\n\nLGTM。\n";
+    assert!(approves(zh));
+    let first = "## P3 - Nice to have\n\nNone.\n\nAt first I was worried that the cache in \
+`lru/c.go` could grow without bound; the eviction at line 40 caps it.\n\nLGTM.\n";
+    assert!(approves(first));
+    // A worry that turns out founded is raised.
+    let founded = "Ich hatte zuerst eine Race Condition in `jobs/lease.go` vermutet (Zeile 40). \
+Das schien ausgeschlossen, aber tatsächlich erneuern beide Knoten den Lease.\n\nSonst LGTM.\n";
+    assert!(!approves(founded));
+}
+
+#[test]
+fn blockers_said_in_words_in_other_languages() {
+    for (text, level) in [
+        ("- `src/orders.ts:96` libera o estoque duas vezes. Deve ser corrigido antes do merge.\n", Severity::P1),
+        ("**Muss vor dem Merge behoben werden:** In `src/cors.ts:19` ist jede Herkunft erlaubt.\n", Severity::P1),
+        ("**Esto bloquea el merge:** en `src/cleanup.js:42` se borran filas de otros tenants.\n", Severity::P0),
+        ("- `src/hook.ts:58` 서명 검증 전에 파싱합니다. **이건 머지 전에 꼭 고쳐야 합니다.**\n", Severity::P1),
+    ] {
+        let r = read_cr(text);
+        assert_eq!(r.critique.findings.len(), 1, "{text}");
+        assert_eq!(r.critique.findings[0].severity, level, "{text}");
+    }
+}
+
+#[test]
+fn words_that_are_concerns_only_in_english() {
+    // Portuguese and Spanish "todo" is "all"; a TODO left in code is still a concern.
+    assert!(approves(
+        "Revisei o PR todo.\n\nNenhum problema. **Aprovado** ✅\n"
+    ));
+    assert!(!approves(
+        "LGTM, but the TODO in `a.go:3` should be resolved first.\n"
+    ));
+    // "No changes needed" says nothing was found, beside a line it checked.
+    let text = "I also checked `locales/ja.json` line 88: the placeholder is kept.\n\n\
+No changes needed. LGTM, approving.\n";
+    assert!(approves(text));
+}
+
+#[test]
+fn prose_after_a_sections_none_and_an_approval_that_names_its_file() {
+    // After "None." under a level, a paragraph with no level, place or problem is prose.
+    let text = "## P1 - Must Fix\nNone.\n\n## P3 - Nice to Have\nNone.\n\nThe new timeout stays \
+below the queue's redelivery ceiling, and the test pins the value.\n\nLGTM\n";
+    assert!(approves(text));
+    // One that points at a line is still read.
+    let placed =
+        "## P3 - Nice to Have\nNone.\n\nThe constant at `cfg/w.toml:4` is unused.\n\nLGTM\n";
+    assert!(!approves(placed));
+    // "Approve." that names the file it read and the crash the change fixes; "nothing left
+    // that could crash" denies one.
+    let text = "Approve. The change adds a bounds check before `parts[1]` in `lib/header.go`, \
+which is exactly the index-out-of-range panic from the issue. I checked the other callers, so \
+there's nothing left here that could crash.\n";
+    assert!(approves(text));
+    assert!(!approves(
+        "Approve. Nothing else checks the length, and `lib/header.go` still panics on one part.\n"
+    ));
 }

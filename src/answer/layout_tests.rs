@@ -659,7 +659,7 @@ fn a_verdict_that_rates_findings_by_number() {
         seen(&r),
         [
             (Severity::P0, "src/a.ts:58".into()),
-            (Severity::P3, "src/b.ts:12".into())
+            (Severity::P2, "src/b.ts:12".into())
         ]
     );
     let r = read_cr(

@@ -150,7 +150,7 @@ pub fn raises_concern(text: &str) -> bool {
     static SETTLED: OnceLock<Pattern> = OnceLock::new();
     let settled = re(
         &SETTLED,
-        r"(?i)\b(?:is|are|was|were) (?:now |also |already )?(?:gone|fixed|resolved|addressed)|\bno longer\b|\bpreviously\b|\bused to\b|\bthe old (?:code|version|implementation|values?|settings?|behaviou?r|logic)\b|\b(?:these|this|which|that) (?:fix(?:es)?|resolves?|solves?) (?:it|this|that)\b|\bold code\b|\bbefore this (?:change|pr|patch)\b|\b(?:which|that|what) (?:is exactly what |was exactly what )?(?:produced|caused|triggered)\b|\bon the parent commit\b|\b(?:which|that|this) was the (?:actual |real |root |underlying )?cause\b|\b(?:i was|i had been|at first i was|initially i was|i was initially) (?:\w+ )?(?:worried|concerned)\b|\b(?:which|that) (?:was|is) the (?:case|part|thing|one) i was (?:\w+ )?(?:worried|concerned) about\b|\bmy (?:first |initial |main |only |one |biggest |original )?(?:worry|concern|suspicion|fear) was\b|\boriginally\b|\b(?:exposed|revealed|surfaced|reproduced|caught) the (?:\w+ )?(?:bug|problem|issue|crash|race|leak|regression)\b|\b(?:which|that) (?:was|were) (?:a |an )?(?:real |genuine |nasty |subtle |serious |clear |latent |long[- ]standing |known )?(?:bug|problem|issue|regression)\b|^\W*that was (?:a |an )?(?:real |genuine |nasty |subtle |serious |clear |latent |long[- ]standing |known )?(?:bug|problem|issue|regression)\b|\bwhat the (?:todo|fixme) (?:asked|called|was asking) for\b|\b(?:is|are|was|were) already (?:handled|covered|guarded|done|fixed|addressed|taken care of)\b|\b(?:which|that) is (?:exactly|precisely) the (?:bug|problem|issue|regression)\b",
+        r"(?i)\b(?:is|are|was|were) (?:now |also |already )?(?:gone|fixed|resolved|addressed)|\bno longer\b|\bpreviously\b|\bused to\b|\bthe old (?:code|version|implementation|values?|settings?|behaviou?r|logic)\b|\b(?:these|this|which|that) (?:fix(?:es)?|resolves?|solves?) (?:it|this|that)\b|\bold code\b|\bbefore this (?:change|pr|patch)\b|\b(?:which|that|what) (?:is exactly what |was exactly what )?(?:produced|caused|triggered)\b|\bon the parent commit\b|\b(?:which|that|this) was the (?:actual |real |root |underlying )?cause\b|\b(?:i was|i had been|at first i was|initially i was|i was initially) (?:\w+ )?(?:worried|concerned)\b|\b(?:which|that) (?:was|is) the (?:case|part|thing|one) i was (?:\w+ )?(?:worried|concerned) about\b|\bmy (?:first |initial |main |only |one |biggest |original )?(?:worry|concern|suspicion|fear) was\b|\boriginally\b|\b(?:exposed|revealed|surfaced|reproduced|caught) the (?:\w+ )?(?:bug|problem|issue|crash|race|leak|regression)\b|\b(?:which|that) (?:was|were) (?:a |an )?(?:real |genuine |nasty |subtle |serious |clear |latent |long[- ]standing |known )?(?:bug|problem|issue|regression)\b|^\W*that was (?:a |an )?(?:real |genuine |nasty |subtle |serious |clear |latent |long[- ]standing |known )?(?:bug|problem|issue|regression)\b|\bwhat the (?:todo|fixme) (?:asked|called|was asking) for\b|\b(?:is|are|was|were) already (?:handled|covered|guarded|done|fixed|addressed|taken care of)\b|\b(?:which|that) is (?:exactly|precisely) the (?:[\w-]+ ){0,3}(?:bug|problem|issue|regression|panic|crash|race|leak)\b",
     );
     cue.find_iter(text).any(|m| {
         let breaks = ['.', '!', '?', '\n', ';'];
@@ -237,7 +237,11 @@ fn denied(before: &str) -> bool {
     (contracted.is_match(before) && !missing_action.is_match(before))
         || nothing
             .captures(before)
-            .is_some_and(|c| !turns(c.get(1).map_or("", |m| m.as_str())))
+            // ("nothing left here that could crash": "left" right after it is "remaining".)
+            .is_some_and(|c| {
+                let rest = c.get(1).map_or("", |m| m.as_str());
+                !turns(rest.trim_start().strip_prefix("left").unwrap_or(rest))
+            })
 }
 
 /// Does the clause turn in `rest` ("but", "except", "introduces", "still"…), so that what
@@ -390,9 +394,60 @@ pub fn stated(text: &str) -> Option<Stance> {
 /// the check, not a problem raised.
 pub fn ruled_out(text: &str) -> bool {
     static RULED_OUT: OnceLock<Pattern> = OnceLock::new();
+    static FIRST_WORRY: OnceLock<Pattern> = OnceLock::new();
     re(
         &RULED_OUT,
         r"(?i)^\W*(?:(?:one|another|the only|a|the)\s+)?(?:thing|risk|concern|case|question|possibility)\s+i\s+(?:checked|verified|looked (?:at|into)|considered|investigated|examined)\s+and\s+(?:ruled out|dismissed|cleared|found (?:fine|safe))\b",
+    )
+    .is_match(text)
+        // "At first I worried that …" (after a short label such as "补充说明："), then why not:
+        // a worry the reviewer resolved, in the languages it has been seen in.
+        || (re(&FIRST_WORRY, vocab::FIRST_WORRY).is_match(text) && !worry_confirmed(text))
+        || suspicion_cleared(text)
+}
+
+/// A paragraph that raises a suspicion in its first sentence and clears it in its last ("Ich
+/// hatte zuerst eine Race Condition … vermutet. Das ist aber ausgeschlossen: …", "Fiquei com uma
+/// dúvida … Conferi e não … Então está correto.").
+fn suspicion_cleared(text: &str) -> bool {
+    static SUSPECTED: OnceLock<Pattern> = OnceLock::new();
+    static CLEARED: OnceLock<Pattern> = OnceLock::new();
+    // (A sentence ends at a stop before a space, not at the dot of `lease.go`.)
+    let sentences: Vec<&str> = text
+        .split(". ")
+        .flat_map(|s| s.split(['。', '!', '?', '！', '？']))
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    let (Some(first), Some(rest)) = (sentences.first(), sentences.get(1..)) else {
+        return false;
+    };
+    // (Or the suspicion is a question the next sentence answers "No": "… la pagina resta
+    // bianca? No: il `catch` …".)
+    static ANSWERED_NO: OnceLock<Pattern> = OnceLock::new();
+    let answered_no = text.split_once(['?', '？']).is_some_and(|(_, after)| {
+        re(
+            &ANSWERED_NO,
+            r"(?i)^\s*(?:no|não|nein|non|нет|nie|hayır|không|いいえ|아니(?:요|오)?|不是)\s*[:.,—–!]",
+        )
+        .is_match(after)
+    });
+    !rest.is_empty()
+        && re(&SUSPECTED, vocab::SUSPECTED).is_match(first)
+        && (answered_no
+            || rest
+                .iter()
+                .any(|s| re(&CLEARED, vocab::CLEARED).is_match(s)))
+        && !worry_confirmed(text)
+}
+
+/// Does a first worry turn out founded after all ("At first I thought it was fine, but it does
+/// drop rows", "但实际上确实会…")? Then the paragraph raises it.
+fn worry_confirmed(text: &str) -> bool {
+    static CONFIRMED: OnceLock<Pattern> = OnceLock::new();
+    re(
+        &CONFIRMED,
+        r"(?i)\b(?:but|however)\b[^.]{0,80}\b(?:actually|in fact|indeed|really|does|do|is|will)\b|但(?:实际上|其实|實際上)?(?:确实|的确|確實)|(?:しかし|でも)実際に(?:は)?.{0,20}(?:起き|発生)|하지만 실제로|pero (?:sí|en realidad sí)|mas (?:na verdade )?(?:sim|de fato)|aber (?:tatsächlich|doch)|mais en fait",
     )
     .is_match(text)
 }

@@ -107,6 +107,9 @@ impl Reader<'_> {
             self.out.quiet_text.push(text.to_string());
             return;
         }
+        if self.level_heading_placeholder(text) {
+            return;
+        }
         let Some(para) = self.starts_paragraph(indent, text) else {
             return;
         };
@@ -253,6 +256,31 @@ impl Reader<'_> {
                 || strong_start
                 || file_line,
         )
+    }
+
+    /// "Nenhum." right under `## P1 - Deve corrigir`: the heading was a level's section in words
+    /// the reader does not know, and it holds nothing; what follows is read under that level, as
+    /// under `## P1 - Must Fix`. Says whether `text` was such a placeholder.
+    fn level_heading_placeholder(&mut self, text: &str) -> bool {
+        let Some(top) = self.sections.last() else {
+            return false;
+        };
+        let Kind::Finding(u) = top.kind else {
+            return false;
+        };
+        let unit = &self.units[u];
+        let level = unit.read.severity.filter(|s| s.1 == Strength::Level);
+        let bare = unit.kind == UnitKind::Heading && unit.lines.is_empty() && unit.code.is_empty();
+        let (Some(level), true) = (level, bare && vocab::is_placeholder(text)) else {
+            return false;
+        };
+        self.units[u].placeholder = true;
+        if let Some(top) = self.sections.last_mut() {
+            top.kind = Kind::Severity(level.0, level.1);
+        }
+        self.out.structured = true;
+        self.open = None;
+        true
     }
 
     /// Right under a place, `**Suggestion:** …` / `Issue: …` is the comment on it (a review
@@ -569,6 +597,24 @@ impl Reader<'_> {
                             && vocab::normalise(&title).split(' ').count() >= 3)) =>
             {
                 self.promote(title, text);
+            }
+            // A paragraph after a level's "None." in its section, with no level, place or
+            // problem of its own ("The new timeout stays below the redelivery ceiling …"), is
+            // the reviewer's prose, not a finding the placeholder forgot.
+            _ if para
+                && severity.is_some()
+                && self
+                    .units
+                    .last()
+                    .is_some_and(|u| u.placeholder && u.section_severity == severity)
+                && markers::read_lead(text).severity.is_none()
+                && !crate::answer::verdict::raises_concern(text)
+                && !location::find_all(text, self.roots)
+                    .iter()
+                    .any(|l| l.start_line.is_some())
+                && location::lines_in(text).is_none() =>
+            {
+                self.out.loose_text.push(text.to_string());
             }
             _ if para && !quiet && (severity.is_some() || findings || path.is_some()) => {
                 // A plain paragraph under a severity heading, in a findings section or under a

@@ -96,7 +96,7 @@ pub const SEVERITY_PHRASES: &[(&str, Severity, Strength)] = &[
     ("moderada", P2, Strength::Level),
     ("baja", P3, Strength::Level),
     ("bajo", P3, Strength::Level),
-    ("menor", P3, Strength::Level),
+    ("menor", P2, Strength::Level),
     ("sugerencia", P3, Strength::Level),
     ("致命", P0, Strength::Level),
     ("致命的", P0, Strength::Level),
@@ -128,7 +128,8 @@ pub const SEVERITY_PHRASES: &[(&str, Severity, Strength)] = &[
     ("경미", P3, Strength::Level),
     ("사소", P3, Strength::Level),
     // Portuguese, German and French, read the same way (alta/média/baixa, hoch/mittel/
-    // niedrig and élevée/moyenne/faible are three rungs; "mineur" is the lowest, as "menor").
+    // niedrig and élevée/moyenne/faible are three rungs; "mineur", like "menor" and "minore",
+    // is "minor": a should-fix, as in English).
     ("média", P2, Strength::Level),
     ("baixa", P3, Strength::Level),
     ("baixo", P3, Strength::Level),
@@ -149,8 +150,8 @@ pub const SEVERITY_PHRASES: &[(&str, Severity, Strength)] = &[
     ("moyen", P2, Strength::Level),
     ("faible", P3, Strength::Level),
     ("basse", P3, Strength::Level),
-    ("mineur", P3, Strength::Level),
-    ("mineure", P3, Strength::Level),
+    ("mineur", P2, Strength::Level),
+    ("mineure", P2, Strength::Level),
     // Dutch, Italian, Polish, Russian, Turkish, Indonesian, Vietnamese, Thai, Arabic and Hindi,
     // read by rank the same way (critical / high / medium / low).
     ("kritiek", P0, Strength::Level),
@@ -162,7 +163,7 @@ pub const SEVERITY_PHRASES: &[(&str, Severity, Strength)] = &[
     ("bloccante", P0, Strength::Level),
     ("bassa", P3, Strength::Level),
     ("basso", P3, Strength::Level),
-    ("minore", P3, Strength::Level),
+    ("minore", P2, Strength::Level),
     ("krytyczny", P0, Strength::Level),
     ("krytyczna", P0, Strength::Level),
     ("krytyczne", P0, Strength::Level),
@@ -634,6 +635,28 @@ pub const PROSE_SELF_RATED: &[(&str, Severity)] = &[
     // "This is a blocking issue" in Hebrew, where no English frame word stands before it.
     ("זו בעיה חוסמת", P0),
     ("should be fixed before merge", P2),
+    // The same in other languages written with spaces (the words as `prose` splits them).
+    ("bloquea el merge", P0),
+    ("bloquea la fusión", P0),
+    ("bloqueia o merge", P0),
+    ("blockiert den merge", P0),
+    ("bloque le merge", P0),
+    ("blocca il merge", P0),
+    ("блокирует мерж", P0),
+    ("debe corregirse antes del merge", P1),
+    ("hay que corregirlo antes del merge", P1),
+    ("hay que corregir antes del merge", P1),
+    ("deve ser corrigido antes do merge", P1),
+    ("precisa ser corrigido antes do merge", P1),
+    ("muss vor dem merge behoben werden", P1),
+    ("muss vor dem mergen behoben werden", P1),
+    ("vor dem merge beheben", P1),
+    ("doit être corrigé avant le merge", P1),
+    ("à corriger avant le merge", P1),
+    ("va corretto prima del merge", P1),
+    ("deve essere corretto prima del merge", P1),
+    ("нужно исправить до мержа", P1),
+    ("надо исправить до мержа", P1),
 ];
 
 /// The same self-ratings in languages written without spaces between words, found inside a
@@ -658,6 +681,16 @@ pub const PROSE_UNSPACED: &[(&str, Severity)] = &[
     ("머지 전에 반드시 수정", P1),
     ("병합 전에 반드시 수정", P1),
     ("머지 전 반드시 수정", P1),
+    ("マージ前に直して", P1),
+    ("マージ前に修正して", P1),
+    ("マージ前に対応", P1),
+    ("머지 전에 꼭 고쳐", P1),
+    ("머지 전에 반드시 고쳐", P1),
+    ("머지 전에 고쳐야", P1),
+    ("병합 전에 꼭 고쳐", P1),
+    ("合并前必须修", P1),
+    ("合并之前必须修", P1),
+    ("合併前必須修", P1),
 ];
 pub const PROSE_UNSPACED_DENIALS: &[&str] = &[
     "ありません",
