@@ -511,7 +511,8 @@ fn tuned_holdout_w5_corpus() {
 /// approval 0.83, blockers caught 20/20, clean answers falsely gated 12/36, approvals gated
 /// 10/20. Tuned on since (a level heading in other words that holds "Nenhum.", a worry or
 /// suspicion the reviewer cleared, "must be fixed before merge" and "blocks the merge" in eight
-/// languages, "mineur" / "menor" / "minore" as minor, "todo" that is Portuguese for "all"). Its
+/// languages, "mineur" / "menor" / "minore" as minor, "todo" that is Portuguese for "all", a
+/// findings table headed in Traditional Chinese). Its
 /// aider family (two answers whose places are split across lines) stays under the usual bar.
 #[test]
 fn tuned_holdout_w29_corpus() {
@@ -519,10 +520,10 @@ fn tuned_holdout_w29_corpus() {
         "holdout-w29",
         60,
         &Bars {
-            recall: 0.94,
+            recall: 0.97,
             precision: 0.87,
-            severity: 0.87,
-            located: 0.92,
+            severity: 0.89,
+            located: 0.94,
             family: 0.3,
             clean_tenth: true,
         },

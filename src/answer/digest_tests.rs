@@ -316,3 +316,16 @@ there's nothing left here that could crash.\n";
         "Approve. Nothing else checks the length, and `lib/header.go` still panics on one part.\n"
     ));
 }
+
+#[test]
+fn a_findings_table_in_traditional_chinese() {
+    let text = "## 審查意見\n\n| # | 嚴重程度 | 檔案 | 行 | 說明 |\n|---|---|---|---|---|\n\
+| 1 | 一般 | `web/up.ts` | 27 | 失敗時沒有清掉狀態。 |\n| 2 | 建議 | `web/btn.tsx` | 14 | 標籤寫死成英文。 |\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Severity::P2, "web/up.ts:27".into()),
+            (Severity::P3, "web/btn.tsx:14".into())
+        ]
+    );
+}
