@@ -314,6 +314,45 @@ fn held_to(corpus: &str, answers: usize, bars: &Bars) {
     }
 }
 
+/// [`held_to`] for a set whose writer labelled some answers otherwise than the labels' own
+/// rules (each test says which): no blocker passes, at most `approvals` approvals and `clean`
+/// clean answers are gated, and the corpus's totals meet `bars` (families are not held).
+fn held_loosely(corpus: &str, (answers, approvals, clean): (usize, usize, usize), bars: &Bars) {
+    let (families, total) = scorecard(&tuned(corpus));
+    assert!(total.answers >= answers, "the corpus shrank");
+    assert!(!families.is_empty());
+    assert_eq!(
+        total.blockers_caught, total.blockers,
+        "a blocker passed the gate"
+    );
+    assert!(
+        total.approvals_gated <= approvals,
+        "approvals gated: {}",
+        total.approvals_gated
+    );
+    assert!(
+        total.clean_gated <= clean,
+        "clean answers gated: {}",
+        total.clean_gated
+    );
+    assert!(
+        ratio(total.matched, total.expected) >= bars.recall,
+        "recall"
+    );
+    assert!(
+        ratio(total.matched, total.predicted) >= bars.precision,
+        "precision"
+    );
+    assert!(
+        ratio(total.severity_right, total.matched) >= bars.severity,
+        "severity"
+    );
+    assert!(
+        ratio(total.located, total.matched) >= bars.located,
+        "located"
+    );
+}
+
 /// The bars. A blocker is never waved through, an approval never gated and approval never
 /// misread; findings, severities and locations are held to the corpus's own bars.
 fn assert_bars(families: &BTreeMap<String, Score>, total: &Score, bars: &Bars) {
@@ -589,30 +628,18 @@ fn tuned_holdout_w27_corpus() {
 /// items ("Add …", "Call it from …") the reader still takes for findings.
 #[test]
 fn tuned_holdout_w26_corpus() {
-    let (families, total) = scorecard(&tuned("holdout-w26"));
-    assert!(total.answers >= 60, "the corpus shrank");
-    assert_eq!(
-        total.blockers_caught, total.blockers,
-        "a blocker passed the gate"
+    held_loosely(
+        "holdout-w26",
+        (60, 2, 2),
+        &Bars {
+            recall: 0.99,
+            precision: 0.92,
+            severity: 0.95,
+            located: 0.99,
+            family: 0.0,
+            clean_tenth: false,
+        },
     );
-    assert!(
-        total.approvals_gated <= 2,
-        "approvals gated: {}",
-        total.approvals_gated
-    );
-    assert!(
-        total.clean_gated <= 2,
-        "clean answers gated: {}",
-        total.clean_gated
-    );
-    assert!(ratio(total.matched, total.expected) >= 0.99, "recall");
-    assert!(ratio(total.matched, total.predicted) >= 0.92, "precision");
-    assert!(
-        ratio(total.severity_right, total.matched) >= 0.95,
-        "severity"
-    );
-    assert!(ratio(total.located, total.matched) >= 0.99, "located");
-    assert!(!families.is_empty());
 }
 
 /// `tuned/holdout-w25`: written blind (60 answers; review text as people paste it: a pull
@@ -627,30 +654,18 @@ fn tuned_holdout_w26_corpus() {
 /// them as resolved), so three pastes that end that way still gate.
 #[test]
 fn tuned_holdout_w25_corpus() {
-    let (families, total) = scorecard(&tuned("holdout-w25"));
-    assert!(total.answers >= 60, "the corpus shrank");
-    assert_eq!(
-        total.blockers_caught, total.blockers,
-        "a blocker passed the gate"
+    held_loosely(
+        "holdout-w25",
+        (60, 3, 7),
+        &Bars {
+            recall: 0.99,
+            precision: 0.66,
+            severity: 0.87,
+            located: 0.88,
+            family: 0.0,
+            clean_tenth: false,
+        },
     );
-    assert!(
-        total.approvals_gated <= 3,
-        "approvals gated: {}",
-        total.approvals_gated
-    );
-    assert!(
-        total.clean_gated <= 7,
-        "clean answers gated: {}",
-        total.clean_gated
-    );
-    assert!(ratio(total.matched, total.expected) >= 0.99, "recall");
-    assert!(ratio(total.matched, total.predicted) >= 0.66, "precision");
-    assert!(
-        ratio(total.severity_right, total.matched) >= 0.87,
-        "severity"
-    );
-    assert!(ratio(total.located, total.matched) >= 0.88, "located");
-    assert!(!families.is_empty());
 }
 
 /// `tuned/holdout-w24`: written blind (60 answers; second opinions from the big CLIs,
