@@ -128,6 +128,12 @@ fn japanese_lines_and_blockers_in_words() {
             (Severity::Unclassified, "app/views/_sum.erb:7".into())
         ]
     );
+    // "无法" ("cannot") is no denial of the blocker beside it.
+    let cannot = "- `auth/login.go:12` 这是阻塞性问题导致旧会话无法登出。\n";
+    assert_eq!(
+        seen(&read_cr(cannot)),
+        [(Severity::P0, "auth/login.go:12".into())]
+    );
     // "There are no blockers" rates nothing.
     let none =
         "差分を確認しました。ブロッカーはありません。\n\n- `a/b.rb:4` の名前が分かりにくいです。\n";

@@ -663,7 +663,8 @@ pub const PROSE_SELF_RATED: &[(&str, Severity)] = &[
 
 /// The same self-ratings in languages written without spaces between words, found inside a
 /// clause (the first that matches rates it, so the strongest come first), with the words that
-/// deny them there ("ブロッカーではありません", "不是阻塞性问题", "블로커는 아닙니다").
+/// deny them there ("ブロッカーではありません", "不是阻塞性问题", "블로커는 아닙니다"). (Not a bare
+/// 无: it is in 无法, "cannot", which says what breaks.)
 pub const PROSE_UNSPACED: &[(&str, Severity)] = &[
     ("ブロッカー", P0),
     ("マージをブロック", P0),
@@ -706,8 +707,6 @@ pub const PROSE_UNSPACED_DENIALS: &[&str] = &[
     "並非",
     "没有",
     "沒有",
-    "无",
-    "無",
     "아닙니다",
     "아님",
     "아니",
