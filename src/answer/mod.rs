@@ -902,6 +902,8 @@ mod layout_tests;
 #[cfg(test)]
 mod long_tests;
 #[cfg(test)]
+mod prose_tests;
+#[cfg(test)]
 mod shape_tests;
 #[cfg(test)]
 mod tests;

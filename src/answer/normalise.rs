@@ -66,16 +66,38 @@ fn names(text: &str, name: &str) -> bool {
         })
 }
 
-/// Does an answer raise nothing: no words of a problem, no line of code pointed at?
+/// Does an answer raise nothing: no words of a problem, no line of code pointed at? Or, read
+/// by paragraph, does it approve in so many words, each paragraph being a verdict, praise, a
+/// description, a worry it cleared, or a point it withdrew or says it does not ask for?
 pub fn raises_nothing(raw: &str, roots: &Roots) -> bool {
     let (raw, _) = crate::answer::capped(raw);
     let prepared = crate::answer::prepare::prepare(raw);
     let raw = prepared.as_ref();
+    if silent(raw, roots) {
+        return true;
+    }
+    // (Not when it rates anything anywhere: "c'est bloquant" in a last paragraph that also
+    // says the rest can be merged.)
+    let blocks = blocks(raw);
+    blocks.len() > 1
+        && crate::answer::prose::ratings(raw).is_empty()
+        && crate::answer::verdict::approves(raw)
+        && !crate::answer::verdict::conditional(raw)
+        && (0..blocks.len()).all(|i| {
+            quiet(&blocks[i], roots) || blocks.get(i + 1).is_some_and(|next| retracts(next))
+        })
+}
+
+/// The whole-text test of [`raises_nothing`].
+fn silent(raw: &str, roots: &Roots) -> bool {
     let places = location::find_all(raw, roots);
-    // Prose about files in a script the vocabularies barely cover (Hebrew, Persian, Greek…)
-    // that does not approve in words we know: its silence is not known to be nothing.
-    let unread =
-        !places.is_empty() && mostly_non_latin(raw) && !crate::answer::verdict::approves(raw);
+    // Prose about files that is not in English (our words of concern are English) and does
+    // not approve in words we know: its silence is not known to be nothing (a Turkish table of
+    // findings whose columns and levels the reader has no words for).
+    let unread = !places.is_empty()
+        && (mostly_non_latin(raw) || foreign_prose(raw))
+        && !crate::answer::verdict::approves(raw)
+        && !crate::answer::verdict::found_nothing(raw);
     !unread
         && !crate::answer::verdict::raises_concern(raw)
         && !crate::answer::verdict::conditional(raw)
@@ -83,6 +105,36 @@ pub fn raises_nothing(raw: &str, roots: &Roots) -> bool {
         && crate::answer::prose::ratings(raw).is_empty()
         && !places.iter().any(|l| l.start_line.is_some())
         && (location::lines_in(raw).is_none() || places.is_empty())
+}
+
+/// A paragraph of an approving answer that asks for nothing: silent, a verdict or praise, a
+/// worry it cleared, a point it withdrew, or an idea it says it is not asking for.
+fn quiet(block: &str, roots: &Roots) -> bool {
+    let unasked = || {
+        static UNASKED: Pattern = Pattern::new(vocab::UNASKED);
+        UNASKED.is_match(block) && crate::answer::prose::ratings(block).is_empty()
+    };
+    retracts(block)
+        || crate::answer::verdict::ruled_out(block)
+        || verdict_only(block, roots)
+        || praise_only(block, roots)
+        || unasked()
+        // Our words of concern are English: a paragraph in another language that points at a
+        // file or a line may raise one we cannot read.
+        || (silent(block, roots)
+            && (english(block)
+                || (location::find_all(block, roots).is_empty()
+                    && location::lines_in(block).is_none())))
+}
+
+/// Does `block` end by withdrawing what it (or the paragraph before it) raised ("So the concern
+/// doesn't hold — withdrawn.", "Scratch that.")?
+fn retracts(block: &str) -> bool {
+    static RETRACTED: Pattern = Pattern::new(
+        r"(?i)\b(?:withdrawn|retracted|(?:concern|worry|point|objection|that) (?:does not|doesn't) hold|false alarm)\b",
+    );
+    let last = block.trim_end().rsplit(". ").next().unwrap_or(block);
+    vocab::is_withdrawn(last) || RETRACTED.is_match(last)
 }
 
 /// Does `text` suggest a change ("This would be easier to read as a match", "Consider …")? A
@@ -114,6 +166,28 @@ fn english(text: &str) -> bool {
         .filter(|w| COMMON.contains(&w.as_str()))
         .count();
     !words.is_empty() && common * 8 >= words.len()
+}
+
+/// Is `text`'s prose (what is left without code blocks, code spans and JSON lines) long enough
+/// to tell, and not English? Code and a tool's JSON events say nothing either way.
+fn foreign_prose(text: &str) -> bool {
+    static CODE_SPAN: Pattern = Pattern::new(r"`[^`\n]*`");
+    let mut prose = String::new();
+    for (line, code) in crate::markdown::fenced_lines(text) {
+        let t = line.trim_start();
+        if !code && !t.starts_with('{') && !t.starts_with('[') {
+            prose.push_str(line);
+            prose.push('\n');
+        }
+    }
+    // Words only: a path, a link or an identifier (`src/util/time.ts`, `parse_row`) is neither.
+    let prose = CODE_SPAN.replace_all(&prose, " ");
+    let words: Vec<&str> = prose
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphabetic()))
+        .filter(|w| !w.is_empty() && w.chars().all(|c| c.is_alphabetic() || c == '\''))
+        .collect();
+    words.len() >= 12 && !english(&words.join(" "))
 }
 
 /// Are most of the letters outside code spans not Latin ones?
@@ -153,6 +227,87 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
     let (raw, _) = crate::answer::capped(raw);
     let prepared = crate::answer::prepare::prepare(raw);
     let raw = prepared.as_ref();
+    let merged = blocks(raw);
+    // A block that only gives a verdict ("Everything else looks good.", "Approve once the
+    // migration is reversible.") raises nothing of its own; the raw answer keeps it anyway.
+    // Unless the condition is all the answer says ("I'd approve once `down()` is written"): then
+    // the condition is the finding.
+    let mut kept: Vec<&String> = merged
+        .iter()
+        .filter(|b| !verdict_only(b, roots) && !praise_only(b, roots))
+        .collect();
+    if kept.is_empty() {
+        kept = merged
+            .iter()
+            .filter(|b| crate::answer::verdict::conditional(b))
+            .collect();
+    }
+    // Beside a block that raises something (a concern, a level, a line of code), an English one
+    // that raises nothing is the reviewer's description or praise ("The streaming is efficient
+    // …"), not a second finding. Alone, or in a language whose words of concern we do not have,
+    // every block stays.
+    if kept.iter().any(|b| !raises_nothing(b, roots)) {
+        kept.retain(|b| !(raises_nothing(b, roots) && english(b) && !suggests(b)));
+    }
+    // A paragraph that announces the points after it and their level ("Rien de grave : deux
+    // remarques mineures et un pinaillage.", "A couple of small things:") gives them that level
+    // when they state none, and is no point of its own.
+    let mut announced: Option<Severity> = None;
+    let mut findings = Vec::new();
+    for (i, b) in kept.iter().enumerate() {
+        if i + 1 < kept.len() {
+            if let Some(level) = announcement(b, roots) {
+                announced = Some(level);
+                continue;
+            }
+        }
+        let first = b.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let mut title: String = plain(first.trim_start_matches(['#', ' ', '-', '*']));
+        if title.chars().count() > 120 {
+            title = title.chars().take(120).collect::<String>() + "…";
+        }
+        let level = crate::answer::prose::severity_in(b)
+            .or(announced)
+            .unwrap_or(Severity::Unclassified);
+        let mut f = Finding::new(level, &clean(&title));
+        f.body = clean(b);
+        f.location = location::find_all(b, roots).into_iter().next();
+        if let Some(l) = &mut f.location {
+            if l.start_line.is_none() {
+                if let Some((s, e)) = location::lines_in(b) {
+                    l.start_line = Some(s);
+                    l.end_line = e.filter(|e| *e >= s);
+                }
+            }
+        }
+        f.source = Source::Raw;
+        findings.push(f);
+    }
+    Critique {
+        findings,
+        ..Critique::empty("raw")
+    }
+}
+
+/// The level a short paragraph announces for a count of points after it, if it is such an
+/// announcement: a count, a level, no place.
+fn announcement(block: &str, roots: &Roots) -> Option<Severity> {
+    static COUNT: Pattern = Pattern::new(
+        r"(?i)\b(?:two|three|four|five|a couple|a few|several|deux|trois|quatre|quelques|zwei|drei|vier|ein paar|einige|dos|tres|cuatro|dois|duas|três|quatro|algun[oa]s|alguns|algumas|due|tre|quattro|alcun[ie])\b|两|兩|三个|三個|几个|幾個|二つ|三つ|[2-9]つ|[2-9]点|いくつか|두 |세 |몇 ",
+    );
+    if block.chars().count() > 300
+        || !COUNT.is_match(block)
+        || !location::find_all(block, roots).is_empty()
+        || location::lines_in(block).is_some()
+    {
+        return None;
+    }
+    crate::answer::prose::ratings(block).first().copied()
+}
+
+/// The answer's blocks: its paragraphs, a heading with the paragraph under it, a code block
+/// with the text before it.
+fn blocks(raw: &str) -> Vec<String> {
     let mut blocks: Vec<String> = Vec::new();
     let mut cur = String::new();
     let mut heading_pending = String::new();
@@ -196,57 +351,7 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
             _ => merged.push(b),
         }
     }
-    // A block that only gives a verdict ("Everything else looks good.", "Approve once the
-    // migration is reversible.") raises nothing of its own; the raw answer keeps it anyway.
-    // Unless the condition is all the answer says ("I'd approve once `down()` is written"): then
-    // the condition is the finding.
-    let mut kept: Vec<&String> = merged
-        .iter()
-        .filter(|b| !verdict_only(b, roots) && !praise_only(b, roots))
-        .collect();
-    if kept.is_empty() {
-        kept = merged
-            .iter()
-            .filter(|b| crate::answer::verdict::conditional(b))
-            .collect();
-    }
-    // Beside a block that raises something (a concern, a level, a line of code), an English one
-    // that raises nothing is the reviewer's description or praise ("The streaming is efficient
-    // …"), not a second finding. Alone, or in a language whose words of concern we do not have,
-    // every block stays.
-    if kept.iter().any(|b| !raises_nothing(b, roots)) {
-        kept.retain(|b| !(raises_nothing(b, roots) && english(b) && !suggests(b)));
-    }
-    let findings = kept
-        .into_iter()
-        .map(|b| {
-            let first = b.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-            let mut title: String = plain(first.trim_start_matches(['#', ' ', '-', '*']));
-            if title.chars().count() > 120 {
-                title = title.chars().take(120).collect::<String>() + "…";
-            }
-            let mut f = Finding::new(
-                crate::answer::prose::severity_in(b).unwrap_or(Severity::Unclassified),
-                &clean(&title),
-            );
-            f.body = clean(b);
-            f.location = location::find_all(b, roots).into_iter().next();
-            if let Some(l) = &mut f.location {
-                if l.start_line.is_none() {
-                    if let Some((s, e)) = location::lines_in(b) {
-                        l.start_line = Some(s);
-                        l.end_line = e.filter(|e| *e >= s);
-                    }
-                }
-            }
-            f.source = Source::Raw;
-            f
-        })
-        .collect();
-    Critique {
-        findings,
-        ..Critique::empty("raw")
-    }
+    merged
 }
 
 /// A block that only praises ("Nice work overall. The new tests are thorough.").

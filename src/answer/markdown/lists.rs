@@ -188,6 +188,18 @@ impl Reader<'_> {
         if lead.trim().is_empty() || lead.trim().chars().all(|c| c == '-') {
             return;
         }
+        // A row whose level is only a pass mark (`| ✅ | a.test.ts | — | Tests added, nice. |`)
+        // is what the reviewer checked and liked.
+        let passed = |c: &str| {
+            let c = c.trim();
+            !c.is_empty()
+                && c.chars()
+                    .all(|ch| matches!(ch, '✅' | '✔' | '✓' | '☑' | '👍' | '\u{fe0f}' | ' '))
+        };
+        if sev.is_some_and(|i| passed(&get(i))) {
+            self.out.quiet_text.push(cells.join(" | "));
+            return;
+        }
         let u = self.new_unit(UnitKind::Row, &lead, 0);
         let mut fields = Vec::new();
         for (name, idx) in [

@@ -41,6 +41,22 @@ pub const TABLE_ISSUE_COLUMNS: &[&str] = &[
     "problème",
     "titre",
     "constat",
+    // it, ru, pl, tr, nl, vi, id
+    "problemi",
+    "osservazione",
+    "проблема",
+    "замечание",
+    "находка",
+    "uwaga",
+    "bulgu",
+    "sorun",
+    "bevinding",
+    "probleem",
+    "opmerking",
+    "vấn đề",
+    "phát hiện",
+    "temuan",
+    "masalah",
 ];
 /// Columns that describe it, used when no column above is there.
 pub const TABLE_TEXT_COLUMNS: &[&str] = &[
@@ -65,6 +81,15 @@ pub const TABLE_TEXT_COLUMNS: &[&str] = &[
     "details",
     "détail",
     "détails",
+    "descrizione",
+    "dettagli",
+    "описание",
+    "opis",
+    "açıklama",
+    "beschrijving",
+    "mô tả",
+    "deskripsi",
+    "keterangan",
 ];
 /// Columns that hold its level.
 pub const TABLE_SEVERITY_COLUMNS: &[&str] = &[
@@ -107,6 +132,28 @@ pub const TABLE_SEVERITY_COLUMNS: &[&str] = &[
     "gravité",
     "priorité",
     "niveau",
+    "gravità",
+    "priorità",
+    "livello",
+    "серьёзность",
+    "серьезность",
+    "критичность",
+    "приоритет",
+    "уровень",
+    "waga",
+    "priorytet",
+    "poziom",
+    "önem",
+    "önem derecesi",
+    "öncelik",
+    "seviye",
+    "ernst",
+    "prioriteit",
+    "mức độ",
+    "ưu tiên",
+    "tingkat",
+    "prioritas",
+    "keparahan",
 ];
 /// Columns that hold its kind.
 pub const TABLE_CATEGORY_COLUMNS: &[&str] = &[
@@ -126,6 +173,15 @@ pub const TABLE_CATEGORY_COLUMNS: &[&str] = &[
     "kategorie",
     "typ",
     "catégorie",
+    "категория",
+    "тип",
+    "kategoria",
+    "tür",
+    "kategori",
+    "categorie",
+    "soort",
+    "loại",
+    "jenis",
 ];
 /// Columns that hold its place.
 pub const TABLE_FILE_COLUMNS: &[&str] = &[
@@ -157,6 +213,19 @@ pub const TABLE_FILE_COLUMNS: &[&str] = &[
     "stelle",
     "fichier",
     "emplacement",
+    "posizione",
+    "файл",
+    "место",
+    "plik",
+    "miejsce",
+    "dosya",
+    "konum",
+    "bestand",
+    "locatie",
+    "tệp",
+    "vị trí",
+    "berkas",
+    "lokasi",
 ];
 /// Columns that hold its line.
 pub const TABLE_LINE_COLUMNS: &[&str] = &[
@@ -174,6 +243,14 @@ pub const TABLE_LINE_COLUMNS: &[&str] = &[
     "linha",
     "zeile",
     "ligne",
+    "riga",
+    "строка",
+    "linia",
+    "wiersz",
+    "satır",
+    "regel",
+    "dòng",
+    "baris",
 ];
 /// Columns that hold its fix.
 pub const TABLE_FIX_COLUMNS: &[&str] = &[
@@ -197,4 +274,12 @@ pub const TABLE_FIX_COLUMNS: &[&str] = &[
     "maßnahme",
     "correction",
     "action recommandée",
+    "correzione",
+    "исправление",
+    "poprawka",
+    "düzeltme",
+    "öneri",
+    "oplossing",
+    "cách sửa",
+    "perbaikan",
 ];

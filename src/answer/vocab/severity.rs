@@ -623,6 +623,11 @@ pub const PROSE_TAILS: &[&str] = &[
 pub const PROSE_SELF_RATED: &[(&str, Severity)] = &[
     ("blocks the merge", P0),
     ("blocks merging", P0),
+    // "should / must / would block the merge" (a denial before it still denies it).
+    ("block the merge", P0),
+    ("block merging", P0),
+    ("block this pr", P0),
+    ("blocks this pr", P0),
     ("must be fixed before", P1),
     ("must be addressed before", P1),
     ("must be resolved before", P1),
@@ -692,6 +697,19 @@ pub const PROSE_UNSPACED: &[(&str, Severity)] = &[
     ("머지 전에 고쳐야", P1),
     ("병합 전에 꼭 고쳐", P1),
     ("合并前必须修", P1),
+    // "Only mergeable once fixed": 修复后才能合并, 改完才能合并, 直してからマージ, 고친 후에 머지.
+    ("修复后才能合并", P1),
+    ("修复之后才能合并", P1),
+    ("修好后才能合并", P1),
+    ("改完才能合并", P1),
+    ("改好才能合并", P1),
+    ("修復後才能合併", P1),
+    ("直してからマージ", P1),
+    ("修正してからマージ", P1),
+    ("修正しないとマージできません", P1),
+    ("고친 후에 머지", P1),
+    ("수정한 후에 머지", P1),
+    ("수정 후에 머지", P1),
     ("合并之前必须修", P1),
     ("合併前必須修", P1),
 ];

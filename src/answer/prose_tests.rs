@@ -1,0 +1,187 @@
+//! Shapes the reader learned from blind sets of answers in plain prose and conversation (w31,
+//! w33) and from a global team's reviews (w34), one rule each, in answers written for these
+//! tests: what each rule reads, and what it leaves alone. An answer without structure is read
+//! as the review loop reads it when no repair is at hand: nothing, when it raises nothing;
+//! otherwise its paragraphs.
+
+use super::layout_tests::{read_cr, seen};
+use crate::answer::location::Roots;
+use crate::answer::normalise::{raises_nothing, raw_blocks};
+use crate::findings::Severity;
+
+fn nothing(text: &str) -> bool {
+    raises_nothing(text, &Roots::default())
+}
+
+fn levels(text: &str) -> Vec<(Severity, String)> {
+    raw_blocks(text, &Roots::default())
+        .findings
+        .iter()
+        .map(|f| {
+            let place = f.location.as_ref().map_or("-".into(), |l| l.display());
+            (f.severity, place)
+        })
+        .collect()
+}
+
+#[test]
+fn a_worry_raised_inside_a_paragraph_and_cleared_there_is_no_finding() {
+    let cleared = "The new `tenantCache()` in `src/cache/tenant.ts` keeps one map per tenant. \
+My first thought was that two requests could race and leak one tenant's entry to another. But \
+every key is prefixed with the tenant id. Not worth guarding against here.\n\nNothing to change. \
+LGTM.\n";
+    let r = read_cr(cleared);
+    assert!(r.critique.agreement, "{:?}", seen(&r));
+    assert!(r.critique.findings.is_empty());
+    // Confirmed instead of cleared, it is raised.
+    let confirmed = cleared.replace(
+        "Not worth guarding against here.",
+        "The prefix is only added on insert, so a lookup will leak the entry.",
+    );
+    assert!(!read_cr(&confirmed).critique.agreement);
+    // Cleared, then a new problem after the clearing: raised.
+    let then = cleared.replace(
+        "Not worth guarding against here.",
+        "Not worth guarding against here. The eviction timer will leak memory, though.",
+    );
+    assert!(!read_cr(&then).critique.agreement);
+}
+
+#[test]
+fn an_approving_answer_is_read_paragraph_by_paragraph() {
+    // A worry with a line, withdrawn in the next paragraph; an idea not asked for; a verdict.
+    let text = "I went through the export change.\n\n\
+At first glance `reports/sql.ts` line 31 pastes the sort column into the query, which would be \
+an injection hole.\n\n\
+Reading on, the column is looked up in a fixed map two lines earlier and anything else is \
+refused, so the concern doesn't hold — withdrawn.\n\n\
+One idea for later, and I'm explicitly not asking for it in this PR: the retry loop could \
+leak connections when the API is down.\n\nNothing to change. LGTM.\n";
+    assert!(nothing(text));
+    // Not withdrawn, the worry stands.
+    let kept = text.replace(
+        "so the concern doesn't hold — withdrawn.",
+        "but the map is built from the request too.",
+    );
+    assert!(!nothing(&kept));
+    // Asked for, the idea is a finding.
+    let asked = text.replace(
+        "One idea for later, and I'm explicitly not asking for it in this PR:",
+        "Please change this before merging:",
+    );
+    assert!(!nothing(&asked));
+    // Without an approval in so many words, paragraphs are not read away.
+    assert!(!nothing(
+        &text.replace("Nothing to change. LGTM.", "That's all.")
+    ));
+    // A level stated anywhere is never read away, withdrawn or not.
+    let rated = text.replace("an injection hole", "a blocker");
+    assert!(!nothing(&rated));
+    // A paragraph in a language our words of concern do not cover, pointing at a file or a
+    // line, is not read away either (Portuguese: "the loop copies the whole list every time").
+    for other in [
+        "Em `reports/csv.ts` o laço copia a lista inteira a cada vez.",
+        "Na linha 12, o laço copia a lista inteira a cada vez.",
+    ] {
+        assert!(!nothing(
+            &text.replace("I went through the export change.", other)
+        ));
+    }
+}
+
+#[test]
+fn a_thing_done_once_is_no_condition_on_the_approval() {
+    use crate::answer::verdict::conditional;
+    assert!(!conditional(
+        "Looks fine to me: the flag is read once at startup. Ship it."
+    ));
+    assert!(conditional(
+        "Looks fine once the flag is read from the config file."
+    ));
+    assert!(nothing(
+        "Looks fine to me: the flag is read once at startup and the default is unchanged. \
+Nothing to change, ship it.\n"
+    ));
+}
+
+#[test]
+fn a_paragraph_that_announces_a_count_and_a_level_rates_the_points_after_it() {
+    let text = "Two minor points.\n\n\
+In `billing/pdf.py` the loop on line 40 builds the same font object for every page.\n\n\
+In `billing/mail.py` on line 12 the subject line is not translated.\n";
+    assert_eq!(
+        levels(text),
+        [
+            (Severity::P2, "billing/pdf.py:40".into()),
+            (Severity::P2, "billing/mail.py:12".into())
+        ]
+    );
+    // A point with a level of its own keeps it.
+    let text = text.replace("the subject line", "a nit: the subject line");
+    assert_eq!(levels(&text)[1].0, Severity::P3);
+    // Without a count it is a point of its own, not an announcement.
+    let text = "Minor point.\n\nIn `billing/pdf.py` line 40 the font is built per page.\n";
+    assert_eq!(levels(text).len(), 2);
+}
+
+#[test]
+fn block_the_merge_and_only_mergeable_once_fixed_rate_a_blocker() {
+    use crate::answer::prose::ratings;
+    assert_eq!(
+        ratings("This one is a real bug and should block the merge."),
+        [Severity::P0]
+    );
+    assert!(ratings("None of this should block the merge.").is_empty());
+    assert_eq!(ratings("这个问题必须修复后才能合并。"), [Severity::P1]);
+    assert_eq!(
+        ratings("ここは直してからマージしてください。"),
+        [Severity::P1]
+    );
+}
+
+#[test]
+fn prose_about_files_in_a_language_without_our_words_is_not_known_to_be_nothing() {
+    // Turkish: "in src/odeme/iade.ts the refund amount is compared with the payment without the
+    // earlier refunds taken off; partial refunds in a row can exceed what was paid".
+    assert!(!nothing(
+        "`src/odeme/iade.ts` dosyasında iade tutarı, aynı siparişe daha önce yapılmış iadeler \
+düşülmeden ödeme tutarıyla karşılaştırılıyor; art arda kısmi iadelerde toplam, ödenen tutarı \
+aşabilir.\n"
+    ));
+    // Said to hold nothing, in words we know ("nothing to point out"), it is nothing.
+    assert!(nothing(
+        "En `src/odeme/iade.ts` no tengo nada que señalar: el cambio es pequeño, está bien \
+probado y los nombres son claros.\n"
+    ));
+    // In English, or in code, paths and a tool's JSON events, it is read as before.
+    assert!(nothing(
+        "I read `src/odeme/iade.ts`; the rename is consistent and the tests cover it.\n"
+    ));
+    assert!(nothing(
+        "{\"type\": \"status\", \"phase\": \"analyzing\", \"message\": \"Looking at \
+src/odeme/iade.ts\", \"reviewType\": \"uncommitted\", \"base\": \"develop\", \"head\": \
+\"HEAD\", \"fileCount\": 1}\n{\"type\": \"complete\", \"status\": \"review_completed\", \
+\"outcome\": \"done\", \"findings\": 0}\n"
+    ));
+}
+
+#[test]
+fn findings_tables_headed_in_more_languages_and_rows_marked_passed() {
+    // Polish, Dutch, Turkish and Vietnamese headers; the last row's level is a pass mark.
+    for header in [
+        "| Waga | Plik | Linia | Opis |",
+        "| Ernst | Bestand | Regel | Beschrijving |",
+        "| Önem | Dosya | Satır | Açıklama |",
+        "| Mức độ | Tệp | Dòng | Mô tả |",
+    ] {
+        let text = format!(
+            "{header}\n|---|---|---|---|\n| P1 | `api/refund.ts` | 63 | Refunds can exceed the \
+payment. |\n| ✅ | `api/refund.test.ts` | — | Tests added. |\n"
+        );
+        assert_eq!(
+            seen(&read_cr(&text)),
+            [(Severity::P1, "api/refund.ts:63".into())],
+            "{header}"
+        );
+    }
+}
