@@ -185,3 +185,45 @@ payment. |\n| ✅ | `api/refund.test.ts` | — | Tests added. |\n"
         );
     }
 }
+
+#[test]
+fn worries_cleared_in_other_words_are_no_findings() {
+    // Each: a worry about `src/jobs/queue.ts`, then why it does not hold.
+    for (worry, clearing) in [
+        (
+            "I wondered whether two workers could race on the same job and run it twice.",
+            "But the claim is a single conditional update, so a job is never duplicated.",
+        ),
+        (
+            "One thing gave me pause at first: a double close would throw on the second call.",
+            "The second call returns the stored promise. No concern there.",
+        ),
+        (
+            "The obvious question is whether the map can grow without a cap and leak memory.",
+            "Old entries expire on read and a sweep clears the rest, so it won't grow unbounded.",
+        ),
+        (
+            "The part I wanted to be sure of was the shift, which could overflow past 63.",
+            "The attempt is clamped to 16 first. Also fine.",
+        ),
+    ] {
+        let text = format!(
+            "Took a look at the queue change.\n\nIn `src/jobs/queue.ts`: {worry} {clearing}\n\n\
+Nothing to change. LGTM.\n"
+        );
+        let r = read_cr(&text);
+        assert!(r.critique.agreement, "{worry} {:?}", seen(&r));
+    }
+}
+
+#[test]
+fn an_idea_said_not_to_be_for_this_change_in_german_is_no_finding() {
+    let text = "Ich habe den Diff gelesen; die Tests decken beide Fälle ab.\n\n\
+Optional und ausdrücklich nicht für diesen PR: die Präfixe in `storage/keys.py` Zeile 12 \
+könnten irgendwann ein Enum werden, sonst drohen Tippfehler.\n\nLGTM.\n";
+    assert!(nothing(text));
+    assert!(!nothing(&text.replace(
+        "Optional und ausdrücklich nicht für diesen PR:",
+        "Bitte noch ändern:"
+    )));
+}
