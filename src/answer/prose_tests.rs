@@ -227,3 +227,38 @@ könnten irgendwann ein Enum werden, sonst drohen Tippfehler.\n\nLGTM.\n";
         "Bitte noch ändern:"
     )));
 }
+
+#[test]
+fn minor_points_and_low_priorities_in_other_languages_rate_with_their_noun() {
+    use crate::answer::prose::ratings;
+    for (text, level) in [
+        ("J'ai deux remarques mineures sur l'export.", Severity::P2),
+        (
+            "Es un problema menor, pero conviene cambiarlo.",
+            Severity::P2,
+        ),
+        ("È un problema minore nel parser.", Severity::P2),
+        ("São dois pontos menores no formulário.", Severity::P2),
+        (
+            "Das sollte behoben werden, bevor es jemand kopiert.",
+            Severity::P2,
+        ),
+        ("Lo dejo como baja prioridad.", Severity::P3),
+        ("Per me è a bassa priorità.", Severity::P3),
+        ("Et pour pinailler, le nom est trompeur.", Severity::P3),
+    ] {
+        assert_eq!(ratings(text), [level], "{text}");
+    }
+    // The adjective alone, without its noun, is another word ("less than zero").
+    assert!(ratings("El índice es menor que cero y el código entra en pánico.").is_empty());
+    // A German "Kleinigkeit" opens a point of its own after a must-fix one.
+    let text = "**Muss vor dem Merge behoben werden:** In `api/cors.ts`, Zeile 19, wird der \
+Origin ungeprüft zurückgegeben.\n\nKleinigkeit (optional): Zeile 7 importiert `lodash` ganz.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Severity::P1, "api/cors.ts:19".into()),
+            (Severity::P3, "api/cors.ts:7".into())
+        ]
+    );
+}
