@@ -249,6 +249,25 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
     if kept.iter().any(|b| !raises_nothing(b, roots)) {
         kept.retain(|b| !(raises_nothing(b, roots) && english(b) && !suggests(b)));
     }
+    // Beside points that give a place and a level, in any language, the opening paragraph and a
+    // short closing line that give neither ("Le eché un vistazo al diff…", "Nada más.") are the
+    // reviewer's summary and sign-off, not points of their own.
+    let unmarked = |b: &str| {
+        location::find_all(b, roots).is_empty()
+            && location::lines_in(b).is_none()
+            && crate::answer::prose::ratings(b).is_empty()
+            && announcement(b, roots).is_none()
+    };
+    let rated_and_placed = |b: &str| {
+        !crate::answer::prose::ratings(b).is_empty() && !location::find_all(b, roots).is_empty()
+    };
+    if kept.iter().any(|b| rated_and_placed(b)) {
+        let first = kept.first().map(|b| b.as_ptr());
+        kept.retain(|b| {
+            let opener_or_sign_off = Some(b.as_ptr()) == first || b.trim().chars().count() < 40;
+            !(opener_or_sign_off && unmarked(b))
+        });
+    }
     // A paragraph that announces the points after it and their level ("Rien de grave : deux
     // remarques mineures et un pinaillage.", "A couple of small things:") gives them that level
     // when they state none, and is no point of its own.

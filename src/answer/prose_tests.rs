@@ -262,3 +262,21 @@ Origin ungeprüft zurückgegeben.\n\nKleinigkeit (optional): Zeile 7 importiert 
         ]
     );
 }
+
+#[test]
+fn beside_rated_points_an_opening_summary_and_a_short_sign_off_are_no_points() {
+    // Spanish: "I looked at the diff; the batching is well done." / a minor detail in a file at a
+    // line / "That's all."
+    let text = "Revisé el diff. En general el envío por lotes está bien hecho y los tests nuevos \
+cubren el caso vacío.\n\n\
+Hay un detalle menor en `cmd/export/csv.go`, cerca de la línea 66: falta llamar a `Flush()` antes \
+de cerrar el archivo.\n\nNada más.\n";
+    assert_eq!(
+        levels(text),
+        [(Severity::P2, "cmd/export/csv.go:66".into())]
+    );
+    // Where no point gives a level, every paragraph stays (we cannot tell a summary from a point
+    // in words we do not read).
+    let unrated = text.replace("Hay un detalle menor en", "En");
+    assert_eq!(levels(&unrated).len(), 3);
+}
