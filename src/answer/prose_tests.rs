@@ -280,3 +280,21 @@ de cerrar el archivo.\n\nNada más.\n";
     let unrated = text.replace("Hay un detalle menor en", "En");
     assert_eq!(levels(&unrated).len(), 3);
 }
+
+#[test]
+fn a_level_called_after_its_thing_and_a_chinese_ok_to_merge() {
+    use crate::answer::prose::ratings;
+    assert_eq!(
+        ratings("One thing I'd call medium: the timer is never cleared."),
+        [Severity::P2]
+    );
+    assert_eq!(ratings("I would call it low."), [Severity::P3]);
+    // "Nothing that needs changing, it can be merged" approves; "it cannot be merged" does not.
+    for verdict in ["没有需要改的地方。", "测试也过了，可以合。"] {
+        let ok = format!("看完了 `scheduler/cron.py` 的改动。\n\n{verdict}\n");
+        assert!(read_cr(&ok).critique.agreement, "{verdict}");
+        assert!(nothing(&ok), "{verdict}");
+    }
+    let not_ok = "看完了，`scheduler/cron.py` 还有问题。\n\n现在不可以合。\n";
+    assert!(!read_cr(not_ok).critique.agreement);
+}

@@ -538,6 +538,9 @@ pub const PROSE_FRAMES: &[&str] = &[
 /// Verbs of rating before a level ("I'd **call this** high", "**rate it as** low"): with one,
 /// even a level that otherwise needs a noun is a rating at the end of its clause.
 pub const PROSE_RATING_VERBS: &[&str] = &[
+    // "One thing I'd call medium:" (the thing named before the verb).
+    "d call",
+    "would call",
     "call this",
     "call it",
     "call that",
