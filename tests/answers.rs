@@ -553,10 +553,10 @@ fn tuned_holdout_w5_corpus() {
 fn tuned_holdout_w35_corpus() {
     held_loosely(
         "holdout-w35",
-        (60, 3, 3),
+        (60, 2, 2),
         &Bars {
             recall: 0.99,
-            precision: 0.88,
+            precision: 0.93,
             severity: 0.91,
             located: 0.94,
             family: 0.0,
@@ -599,11 +599,11 @@ fn tuned_holdout_w34_corpus() {
 fn tuned_holdout_w33_corpus() {
     held_loosely(
         "holdout-w33",
-        (60, 3, 10),
+        (60, 2, 6),
         &Bars {
             recall: 0.96,
-            precision: 0.63,
-            severity: 0.70,
+            precision: 0.70,
+            severity: 0.80,
             located: 0.86,
             family: 0.0,
             clean_tenth: false,
@@ -643,11 +643,11 @@ fn tuned_holdout_w32_corpus() {
 fn tuned_holdout_w31_corpus() {
     held_loosely(
         "holdout-w31",
-        (60, 2, 11),
+        (60, 1, 10),
         &Bars {
             recall: 0.88,
-            precision: 0.53,
-            severity: 0.58,
+            precision: 0.63,
+            severity: 0.65,
             located: 0.71,
             family: 0.0,
             clean_tenth: false,

@@ -298,3 +298,15 @@ fn a_level_called_after_its_thing_and_a_chinese_ok_to_merge() {
     let not_ok = "看完了，`scheduler/cron.py` 还有问题。\n\n现在不可以合。\n";
     assert!(!read_cr(not_ok).critique.agreement);
 }
+
+#[test]
+fn no_changes_needed_in_german_approves() {
+    use crate::answer::verdict::approves;
+    assert!(approves("Keine Änderungen nötig."));
+    assert!(approves("Keine Probleme gefunden, freigegeben."));
+    assert!(!approves("So noch nicht freigegeben."));
+    // An email that checked a worry and needs nothing changed.
+    let text = "Ich habe mir den Lager-Sync in `services/inventory/sync.go` angeschaut; der \
+Batch-Insert läuft in einer Transaktion.\n\nKeine Änderungen nötig.\n";
+    assert!(read_cr(text).critique.agreement);
+}

@@ -179,6 +179,7 @@ pub const APPROVAL_PHRASES: &[&str] = &[
     r"keine (?:größeren |wesentlichen |relevanten |weiteren )?(?:probleme|auffälligkeiten|einwände|beanstandungen)(?: (?:gefunden|festgestellt))?",
     r"kann (?:so )?(?:gemergt|gemerged|zusammengeführt) werden",
     r"freigegeben",
+    r"keine änderungen (?:nötig|notwendig|erforderlich)",
     r"aucun (?:problème|souci)(?: (?:trouvé|détecté|relevé))?",
     r"approuvée?",
     r"prêt à (?:être )?(?:fusionné|mergé|intégré)",
