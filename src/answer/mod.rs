@@ -287,8 +287,11 @@ fn points_at_code(loose: &str, prose: &str, roots: &Roots) -> bool {
 /// must be in one quiet line. A table's `|---|` line says nothing and a heading over a list names
 /// its section.
 fn said_quietly(text: &str, quiet_text: &[String]) -> bool {
+    // (HTML tags aside: a table cell's `<ul><li>` items are read as one line of the row.)
+    static TAG: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
     let words = |s: &str| -> Vec<String> {
-        vocab::normalise(s)
+        let s = re(&TAG, r"</?[a-zA-Z][^>]*>").replace_all(s, " ");
+        vocab::normalise(&s)
             .split(' ')
             .filter(|w| !w.is_empty())
             .map(str::to_string)

@@ -310,3 +310,15 @@ fn no_changes_needed_in_german_approves() {
 Batch-Insert läuft in einer Transaktion.\n\nKeine Änderungen nötig.\n";
     assert!(read_cr(text).critique.agreement);
 }
+
+#[test]
+fn a_file_table_with_list_cells_in_a_reviewers_guide_is_said_quietly() {
+    // The cells' `<ul><li>` items name failures the tests cover; the table is the guide's.
+    let text = "## Reviewer's Guide\n\nUses the shared retry helper for uploads.\n\n\
+### File-Level Changes\n\n| Change | Details | Files |\n| --- | --- | --- |\n\
+| Test the give-up path | <ul><li>Fake storage that always fails</li><li>Assert the error after \
+the last attempt</li></ul> | `labels/upload_test.go` |\n\n---\n\n\
+Hey @sam - I've reviewed your changes and they look great!\n";
+    let r = read_cr(text);
+    assert!(r.critique.agreement, "{:?}", seen(&r));
+}
