@@ -322,3 +322,26 @@ Hey @sam - I've reviewed your changes and they look great!\n";
     let r = read_cr(text);
     assert!(r.critique.agreement, "{:?}", seen(&r));
 }
+
+#[test]
+fn a_hypothetical_and_the_level_it_would_have_had_are_no_finding() {
+    use crate::answer::prose::ratings;
+    assert!(
+        ratings("This would have been a P1 if `Reset` assigned `nil`, but it doesn't.").is_empty()
+    );
+    assert_eq!(
+        ratings("This is a P1: `Reset` assigns `nil`."),
+        [Severity::P1]
+    );
+    let text = "Let me think about the one place this could go wrong.\n\n\
+`Printer.cache` is written on every `Render` call. If anything ever sets it back to `nil`, the \
+next write panics. `NewPrinter` in `labels/printer.go` makes the map and `Reset()` clears it \
+rather than assigning `nil`. This would have been a P1 if `Reset` assigned `nil`, but it \
+doesn't.\n\nLGTM.\n\n```json\n{\"verdict\": \"approve\", \"summary\": \"Correct.\", \
+\"findings\": []}\n```\n";
+    let r = read_cr(text);
+    assert!(r.critique.agreement, "{:?}", seen(&r));
+    // When it does, the worry stands.
+    let does = text.replace("but it doesn't.", "and it does.");
+    assert!(!read_cr(&does).critique.agreement);
+}
