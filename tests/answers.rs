@@ -543,6 +543,29 @@ fn tuned_holdout_w5_corpus() {
     );
 }
 
+/// `tuned/holdout-w36`: written blind (61 answers, 19 families: the re-test, hard for the gate
+/// both ways, 20 blockers mostly hidden, 21 approvals that look alarming; 13 in seven other
+/// languages) and measured once, with the reader alone, after it was tuned on w3 to w35: recall
+/// 0.98, precision 0.95, severity 0.96, located 0.99, approval 0.97, blockers caught 18/20,
+/// clean answers falsely gated 0/37, approvals gated 0/21. Tuned on since (a paragraph after the
+/// last listed point that places and rates a blocker of its own is not covered by that point's
+/// words).
+#[test]
+fn tuned_holdout_w36_corpus() {
+    held_loosely(
+        "holdout-w36",
+        (61, 0, 0),
+        &Bars {
+            recall: 0.99,
+            precision: 0.94,
+            severity: 0.95,
+            located: 0.98,
+            family: 0.0,
+            clean_tenth: false,
+        },
+    );
+}
+
 /// `tuned/holdout-w35`: written blind (60 answers, 26 families: a month of second opinions at
 /// commit time and before merging, CLIs, bots, chat models and people; 15 in ten other
 /// languages) and measured once, with the reader alone, after it was tuned on w3 to w34:

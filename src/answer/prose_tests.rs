@@ -345,3 +345,20 @@ doesn't.\n\nLGTM.\n\n```json\n{\"verdict\": \"approve\", \"summary\": \"Correct.
     let does = text.replace("but it doesn't.", "and it does.");
     assert!(!read_cr(&does).critique.agreement);
 }
+
+#[test]
+fn a_blocker_in_a_paragraph_after_the_last_listed_point_is_its_own() {
+    // The paragraph after the last item is read into that item's body; its place and level are
+    // its own, and the gate sees them.
+    let text = "## P1 - Must Fix\n\nNone\n\n## P3 - Nice to Have\n\n\
+- Log wording — `billing/worker.ts:102` — \"queued\" and \"enqueued\" are mixed — pick one.\n\n\
+One more thing: in `billing/service.ts` line 88 the refund is marked done before the job is \
+queued, so a retry refunds the order twice. This one is a P1.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Severity::P3, "billing/worker.ts:102".into()),
+            (Severity::P1, "billing/service.ts:88".into())
+        ]
+    );
+}

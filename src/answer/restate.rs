@@ -189,7 +189,13 @@ fn score(f: &Finding, u: &Finding) -> f32 {
 /// Does the restated finding `f` cover the unit `u`: the same file and a line near it, or most of
 /// the smaller one's content words in the other?
 pub fn covers(f: &Finding, u: &Finding) -> bool {
-    same_place(f, u) || overlap(&words(f), &words(u)) >= COVERED_WORDS
+    // Words alone do not cover a unit that points at other lines than the finding: a finding
+    // read from a list item often carries the paragraphs after it in its body, and one of
+    // those may be a point of its own ("… `refund_service.ts` line 88 … a P1, fix it before
+    // merging" after a P3 about `refund_worker.ts:102`).
+    let lined = |x: &Finding| x.location.as_ref().is_some_and(|l| l.start_line.is_some());
+    let far_apart = lined(f) && lined(u);
+    same_place(f, u) || (overlap(&words(f), &words(u)) >= COVERED_WORDS && !far_apart)
 }
 
 /// Both point at the same lines of one file (give or take [`NEAR_LINES`]).
