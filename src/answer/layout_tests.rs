@@ -8,10 +8,14 @@ pub(super) fn read_cr(text: &str) -> Reading {
     read(text, None, Protocol::Cr, &Roots::default())
 }
 
-/// (severity, `path:line` or `-`, start of the title) of each finding.
+/// (severity, `path:line` or `-`) of each finding.
 pub(super) fn seen(r: &Reading) -> Vec<(Severity, String)> {
-    r.critique
-        .findings
+    placed(&r.critique.findings)
+}
+
+/// (severity, `path:line` or `-`) of each of `findings`.
+pub(super) fn placed(findings: &[crate::findings::Finding]) -> Vec<(Severity, String)> {
+    findings
         .iter()
         .map(|f| {
             let place = f.location.as_ref().map_or("-".into(), |l| l.display());

@@ -249,9 +249,34 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
     if kept.iter().any(|b| !raises_nothing(b, roots)) {
         kept.retain(|b| !(raises_nothing(b, roots) && english(b) && !suggests(b)));
     }
-    // Beside points that give a place and a level, in any language, the opening paragraph and a
-    // short closing line that give neither ("Le eché un vistazo al diff…", "Nada más.") are the
-    // reviewer's summary and sign-off, not points of their own.
+    drop_summary_and_sign_off(&mut kept, roots);
+    // A paragraph that announces the points after it and their level ("Rien de grave : deux
+    // remarques mineures et un pinaillage.", "A couple of small things:") gives them that level
+    // when they state none, and is no point of its own.
+    let mut announced: Option<Severity> = None;
+    let mut findings = Vec::new();
+    for (i, b) in kept.iter().enumerate() {
+        if i + 1 < kept.len() {
+            if let Some(level) = announcement(b, roots) {
+                announced = Some(level);
+                continue;
+            }
+        }
+        let level = crate::answer::prose::severity_in(b)
+            .or(announced)
+            .unwrap_or(Severity::Unclassified);
+        findings.push(block_finding(b, level, roots));
+    }
+    Critique {
+        findings,
+        ..Critique::empty("raw")
+    }
+}
+
+/// Beside points that give a place and a level, in any language, the opening paragraph and a
+/// short closing line that give neither ("Le eché un vistazo al diff…", "Nada más.") are the
+/// reviewer's summary and sign-off, not points of their own.
+fn drop_summary_and_sign_off(kept: &mut Vec<&String>, roots: &Roots) {
     let unmarked = |b: &str| {
         location::find_all(b, roots).is_empty()
             && location::lines_in(b).is_none()
@@ -268,44 +293,29 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
             !(opener_or_sign_off && unmarked(b))
         });
     }
-    // A paragraph that announces the points after it and their level ("Rien de grave : deux
-    // remarques mineures et un pinaillage.", "A couple of small things:") gives them that level
-    // when they state none, and is no point of its own.
-    let mut announced: Option<Severity> = None;
-    let mut findings = Vec::new();
-    for (i, b) in kept.iter().enumerate() {
-        if i + 1 < kept.len() {
-            if let Some(level) = announcement(b, roots) {
-                announced = Some(level);
-                continue;
+}
+
+/// One raw block as an unclassified-unless-rated finding: its first line the title, the block
+/// the body, its first place (with the line it mentions) the location.
+fn block_finding(b: &str, level: Severity, roots: &Roots) -> Finding {
+    let first = b.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let mut title: String = plain(first.trim_start_matches(['#', ' ', '-', '*']));
+    if title.chars().count() > 120 {
+        title = title.chars().take(120).collect::<String>() + "…";
+    }
+    let mut f = Finding::new(level, &clean(&title));
+    f.body = clean(b);
+    f.location = location::find_all(b, roots).into_iter().next();
+    if let Some(l) = &mut f.location {
+        if l.start_line.is_none() {
+            if let Some((s, e)) = location::lines_in(b) {
+                l.start_line = Some(s);
+                l.end_line = e.filter(|e| *e >= s);
             }
         }
-        let first = b.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-        let mut title: String = plain(first.trim_start_matches(['#', ' ', '-', '*']));
-        if title.chars().count() > 120 {
-            title = title.chars().take(120).collect::<String>() + "…";
-        }
-        let level = crate::answer::prose::severity_in(b)
-            .or(announced)
-            .unwrap_or(Severity::Unclassified);
-        let mut f = Finding::new(level, &clean(&title));
-        f.body = clean(b);
-        f.location = location::find_all(b, roots).into_iter().next();
-        if let Some(l) = &mut f.location {
-            if l.start_line.is_none() {
-                if let Some((s, e)) = location::lines_in(b) {
-                    l.start_line = Some(s);
-                    l.end_line = e.filter(|e| *e >= s);
-                }
-            }
-        }
-        f.source = Source::Raw;
-        findings.push(f);
     }
-    Critique {
-        findings,
-        ..Critique::empty("raw")
-    }
+    f.source = Source::Raw;
+    f
 }
 
 /// The level a short paragraph announces for a count of points after it, if it is such an

@@ -4,7 +4,7 @@
 //! as the review loop reads it when no repair is at hand: nothing, when it raises nothing;
 //! otherwise its paragraphs.
 
-use super::layout_tests::{read_cr, seen};
+use super::layout_tests::{placed, read_cr, seen};
 use crate::answer::location::Roots;
 use crate::answer::normalise::{raises_nothing, raw_blocks};
 use crate::findings::Severity;
@@ -14,14 +14,7 @@ fn nothing(text: &str) -> bool {
 }
 
 fn levels(text: &str) -> Vec<(Severity, String)> {
-    raw_blocks(text, &Roots::default())
-        .findings
-        .iter()
-        .map(|f| {
-            let place = f.location.as_ref().map_or("-".into(), |l| l.display());
-            (f.severity, place)
-        })
-        .collect()
+    placed(&raw_blocks(text, &Roots::default()).findings)
 }
 
 #[test]
