@@ -355,3 +355,18 @@ queued, so a retry refunds the order twice. This one is a P1.\n";
         ]
     );
 }
+
+#[test]
+fn worries_cleared_in_portuguese_and_vietnamese() {
+    // "I had a doubt about … line 52 … but the test covers it. So it is right." / "At first I
+    // thought … line 15 would break the snapshot, but you normalise it on line 18. Fine."
+    for text in [
+        "Fiquei com uma dúvida no `services/frete.ts`, linha 52: somar parcelas arredondadas \
+podia perder um centavo. Mas o teste cobre o caso de três parcelas. Então está certo.\n\n\
+Aprovado ✅\n",
+        "Chỗ `utils/tien_te.ts` dòng 15 lúc đầu mình tưởng sẽ làm snapshot test fail. Nhưng bạn \
+đã chuẩn hoá ở dòng 18 rồi. Ổn.\n\nLGTM 👍\n",
+    ] {
+        assert!(nothing(text), "{text}");
+    }
+}
