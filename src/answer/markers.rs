@@ -22,7 +22,7 @@ fn introducer(line: &str) -> Option<(usize, Option<(Severity, Strength)>)> {
     static INTRO: OnceLock<Pattern> = OnceLock::new();
     let c = re(
         &INTRO,
-        r"(?i)\b(?:one|a|two|three|some|small|tiny|only|last|another|single)\s+(?:(minor|major|critical|blocking|small|tiny|important|serious|optional|non-blocking)\s+)?(nit|nitpick|thing|issue|point|concern|problem|bug|suggestion|note|question|observation|idea|remark|tweak)s?(?:\s*,?\s*(?:not blocking|non-blocking|optional))?\s*:",
+        r"(?i)\b(?:one|a|two|three|some|small|tiny|only|last|another|single)\s+(?:(minor|major|critical|blocking|small|tiny|important|serious|optional|non-blocking)\s+)?(nit|nitpick|blocker|thing|issue|point|concern|problem|bug|suggestion|note|question|observation|idea|remark|tweak)s?(?:\s*,?\s*(?:not blocking|non-blocking|optional))?\s*:",
     )
     .captures(line)?;
     // "The old loop retried on every 4xx, which was a bug: it hammered the API" tells what the
@@ -41,6 +41,15 @@ fn introducer(line: &str) -> Option<(usize, Option<(Severity, Strength)>)> {
         r"(?i)^\s*one (?:about|on|for|regarding|concerning|in|around)\b[^.;]*\band one\b",
     )
     .is_match(&line[end..])
+    {
+        return None;
+    }
+    // "#1 is a blocker: the first run wipes the table" rates a point named before it; "Only
+    // blocker:" opens one.
+    let whole = c.get(0).expect("match").as_str();
+    if c.get(2)
+        .is_some_and(|n| n.as_str().eq_ignore_ascii_case("blocker"))
+        && whole.get(..2).is_some_and(|a| a.eq_ignore_ascii_case("a "))
     {
         return None;
     }

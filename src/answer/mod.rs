@@ -14,6 +14,7 @@
 //! it, [`prepare`] takes out a model's thinking, opens a raw API response and applies the
 //! answer's own emoji legend.
 
+pub mod asides;
 pub mod blocks;
 pub mod carried;
 pub mod confidence;
@@ -25,6 +26,7 @@ pub mod location;
 pub mod markdown;
 pub mod markers;
 pub mod normalise;
+mod pasted;
 pub mod prepare;
 pub mod prose;
 mod rerate;
@@ -897,6 +899,8 @@ fn same(a: &Finding, wa: &BTreeSet<String>, b: &Finding, wb: &BTreeSet<String>) 
         || (!different_place && jaccard >= 0.85)
 }
 
+#[cfg(test)]
+mod chat_tests;
 #[cfg(test)]
 mod digest_tests;
 pub mod judge;

@@ -10,6 +10,7 @@
 
 use std::collections::HashSet;
 
+use crate::answer::asides;
 use crate::answer::lead::plain;
 use crate::answer::location::{self, Roots};
 use crate::answer::unit::clean;
@@ -80,7 +81,7 @@ pub fn raises_nothing(raw: &str, roots: &Roots) -> bool {
     // says the rest can be merged.)
     let blocks = blocks(raw);
     blocks.len() > 1
-        && crate::answer::prose::ratings(raw).is_empty()
+        && crate::answer::prose::block_ratings(raw).is_empty()
         && crate::answer::verdict::approves(raw)
         && !crate::answer::verdict::conditional(raw)
         && (0..blocks.len()).all(|i| {
@@ -102,7 +103,7 @@ fn silent(raw: &str, roots: &Roots) -> bool {
         && !crate::answer::verdict::raises_concern(raw)
         && !crate::answer::verdict::conditional(raw)
         // A level stated in any language it has words for ("Это блокер") raises something.
-        && crate::answer::prose::ratings(raw).is_empty()
+        && crate::answer::prose::block_ratings(raw).is_empty()
         && !places.iter().any(|l| l.start_line.is_some())
         && (location::lines_in(raw).is_none() || places.is_empty())
 }
@@ -112,7 +113,7 @@ fn silent(raw: &str, roots: &Roots) -> bool {
 fn quiet(block: &str, roots: &Roots) -> bool {
     let unasked = || {
         static UNASKED: Pattern = Pattern::new(vocab::UNASKED);
-        UNASKED.is_match(block) && crate::answer::prose::ratings(block).is_empty()
+        UNASKED.is_match(block) && crate::answer::prose::block_ratings(block).is_empty()
     };
     retracts(block)
         || crate::answer::verdict::ruled_out(block)
@@ -131,7 +132,7 @@ fn quiet(block: &str, roots: &Roots) -> bool {
 /// doesn't hold — withdrawn.", "Scratch that.")?
 fn retracts(block: &str) -> bool {
     static RETRACTED: Pattern = Pattern::new(
-        r"(?i)\b(?:withdrawn|retracted|(?:concern|worry|point|objection|that) (?:does not|doesn't) hold|false alarm)\b",
+        r"(?i)\b(?:withdrawn|retracted|(?:concern|worry|point|objection|that) (?:does not|doesn't) hold|false alarm|nothing to do (?:there|here))\b",
     );
     let last = block.trim_end().rsplit(". ").next().unwrap_or(block);
     vocab::is_withdrawn(last) || RETRACTED.is_match(last)
@@ -216,7 +217,7 @@ pub(crate) fn states_severity(raw: &str) -> bool {
         crate::answer::markers::read_lead(l)
             .severity
             .is_some_and(|s| s.1 == vocab::Strength::Level)
-    }) || !crate::answer::prose::ratings(raw).is_empty()
+    }) || !crate::answer::prose::block_ratings(raw).is_empty()
 }
 
 /// The raw answer as unclassified findings, one per block (a paragraph or a list, with a code
@@ -228,13 +229,27 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
     let prepared = crate::answer::prepare::prepare(raw);
     let raw = prepared.as_ref();
     let merged = blocks(raw);
+    let inherited = inherited_files(&merged, roots);
     // A block that only gives a verdict ("Everything else looks good.", "Approve once the
     // migration is reversible.") raises nothing of its own; the raw answer keeps it anyway.
     // Unless the condition is all the answer says ("I'd approve once `down()` is written"): then
-    // the condition is the finding.
+    // the condition is the finding. A greeting, a sign-off, a lead-in to the points ("Two
+    // remarks:") and what the reviewer did not do ("I didn't run `helm template`") are no
+    // points either.
     let mut kept: Vec<&String> = merged
         .iter()
-        .filter(|b| !verdict_only(b, roots) && !praise_only(b, roots))
+        .enumerate()
+        .filter(|(i, b)| {
+            let last = i + 1 == merged.len();
+            let aside = verdict_only(b, roots)
+                || praise_only(b, roots)
+                || retracts(b)
+                || asides::courtesy(b)
+                || asides::own_limits(b, roots)
+                || (!last && asides::lead_in(b, roots));
+            !aside
+        })
+        .map(|(_, b)| b)
         .collect();
     if kept.is_empty() {
         kept = merged
@@ -246,8 +261,18 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
     // that raises nothing is the reviewer's description or praise ("The streaming is efficient
     // …"), not a second finding. Alone, or in a language whose words of concern we do not have,
     // every block stays.
-    if kept.iter().any(|b| !raises_nothing(b, roots)) {
-        kept.retain(|b| !(raises_nothing(b, roots) && english(b) && !suggests(b)));
+    // (After the first point, a block that points at a file or a line is a point in words we
+    // have no cue for: "nothing reads it anymore", "the upload will be rejected".)
+    if let Some(first) = kept.iter().position(|b| !raises_nothing(b, roots)) {
+        let points_at =
+            |b: &str| !location::find_all(b, roots).is_empty() || location::lines_in(b).is_some();
+        let mut i = 0;
+        kept.retain(|b| {
+            i += 1;
+            let after_first = i - 1 > first;
+            !(raises_nothing(b, roots) && english(b) && !suggests(b))
+                || (after_first && points_at(b))
+        });
     }
     drop_summary_and_sign_off(&mut kept, roots);
     // A paragraph that announces the points after it and their level ("Rien de grave : deux
@@ -262,15 +287,36 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
                 continue;
             }
         }
-        let level = crate::answer::prose::severity_in(b)
+        let level = crate::answer::prose::block_severity(b)
             .or(announced)
             .unwrap_or(Severity::Unclassified);
-        findings.push(block_finding(b, level, roots));
+        let mut f = block_finding(b, level, roots);
+        let at = merged.iter().position(|m| std::ptr::eq(m, *b));
+        if let Some(file) = at.and_then(|i| inherited[i].as_deref()) {
+            asides::inherit(&mut f, b, file);
+        }
+        findings.push(f);
     }
     Critique {
         findings,
         ..Critique::empty("raw")
     }
+}
+
+/// For each block, the file named last in the blocks before it (a prose review names a file
+/// once, then says "line 121", "in the same file").
+fn inherited_files(blocks: &[String], roots: &Roots) -> Vec<Option<String>> {
+    let mut last: Option<String> = None;
+    blocks
+        .iter()
+        .map(|b| {
+            let here = last.clone();
+            if let Some(l) = location::find_all(b, roots).into_iter().last() {
+                last = Some(l.path);
+            }
+            here
+        })
+        .collect()
 }
 
 /// Beside points that give a place and a level, in any language, the opening paragraph and a
@@ -280,11 +326,12 @@ fn drop_summary_and_sign_off(kept: &mut Vec<&String>, roots: &Roots) {
     let unmarked = |b: &str| {
         location::find_all(b, roots).is_empty()
             && location::lines_in(b).is_none()
-            && crate::answer::prose::ratings(b).is_empty()
+            && crate::answer::prose::block_ratings(b).is_empty()
             && announcement(b, roots).is_none()
     };
     let rated_and_placed = |b: &str| {
-        !crate::answer::prose::ratings(b).is_empty() && !location::find_all(b, roots).is_empty()
+        !crate::answer::prose::block_ratings(b).is_empty()
+            && !location::find_all(b, roots).is_empty()
     };
     if kept.iter().any(|b| rated_and_placed(b)) {
         let first = kept.first().map(|b| b.as_ptr());
@@ -331,7 +378,7 @@ fn announcement(block: &str, roots: &Roots) -> Option<Severity> {
     {
         return None;
     }
-    crate::answer::prose::ratings(block).first().copied()
+    crate::answer::prose::block_ratings(block).first().copied()
 }
 
 /// The answer's blocks: its paragraphs, a heading with the paragraph under it, a code block

@@ -1,4 +1,5 @@
-//! An answer as the reader should see it: a model's thinking taken out, a raw API response or
+//! An answer as the reader should see it: a model's thinking and a paste's chrome
+//! ([`crate::answer::pasted`]) taken out, a raw API response or
 //! an agent CLI's JSON output ([`crate::answer::transcript`]) opened to the text inside it, and an emoji legend ("🛑 must fix · ⚠️ should fix") applied to
 //! the emoji it defines.
 //!
@@ -22,7 +23,7 @@ pub fn prepare(text: &str) -> Cow<'_, str> {
     let text = unwrap_envelope(text)
         .or_else(|| crate::answer::transcript::answer_in(text))
         .map_or(Cow::Borrowed(text), Cow::Owned);
-    let text = without_thinking(&text).into_owned();
+    let text = crate::answer::pasted::unpasted(&without_thinking(&text));
     let text = without_generated_description(&without_tool_logs(&text));
     let text = fence_excerpts(&without_link_definitions(&without_bylines(&text)));
     Cow::Owned(apply_numeric_legend(&apply_legend(&plain_brackets(&text))))
@@ -141,6 +142,12 @@ fn without_tool_logs(text: &str) -> String {
             out.push(lines[i]);
         }
         i += 1;
+        // What the step printed, indented under it (`|    a.ts:17: // TODO(P0): …`).
+        if piped_step {
+            while i < lines.len() && lines[i].starts_with("|    ") {
+                i += 1;
+            }
+        }
     }
     out.join("\n")
 }

@@ -7,16 +7,43 @@
 use crate::answer::vocab;
 use crate::findings::Severity;
 
-/// The one level `text` states in its sentences, if exactly one.
+/// The one level `text` states in its sentences, if exactly one. (Two blocking levels for one
+/// point, "must be fixed before merging … a blocker", are its worst: either stops the gate.)
 pub fn severity_in(text: &str) -> Option<Severity> {
-    match ratings(text).as_slice() {
+    one_level(&ratings(text))
+}
+
+fn one_level(levels: &[Severity]) -> Option<Severity> {
+    match levels {
         [one] => Some(*one),
+        more if more
+            .iter()
+            .all(|s| matches!(s, Severity::P0 | Severity::P1)) =>
+        {
+            more.iter().min().copied()
+        }
         _ => None,
     }
 }
 
 /// Every level `text` states in its sentences, each once.
 pub fn ratings(text: &str) -> Vec<Severity> {
+    ratings_with(text, false)
+}
+
+/// [`severity_in`] for a block of a review written as prose, where a level may also be a
+/// clause of its own ("Minor, but visible.", "Nit."). (Not for a lead or a heading: there a
+/// lone level word is a section's name, which the markers read.)
+pub fn block_severity(text: &str) -> Option<Severity> {
+    one_level(&ratings_with(text, true))
+}
+
+/// [`ratings`] for a block of a review written as prose (see [`block_severity`]).
+pub fn block_ratings(text: &str) -> Vec<Severity> {
+    ratings_with(text, true)
+}
+
+fn ratings_with(text: &str, lone_clauses: bool) -> Vec<Severity> {
     let prose = without_code(text);
     let mut found: Vec<Severity> = Vec::new();
     // A level tag set off in the sentence (`**P0** — data loss on deploy`, `[P1]`) rates it
@@ -34,6 +61,17 @@ pub fn ratings(text: &str) -> Vec<Severity> {
         };
         if !found.contains(&s) {
             found.push(s);
+        }
+    }
+    // (A level alone between parentheses or quotes is a name or a tally: "🎯 3 (Moderate)".)
+    if lone_clauses {
+        let breaks = |c: char| !matches!(c, '(' | ')' | '"' | '“' | '”') && is_clause_break(c);
+        for clause in prose.split(breaks) {
+            if let Some(s) = alone(&words(clause)) {
+                if !found.contains(&s) {
+                    found.push(s);
+                }
+            }
         }
     }
     for clause in prose.split(is_clause_break) {
@@ -78,7 +116,33 @@ fn unspaced_rating(clause: &str) -> Option<Severity> {
     (!denied).then_some(*sev)
 }
 
+/// A clause that is a level and nothing more ("Minor", "Also minor", "Nit", "eher kosmetisch"):
+/// the level of a word that means nothing else alone.
+fn alone(words: &[&str]) -> Option<Severity> {
+    let rest: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| !vocab::PROSE_ALONE_WITH.contains(w))
+        .collect();
+    if rest.is_empty() {
+        return None;
+    }
+    let said = rest.join(" ");
+    vocab::PROSE_LEVELS
+        .iter()
+        .find(|(level, _, needs_noun)| !needs_noun && *level == said)
+        .map(|(_, sev, _)| *sev)
+}
+
 fn rating_at(words: &[&str], i: usize) -> Option<Severity> {
+    // A level weighed or imagined is not given: "whether it's a P1", "If this were on the
+    // request path I'd call it a blocker".
+    let before = &words[..i];
+    if before.contains(&"whether")
+        || (before.contains(&"if") && (before.contains(&"were") || before.contains(&"had")))
+    {
+        return None;
+    }
     let negated = || {
         words[i.saturating_sub(4)..i]
             .iter()
@@ -100,6 +164,17 @@ fn rating_at(words: &[&str], i: usize) -> Option<Severity> {
                 .iter()
                 .any(|t| starts_with(rest, t).is_some_and(|n| n == rest.len()));
             let after = if tail { &rest[rest.len()..] } else { rest };
+            // "a P1 and fix it before merging": a connective after a level that means nothing
+            // else ends what it rates.
+            let after = if vocab::PROSE_UNAMBIGUOUS.contains(level)
+                && after
+                    .first()
+                    .is_some_and(|w| vocab::PROSE_CONNECTIVES.contains(w))
+            {
+                &after[after.len()..]
+            } else {
+                after
+            };
             let noun_after = after
                 .first()
                 .is_some_and(|w| vocab::PROSE_NOUNS.contains(w));

@@ -35,6 +35,7 @@ pub const VERDICT_WORDS: &[(&str, Stance)] = &[
     // A review digest's heading (Copilot's `🟡 Changes recommended`, `✅ Ready to approve`).
     ("changes recommended", Stance::Object),
     ("ready to approve", Stance::Approve),
+    ("approval recommended", Stance::Approve),
     ("ready to merge", Stance::Approve),
     // Spanish, Japanese, Chinese and Korean verdicts.
     ("aprobado", Stance::Approve),
@@ -178,10 +179,14 @@ pub const APPROVAL_PHRASES: &[&str] = &[
     r"pronto para (?:o )?(?:merge|mesclar|integrar)",
     r"keine (?:größeren |wesentlichen |relevanten |weiteren )?(?:probleme|auffälligkeiten|einwände|beanstandungen)(?: (?:gefunden|festgestellt))?",
     r"kann (?:so )?(?:gemergt|gemerged|zusammengeführt) werden",
+    // A colleague's German in chat: "passt, kannst mergen".
+    r"(?:kannst|können|könnt) (?:es |das )?(?:so )?mergen",
     r"freigegeben",
     r"keine änderungen (?:nötig|notwendig|erforderlich)",
     r"aucun (?:problème|souci)(?: (?:trouvé|détecté|relevé))?",
     r"approuvée?",
+    // "Je validerais tel quel" ("I'd approve it as it is").
+    r"je (?:valide|validerais|validerai)(?: tel quel| en l'état)?",
     r"prêt à (?:être )?(?:fusionné|mergé|intégré)",
     r"peut être (?:fusionnée?|mergée?)",
     r"没有发现(?:需要修改的|任何|明显的)?问题",
@@ -387,4 +392,4 @@ pub const FIRST_WORRY: &str = r"(?i)^\W*(?:[^\s:：]{1,16}\s?[:：]\s*)?(?:my (?
 pub const SUSPECTED: &str = r"(?i)\b(?:wondered|suspected|was worried|worried that|lúc đầu (?:mình|tôi|em) tưởng|if (?:anything|anyone|someone|something) ever|gave me pause|went back and forth|i wanted to (?:be sure|make sure|check|confirm)|the obvious question (?:is|was)|(?:looked|seemed) like (?:a|an)\b|thing i checked|i (?:checked|verified) whether|my (?:first|initial) (?:thought|reaction|instinct|impression|read|worry|concern)|(?:i was|i'm|i am|i got) (?:a (?:little|bit) |slightly |briefly |initially )?(?:worried|concerned|nervous|alarmed)|the (?:question|thing|risk|part) i (?:cared|worried|was worried) (?:most )?about|at first (?:glance|sight)|i (?:was going|meant) to (?:flag|raise|mention)|vermutet|befürchtet|dachte zuerst|dúvida|suspeitei|me pregunté|sospeché|sospechaba|je me suis demandé|soupçonné|mi sono chiesto|sospettavo|temevo|il dubbio|un dubbio|ho dubitato|подозревал|опасался|zastanawiałem|merak ettim|tôi đã lo|saya sempat)|担心|擔心|怀疑|懷疑|懸念|心配|気になった|걱정|의심";
 
 /// Words that clear it ("Das ist aber ausgeschlossen", "Conferi e não", "está correto", "没有问题").
-pub const CLEARED: &str = r"(?i)\b(?:ruled out|not an issue|not a problem|is fine|is safe|is correct|(?:então )?está certo|^ổn(?: rồi)?\W*$|but (?:it|they) (?:doesn't|does not|don't|do not)\W*$|no concern (?:there|here)|not a concern|also fine|(?:that's|that is|which is) fine|(?:is|are) never (?:overwritten|lost|dropped|leaked|duplicated)|won't (?:grow|leak|race|overflow|panic|crash|deadlock)|can't be (?:zero|null|nil|negative|empty)|(?:does not|doesn't) hold|settles it|not worth (?:guarding against|worrying about|a change|changing|fixing)|nothing to worry about|false alarm|so there(?:'s| is) no (?:\w+ )?(?:cycle|race|deadlock|leak|problem|issue|risk|bug)|^it (?:doesn't|does not|can't|cannot|won't|isn't)\b|ausgeschlossen|unbedenklich|kein problem|conferi e não|está corret[oa]|não é um problema|descartad[oa]|no es un problema|está bien|écarté|n'est pas un problème|c'est correct|escluso|non è un problema|è corretto|исключено|не проблема|всё корректно|nie jest problemem|sorun değil|không phải vấn đề|tidak masalah)|没有问题|沒有問題|排除|没问题|問題ありません|問題なし|問題ない|문제(?:가|는)? ?없";
+pub const CLEARED: &str = r"(?i)\b(?:ruled out|not an issue|not a problem|is fine|is safe|is correct|(?:então )?está certo|^ổn(?: rồi)?\W*$|but (?:it|they) (?:doesn't|does not|don't|do not)\W*$|no concern (?:there|here)|not a concern|also fine|(?:that's|that is|which is) fine|(?:is|are) never (?:overwritten|lost|dropped|leaked|duplicated)|won't (?:grow|leak|race|overflow|panic|crash|deadlock)|can't be (?:zero|null|nil|negative|empty)|(?:does not|doesn't) hold|settles it|not worth (?:guarding against|worrying about|a change|changing|fixing)|nothing to worry about|nothing to do (?:there|here)|false alarm|so there(?:'s| is) no (?:\w+ )?(?:cycle|race|deadlock|leak|problem|issue|risk|bug)|^it (?:doesn't|does not|can't|cannot|won't|isn't)\b|ausgeschlossen|unbedenklich|kein problem|conferi e não|está corret[oa]|não é um problema|descartad[oa]|no es un problema|está bien|écarté|n'est pas un problème|c'est correct|escluso|non è un problema|è corretto|исключено|не проблема|всё корректно|nie jest problemem|sorun değil|không phải vấn đề|tidak masalah)|没有问题|沒有問題|排除|没问题|問題ありません|問題なし|問題ない|問題なく|문제(?:가|는)? ?없";

@@ -523,6 +523,10 @@ pub const PROSE_LEVELS: &[(&str, Severity, bool)] = &[
     ("nitpick", P3, false),
     ("trivial", P3, false),
     ("cosmetic", P3, false),
+    ("kosmetisch", P3, false),
+    ("cosmétique", P3, false),
+    ("cosmético", P3, false),
+    ("cosmetico", P3, false),
     ("optional", P3, true),
 ];
 
@@ -556,6 +560,90 @@ pub const PROSE_RATING_VERBS: &[&str] = &[
     "treat it as",
     "consider this",
     "consider it",
+    // "I'd put that at P0".
+    "put that at",
+    "put this at",
+    "put it at",
+];
+
+/// Words that may stand around a level that makes up a clause of its own ("Minor, but
+/// visible.", "Also minor.", "Nit, really.", "also tiny nit", "eher kosmetisch", "nit 하나"):
+/// softeners, counts and connectives, which leave the level the only thing the clause says.
+pub const PROSE_ALONE_WITH: &[&str] = &[
+    "also",
+    "just",
+    "only",
+    "purely",
+    "really",
+    "a",
+    "an",
+    "one",
+    "very",
+    "more",
+    "of",
+    "pretty",
+    "fairly",
+    "quite",
+    "rather",
+    "mostly",
+    "probably",
+    "maybe",
+    "likely",
+    "tiny",
+    "small",
+    "little",
+    "another",
+    "and",
+    "then",
+    "style",
+    "de",
+    "eher",
+    "rein",
+    "nur",
+    "sehr",
+    "ein",
+    "eine",
+    "plutôt",
+    "juste",
+    "purement",
+    "un",
+    "une",
+    "uno",
+    "una",
+    "um",
+    "uma",
+    "y",
+    "et",
+    "e",
+    "und",
+    "estilo",
+    "그리고",
+    "하나",
+    "또",
+    "또한",
+];
+
+/// Levels that mean nothing else, so that one followed by a connective ("I'd call that a P1
+/// and fix it before merging", "un nit de estilo") still ends its rating. ("critical", "major"
+/// or "high" are also ordinary adjectives: "is critical for performance".)
+pub const PROSE_UNAMBIGUOUS: &[&str] = &[
+    "p0",
+    "p1",
+    "p2",
+    "p3",
+    "blocker",
+    "nit",
+    "nitpick",
+    "showstopper",
+    "bloqueante",
+    "bloquant",
+    "bloccante",
+];
+
+/// The connectives after such a level that end what it rates.
+pub const PROSE_CONNECTIVES: &[&str] = &[
+    "and", "but", "so", "since", "because", "as", "that", "which", "de", "y", "et", "und", "e",
+    "aber", "mais", "pero", "mas", "ma",
 ];
 
 /// Nouns after a level that make it a rating ("a minor **point**", "high **priority**",
@@ -641,6 +729,17 @@ pub const PROSE_SELF_RATED: &[(&str, Severity)] = &[
     ("has to be fixed before", P1),
     ("must fix before", P1),
     ("should be fixed before merging", P2),
+    // Holding the merge is what a blocker asks for ("I'd hold the merge until …", "please hold
+    // off merging until one thing is fixed").
+    ("hold the merge", P0),
+    ("hold merging", P0),
+    ("hold off merging", P0),
+    ("hold off on merging", P0),
+    ("hold off the merge", P0),
+    ("hold off on the merge", P0),
+    // Everyday words for a minor point ("not a big deal but …", "Nit-level").
+    ("not a big deal", P2),
+    ("nit level", P3),
     // A lead-in's "not blocking" / "non-blocking" rates what it introduces as the lowest level.
     ("not blocking", P3),
     ("non blocking", P3),
@@ -713,6 +812,29 @@ pub const PROSE_SELF_RATED: &[(&str, Severity)] = &[
     ("pequeño detalle", P3),
     ("piccolo dettaglio", P3),
     ("kleinigkeit", P3),
+    ("kleinere sache", P2),
+    ("rein kosmetisch", P3),
+    ("eher kosmetisch", P3),
+    ("nur kosmetisch", P3),
+    ("detalhe cosmético", P3),
+    ("detalle cosmético", P3),
+    ("détail cosmétique", P3),
+    ("dettaglio cosmetico", P3),
+    ("remarque de style", P3),
+    ("petite remarque de style", P3),
+    ("nit de estilo", P3),
+    // A blocking thing where the adjective follows its noun ("uma coisa bloqueante").
+    ("coisa bloqueante", P0),
+    ("ponto bloqueante", P0),
+    ("problema bloqueante", P0),
+    ("questão bloqueante", P0),
+    ("cosa bloqueante", P0),
+    ("punto bloqueante", P0),
+    ("chose bloquante", P0),
+    ("point bloquant", P0),
+    ("problème bloquant", P0),
+    ("problema bloccante", P0),
+    ("punto bloccante", P0),
 ];
 
 /// The same self-ratings in languages written without spaces between words, found inside a
@@ -761,6 +883,15 @@ pub const PROSE_UNSPACED: &[(&str, Severity)] = &[
     ("수정 후에 머지", P1),
     ("合并之前必须修", P1),
     ("合併前必須修", P1),
+    // (Korean writes spaces, but a particle joins the noun: "사소한 부분인데".)
+    ("경미한 문제", P2),
+    ("사소한 부분", P3),
+    ("사소한 것", P3),
+    ("小问题", P2),
+    ("小問題", P2),
+    // "Not insisted on": optional.
+    ("不强求", P3),
+    ("不強求", P3),
 ];
 pub const PROSE_UNSPACED_DENIALS: &[&str] = &[
     "ありません",

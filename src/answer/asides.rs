@@ -1,0 +1,99 @@
+//! The blocks of a review written as prose that are not points — a greeting or a sign-off, a
+//! lead-in to the points ("Two remarks:", "Looking at the selected code in `a.cs`:"), what the
+//! reviewer says it did not do ("I didn't run `helm template`") — and the place a point written
+//! after them takes from the text before it ("line 121", "in the same file").
+//!
+//! An answer the reader cannot structure is split into blocks, each an unclassified finding
+//! unless it rates itself ([`crate::answer::normalise::raw_blocks`]): every block wrongly kept
+//! is a false finding that trips the gate, every place lost is a finding SARIF cannot show.
+
+use std::sync::OnceLock;
+
+use crate::answer::location::{self, Roots};
+use crate::answer::re;
+use crate::findings::{Finding, Location};
+use crate::pattern::Pattern;
+
+/// Is the block only courtesy: each line a greeting ("Hi Dev,", "佐藤さん"), a sign-off
+/// ("Cheers,", "よろしくお願いします。") or a name under one?
+pub fn courtesy(block: &str) -> bool {
+    static GREETING: OnceLock<Pattern> = OnceLock::new();
+    static SIGN_OFF: OnceLock<Pattern> = OnceLock::new();
+    static NAME: OnceLock<Pattern> = OnceLock::new();
+    let greeting = re(
+        &GREETING,
+        r"(?i)^\W*(?:(?:hi|hello|hey|dear|hallo|hola|olá|ola|oi|bonjour|salut|ciao|moin|hej)\b[^.!?\n]{0,40}[,!:]?|[^\s,.]{1,12}(?:さん|様|さま)[、,]?|お疲れ(?:さま|様)です.*|你好.*|您好.*|안녕하세요.*)\s*$",
+    );
+    let sign_off = re(
+        &SIGN_OFF,
+        r"(?i)^\W*(?:cheers|best|best regards|kind regards|regards|thanks|thank you|many thanks|thx|br|viele grüße|grüße|lg|vg|saludos|un saludo|gracias|abraços?|obrigad[oa]|merci|cordialement|bien à (?:toi|vous)|grazie|よろしくお願い(?:します|いたします)|谢谢|謝謝|감사합니다|수고하세요)[,!.。]?\s*$",
+    );
+    let name = re(
+        &NAME,
+        r"^\s*[-—–]*\s*\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,2}\s*$",
+    );
+    let lines: Vec<&str> = block.lines().filter(|l| !l.trim().is_empty()).collect();
+    let polite = |l: &&str| greeting.is_match(l) || sign_off.is_match(l);
+    lines.iter().any(polite) && lines.iter().all(|l| polite(l) || name.is_match(l))
+}
+
+/// Is the block a lead-in to the points after it: one line ending in a colon with no line of
+/// code in it ("A few observations:", "有几点想法：", "Looking at `src/a.cs`:"), or a short
+/// count of what follows with no place ("Deux remarques quand même.", "気になった点が二つあります。")?
+pub fn lead_in(block: &str, roots: &Roots) -> bool {
+    static COUNT: OnceLock<Pattern> = OnceLock::new();
+    let t = block.trim();
+    if t.contains('\n') || location::lines_in(t).is_some() {
+        return false;
+    }
+    if t.ends_with([':', '：']) && t.chars().count() <= 120 {
+        return true;
+    }
+    let count = re(
+        &COUNT,
+        r"(?i)\b(?:two|three|four|a couple of|a few|several|deux|trois|quelques|zwei|drei|ein paar|einige|dos|tres|algunas|algunos|dois|duas|três|alguns|algumas|due|tre|alcune|alcuni)\b[^.!?]{0,30}\b(?:things?|points?|notes?|remarks?|observations?|comments?|remarques?|points?|anmerkungen|punkte|dinge|cosas|puntos|observaciones|comentarios|coisas|pontos|observações|comentários|osservazioni|cose|punti)\b|[二两兩三几幾2-9]\s*(?:つ|点|個|个|件|가지)",
+    );
+    t.chars().count() <= 80
+        && count.is_match(t)
+        && location::find_all(t, roots).is_empty()
+        && crate::answer::prose::block_ratings(t).is_empty()
+}
+
+/// Does the block only say what the review did not do ("I didn't run `helm template` because
+/// the sandbox has no network", "I only had time for `billing/invoice_pdf.py`")? A limit of the
+/// review, not a problem of the change.
+pub fn own_limits(block: &str, roots: &Roots) -> bool {
+    static LIMIT: OnceLock<Pattern> = OnceLock::new();
+    let limit = re(
+        &LIMIT,
+        r"(?i)^\W*(?:(?:note|caveat)\W+)?i (?:(?:did not|didn't|could not|couldn't|can't|cannot|have not|haven't|was not able to|wasn't able to) (?:\w+ )?(?:run|test|benchmark|load[- ]test|verify|check|try|build|execute|reproduce|confirm|profile|measure)|only (?:had time (?:for|to)|looked at|reviewed|read|went through))\b",
+    );
+    let t = block.trim();
+    !t.contains("\n\n")
+        && t.chars().count() <= 300
+        && limit.is_match(t)
+        && crate::answer::prose::block_ratings(t).is_empty()
+        && !location::find_all(t, roots)
+            .iter()
+            .any(|l| l.start_line.is_some())
+}
+
+/// Gives a point without a file of its own the file named last before it, when the point
+/// refers to one: a line number ("line 121") or words for the same file ("in the same file",
+/// "a few lines below", "derselben Datei", "同じファイル").
+pub fn inherit(f: &mut Finding, block: &str, file: &str) {
+    static SAME_FILE: OnceLock<Pattern> = OnceLock::new();
+    if f.location.as_ref().is_some_and(|l| !l.path.is_empty()) {
+        return;
+    }
+    let lines = location::lines_in(block);
+    let same = re(
+        &SAME_FILE,
+        r"(?i)\b(?:(?:the )?same file|(?:a )?few lines (?:below|above|further down|up|later|earlier)|derselben datei|der gleichen datei|même fichier|mismo archivo|mesmo arquivo|stesso file)\b|同じファイル|同一个文件|同一文件|同一個檔案|같은 파일",
+    );
+    if lines.is_none() && !same.is_match(block) {
+        return;
+    }
+    let (start, end) = lines.map_or((None, None), |(s, e)| (Some(s), e.filter(|e| *e >= s)));
+    f.location = Some(Location::new(file, start, end));
+}
