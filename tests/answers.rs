@@ -533,6 +533,28 @@ fn tuned_holdout_w5_corpus() {
     );
 }
 
+/// `tuned/holdout-w39`: written blind (60 answers, 21 families: review feedback written when
+/// nobody asked for a format, from chat windows and IDE panels, agent CLIs that talked, code-host
+/// threads, chat apps and a mailing list; 18 in ten other languages) and measured once, with
+/// the reader alone, after it was tuned on w3 to w38: recall 0.96, precision 0.68, severity
+/// 0.75, located 0.90, approval 0.92, blockers caught 19/19, clean answers falsely gated 9/34,
+/// approvals gated 3/21. Tuned on since (`src/answer/chat_tests.rs`).
+#[test]
+fn tuned_holdout_w39_corpus() {
+    held_loosely(
+        "holdout-w39",
+        (60, 1, 3),
+        &Bars {
+            recall: 0.95,
+            precision: 0.73,
+            severity: 0.87,
+            located: 0.89,
+            family: 0.0,
+            clean_tenth: false,
+        },
+    );
+}
+
 /// `tuned/holdout-w38`: written blind (64 answers, 17 families: a pull-request queue replayed,
 /// the review bots as they print today and the CLIs answering a review prompt; 13 in five
 /// other languages) and measured once, with the reader alone, after it was tuned on w3 to w36:
@@ -567,9 +589,9 @@ fn tuned_holdout_w37_corpus() {
         "holdout-w37",
         (62, 1, 2),
         &Bars {
-            recall: 0.95,
+            recall: 0.96,
             precision: 0.78,
-            severity: 0.94,
+            severity: 0.96,
             located: 0.96,
             family: 0.0,
             clean_tenth: false,
@@ -636,9 +658,9 @@ fn tuned_holdout_w34_corpus() {
         (62, 1, 2),
         &Bars {
             recall: 0.96,
-            precision: 0.81,
+            precision: 0.86,
             severity: 0.85,
-            located: 0.82,
+            located: 0.89,
             family: 0.0,
             clean_tenth: false,
         },
@@ -660,8 +682,8 @@ fn tuned_holdout_w33_corpus() {
         &Bars {
             recall: 0.96,
             precision: 0.70,
-            severity: 0.80,
-            located: 0.86,
+            severity: 0.83,
+            located: 0.98,
             family: 0.0,
             clean_tenth: false,
         },
@@ -700,12 +722,12 @@ fn tuned_holdout_w32_corpus() {
 fn tuned_holdout_w31_corpus() {
     held_loosely(
         "holdout-w31",
-        (60, 1, 10),
+        (60, 1, 9),
         &Bars {
             recall: 0.88,
-            precision: 0.63,
-            severity: 0.65,
-            located: 0.71,
+            precision: 0.67,
+            severity: 0.67,
+            located: 0.89,
             family: 0.0,
             clean_tenth: false,
         },

@@ -40,6 +40,7 @@ pub fn courtesy(block: &str) -> bool {
 /// Is the block a lead-in to the points after it: one line ending in a colon with no line of
 /// code in it ("A few observations:", "有几点想法：", "Looking at `src/a.cs`:"), or a short
 /// count of what follows with no place ("Deux remarques quand même.", "気になった点が二つあります。")?
+/// (One that states a level gives it to the point after it; see `raw_blocks`.)
 pub fn lead_in(block: &str, roots: &Roots) -> bool {
     static COUNT: OnceLock<Pattern> = OnceLock::new();
     let t = block.trim();

@@ -215,3 +215,113 @@ No issues in the diff. Approve.\n";
     assert!(r.critique.findings.is_empty(), "{:?}", r.critique.findings);
     assert!(r.critique.agreement);
 }
+
+#[test]
+fn a_rated_paragraph_at_a_line_before_a_labelled_point_is_kept() {
+    use super::layout_tests::{read_cr, seen};
+    // "Nit:" makes the answer a structured one; the paragraph before it that places and rates
+    // a point of its own is not lost.
+    let text = "Short version: fine to go in after a small fix.\n\n\
+The parser in `cron/parse.go` now accepts `*/0`: line 142 only checks that the step parses, \
+so the job silently never fires. I'd put this at P2, maybe.\n\n\
+Nit: the error message a few lines below misspells \"step\".\n";
+    let got = seen(&read_cr(text));
+    assert!(got.contains(&(P2, "cron/parse.go:142".into())), "{got:?}");
+    assert!(got.iter().any(|(s, _)| *s == P3), "{got:?}");
+}
+
+#[test]
+fn a_count_and_level_in_a_clause_of_the_lead_in_rates_the_list() {
+    use super::layout_tests::{read_cr, seen};
+    let text = "This looks good overall — just two nits, neither needs to block:\n\n\
+- `src/slug.ts`, line 9: the regex could use the `u` flag.\n\
+- `src/slug.ts`, line 22: `trimDashes` is exported but only used inside.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(P3, "src/slug.ts:9".into()), (P3, "src/slug.ts:22".into())]
+    );
+}
+
+#[test]
+fn more_words_for_a_level_said_in_passing() {
+    use super::layout_tests::{read_cr, seen};
+    assert_eq!(
+        block_severity("it's a local tool, so call it P3-ish, but I'd still mask it."),
+        Some(P3)
+    );
+    assert_eq!(
+        block_severity("One thing you should fix: the reader is never closed."),
+        Some(P2)
+    );
+    // Chinese labels for a secondary and an optional point.
+    let text = "有两点：\n\n1. 次要问题：`web/upload.go` 第 140 行，`defer` 写在错误检查之前。\n\
+2. 可选：`web/upload.go` 第 155 行的日志可以带上请求 ID。\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (P2, "web/upload.go:140".into()),
+            (P3, "web/upload.go:155".into())
+        ]
+    );
+}
+
+#[test]
+fn a_worry_explained_away_and_an_idea_not_asked_for_are_no_findings() {
+    // The "but … does" explains why the worry does not hold; the paragraph ends clearing it.
+    assert!(verdict::ruled_out(
+        "My first worry reading the job was a race between two workers. But the claim does a \
+`SELECT … FOR UPDATE SKIP LOCKED`, so the second worker gets the next shard. That's fine."
+    ));
+    assert!(!verdict::ruled_out(
+        "My first worry reading the job was a race between two workers. But it does race: both \
+write the same shard."
+    ));
+    let text = "Approve.\n\nThe flag is threaded through `plan()` and `apply()` correctly.\n\n\
+The docs page is missing the flag, which will confuse people; that is tracked in #412. Not asking \
+for anything here.\n";
+    assert!(raises_nothing(text, &Roots::default()));
+}
+
+#[test]
+fn a_resolved_thread_is_withdrawn() {
+    use super::layout_tests::read_cr;
+    let text = "**Dana Reyes** started a thread on the diff · 1 day ago\n\
+- nit: `web/Table.vue` line 12 — the key should be the row id.\n\
+  ↳ **Dana Reyes** resolved this thread · 23 hours ago\n\n\
+**Dana Reyes** approved this merge request · 23 hours ago\n\nThanks! LGTM now.\n";
+    let r = read_cr(text);
+    assert!(r.critique.findings.is_empty(), "{:?}", r.critique.findings);
+    assert!(r.critique.agreement);
+}
+
+#[test]
+fn a_lead_in_that_states_a_level_gives_it_to_the_point_after_it() {
+    use super::layout_tests::{read_cr, seen};
+    // "One place I think must be fixed before merging:" then the point; then a labelled
+    // optional one, which makes the answer structured: the first is not lost.
+    let text = "看完了，整体没问题。\n\n有一个地方我觉得合并前必须修复：\n\n\
+`sync/worker.go` 第 133 行，`ctx` 取消之后循环没有退出。\n\n\
+另外一个小建议（可选）：同一个文件第 40 行的日志级别太高。\n";
+    let got = seen(&read_cr(text));
+    assert!(got.contains(&(P1, "sync/worker.go:133".into())), "{got:?}");
+    assert_eq!(
+        levels("有一个地方我觉得合并前必须修复：\n\n`sync/worker.go` 第 133 行，循环没有退出。\n"),
+        [(P1, "sync/worker.go:133".into())]
+    );
+}
+
+#[test]
+fn a_code_hosts_thread_byline_is_no_part_of_the_comment() {
+    use super::layout_tests::read_cr;
+    let text = "**Dana Reyes** started a thread on the diff · 1 day ago\n\
+`web/Table.vue` line 12\n\
+> the key should be the row id, not the index, or rows swap state on sort.\n";
+    let r = read_cr(text);
+    let titles: Vec<&str> = r
+        .critique
+        .findings
+        .iter()
+        .map(|f| f.title.as_str())
+        .collect();
+    assert!(!titles.iter().any(|t| t.contains("Dana")), "{titles:?}");
+}

@@ -192,11 +192,12 @@ fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
         }
         push(out, m.start(), m.end(), format!("severity {}", &c[1]));
     }
-    // A short label before `:`, `—` or ` - ` at the start: `P1:`, `High —`, `Nit:`, `🔴 Critical:`,
+    // A short label before `:` (`：` in CJK), `—` or ` - ` at the start: `P1:`, `High —`, `Nit:`,
+    // `🔴 Critical:`, `次要问题：`,
     // and a place in parentheses after it (`**Критично (строка 12):**`), read with the lead.
     if let Some(c) = re(
         &LABEL,
-        r"^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?([^:—–(]{1,40}?|[^:—–]{1,40}?)\s*(?:\([^()\n]{1,30}\d\)\s*\**)?\s*(?::|—|–|\s-\s)",
+        r"^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?([^:：—–(]{1,40}?|[^:：—–]{1,40}?)\s*(?:\([^()\n]{1,30}\d\)\s*\**)?\s*(?::|：|—|–|\s-\s)",
     )
     .captures(line)
     {

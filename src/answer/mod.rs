@@ -213,7 +213,7 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         rerate::rerate_up(&prose, &mut c.findings);
         prose_outranks_json(text, roots, &mut c.findings);
     } else {
-        recover_blockers(text, roots, &mut c.findings);
+        recover_missed(text, roots, &mut c.findings);
     }
     let objects = c.verdict.as_deref().and_then(vocab::stance_of) == Some(Stance::Object)
         || stated == Some(Stance::Object);
@@ -372,22 +372,29 @@ fn observations_under_approval(
 }
 
 /// A part of the answer that rates a blocker (`This one is a blocker`, a level in a comment
-/// beside a heading) but that no finding read covers: the structure missed it, and the gate
-/// must not. It is added as the raw answer says it.
+/// beside a heading), or that rates a point at a line of a file ("`cron/parse.go` … line 142 …
+/// I'd put this at P2" before a "Nit:" paragraph), but that no finding read covers: the
+/// structure missed it, and the gate must not. It is added as the raw answer says it.
 ///
 /// Only beside findings read, none of them a blocker: an answer with none goes to [`unraised`]
 /// and, unread, to the repair turn; one that already stops the gate loses nothing to a
 /// duplicate (a summary line that repeats a blocker is not another finding).
-fn recover_blockers(text: &str, roots: &Roots, findings: &mut Vec<Finding>) {
+fn recover_missed(text: &str, roots: &Roots, findings: &mut Vec<Finding>) {
     let read = findings.len();
     let blocker = |f: &Finding| matches!(f.severity, Severity::P0 | Severity::P1);
     if read == 0 || findings.iter().any(blocker) {
         return;
     }
+    let rated_at_a_line = |f: &Finding| {
+        f.severity != Severity::Unclassified
+            && f.location
+                .as_ref()
+                .is_some_and(|l| l.start_line.is_some() && !l.path.is_empty())
+    };
     let missed: Vec<Finding> = restate::units(text, findings, roots)
         .into_iter()
         .skip(read)
-        .filter(blocker)
+        .filter(|f| blocker(f) || rated_at_a_line(f))
         .collect();
     findings.extend(missed);
 }

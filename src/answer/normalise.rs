@@ -246,7 +246,9 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
                 || retracts(b)
                 || asides::courtesy(b)
                 || asides::own_limits(b, roots)
-                || (!last && asides::lead_in(b, roots));
+                || (!last
+                    && asides::lead_in(b, roots)
+                    && crate::answer::prose::block_ratings(b).is_empty());
             !aside
         })
         .map(|(_, b)| b)
@@ -282,7 +284,13 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
     let mut findings = Vec::new();
     for (i, b) in kept.iter().enumerate() {
         if i + 1 < kept.len() {
-            if let Some(level) = announcement(b, roots) {
+            // ("有一个地方我觉得合并前必须修复：" rates the point after it the same way.)
+            let rated_lead_in = || {
+                asides::lead_in(b, roots)
+                    .then(|| crate::answer::prose::block_severity(b))
+                    .flatten()
+            };
+            if let Some(level) = announcement(b, roots).or_else(rated_lead_in) {
                 announced = Some(level);
                 continue;
             }

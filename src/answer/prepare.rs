@@ -485,13 +485,14 @@ fn without_bylines(text: &str) -> String {
     // (Names are ASCII, as code hosts allow: a bounded run of any Unicode word character costs a
     // compilation of milliseconds on every answer.)
     // A copy of GitHub's web page puts each byline on lines of its own: `@name`, `name bot`,
+    // (GitLab's: `**Dana Reyes** started a thread on the diff · 1 day ago`),
     // `**name[bot]**:`,
     // `name bot reviewed 2 hours ago`, `5 hours ago`, `@name Reply...`. (Not "requested
     // changes" or "approved these changes": those are the review's verdict.)
     static WEB: OnceLock<Pattern> = OnceLock::new();
     let web = re(
         &WEB,
-        r"(?i)^\s*(?:@[A-Za-z0-9_.-]+(?:\[bot\])?|(?:\*\*)?@?[A-Za-z0-9_.-]+\[bot\](?:\*\*)?\s*:?|[A-Za-z0-9_.-]+(?:\[bot\])? bot|[A-Za-z0-9_.-]+(?:\[bot\]| bot)+ (?:reviewed|commented)(?: \d+ [a-z]+ ago| yesterday| just now)?|[A-Za-z0-9_.-]+ (?:reviewed|commented) (?:\d+ [a-z]+ ago|yesterday|just now)|\d+ (?:second|minute|hour|day|week|month|year)s? ago|(?:@[A-Za-z0-9_.-]+\s+)?Reply(?:\.\.\.|…)|[A-Za-z0-9_ .-]{1,40}@[A-Za-z0-9_.-]+(?: started a thread on the diff| commented| replied)?\s*·\s*(?:\d+ [a-z]+ ago|yesterday|just now))\s*$",
+        r"(?i)^\s*(?:@[A-Za-z0-9_.-]+(?:\[bot\])?|(?:\*\*)?@?[A-Za-z0-9_.-]+\[bot\](?:\*\*)?\s*:?|[A-Za-z0-9_.-]+(?:\[bot\])? bot|[A-Za-z0-9_.-]+(?:\[bot\]| bot)+ (?:reviewed|commented)(?: \d+ [a-z]+ ago| yesterday| just now)?|[A-Za-z0-9_.-]+ (?:reviewed|commented) (?:\d+ [a-z]+ ago|yesterday|just now)|\d+ (?:second|minute|hour|day|week|month|year)s? ago|(?:@[A-Za-z0-9_.-]+\s+)?Reply(?:\.\.\.|…)|[A-Za-z0-9_ .-]{1,40}@[A-Za-z0-9_.-]+(?: started a thread on the diff| commented| replied)?\s*·\s*(?:\d+ [a-z]+ ago|yesterday|just now)|(?:\*\*)?[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*){0,3}(?:\*\*)? (?:started a thread on the diff|commented on the diff|approved this merge request)\s*·\s*(?:\d+ [a-z]+ ago|yesterday|just now))\s*$",
     );
     // A byline that says where (`**snyk-io** commented on `a.js` line 33`, `**kody-ai bot** ·
     // `a.ts` line 27`): the place stays, on a line of its own, for the comment under it.

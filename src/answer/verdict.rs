@@ -402,8 +402,24 @@ pub fn ruled_out(text: &str) -> bool {
     .is_match(text)
         // "At first I worried that …" (after a short label such as "补充说明："), then why not:
         // a worry the reviewer resolved, in the languages it has been seen in.
-        || (re(&FIRST_WORRY, vocab::FIRST_WORRY).is_match(text) && !worry_confirmed(text))
+        || (re(&FIRST_WORRY, vocab::FIRST_WORRY).is_match(text)
+            && (!worry_confirmed(text) || ends_cleared(text)))
         || suspicion_cleared(text)
+}
+
+/// Does the paragraph end on a sentence that clears what came before ("But `claim_shard()`
+/// does a `SELECT … FOR UPDATE`, so the second worker gets the next shard. That's fine.")? Then
+/// a "but … does" before it explained why, and confirmed nothing.
+fn ends_cleared(text: &str) -> bool {
+    static CLEARED: OnceLock<Pattern> = OnceLock::new();
+    let last = text
+        .trim_end()
+        .trim_end_matches(['.', '!'])
+        .rsplit(['.', '!', '?', '\n'])
+        .next()
+        .unwrap_or(text)
+        .trim();
+    re(&CLEARED, vocab::CLEARED).is_match(last) && !raises_concern(last)
 }
 
 /// A paragraph that raises a suspicion in one sentence and clears it in a later one, with no

@@ -292,14 +292,25 @@ fn level_from_lead_in(units: &[Unit], levels: &[(usize, Severity)], found: &mut 
 
 /// "Two nits:", "A few minor issues:", "3 low-priority items:": a count of things of one level.
 fn counted_level(lead: &str) -> Option<Severity> {
-    // The sentence that introduces the list ("Small diff, looks correct. Two nits:").
+    // The sentence that introduces the list ("Small diff, looks correct. Two nits:"), or a
+    // clause of it ("This looks good overall — just two nits, neither needs to block:").
     let last = lead
         .trim_end()
         .trim_end_matches(':')
         .rsplit(['.', '!', '?'])
         .next()
         .unwrap_or(lead);
-    let normal = vocab::normalise(last);
+    last.split(['—', '–', ',', ';'])
+        .find_map(counted_clause_level)
+}
+
+/// The level a clause counts ("two nits", "just one minor thing").
+fn counted_clause_level(clause: &str) -> Option<Severity> {
+    let normal = vocab::normalise(clause);
+    let normal = normal
+        .trim()
+        .trim_start_matches("just ")
+        .trim_start_matches("only ");
     let words: Vec<&str> = normal.split(' ').collect();
     let counted = words.first().is_some_and(|w| {
         w.chars().all(|c| c.is_ascii_digit())

@@ -115,6 +115,10 @@ pub const SEVERITY_PHRASES: &[(&str, Severity, Strength)] = &[
     ("輕微", P3, Strength::Level),
     ("軽微", P3, Strength::Level),
     ("建议", P3, Strength::Level),
+    ("次要", P2, Strength::Level),
+    ("次要问题", P2, Strength::Level),
+    ("可选", P3, Strength::Level),
+    ("可選", P3, Strength::Level),
     ("建議", P3, Strength::Level),
     ("提案", P3, Strength::Level),
     ("심각", P0, Strength::Level),
@@ -536,7 +540,8 @@ pub const PROSE_FRAMES: &[&str] = &[
     "as", "is", "s", "a", "an", "one", // German, Spanish, Portuguese, French, Italian, Dutch,
     // Polish and Russian: "ist ein", "es un", "é um", "est un", "è un", "is een", "jest", "это".
     "ein", "eine", "ist", "un", "una", "es", "é", "um", "uma", "est", "une", "è", "een", "jest",
-    "это",
+    "это", // "One thing you should fix:", "something we must fix".
+    "you", "we",
 ];
 
 /// Verbs of rating before a level ("I'd **call this** high", "**rate it as** low"): with one,
@@ -709,6 +714,8 @@ pub const PROSE_TAILS: &[&str] = &[
     "to merge",
     "honestly",
     "though",
+    // "call it P3-ish".
+    "ish",
 ];
 
 /// Phrases that rate what they are said of on their own, wherever they stand in a clause ("This
