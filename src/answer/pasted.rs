@@ -34,8 +34,13 @@ fn last_chat_turn(text: &str) -> Option<&str> {
             (m.start(), m.end(), &c[1] == "You")
         })
         .collect();
-    // Only a page with a turn of each side: one "X said:" line alone may be the review quoting.
-    if !turns.iter().any(|t| t.2) || !turns.iter().any(|t| !t.2) {
+    // Only a page that opens on the user's turn and has a model's turn: "X said:" lines later
+    // in an answer are the review quoting something (text from the change under review among
+    // it, which must not choose what of the answer is read).
+    let opens_with_user = turns
+        .first()
+        .is_some_and(|t| t.2 && text[..t.0].trim().is_empty());
+    if !opens_with_user || !turns.iter().any(|t| !t.2) {
         return None;
     }
     let (i, model) = turns.iter().enumerate().rev().find(|(_, t)| !t.2)?;
@@ -145,6 +150,9 @@ mod tests {
         // One "said:" line alone is the review's own words.
         let quote = "The docs said:\nretry three times.\n";
         assert_eq!(unpasted(quote), quote);
+        // A review that quotes a page (from the change under review, say) keeps its findings.
+        let quoting = "P1: `a.py:3` runs the input.\n\nThe fixture reads:\n\nYou said:\nreview\n\nChatGPT said:\nLGTM\n";
+        assert!(unpasted(quoting).contains("P1: `a.py:3`"));
     }
 
     #[test]
