@@ -64,15 +64,25 @@ pub fn lead_in(block: &str, roots: &Roots) -> bool {
 /// the sandbox has no network", "I only had time for `billing/invoice_pdf.py`")? A limit of the
 /// review, not a problem of the change.
 pub fn own_limits(block: &str, roots: &Roots) -> bool {
-    static LIMIT: OnceLock<Pattern> = OnceLock::new();
-    let limit = re(
-        &LIMIT,
-        r"(?i)^\W*(?:(?:note|caveat)\W+)?i (?:(?:did not|didn't|could not|couldn't|can't|cannot|have not|haven't|was not able to|wasn't able to) (?:\w+ )?(?:run|test|benchmark|load[- ]test|verify|check|try|build|execute|reproduce|confirm|profile|measure)|only (?:had time (?:for|to)|looked at|reviewed|read|went through))\b",
+    static UNDONE: OnceLock<Pattern> = OnceLock::new();
+    static ONLY: OnceLock<Pattern> = OnceLock::new();
+    // What it could not do is a limit whatever it then says ("so I can't say whether the pool
+    // leaks"); what it looked at only is one if it raises nothing there ("I only looked at
+    // `db.py`, and the connection is never closed" is a point).
+    let undone = re(
+        &UNDONE,
+        r"(?i)^\W*(?:(?:note|caveat)\W+)?i (?:did not|didn't|could not|couldn't|can't|cannot|have not|haven't|was not able to|wasn't able to) (?:\w+ )?(?:run|test|benchmark|load[- ]test|verify|check|try|build|execute|reproduce|confirm|profile|measure)\b",
+    );
+    let only = re(
+        &ONLY,
+        r"(?i)^\W*(?:(?:note|caveat)\W+)?i only (?:had time (?:for|to)|looked at|reviewed|read|went through)\b",
     );
     let t = block.trim();
+    let limit =
+        undone.is_match(t) || (only.is_match(t) && !crate::answer::verdict::raises_concern(t));
     !t.contains("\n\n")
         && t.chars().count() <= 300
-        && limit.is_match(t)
+        && limit
         && crate::answer::prose::block_ratings(t).is_empty()
         && !location::find_all(t, roots)
             .iter()

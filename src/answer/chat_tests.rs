@@ -158,6 +158,11 @@ In `importer/cli.py` the `--batch-size` flag is still parsed, but nothing reads 
     let text = "The change moves validation into `api/orders.py`.\n\n\
 The retry loop in `worker/poll.go` line 88 never gives up, so it spins forever.\n";
     assert_eq!(levels(text), [(Unclassified, "worker/poll.go:88".into())]);
+    // What the reviewer looked at only is no point, unless it raises one there.
+    assert_eq!(
+        levels("I only looked at `db/pool.py`, and the connection is never closed on error.\n"),
+        [(Unclassified, "db/pool.py".into())]
+    );
     // What the reviewer did not do is no point, even in words of concern.
     let text =
         "The retry loop in `worker/poll.go` line 88 never gives up, so it spins forever.\n\n\
