@@ -335,3 +335,25 @@ fn a_findings_table_in_traditional_chinese() {
         ]
     );
 }
+
+#[test]
+fn items_listed_as_fixed_since_the_last_review_are_not_raised_again() {
+    // They keep the level badge they had when they were raised.
+    let resolved = "### Approval recommended\n\nBoth earlier problems are fixed.\n\n<details>\n\
+<summary><strong>Resolved since last review (2)</strong></summary>\n\n\
+- <img alt=\"High severity\" src=\"high.png\"> [Retries can charge a card twice](#r1)\n\
+- 🟠 **Medium** [The idempotency key changes between retries](#r2)\n</details>\n";
+    assert!(approves(resolved));
+    for heading in ["## Already fixed", "### 已解决", "### Behoben"] {
+        let text = format!("{heading}\n\n- **P1** `pay.ts:40` retries without a cap\n");
+        let r = read_cr(&text);
+        assert!(r.critique.findings.is_empty(), "{heading}: {:?}", seen(&r));
+    }
+    // Under a section of open findings, the same item is raised.
+    let open = "### Still open\n\n- **P1** `pay.ts:40` retries without a cap\n";
+    assert_eq!(seen(&read_cr(open)), [(Severity::P1, "pay.ts:40".into())]);
+    // And a finding after the fixed section, under its own heading, is raised.
+    let after = "### Resolved since last review (1)\n\n- **High** `pay.ts:40` retries without a \
+cap\n\n### New findings\n\n- **High** `pay.ts:52` the refund path double-counts\n";
+    assert_eq!(seen(&read_cr(after)), [(Severity::P1, "pay.ts:52".into())]);
+}

@@ -166,7 +166,10 @@ pub fn raises_concern(text: &str) -> bool {
             // What the code does when something else fails is its design ("falls back to the
             // last flags if the remote fetch fails"); "if the list is empty, it fails" is not,
             // nor "never gives up when the queue keeps failing".
-            || (m.as_str().eq_ignore_ascii_case("fails") && on_failure(&text[..m.start()]));
+            || (m.as_str().eq_ignore_ascii_case("fails") && on_failure(&text[..m.start()]))
+            // "One thing I looked at that is not a problem for this PR: …" announces what is
+            // fine.
+            || (m.as_str().to_ascii_lowercase().starts_with("one ") && cleared_lead(&text[m.end()..]));
         // What tests are for is not what the change gets wrong ("regression tests for the
         // off-by-one"); "the tests for the parser fail" still raises one.
         !named
@@ -177,6 +180,22 @@ pub fn raises_concern(text: &str) -> bool {
             && !repaired(before)
             && !denied(before)
     })
+}
+
+/// Does the clause after "one thing" say it is no problem ("… I looked at that is not a problem
+/// for this PR:", "… that turned out fine")? Read up to the clause's end (a colon ends the
+/// lead-in: what follows it is read on its own words).
+fn cleared_lead(rest: &str) -> bool {
+    static FINE: OnceLock<Pattern> = OnceLock::new();
+    let clause = rest
+        .split([':', '.', '!', '?', '\n', ';', ','])
+        .next()
+        .unwrap_or("");
+    re(
+        &FINE,
+        r"(?i)\b(?:is|was|are|were)(?: not|n't) (?:a|an|any) (?:real |actual )?(?:problem|issue|concern|blocker)\b|\b(?:turned out|is|was) (?:fine|ok|okay|harmless)\b",
+    )
+    .is_match(clause)
 }
 
 /// `text` with each line break inside a hard-wrapped sentence made a space (a line that goes
@@ -583,5 +602,40 @@ mod tests {
             Some(Stance::Approve)
         );
         assert_eq!(stated("최종 판정: 승인 불가"), Some(Stance::Object));
+    }
+
+    #[test]
+    fn one_thing_said_to_be_fine_raises_nothing() {
+        let fine = [
+            "One thing I looked at that is not a problem for this PR: the docs page lags.",
+            "One thing that turned out fine: the cache is per request.",
+        ];
+        for t in fine {
+            assert!(!raises_concern(t), "{t}");
+        }
+        // The lead-in ends at its colon: what follows is read on its own words.
+        let raised = [
+            "One thing: the retry is not a problem, but the lock leaks.",
+            "One thing I noticed: the cache is never cleared.",
+            "One issue that is not obvious at first: the handler panics on empty input.",
+        ];
+        for t in raised {
+            assert!(raises_concern(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn a_review_trailer_and_nothing_to_say_approve() {
+        let signed = "Checked the unwind paths; each releases the lock.\n\n\
+Reviewed-by: Ana Lima <ana.lima@example.org>\n";
+        assert!(approves(signed));
+        assert!(approves(
+            "J'ai vérifié les chemins d'erreur. Rien à redire."
+        ));
+        // A trailer without a signer is no signature, and a "not" still refuses.
+        assert!(!approves("Reviewed-by: pending the second pass\n"));
+        assert!(!approves(
+            "I would not add my Reviewed-by: Ana Lima <ana@example.org> yet."
+        ));
     }
 }

@@ -79,12 +79,12 @@ impl Reader<'_> {
     fn around_heading(&mut self, level: u8) -> AroundHeading {
         // A heading inside a heading-finding's section is part of that finding's text, unless
         // it starts a new section of its own kind (checked by the caller).
-        let (_, quiet, in_findings, _) = {
+        let (quiet, in_findings) = {
             let saved = self.sections.clone();
             self.close_to(level);
             let c = self.context();
             self.sections = saved;
-            c
+            (c.quiet, c.findings)
         };
         let under_severity = {
             let saved = self.sections.clone();
@@ -145,6 +145,7 @@ impl Reader<'_> {
                 && lead.severity.is_none()
                 && !own_place
                 && !starts(vocab::QUIET_SECTIONS)
+                && !starts(vocab::DONE_SECTIONS)
                 && !starts(vocab::FINDING_SECTIONS)
         });
         // Only a `<details>` prompt has an end; a prompt named by a plain line is just quiet.
@@ -175,6 +176,8 @@ impl Reader<'_> {
             // `<summary>Suggestion importance[1-10]: 8</summary>`, `Proposed fix`: part of the
             // finding it sits in.
             Kind::Neutral(String::new())
+        } else if severity_section.is_none() && starts(vocab::DONE_SECTIONS) {
+            Kind::Done
         } else if let Some(sev) =
             severity_section.or(lead.severity.filter(|s| grouping && s.1 == Strength::Level))
         {
@@ -251,6 +254,7 @@ impl Reader<'_> {
         let starts = |list: &[&str]| section_named(&normal, list);
         vocab::severity_of(h).is_some()
             || starts(vocab::QUIET_SECTIONS)
+            || starts(vocab::DONE_SECTIONS)
             || starts(vocab::FINDING_SECTIONS)
             || starts(vocab::MISSING_SECTIONS)
             || starts(vocab::RECOMMENDATION_SECTIONS)
@@ -294,6 +298,7 @@ pub(super) fn plain_heading(text: &str) -> Option<String> {
     // Ending in a colon, or naming a summary or findings section outright.
     let titled = t.ends_with(':')
         || section_named(&normal, vocab::QUIET_SECTIONS)
+        || section_named(&normal, vocab::DONE_SECTIONS)
         || section_named(&normal, vocab::FINDING_SECTIONS)
         || level_title(name);
     (words <= 9 && !sentence && titled && !t.starts_with(['-', '#', '>', '|']))

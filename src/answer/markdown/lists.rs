@@ -133,7 +133,9 @@ impl Reader<'_> {
         let sev = p.read.severity.or(p.section_severity);
         let path = container_path(&p.lead, self.roots).or(p.section_path.clone());
         let quiet = p.quiet;
+        let done = p.done;
         let u = self.new_unit(UnitKind::Item, text, indent);
+        self.units[u].done |= done;
         self.units[u].section_severity = sev;
         self.units[u].section_path = path;
         self.units[u].in_findings = !quiet;

@@ -37,6 +37,9 @@ enum Kind {
     /// field lines (`Severity:`, `File:`) follow it.
     Neutral(String),
     Quiet,
+    /// What the reviewer lists as fixed since an earlier review (`Resolved since last review
+    /// (2)`): its items are not raised again, whatever level they still wear.
+    Done,
     Findings,
     Severity(Severity, Strength),
     Missing,
@@ -48,6 +51,16 @@ enum Kind {
     Finding(usize),
     /// A finding's "Prompt for AI agents" restatement: not its text, but it may say where.
     Prompt(usize),
+}
+
+/// What the sections around a point say of it ([`Reader::context`]).
+struct Around {
+    severity: Option<(Severity, Strength)>,
+    quiet: bool,
+    findings: bool,
+    path: Option<Location>,
+    /// Under a section of items fixed since an earlier review ([`Kind::Done`]).
+    done: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -360,11 +373,12 @@ impl Reader<'_> {
     }
 
     /// Severity, quiet, in-a-findings-section and file path from the sections around here.
-    fn context(&self) -> (Option<(Severity, Strength)>, bool, bool, Option<Location>) {
+    fn context(&self) -> Around {
         let mut severity = None;
         let mut quiet = None;
         let mut findings = false;
         let mut path = None;
+        let mut done = false;
         for s in self.sections.iter().rev() {
             if path.is_none() {
                 path.clone_from(&s.path);
@@ -378,13 +392,24 @@ impl Reader<'_> {
                     findings = quiet != Some(true);
                     quiet.get_or_insert(false);
                 }
+                Kind::Done => {
+                    // (A level nested under it is the level the item had when it was raised.)
+                    done = quiet.is_none() || severity.is_some();
+                    quiet.get_or_insert(true);
+                }
                 Kind::Quiet | Kind::Missing | Kind::Recommendation | Kind::Rating => {
                     quiet.get_or_insert(true);
                 }
                 _ => {}
             }
         }
-        (severity, quiet.unwrap_or(false), findings, path)
+        Around {
+            severity,
+            quiet: quiet.unwrap_or(false),
+            findings,
+            path,
+            done,
+        }
     }
 
     fn open_section(&mut self, level: u8, kind: Kind, path: Option<Location>) {
@@ -461,7 +486,13 @@ impl Reader<'_> {
                 top.used = Some(next);
             }
         }
-        let (severity, quiet, findings, path) = self.context();
+        let Around {
+            severity,
+            quiet,
+            findings,
+            path,
+            done,
+        } = self.context();
         self.units.push(Unit {
             kind,
             lead: lead.to_string(),
@@ -474,6 +505,7 @@ impl Reader<'_> {
             section_severity: severity,
             section_path: path,
             quiet,
+            done,
             in_findings: findings,
             placeholder: vocab::is_placeholder(lead),
             children_are_findings: false,

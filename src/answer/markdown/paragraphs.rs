@@ -560,7 +560,13 @@ impl Reader<'_> {
                 }
             }
         }
-        let (severity, quiet, findings, path) = self.context();
+        let Around {
+            severity,
+            quiet,
+            findings,
+            path,
+            ..
+        } = self.context();
         let marker_only = || {
             let l = markers::read_lead(text);
             l.severity.is_some() && l.title.is_empty()

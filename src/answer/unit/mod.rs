@@ -47,6 +47,8 @@ pub struct Unit {
     pub section_severity: Option<(Severity, Strength)>,
     pub section_path: Option<Location>,
     pub quiet: bool,
+    /// Listed as fixed since an earlier review (under `Resolved since last review`).
+    pub done: bool,
     pub in_findings: bool,
     pub placeholder: bool,
     /// A container item (`- **High**`, `- src/a.rs:`) whose nested items are findings.
@@ -387,6 +389,7 @@ fn review_limit(u: &Unit) -> bool {
 fn not_raised(u: &Unit) -> bool {
     u.placeholder
         || (u.lines.is_empty() && vocab::is_bot_footer(&plain(&u.lead)))
+        || u.done
         || withdrawn(u)
         || passed_check(u)
         || review_limit(u)

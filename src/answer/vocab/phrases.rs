@@ -156,6 +156,9 @@ pub const APPROVAL_PHRASES: &[&str] = &[
     r"(?:actionable )?(?:suggestions|comments|issues|findings)(?: posted| found| generated)?\s*[-:–]\s*0",
     r"(?:safe|ready|good) to (?:merge|ship|land)",
     r"ship it",
+    // A mailing list's trailer: the reviewer signs the patch as reviewed ("Reviewed-by: Ana
+    // Lima <ana@example.org>"), which is its approval.
+    r"(?:reviewed|acked)-by: [^\n<]{1,60}<[^\s<>@]+@[^\s<>]+",
     r"approved?",
     r"approving",
     r"patch is correct",
@@ -184,6 +187,7 @@ pub const APPROVAL_PHRASES: &[&str] = &[
     r"freigegeben",
     r"keine änderungen (?:nötig|notwendig|erforderlich)",
     r"aucun (?:problème|souci)(?: (?:trouvé|détecté|relevé))?",
+    r"rien à (?:signaler|redire|corriger)",
     r"approuvée?",
     // "Je validerais tel quel" ("I'd approve it as it is").
     r"je (?:valide|validerais|validerai)(?: tel quel| en l'état)?",

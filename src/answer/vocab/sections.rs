@@ -35,6 +35,49 @@ pub const CHECKED_SECTIONS: &[&str] = &[
     "files skipped from review",
 ];
 
+/// Sections that list what an earlier review raised and this one finds fixed: their items are
+/// not raised again, even with the level they had (`Resolved since last review (2)` over items
+/// still wearing their "High severity" badge).
+pub const DONE_SECTIONS: &[&str] = &[
+    "what was addressed",
+    "addressed since",
+    "resolved since",
+    "fixed since",
+    "already addressed",
+    "already fixed",
+    "already resolved",
+    "addressed from previous review",
+    "resolved from previous review",
+    "fixed from previous review",
+    "previously raised now fixed",
+    "resolved issues",
+    "fixed issues",
+    "addressed comments",
+    "resolved comments",
+    "resolved findings",
+    "fixed findings",
+    "addressed findings",
+    "已解决",
+    "已修复",
+    "已处理",
+    "解決済み",
+    "対応済み",
+    "修正済み",
+    "해결됨",
+    "해결된 항목",
+    "수정됨",
+    "resueltos",
+    "problemas resueltos",
+    "corregidos",
+    "resolvidos",
+    "corrigidos",
+    "behoben",
+    "erledigt",
+    "résolus",
+    "corrigés",
+    "risolti",
+];
+
 pub const QUIET_SECTIONS: &[&str] = &[
     "summary",
     // What the reviewer looked at and found to be no problem.
@@ -195,11 +238,8 @@ pub const QUIET_SECTIONS: &[&str] = &[
     "open questions",
     "footnotes",
     "references",
-    // What an earlier review raised and this one finds addressed: not raised again.
-    "what was addressed",
-    "addressed since",
-    "resolved since",
-    "fixed since",
+    // What an earlier review raised, whether still open or not: said again only in its own
+    // words.
     "previously raised",
     // The same sections in Chinese, Japanese, Korean, Spanish, Portuguese, German and French.
     "概述",
