@@ -130,6 +130,17 @@ pub(crate) fn named_once(line: &str, asked: &[(String, String)]) -> Option<(Stri
     Some((id.clone(), rest[skip..].to_vec()))
 }
 
+/// The status a short text opens with (a table's status cell: "Fixed in 2f7b9d4", "Still
+/// open", "Not fixed"), read in its first three words.
+pub(crate) fn status_word(text: &str) -> Option<Carried> {
+    let words: Vec<String> = normalise(text)
+        .split(' ')
+        .take(3)
+        .map(str::to_string)
+        .collect();
+    status_in(&words)
+}
+
 /// The first status phrase in `words`, the longest one where several start at one word.
 fn status_in(words: &[String]) -> Option<Carried> {
     for i in 0..words.len() {

@@ -357,3 +357,66 @@ fn items_listed_as_fixed_since_the_last_review_are_not_raised_again() {
 cap\n\n### New findings\n\n- **High** `pay.ts:52` the refund path double-counts\n";
     assert_eq!(seen(&read_cr(after)), [(Severity::P1, "pay.ts:52".into())]);
 }
+
+#[test]
+fn a_records_body_and_fix_fields_in_other_languages_are_its_own() {
+    for (heading, file, sev, body, fix) in [
+        (
+            "### Achados",
+            "Arquivo",
+            "Severidade",
+            "Descrição",
+            "Correção",
+        ),
+        (
+            "### Befunde",
+            "Datei",
+            "Schweregrad",
+            "Beschreibung",
+            "Vorschlag",
+        ),
+        (
+            "### Problèmes",
+            "Fichier",
+            "Sévérité",
+            "Problème",
+            "Correctif",
+        ),
+        (
+            "### Risultati",
+            "File",
+            "Gravità",
+            "Descrizione",
+            "Soluzione",
+        ),
+    ] {
+        let text = format!(
+            "{heading}\n\n**1. Lembrete no fuso errado**\n- **{file}:** `agenda/l.py:27`\n\
+- **{sev}:** P2\n- **{body}:** `now()` sem fuso.\n- **{fix}:** use `localtime()`.\n"
+        );
+        assert_eq!(
+            seen(&read_cr(&text)),
+            [(Severity::P2, "agenda/l.py:27".into())],
+            "{heading}"
+        );
+    }
+}
+
+#[test]
+fn a_title_that_opens_with_an_aspect_is_a_findings_title() {
+    let title = "### Security header dropped for HEAD requests\n\n**Medium Severity**\n\n\
+`writeHeaders` runs only on GET, so HEAD lacks the header (`web/h.go:44`).\n";
+    assert_eq!(
+        seen(&read_cr(title)),
+        [(Severity::P2, "web/h.go:44".into())]
+    );
+    // The aspect alone, or with a word or two, is what the review looked at.
+    for heading in [
+        "### 🔒 Security",
+        "### Security considerations",
+        "### Test coverage notes",
+    ] {
+        let text = format!("{heading}\n\nTokens are compared in constant time; tests cover it.\n");
+        assert!(read_cr(&text).critique.findings.is_empty(), "{heading}");
+    }
+}

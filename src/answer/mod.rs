@@ -596,7 +596,14 @@ pub fn rate_from_prose(findings: &mut [Finding]) {
 /// A sentence of a finding that is a level word and nothing else ("… one is enough. Minor.",
 /// "Blocker."): the level, when only one such sentence says one.
 fn lone_level(text: &str) -> Option<Severity> {
-    let levels: Vec<Severity> = text
+    // (A file name in code is no sentence: `<name>.errors.csv` has no sentence "errors".)
+    let outside_code: String = text
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| if i % 2 == 1 { "code" } else { part })
+        .collect::<Vec<_>>()
+        .join("`");
+    let levels: Vec<Severity> = outside_code
         .split(['.', '!', '\n'])
         .map(lead::plain)
         .filter(|s| !s.is_empty() && s.split_whitespace().count() <= 2)
@@ -919,5 +926,7 @@ mod long_tests;
 mod prose_tests;
 #[cfg(test)]
 mod shape_tests;
+#[cfg(test)]
+mod table_tests;
 #[cfg(test)]
 mod tests;

@@ -329,6 +329,16 @@ fn unwrap_envelope(text: &str) -> Option<String> {
         _ => None,
     };
     let t = body.as_deref().map_or(t, str::trim);
+    // A terminal copy keeps the command that printed it (`$ gemini -p "…" --output-format
+    // json`) above the JSON.
+    let t = match t.split_once('\n') {
+        Some((first, rest))
+            if first.starts_with(['$', '%', '❯']) && rest.trim().starts_with('{') =>
+        {
+            rest.trim()
+        }
+        _ => t,
+    };
     if !t.starts_with('{') {
         return None;
     }
@@ -355,8 +365,10 @@ fn unwrap_envelope(text: &str) -> Option<String> {
         .and_then(|m| m.get("content"))
         .and_then(Value::as_str)
         .or_else(|| {
-            // `/api/generate`: `response` beside `model` and `done`.
+            // `/api/generate`: `response` beside `model` and `done`; the gemini and qwen CLIs'
+            // `--output-format json`: `response` beside `stats`.
             v.get("done")
+                .or_else(|| v.get("stats"))
                 .and_then(|_| v.get("response"))
                 .and_then(Value::as_str)
         });
@@ -617,6 +629,12 @@ mod tests {
         assert_eq!(prepare(openai).trim(), "## P1\n- x");
         let anthropic = r#"{"type":"message","content":[{"type":"text","text":"LGTM"}]}"#;
         assert_eq!(prepare(anthropic).trim(), "LGTM");
+        // The gemini CLI's JSON output, with the command that printed it above it.
+        let cli = "$ gemini -p \"review\" --output-format json\n{\"response\": \"## P1\\n- x\", \"stats\": {}}";
+        assert_eq!(prepare(cli).trim(), "## P1\n- x");
+        // Without `stats` beside it, a `response` key is anybody's.
+        let other = r#"{"response": "LGTM", "id": 3}"#;
+        assert_eq!(prepare(other), other);
         // A review answered through a tool call: its arguments.
         let tool = r#"{"choices":[{"message":{"content":null,"tool_calls":[{"function":{"name":"submit_review","arguments":"{\"approve\": false}"}}]}}]}"#;
         assert_eq!(prepare(tool).trim(), r#"{"approve": false}"#);

@@ -143,6 +143,17 @@ fn rating_at(words: &[&str], i: usize) -> Option<Severity> {
     {
         return None;
     }
+    // "This pull request fixes the critical bug where…": what the change repairs, not what the
+    // reviewer rates.
+    let article = |w: &str| matches!(w, "the" | "a" | "an" | "this" | "that" | "one");
+    let object_of = match before {
+        [.., verb, a] if article(a) => Some(*verb),
+        [.., verb] => Some(*verb),
+        [] => None,
+    };
+    if object_of.is_some_and(|v| vocab::PROSE_REPAIRS.contains(&v)) {
+        return None;
+    }
     let negated = || {
         words[i.saturating_sub(4)..i]
             .iter()

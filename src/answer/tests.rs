@@ -494,3 +494,14 @@ fn approvals_in_other_words_stay_approvals() {
         assert!(r.critique.agreement, "{text}: {:?}", r.critique.findings);
     }
 }
+
+#[test]
+fn a_level_word_inside_a_file_name_is_no_sentence() {
+    // `<name>.errors.csv` split at its dots is no "errors." sentence.
+    let named = "`40-44`: **`--dry-run` still uploads the report.**\n\n`report.upload()` runs \
+always, so a dry run writes `<name>.errors.csv` into the bucket.\n";
+    assert_eq!(sevs(&read_cr(named)), [Severity::Unclassified]);
+    let rated = "`40-44`: **`--dry-run` still uploads the report.**\n\nIt writes to the bucket. \
+Minor.\n";
+    assert_eq!(sevs(&read_cr(rated)), [Severity::P2]);
+}

@@ -159,8 +159,17 @@ pub fn raises_concern(text: &str) -> bool {
         // Part of a name, a flag or an address (`-race`, `snyk-vulnerability-scanner`).
         // (A word that merely starts a compound, "crash-recovery path", still counts.)
         let named = text[..m.start()].ends_with(['-', '_', '/', '.', '='])
-            // A regression test guards against one; it raises none.
+            // A regression test guards against one; it raises none. Nor does a tool named
+            // for what it finds ("the race detector passes", "the leak checker").
             || text[m.end()..].starts_with(" test")
+            || [" detector", " detection", " checker", " sanitizer", " tracker"]
+                .iter()
+                .any(|t| text[m.end()..].starts_with(t))
+            // Talk of where such problems live in general ("concurrency is where bugs hide",
+            // "races tend to show up under load") names no problem of this change.
+            || [" hide", " lurk", " tend to", " usually", " often", " typically"]
+                .iter()
+                .any(|t| text[m.end()..].starts_with(t))
             // "fails fast" is a design (it stops at once instead of hanging).
             || text[m.end()..].starts_with(" fast")
             // What the code does when something else fails is its design ("falls back to the
@@ -614,6 +623,10 @@ mod tests {
             assert!(!raises_concern(t), "{t}");
         }
         // The lead-in ends at its colon: what follows is read on its own words.
+        assert!(!raises_concern("The race detector passes on three runs."));
+        assert!(!raises_concern(
+            "Concurrency changes are where bugs hide, so I went through them:"
+        ));
         let raised = [
             "One thing: the retry is not a problem, but the lock leaks.",
             "One thing I noticed: the cache is never cleared.",

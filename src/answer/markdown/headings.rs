@@ -206,10 +206,7 @@ impl Reader<'_> {
             // (A bot's emoji before a section's name, `🧹 Recent review details`, is its
             // decoration, not a category of findings.)
             Kind::Quiet
-        } else if lead.severity.is_none()
-            && !own_place
-            && section_named(&normal, vocab::ASPECT_SECTIONS)
-        {
+        } else if lead.severity.is_none() && !own_place && aspect(&normal) {
             // `🔒 Security`, `🧪 Test Coverage`: what the review looked at, not a finding; what
             // is said under it is read on its own words.
             Kind::Neutral(String::new())
@@ -357,6 +354,17 @@ pub(super) fn section_named(normal: &str, list: &[&str]) -> bool {
             || (normal.starts_with(&format!("{p} ")) && words <= n + 5)
             || (padded.contains(&format!(" {p} ")) && words <= n + 1 && !denied)
     })
+}
+
+/// `🔒 Security`, `Test coverage notes`, `Performance and scalability`: what the review looked
+/// at, in at most two words more than the aspect's name. A longer heading that opens with one
+/// says what is wrong there ("Security header dropped for HEAD requests"): a finding's title.
+fn aspect(normal: &str) -> bool {
+    let words = normal.split(' ').count();
+    section_named(normal, vocab::ASPECT_SECTIONS)
+        && vocab::ASPECT_SECTIONS
+            .iter()
+            .any(|p| normal.contains(p) && words <= p.split(' ').count() + 2)
 }
 
 /// "Comment 4", "Issue 2", "Finding #3": a heading that only numbers a finding.

@@ -198,7 +198,10 @@ impl Reader<'_> {
                 && c.chars()
                     .all(|ch| matches!(ch, '✅' | '✔' | '✓' | '☑' | '👍' | '\u{fe0f}' | ' '))
         };
-        if sev.is_some_and(|i| passed(&get(i))) {
+        // A row an earlier review raised and this one marks done in its status column
+        // (`| 4 | P2 | csv.ts:22 | Formula injection | ✅ Fixed — values are prefixed |`).
+        let status = col(vocab::TABLE_STATUS_COLUMNS).filter(|i| *i != issue);
+        if sev.is_some_and(|i| passed(&get(i))) || status.is_some_and(|i| done(&get(i))) {
             self.out.quiet_text.push(cells.join(" | "));
             return;
         }
@@ -216,8 +219,24 @@ impl Reader<'_> {
             }
         }
         self.units[u].fields = fields;
+        // (`#` normalises to nothing.)
+        let numbered = col(&["no", "nr", "id", "番号", "编号", "編號", "번호"])
+            .or_else(|| header.iter().position(String::is_empty))
+            .filter(|i| *i != issue);
+        self.units[u].number =
+            numbered.and_then(|i| get(i).trim().trim_start_matches('#').parse().ok());
         self.open = None;
     }
+}
+
+/// Does a status cell say the finding is done: a check mark first (`✅ Removed`, `✔ Two
+/// tenants`), or a status word that means fixed ("Fixed in 2f7b9d4", "Resolved")?
+fn done(cell: &str) -> bool {
+    let t = plain(cell);
+    let t = t.trim();
+    t.starts_with(['✅', '✔', '☑', '✓'])
+        || vocab::is_withdrawn(t)
+        || crate::answer::carried::status_word(t) == Some(vocab::Carried::Fixed)
 }
 
 /// The file an item stands for when it is only a file: `src/a.rs`, `src/a.rs:`,

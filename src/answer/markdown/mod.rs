@@ -241,8 +241,11 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
             }
         }
     }
+    pairing::pair_cited_details(&r.units, &mut found, false);
     pairing::pair_table_with_details(&r.units, &mut found);
+    pairing::pair_cited_details(&r.units, &mut found, true);
     pairing::pair_list_with_details(&r.units, &mut found);
+    pairing::pair_summary_with_details(&r.units, &mut found);
     // What the structure read and found raises nothing (praise, a tally, a withdrawn comment)
     // is quiet too: prose read later must not raise it again.
     for (u, f) in r.units.iter().zip(&found) {
@@ -510,6 +513,7 @@ impl Reader<'_> {
             placeholder: vocab::is_placeholder(lead),
             children_are_findings: false,
             list: None,
+            number: None,
         });
         let i = self.units.len() - 1;
         self.recent = Some(i);

@@ -6,6 +6,155 @@
 
 use super::*;
 
+/// The rows a detail's title cites by number (`3. The slot is given twice (P1)`, `#2 —`,
+/// `1, 4, 6 (P3)`), when every number is a row's.
+fn cited_rows(title: &str, numbers: &[(u32, usize)]) -> Option<Vec<usize>> {
+    static CITED: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    let cited = crate::answer::re(
+        &CITED,
+        r"^\W*#?(\d{1,2})((?:\s*(?:,|、|&|and|und|et|y|e|와|과|和|及び)\s*#?\d{1,2})*)(?:[.):：]|\s|（|$)",
+    );
+    let c = cited.captures(title.trim_start_matches('#').trim_start())?;
+    let all = std::iter::once(c.get(1)?.as_str()).chain(
+        c.get(2)
+            .map_or("", |m| m.as_str())
+            .split(|ch: char| !ch.is_ascii_digit())
+            .filter(|n| !n.is_empty()),
+    );
+    all.map(|n| {
+        let n: u32 = n.parse().ok()?;
+        numbers.iter().find(|(k, _)| *k == n).map(|(_, r)| *r)
+    })
+    .collect()
+}
+
+/// The rows a unit's text cites as `#3` (every `#N` in it a row's number).
+fn hashed_rows(u: &Unit, numbers: &[(u32, usize)]) -> Option<Vec<usize>> {
+    let text = std::iter::once(&u.lead)
+        .chain(&u.lines)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut rows = Vec::new();
+    for (i, _) in text.match_indices('#') {
+        let digits: String = text[i + 1..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        let n: u32 = digits.parse().ok()?;
+        let &(_, r) = numbers.iter().find(|(k, _)| *k == n)?;
+        if !rows.contains(&r) {
+            rows.push(r);
+        }
+    }
+    (!rows.is_empty()).then_some(rows)
+}
+
+/// The one row whose problem the detail's title says again at the same level, in the row's
+/// words or most of them (`### P0：扣减与增加不在同一事务中` over the row `扣减与增加不在同一事务中，
+/// 失败时积分凭空增加`; `### P1：数量可以为负数` over `转赠数量允许为负数`).
+fn titled_row(d: usize, rows: &[usize], found: &[Option<Finding>]) -> Option<Vec<usize>> {
+    let detail = found[d].as_ref()?;
+    let title = pieces(&detail.title);
+    if title.len() < 3 {
+        return None;
+    }
+    let matching: Vec<usize> = rows
+        .iter()
+        .copied()
+        .filter(|&r| {
+            found[r].as_ref().is_some_and(|row| {
+                let row_pieces = pieces(&row.title);
+                let shared = title.iter().filter(|p| row_pieces.contains(p)).count();
+                (row.severity == detail.severity || detail.severity == Severity::Unclassified)
+                    && shared * 2 >= title.len()
+            })
+        })
+        .collect();
+    (matching.len() == 1).then_some(matching)
+}
+
+/// A title's content words, or in a script written without spaces its character pairs.
+fn pieces(title: &str) -> Vec<String> {
+    let normal = vocab::normalise(title);
+    if normal.chars().filter(|c| vocab::unspaced(*c)).count() >= 4 {
+        let chars: Vec<char> = normal.chars().filter(|c| vocab::unspaced(*c)).collect();
+        return chars.windows(2).map(|w| w.iter().collect()).collect();
+    }
+    normal
+        .split(' ')
+        .filter(|w| w.chars().count() > 3)
+        .map(str::to_string)
+        .collect()
+}
+
+/// A summary table and sections after it that cite its rows, by number or by the row's words,
+/// in any order and not all of them (`### 3. …（P1）`, `### 1, 4, 6（P3）`, a closing "fix #3
+/// first", `### P0：` and the row's problem again): each section is the detail of the rows it
+/// cites, not a finding of its own.
+///
+/// `by_title`: cite by the row's words too. Numbers are read before the rows are paired in
+/// order (a section that says "3." is row 3's wherever it stands), words after (the rows'
+/// order is the stronger sign).
+pub(super) fn pair_cited_details(units: &[Unit], found: &mut [Option<Finding>], by_title: bool) {
+    let rows: Vec<usize> = (0..units.len())
+        .filter(|i| units[*i].kind == UnitKind::Row && found[*i].is_some())
+        .collect();
+    let numbers: Vec<(u32, usize)> = rows
+        .iter()
+        .filter_map(|&i| units[i].number.map(|n| (n, i)))
+        .collect();
+    let Some(&last_row) = rows.last() else {
+        return;
+    };
+    if rows.len() < 2 {
+        return;
+    }
+    for d in last_row + 1..units.len() {
+        if units[d].kind == UnitKind::Row || found[d].is_none() {
+            continue;
+        }
+        let Some(rows) = cited_rows(&units[d].lead, &numbers).or_else(|| {
+            // A closing sentence about a row ("P1 が 1 件（#3）あるため…", "fix #3 first") with
+            // no place of its own restates it.
+            let unplaced = found[d].as_ref().is_some_and(|f| f.location.is_none());
+            unplaced
+                .then(|| {
+                    hashed_rows(&units[d], &numbers)
+                        .or_else(|| by_title.then(|| titled_row(d, &rows, found)).flatten())
+                })
+                .flatten()
+        }) else {
+            continue;
+        };
+        let other_file = |r: usize| {
+            let path = |f: &Option<Finding>| {
+                f.as_ref()
+                    .and_then(|f| f.location.as_ref())
+                    .map(|l| l.path.clone())
+                    .filter(|p| !p.is_empty())
+            };
+            matches!((path(&found[r]), path(&found[d])), (Some(a), Some(b)) if a != b)
+        };
+        if rows.iter().any(|&r| other_file(r)) {
+            continue;
+        }
+        let detail = found[d].take().expect("checked above");
+        if let [r] = rows[..] {
+            merge_detail(found[r].as_mut().expect("cited rows are findings"), detail);
+            continue;
+        }
+        // A section on several rows ("1, 4, 6 (P3)") details none of them alone: only its
+        // level counts.
+        for r in rows {
+            let row = found[r].as_mut().expect("cited rows are findings");
+            if detail.severity != Severity::Unclassified && detail.severity < row.severity {
+                row.severity = detail.severity;
+            }
+        }
+    }
+}
+
 /// Merges each detail into its row, when the findings after the table repeat the rows' levels
 /// in order and no pair names two different files.
 pub(super) fn pair_table_with_details(units: &[Unit], found: &mut [Option<Finding>]) {
@@ -73,41 +222,42 @@ pub(super) fn pair_table_with_details(units: &[Unit], found: &mut [Option<Findin
         let d = details[start + k];
         let detail = found[d].take().expect("paired findings exist");
         let row = found[r].as_mut().expect("paired findings exist");
-        // Two levels for one problem: the more severe reading wins.
-        if detail.severity != Severity::Unclassified
-            && (row.severity == Severity::Unclassified || detail.severity < row.severity)
-        {
-            row.severity = detail.severity;
-        }
-        // A full path names the file a bare file name abbreviates.
-        let longer = |a: &Option<crate::findings::Location>,
-                      b: &Option<crate::findings::Location>| {
-            matches!((a, b), (Some(a), Some(b))
-                if !b.path.contains('/') && a.path.ends_with(&format!("/{}", b.path)))
-        };
-        if longer(&detail.location, &row.location) {
-            row.location.clone_from(&detail.location);
-        }
-        let row_lined = row
-            .location
-            .as_ref()
-            .is_some_and(|l| l.start_line.is_some());
-        let detail_lined = detail
-            .location
-            .as_ref()
-            .is_some_and(|l| l.start_line.is_some());
-        if detail.location.is_some() && (row.location.is_none() || (detail_lined && !row_lined)) {
-            row.location = detail.location;
-        }
-        if !detail.title.is_empty() {
-            row.title = detail.title;
-        }
-        if detail.body.len() > row.body.len() {
-            row.body = detail.body;
-        }
-        if row.action.is_none() {
-            row.action = detail.action;
-        }
+        merge_detail(row, detail);
+    }
+}
+
+/// A row and the section that details it, made one finding: the more severe level, the more
+/// precise place, the detail's title and the longer body.
+fn merge_detail(row: &mut Finding, detail: Finding) {
+    // Two levels for one problem: the more severe reading wins.
+    if detail.severity != Severity::Unclassified
+        && (row.severity == Severity::Unclassified || detail.severity < row.severity)
+    {
+        row.severity = detail.severity;
+    }
+    // A full path names the file a bare file name abbreviates.
+    let longer = |a: &Option<crate::findings::Location>, b: &Option<crate::findings::Location>| {
+        matches!((a, b), (Some(a), Some(b))
+            if !b.path.contains('/') && a.path.ends_with(&format!("/{}", b.path)))
+    };
+    if longer(&detail.location, &row.location) {
+        row.location.clone_from(&detail.location);
+    }
+    let lined =
+        |l: &Option<crate::findings::Location>| l.as_ref().is_some_and(|l| l.start_line.is_some());
+    if detail.location.is_some()
+        && (row.location.is_none() || (lined(&detail.location) && !lined(&row.location)))
+    {
+        row.location = detail.location;
+    }
+    if !detail.title.is_empty() {
+        row.title = detail.title;
+    }
+    if detail.body.len() > row.body.len() {
+        row.body = detail.body;
+    }
+    if row.action.is_none() {
+        row.action = detail.action;
     }
 }
 
@@ -165,6 +315,41 @@ pub(super) fn pair_list_with_details(units: &[Unit], found: &mut [Option<Finding
         let d = found[detail].as_mut().expect("paired findings exist");
         if !title.is_empty() {
             d.title = title;
+        }
+    }
+}
+
+/// A summary's rated bullet without a place (Greptile's "**Critical issue**: the trim uses the
+/// wrong bound…") over the one placed finding at that level that details it: the same finding,
+/// told twice. Paired when they share two words of substance.
+pub(super) fn pair_summary_with_details(units: &[Unit], found: &mut [Option<Finding>]) {
+    let placed = |f: &Finding| f.location.as_ref().is_some_and(|l| !l.path.is_empty());
+    for s in 0..units.len() {
+        let Some(summary) = found[s].as_ref() else {
+            continue;
+        };
+        if !units[s].quiet || placed(summary) || summary.severity == Severity::Unclassified {
+            continue;
+        }
+        let words = |f: &Finding| {
+            let mut w = pieces(&f.title);
+            w.extend(pieces(&f.body));
+            w
+        };
+        let said = words(summary);
+        let details: Vec<usize> = (0..units.len())
+            .filter(|&d| d != s && !units[d].quiet)
+            .filter(|&d| {
+                found[d].as_ref().is_some_and(|f| {
+                    placed(f) && f.severity == summary.severity && {
+                        let w = words(f);
+                        said.iter().filter(|p| w.contains(p)).count() >= 2
+                    }
+                })
+            })
+            .collect();
+        if details.len() == 1 {
+            found[s] = None;
         }
     }
 }

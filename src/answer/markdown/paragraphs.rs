@@ -391,16 +391,19 @@ impl Reader<'_> {
                 let bare_under_title = (t.starts_with("http") || quoted_line || field_line)
                     && (u.lines.is_empty() || (field_line && only_fields))
                     && u.code.is_empty()
-                    && u.kind == UnitKind::Paragraph
-                    && (strong(u) || (titled && !t.starts_with("http")));
+                    // (A heading that is a finding, `### 2. Export files are public`, then
+                    // `` `src/worker.ts:112` `` on the next line.)
+                    && ((u.kind == UnitKind::Paragraph
+                        && (strong(u) || (titled && !t.starts_with("http"))))
+                        || u.kind == UnitKind::Heading);
                 // (A link that gives the line of the file the finding names without one, as
                 // Qodo's "Code" block does under its "Description", is its place too.)
+                // (Or one of the files it names, when it names several: "the factor is written
+                // in `http.py` and in `scheduler.py`", then the link to `scheduler.py` line 12.)
                 let refines = l.start_line.is_some()
                     && u.section_path.is_none()
-                    && !named.is_empty()
-                    && named
-                        .iter()
-                        .all(|n| n.start_line.is_none() && n.path == l.path);
+                    && named.iter().all(|n| n.start_line.is_none())
+                    && named.iter().any(|n| n.path == l.path);
                 if (link && (!placed || refines)) || same_file || (bare_under_title && !placed) {
                     self.units[o]
                         .lines
@@ -432,9 +435,16 @@ impl Reader<'_> {
                 && !lead.title.is_empty()
                 && !markers::labels_only(text)
                 && !unit::is_field(text);
-            // (A `**File:** path, line 64` field names the finding's own place.)
+            // (A `**File:** path, line 64` field names the finding's own place; so does the
+            // first paragraph under a title that names none: Qodo's bold "**If the pool is
+            // closed, `pool.acquire()` in `src/health/readiness.ts` throws…**".)
+            // (A table's cells read as its fields, `Impact: Medium`, are no paragraph.)
+            let first_under_bare_title = self.units[u].lines.iter().all(|l| unit::is_field(l))
+                && self.units[u].code.is_empty()
+                && location::find_all(&self.units[u].lead, self.roots).is_empty();
             let elsewhere = opens_unit(text)
                 && !unit::is_field(text)
+                && !first_under_bare_title
                 && location::find_all(text, self.roots)
                     .first()
                     .is_some_and(|l| {

@@ -55,6 +55,9 @@ pub struct Unit {
     pub children_are_findings: bool,
     /// The list it is an item of.
     pub list: Option<usize>,
+    /// A table row's own number (`| 3 | P1 | … |` under a `#` column), which a detail section
+    /// after the table cites (`### 3. The slot is given twice`).
+    pub number: Option<u32>,
 }
 
 use crate::answer::re;

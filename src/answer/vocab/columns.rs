@@ -61,6 +61,10 @@ pub const TABLE_ISSUE_COLUMNS: &[&str] = &[
 /// Columns that describe it, used when no column above is there.
 pub const TABLE_TEXT_COLUMNS: &[&str] = &[
     "description",
+    "note",
+    "notes",
+    "remark",
+    "remarks",
     "details",
     "summary",
     "what",
@@ -282,4 +286,22 @@ pub const TABLE_FIX_COLUMNS: &[&str] = &[
     "oplossing",
     "cách sửa",
     "perbaikan",
+];
+/// Columns that say where a finding of an earlier review stands (`| Status |` holding "✅ Fixed
+/// in 8e13c0a" or "Still open"): a row marked done there is not raised again.
+pub const TABLE_STATUS_COLUMNS: &[&str] = &[
+    "status",
+    "state",
+    "now",
+    "estado",
+    "situação",
+    "statut",
+    "état",
+    "stato",
+    "zustand",
+    "状态",
+    "状態",
+    "ステータス",
+    "対応状況",
+    "상태",
 ];

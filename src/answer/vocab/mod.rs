@@ -394,6 +394,9 @@ pub fn is_placeholder(s: &str) -> bool {
     if EMPTY_WORDS.contains(&t.as_str()) {
         return true;
     }
+    if placeholder_elsewhere(&words) {
+        return true;
+    }
     let rest = |skip: usize| words[skip..].join(" ");
     match words[0] {
         // "Nothing else to report", "None found", "Nothing stood out" — but not "Nothing
@@ -424,6 +427,115 @@ pub fn is_placeholder(s: &str) -> bool {
         "n" if words.get(1) == Some(&"a") => true,
         _ => false,
     }
+}
+
+/// "No se encontraron sugerencias de código para la PR.", "Keine Probleme gefunden.", "Aucune
+/// remarque." — the same placeholder in Spanish, Portuguese, German, French and Italian: an
+/// opener that denies, a noun for what a review raises, and only words of place or finding
+/// after it ("Keine Probleme, aber der Cache wächst" raises something).
+fn placeholder_elsewhere(words: &[&str]) -> bool {
+    const OPENERS: &[&str] = &[
+        "no se encontraron",
+        "no se han encontrado",
+        "no se detectaron",
+        "no hay",
+        "sin",
+        "nenhuma",
+        "nenhum",
+        "não foram encontradas",
+        "não foram encontrados",
+        "não há",
+        "keine",
+        "aucune",
+        "aucun",
+        "nessuna",
+        "nessun",
+    ];
+    const NOUNS: &[&str] = &[
+        "sugerencias",
+        "sugerencia",
+        "problemas",
+        "problema",
+        "hallazgos",
+        "comentarios",
+        "observaciones",
+        "errores",
+        "sugestões",
+        "sugestão",
+        "comentários",
+        "vorschläge",
+        "probleme",
+        "befunde",
+        "anmerkungen",
+        "suggestion",
+        "suggestions",
+        "problème",
+        "problèmes",
+        "remarque",
+        "remarques",
+        "suggerimenti",
+        "suggerimento",
+        "problemi",
+        "rilievi",
+    ];
+    const AFTER: &[&str] = &[
+        "de",
+        "código",
+        "codigo",
+        "code",
+        "para",
+        "la",
+        "el",
+        "pr",
+        "mr",
+        "en",
+        "esta",
+        "este",
+        "gefunden",
+        "festgestellt",
+        "trouvée",
+        "trouvées",
+        "trouvé",
+        "trouvés",
+        "encontradas",
+        "encontrados",
+        "encontrada",
+        "encontrado",
+        "detectados",
+        "detectadas",
+        "a",
+        "o",
+        "pull",
+        "request",
+        "dans",
+        "cette",
+        "in",
+        "diesem",
+        "der",
+        "dieser",
+        "relevantes",
+        "importantes",
+        "significativos",
+        "significativas",
+        "wesentlichen",
+        "relevanten",
+        "rilevati",
+        "trovati",
+        "nel",
+        "codice",
+        "per",
+        "questa",
+    ];
+    let Some(n) = OPENERS.iter().find_map(|o| {
+        let o: Vec<&str> = o.split(' ').collect();
+        (words.len() > o.len() && words[..o.len()] == o[..]).then_some(o.len())
+    }) else {
+        return false;
+    };
+    let Some(k) = words[n..].iter().take(3).position(|w| NOUNS.contains(w)) else {
+        return false;
+    };
+    words[n + k + 1..].iter().all(|w| AFTER.contains(w))
 }
 
 /// What may follow "none", "nothing" or "no issues" in a placeholder: nothing, or words that
@@ -533,6 +645,25 @@ pub fn unspaced(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn placeholders_in_other_languages() {
+        for t in [
+            "No se encontraron sugerencias de código para la PR.",
+            "Keine Probleme gefunden.",
+            "Aucune remarque.",
+            "Nenhum problema encontrado",
+        ] {
+            assert!(is_placeholder(t), "{t}");
+        }
+        for t in [
+            "Keine Probleme, aber der Cache wächst ohne Grenze.",
+            "Sin problemas de rendimiento, pero la consulta filtra mal.",
+            "No hay pruebas para el caso vacío.",
+        ] {
+            assert!(!is_placeholder(t), "{t}");
+        }
+    }
 
     #[test]
     fn a_tally_of_levels_is_not_a_finding() {

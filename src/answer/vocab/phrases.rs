@@ -174,6 +174,8 @@ pub const APPROVAL_PHRASES: &[&str] = &[
     // Romanian: "Aprob.", "aprobat".
     r"aprob(?:at)?",
     r"se puede (?:fusionar|mergear|integrar)",
+    r"no se (?:detectaron|encontraron|identificaron|han (?:encontrado|detectado|identificado)) (?:problemas|errores|hallazgos|sugerencias)(?: (?:importantes|relevantes|graves|significativos))?",
+    r"n[ãa]o foram (?:encontrad|detectad|identificad)[oa]s (?:problemas|erros|sugestões)(?: (?:importantes|relevantes|graves))?",
     // Portuguese, German, French; then Chinese, Japanese and Korean, whose words are not
     // separated by spaces (a phrase is matched inside a longer run of text).
     r"n[ãa]o encontrei (?:nenhum )?(?:problemas?|erros?)",

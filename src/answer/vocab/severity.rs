@@ -919,6 +919,26 @@ pub const PROSE_UNSPACED_DENIALS: &[&str] = &[
     "없",
 ];
 
+/// Verbs whose object is a problem the change repairs ("fixes the critical bug where…"): a level
+/// right after them (an article between) rates nothing. Only the descriptive forms: "fix the
+/// critical bug" asks for a repair, which is a rating.
+pub const PROSE_REPAIRS: &[&str] = &[
+    "fixes",
+    "fixed",
+    "resolves",
+    "resolved",
+    "addresses",
+    "addressed",
+    "closes",
+    "closed",
+    "corrects",
+    "corrected",
+    "patches",
+    "patched",
+    "eliminates",
+    "eliminated",
+];
+
 pub const PROSE_NEGATIONS: &[&str] = &[
     "not", "no", "nothing", "never", "isn", "isnt", "aren", "arent", "non", "without", "hardly",
     "didn", "didnt", "don", "dont", "doesn", "doesnt", "wasn", "weren", "zero", "none", "nor",

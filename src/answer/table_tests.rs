@@ -1,0 +1,156 @@
+//! Shapes the reader learned from blind set w40 (long reviews with many findings: summary
+//! tables and the sections that detail them, re-reviews with a status column, Qodo's and
+//! Greptile's layouts), one rule each, in answers written for these tests: what each rule
+//! reads, and what it leaves alone.
+
+use super::layout_tests::{read_cr, seen};
+use crate::findings::Severity::{self, *};
+
+fn approves(text: &str) -> bool {
+    let r = read_cr(text);
+    r.critique.agreement && r.critique.findings.is_empty()
+}
+
+fn levels(text: &str) -> Vec<Severity> {
+    read_cr(text)
+        .critique
+        .findings
+        .iter()
+        .map(|f| f.severity)
+        .collect()
+}
+
+#[test]
+fn rows_a_status_column_marks_done_are_not_raised_again() {
+    let text =
+        "## Earlier findings\n\n| # | Sev | Location | Finding | Status |\n|---|---|---|---|---|\n\
+| 1 | P0 | `q.ts:58` | Cross-tenant join | ✅ Fixed — the join checks the tenant |\n\
+| 2 | P2 | `csv.ts:22` | Formula injection | Resolved in 2f7b9d4 |\n\n## New findings\n\nNone.\n\n\
+**Verdict: approve.**\n";
+    assert!(approves(text), "{:?}", seen(&read_cr(text)));
+    let open = "| # | Sev | Location | Finding | Status |\n|---|---|---|---|---|\n\
+| 1 | P0 | `q.ts:58` | Cross-tenant join | ✅ Fixed |\n\
+| 2 | P1 | `w.ts:12` | Public ACL | ❌ Still open |\n| 3 | P2 | `r.ts:7` | Rate limit | Not fixed |\n";
+    assert_eq!(
+        seen(&read_cr(open)),
+        [(P1, "w.ts:12".into()), (P2, "r.ts:7".into())]
+    );
+}
+
+#[test]
+fn sections_that_cite_a_tables_rows_by_number_detail_them() {
+    let text = "| # | 重大度 | ファイル | 行 | 内容 |\n|---|---|---|---|---|\n\
+| 1 | P3 | `a.rb` | 14 | enum の順序 |\n| 2 | P2 | `j.rb` | 22 | リトライ上限なし |\n\
+| 3 | P1 | `p.rb` | 41 | ロックなしで枠を二重に割り当てる |\n\n\
+### 3. 同じ枠が 2 人に割り当てられる（P1）\n\n`with_lock` で囲んでください。\n\n\
+### 2. リトライ上限なし（P2）\n\n`attempts:` がありません。\n\n\
+## 結論\n\nP1 が 1 件（#3）あるため、このままでは承認できません。\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (P3, "a.rb:14".into()),
+            (P2, "j.rb:22".into()),
+            (P1, "p.rb:41".into())
+        ]
+    );
+    // A section that cites no row is a finding of its own.
+    let own = "| # | Sev | File | Issue |\n|---|---|---|---|\n| 1 | P2 | `a.go:3` | Slow loop |\n\
+| 2 | P3 | `b.go:9` | Typo |\n\n### Another thing (P1)\n\nThe lock in `c.go:40` is never released.\n";
+    assert_eq!(levels(own), [P2, P3, P1]);
+}
+
+#[test]
+fn a_detail_that_repeats_its_rows_words_is_that_row() {
+    let text = "| 级别 | 文件 | 行 | 问题 |\n|---|---|---|---|\n\
+| P0 | `t.go` | 72 | 扣减与增加不在同一事务中，失败时积分凭空增加 |\n\
+| P1 | `h.go` | 35 | 转赠数量允许为负数 |\n\n## 详细说明\n\n### P0：扣减与增加不在同一事务中\n\n请放进同一个事务。\n\n\
+### P1：数量可以为负数\n\n请校验 `amount > 0`。\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(P0, "t.go:72".into()), (P1, "h.go:35".into())]
+    );
+    // At another level, the same words are another finding.
+    let other = "| Sev | File | Issue |\n|---|---|---|\n| P2 | `a.go:3` | Retry loop never backs off |\n\
+| P3 | `b.go:9` | Typo in the log |\n\n### P0: the retry loop never backs off and takes the database down\n\n\
+It runs hot.\n";
+    assert_eq!(levels(other), [P2, P3, P0]);
+}
+
+#[test]
+fn a_summarys_rated_bullet_is_the_finding_it_sums_up() {
+    let text = "<h3>Greptile Summary</h3>\n\nReplaces the limiter.\n\n\
+- **Critical issue**: the trim uses the wrong bound, so entries are never evicted.\n\n\
+<h3>Comments</h3>\n\n**gateway/window.go:88**\n\n**Critical** Eviction bound is inverted; entries \
+are never evicted, so every client is throttled.\n";
+    assert_eq!(seen(&read_cr(text)), [(P0, "gateway/window.go:88".into())]);
+}
+
+#[test]
+fn the_bug_a_change_fixes_is_not_rated() {
+    let fixed =
+        "## Pull request summary\n\nThis pull request fixes the critical bug where reports \
+went to the old owner.\n\n## Review\n\n**r.go** — line 31\n\n**Severity:** Low\n\nRename `x`.\n";
+    assert_eq!(levels(fixed), [P3]);
+    // Asked to fix one, the reviewer rates it.
+    let asked =
+        "Two things:\n\n- `r.go:31`: please fix the critical bug here, the owner is stale.\n\
+- `r.go:40`: rename `x`. Nit.\n";
+    assert_eq!(levels(asked), [P0, P3]);
+}
+
+#[test]
+fn no_problems_found_in_spanish_and_portuguese_approves() {
+    assert!(approves("No se detectaron problemas importantes.\n"));
+    assert!(approves("Não foram encontrados problemas relevantes.\n"));
+}
+
+#[test]
+fn a_table_that_rates_the_points_above_it_gives_them_their_levels() {
+    let text = "**1. Payloads are logged.**\n`hooks/d.py:88` logs the payload with emails.\n\n\
+**2. Private addresses are allowed.**\n`api/s.py:42` accepts link-local URLs.\n\n\
+| # | Severity | Note |\n|---|---|---|\n| 1 | P2 | redact |\n| 2 | **P1** | SSRF, fix before merge |\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(P2, "hooks/d.py:88".into()), (P1, "api/s.py:42".into())]
+    );
+}
+
+#[test]
+fn a_place_alone_under_a_findings_heading_is_its_place() {
+    let text = "## P1\n\n### 2. Export files are public\n`src/worker.ts:112`\n\nDrop the ACL.\n\n\
+### 3. Backpressure is ignored\n`src/stream.ts:40`\n\nAwait `drain`.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (P1, "src/worker.ts:112".into()),
+            (P1, "src/stream.ts:40".into())
+        ]
+    );
+}
+
+#[test]
+fn a_suggestions_first_paragraph_naming_its_file_is_its_own() {
+    let text = "## PR Code Suggestions\n\n<table><tr><td>Possible issue</td>\n<td>\n\n\
+<details><summary>Guard the closed pool</summary>\n\n___\n\n**If the pool is closed, \
+<code>pool.acquire()</code> in <code>src/ready.ts</code> throws.**\n\n\
+[src/ready.ts [27-34]](https://example.org/pull/8/files#diff-r27)\n\n\
+</details></td><td align=center>Medium\n\n</td></tr></table>\n";
+    assert_eq!(seen(&read_cr(text)), [(P2, "src/ready.ts:27-34".into())]);
+}
+
+#[test]
+fn a_link_under_a_suggestion_places_it_at_one_of_the_files_it_names() {
+    let text =
+        "## PR Code Suggestions\n\n<details><summary>Name the magic factor</summary>\n\n___\n\n\
+**The factor `0.75` is written in `crawler/http.py` and in `crawler/scheduler.py`.**\n\n\
+[crawler/scheduler.py [12-12]](https://example.org/blob/5f0a9d1/crawler/scheduler.py#L12-L12)\n\n\
+</details>\n";
+    let r = read_cr(text);
+    let f = &r.critique.findings;
+    assert_eq!(f.len(), 1, "{f:?}");
+    let l = f[0].location.as_ref().expect("placed");
+    assert_eq!(
+        (l.path.as_str(), l.start_line),
+        ("crawler/scheduler.py", Some(12))
+    );
+}
