@@ -533,6 +533,29 @@ fn tuned_holdout_w5_corpus() {
     );
 }
 
+/// `tuned/holdout-w40`: written blind (63 answers, 17 families: long reviews with many findings,
+/// 233 in all, from the review bots and five CLIs on pull requests of 5–30 files: summary tables
+/// and their detail sections, re-reviews listing what was fixed; 10 in seven other languages)
+/// and measured once, with the reader alone, after it was tuned on w3 to w39: recall 0.98,
+/// precision 0.85, severity 0.92, located 0.99, approval 0.92, blockers caught 20/20, clean
+/// answers falsely gated 7/36, approvals gated 4/21. Tuned on since
+/// (`src/answer/table_tests.rs`).
+#[test]
+fn tuned_holdout_w40_corpus() {
+    held_to(
+        "holdout-w40",
+        63,
+        &Bars {
+            recall: 0.99,
+            precision: 0.97,
+            severity: 0.99,
+            located: 0.98,
+            family: 0.6,
+            clean_tenth: true,
+        },
+    );
+}
+
 /// `tuned/holdout-w39`: written blind (60 answers, 21 families: review feedback written when
 /// nobody asked for a format, from chat windows and IDE panels, agent CLIs that talked, code-host
 /// threads, chat apps and a mailing list; 18 in ten other languages) and measured once, with
@@ -546,7 +569,7 @@ fn tuned_holdout_w39_corpus() {
         (60, 1, 3),
         &Bars {
             recall: 0.95,
-            precision: 0.73,
+            precision: 0.75,
             severity: 0.87,
             located: 0.89,
             family: 0.0,
@@ -564,10 +587,10 @@ fn tuned_holdout_w39_corpus() {
 fn tuned_holdout_w38_corpus() {
     held_loosely(
         "holdout-w38",
-        (64, 2, 3),
+        (64, 0, 1),
         &Bars {
             recall: 0.97,
-            precision: 0.90,
+            precision: 0.96,
             severity: 0.96,
             located: 0.96,
             family: 0.0,
