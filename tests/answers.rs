@@ -533,6 +533,30 @@ fn tuned_holdout_w5_corpus() {
     );
 }
 
+/// `tuned/holdout-w41`: written blind (64 answers, 19 families: reviews of infrastructure,
+/// configuration and data changes — Terraform, Kubernetes and Helm, CI workflows, SQL
+/// migrations, IaC scanners' comments; 12 in nine other languages) and measured once, with the
+/// reader alone, after it was tuned on w3 to w40: recall 0.87, precision 0.87, severity 0.93,
+/// located 1.00, approval 0.97, blockers caught 20/20, clean answers falsely gated 2/36,
+/// approvals gated 1/21. Tuned on since. (Its Sourcery answer's level is only in the bot's
+/// overview line, "🔴 Security: 1 blocking issue", which the reader does not give the comment:
+/// the family bar is not held.)
+#[test]
+fn tuned_holdout_w41_corpus() {
+    held_to(
+        "holdout-w41",
+        64,
+        &Bars {
+            recall: 0.96,
+            precision: 0.93,
+            severity: 0.97,
+            located: 0.99,
+            family: 0.0,
+            clean_tenth: true,
+        },
+    );
+}
+
 /// `tuned/holdout-w40`: written blind (63 answers, 17 families: long reviews with many findings,
 /// 233 in all, from the review bots and five CLIs on pull requests of 5–30 files: summary tables
 /// and their detail sections, re-reviews listing what was fixed; 10 in seven other languages)
@@ -566,11 +590,11 @@ fn tuned_holdout_w40_corpus() {
 fn tuned_holdout_w39_corpus() {
     held_loosely(
         "holdout-w39",
-        (60, 1, 3),
+        (60, 0, 1),
         &Bars {
-            recall: 0.95,
-            precision: 0.75,
-            severity: 0.87,
+            recall: 0.97,
+            precision: 0.84,
+            severity: 0.95,
             located: 0.89,
             family: 0.0,
             clean_tenth: false,

@@ -267,13 +267,13 @@ fn install_man_puts_the_page_where_git_debate_help_finds_it() {
     )
     .unwrap();
     let path = format!("{}:{}", bin.display(), env.path());
-    let out = std::process::Command::new(bin.join("git-debate"))
-        .arg("install-man")
-        .env_clear()
-        .env("PATH", &path)
-        .env("HOME", &env.home)
-        .output()
-        .unwrap();
+    let out = crate::common::output_of_copied(
+        std::process::Command::new(bin.join("git-debate"))
+            .arg("install-man")
+            .env_clear()
+            .env("PATH", &path)
+            .env("HOME", &env.home),
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),

@@ -50,6 +50,19 @@ pub fn lead_in(block: &str, roots: &Roots) -> bool {
     if t.ends_with([':', '：']) && t.chars().count() <= 120 {
         return true;
     }
+    // "Here are my observations on the `.gitlab-ci.yml` change. I didn't assign severities."
+    static HERE_ARE: OnceLock<Pattern> = OnceLock::new();
+    let here_are = re(
+        &HERE_ARE,
+        r"(?i)^\W*(?:here (?:are|is)|below (?:are|is)|these are) (?:my |a few |some |the )?(?:observations|notes|thoughts|comments|findings|remarks|review|feedback)\b",
+    );
+    if here_are.is_match(t)
+        && t.chars().count() <= 200
+        && !crate::answer::verdict::raises_concern(t)
+        && crate::answer::prose::block_ratings(t).is_empty()
+    {
+        return true;
+    }
     let count = re(
         &COUNT,
         r"(?i)\b(?:two|three|four|a couple of|a few|several|deux|trois|quelques|zwei|drei|ein paar|einige|dos|tres|algunas|algunos|dois|duas|três|alguns|algumas|due|tre|alcune|alcuni)\b[^.!?]{0,30}\b(?:things?|points?|notes?|remarks?|observations?|comments?|remarques?|points?|anmerkungen|punkte|dinge|cosas|puntos|observaciones|comentarios|coisas|pontos|observações|comentários|osservazioni|cose|punti)\b|[二两兩三几幾2-9]\s*(?:つ|点|個|个|件|가지)",
@@ -87,6 +100,53 @@ pub fn own_limits(block: &str, roots: &Roots) -> bool {
         && !location::find_all(t, roots)
             .iter()
             .any(|l| l.start_line.is_some())
+}
+
+/// Is the block a chat model's list of its sources ("Sources" over "[1] RFC 9110, section
+/// 10.2.3 — Retry-After"): what the answer cites, not a point.
+pub fn sources(block: &str) -> bool {
+    static LABEL: OnceLock<Pattern> = OnceLock::new();
+    static CITATION: OnceLock<Pattern> = OnceLock::new();
+    let label = re(
+        &LABEL,
+        r"(?i)^\W*(?:sources?|references?|citations?|links|quellen|fuentes|fontes|références|fonti|参考(?:资料|文献|資料)?|出典|출처|참고(?: 자료)?)\W*$",
+    );
+    let citation = re(
+        &CITATION,
+        r"^\s*(?:[-*]\s*)?(?:\[\d{1,2}\]|\d{1,2}[.)]|\[[^\]\n]+\]\([^)\s]+\)|https?://\S+)",
+    );
+    let mut lines = block.lines().filter(|l| !l.trim().is_empty());
+    lines.next().is_some_and(|l| label.is_match(l)) && {
+        let rest: Vec<&str> = lines.collect();
+        !rest.is_empty() && rest.iter().all(|l| citation.is_match(l))
+    }
+}
+
+/// Does the block only promise the next step ("Let me know when it's updated and I'll
+/// approve.", "Me avisa quando atualizar que eu aprovo.") around praise, raising nothing?
+pub fn follow_up(block: &str, roots: &Roots) -> bool {
+    static PROMISE: OnceLock<Pattern> = OnceLock::new();
+    let promise = re(
+        &PROMISE,
+        r"(?i)\b(?:let me know|ping me|tell me|me avisa|me avise|avísame|avisame|sag(?:t)? (?:mir )?bescheid|préviens-moi|dis-moi|fammi sapere)\b[^.!?\n]{0,80}\b(?:approve|re-?review|take (?:another|a second) look|look again|aprovo|aprobaré|apruebo|reviso de novo|freigeben|gebe (?:ich )?frei|approuve|approuverai|approvo)\b",
+    );
+    let t = block.trim();
+    t.chars().count() <= 300
+        && promise.is_match(t)
+        && !crate::answer::verdict::raises_concern(t)
+        && crate::answer::prose::block_ratings(t).is_empty()
+        && location::find_all(t, roots).is_empty()
+}
+
+/// Does the block open on a fix for the point before it ("Suggested change: only reset
+/// `attempt` after a full batch", "Fix: …")? Then it is that point's, not another.
+pub fn fix_for_previous(block: &str) -> bool {
+    static FIX: OnceLock<Pattern> = OnceLock::new();
+    re(
+        &FIX,
+        r"(?i)^\W*(?:suggested (?:change|fix)|proposed (?:change|fix)|fix|possible fix|suggestion|sugerencia|correção|sugestão|vorschlag|lösung|correctif|suggestion de correction|修正案|修复建议|建议|수정 제안)\s*\**\s*[:：]",
+    )
+    .is_match(block)
 }
 
 /// Gives a point without a file of its own the file named last before it, when the point

@@ -330,3 +330,86 @@ fn a_code_hosts_thread_byline_is_no_part_of_the_comment() {
         .collect();
     assert!(!titles.iter().any(|t| t.contains("Dana")), "{titles:?}");
 }
+
+#[test]
+fn sources_a_promise_and_a_fix_for_the_point_before_are_no_points() {
+    let cited = "One low-priority issue in `net/retry.py` at line 66: an unparsable header falls \
+back silently; log a warning.\n\nSources\n[1] RFC 9110, section 10.2.3 — Retry-After\n\
+[2] `net/retry.py` on the main branch, line 60\n";
+    assert_eq!(levels(cited), [(P3, "net/retry.py:66".into())]);
+    let promise = "Tem um problema bloqueante em `cron.py`, linha 112: usa a hora local.\n\n\
+Fora isso, os testes novos ficaram ótimos. Me avisa quando atualizar que eu aprovo.\n";
+    assert_eq!(levels(promise), [(P0, "cron.py:112".into())]);
+    let fix = "In `sync/worker.go` at line 212 `attempt` is reset on every partial batch, so \
+the loop never backs off. This is critical.\n\nSuggested change: reset `attempt` only after a \
+full batch.\n";
+    let r = raw_blocks(fix, &Roots::default());
+    assert_eq!(placed(&r.findings), [(P0, "sync/worker.go:212".into())]);
+    assert!(r.findings[0].body.contains("only after a full batch"));
+    // A source list under a point is a list of sources only when every line cites one; a fix
+    // that names another file is a point of its own.
+    let listed = "Sources\n- the retry loop in `a.go` at line 3 spins forever\n";
+    assert_eq!(levels(listed).len(), 1);
+    let elsewhere = "In `a.go` at line 3 the loop spins forever. This is critical.\n\n\
+Suggested change: also cap retries in `b.go`.\n";
+    assert_eq!(levels(elsewhere).len(), 2);
+}
+
+#[test]
+fn inflected_german_levels_and_a_french_minor_detail_rate_their_points() {
+    let german = "Kritisch: In `src/a.kt`, Zeile 143, wirft `x!!` eine NullPointerException.\n\n\
+Niedrige Priorität: Die Abfrage in `src/b.kt` um Zeile 52 lädt alles eager.\n";
+    let r = crate::answer::read(german, None, crate::answer::Protocol::Cr, &Roots::default());
+    assert_eq!(
+        placed(&r.critique.findings),
+        [(P0, "src/a.kt:143".into()), (P3, "src/b.kt:52".into())]
+    );
+    let french = "Un point bloquant : dans `c/l.py`, ligne 27, le chemin sort du répertoire.\n\n\
+Un détail mineur : le message de la ligne 40 du même fichier est en anglais.\n";
+    assert_eq!(
+        levels(french),
+        [(P0, "c/l.py:27".into()), (P2, "c/l.py:40".into())]
+    );
+}
+
+#[test]
+fn a_priority_field_before_a_doubled_dash_rates_the_item() {
+    let text = "看了一下 `helm/values-prod.yaml` 的改动。两点：\n\
+1. 优先级：中 —— 第 18 行 `memory` 改成了 512Mi，高峰期可能被 OOMKill。\n\
+2. 优先级：低 —— 第 42 行注释里还是旧的域名。\n";
+    let r = crate::answer::read(text, None, crate::answer::Protocol::Cr, &Roots::default());
+    assert_eq!(
+        placed(&r.critique.findings),
+        [
+            (P2, "helm/values-prod.yaml:18".into()),
+            (P3, "helm/values-prod.yaml:42".into())
+        ]
+    );
+    // The same in English.
+    let english = "1. Priority: medium —— line 18 of `values.yaml` lowers the limit.\n";
+    let r = crate::answer::read(
+        english,
+        None,
+        crate::answer::Protocol::Cr,
+        &Roots::default(),
+    );
+    assert_eq!(
+        placed(&r.critique.findings),
+        [(P2, "values.yaml:18".into())]
+    );
+}
+
+#[test]
+fn here_are_my_observations_opens_the_points() {
+    let text = "Here are my observations on the `.gitlab-ci.yml` change. I didn't assign \
+severities.\n\n- **`deploy:prod` job (line 88):** any tag push now deploys to production without \
+anyone pressing the button.\n";
+    assert_eq!(levels(text), [(Unclassified, ".gitlab-ci.yml:88".into())]);
+}
+
+#[test]
+fn a_problem_that_must_be_fixed_said_in_chinese_is_p1() {
+    let text = "整体思路没问题。\n\n有一个必须修复的问题：`pkg/billing/charge.go` 第 77 行，调用方的 `ctx` \
+被换成了 `context.Background()`，超时和取消都失效了。\n";
+    assert_eq!(levels(text), [(P1, "pkg/billing/charge.go:77".into())]);
+}

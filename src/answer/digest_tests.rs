@@ -404,11 +404,12 @@ fn a_records_body_and_fix_fields_in_other_languages_are_its_own() {
 
 #[test]
 fn a_title_that_opens_with_an_aspect_is_a_findings_title() {
-    let title = "### Security header dropped for HEAD requests\n\n**Medium Severity**\n\n\
-`writeHeaders` runs only on GET, so HEAD lacks the header (`web/h.go:44`).\n";
+    let title = "### Security header dropped for HEAD requests\n\n<!-- **Medium Severity** -->\n\n\
+<!-- DESCRIPTION START -->\n`writeHeaders` runs only on GET, so HEAD lacks the header.\n\
+<!-- DESCRIPTION END -->\n\n<!-- LOCATIONS START\nweb/h.go#L44-L51\nLOCATIONS END -->\n";
     assert_eq!(
         seen(&read_cr(title)),
-        [(Severity::P2, "web/h.go:44".into())]
+        [(Severity::P2, "web/h.go:44-51".into())]
     );
     // The aspect alone, or with a word or two, is what the review looked at.
     for heading in [

@@ -185,8 +185,9 @@ fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
         // (Unless a place and the finding follow the dash: `Серьёзность: средняя — строка 44.
         // `time.Sleep` не учитывает …` is a finding's lead, its level first.)
         let after: Vec<&str> = line[m.end()..].split_whitespace().collect();
+        // (Chinese writes the dash double and the line as `第 18 行`.)
         let goes_on = after.len() >= 3
-            && crate::answer::location::lines_in(&after[..2].join(" ")).is_some();
+            && crate::answer::location::lines_in(&after[..3].join(" ")).is_some();
         if dashed && !titled && !goes_on {
             continue;
         }

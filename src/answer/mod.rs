@@ -874,6 +874,20 @@ fn merge_duplicates(findings: Vec<Finding>) -> Vec<Finding> {
     out.into_iter().map(|(f, _)| f).collect()
 }
 
+/// A title's opening rule id: capitals, digits, `_` or `-`, with a digit in it (`CKV_AWS_18`,
+/// `SNYK-CC-TF-1`, `SC2086`, `E501`).
+fn rule_id(title: &str) -> Option<&str> {
+    let first = title.split_whitespace().next()?;
+    let first = first.trim_end_matches([':', ',']);
+    let shaped = first.len() >= 3
+        && first.starts_with(|c: char| c.is_ascii_uppercase())
+        && first.chars().any(|c| c.is_ascii_digit())
+        && first
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_' || c == '-');
+    shaped.then_some(first)
+}
+
 fn title_words(title: &str) -> BTreeSet<String> {
     vocab::normalise(title)
         .split(' ')
@@ -891,6 +905,13 @@ fn same(a: &Finding, wa: &BTreeSet<String>, b: &Finding, wb: &BTreeSet<String>) 
     }
     if wa.is_empty() || wb.is_empty() {
         return false;
+    }
+    // Two scanner rules at one place (`CKV_AWS_18 — …`, `CKV_AWS_144 — …`) are two findings,
+    // however alike their wording.
+    if let (Some(x), Some(y)) = (rule_id(&a.title), rule_id(&b.title)) {
+        if x != y {
+            return false;
+        }
     }
     let common = wa.intersection(wb).count() as f32;
     let jaccard = common / wa.union(wb).count() as f32;

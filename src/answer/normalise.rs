@@ -239,18 +239,7 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
     let mut kept: Vec<&String> = merged
         .iter()
         .enumerate()
-        .filter(|(i, b)| {
-            let last = i + 1 == merged.len();
-            let aside = verdict_only(b, roots)
-                || praise_only(b, roots)
-                || retracts(b)
-                || asides::courtesy(b)
-                || asides::own_limits(b, roots)
-                || (!last
-                    && asides::lead_in(b, roots)
-                    && crate::answer::prose::block_ratings(b).is_empty());
-            !aside
-        })
+        .filter(|(i, b)| !aside(b, i + 1 == merged.len(), roots))
         .map(|(_, b)| b)
         .collect();
     if kept.is_empty() {
@@ -295,6 +284,16 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
                 continue;
             }
         }
+        // "Suggested change: …" after a point is that point's fix, unless it names a file of
+        // its own.
+        if asides::fix_for_previous(b) && location::find_all(b, roots).is_empty() {
+            if let Some(prev) = findings.last_mut() {
+                let prev: &mut Finding = prev;
+                prev.body = format!("{}\n\n{}", prev.body, b.trim());
+                prev.action.get_or_insert_with(|| b.trim().to_string());
+                continue;
+            }
+        }
         let level = crate::answer::prose::block_severity(b)
             .or(announced)
             .unwrap_or(Severity::Unclassified);
@@ -309,6 +308,20 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
         findings,
         ..Critique::empty("raw")
     }
+}
+
+/// Is the block no point: a verdict or praise alone, a retraction, courtesy, what the review
+/// did not do, a list of sources, a promise of the next step, or (not last) a lead-in to the
+/// points after it?
+fn aside(b: &str, last: bool, roots: &Roots) -> bool {
+    verdict_only(b, roots)
+        || praise_only(b, roots)
+        || retracts(b)
+        || asides::courtesy(b)
+        || asides::own_limits(b, roots)
+        || asides::sources(b)
+        || asides::follow_up(b, roots)
+        || (!last && asides::lead_in(b, roots) && crate::answer::prose::block_ratings(b).is_empty())
 }
 
 /// For each block, the file named last in the blocks before it (a prose review names a file

@@ -172,7 +172,8 @@ fn ruled_step(line: &str) -> bool {
 
 /// A session's opening line (goose: `starting session | provider: openai model: gpt-4.1`).
 fn session_banner(line: &str) -> bool {
-    line.starts_with("starting session | ")
+    // (opencode's session line; the gemini CLI's first line when it reuses a login.)
+    line.starts_with("starting session | ") || line.trim_end() == "Loaded cached credentials."
 }
 
 /// Where the text after a tool step starts: past its `key: value` parameters and indented
@@ -333,7 +334,9 @@ fn unwrap_envelope(text: &str) -> Option<String> {
     // json`) above the JSON.
     let t = match t.split_once('\n') {
         Some((first, rest))
-            if first.starts_with(['$', '%', '❯']) && rest.trim().starts_with('{') =>
+            // (Or the gemini CLI's login line.)
+            if (first.starts_with(['$', '%', '❯']) || session_banner(first))
+                && rest.trim().starts_with('{') =>
         {
             rest.trim()
         }
@@ -513,9 +516,20 @@ fn without_bylines(text: &str) -> String {
         &PLACED,
         r"(?i)^\s*(?:\*\*@?[A-Za-z0-9_.\- ]{1,30}?(?:\[bot\])?\*\*|@?[A-Za-z0-9_.-]+(?:\[bot\]| bot))\s+(?:·|commented on|reviewed)\s+(.*[\w`]/?[\w.-]*\.\w+.*)$",
     );
-    let is_byline = |l: &str| byline.is_match(l) || web.is_match(l);
+    // The same in any language: a bold name, then a handle or "· <when>" ("**GitLab Duo**
+    // @GitLabDuo · kommentiert", "**Lucía Ferrer** comentó en el diff · hace 3 horas"). (A
+    // bold level before a dot, `**High** · Security`, has neither.)
+    static ANY_LANGUAGE: OnceLock<Pattern> = OnceLock::new();
+    let any_language = re(
+        &ANY_LANGUAGE,
+        r"(?i)^\s*\*\*[^*\n]{1,40}\*\*\s+(?:@[A-Za-z0-9_.-]+\s*·[^`\n]{0,40}|[^`\n·]{0,40}·\s*(?:\d+\s+\S+\s+ago|hace\s+\d+\s+\S+|vor\s+\d+\s+\S+|il y a\s+\d+\s+\S+|há\s+\d+\s+\S+|\d+\s+\S+\s+fa|\d+\s*\S{0,3}前|\d+\s*\S{0,3}\s?전|yesterday|ayer|gestern|hier|ontem|ieri))\s*$",
+    );
+    let is_byline = |l: &str| byline.is_match(l) || web.is_match(l) || any_language.is_match(l);
     if !text.lines().any(|l| {
-        byline.is_match(l) || placed.is_match(l) || web.is_match(l) && !l.trim().starts_with('@')
+        byline.is_match(l)
+            || placed.is_match(l)
+            || any_language.is_match(l)
+            || web.is_match(l) && !l.trim().starts_with('@')
     }) {
         return text.to_string();
     }
@@ -632,6 +646,8 @@ mod tests {
         // The gemini CLI's JSON output, with the command that printed it above it.
         let cli = "$ gemini -p \"review\" --output-format json\n{\"response\": \"## P1\\n- x\", \"stats\": {}}";
         assert_eq!(prepare(cli).trim(), "## P1\n- x");
+        let banner = "Loaded cached credentials.\n{\"response\": \"LGTM\", \"stats\": {}}";
+        assert_eq!(prepare(banner).trim(), "LGTM");
         // Without `stats` beside it, a `response` key is anybody's.
         let other = r#"{"response": "LGTM", "id": 3}"#;
         assert_eq!(prepare(other), other);
@@ -657,6 +673,17 @@ mod tests {
         let out = prepare(marks);
         assert!(out.contains("[should fix] a.sql:19"), "{out}");
         assert!(out.contains("See f(.) here."), "{out}");
+        // A code host's byline in another language; a bold level before a dot is no byline.
+        for byline in [
+            "**GitLab Duo** @GitLabDuo · kommentiert",
+            "**Lucía Ferrer** comentó en el diff · hace 3 horas",
+        ] {
+            assert!(
+                !prepare(&format!("{byline}\nSchweregrad: mittel")).contains("**"),
+                "{byline}"
+            );
+        }
+        assert!(prepare("**High** · Security · Reliability\nx").contains("**High**"));
         let thread = "qodo-merge-pro[bot] · review thread\nsrc/a.js:27\n**Suggestion:** x";
         assert!(!prepare(thread).contains("qodo"));
         assert!(prepare("The bot commented on this line.").contains("commented"));

@@ -63,12 +63,14 @@ fn sections_that_cite_a_tables_rows_by_number_detail_them() {
 fn a_detail_that_repeats_its_rows_words_is_that_row() {
     let text = "| 级别 | 文件 | 行 | 问题 |\n|---|---|---|---|\n\
 | P0 | `t.go` | 72 | 扣减与增加不在同一事务中，失败时积分凭空增加 |\n\
-| P1 | `h.go` | 35 | 转赠数量允许为负数 |\n\n## 详细说明\n\n### P0：扣减与增加不在同一事务中\n\n请放进同一个事务。\n\n\
-### P1：数量可以为负数\n\n请校验 `amount > 0`。\n";
+| P1 | `h.go` | 35 | 转赠数量允许为负数 |\n| P2 | `r.go` | 48 | 缺少索引 |\n\
+| P3 | `h.go` | 60 | 错误信息直接返回数据库错误文本 |\n\n## 详细说明\n\n### P0：扣减与增加不在同一事务中\n\n\
+请放进同一个事务。\n\n### P1：数量可以为负数\n\n请校验 `amount > 0`。\n";
     assert_eq!(
-        seen(&read_cr(text)),
+        seen(&read_cr(text))[..2],
         [(P0, "t.go:72".into()), (P1, "h.go:35".into())]
     );
+    assert_eq!(levels(text), [P0, P1, P2, P3]);
     // At another level, the same words are another finding.
     let other = "| Sev | File | Issue |\n|---|---|---|\n| P2 | `a.go:3` | Retry loop never backs off |\n\
 | P3 | `b.go:9` | Typo in the log |\n\n### P0: the retry loop never backs off and takes the database down\n\n\
@@ -153,4 +155,26 @@ fn a_link_under_a_suggestion_places_it_at_one_of_the_files_it_names() {
         (l.path.as_str(), l.start_line),
         ("crawler/scheduler.py", Some(12))
     );
+}
+
+#[test]
+fn a_scanners_table_its_failed_checks_and_its_tally() {
+    let tally = "✅ **No issues found**\n\n| Severity | Issues |\n|---|---|\n| Critical | 0 |\n\
+| High | 0 |\n| Low | 0 |\n";
+    assert!(approves(tally), "{:?}", seen(&read_cr(tally)));
+    let checks = "| Check | File | Lines | Result |\n|---|---|---|---|\n\
+| CKV_AWS_18 — access logging off | `tf/s3.tf` | 1-14 | ❌ FAILED |\n\
+| CKV_AWS_144 — no replication | `tf/s3.tf` | 1-14 | ❌ FAILED |\n\
+| CKV_AWS_20 — public ACL | `tf/s3.tf` | 16-20 | ⏭️ SKIPPED — approved in SEC-114 |\n\
+| CKV_AWS_19 — encryption | `tf/s3.tf` | 1-14 | PASSED |\n";
+    assert_eq!(levels(checks), [Unclassified, Unclassified]);
+}
+
+#[test]
+fn a_pull_request_summary_is_what_the_change_does() {
+    let summary = "## Pull request summary\n\n- `api/orders.go:12`: a new handler for refunds\n\
+- `api/routes.go:40`: the route registered\n\n## Review\n\nNo issues found.\n";
+    assert!(approves(summary), "{:?}", seen(&read_cr(summary)));
+    let review = "## Review notes\n\n- `api/orders.go:12`: a new handler for refunds\n";
+    assert_eq!(levels(review).len(), 1);
 }

@@ -21,18 +21,35 @@ pub fn findings(
         .map(str::trim)
         .filter(|p| !p.is_empty())
         .collect();
-    let mut out: Vec<Finding> = paragraphs
+    let raises = |p: &str| {
+        let lined = || placed(p, roots).is_some_and(|l| l.start_line.is_some());
+        (verdict::raises_concern(p)
+            && (prose::severity_in(p).is_some() || placed(p, roots).is_some()))
+            // "One medium-severity thing: `a.kt:66` maps…": a level and a line are a
+            // finding, whatever words it is told in.
+            || (prose::severity_in(p).is_some() && lined())
+            // Or a level alone in a clause of its own, about a file: "Small stuff, P3:
+            // `values.yaml` line 12 …", "In `Table.tsx` … Low priority."
+            // (Not "Low Risk" over a summary of the change: that rates the change.)
+            || (prose::block_severity(p).is_some()
+                && placed(p, roots).is_some()
+                && !risk_rating(p))
+    };
+    // A struck-through or "✅ Addressed" comment is one the reviewer withdrew.
+    let said: Vec<&str> = paragraphs
         .iter()
-        // A struck-through or "✅ Addressed" comment is one the reviewer withdrew.
+        .copied()
         .filter(|p| !crate::answer::vocab::is_withdrawn(p) && !verdict::ruled_out(p))
+        .collect();
+    // A paragraph that only says no ("Short answer: not safe to merge yet.") is the verdict on
+    // the paragraphs that raise something, not a finding beside them; alone, it is the finding.
+    let any_raised = said.iter().any(|p| raises(p));
+    let mut out: Vec<Finding> = said
+        .iter()
         .filter(|p| {
-            let lined = || placed(p, roots).is_some_and(|l| l.start_line.is_some());
-            verdict::objection(p).is_some()
-                || (verdict::raises_concern(p)
-                    && (prose::severity_in(p).is_some() || placed(p, roots).is_some()))
-                // "One medium-severity thing: `a.kt:66` maps…": a level and a line are a
-                // finding, whatever words it is told in.
-                || (prose::severity_in(p).is_some() && lined())
+            let objects = verdict::objection(p).is_some();
+            let only_no = p.split_whitespace().count() <= 12 && !verdict::raises_concern(p);
+            raises(p) || (objects && !(any_raised && only_no))
         })
         .map(|p| from_paragraph(p, roots))
         .collect();
@@ -50,8 +67,21 @@ pub fn findings(
     out
 }
 
+/// Does the paragraph rate the change's risk ("**Low Risk**", "medium risk: touches the
+/// middleware")?
+fn risk_rating(p: &str) -> bool {
+    static RISK: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    crate::answer::re(
+        &RISK,
+        r"(?i)\b(?:very low|low|minimal|medium|moderate|high|elevated)[\s*_-]+risk\b",
+    )
+    .is_match(p)
+}
+
 fn from_paragraph(p: &str, roots: &Roots) -> Finding {
-    let severity = prose::severity_in(p).unwrap_or(Severity::Unclassified);
+    let severity = prose::severity_in(p)
+        .or_else(|| prose::block_severity(p))
+        .unwrap_or(Severity::Unclassified);
     let mut f = Finding::new(severity, &first_sentence(p));
     f.body = p.to_string();
     f.location = placed(p, roots);
@@ -59,13 +89,29 @@ fn from_paragraph(p: &str, roots: &Roots) -> Finding {
 }
 
 /// The first file the paragraph names, with its line or the line it mentions ("around line 88").
+/// (When the paragraph names several files before a bare "at line 44", the line is the file's
+/// named last before it: "… moving the probes into `values.yaml` … the block in
+/// `templates/deployment.yaml` is now wrapped … at line 44".)
 fn placed(p: &str, roots: &Roots) -> Option<Location> {
-    let mut l = location::find_all(p, roots)
+    let all: Vec<Location> = location::find_all(p, roots)
         .into_iter()
-        .find(|l| !l.path.is_empty() && !l.outside)?;
+        .filter(|l| !l.path.is_empty() && !l.outside)
+        .collect();
+    let mut l = all.first()?.clone();
     if l.start_line.is_none() {
         if let Some((s, e)) = location::lines_in(p) {
-            l = Location::new(&l.path, Some(s), e);
+            let said_at = [format!("line {s}"), format!("Line {s}"), format!("L{s}")]
+                .iter()
+                .filter_map(|w| p.find(w.as_str()))
+                .min();
+            let before = said_at.and_then(|at| {
+                all.iter()
+                    .filter(|c| c.start_line.is_none())
+                    .filter_map(|c| p[..at].rfind(c.path.as_str()).map(|i| (i, c)))
+                    .max_by_key(|(i, _)| *i)
+                    .map(|(_, c)| c.path.clone())
+            });
+            l = Location::new(before.as_deref().unwrap_or(&l.path), Some(s), e);
         }
     }
     Some(l)
@@ -83,6 +129,73 @@ fn first_sentence(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bare_no_beside_a_raised_point_is_its_verdict() {
+        let roots = Roots::default();
+        let text =
+            "Short answer: not safe to merge yet.\n\nLine 19 of `ci/c.py` calls `yaml.load` \
+without a Loader, which can build arbitrary objects. I'd put this at P1.";
+        let f = findings(None, text, true, &roots);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].severity, Severity::P1);
+        // A no that says why is a point of its own.
+        let why = "Not safe to merge: the migration drops the users table and nothing restores \
+it.\n\nLine 19 of `ci/c.py` calls `yaml.load` without a Loader. I'd put this at P1.";
+        assert_eq!(findings(None, why, true, &roots).len(), 2);
+        // Alone, the no is the finding.
+        assert_eq!(
+            findings(None, "Short answer: not safe to merge yet.", true, &roots).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn a_bare_line_is_in_the_file_named_just_before_it() {
+        let roots = Roots::default();
+        let text = "The probes moved into `values.yaml`; the block in \
+`charts/api/templates/deployment.yaml` is now wrapped in a condition at line 44, so prod pods \
+report Ready too early — that is a P1.\n\nSmall stuff, P3: `charts/api/values.yaml` line 12 \
+still has the old comment.\n\nRequest changes.";
+        let f = findings(None, text, true, &roots);
+        let seen: Vec<(Severity, String)> = f
+            .iter()
+            .map(|f| {
+                (
+                    f.severity,
+                    f.location.as_ref().map_or("-".into(), |l| l.display()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (
+                    Severity::P1,
+                    "charts/api/templates/deployment.yaml:44".into()
+                ),
+                (Severity::P3, "charts/api/values.yaml:12".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn a_risk_rating_over_a_summary_raises_nothing() {
+        let roots = Roots::default();
+        let note = "> **Low Risk**\n> Tooling-only change.\n>\n> - replaces `.eslintrc.cjs` with \
+`eslint.config.js`\n\nBugbot reviewed your changes and found no bugs!";
+        assert!(findings(None, note, false, &roots).is_empty());
+    }
+
+    #[test]
+    fn a_lone_level_raises_a_paragraph_about_a_file() {
+        let roots = Roots::default();
+        let low = "The refactor is fine overall.\n\nIn `src/Table.tsx` the `aria-sort` attribute \
+sits on the button. Low priority.\n\nOtherwise looks good.";
+        let f = findings(None, low, false, &roots);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].severity, Severity::P3);
+    }
 
     #[test]
     fn a_no_or_a_rated_paragraph_is_a_finding() {

@@ -398,7 +398,7 @@ pub fn labelled(text: &str) -> bool {
     static LABEL: OnceLock<Pattern> = OnceLock::new();
     re(
         &LABEL,
-        r"(?i)^\W*(?:overall\s+|final\s+)?(?:verdict|conclusion|veredicto|verdetto|verdict final|fazit|závěr|итог|вердикт|висновок|werdykt|podsumowanie|sonuç|kết luận|kesimpulan|結論|结论|総評|판정|결론)\s*\**\s*[:：]",
+        r"(?i)^\W*(?:overall\s+|final\s+)?(?:verdict|conclusion|short answer|bottom line|tl;?dr|in short|veredicto|verdetto|verdict final|en bref|fazit|kurz gesagt|en resumen|em resumo|závěr|итог|вердикт|висновок|werdykt|podsumowanie|sonuç|kết luận|kesimpulan|結論|结论|総評|要するに|简而言之|판정|결론|한마디로)\s*\**\s*[:：]",
     )
     .is_match(text)
 }
@@ -635,6 +635,13 @@ mod tests {
         for t in raised {
             assert!(raises_concern(t), "{t}");
         }
+    }
+
+    #[test]
+    fn a_short_answer_is_a_verdict_label() {
+        assert!(labelled("Short answer: not safe to merge yet."));
+        assert!(labelled("**TL;DR:** approve"));
+        assert!(!labelled("Short answers are fine: the API returns 204."));
     }
 
     #[test]

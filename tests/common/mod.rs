@@ -64,6 +64,21 @@ impl Run {
     }
 }
 
+/// `cmd.output()` for a program the test has just copied: while another test's thread forks,
+/// the child holds the copy's write handle for an instant and exec fails with "Text file busy"
+/// (ETXTBSY); a short wait and another try is all it takes.
+pub fn output_of_copied(cmd: &mut Command) -> Output {
+    for _ in 0..50 {
+        match cmd.output() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            other => return other.expect("the copied program runs"),
+        }
+    }
+    panic!("the copied program stayed busy");
+}
+
 pub fn read_json(path: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }

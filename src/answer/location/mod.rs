@@ -77,7 +77,7 @@ fn is_drive(p: &str) -> bool {
 use crate::answer::{re, re_built};
 
 /// A path-like token: optional drive or root, segments, and a file name.
-const PATH: &str = r"(?:[A-Za-z]:[\\/]|~/|\.{1,2}/|/)?(?:[\w.@+~-]+[\\/])*[\w@+~-][\w.@+~-]*";
+const PATH: &str = r"(?:[A-Za-z]:[\\/]|~/|\.{1,2}/|/)?(?:[\w.@+~-]+[\\/])*\.?[\w@+~-][\w.@+~-]*";
 
 /// Is `p` (as matched) a file path rather than a word, a version or a method call?
 fn plausible_path(p: &str, backticked: bool, with_line: bool) -> bool {
@@ -89,6 +89,47 @@ fn plausible_path(p: &str, backticked: bool, with_line: bool) -> bool {
     if BARE_FILE_NAMES.contains(&name) {
         return true;
     }
+    // A dotfile (`.gitlab-ci.yml`, `.eslintrc.json`) is read by the name after its dot; a dot
+    // and an extension alone (`.yml`) is a kind of file, not one, and so is a suffix that
+    // names a kind (`.down.sql`, `.test.ts`, `.d.ts`, `.min.js`).
+    const KINDS: &[&str] = &[
+        "down",
+        "up",
+        "test",
+        "tests",
+        "spec",
+        "d",
+        "min",
+        "module",
+        "stories",
+        "story",
+        "config",
+        "conf",
+        "local",
+        "prod",
+        "dev",
+        "generated",
+        "gen",
+        "pb",
+        "mock",
+        "snap",
+        "e2e",
+        "bundle",
+        "chunk",
+        "example",
+        "sample",
+    ];
+    let name = match name.strip_prefix('.') {
+        Some(inner) if inner.contains('.') => {
+            let first = inner.split('.').next().unwrap_or("");
+            if KINDS.contains(&first.to_ascii_lowercase().as_str()) {
+                return false;
+            }
+            inner
+        }
+        Some(_) => return false,
+        None => name,
+    };
     let has_dir = p.contains('/') || p.contains('\\');
     let Some((stem, ext)) = name.rsplit_once('.') else {
         return false;
@@ -378,6 +419,27 @@ mod tests {
                 if l.outside { " (outside)" } else { "" }
             )
         })
+    }
+
+    #[test]
+    fn dotfiles_are_files_and_an_extension_alone_is_not() {
+        assert_eq!(
+            one("the `.gitlab-ci.yml` change").as_deref(),
+            Some(".gitlab-ci.yml")
+        );
+        assert_eq!(
+            one("`.eslintrc.json` line 4").as_deref(),
+            Some(".eslintrc.json:4")
+        );
+        assert_eq!(one("in `.env`, line 3").as_deref(), Some(".env:3"));
+        assert_eq!(
+            one("`deploy/.env.example`").as_deref(),
+            Some("deploy/.env.example")
+        );
+        assert_eq!(one("every `.yml` file"), None);
+        assert_eq!(one("no matching `.down.sql` file"), None);
+        assert_eq!(one("the `.test.ts` files"), None);
+        assert_eq!(one("a `.local` domain"), None);
     }
 
     #[test]

@@ -190,6 +190,12 @@ impl Reader<'_> {
         if lead.trim().is_empty() || lead.trim().chars().all(|c| c == '-') {
             return;
         }
+        // A count in the issue column (`| Critical | 0 |` under `| Severity | Issues |`) is a
+        // tally of levels, not a finding.
+        if lead.trim().chars().all(|c| c.is_ascii_digit()) {
+            self.out.quiet_text.push(cells.join(" | "));
+            return;
+        }
         // A row whose level is only a pass mark (`| ✅ | a.test.ts | — | Tests added, nice. |`)
         // is what the reviewer checked and liked.
         let passed = |c: &str| {
@@ -230,13 +236,26 @@ impl Reader<'_> {
 }
 
 /// Does a status cell say the finding is done: a check mark first (`✅ Removed`, `✔ Two
-/// tenants`), or a status word that means fixed ("Fixed in 2f7b9d4", "Resolved")?
+/// tenants`), a status word that means fixed ("Fixed in 2f7b9d4", "Resolved"), or a scanner's
+/// result that is no failure (`PASSED`, `⏭️ SKIPPED — approved in SEC-114`, "Suppressed")?
 fn done(cell: &str) -> bool {
     let t = plain(cell);
     let t = t.trim();
-    t.starts_with(['✅', '✔', '☑', '✓'])
+    let first = vocab::normalise(t);
+    let first = first.split(' ').next().unwrap_or("");
+    t.starts_with(['✅', '✔', '☑', '✓', '⏭'])
         || vocab::is_withdrawn(t)
         || crate::answer::carried::status_word(t) == Some(vocab::Carried::Fixed)
+        || [
+            "passed",
+            "pass",
+            "skipped",
+            "ignored",
+            "suppressed",
+            "waived",
+            "ok",
+        ]
+        .contains(&first)
 }
 
 /// The file an item stands for when it is only a file: `src/a.rs`, `src/a.rs:`,

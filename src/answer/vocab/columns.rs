@@ -13,6 +13,11 @@ pub const TABLE_ISSUE_COLUMNS: &[&str] = &[
     "title",
     "comment",
     "suggestion",
+    // A scanner's failed checks (Checkov, tfsec, Trivy): the check is the finding, and the
+    // `Result` column says whether it failed (see [`TABLE_STATUS_COLUMNS`]).
+    "check",
+    "rule",
+    "control",
     // zh, ja, ko, es, pt, de, fr
     "问题",
     "問題",
@@ -291,6 +296,7 @@ pub const TABLE_FIX_COLUMNS: &[&str] = &[
 /// in 8e13c0a" or "Still open"): a row marked done there is not raised again.
 pub const TABLE_STATUS_COLUMNS: &[&str] = &[
     "status",
+    "result",
     "state",
     "now",
     "estado",

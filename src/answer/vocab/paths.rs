@@ -189,6 +189,22 @@ pub const BARE_FILE_NAMES: &[&str] = &[
     "CODEOWNERS",
     "LICENSE",
     "Cargo.lock",
+    // Dotfiles without a second dot, named whole.
+    ".env",
+    ".gitignore",
+    ".gitattributes",
+    ".gitmodules",
+    ".dockerignore",
+    ".editorconfig",
+    ".npmrc",
+    ".nvmrc",
+    ".bashrc",
+    ".zshrc",
+    ".htaccess",
+    ".prettierrc",
+    ".eslintrc",
+    ".babelrc",
+    ".tool-versions",
 ];
 
 /// Words for "line" and "lines" before a line number, in the languages reviews are written in
