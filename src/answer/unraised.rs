@@ -43,7 +43,15 @@ pub fn findings(
         .collect();
     // A paragraph that only says no ("Short answer: not safe to merge yet.") is the verdict on
     // the paragraphs that raise something, not a finding beside them; alone, it is the finding.
-    let any_raised = said.iter().any(|p| raises(p));
+    // (Only beside a point that trips the gate as the no would: a blocker, or one without a
+    // level. Beside a P3 alone, "not safe to merge" stays a finding, so the gate still sees it.)
+    let any_raised = said.iter().any(|p| {
+        raises(p)
+            && matches!(
+                from_paragraph(p, roots).severity,
+                Severity::P0 | Severity::P1 | Severity::Unclassified
+            )
+    });
     let mut out: Vec<Finding> = said
         .iter()
         .filter(|p| {
@@ -143,6 +151,10 @@ without a Loader, which can build arbitrary objects. I'd put this at P1.";
         let why = "Not safe to merge: the migration drops the users table and nothing restores \
 it.\n\nLine 19 of `ci/c.py` calls `yaml.load` without a Loader. I'd put this at P1.";
         assert_eq!(findings(None, why, true, &roots).len(), 2);
+        // Beside a minor point only, the no stays a finding the gate sees.
+        let minor = "Short answer: not safe to merge yet.\n\nLine 19 of `ci/c.py` has a typo in \
+the log message. I'd put this at P3.";
+        assert_eq!(findings(None, minor, true, &roots).len(), 2);
         // Alone, the no is the finding.
         assert_eq!(
             findings(None, "Short answer: not safe to merge yet.", true, &roots).len(),
