@@ -102,8 +102,8 @@ pub fn own_limits(block: &str, roots: &Roots) -> bool {
             .any(|l| l.start_line.is_some())
 }
 
-/// Is the block a chat model's list of its sources ("Sources" over "[1] RFC 9110, section
-/// 10.2.3 — Retry-After"): what the answer cites, not a point.
+/// Is the block a chat model's list of its sources ("Sources" over `[1] RFC 9110, section
+/// 10.2.3 — Retry-After`): what the answer cites, not a point.
 pub fn sources(block: &str) -> bool {
     static LABEL: OnceLock<Pattern> = OnceLock::new();
     static CITATION: OnceLock<Pattern> = OnceLock::new();
