@@ -2,16 +2,12 @@
 //! models, colleagues in chat, email and pull-request comments, agent CLIs that ignored the
 //! format. One rule each, in answers written for these tests, with what each rule leaves alone.
 
-use super::layout_tests::placed;
+use super::layout_tests::{placed, raw_levels};
 use crate::answer::location::Roots;
 use crate::answer::normalise::{raises_nothing, raw_blocks};
 use crate::answer::prose::{block_ratings, block_severity, severity_in};
 use crate::answer::verdict;
-use crate::findings::Severity::{self, *};
-
-fn levels(text: &str) -> Vec<(Severity, String)> {
-    placed(&raw_blocks(text, &Roots::default()).findings)
-}
+use crate::findings::Severity::*;
 
 #[test]
 fn holding_the_merge_is_a_blocker() {
@@ -115,7 +111,7 @@ Line 57: the currency symbol is hard-coded when none is set. Minor, it only hits
 Line 131: `t` could use a real name. Nit.\n\n\
 The footer is printed twice in the same file, also minor.\n\nCheers,\nAna\n";
     assert_eq!(
-        levels(text),
+        raw_levels(text),
         [
             (P2, "billing/pdf.py:57".into()),
             (P3, "billing/pdf.py:131".into()),
@@ -132,7 +128,7 @@ In the first commit `lib/retry.js` swallowed the error; the second rethrows it, 
 Looking at `src/orders.cs`:\n\n\
 Line 112 is where the exception escapes, so the reservation is never released.\n";
     assert_eq!(
-        levels(text),
+        raw_levels(text),
         [
             (Unclassified, "src/repo/articles.ts:58".into()),
             (Unclassified, "src/orders.cs:112".into())
@@ -148,7 +144,7 @@ fn after_the_first_point_a_block_about_a_file_is_a_point() {
         "The retry loop in `worker/poll.go` line 88 never gives up, so it spins forever.\n\n\
 In `importer/cli.py` the `--batch-size` flag is still parsed, but nothing reads it anymore.\n";
     assert_eq!(
-        levels(text),
+        raw_levels(text),
         [
             (Unclassified, "worker/poll.go:88".into()),
             (Unclassified, "importer/cli.py".into())
@@ -157,17 +153,23 @@ In `importer/cli.py` the `--batch-size` flag is still parsed, but nothing reads 
     // Before the first point, a block about a file is the reviewer's description.
     let text = "The change moves validation into `api/orders.py`.\n\n\
 The retry loop in `worker/poll.go` line 88 never gives up, so it spins forever.\n";
-    assert_eq!(levels(text), [(Unclassified, "worker/poll.go:88".into())]);
+    assert_eq!(
+        raw_levels(text),
+        [(Unclassified, "worker/poll.go:88".into())]
+    );
     // What the reviewer looked at only is no point, unless it raises one there.
     assert_eq!(
-        levels("I only looked at `db/pool.py`, and the connection is never closed on error.\n"),
+        raw_levels("I only looked at `db/pool.py`, and the connection is never closed on error.\n"),
         [(Unclassified, "db/pool.py".into())]
     );
     // What the reviewer did not do is no point, even in words of concern.
     let text =
         "The retry loop in `worker/poll.go` line 88 never gives up, so it spins forever.\n\n\
 I didn't run the benchmarks, so I can't say whether the pool leaks under load.\n";
-    assert_eq!(levels(text), [(Unclassified, "worker/poll.go:88".into())]);
+    assert_eq!(
+        raw_levels(text),
+        [(Unclassified, "worker/poll.go:88".into())]
+    );
 }
 
 #[test]
@@ -285,6 +287,11 @@ write the same shard."
 The docs page is missing the flag, which will confuse people; that is tracked in #412. Not asking \
 for anything here.\n";
     assert!(raises_nothing(text, &Roots::default()));
+    // A question the reviewer answers itself ("It does, and … so that case is covered").
+    let covered = "Observations:\n\n- `a/Sync.kt` line 58: the `catch` swallows cancellation.\n\
+- I wondered whether `setExpedited` needs a foreground notification on Android 11. It does, and \
+`getForegroundInfo()` is implemented, so that case is covered.\n";
+    assert_eq!(raw_levels(covered), [(Unclassified, "a/Sync.kt:58".into())]);
 }
 
 #[test]
@@ -310,7 +317,9 @@ fn a_lead_in_that_states_a_level_gives_it_to_the_point_after_it() {
     let got = seen(&read_cr(text));
     assert!(got.contains(&(P1, "sync/worker.go:133".into())), "{got:?}");
     assert_eq!(
-        levels("有一个地方我觉得合并前必须修复：\n\n`sync/worker.go` 第 133 行，循环没有退出。\n"),
+        raw_levels(
+            "有一个地方我觉得合并前必须修复：\n\n`sync/worker.go` 第 133 行，循环没有退出。\n"
+        ),
         [(P1, "sync/worker.go:133".into())]
     );
 }
@@ -336,10 +345,10 @@ fn sources_a_promise_and_a_fix_for_the_point_before_are_no_points() {
     let cited = "One low-priority issue in `net/retry.py` at line 66: an unparsable header falls \
 back silently; log a warning.\n\nSources\n[1] RFC 9110, section 10.2.3 — Retry-After\n\
 [2] `net/retry.py` on the main branch, line 60\n";
-    assert_eq!(levels(cited), [(P3, "net/retry.py:66".into())]);
+    assert_eq!(raw_levels(cited), [(P3, "net/retry.py:66".into())]);
     let promise = "Tem um problema bloqueante em `cron.py`, linha 112: usa a hora local.\n\n\
 Fora isso, os testes novos ficaram ótimos. Me avisa quando atualizar que eu aprovo.\n";
-    assert_eq!(levels(promise), [(P0, "cron.py:112".into())]);
+    assert_eq!(raw_levels(promise), [(P0, "cron.py:112".into())]);
     let fix = "In `sync/worker.go` at line 212 `attempt` is reset on every partial batch, so \
 the loop never backs off. This is critical.\n\nSuggested change: reset `attempt` only after a \
 full batch.\n";
@@ -349,10 +358,10 @@ full batch.\n";
     // A source list under a point is a list of sources only when every line cites one; a fix
     // that names another file is a point of its own.
     let listed = "Sources\n- the retry loop in `a.go` at line 3 spins forever\n";
-    assert_eq!(levels(listed).len(), 1);
+    assert_eq!(raw_levels(listed).len(), 1);
     let elsewhere = "In `a.go` at line 3 the loop spins forever. This is critical.\n\n\
 Suggested change: also cap retries in `b.go`.\n";
-    assert_eq!(levels(elsewhere).len(), 2);
+    assert_eq!(raw_levels(elsewhere).len(), 2);
 }
 
 #[test]
@@ -367,7 +376,7 @@ Niedrige Priorität: Die Abfrage in `src/b.kt` um Zeile 52 lädt alles eager.\n"
     let french = "Un point bloquant : dans `c/l.py`, ligne 27, le chemin sort du répertoire.\n\n\
 Un détail mineur : le message de la ligne 40 du même fichier est en anglais.\n";
     assert_eq!(
-        levels(french),
+        raw_levels(french),
         [(P0, "c/l.py:27".into()), (P2, "c/l.py:40".into())]
     );
 }
@@ -404,12 +413,15 @@ fn here_are_my_observations_opens_the_points() {
     let text = "Here are my observations on the `.gitlab-ci.yml` change. I didn't assign \
 severities.\n\n- **`deploy:prod` job (line 88):** any tag push now deploys to production without \
 anyone pressing the button.\n";
-    assert_eq!(levels(text), [(Unclassified, ".gitlab-ci.yml:88".into())]);
+    assert_eq!(
+        raw_levels(text),
+        [(Unclassified, ".gitlab-ci.yml:88".into())]
+    );
 }
 
 #[test]
 fn a_problem_that_must_be_fixed_said_in_chinese_is_p1() {
     let text = "整体思路没问题。\n\n有一个必须修复的问题：`pkg/billing/charge.go` 第 77 行，调用方的 `ctx` \
 被换成了 `context.Background()`，超时和取消都失效了。\n";
-    assert_eq!(levels(text), [(P1, "pkg/billing/charge.go:77".into())]);
+    assert_eq!(raw_levels(text), [(P1, "pkg/billing/charge.go:77".into())]);
 }

@@ -3,13 +3,8 @@
 //! reviews in the team's own language), one rule each, in answers written for these tests: what
 //! each rule reads, and what it leaves alone.
 
-use super::layout_tests::{read_cr, seen};
+use super::layout_tests::{approves, read_cr, seen};
 use crate::findings::Severity;
-
-fn approves(text: &str) -> bool {
-    let r = read_cr(text);
-    r.critique.agreement && r.critique.findings.is_empty()
-}
 
 #[test]
 fn empty_sections_in_other_languages_hold_nothing() {

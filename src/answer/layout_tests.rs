@@ -8,6 +8,17 @@ pub(super) fn read_cr(text: &str) -> Reading {
     read(text, None, Protocol::Cr, &Roots::default())
 }
 
+/// Does the answer agree, with nothing raised?
+pub(super) fn approves(text: &str) -> bool {
+    let r = read_cr(text);
+    r.critique.agreement && r.critique.findings.is_empty()
+}
+
+/// (severity, `path:line` or `-`) of each block an unstructured answer is split into.
+pub(super) fn raw_levels(text: &str) -> Vec<(Severity, String)> {
+    placed(&normalise::raw_blocks(text, &Roots::default()).findings)
+}
+
 /// (severity, `path:line` or `-`) of each finding.
 pub(super) fn seen(r: &Reading) -> Vec<(Severity, String)> {
     placed(&r.critique.findings)
@@ -66,6 +77,79 @@ fn the_reviewers_checklist_is_not_findings() {
     let r = read_cr(text);
     assert!(r.critique.findings.is_empty(), "{:?}", seen(&r));
     assert!(r.critique.agreement);
+}
+
+#[test]
+fn a_ticked_task_is_done_whatever_its_label_and_an_open_one_with_a_level_is_raised() {
+    let text = "Checklist for `api/export.py`:\n\n- [x] **SQL** — bound parameters only.\n- [x] **Errors** — failures return a 500 with a request id only.\n\nNothing to fix.\n\n**Verdict: APPROVE**\n";
+    let r = read_cr(text);
+    assert!(r.critique.findings.is_empty(), "{:?}", seen(&r));
+    assert!(r.critique.agreement);
+    let open = "- [x] **SQL** — bound parameters only.\n\
+- [ ] [P2] `api/export.py:40` streams the whole table into memory.\n\
+- [x] [P1] `api/export.py:52` — codex ticks the findings it is sure of.\n";
+    let r = read_cr(open);
+    assert_eq!(
+        seen(&r),
+        [
+            (Severity::P2, "api/export.py:40".into()),
+            (Severity::P1, "api/export.py:52".into())
+        ]
+    );
+}
+
+/// (w42) The codex TUI hangs its message under a bullet: its task items are the findings, and
+/// the box is no part of their titles.
+#[test]
+fn an_agents_hung_message_keeps_its_task_findings() {
+    let text = concat!(
+        "• Review: current changes\n\n  Two things to tidy.\n\n",
+        "  - [ ] [P2] Close the response body — pkg/fetch/client.go:88-92\n",
+        "        The loop leaks.\n",
+        "  - [ ] [P3] Jitter uses the global source — pkg/fetch/backoff.go:17\n",
+        "        Inject one.\n"
+    );
+    let r = read_cr(text);
+    assert_eq!(
+        seen(&r),
+        [
+            (Severity::P2, "pkg/fetch/client.go:88-92".into()),
+            (Severity::P3, "pkg/fetch/backoff.go:17".into())
+        ]
+    );
+    assert_eq!(r.critique.findings[0].title, "Close the response body");
+}
+
+/// (w42) A question asked only to know raises nothing; one that states its consequence does.
+#[test]
+fn a_question_asked_only_to_know_is_no_finding() {
+    let text = "A few questions before I approve:\n\n\
+1. `jobs/roll.py` line 19: midnight UTC pushes the last hours of US accounts into the next day?\n\
+2. Why `max_workers=32`? Not a problem, just asking; I assume you measured it.\n\
+3. Out of curiosity, did you try `asyncio` here?\n\
+4. Did you consider `-vf thumbnail`? No change requested — the fixed offset is predictable.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(Severity::Unclassified, "jobs/roll.py:19".into())]
+    );
+    let worried = "Questions:\n\n1. Just curious: does `open()` leak the handle here?\n";
+    assert_eq!(seen(&read_cr(worried)).len(), 1);
+}
+
+/// (fresh-w2, after w42) A place behind a pin on the line under a bold title is that
+/// finding's place, and the level field after it its level.
+#[test]
+fn a_pinned_place_under_a_bold_title_places_it() {
+    let text = "**1. Keyboard navigation skips the last day**\n📍 src/DatePicker.tsx:132\n\
+Severity: Medium\n`ArrowRight` stops one day short.\n\n**2. Month names are English only**\n\
+📍 src/DatePicker.tsx:75\nSeverity: Low\nUse `Intl.DateTimeFormat`.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Severity::P2, "src/DatePicker.tsx:132".into()),
+            (Severity::P3, "src/DatePicker.tsx:75".into())
+        ]
+    );
 }
 
 #[test]
@@ -167,7 +251,8 @@ fn a_summary_list_with_levels_pairs_with_its_detailed_comments() {
 
 #[test]
 fn unrated_observations_under_a_stated_approval_are_counted_not_raised() {
-    let text = "### Correctness\n\n- Replay is sequential, so two queued edits cannot race.\n\
+    let text =
+        "### Correctness\n\n- Replay is sequential, though a burst of edits may race the timer.\n\
 - A 412 is handled as a conflict instead of failing silently.\n\n\
 ### Verdict\n\n✅ **Approve.** Nothing to change before merge.\n";
     let r = read_cr(text);
@@ -621,6 +706,23 @@ fn a_titled_file_heading_places_line_only_leads() {
         "## Review: `src/a.ts`\n\nDie Änderung ist gut. Keine Beanstandungen — **Freigabe**.\n",
     );
     assert!(r.critique.findings.is_empty() && r.critique.agreement);
+}
+
+/// (w42) A heading that opens with a word for a review titles the answer whatever it says
+/// about the file; the numbered sections under it are its findings.
+#[test]
+fn a_review_heading_with_more_words_titles_the_answer() {
+    let text = "## Review: pagination in `src/routes/orders.ts`\n\nClean overall. Two points:\n\n\
+### 1. The first page is unreachable\n\n- **Severity:** medium\n- **Line:** 41\n\n\
+Page 1 skips the first 20 orders.\n\n### 2. Log message without context\n\n\
+- **Severity:** low\n- **Line:** 77\n\nThe zod issues are dropped.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Severity::P2, "src/routes/orders.ts:41".into()),
+            (Severity::P3, "src/routes/orders.ts:77".into())
+        ]
+    );
 }
 
 /// (w13) An opening sentence that names one file and raises nothing says where a lead that

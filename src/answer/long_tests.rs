@@ -2,13 +2,8 @@
 //! cry wolf; w23, long structured reviews), one rule each, in answers written for these tests:
 //! what each rule reads, and what it leaves alone.
 
-use super::layout_tests::{read_cr, seen};
+use super::layout_tests::{approves, read_cr, seen};
 use crate::findings::Severity;
-
-fn approves(text: &str) -> bool {
-    let r = read_cr(text);
-    r.critique.agreement && r.critique.findings.is_empty()
-}
 
 #[test]
 fn what_the_change_fixed_is_not_what_it_raises() {

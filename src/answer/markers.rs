@@ -357,6 +357,14 @@ pub fn labels_only(line: &str) -> bool {
 
 /// Reads a lead line: its severity marker (the strongest, then the first) and its title.
 pub fn read_lead(line: &str) -> Lead {
+    // A task's box (`[ ] [P2] Close the body`) is the list's, not the title's.
+    let trimmed = line.trim_start();
+    if let Some(rest) = ["[ ] ", "[x] ", "[X] "]
+        .iter()
+        .find_map(|b| trimmed.strip_prefix(b))
+    {
+        return read_lead(rest);
+    }
     // `**Line 40** — Nit: …`, `**L12-14**: ✅ …`: a bold place opens the line, and what it
     // says comes after it (the place itself is read from the whole line).
     if let Some(end) = place_label(line) {

@@ -457,7 +457,7 @@ fn prose_outranks_json(text: &str, roots: &Roots, findings: &mut [Finding]) {
         // the one whose title shares the most words with it (two at least).
         let file = b.location.as_ref().filter(|l| l.start_line.is_none());
         if let (false, Some(file)) = (raised, file) {
-            let words = normalise::content_words(&b.body);
+            let words = vocab::content_words(&b.body, 3);
             let in_file =
                 |f: &&mut Finding| f.location.as_ref().is_some_and(|l| l.path == file.path);
             // The only finding in that file needs no words in common.
@@ -466,7 +466,7 @@ fn prose_outranks_json(text: &str, roots: &Roots, findings: &mut [Finding]) {
                 .iter_mut()
                 .filter(in_file)
                 .map(|f| {
-                    let shared = normalise::content_words(&f.title)
+                    let shared = vocab::content_words(&f.title, 3)
                         .iter()
                         .filter(|w| words.contains(w))
                         .count();
@@ -525,8 +525,8 @@ fn same_finding(json: &Finding, prose: &Finding) -> bool {
         }
         _ => false,
     };
-    let words = normalise::content_words(&json.title);
-    let shared = normalise::content_words(&prose.title)
+    let words = vocab::content_words(&json.title, 3);
+    let shared = vocab::content_words(&prose.title, 3)
         .iter()
         .filter(|w| words.contains(w))
         .count();
@@ -603,8 +603,19 @@ fn lone_level(text: &str) -> Option<Severity> {
         .map(|(i, part)| if i % 2 == 1 { "code" } else { part })
         .collect::<Vec<_>>()
         .join("`");
-    let levels: Vec<Severity> = outside_code
-        .split(['.', '!', '\n'])
+    // (A stop ends a sentence before a space or the end, not inside `logger.info`.)
+    let mut sentences = Vec::new();
+    let mut from = 0;
+    for (i, c) in outside_code.char_indices() {
+        let next = outside_code[i + c.len_utf8()..].chars().next();
+        if c == '\n' || (matches!(c, '.' | '!') && next.is_none_or(char::is_whitespace)) {
+            sentences.push(&outside_code[from..i]);
+            from = i + c.len_utf8();
+        }
+    }
+    sentences.push(&outside_code[from..]);
+    let levels: Vec<Severity> = sentences
+        .into_iter()
         .map(lead::plain)
         .filter(|s| !s.is_empty() && s.split_whitespace().count() <= 2)
         .filter_map(|s| vocab::severity_of(&s))
@@ -889,11 +900,7 @@ fn rule_id(title: &str) -> Option<&str> {
 }
 
 fn title_words(title: &str) -> BTreeSet<String> {
-    vocab::normalise(title)
-        .split(' ')
-        .filter(|w| w.len() > 2)
-        .map(str::to_string)
-        .collect()
+    vocab::content_words(title, 2).into_iter().collect()
 }
 
 fn same(a: &Finding, wa: &BTreeSet<String>, b: &Finding, wb: &BTreeSet<String>) -> bool {

@@ -21,19 +21,11 @@ use crate::pattern::Pattern;
 /// Share of a restated title's content words that must appear in the raw answer.
 const GROUNDED_WORDS: f32 = 0.6;
 
-pub(crate) fn content_words(s: &str) -> Vec<String> {
-    vocab::normalise(s)
-        .split(' ')
-        .filter(|w| w.chars().count() >= 4 && w.chars().any(char::is_alphabetic))
-        .map(str::to_string)
-        .collect()
-}
-
 /// Why a restated finding is not grounded in `raw`, if it is not. Words, file names and line
 /// numbers are compared whole ("race" is not in "trace", line 4 is not in "404").
 pub(crate) fn ungrounded(f: &Finding, raw: &str) -> Option<String> {
-    let raw_words: HashSet<String> = content_words(raw).into_iter().collect();
-    let words = content_words(&f.title);
+    let raw_words: HashSet<String> = vocab::content_words(raw, 3).into_iter().collect();
+    let words = vocab::content_words(&f.title, 3);
     if !words.is_empty() {
         let present = words.iter().filter(|w| raw_words.contains(*w)).count();
         if (present as f32) < GROUNDED_WORDS * words.len() as f32 {
@@ -109,14 +101,22 @@ fn silent(raw: &str, roots: &Roots) -> bool {
 }
 
 /// A paragraph of an approving answer that asks for nothing: silent, a verdict or praise, a
-/// worry it cleared, a point it withdrew, or an idea it says it is not asking for.
+/// worry it cleared, a point it withdrew, an idea it says it is not asking for, or a question
+/// asked only to know.
 fn quiet(block: &str, roots: &Roots) -> bool {
     let unasked = || {
         static UNASKED: Pattern = Pattern::new(vocab::UNASKED);
         UNASKED.is_match(block) && crate::answer::prose::block_ratings(block).is_empty()
     };
+    let just_asking = || {
+        static ASKING: Pattern = Pattern::new(vocab::JUST_ASKING);
+        ASKING.is_match(block)
+            && !crate::answer::verdict::raises_concern(block)
+            && crate::answer::prose::block_ratings(block).is_empty()
+    };
     retracts(block)
         || crate::answer::verdict::ruled_out(block)
+        || just_asking()
         || verdict_only(block, roots)
         || praise_only(block, roots)
         || unasked()

@@ -21,10 +21,10 @@ use crate::answer::re;
 /// The answer with reasoning removed, an API envelope opened and a legend applied.
 pub fn prepare(text: &str) -> Cow<'_, str> {
     let text = unwrap_envelope(text)
-        .or_else(|| crate::answer::transcript::answer_in(text))
+        .or_else(|| crate::answer::transcript::answer_in(below_command(text.trim())))
         .map_or(Cow::Borrowed(text), Cow::Owned);
     let text = crate::answer::pasted::unpasted(&without_thinking(&text));
-    let text = without_generated_description(&without_tool_logs(&text));
+    let text = without_generated_description(&unhung_messages(&without_tool_logs(&text)));
     let text = fence_excerpts(&without_link_definitions(&without_bylines(&text)));
     Cow::Owned(apply_numeric_legend(&apply_legend(&plain_brackets(&text))))
 }
@@ -148,6 +148,52 @@ fn without_tool_logs(text: &str) -> String {
                 i += 1;
             }
         }
+    }
+    out.join("\n")
+}
+
+/// A terminal agent's message printed under its bullet (the codex TUI: `• Review: current
+/// changes`, then the message indented by two spaces): the bullet's line as a paragraph and
+/// the message set back to the margin, so its lists are lists of their own and not the
+/// bullet's sub-items.
+fn unhung_messages(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let bullet = |l: &str| l.starts_with("• ") || l.starts_with("⏺ ") || l.starts_with("● ");
+    if !lines.iter().any(|l| bullet(l)) {
+        return text.to_string();
+    }
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let hung = lines[i + 1..]
+            .iter()
+            .take_while(|l| l.is_empty() || l.starts_with("  "))
+            .count();
+        let body = &lines[i + 1..i + 1 + hung];
+        // (A tool step's output, `└ 38 passing`, is left to the step's own rule.)
+        let item = |l: &&str| {
+            let t = l.strip_prefix("  ").unwrap_or(l);
+            t.starts_with("- ")
+                || t.starts_with("* ")
+                || t.split_once(". ")
+                    .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+        };
+        let message = body.iter().any(item)
+            && !body
+                .iter()
+                .any(|l| l.trim_start().starts_with(['└', '⎿', '$']));
+        if !bullet(lines[i]) || !message {
+            out.push(lines[i].to_string());
+            i += 1;
+            continue;
+        }
+        out.push(lines[i][lines[i].find(' ').map_or(0, |k| k + 1)..].to_string());
+        out.push(String::new());
+        out.extend(
+            body.iter()
+                .map(|l| l.strip_prefix("  ").unwrap_or(l).to_string()),
+        );
+        i += 1 + hung;
     }
     out.join("\n")
 }
@@ -315,6 +361,21 @@ fn without_thinking(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// JSON as a terminal copy shows it, below the command that printed it (`$ gemini -p "…"
+/// --output-format json`, `$ git diff | claude -p "…" --output-format json`) or the gemini
+/// CLI's login line: the JSON alone.
+fn below_command(t: &str) -> &str {
+    match t.split_once('\n') {
+        Some((first, rest))
+            if (first.starts_with(['$', '%', '❯']) || session_banner(first))
+                && rest.trim().starts_with(['{', '[']) =>
+        {
+            rest.trim()
+        }
+        _ => t,
+    }
+}
+
 /// The text inside a provider's JSON response: OpenAI `choices[0].message.content` or the
 /// Responses API's `output[].content[]` `output_text` parts, Anthropic
 /// `content[].text`, Ollama `message.content` or `response`, Gemini `candidates[0].content.parts`.
@@ -332,16 +393,7 @@ fn unwrap_envelope(text: &str) -> Option<String> {
     let t = body.as_deref().map_or(t, str::trim);
     // A terminal copy keeps the command that printed it (`$ gemini -p "…" --output-format
     // json`) above the JSON.
-    let t = match t.split_once('\n') {
-        Some((first, rest))
-            // (Or the gemini CLI's login line.)
-            if (first.starts_with(['$', '%', '❯']) || session_banner(first))
-                && rest.trim().starts_with('{') =>
-        {
-            rest.trim()
-        }
-        _ => t,
-    };
+    let t = below_command(t);
     if !t.starts_with('{') {
         return None;
     }
@@ -647,6 +699,9 @@ mod tests {
         let cli = "$ gemini -p \"review\" --output-format json\n{\"response\": \"## P1\\n- x\", \"stats\": {}}";
         assert_eq!(prepare(cli).trim(), "## P1\n- x");
         let banner = "Loaded cached credentials.\n{\"response\": \"LGTM\", \"stats\": {}}";
+        let claude = "$ git diff --cached | claude -p \"review\" --output-format json\n\
+{\"type\": \"result\", \"is_error\": false, \"result\": \"## P1 x\"}";
+        assert_eq!(prepare(claude).trim(), "## P1 x");
         assert_eq!(prepare(banner).trim(), "LGTM");
         // Without `stats` beside it, a `response` key is anybody's.
         let other = r#"{"response": "LGTM", "id": 3}"#;
@@ -692,5 +747,18 @@ mod tests {
         assert!(prepare(scale).contains("\"severity\": \"high\""));
         // Not a legend: one emoji in prose.
         assert_eq!(prepare("🔴 the build is red").trim(), "🔴 the build is red");
+    }
+
+    #[test]
+    fn a_message_hung_under_an_agents_bullet_is_set_back_to_the_margin() {
+        let tui = "• Review: current changes\n\n  Two things.\n\n  - [ ] [P2] Close the body — a.go:88\n        Why it matters.\n";
+        let out = prepare(tui);
+        assert!(out.starts_with("Review: current changes\n"), "{out}");
+        assert!(
+            out.contains("\n- [ ] [P2] Close the body — a.go:88\n      Why"),
+            "{out}"
+        );
+        // A bullet with nothing hung under it is a list item as before.
+        assert_eq!(prepare("• one\n• two\n"), "• one\n• two");
     }
 }

@@ -151,7 +151,15 @@ fn rating_at(words: &[&str], i: usize) -> Option<Severity> {
         [.., verb] => Some(*verb),
         [] => None,
     };
-    if object_of.is_some_and(|v| vocab::PROSE_REPAIRS.contains(&v)) {
+    // Nor is "1.7.9 carries the fix for the high-severity advisory".
+    let repair_for = match before {
+        [.., noun, "for", a] if article(a) => Some(*noun),
+        [.., noun, "for"] => Some(*noun),
+        _ => None,
+    };
+    if object_of.is_some_and(|v| vocab::PROSE_REPAIRS.contains(&v))
+        || repair_for.is_some_and(|n| vocab::PROSE_REPAIR_NOUNS.contains(&n))
+    {
         return None;
     }
     let negated = || {

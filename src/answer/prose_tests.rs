@@ -4,17 +4,13 @@
 //! as the review loop reads it when no repair is at hand: nothing, when it raises nothing;
 //! otherwise its paragraphs.
 
-use super::layout_tests::{placed, read_cr, seen};
+use super::layout_tests::{raw_levels, read_cr, seen};
 use crate::answer::location::Roots;
-use crate::answer::normalise::{raises_nothing, raw_blocks};
+use crate::answer::normalise::raises_nothing;
 use crate::findings::Severity;
 
 fn nothing(text: &str) -> bool {
     raises_nothing(text, &Roots::default())
-}
-
-fn levels(text: &str) -> Vec<(Severity, String)> {
-    placed(&raw_blocks(text, &Roots::default()).findings)
 }
 
 #[test]
@@ -103,7 +99,7 @@ fn a_paragraph_that_announces_a_count_and_a_level_rates_the_points_after_it() {
 In `billing/pdf.py` the loop on line 40 builds the same font object for every page.\n\n\
 In `billing/mail.py` on line 12 the subject line is not translated.\n";
     assert_eq!(
-        levels(text),
+        raw_levels(text),
         [
             (Severity::P2, "billing/pdf.py:40".into()),
             (Severity::P2, "billing/mail.py:12".into())
@@ -111,10 +107,10 @@ In `billing/mail.py` on line 12 the subject line is not translated.\n";
     );
     // A point with a level of its own keeps it.
     let text = text.replace("the subject line", "a nit: the subject line");
-    assert_eq!(levels(&text)[1].0, Severity::P3);
+    assert_eq!(raw_levels(&text)[1].0, Severity::P3);
     // Without a count it is a point of its own, not an announcement.
     let text = "Minor point.\n\nIn `billing/pdf.py` line 40 the font is built per page.\n";
-    assert_eq!(levels(text).len(), 2);
+    assert_eq!(raw_levels(text).len(), 2);
 }
 
 #[test]
@@ -265,13 +261,13 @@ cubren el caso vacío.\n\n\
 Hay un detalle menor en `cmd/export/csv.go`, cerca de la línea 66: falta llamar a `Flush()` antes \
 de cerrar el archivo.\n\nNada más.\n";
     assert_eq!(
-        levels(text),
+        raw_levels(text),
         [(Severity::P2, "cmd/export/csv.go:66".into())]
     );
     // Where no point gives a level, every paragraph stays (we cannot tell a summary from a point
     // in words we do not read).
     let unrated = text.replace("Hay un detalle menor en", "En");
-    assert_eq!(levels(&unrated).len(), 3);
+    assert_eq!(raw_levels(&unrated).len(), 3);
 }
 
 #[test]

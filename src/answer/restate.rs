@@ -16,10 +16,8 @@ use serde_json::Value;
 
 use crate::answer::json;
 use crate::answer::location::{self, Roots};
-use crate::answer::normalise::{
-    content_words, raises_nothing, raw_blocks, states_severity, ungrounded,
-};
-use crate::answer::vocab::Stance;
+use crate::answer::normalise::{raises_nothing, raw_blocks, states_severity, ungrounded};
+use crate::answer::vocab::{self, Stance};
 use crate::answer::Protocol;
 use crate::findings::{Critique, Finding, Location, Severity, Source};
 
@@ -218,7 +216,7 @@ pub(crate) fn same_place(a: &Finding, b: &Finding) -> bool {
 }
 
 fn words(f: &Finding) -> HashSet<String> {
-    content_words(&format!("{} {}", f.title, f.body))
+    vocab::content_words(&format!("{} {}", f.title, f.body), 3)
         .into_iter()
         .collect()
 }

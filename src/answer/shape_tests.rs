@@ -3,14 +3,9 @@
 //! w21, the hard edges of trust), one rule each, in answers written for these tests: what each
 //! rule reads, and what it leaves alone.
 
-use super::layout_tests::{read_cr, seen};
+use super::layout_tests::{approves, read_cr, seen};
 use super::*;
 use crate::findings::Severity;
-
-fn approves(text: &str) -> bool {
-    let r = read_cr(text);
-    r.critique.agreement && r.critique.findings.is_empty()
-}
 
 #[test]
 fn a_level_after_the_titles_dash_rates_the_finding() {

@@ -3,13 +3,8 @@
 //! Greptile's layouts), one rule each, in answers written for these tests: what each rule
 //! reads, and what it leaves alone.
 
-use super::layout_tests::{read_cr, seen};
+use super::layout_tests::{approves, read_cr, seen};
 use crate::findings::Severity::{self, *};
-
-fn approves(text: &str) -> bool {
-    let r = read_cr(text);
-    r.critique.agreement && r.critique.findings.is_empty()
-}
 
 fn levels(text: &str) -> Vec<Severity> {
     read_cr(text)
@@ -98,6 +93,16 @@ went to the old owner.\n\n## Review\n\n**r.go** — line 31\n\n**Severity:** Low
         "Two things:\n\n- `r.go:31`: please fix the critical bug here, the owner is stale.\n\
 - `r.go:40`: rename `x`. Nit.\n";
     assert_eq!(levels(asked), [P0, P3]);
+    // Nor is the advisory a bump carries the fix for; a comment whose title says there is
+    // nothing to do raises nothing.
+    let carried = "<details>\n<summary>🔇 Additional comments (1)</summary><blockquote>\n\n\
+`22-22`: **Patch bump picks up the redirect fix; nothing else to do.**\n\n1.7.9 carries the \
+fix for the high-severity advisory about forwarded credentials.\n\n</blockquote></details>\n";
+    assert!(approves(carried));
+    assert_eq!(
+        crate::answer::prose::severity_in("It is a fix for the parser, but a high risk."),
+        Some(P1)
+    );
 }
 
 #[test]
@@ -177,4 +182,111 @@ fn a_pull_request_summary_is_what_the_change_does() {
     assert!(approves(summary), "{:?}", seen(&read_cr(summary)));
     let review = "## Review notes\n\n- `api/orders.go:12`: a new handler for refunds\n";
     assert_eq!(levels(review).len(), 1);
+}
+
+/// (w41, w42) Sourcery's overview rates the comments of each category it counts, and a summary
+/// point that sends the reader to a comment below is that comment.
+#[test]
+fn a_bots_overview_rates_its_categories_and_a_pointer_is_no_finding() {
+    let text = "**Overall Comments**:\n- The endpoint compiles request data; see the security \
+comment below before this ships.\n\n<details>\n<summary>Here's what I looked at during the \
+review</summary>\n\n- 🟡 **General issues**: 1 issue found\n- 🔴 **Security**: 1 blocking issue\n\
+- 🟢 **Testing**: all looks good\n\n</details>\n\n## Individual Comments\n\n### Comment 1\n\
+<location> `t/render.py:36` </location>\n\n<issue_to_address>\n**issue (security):** The body \
+is compiled unsandboxed.\n</issue_to_address>\n\n### Comment 2\n<location> `t/render.py:58` \
+</location>\n\n<issue_to_address>\n**issue (bug_risk):** The cache key ignores the locale.\n\
+</issue_to_address>\n\n### Comment 3\n<location> `t/filters.py:12` </location>\n\n\
+<issue_to_address>\n**nitpick:** Type hints.\n</issue_to_address>\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (P0, "t/render.py:36".into()),
+            (Unclassified, "t/render.py:58".into()),
+            (P3, "t/filters.py:12".into())
+        ]
+    );
+    // Without a blocking count, the comments stay as they were.
+    let plain = text
+        .replace("- 🔴 **Security**: 1 blocking issue\n", "")
+        .replace("- 🟡 **General issues**: 1 issue found\n", "");
+    assert_eq!(levels(&plain), [Unclassified, Unclassified, P3]);
+}
+
+/// (w43) A detail that cites its row by number is that row's, though its words name another
+/// file as a reference.
+#[test]
+fn a_cited_detail_naming_another_file_in_its_words_is_still_its_rows() {
+    let text = "| # | Severity | Location | Issue |\n|---|---|---|---|\n\
+| 1 | Low | `config/retry.yaml:4` | The comment says seconds |\n\
+| 2 | High | `config/retry.yaml:11` | `max_attempts: 0` turns retries off |\n\n### Details\n\n\
+**1. Units in the comment.** Only the comment is wrong.\n\n\
+**2. `max_attempts: 0`.** In our loader `0` means no retries (see `src/http/retry.ts:15`).\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (P3, "config/retry.yaml:4".into()),
+            (P1, "config/retry.yaml:11".into())
+        ]
+    );
+}
+
+/// (w43) Sourcery's `<code_context>` that holds a fenced diff of its own: the fence is the
+/// code, and each comment after it is read.
+#[test]
+fn a_code_context_holding_its_own_fence_is_one_code_block() {
+    let comment = |n: u32, line: u32| {
+        format!(
+            "### Comment {n}\n<location> `w.go:{line}` </location>\n<code_context>\n```diff\n\
++\tlog.Printf(\"x\")\n```\n</code_context>\n\n<issue_to_address>\n**nitpick:** Lower-case \
+the message.\n</issue_to_address>\n\n"
+        )
+    };
+    let text = format!(
+        "## Individual Comments\n\n{}{}",
+        comment(1, 118),
+        comment(2, 142)
+    );
+    assert_eq!(
+        seen(&read_cr(&text)),
+        [(P3, "w.go:118".into()), (P3, "w.go:142".into())]
+    );
+}
+
+/// (w43) Qodo's focus areas: each `<summary>` titled in bold is a finding of its own, not a
+/// part of the one before it.
+#[test]
+fn qodos_focus_areas_are_one_finding_each() {
+    let area = |title: &str, place: &str| {
+        format!(
+            "<details><summary><a href='https://example.org/pull/8/files'><strong>{title}</strong>\
+</a>\n\nIn {place} the value is wrong, so it silently differs.\n</summary>\n\n```toml\nx = 0\n```\n\n\
+</details>\n\n"
+        )
+    };
+    let text = format!(
+        "## PR Reviewer Guide 🔍\n\n⚡ **Recommended focus areas for review**\n\n{}{}",
+        area("Possible Bug", "`config/a.toml` (line 14)"),
+        area("Config Drift", "`config/b.toml` (line 9)")
+    );
+    assert_eq!(
+        seen(&read_cr(&text)),
+        [
+            (Unclassified, "config/a.toml:14".into()),
+            (Unclassified, "config/b.toml:9".into())
+        ]
+    );
+}
+
+/// (w42) A bold "points found" line in Portuguese names the list under it, as "**Findings**"
+/// does: each item is a finding.
+#[test]
+fn points_found_in_other_languages_open_a_list_of_findings() {
+    let text = "**Pontos encontrados**\n\n1. Cliente HTTP sem timeout — `cmd/main.go`, linha 33\n\
+   Severidade: média\n   O cliente não define `Timeout`.\n\n\
+2. Mensagem de log em dois idiomas — `cmd/main.go`, linha 90\n   Severidade: baixa\n\n\
+Nada que impeça o merge.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(P2, "cmd/main.go:33".into()), (P3, "cmd/main.go:90".into())]
+    );
 }

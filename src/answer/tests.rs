@@ -505,3 +505,13 @@ always, so a dry run writes `<name>.errors.csv` into the bucket.\n";
 Minor.\n";
     assert_eq!(sevs(&read_cr(rated)), [Severity::P2]);
 }
+
+#[test]
+fn a_level_word_after_a_dot_inside_a_name_is_no_sentence() {
+    assert_eq!(lone_level("The check moved to logger.info."), None);
+    assert_eq!(
+        lone_level("The check moved to logger.warn. Minor."),
+        Some(Severity::P2)
+    );
+    assert_eq!(lone_level("One is enough. Nit."), Some(Severity::P3));
+}

@@ -131,7 +131,7 @@ pub fn raises_concern(text: &str) -> bool {
     let cue = re(&CUE, vocab::CONCERN_CUES);
     let negated = re(
         &NEGATED,
-        r"(?i)\b(?:no|not|without|never|zero|any|free of|nothing|instead of|rather than|checked for|looked for|scanned for|checking for|looking for|check for|avoids?|avoiding|prevents?|preventing|fix(?:es|ed)?|closes|guards? against|protects? against|eliminates?|recovered|caught|rescued|trapped)\W+(?:\w+\W+){0,2}$",
+        r"(?i)\b(?:no|not|cannot|can[’']t|won[’']t|without|never|zero|any|free of|nothing|instead of|rather than|checked for|looked for|scanned for|checking for|looking for|check for|avoids?|avoiding|prevents?|preventing|fix(?:es|ed)?|closes|guards? against|protects? against|eliminates?|recovered|caught|rescued|trapped)\W+(?:\w+\W+){0,2}$",
     );
     // What a review looks for is not what it found ("I'm reviewing this pull request for
     // security vulnerabilities and code quality issues", "Checked 6 files for logic errors,
@@ -178,7 +178,11 @@ pub fn raises_concern(text: &str) -> bool {
             || (m.as_str().eq_ignore_ascii_case("fails") && on_failure(&text[..m.start()]))
             // "One thing I looked at that is not a problem for this PR: …" announces what is
             // fine.
-            || (m.as_str().to_ascii_lowercase().starts_with("one ") && cleared_lead(&text[m.end()..]));
+            || (m.as_str().to_ascii_lowercase().starts_with("one ") && cleared_lead(&text[m.end()..]))
+            // A risk said as the reason for a check ("removing it breaks any inline handler we
+            // forgot about, so I grepped the templates: …") is what was checked; what the check
+            // found is said after it.
+            || checked_because(sentence_after(text, m.end(), &breaks));
         // What tests are for is not what the change gets wrong ("regression tests for the
         // off-by-one"); "the tests for the parser fail" still raises one.
         !named
@@ -189,6 +193,17 @@ pub fn raises_concern(text: &str) -> bool {
             && !repaired(before)
             && !denied(before)
     })
+}
+
+/// Does the sentence after a word of concern go on to say the reviewer checked for it ("…, so I
+/// grepped the templates", "… which is why I ran it under `-race`")?
+fn checked_because(sentence: &str) -> bool {
+    static CHECKED: OnceLock<Pattern> = OnceLock::new();
+    re(
+        &CHECKED,
+        r"(?i)\b(?:so|which is why|that's why|that is why) i (?:also |first |then )?(?:grepped|checked|verified|tested|searched|looked|went through|confirmed|traced|read|ran|clicked through|tried)\b",
+    )
+    .is_match(sentence)
 }
 
 /// Does the clause after "one thing" say it is no problem ("… I looked at that is not a problem
@@ -403,14 +418,15 @@ pub fn labelled(text: &str) -> bool {
     .is_match(text)
 }
 
-/// A `Verdict: approve` / `**Decision:** Request changes` line in prose.
+/// A `Verdict: approve` / `**Decision:** Request changes` line in prose, or a table's row
+/// (`| **Verdict** | ✅ **MERGE** |`).
 pub fn stated(text: &str) -> Option<Stance> {
     static LINE: OnceLock<Pattern> = OnceLock::new();
     // The first such line that gives a stance (`Status: Draft` before `Verdict: Request
     // changes` says none).
     re(
         &LINE,
-        r"(?im)^\W*(?:overall\s+)?(?:verdict|decision|recommendation|review status|status|assessment|veredicto|decisión|dictamen|判定|結論|结论|审查结论|評価|판정|결론|최종 판정)\W*[:：]\W*([\p{L} _-]{1,30}?)\W*(?:[(（][^)）\n]*[)）])?\W*$",
+        r"(?im)^\W*(?:overall\s+)?(?:verdict|decision|recommendation|review status|status|assessment|veredicto|decisión|dictamen|判定|結論|结论|审查结论|評価|판정|결론|최종 판정)\W*[:：|]\W*([\p{L} _-]{1,30}?)\W*(?:[(（][^)）\n]*[)）])?\W*$",
     )
     .captures_iter(text)
     .find_map(|c| vocab::stance_of(&c[1]))
@@ -611,6 +627,13 @@ mod tests {
             Some(Stance::Approve)
         );
         assert_eq!(stated("최종 판정: 승인 불가"), Some(Stance::Object));
+        // A table's row, and a dependency review's words for its call.
+        assert_eq!(
+            stated("| **Risk** | 🟢 Low |\n| **Verdict** | ✅ **MERGE** |\n"),
+            Some(Stance::Approve)
+        );
+        assert_eq!(stated("**Verdict:** HOLD"), Some(Stance::Object));
+        assert_eq!(stated("| Verdict | Notes |\n"), None);
     }
 
     #[test]
@@ -635,6 +658,39 @@ mod tests {
         for t in raised {
             assert!(raises_concern(t), "{t}");
         }
+    }
+
+    #[test]
+    fn what_cannot_happen_raises_nothing() {
+        for t in [
+            "The ticker goroutine cannot race the handlers.",
+            "A double shutdown can't panic either.",
+            "So the buffer won’t overflow.",
+        ] {
+            assert!(!raises_concern(t), "{t}");
+        }
+        assert!(ends_cleared(
+            "My first thought was a race on the map. It takes the lock, so it cannot race."
+        ));
+        assert!(raises_concern("It cannot handle an empty list: it panics."));
+    }
+
+    #[test]
+    fn a_risk_given_as_the_reason_for_a_check_raises_nothing() {
+        assert!(!raises_concern(
+            "Removing it breaks any inline handler we forgot about, so I grepped the templates: \
+the last two were moved."
+        ));
+        assert!(!raises_concern(
+            "Two tabs could race on the refresh, which is why I ran it under `-race`."
+        ));
+        // What the check found still speaks.
+        assert!(raises_concern(
+            "It breaks inline handlers, so I grepped the templates. The admin page still breaks."
+        ));
+        assert!(raises_concern(
+            "It breaks inline handlers, so please grep the templates."
+        ));
     }
 
     #[test]

@@ -68,6 +68,31 @@ fn unquote(line: &str) -> &str {
 /// comment after it is about.
 pub const QUOTED_DIFF_INFO: &str = "quoted-diff";
 
+/// Each `<code_context>…</code_context>` as a fenced block: its tags become the fence, or, when
+/// it holds a fence of its own (`` ```diff ``), they are dropped and that fence stands.
+fn code_contexts(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut rest = text;
+    while let Some(open) = rest.find("<code_context>") {
+        out.push_str(&rest[..open]);
+        let inner_start = open + "<code_context>".len();
+        let close = rest[inner_start..].find("</code_context>");
+        let inner = close.map_or(&rest[inner_start..], |c| {
+            &rest[inner_start..inner_start + c]
+        });
+        let fenced = inner
+            .lines()
+            .any(|l| l.trim_start().starts_with("```") || l.trim_start().starts_with("~~~"));
+        let fence = if fenced { "\n" } else { "\n```\n" };
+        out.push_str(fence);
+        out.push_str(inner);
+        out.push_str(fence);
+        rest = close.map_or("", |c| &rest[inner_start + c + "</code_context>".len()..]);
+    }
+    out.push_str(rest);
+    out
+}
+
 pub fn blocks(text: &str) -> Vec<Block> {
     static HEADING: OnceLock<Pattern> = OnceLock::new();
     static ITEM: OnceLock<Pattern> = OnceLock::new();
@@ -88,11 +113,7 @@ pub fn blocks(text: &str) -> Vec<Block> {
     let tabled = tables(text);
     // Sourcery quotes code in `<code_context>` tags: a code block like any other.
     let tabled = if tabled.contains("<code_context>") {
-        std::borrow::Cow::Owned(
-            tabled
-                .replace("<code_context>", "\n```\n")
-                .replace("</code_context>", "\n```\n"),
-        )
+        std::borrow::Cow::Owned(code_contexts(&tabled))
     } else {
         tabled
     };

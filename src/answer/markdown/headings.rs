@@ -139,8 +139,17 @@ impl Reader<'_> {
                 .iter()
                 .any(|p| lead_title == *p || lead_title.starts_with(&format!("{p} ")));
         let own_place = !location::find_all(text, self.roots).is_empty();
-        let part_of_open = was_open.filter(|_| {
+        // (A `<summary>` titled in bold like the open finding's own is its sibling, the next
+        // finding: Qodo's focus areas, `<a …><strong>Possible Bug</strong></a>` then
+        // `<a …><strong>Config Drift</strong></a>`.)
+        let bold = |t: &str| t.contains("<strong>") || t.trim_start().starts_with("**");
+        let sibling = |o: usize| {
+            let u = &self.units[o];
+            u.kind == UnitKind::Heading && bold(&u.lead) && bold(text)
+        };
+        let part_of_open = was_open.filter(|&o| {
             summary
+                && !sibling(o)
                 && severity_section.is_none()
                 && lead.severity.is_none()
                 && !own_place
@@ -373,7 +382,8 @@ pub(super) fn generic_title(title: &str) -> bool {
 }
 
 /// A heading that is a file without a line and at most one word besides (`Review:
-/// src/export/csvWriter.ts`, `Ревью scripts/backup.sh`): that file's path.
+/// src/export/csvWriter.ts`, `Ревью scripts/backup.sh`), or any words after a word for a review
+/// (`Review: Paginierung in src/routes/orders.ts`): that file's path.
 fn titled_place(untagged: &str, roots: &Roots) -> Option<String> {
     if let Some(location::Place::File(l)) = location::place_line(untagged, roots) {
         return l.start_line.is_none().then_some(l.path);
@@ -382,6 +392,13 @@ fn titled_place(untagged: &str, roots: &Roots) -> Option<String> {
     let [l] = places.as_slice() else {
         return None;
     };
+    let normal = vocab::normalise(untagged);
+    let review = vocab::REVIEW_TITLES
+        .iter()
+        .any(|t| normal.strip_prefix(t).is_some_and(|r| r.starts_with(' ')));
+    if review && l.start_line.is_none() {
+        return Some(l.path.clone());
+    }
     let words: Vec<&str> = untagged
         .split_whitespace()
         .filter(|w| !w.contains(l.path.as_str()))

@@ -85,8 +85,12 @@ impl Reader<'_> {
                 self.promote(title, text);
             }
             // A task list (`- [x] Read the changed files`) is the reviewer's checklist, not its
-            // findings, unless an item carries a level (codex's `- [ ] [P3] …`).
-            _ if is_task(text) && markers::read_lead(text).severity.is_none() => {
+            // findings, unless an item carries a level (codex's `- [ ] [P3] …`, `- [x] [P1] …`):
+            // a ticked one whose level is only a label is done (`- [x] **Errors** — failures
+            // return a 500`).
+            _ if is_task(text)
+                && (is_ticked(text) || markers::read_lead(text).severity.is_none()) =>
+            {
                 self.out.quiet_text.push(text.to_string());
                 self.open = None;
             }
@@ -296,6 +300,15 @@ pub(super) fn bold_titled(text: &str) -> bool {
 pub(super) fn is_task(text: &str) -> bool {
     let t = text.trim_start();
     t.starts_with("[ ]") || t.starts_with("[x]") || t.starts_with("[X]")
+}
+
+fn is_ticked(text: &str) -> bool {
+    let t = text.trim_start();
+    let rest = t
+        .strip_prefix("[x]")
+        .or_else(|| t.strip_prefix("[X]"))
+        .map(str::trim_start);
+    rest.is_some_and(|r| !r.starts_with('['))
 }
 
 /// A field that only states a level (`- Severity: P0 (critical)`): the level of the bold title

@@ -12,6 +12,7 @@
 mod dispatch;
 mod headings;
 mod lists;
+mod overview;
 mod pairing;
 mod paragraphs;
 
@@ -234,6 +235,7 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
         }
     }
     level_from_lead_in(&r.units, &r.list_levels, &mut found);
+    overview::level_from_overview(text, &r.units, &mut found);
     for (u, level) in &r.unit_levels {
         if let Some(f) = found.get_mut(*u).and_then(Option::as_mut) {
             if f.severity == Severity::Unclassified {
@@ -246,6 +248,7 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
     pairing::pair_cited_details(&r.units, &mut found, true);
     pairing::pair_list_with_details(&r.units, &mut found);
     pairing::pair_summary_with_details(&r.units, &mut found);
+    pairing::pair_pointer_with_details(&r.units, &mut found);
     // What the structure read and found raises nothing (praise, a tally, a withdrawn comment)
     // is quiet too: prose read later must not raise it again.
     for (u, f) in r.units.iter().zip(&found) {
@@ -259,8 +262,16 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
             let Some(f) = f.as_mut().filter(|f| f.location.is_none()) else {
                 continue;
             };
-            // (A link's address names its own place.)
-            if let Some((s, e)) = location::lines_in(&u.lead).filter(|_| !u.lead.contains("http")) {
+            // (A link's address names its own place.) The line is in the lead, or in a field
+            // of the record under it (`- **Line:** 41`).
+            let field_line = || {
+                u.lines
+                    .iter()
+                    .filter(|l| unit::is_field(l))
+                    .find_map(|l| location::lines_in(&plain(l)))
+            };
+            let lead_line = location::lines_in(&u.lead).filter(|_| !u.lead.contains("http"));
+            if let Some((s, e)) = lead_line.or_else(field_line) {
                 f.location = Some(Location::new(about, Some(s), e));
             }
         }

@@ -55,7 +55,7 @@ fn hashed_rows(u: &Unit, numbers: &[(u32, usize)]) -> Option<Vec<usize>> {
 /// 失败时积分凭空增加`; `### P1：数量可以为负数` over `转赠数量允许为负数`).
 fn titled_row(d: usize, rows: &[usize], found: &[Option<Finding>]) -> Option<Vec<usize>> {
     let detail = found[d].as_ref()?;
-    let title = pieces(&detail.title);
+    let title = vocab::content_words(&detail.title, 3);
     if title.len() < 3 {
         return None;
     }
@@ -64,7 +64,7 @@ fn titled_row(d: usize, rows: &[usize], found: &[Option<Finding>]) -> Option<Vec
         .copied()
         .filter(|&r| {
             found[r].as_ref().is_some_and(|row| {
-                let row_pieces = pieces(&row.title);
+                let row_pieces = vocab::content_words(&row.title, 3);
                 let shared = title.iter().filter(|p| row_pieces.contains(p)).count();
                 (row.severity == detail.severity || detail.severity == Severity::Unclassified)
                     && shared * 2 >= title.len()
@@ -72,20 +72,6 @@ fn titled_row(d: usize, rows: &[usize], found: &[Option<Finding>]) -> Option<Vec
         })
         .collect();
     (matching.len() == 1).then_some(matching)
-}
-
-/// A title's content words, or in a script written without spaces its character pairs.
-fn pieces(title: &str) -> Vec<String> {
-    let normal = vocab::normalise(title);
-    if normal.chars().filter(|c| vocab::unspaced(*c)).count() >= 4 {
-        let chars: Vec<char> = normal.chars().filter(|c| vocab::unspaced(*c)).collect();
-        return chars.windows(2).map(|w| w.iter().collect()).collect();
-    }
-    normal
-        .split(' ')
-        .filter(|w| w.chars().count() > 3)
-        .map(str::to_string)
-        .collect()
 }
 
 /// A summary table and sections after it that cite its rows, by number or by the row's words,
@@ -114,7 +100,9 @@ pub(super) fn pair_cited_details(units: &[Unit], found: &mut [Option<Finding>], 
         if units[d].kind == UnitKind::Row || found[d].is_none() {
             continue;
         }
-        let Some(rows) = cited_rows(&units[d].lead, &numbers).or_else(|| {
+        let by_number = cited_rows(&units[d].lead, &numbers);
+        let numbered = by_number.is_some();
+        let Some(rows) = by_number.or_else(|| {
             // A closing sentence about a row ("P1 が 1 件（#3）あるため…", "fix #3 first") with
             // no place of its own restates it.
             let unplaced = found[d].as_ref().is_some_and(|f| f.location.is_none());
@@ -136,7 +124,14 @@ pub(super) fn pair_cited_details(units: &[Unit], found: &mut [Option<Finding>], 
             };
             matches!((path(&found[r]), path(&found[d])), (Some(a), Some(b)) if a != b)
         };
-        if rows.iter().any(|&r| other_file(r)) {
+        // (A section that cites its row by number and names another file only in its words,
+        // "see `src/http/retry.ts:15`", still details that row: the file is a reference.)
+        let title_named = found[d].as_ref().is_some_and(|f| {
+            f.location
+                .as_ref()
+                .is_some_and(|l| f.title.contains(l.path.rsplit('/').next().unwrap_or("")))
+        });
+        if rows.iter().any(|&r| other_file(r)) && (!numbered || title_named) {
             continue;
         }
         let detail = found[d].take().expect("checked above");
@@ -324,6 +319,17 @@ pub(super) fn pair_list_with_details(units: &[Unit], found: &mut [Option<Finding
 /// told twice. Paired when they share two words of substance.
 pub(super) fn pair_summary_with_details(units: &[Unit], found: &mut [Option<Finding>]) {
     let placed = |f: &Finding| f.location.as_ref().is_some_and(|l| !l.path.is_empty());
+    // Each finding's words, read once: a long answer has many bullets to compare.
+    let words: Vec<Vec<String>> = found
+        .iter()
+        .map(|f| {
+            f.as_ref().map_or_else(Vec::new, |f| {
+                let mut w = vocab::content_words(&f.title, 3);
+                w.extend(vocab::content_words(&f.body, 3));
+                w
+            })
+        })
+        .collect();
     for s in 0..units.len() {
         let Some(summary) = found[s].as_ref() else {
             continue;
@@ -331,25 +337,52 @@ pub(super) fn pair_summary_with_details(units: &[Unit], found: &mut [Option<Find
         if !units[s].quiet || placed(summary) || summary.severity == Severity::Unclassified {
             continue;
         }
-        let words = |f: &Finding| {
-            let mut w = pieces(&f.title);
-            w.extend(pieces(&f.body));
-            w
-        };
-        let said = words(summary);
-        let details: Vec<usize> = (0..units.len())
+        let severity = summary.severity;
+        let details = (0..units.len())
             .filter(|&d| d != s && !units[d].quiet)
             .filter(|&d| {
                 found[d].as_ref().is_some_and(|f| {
-                    placed(f) && f.severity == summary.severity && {
-                        let w = words(f);
-                        said.iter().filter(|p| w.contains(p)).count() >= 2
-                    }
+                    placed(f)
+                        && f.severity == severity
+                        && words[s].iter().filter(|p| words[d].contains(p)).count() >= 2
                 })
             })
-            .collect();
-        if details.len() == 1 {
+            .count();
+        if details == 1 {
             found[s] = None;
+        }
+    }
+}
+
+/// A summary's point that sends the reader to a comment below it ("… builds a template from
+/// request data; see the security comment below before this ships", "details in comment 2"):
+/// that comment's summary, not a finding of its own, when a finding follows it.
+pub(super) fn pair_pointer_with_details(units: &[Unit], found: &mut [Option<Finding>]) {
+    static POINTER: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    let pointer = crate::answer::re(
+        &POINTER,
+        r"(?i)\bsee (?:the |my )?(?:[\w-]+ )?(?:comment|finding|note|issue|suggestion)s? (?:below|#?\d+)\b|\b(?:details|more) (?:are )?(?:below|in (?:the )?comment #?\d+)\b",
+    );
+    for p in 0..units.len() {
+        if found[p].is_none() || found[p].as_ref().is_some_and(|f| f.location.is_some()) {
+            continue;
+        }
+        let said = std::iter::once(&units[p].lead).chain(&units[p].lines);
+        if !said.into_iter().any(|l| pointer.is_match(l)) {
+            continue;
+        }
+        // (Only when a comment below is at least as severe: a level the pointer states is not
+        // lost. An unrated pointer takes the level of what it points at.)
+        let level = found[p]
+            .as_ref()
+            .filter(|f| f.severity != Severity::Unclassified)
+            .map_or(u8::MAX, |f| f.severity.rank());
+        if found[p + 1..]
+            .iter()
+            .flatten()
+            .any(|f| f.location.is_some() && f.severity.rank() <= level)
+        {
+            found[p] = None;
         }
     }
 }

@@ -383,12 +383,16 @@ impl Reader<'_> {
                 // So is a `File: path, line 54` field on the very next line (no blank line
                 // between: a place that opens the next comment stands apart).
                 let field_line = unit::is_field(t) && !self.after_blank && l.start_line.is_some();
+                // So is a place behind a pin on the next line (`📍 src/a.tsx:132`).
+                let pinned = !self.after_blank
+                    && l.start_line.is_some()
+                    && t.starts_with(|c: char| !c.is_alphanumeric() && !"`[/.~*_<".contains(c));
                 // (A bold title says what the finding is; a bold field such as `**Reviewed
                 // commit:**` is not one.)
                 let titled = super::lists::bold_titled(&u.lead) && !unit::is_field(&u.lead);
                 // (After other fields of the finding too: `Severity: medium`, then `File: …`.)
                 let only_fields = u.lines.iter().all(|x| unit::is_field(x));
-                let bare_under_title = (t.starts_with("http") || quoted_line || field_line)
+                let bare_under_title = (t.starts_with("http") || quoted_line || field_line || pinned)
                     && (u.lines.is_empty() || (field_line && only_fields))
                     && u.code.is_empty()
                     // (A heading that is a finding, `### 2. Export files are public`, then

@@ -387,8 +387,18 @@ fn review_limit(u: &Unit) -> bool {
             .is_some_and(|s| s.1 == Strength::Level && !said.contains('⚠'))
 }
 
+/// A question asked only to know (`Why 32 workers? Not a problem, just asking.`, "out of
+/// curiosity"), with no word of a problem and no level: the reviewer says it raises nothing.
+fn just_asking(u: &Unit) -> bool {
+    static ASKING: crate::pattern::Pattern = crate::pattern::Pattern::new(vocab::JUST_ASKING);
+    let said = said(u);
+    ASKING.is_match(&said)
+        && !crate::answer::verdict::raises_concern(&said)
+        && u.read.severity.is_none()
+}
+
 /// A unit that raises nothing whatever it says: a placeholder, a bot's footer, a comment fixed
-/// since or taken back, a passed check, a limit of the review.
+/// since or taken back, a passed check, a limit of the review, a question asked only to know.
 fn not_raised(u: &Unit) -> bool {
     u.placeholder
         || (u.lines.is_empty() && vocab::is_bot_footer(&plain(&u.lead)))
@@ -396,6 +406,7 @@ fn not_raised(u: &Unit) -> bool {
         || withdrawn(u)
         || passed_check(u)
         || review_limit(u)
+        || just_asking(u)
 }
 
 /// Did the reviewer take the unit back, or its thread say it was resolved?

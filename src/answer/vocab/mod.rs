@@ -99,6 +99,26 @@ pub fn normalise(s: &str) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// A text's words of substance (longer than `shortest` characters, with a letter in them),
+/// and in a script written without spaces (Chinese, Japanese, Korean, Thai) each run's character
+/// pairs, which stand for its words: what two findings share when they say one thing twice, or
+/// a restatement shares with the answer it restates.
+pub fn content_words(text: &str, shortest: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for word in normalise(text).split(' ') {
+        let run: Vec<char> = word.chars().filter(|c| unspaced(*c)).collect();
+        if run.len() >= 2 {
+            out.extend(run.windows(2).map(|w| w.iter().collect::<String>()));
+        } else if run.is_empty()
+            && word.chars().count() > shortest
+            && word.chars().any(char::is_alphabetic)
+        {
+            out.push(word.to_string());
+        }
+    }
+    out
+}
+
 /// A vowel sign or tone mark that is part of a word (Thai `ต่ำ`, Hindi `मध्यम`, Arabic
 /// vowel marks, Latin combining accents): not a separator, though not alphanumeric.
 fn combining_mark(c: char) -> bool {
@@ -645,6 +665,25 @@ pub fn unspaced(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn content_words_are_long_words_and_pairs_of_unspaced_runs() {
+        assert_eq!(
+            content_words("The cache key drops the `user_id` (line 42)", 3),
+            ["cache", "drops", "user", "line"]
+        );
+        assert_eq!(
+            content_words("The key is off by one", 2),
+            ["the", "key", "off", "one"]
+        );
+        // A run without spaces stands for its words by its character pairs, beside the
+        // spaced words of the same title.
+        assert_eq!(
+            content_words("缓存键缺少 user_id", 3),
+            ["缓存", "存键", "键缺", "缺少", "user"]
+        );
+        assert!(content_words("P1 404 12345", 2).is_empty());
+    }
 
     #[test]
     fn placeholders_in_other_languages() {

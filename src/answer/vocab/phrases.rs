@@ -32,6 +32,13 @@ pub const VERDICT_WORDS: &[(&str, Stance)] = &[
     ("block", Stance::Object),
     ("patch is incorrect", Stance::Object),
     ("incorrect", Stance::Object),
+    // A dependency review's call on the update (`| **Verdict** | ✅ **MERGE** |`).
+    ("merge", Stance::Approve),
+    ("ship", Stance::Approve),
+    ("hold", Stance::Object),
+    ("do not merge", Stance::Object),
+    ("don t merge", Stance::Object),
+    ("wait", Stance::Object),
     // A review digest's heading (Copilot's `🟡 Changes recommended`, `✅ Ready to approve`).
     ("changes recommended", Stance::Object),
     ("ready to approve", Stance::Approve),
@@ -151,7 +158,10 @@ pub const APPROVAL_PHRASES: &[&str] = &[
     r"no actionable comments",
     r"(?:don't|do not|didn't|did not) see anything (?:that )?(?:needs?|worth) (?:changing|to change|fixing|to fix|flagging)",
     r"nothing (?:here |in (?:the|this) (?:diff|change|pr) )?needs (?:changing|to change|fixing)",
-    r"nothing (?:to (?:fix|change|flag|report|add|comment on)|blocking)",
+    r"nothing (?:else |more |further )?(?:to (?:fix|change|flag|report|add|comment on)|blocking)",
+    // ("Nothing to do there" closes one point; "nothing else to do" the review.)
+    r"nothing (?:else|more|further) to do",
+    r"no (?:further |other )?(?:action|changes?) (?:is |are )?(?:needed|required|necessary)",
     r"(?:zero|0) (?:actionable |new )?(?:issues|problems|suggestions|comments|findings)",
     r"(?:actionable )?(?:suggestions|comments|issues|findings)(?: posted| found| generated)?\s*[-:–]\s*0",
     r"(?:safe|ready|good) to (?:merge|ship|land)",
@@ -388,6 +398,11 @@ pub const WITHDRAWN: &str = r"(?i)(?:✅\s*(?:\*\*|__)?\s*(?:fixed|addressed|res
 /// it in this PR", "NO hace falta en este PR"): a thought for later, not a finding.
 pub const UNASKED: &str = r"(?i)\b(?:(?:ausdrücklich )?nicht für diesen (?:pr|mr)|(?:i'm|i am|i'm explicitly|i am explicitly) not (?:asking|requesting|suggesting) (?:for )?(?:it|this|that|a change)|not (?:asking|requesting) (?:for )?(?:it|this|that|any change) (?:in|for) this (?:pr|change|mr|patch)|not asking for anything(?: here| in this (?:pr|change|mr|patch))?|(?:no need|not needed|nothing needed) (?:to (?:do|change|address) (?:it|this|that) )?(?:in|for) this (?:pr|change|mr|patch)|no hace falta en este (?:pr|cambio)|não (?:precisa|é necessário) (?:fazer )?(?:isso )?neste (?:pr|mr)|nicht (?:in|für) diesem (?:pr|mr) nötig|pas (?:nécessaire|demandé) dans cette (?:pr|mr))\b|(?:这个|本次)\s?(?:pr|PR)\s?(?:里|中)?(?:不用|不需要)(?:改|处理)|この\s?(?:PR|pr)\s?では(?:不要|対応不要)|이번 (?:PR|pr)에서는 (?:필요 없|안 하셔도)";
 
+/// A question asked only to know ("Not a problem, just asking", "out of curiosity", "No change
+/// requested"): with no
+/// word of a problem and no level, it raises nothing.
+pub const JUST_ASKING: &str = r"(?i)\b(?:just|only|merely) (?:asking|curious|wondering)\b|\bno changes? (?:is |are )?(?:requested|asked for)\b|\bout of (?:curiosity|interest)\b|\bsolo (?:pregunto|por curiosidad)\b|\bsó (?:perguntando|curiosidade)\b|\bnur (?:aus neugier|eine frage)\b|\bpar curiosité\b|\bjuste (?:une question|par curiosité)\b";
+
 /// A paragraph that opens on a worry the reviewer had at first and then resolved ("My first
 /// worry was …", "一开始我担心…", "Al principio me preocupaba …"): a risk ruled out, not raised.
 /// An optional short label may come first ("补充说明：", "Nota:").
@@ -398,4 +413,4 @@ pub const FIRST_WORRY: &str = r"(?i)^\W*(?:[^\s:：]{1,16}\s?[:：]\s*)?(?:my (?
 pub const SUSPECTED: &str = r"(?i)\b(?:wondered|suspected|was worried|worried that|lúc đầu (?:mình|tôi|em) tưởng|if (?:anything|anyone|someone|something) ever|gave me pause|went back and forth|i wanted to (?:be sure|make sure|check|confirm)|the obvious question (?:is|was)|(?:looked|seemed) like (?:a|an)\b|thing i checked|i (?:checked|verified) whether|my (?:first|initial) (?:thought|reaction|instinct|impression|read|worry|concern)|(?:i was|i'm|i am|i got) (?:a (?:little|bit) |slightly |briefly |initially )?(?:worried|concerned|nervous|alarmed)|the (?:question|thing|risk|part) i (?:cared|worried|was worried) (?:most )?about|at first (?:glance|sight)|i (?:was going|meant) to (?:flag|raise|mention)|vermutet|befürchtet|dachte zuerst|dúvida|suspeitei|me pregunté|sospeché|sospechaba|je me suis demandé|soupçonné|mi sono chiesto|sospettavo|temevo|il dubbio|un dubbio|ho dubitato|подозревал|опасался|zastanawiałem|merak ettim|tôi đã lo|saya sempat)|担心|擔心|怀疑|懷疑|懸念|心配|気になった|걱정|의심";
 
 /// Words that clear it ("Das ist aber ausgeschlossen", "Conferi e não", "está correto", "没有问题").
-pub const CLEARED: &str = r"(?i)\b(?:ruled out|not an issue|not a problem|is fine|is safe|is correct|(?:então )?está certo|^ổn(?: rồi)?\W*$|but (?:it|they) (?:doesn't|does not|don't|do not)\W*$|no concern (?:there|here)|not a concern|also fine|(?:that's|that is|which is) fine|(?:is|are) never (?:overwritten|lost|dropped|leaked|duplicated)|won't (?:grow|leak|race|overflow|panic|crash|deadlock)|can't be (?:zero|null|nil|negative|empty)|(?:does not|doesn't) hold|settles it|not worth (?:guarding against|worrying about|a change|changing|fixing)|nothing to worry about|nothing to do (?:there|here)|false alarm|so there(?:'s| is) no (?:\w+ )?(?:cycle|race|deadlock|leak|problem|issue|risk|bug)|^it (?:doesn't|does not|can't|cannot|won't|isn't)\b|ausgeschlossen|unbedenklich|kein problem|conferi e não|está corret[oa]|não é um problema|descartad[oa]|no es un problema|está bien|écarté|n'est pas un problème|c'est correct|escluso|non è un problema|è corretto|исключено|не проблема|всё корректно|nie jest problemem|sorun değil|không phải vấn đề|tidak masalah)|没有问题|沒有問題|排除|没问题|問題ありません|問題なし|問題ない|問題なく|문제(?:가|는)? ?없";
+pub const CLEARED: &str = r"(?i)\b(?:ruled out|not an issue|not a problem|is fine|is safe|is correct|(?:então )?está certo|^ổn(?: rồi)?\W*$|but (?:it|they) (?:doesn't|does not|don't|do not)\W*$|no concern (?:there|here)|not a concern|also fine|(?:that's|that is|which is) fine|(?:is|are) never (?:overwritten|lost|dropped|leaked|duplicated)|(?:won't|will not|cannot|can't|can not) (?:grow|leak|race|overflow|underflow|panic|crash|deadlock|hang)|can't be (?:zero|null|nil|negative|empty)|(?:does not|doesn't) hold|settles it|not worth (?:guarding against|worrying about|a change|changing|fixing)|nothing to worry about|(?:case|path|scenario) is (?:already )?(?:covered|handled)|nothing to do (?:there|here)|false alarm|so there(?:'s| is) no (?:\w+ )?(?:cycle|race|deadlock|leak|problem|issue|risk|bug)|^it (?:doesn't|does not|can't|cannot|won't|isn't)\b|ausgeschlossen|unbedenklich|kein problem|conferi e não|está corret[oa]|não é um problema|descartad[oa]|no es un problema|está bien|écarté|n'est pas un problème|c'est correct|escluso|non è un problema|è corretto|исключено|не проблема|всё корректно|nie jest problemem|sorun değil|không phải vấn đề|tidak masalah)|没有问题|沒有問題|排除|没问题|問題ありません|問題なし|問題ない|問題なく|문제(?:가|는)? ?없";

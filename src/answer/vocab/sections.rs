@@ -78,6 +78,31 @@ pub const DONE_SECTIONS: &[&str] = &[
     "risolti",
 ];
 
+/// Words that open a heading titling the whole answer with what it reviews (`## Review:
+/// pagination in src/routes/orders.ts`), normalised.
+pub const REVIEW_TITLES: &[&str] = &[
+    "review",
+    "code review",
+    "pr review",
+    "review of",
+    "second opinion",
+    "revisión",
+    "revisão",
+    "revue",
+    "revisione",
+    "überprüfung",
+    "code review für",
+    "ревью",
+    "обзор",
+    "レビュー",
+    "コードレビュー",
+    "审查",
+    "代码审查",
+    "评审",
+    "리뷰",
+    "코드 리뷰",
+];
+
 pub const QUIET_SECTIONS: &[&str] = &[
     "summary",
     // What the reviewer looked at and found to be no problem.
@@ -237,8 +262,6 @@ pub const QUIET_SECTIONS: &[&str] = &[
     "greptile summary",
     "important files changed",
     "diagram",
-    "questions",
-    "open questions",
     "footnotes",
     "references",
     // What an earlier review raised, whether still open or not: said again only in its own
@@ -423,6 +446,11 @@ pub const FINDING_SECTIONS: &[&str] = &[
     "recomendações",
     "riscos",
     "pontos de atenção",
+    "pontos encontrados",
+    "puntos encontrados",
+    "punti trovati",
+    "points relevés",
+    "gefundene punkte",
     "probleme",
     "befunde",
     "anmerkungen",

@@ -956,6 +956,18 @@ pub const PROSE_REPAIRS: &[&str] = &[
     "eliminated",
 ];
 
+/// Nouns of a repair: "the fix for the critical advisory" names what the change repairs.
+pub const PROSE_REPAIR_NOUNS: &[&str] = &[
+    "fix",
+    "fixes",
+    "patch",
+    "patches",
+    "remedy",
+    "mitigation",
+    "remediation",
+    "workaround",
+];
+
 pub const PROSE_NEGATIONS: &[&str] = &[
     "not", "no", "nothing", "never", "isn", "isnt", "aren", "arent", "non", "without", "hardly",
     "didn", "didnt", "don", "dont", "doesn", "doesnt", "wasn", "weren", "zero", "none", "nor",
