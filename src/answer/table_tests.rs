@@ -100,6 +100,10 @@ went to the old owner.\n\n## Review\n\n**r.go** — line 31\n\n**Severity:** Low
 fix for the high-severity advisory about forwarded credentials.\n\n</blockquote></details>\n";
     assert!(approves(carried));
     assert_eq!(
+        crate::answer::prose::severity_in("1.7.9 carries the fix for the high-severity advisory."),
+        None
+    );
+    assert_eq!(
         crate::answer::prose::severity_in("It is a fix for the parser, but a high risk."),
         Some(P1)
     );
