@@ -165,6 +165,12 @@ fn unhung_messages(text: &str) -> String {
     let mut out: Vec<String> = Vec::with_capacity(lines.len());
     let mut i = 0;
     while i < lines.len() {
+        // (Only a bullet's line looks ahead: a long indented text stays linear.)
+        if !bullet(lines[i]) {
+            out.push(lines[i].to_string());
+            i += 1;
+            continue;
+        }
         let hung = lines[i + 1..]
             .iter()
             .take_while(|l| l.is_empty() || l.starts_with("  "))
@@ -182,7 +188,7 @@ fn unhung_messages(text: &str) -> String {
             && !body
                 .iter()
                 .any(|l| l.trim_start().starts_with(['└', '⎿', '$']));
-        if !bullet(lines[i]) || !message {
+        if !message {
             out.push(lines[i].to_string());
             i += 1;
             continue;
