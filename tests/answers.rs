@@ -561,7 +561,7 @@ fn tuned_holdout_w42_corpus() {
 /// languages) at the same time as w42 and measured once, with the reader alone, after it was
 /// tuned on w3 to w41: recall 0.94, precision 0.94, severity 0.93, located 0.96, approval 0.97,
 /// blockers caught 19/19, clean answers falsely gated 2/36, approvals gated 1/21. Tuned on
-/// since. (A dependency review's breaking-changes table is still not read as findings.)
+/// since.
 #[test]
 fn tuned_holdout_w43_corpus() {
     held_to(
@@ -578,14 +578,55 @@ fn tuned_holdout_w43_corpus() {
     );
 }
 
+/// `tuned/holdout-w44`: written blind (63 answers, 17 families: thinking out loud before
+/// approving — reviews of performance, concurrency and refactoring changes that weigh a risk at
+/// length and then say it is real or handled; 10 in ten other languages) and measured once,
+/// with the reader alone, after it was tuned on w3 to w43: recall 0.98, precision 0.81,
+/// severity 0.94, located 0.97, approval 0.92, blockers caught 18/19, clean answers falsely
+/// gated 7/36, approvals gated 5/21. Tuned on since.
+#[test]
+fn tuned_holdout_w44_corpus() {
+    held_to(
+        "holdout-w44",
+        63,
+        &Bars {
+            recall: 0.98,
+            precision: 0.98,
+            severity: 0.98,
+            located: 0.98,
+            family: 0.6,
+            clean_tenth: true,
+        },
+    );
+}
+
+/// `tuned/holdout-w45`: written blind (62 answers, 14 families: the multilingual team — 33
+/// answers in thirteen other languages, localized bots, local level words and team prefixes)
+/// at the same time as w44 and measured once, with the reader alone, after it was tuned on w3
+/// to w43: recall 0.97, precision 0.84, severity 0.91, located 1.00, approval 0.95, blockers
+/// caught 19/19, clean answers falsely gated 3/35, approvals gated 1/21. Tuned on since.
+#[test]
+fn tuned_holdout_w45_corpus() {
+    held_to(
+        "holdout-w45",
+        62,
+        &Bars {
+            recall: 0.98,
+            precision: 0.98,
+            severity: 0.98,
+            located: 0.98,
+            family: 0.6,
+            clean_tenth: true,
+        },
+    );
+}
+
 /// `tuned/holdout-w41`: written blind (64 answers, 19 families: reviews of infrastructure,
 /// configuration and data changes — Terraform, Kubernetes and Helm, CI workflows, SQL
 /// migrations, IaC scanners' comments; 12 in nine other languages) and measured once, with the
 /// reader alone, after it was tuned on w3 to w40: recall 0.87, precision 0.87, severity 0.93,
 /// located 1.00, approval 0.97, blockers caught 20/20, clean answers falsely gated 2/36,
-/// approvals gated 1/21. Tuned on since. (Its Sourcery answer's level is only in the bot's
-/// overview line, "🔴 Security: 1 blocking issue", which the reader does not give the comment:
-/// the family bar is not held.)
+/// approvals gated 1/21. Tuned on since.
 #[test]
 fn tuned_holdout_w41_corpus() {
     held_to(
@@ -596,7 +637,7 @@ fn tuned_holdout_w41_corpus() {
             precision: 0.93,
             severity: 0.97,
             located: 0.99,
-            family: 0.0,
+            family: 0.6,
             clean_tenth: true,
         },
     );

@@ -115,7 +115,13 @@ fn tag_candidates(line: &str, out: &mut Vec<Candidate>) {
     .captures_iter(line)
     {
         let (open, close) = (c.get(1).expect("open"), c.get(3).expect("close"));
-        push(out, open.start(), close.end(), c[2].to_string());
+        // A team's review prefix (`[must]`, `[want]`, `[imo]`) is a label in brackets.
+        let word = vocab::normalise(&c[2]);
+        let text = match vocab::LABEL_PHRASES.iter().find(|(w, _)| *w == word) {
+            Some((_, s)) => s.label().to_string(),
+            None => c[2].to_string(),
+        };
+        push(out, open.start(), close.end(), text);
     }
     // (Full-width parentheses too: `（严重）`.)
     for c in re(&PAREN, r"[(（]([^()（）]{1,30})[)）]").captures_iter(line) {
@@ -419,12 +425,23 @@ fn marker_row(line: &str) -> Option<(Severity, Strength)> {
     if parts.len() < 2 || parts.iter().any(|p| p.is_empty()) {
         return None;
     }
-    let levels: Option<Vec<(Severity, Strength)>> = parts
+    let levels: Vec<Option<(Severity, Strength)>> = parts
         .iter()
         .map(|p| vocab::severity_of(p.trim_matches(['_', '*'])))
         .collect();
-    levels?
+    // A row of labels each set in italics or bold (`_🚀 Performance & Scalability_ | _🟡 Minor_
+    // | _⚡ Quick win_`) is a label row even where a label is a kind or an effort we have no
+    // word for; a bare row must be all markers.
+    let labels = parts.iter().all(|p| {
+        let framed = |m: &str| p.len() > 2 * m.len() && p.starts_with(m) && p.ends_with(m);
+        framed("_") || framed("*")
+    });
+    if !labels && levels.iter().any(Option::is_none) {
+        return None;
+    }
+    levels
         .into_iter()
+        .flatten()
         .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
 }
 
@@ -587,5 +604,13 @@ mod tests {
             "Keep the newest reading"
         );
         assert_eq!(sev("- **Severity**: Low"), Some(P3));
+    }
+
+    #[test]
+    fn a_row_of_italic_labels_with_kinds_we_do_not_know() {
+        let l = read_lead("_🚀 Performance & Scalability_ | _🟡 Minor_ | _⚡ Quick win_");
+        assert_eq!(l.severity.map(|s| s.0), Some(P2));
+        // Bare words that are not all markers are a sentence, not a label row.
+        assert!(marker_row("Performance | Minor").is_none());
     }
 }

@@ -201,8 +201,8 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         // (a summary table and its detail section).
         c.findings = merge_duplicates(std::mem::take(&mut c.findings));
     }
-    default_file(text, roots, &mut c.findings);
-    full_paths(text, roots, &mut c.findings);
+    default_file(text, raw, roots, &mut c.findings);
+    full_paths(text, raw, roots, &mut c.findings);
     rate_from_prose(&mut c.findings);
     if !use_json {
         rate_by_number(&prose, &mut c.findings);
@@ -239,10 +239,15 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         let approving = c.agreement || verdict::approves(&prose);
         if said_no || approving {
             let summary = from_json_block.as_ref().and_then(|j| j.summary.as_deref());
-            c.findings = unraised::findings(summary, &prose, said_no, roots)
+            // An answer that is one JSON value has no prose: its `considered` risks and
+            // `summary` were read as JSON.
+            let prose = if one_json_value(text) { "" } else { &prose };
+            c.findings = unraised::findings(summary, prose, said_no, roots)
                 .into_iter()
                 .filter(|f| !said_quietly(&f.body, &md.quiet_text))
                 .collect();
+            // ("… in the same file, line 51": the answer's one file.)
+            default_file(text, raw, roots, &mut c.findings);
         }
     }
     c.agreement = c.findings.is_empty()
@@ -264,6 +269,11 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
     let mut reading = Reading::new(c, structured, raw, cap_note, roots);
     reading.notes.extend(remarks);
     reading
+}
+
+/// Is the whole answer one JSON value?
+fn one_json_value(text: &str) -> bool {
+    text.trim_start().starts_with(['{', '[']) && serde_json::from_str::<Value>(text.trim()).is_ok()
 }
 
 /// Does loose prose point at a line of code, which an approval does not clear: a place with a
@@ -767,16 +777,25 @@ fn markdown_fences(text: &str) -> Vec<String> {
 }
 
 /// An answer about one file ("Here's a review of `src/cart/totals.ts`", a single permalink)
-/// whose findings give only a line: that file's lines.
-fn default_file(text: &str, roots: &Roots, findings: &mut [Finding]) {
+/// whose findings give only a line: that file's lines. When the answer itself names no file, or
+/// only bare names, the one its chrome names (aider's "Added db/pool.go to the chat.") is the
+/// file it is about.
+fn default_file(text: &str, raw: &str, roots: &Roots, findings: &mut [Finding]) {
     if findings.iter().all(|f| f.location.is_some()) {
         return;
     }
-    let mut paths: Vec<String> = location::find_all(text, roots)
-        .into_iter()
-        .filter(|l| !l.path.is_empty() && !l.outside)
-        .map(|l| l.path)
-        .collect();
+    let named = |t: &str| -> Vec<String> {
+        location::find_all(t, roots)
+            .into_iter()
+            .filter(|l| !l.path.is_empty() && !l.outside)
+            .map(|l| l.path)
+            .collect()
+    };
+    let mut paths = named(text);
+    // (Or gives it by its bare name, `cron.py`, which the chrome's full path completes.)
+    if paths.iter().all(|p| !p.contains('/')) {
+        paths.extend(named(raw));
+    }
     paths.sort();
     paths.dedup();
     // `cron.py` beside `src/scheduler/cron.py` is that file, named short.
@@ -802,15 +821,17 @@ fn default_file(text: &str, roots: &Roots, findings: &mut [Finding]) {
 
 /// A finding placed by a bare file name (`upload.go:54` in a summary table) where the answer
 /// names that file in full once (`server/handlers/upload.go`): the full path.
-fn full_paths(text: &str, roots: &Roots, findings: &mut [Finding]) {
+fn full_paths(text: &str, raw: &str, roots: &Roots, findings: &mut [Finding]) {
     if findings
         .iter()
         .all(|f| f.location.as_ref().is_none_or(|l| l.path.contains('/')))
     {
         return;
     }
+    // (The chrome's names too: aider's "Added src/scheduler/cron.py to the chat.")
     let mut named: Vec<String> = location::find_all(text, roots)
         .into_iter()
+        .chain(location::find_all(raw, roots))
         .filter(|l| l.path.contains('/') && !l.outside)
         .map(|l| l.path)
         .collect();
@@ -942,12 +963,16 @@ fn same(a: &Finding, wa: &BTreeSet<String>, b: &Finding, wb: &BTreeSet<String>) 
 }
 
 #[cfg(test)]
+mod aloud_tests;
+#[cfg(test)]
 mod chat_tests;
 #[cfg(test)]
 mod digest_tests;
 pub mod judge;
 #[cfg(test)]
 mod layout_tests;
+#[cfg(test)]
+mod locale_tests;
 #[cfg(test)]
 mod long_tests;
 #[cfg(test)]

@@ -87,7 +87,8 @@ fn silent(raw: &str, roots: &Roots) -> bool {
     // Prose about files that is not in English (our words of concern are English) and does
     // not approve in words we know: its silence is not known to be nothing (a Turkish table of
     // findings whose columns and levels the reader has no words for).
-    let unread = !places.is_empty()
+    // (A line alone counts: the file may be named only in a tool's chrome.)
+    let unread = (!places.is_empty() || location::lines_in(raw).is_some())
         && (mostly_non_latin(raw) || foreign_prose(raw))
         && !crate::answer::verdict::approves(raw)
         && !crate::answer::verdict::found_nothing(raw);

@@ -24,9 +24,33 @@ pub fn prepare(text: &str) -> Cow<'_, str> {
         .or_else(|| crate::answer::transcript::answer_in(below_command(text.trim())))
         .map_or(Cow::Borrowed(text), Cow::Owned);
     let text = crate::answer::pasted::unpasted(&without_thinking(&text));
+    let text = without_aider_chrome(&text);
     let text = without_generated_description(&unhung_messages(&without_tool_logs(&text)));
     let text = fence_excerpts(&without_link_definitions(&without_bylines(&text)));
+    let text = without_level_scales(&text);
     Cow::Owned(apply_numeric_legend(&apply_legend(&plain_brackets(&text))))
+}
+
+/// A line that defines a scale of levels (`(P1: must fix / P2: please consider / P3: …)`, a
+/// team's "Pn rule"): three levels or more, each followed by its meaning. It says what the
+/// levels mean, not that any finding has one.
+fn without_level_scales(text: &str) -> String {
+    static DEFINED: OnceLock<Pattern> = OnceLock::new();
+    let defined = re(&DEFINED, r"(?i)\bP[0-5]\s*[:：=]");
+    let scale = |l: &str| {
+        let levels: std::collections::BTreeSet<String> = defined
+            .find_iter(l)
+            .map(|m| m.as_str()[..2].to_ascii_lowercase())
+            .collect();
+        levels.len() >= 3
+    };
+    if !text.lines().any(scale) {
+        return text.to_string();
+    }
+    text.lines()
+        .filter(|l| !scale(l))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Square brackets from other blocks (`⟦P1⟧`, full-width `［P1］`) written as the ASCII ones
@@ -66,6 +90,51 @@ fn without_generated_description(text: &str) -> String {
         i += 1;
     }
     out.join("\n")
+}
+
+/// The lines of aider's start-up banner after its `Aider v0.86.1` (the models, the repository,
+/// the files added to the chat).
+const AIDER_BANNER: &[&str] = &[
+    "Main model:",
+    "Weak model:",
+    "Editor model:",
+    "Model:",
+    "Git repo:",
+    "Repo-map:",
+    "Use /help",
+    "Cur working dir:",
+    "Warning:",
+];
+
+/// aider's chrome: its start-up banner, the request echoed under it (`> review this change…`)
+/// and the tally after each answer (`Tokens: 4.8k sent, 301 received. Cost: …`). The banner
+/// names every file added to the chat, and the request asks for severities and lines: what the
+/// tool did and was asked, not what the model found.
+fn without_aider_chrome(text: &str) -> Cow<'_, str> {
+    let footer =
+        |l: &str| l.starts_with("Tokens: ") && l.contains(" sent, ") && l.contains(" received");
+    let banner = text.trim_start().starts_with("Aider v");
+    if !banner && !text.lines().any(footer) {
+        return Cow::Borrowed(text);
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let mut i = 0;
+    if banner {
+        let banner_line = |l: &str| {
+            l.starts_with("Aider v")
+                || AIDER_BANNER.iter().any(|p| l.starts_with(p))
+                || (l.starts_with("Added ") && l.trim_end().ends_with("to the chat."))
+        };
+        let blank = |l: &str| l.trim().is_empty();
+        while i < lines.len() && (blank(lines[i]) || banner_line(lines[i])) {
+            i += 1;
+        }
+        while i < lines.len() && lines[i].starts_with('>') {
+            i += 1;
+        }
+    }
+    let kept: Vec<&str> = lines[i..].iter().copied().filter(|l| !footer(l)).collect();
+    Cow::Owned(kept.join("\n"))
 }
 
 /// A terminal agent's transcript around its review: its banner box (`╭ … ╰`) and each tool

@@ -50,7 +50,7 @@ fn ratings_with(text: &str, lone_clauses: bool) -> Vec<Severity> {
     // as plainly as a heading would.
     static TAG: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
     for c in
-        crate::answer::re(&TAG, r"\*\*\s*[Pp]([0-3])\s*\*\*|\[[Pp]([0-3])\]").captures_iter(&prose)
+        crate::answer::re(&TAG, r"\*\*\s*[Pp]([0-5])\s*\*\*|\[[Pp]([0-5])\]").captures_iter(&prose)
     {
         let n = c.get(1).or_else(|| c.get(2)).map_or("", |m| m.as_str());
         let s = match n {
@@ -74,14 +74,32 @@ fn ratings_with(text: &str, lone_clauses: bool) -> Vec<Severity> {
             }
         }
     }
-    for clause in prose.split(is_clause_break) {
+    // (What the sentence said before the clause: a condition there makes a "would be" in
+    // the clause imagined.)
+    let mut conditioned = false;
+    let mut rest = prose.as_str();
+    while !rest.is_empty() {
+        let end = rest.find(is_clause_break).map_or(rest.len(), |k| k);
+        let clause = &rest[..end];
+        let brk = rest[end..].chars().next();
+        rest = &rest[end + brk.map_or(0, char::len_utf8)..];
         let words = words(clause);
         for i in 0..words.len() {
             if let Some(s) = rating_at(&words, i) {
+                if imagined(&words[..i], conditioned) && cleared_later(rest) {
+                    continue;
+                }
                 if !found.contains(&s) {
                     found.push(s);
                 }
             }
+        }
+        conditioned |= words.iter().any(|w| vocab::PROSE_CONDITIONS.contains(w));
+        // (A sentence ends at a stop before a space or a line's end, not at `lease.go`'s dot.)
+        let sentence_ends = matches!(brk, Some('!' | '?' | '\n' | '。' | '！' | '？'))
+            || (brk == Some('.') && rest.starts_with([' ', '\n']));
+        if sentence_ends {
+            conditioned = false;
         }
         if let Some(s) = unspaced_rating(clause) {
             if !found.contains(&s) {
@@ -208,6 +226,22 @@ fn rating_at(words: &[&str], i: usize) -> Option<Severity> {
                 noun_after || ((verb_framed || (!needs_noun && framed)) && after.is_empty());
             (rated && !negated()).then_some(*sev)
         })
+}
+
+/// A level said in the conditional mood after a condition in the same sentence ("That
+/// pattern is only safe if the field is volatile; without it …, that would be a P0"): what the
+/// level would be, not what it is, once the text goes on to clear it ([`cleared_later`]).
+/// ("If this ships, it would be a P0 outage" with nothing cleared stays a rating.)
+fn imagined(before: &[&str], conditioned: bool) -> bool {
+    let would = before.iter().rev().take(3).any(|w| *w == "would");
+    would && (conditioned || before.iter().any(|w| vocab::PROSE_CONDITIONS.contains(w)))
+}
+
+/// Does the text after an imagined level clear it ("It is volatile … The publication is
+/// safe.")?
+fn cleared_later(rest: &str) -> bool {
+    static CLEARED: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    crate::answer::re(&CLEARED, vocab::CLEARED).is_match(rest)
 }
 
 /// How many words of `words` the phrase covers, if it starts them.

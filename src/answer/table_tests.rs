@@ -294,3 +294,65 @@ Nada que impeça o merge.\n";
         [(P2, "cmd/main.go:33".into()), (P3, "cmd/main.go:90".into())]
     );
 }
+
+#[test]
+fn a_table_rated_by_level_finds_its_finding_in_the_longest_other_cell() {
+    // No column is named for the finding: the result column holds it, and rows whose result
+    // or level is a pass mark are checks.
+    let text = "| # | Area | Result | Severity | Location |\n|---|---|---|---|---|\n\
+| 1 | TTL | ✅ five minutes, bounded | — | — |\n\
+| 2 | Cache key | 🔴 Built from the dashboard id only; the tenant is missing | P0 | `dash/cache.py:38` |\n\
+| 3 | Naming | `_k` could say what it builds | P3 | `dash/cache.py:12` |\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (P0, "dash/cache.py:38".to_string()),
+            (P3, "dash/cache.py:12".to_string())
+        ]
+    );
+    // A level cell that says the row passed (`✅ OK`) is a check too.
+    let fr = "| # | Sévérité | Emplacement | Constat |\n|---|---|---|---|\n\
+| 1 | ✅ OK | `Dockerfile` | Build multi-étapes |\n\
+| 2 | 🔵 Faible | `k8s/deploy.yaml:12` | `imagePullPolicy: Always` est superflu |\n";
+    assert_eq!(seen(&read_cr(fr)), [(P3, "k8s/deploy.yaml:12".to_string())]);
+}
+
+#[test]
+fn a_breaking_changes_table_raises_the_rows_with_an_impact() {
+    // `none` in the level column is no finding; a level opening an explanation is the level.
+    let text = "| Breaking change | Used here? | Where | Impact |\n|---|---|---|---|\n\
+| Node 18 dropped | No | CI runs Node 20 | none |\n\
+| Default exports removed | Yes | `web/lib/dates.ts:3` | **Critical**: the import no longer resolves, so the build fails |\n\
+| Time zones moved out | Yes | `web/lib/sched.ts:18` | **Medium**: two copies get installed |\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (P0, "web/lib/dates.ts:3".to_string()),
+            (P2, "web/lib/sched.ts:18".to_string())
+        ]
+    );
+}
+
+#[test]
+fn a_check_table_takes_its_level_from_the_result_column() {
+    // No level column: the result cell gives it; the comment is the body, and its line is a
+    // line of the one file the answer names.
+    let text =
+        "Проверил `scripts/rotate.sh`.\n\n| Проверка | Результат | Комментарий |\n|---|---|---|\n\
+| `set -euo pipefail` | ✅ ок | есть в начале |\n\
+| Удаление архивов | 🔴 Критично | строка 23: пустой `$OLD` удаляет весь каталог |\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(P0, "scripts/rotate.sh:23".to_string())]
+    );
+}
+
+#[test]
+fn a_matrix_of_risks_with_no_place_raises_nothing() {
+    // Rated by level, but no column places a row: the risks the reviewer weighed, not findings.
+    let text = "## Risks\n\n| Risk | Level | Why it's acceptable |\n|---|---|---|\n\
+| A query uses the raw manager and shows deleted rows | Low | `test_no_leaks` walks every endpoint |\n\
+| Migration on a large table | Low | Nullable column, no default, no rewrite |\n\n\
+LGTM, approve.\n";
+    assert!(approves(text), "{:?}", seen(&read_cr(text)));
+}

@@ -34,6 +34,11 @@ pub fn findings(
             || (prose::block_severity(p).is_some()
                 && placed(p, roots).is_some()
                 && !risk_rating(p))
+            // Or a level and a line of the file named before ("E um detalhe cosmético no
+            // mesmo arquivo: … na linha 51").
+            || (prose::block_severity(p).is_some_and(|s| s != Severity::Unclassified)
+                && location::lines_in(p).is_some()
+                && !risk_rating(p))
     };
     // A struck-through or "✅ Addressed" comment is one the reviewer withdrew.
     let said: Vec<&str> = paragraphs

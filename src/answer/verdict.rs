@@ -131,7 +131,7 @@ pub fn raises_concern(text: &str) -> bool {
     let cue = re(&CUE, vocab::CONCERN_CUES);
     let negated = re(
         &NEGATED,
-        r"(?i)\b(?:no|not|cannot|can[’']t|won[’']t|without|never|zero|any|free of|nothing|instead of|rather than|checked for|looked for|scanned for|checking for|looking for|check for|avoids?|avoiding|prevents?|preventing|fix(?:es|ed)?|closes|guards? against|protects? against|eliminates?|recovered|caught|rescued|trapped)\W+(?:\w+\W+){0,2}$",
+        r"(?i)\b(?:no|not|cannot|can[’']t|won[’']t|without|never|zero|any|free of|nothing|instead of|rather than|invece di|anzich[ée]|en lugar de|en vez de|au lieu de|anstatt|statt|em vez de|zamiast|вместо|checked for|looked for|scanned for|checking for|looking for|check for|avoids?|avoiding|prevents?|preventing|fix(?:es|ed)?|closes|guards? against|protects? against|eliminates?|recovered|caught|rescued|trapped)\W+(?:\w+\W+){0,2}$",
     );
     // What a review looks for is not what it found ("I'm reviewing this pull request for
     // security vulnerabilities and code quality issues", "Checked 6 files for logic errors,
@@ -139,7 +139,7 @@ pub fn raises_concern(text: &str) -> bool {
     static SOUGHT: OnceLock<Pattern> = OnceLock::new();
     let sought = re(
         &SOUGHT,
-        r"(?i)\b(?:review|reviewing|reviewed|scan|scanning|scanned|audit|auditing|audited|analy[sz]ing|search|searching|searched|inspecting|checked|checking|check|looked|looking|tested|testing|examined|examining|verified|verifying)\W+(?:\w+\W+){0,4}for\W+(?:\w+\W+){0,10}$",
+        r"(?i)\b(?:(?:review|reviewing|reviewed|scan|scanning|scanned|audit|auditing|audited|analy[sz]ing|search|searching|searched|inspecting|checked|checking|check|looked|looking|tested|testing|examined|examining|verified|verifying)\W+(?:\w+\W+){0,4}for|with an eye (?:on|to)|focus(?:ed|ing)? on|paying (?:\w+ )?attention to)\W+(?:\w+\W+){0,10}$",
     );
     // A cue inside inline code is a name (`-race`, `leak_check`), not a word of concern.
     static CODE_SPAN: OnceLock<Pattern> = OnceLock::new();
@@ -335,7 +335,13 @@ fn sentence_after<'t>(text: &'t str, at: usize, breaks: &[char]) -> &'t str {
 /// requested. Approve.")?
 fn objects(text: &str, m: &regex::Match, negation: &Pattern) -> bool {
     static NO: OnceLock<Pattern> = OnceLock::new();
-    !negated(text, m.start(), negation)
+    // "This pull request changes the indexer …" is what the change does.
+    let of_a_request = m.as_str().to_ascii_lowercase().starts_with("request")
+        && ["pull ", "merge ", "Pull ", "Merge "]
+            .iter()
+            .any(|p| text[..m.start()].ends_with(p));
+    !of_a_request
+        && !negated(text, m.start(), negation)
         && !re(&NO, r"(?i)\b(?:no|zero)[ \t]+$").is_match(&text[..m.start()])
 }
 

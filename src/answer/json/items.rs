@@ -344,6 +344,30 @@ fn first_sentence(text: &str) -> String {
         .to_string()
 }
 
+/// A result the reviewer marks passed or done: SARIF's `"kind": "pass"` (or
+/// `"notApplicable"`), a `"status": "fixed"` carried from an earlier review. What was checked
+/// and found fine, not a finding.
+fn passed(o: &Map<String, Value>) -> bool {
+    let said = |keys: &'static [&'static str], words: &[&str]| {
+        get_ci(o, keys)
+            .and_then(|(_, v)| v.as_str())
+            .is_some_and(|v| words.contains(&v.trim().to_ascii_lowercase().as_str()))
+    };
+    said(&["kind"], &["pass", "notapplicable"])
+        || said(
+            &["status", "result", "outcome"],
+            &[
+                "pass",
+                "passed",
+                "ok",
+                "fixed",
+                "resolved",
+                "addressed",
+                "done",
+            ],
+        )
+}
+
 /// One JSON finding.
 pub fn finding(v: &Value, default: Option<(Severity, Strength)>, roots: &Roots) -> Option<Finding> {
     let o = match v {
@@ -358,7 +382,7 @@ pub fn finding(v: &Value, default: Option<(Severity, Strength)>, roots: &Roots) 
             f.location = location::find_all(s, roots).into_iter().next();
             return (!f.title.is_empty()).then_some(f);
         }
-        Value::Object(o) => o,
+        Value::Object(o) if !passed(o) => o,
         _ => return None,
     };
     // A finding without a title is titled from its body's first sentence (it is not dropped).

@@ -333,11 +333,11 @@ pub fn lines_in(text: &str) -> Option<(u32, Option<u32>)> {
     .captures(text)
     .or_else(|| {
         // Japanese, Chinese and Korean put the line word after the number ("23 行目",
-        // "57번째 줄", "31〜40行目").
+        // "57번째 줄", "31〜40行目"), and Turkish after an ordinal ("66. satırda").
         static AFTER: OnceLock<Pattern> = OnceLock::new();
         re(
             &AFTER,
-            r"(?:^|[^\d.:/])(\d{1,6})\s*(?:[-–~〜～]\s*(\d{1,6})\s*)?(?:行目|行|번째\s*줄|줄|행)",
+            r"(?:^|[^\d.:/])(\d{1,6})\s*(?:[-–~〜～]\s*(\d{1,6})\s*)?(?:行目|行|번째\s*줄|줄|행|\.\s*satır)",
         )
         .captures(text)
     })?;

@@ -181,15 +181,18 @@ impl Reader<'_> {
             })
         };
         let strong_issue = col(vocab::TABLE_ISSUE_COLUMNS);
-        let issue = strong_issue.or(col(vocab::TABLE_TEXT_COLUMNS));
         let sev = col(vocab::TABLE_SEVERITY_COLUMNS);
         if sev.is_none() && strong_issue.is_none() {
             return;
         }
+        let get = |i: usize| cells.get(i).cloned().unwrap_or_default();
+        let status = col(vocab::TABLE_STATUS_COLUMNS);
+        let issue = strong_issue
+            .or(col(vocab::TABLE_TEXT_COLUMNS))
+            .or_else(|| unnamed_issue(&header, cells, &col));
         let Some(issue) = issue else {
             return;
         };
-        let get = |i: usize| cells.get(i).cloned().unwrap_or_default();
         let lead = get(issue);
         if lead.trim().is_empty() || lead.trim().chars().all(|c| c == '-') {
             return;
@@ -210,13 +213,25 @@ impl Reader<'_> {
         };
         // A row an earlier review raised and this one marks done in its status column
         // (`| 4 | P2 | csv.ts:22 | Formula injection | ✅ Fixed — values are prefixed |`).
-        let status = col(vocab::TABLE_STATUS_COLUMNS).filter(|i| *i != issue);
-        if sev.is_some_and(|i| passed(&get(i))) || status.is_some_and(|i| done(&get(i))) {
+        // (A result that is the finding's own text is done the same way: `✅ 5-minute TTL`.)
+        // (A level cell that says the row passed, `✅ OK`, or in words that there is no
+        // impact, `none`, is one too; a dash only says the row is not rated.)
+        let level_passed = |c: &str| {
+            let t = plain(c);
+            passed(c)
+                || done(c)
+                || (t.chars().any(char::is_alphabetic) && vocab::is_placeholder(&t))
+        };
+        if sev.is_some_and(|i| level_passed(&get(i))) || status.is_some_and(|i| done(&get(i))) {
             self.out.quiet_text.push(cells.join(" | "));
             return;
         }
         let u = self.new_unit(UnitKind::Row, &lead, 0);
         let mut fields = Vec::new();
+        // A level in the result column of a table with no level column (`| Проверка |
+        // Результат | Комментарий |` holding `🔴 Критично`).
+        let sev = sev
+            .or(status.filter(|i| *i != issue && vocab::severity_of(&plain(&get(*i))).is_some()));
         for (name, idx) in [
             ("severity", sev),
             ("category", col(vocab::TABLE_CATEGORY_COLUMNS)),
@@ -228,6 +243,22 @@ impl Reader<'_> {
                 fields.push((name.to_string(), get(i)));
             }
         }
+        // What the other columns of words say (a check's name in one, the comment on it in
+        // another) is the finding's body.
+        let worded = |h: &String| {
+            [vocab::TABLE_ISSUE_COLUMNS, vocab::TABLE_TEXT_COLUMNS]
+                .iter()
+                .any(|names| {
+                    names
+                        .iter()
+                        .any(|n| h == n || h.starts_with(&format!("{n} ")))
+                })
+        };
+        for (i, h) in header.iter().enumerate() {
+            if i != issue && Some(i) != status && worded(h) && !get(i).trim().is_empty() {
+                fields.push(("details".to_string(), get(i)));
+            }
+        }
         self.units[u].fields = fields;
         // (`#` normalises to nothing.)
         let numbered = col(&["no", "nr", "id", "番号", "编号", "編號", "번호"])
@@ -237,6 +268,36 @@ impl Reader<'_> {
             numbered.and_then(|i| get(i).trim().trim_start_matches('#').parse().ok());
         self.open = None;
     }
+}
+
+/// A table rated by level and placed whose columns name no finding (`| # | Area | Result |
+/// Severity | Location |`, `| Уровень | Где | Что |`): the row's finding is its longest cell
+/// that is no level, place, line, kind, fix or number. (A table with no place is a matrix of
+/// risks, `| Risk | Level | Why it's acceptable |`, not of findings.)
+fn unnamed_issue(
+    header: &[String],
+    cells: &[String],
+    col: &dyn Fn(&[&str]) -> Option<usize>,
+) -> Option<usize> {
+    let claimed: Vec<usize> = [
+        vocab::TABLE_SEVERITY_COLUMNS,
+        vocab::TABLE_FILE_COLUMNS,
+        vocab::TABLE_LINE_COLUMNS,
+        vocab::TABLE_CATEGORY_COLUMNS,
+        vocab::TABLE_FIX_COLUMNS,
+    ]
+    .iter()
+    .filter_map(|names| col(names))
+    .collect();
+    let placed = [vocab::TABLE_FILE_COLUMNS, vocab::TABLE_LINE_COLUMNS]
+        .iter()
+        .any(|names| col(names).is_some());
+    if !placed {
+        return None;
+    }
+    (0..header.len().min(cells.len()))
+        .filter(|i| !claimed.contains(i) && !header[*i].is_empty())
+        .max_by_key(|i| plain(&cells[*i]).trim().chars().count())
 }
 
 /// Does a status cell say the finding is done: a check mark first (`✅ Removed`, `✔ Two

@@ -1,5 +1,5 @@
 //! A review bot's overview that counts its comments by category and marks each count
-//! (Sourcery: `🔴 **Security**: 1 blocking issue`, `🟡 **General issues**: 2 issues found`,
+//! (Sourcery: `🔴 **Security**: 1 blocking issue`, or without the bold, `🟡 **General issues**: 2 issues found`,
 //! `🟢 **Testing**: all looks good`): a blocking count is the level of that category's comments
 //! that state none of their own (`**issue (security):** …`). Yellow only says issues were found,
 //! not how grave they are: those comments stay unrated.
@@ -23,11 +23,13 @@ fn counts(text: &str) -> Vec<Count> {
     static LINE: OnceLock<Pattern> = OnceLock::new();
     let line = re(
         &LINE,
-        r"(?m)^\s*[-*]?\s*(🔴|🟠|🟡|🔵|⚪|🟢)\s*\*\*([^*\n]{2,40})\*\*\s*:\s*([^\n]*)$",
+        r"(?m)^\s*[-*]?\s*(🔴|🟠|🟡|🔵|⚪|🟢)\s*(?:\*\*([^*\n]{2,40})\*\*|([^*:\n]{2,40}))\s*:\s*([^\n]*)$",
     );
     line.captures_iter(text)
         .map(|c| {
-            let said = c[3].to_ascii_lowercase();
+            // (The category in bold or not: `🔴 **Security**:`, `- 🔴 Security:`.)
+            let category = c.get(2).or_else(|| c.get(3)).map_or("", |m| m.as_str());
+            let said = c[4].to_ascii_lowercase();
             let counted = said
                 .split_whitespace()
                 .next()
@@ -38,7 +40,7 @@ fn counts(text: &str) -> Vec<Count> {
                 .filter(|n| *n > 0 && blocking)
                 .and_then(|_| vocab::severity_of(&c[1]).map(|s| s.0));
             Count {
-                category: vocab::normalise(&c[2]),
+                category: vocab::normalise(category),
                 level,
             }
         })
@@ -109,5 +111,15 @@ mod tests {
             Some("bug risk".into())
         );
         assert_eq!(tag("**nitpick:** hints"), None);
+    }
+
+    #[test]
+    fn an_overview_line_without_bold_counts_too() {
+        let c = counts("- 🟢 General issues: all looks good\n- 🔴 Security: 1 blocking issue\n");
+        assert_eq!(c.len(), 2);
+        assert_eq!(
+            (c[1].category.as_str(), c[1].level),
+            ("security", Some(Severity::P0))
+        );
     }
 }

@@ -404,10 +404,16 @@ impl Reader<'_> {
                 // Qodo's "Code" block does under its "Description", is its place too.)
                 // (Or one of the files it names, when it names several: "the factor is written
                 // in `http.py` and in `scheduler.py`", then the link to `scheduler.py` line 12.)
+                // (Or a file its words only mention, with no line: "the constant already
+                // exists in `src/http/status.ts`" above Qodo's link to `webhook.ts` line 40.)
                 let refines = l.start_line.is_some()
                     && u.section_path.is_none()
                     && named.iter().all(|n| n.start_line.is_none())
-                    && named.iter().any(|n| n.path == l.path);
+                    && (named.iter().any(|n| n.path == l.path)
+                        || (link
+                            && !location::find_all(&u.lead, self.roots)
+                                .iter()
+                                .any(|n| n.path != l.path)));
                 if (link && (!placed || refines)) || same_file || (bare_under_title && !placed) {
                     self.units[o]
                         .lines

@@ -179,6 +179,30 @@ fn field_place(v: &str, roots: &Roots) -> Option<Location> {
     }
 }
 
+/// The level a severity field's value `v` states (`text` is the whole field line): the value
+/// up to the next field or its first sentence (`Severity: HIGH | Confidence: 0.81`, `Gravità:
+/// media. round() viene …`), or a label opening an explanation (`**Critical**: the import no
+/// longer resolves`).
+fn field_level(text: &str, v: &str) -> Option<(Severity, Strength)> {
+    let v = v
+        .split(['|', ';', ',', '·', '—', '–'])
+        .next()
+        .unwrap_or("")
+        .trim();
+    let first_sentence = v.split(". ").next().unwrap_or("").trim_end_matches('.');
+    vocab::field_severity(v)
+        .or_else(|| {
+            (first_sentence.split_whitespace().count() <= 3)
+                .then(|| vocab::field_severity(first_sentence))
+                .flatten()
+        })
+        .or_else(|| {
+            markers::read_lead(text.split_once(':').map_or("", |(_, v)| v).trim())
+                .severity
+                .filter(|s| s.1 == Strength::Level)
+        })
+}
+
 fn details(u: &Unit, roots: &Roots) -> Details {
     let mut field_severity = None;
     let mut category = None;
@@ -195,20 +219,7 @@ fn details(u: &Unit, roots: &Roots) -> Details {
     for (text, from_table) in table_fields.chain(detail_lines) {
         match field(&text) {
             Some((Field::Severity, v)) => {
-                // `Severity: HIGH | Confidence: 0.81`: the value ends at the next field.
-                // `Gravità: media. round() viene …`: the value ends at its sentence too.
-                let v = v
-                    .split(['|', ';', ',', '·', '—', '–'])
-                    .next()
-                    .unwrap_or("")
-                    .trim()
-                    .to_string();
-                let first_sentence = v.split(". ").next().unwrap_or("").trim_end_matches('.');
-                let level = vocab::field_severity(&v).or_else(|| {
-                    (first_sentence.split_whitespace().count() <= 3)
-                        .then(|| vocab::field_severity(first_sentence))
-                        .flatten()
-                });
+                let level = field_level(&text, &v);
                 match level {
                     Some(s) => field_severity = field_severity.or(Some(s)),
                     None if !from_table => body.push(text.clone()),
@@ -226,6 +237,11 @@ fn details(u: &Unit, roots: &Roots) -> Details {
                     if let Some(s) = l.start_line {
                         line.get_or_insert((s, l.end_line));
                     }
+                } else if let Some(l) = location::lines_in(&plain(&v)).filter(|_| from_table) {
+                    // A place column giving only a line (`| строка 142 |`, `| line 88 |`): said
+                    // in the body too, where the answer's one file finds it.
+                    line.get_or_insert(l);
+                    body.push(plain(&v));
                 } else if !from_table {
                     body.push(text.clone());
                 }
@@ -358,7 +374,11 @@ fn passed_check(u: &Unit) -> bool {
         r"(?i)(?:^|[.;:!]\s+)(?:(?:that(?:'s| is)|this is|it(?:'s| is) )?(?:fine|ok|okay|good|correct|safe|all good)|not a (?:problem|concern|bug|blocker)|no (?:issue|problem|concern|action needed)|no (?:change|action|fix)(?:es|s)? (?:is |are )?(?:needed|required)|nothing to (?:change|fix|do))\W{0,3}$",
     );
     // (Or it opens by saying it is a risk the reviewer ruled out.)
-    let ruled_out = crate::answer::verdict::ruled_out(&plain(&u.lead));
+    // (Or, a question in its title, its words raise a worry and clear it: "**Lifetime issue on
+    // reuse?** I thought … but `reset` takes `&mut self`. No problem.")
+    let asked = plain(&u.lead).trim_end().ends_with(['?', '？']);
+    let ruled_out = crate::answer::verdict::ruled_out(&plain(&u.lead))
+        || (asked && crate::answer::verdict::ruled_out(&plain(&said.replace('\n', " "))));
     // (Not when the item says what goes wrong first: "… two workers deadlock. Not a blocker." is
     // a finding the reviewer rates low, not a check that passed.)
     let closes =
@@ -472,6 +492,7 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
         || matches!(u.kind, UnitKind::Heading | UnitKind::Range | UnitKind::Row)
         || concern
         || lined_in_lead
+        || (u.kind == UnitKind::Item && line_labelled(&u.lead))
         || (loc.is_some() && u.section_path.is_some());
     // In a quiet section a green or white circle marks a check that passed (`🟢 **Coverage** —
     // 92 %` under Codacy's "Up to standards"), not a low finding.
@@ -550,8 +571,32 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
     f.location = loc;
     f.evidence = evidence.map(|e| clean(&e));
     f.body = clean(&body_text);
+    keep_lead_line(&mut f, u);
     f.action = (!action.is_empty()).then(|| clean(&action.join("\n")));
     Some(f)
+}
+
+/// Does an item open with a line as its label (`- Line 18: the query …`, `- Zeile 14: …`,
+/// `- строка 23: …`)? It comments on that line of the file under review.
+fn line_labelled(lead: &str) -> bool {
+    let t = plain(lead);
+    let t = t.trim_start_matches(|c: char| c.is_whitespace() || "-*+".contains(c));
+    t.split_once(':').is_some_and(|(label, _)| {
+        label.split_whitespace().count() <= 3 && location::lines_in(label).is_some()
+    })
+}
+
+/// A line the lead gave with no file (`Блокирующая проблема: строка 74 — …`) and that the
+/// title dropped: the lead stays in the body, where the answer's one file finds it.
+fn keep_lead_line(f: &mut Finding, u: &Unit) {
+    let said = format!("{}\n{}", f.title, f.body);
+    if f.location.is_some() || location::lines_in(&said).is_some() {
+        return;
+    }
+    let lead = clean(&plain(&u.lead));
+    if location::lines_in(&lead).is_some() {
+        f.body = format!("{lead}\n{}", f.body).trim().to_string();
+    }
 }
 
 #[cfg(test)]

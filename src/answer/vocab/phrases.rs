@@ -213,6 +213,11 @@ pub const APPROVAL_PHRASES: &[&str] = &[
     r"(?:^|[，。,\s])可以合(?:了|入)?(?:[。！!]|$)",
     r"(?:^|[，。,\s])批准合并",
     r"同意合并",
+    // "一切正常" (all is well, a checklist's row), "看起来很棒" (looks great).
+    r"一切正常",
+    r"(?:看起来|看起來)(?:很棒|很好|不错|不錯)",
+    r"すべて問題(?:なし|ありません)",
+    r"모두 (?:양호|정상|좋습니다)",
     r"問題(?:は|が)?(?:見つかりませんでした|ありません)",
     r"指摘事項は?(?:ありません|なし)",
     r"マージして(?:問題ありません|大丈夫です|よいです)",
@@ -239,6 +244,12 @@ pub const APPROVAL_PHRASES: &[&str] = &[
     // Italian, Dutch, Polish, Russian and Turkish.
     r"nessun (?:problema|commento|rilievo)(?: (?:rilevante|importante|grave))?(?: (?:rilevato|trovato|individuato))?",
     r"approvat[oa]",
+    // "Tutto a posto, approvo.": the first person in its kin. ("All fine" alone is left out:
+    // "Fora isso, tudo certo" approves only the rest.)
+    r"approvo",
+    r"aprovo",
+    r"j'approuve",
+    r"apruebo",
     r"pu[òo] essere (?:unit[oa]|mergiat[oa])",
     r"(?:heeft )?geen (?:opmerkingen|problemen|bevindingen)(?: (?:gegenereerd|gevonden))?",
     r"goedgekeurd",
@@ -333,8 +344,8 @@ pub const ANNOUNCED_FINDINGS: &str = r"(?i)^\W*(?:(?:(?:however|but|also|still|t
 pub const NEGATIONS: &str = r"(?i)(\bnot|n't|\bnever|\bhardly|\bwithout|\bcannot|\bno longer|\bfar from|\bcan't|\bwon't|\bbefore|\bmostly|\blargely|\bpartially|\bnearly|\balmost|\bsomewhat)[^A-Za-z0-9_]+(?:[A-Za-z0-9_]+[^A-Za-z0-9_]+){0,3}$";
 
 /// Words that make an approval conditional or partial when they follow it in its sentence
-/// ("approve once…", "looks good, but…", "LGTM except…").
-pub const QUALIFIERS: &str = r"(?i)^[^.!?\n]*?\b(but|however|though|although|except|once|after|until|unless|if|provided|pending|as long as|as soon as|apart from|aside from|other than|besides|only when|assuming|with one|with a few|with some|with the exception|conditionally|mostly|partially|for the most part|this part|that part)\b";
+/// ("approve once…", "looks good, but…", "LGTM except…", "看起来不错，但…").
+pub const QUALIFIERS: &str = r"(?i)^[^.!?。！？\n]*?(?:但|不过|不過|ただし|しかし|けど|하지만|다만|그러나|\b(but|however|though|although|except|once|after|until|unless|if|provided|pending|as long as|as soon as|apart from|aside from|other than|besides|only when|assuming|with one|with a few|with some|with the exception|conditionally|mostly|partially|for the most part|this part|that part)\b)";
 
 /// The qualifiers of [`QUALIFIERS`] that set a condition on an approval ("approve once…",
 /// "LGTM if…"), as opposed to a contrast ("…, though").
@@ -401,7 +412,7 @@ pub const UNASKED: &str = r"(?i)\b(?:(?:ausdrücklich )?nicht für diesen (?:pr|
 /// A question asked only to know ("Not a problem, just asking", "out of curiosity", "No change
 /// requested"): with no
 /// word of a problem and no level, it raises nothing.
-pub const JUST_ASKING: &str = r"(?i)\b(?:just|only|merely) (?:asking|curious|wondering)\b|\bno changes? (?:is |are )?(?:requested|asked for)\b|\bout of (?:curiosity|interest)\b|\bsolo (?:pregunto|por curiosidad)\b|\bsó (?:perguntando|curiosidade)\b|\bnur (?:aus neugier|eine frage)\b|\bpar curiosité\b|\bjuste (?:une question|par curiosité)\b";
+pub const JUST_ASKING: &str = r"(?i)\b(?:just|only|merely) (?:asking|curious|wondering)\b|\bno changes? (?:is |are )?(?:requested|asked for)\b|\bout of (?:curiosity|interest)\b|\bsolo (?:pregunto|por curiosidad)\b|\bsó (?:perguntando|curiosidade)\b|\bnur (?:aus neugier|eine frage)\b|\bpar curiosité\b|\bjuste (?:une question|par curiosité)\b|知りたいだけ|聞きたいだけ|只是想(?:了解|知道|问)|그냥 궁금|궁금해서 여쭤";
 
 /// A paragraph that opens on a worry the reviewer had at first and then resolved ("My first
 /// worry was …", "一开始我担心…", "Al principio me preocupaba …"): a risk ruled out, not raised.
@@ -410,7 +421,7 @@ pub const FIRST_WORRY: &str = r"(?i)^\W*(?:[^\s:：]{1,16}\s?[:：]\s*)?(?:my (?
 
 /// Words that raise a suspicion the reviewer goes on to check ("I wondered whether …", "hatte …
 /// vermutet", "Fiquei com uma dúvida", "一开始担心").
-pub const SUSPECTED: &str = r"(?i)\b(?:wondered|suspected|was worried|worried that|lúc đầu (?:mình|tôi|em) tưởng|if (?:anything|anyone|someone|something) ever|gave me pause|went back and forth|i wanted to (?:be sure|make sure|check|confirm)|the obvious question (?:is|was)|(?:looked|seemed) like (?:a|an)\b|thing i checked|i (?:checked|verified) whether|my (?:first|initial) (?:thought|reaction|instinct|impression|read|worry|concern)|(?:i was|i'm|i am|i got) (?:a (?:little|bit) |slightly |briefly |initially )?(?:worried|concerned|nervous|alarmed)|the (?:question|thing|risk|part) i (?:cared|worried|was worried) (?:most )?about|at first (?:glance|sight)|i (?:was going|meant) to (?:flag|raise|mention)|vermutet|befürchtet|dachte zuerst|dúvida|suspeitei|me pregunté|sospeché|sospechaba|je me suis demandé|soupçonné|mi sono chiesto|sospettavo|temevo|il dubbio|un dubbio|ho dubitato|подозревал|опасался|zastanawiałem|merak ettim|tôi đã lo|saya sempat)|担心|擔心|怀疑|懷疑|懸念|心配|気になった|걱정|의심";
+pub const SUSPECTED: &str = r"(?i)\b(?:wondered|suspected|was worried|worried that|lúc đầu (?:mình|tôi|em) tưởng|if (?:anything|anyone|someone|something) ever|gave me pause|went back and forth|i wanted to (?:be sure|make sure|check|confirm)|the obvious question (?:is|was)|(?:looked|seemed) like (?:a|an)\b|thing i checked|i (?:checked|verified) whether|my (?:first|initial) (?:thought|reaction|instinct|impression|read|worry|concern)|(?:i was|i'm|i am|i got) (?:a (?:little|bit) |slightly |briefly |initially )?(?:worried|concerned|nervous|alarmed)|the (?:question|thing|risk|part) i (?:cared|worried|was worried) (?:most )?about|at first (?:glance|sight)|(?:was|were) my (?:main|first|biggest|chief|only|one) (?:concern|worry)|the (?:risky|tricky|delicate) part(?: of [^.]{1,40})? (?:is|was)|the (?:main|obvious|real|one) risk (?:here )?(?:is|was)|i (?:was going|meant) to (?:flag|raise|mention)|vermutet|befürchtet|dachte zuerst|dachte ich (?:zuerst|erst)|dúvida|suspeitei|me pregunté|sospeché|sospechaba|je me suis demandé|soupçonné|mi sono chiesto|sospettavo|temevo|il dubbio|un dubbio|ho dubitato|подозревал|опасался|zastanawiałem|merak ettim|tôi đã lo|saya sempat)|担心|擔心|怀疑|懷疑|懸念|心配|気になった|걱정|의심|생각했는데|줄 알았는데|と思ったが|と思いましたが|我以为|我本以为|本来以为";
 
 /// Words that clear it ("Das ist aber ausgeschlossen", "Conferi e não", "está correto", "没有问题").
-pub const CLEARED: &str = r"(?i)\b(?:ruled out|not an issue|not a problem|is fine|is safe|is correct|(?:então )?está certo|^ổn(?: rồi)?\W*$|but (?:it|they) (?:doesn't|does not|don't|do not)\W*$|no concern (?:there|here)|not a concern|also fine|(?:that's|that is|which is) fine|(?:is|are) never (?:overwritten|lost|dropped|leaked|duplicated)|(?:won't|will not|cannot|can't|can not) (?:grow|leak|race|overflow|underflow|panic|crash|deadlock|hang)|can't be (?:zero|null|nil|negative|empty)|(?:does not|doesn't) hold|settles it|not worth (?:guarding against|worrying about|a change|changing|fixing)|nothing to worry about|(?:case|path|scenario) is (?:already )?(?:covered|handled)|nothing to do (?:there|here)|false alarm|so there(?:'s| is) no (?:\w+ )?(?:cycle|race|deadlock|leak|problem|issue|risk|bug)|^it (?:doesn't|does not|can't|cannot|won't|isn't)\b|ausgeschlossen|unbedenklich|kein problem|conferi e não|está corret[oa]|não é um problema|descartad[oa]|no es un problema|está bien|écarté|n'est pas un problème|c'est correct|escluso|non è un problema|è corretto|исключено|не проблема|всё корректно|nie jest problemem|sorun değil|không phải vấn đề|tidak masalah)|没有问题|沒有問題|排除|没问题|問題ありません|問題なし|問題ない|問題なく|문제(?:가|는)? ?없";
+pub const CLEARED: &str = r"(?i)\b(?:ruled out|not an issue|not a problem|is fine|is safe|is correct|(?:então )?está certo|^ổn(?: rồi)?\W*$|but (?:it|they) (?:doesn't|does not|don't|do not)\W*$|no concern (?:there|here)|not a concern|also fine|(?:that's|that is|which is) fine|(?:is|are) never (?:overwritten|lost|dropped|leaked|duplicated)|(?:won't|will not|cannot|can't|can not) (?:grow|leak|race|overflow|underflow|panic|crash|deadlock|hang)|can't be (?:zero|null|nil|negative|empty)|(?:can|will|could) never (?:\w+ )?(?:block|leak|race|overflow|underflow|panic|crash|deadlock|hang)|(?:does not|doesn't) hold|settles it|not worth (?:guarding against|worrying about|a change|changing|fixing)|nothing to worry about|(?:case|path|scenario) is (?:already )?(?:covered|handled)|^(?:that|this) (?:covers|handles) (?:it|that)\W*$|^(?:that(?:'s| is)|which is) (?:covered|handled)\W*$|nothing to do (?:there|here)|false alarm|so there(?:'s| is) no (?:\w+ )?(?:cycle|race|deadlock|leak|problem|issue|risk|bug)|^it (?:doesn't|does not|can't|cannot|won't|isn't)\b|ausgeschlossen|unbedenklich|kein problem|passt (?:also|schon)|conferi e não|está corret[oa]|não é um problema|descartad[oa]|no es un problema|está bien|écarté|n'est pas un problème|c'est correct|escluso|non è un problema|è corretto|исключено|не проблема|всё корректно|nie jest problemem|sorun değil|không phải vấn đề|tidak masalah)|没有问题|沒有問題|排除|没问题|問題ありません|問題なし|問題ない|問題なく|문제(?:가|는)? ?없";

@@ -49,6 +49,9 @@ pub const SEVERITY_PHRASES: &[(&str, Severity, Strength)] = &[
     ("minor", P2, Strength::Level),
     ("remediation recommended", P2, Strength::Level),
     ("p3", P3, Strength::Level),
+    // Five-level scales (a team's "Pn rule", Jira's P4/P5): below P3 is still the lowest level.
+    ("p4", P3, Strength::Level),
+    ("p5", P3, Strength::Level),
     ("low", P3, Strength::Level),
     ("nit", P3, Strength::Level),
     ("fyi", P3, Strength::Level),
@@ -191,10 +194,16 @@ pub const SEVERITY_PHRASES: &[(&str, Severity, Strength)] = &[
     ("niska", P3, Strength::Level),
     ("niskie", P3, Strength::Level),
     ("drobne", P3, Strength::Level),
+    ("drobiazg", P3, Strength::Level),
+    ("drobiazgi", P3, Strength::Level),
+    ("nity", P3, Strength::Level),
     ("критическая", P0, Strength::Level),
     ("критический", P0, Strength::Level),
     ("критично", P0, Strength::Level),
     ("блокер", P0, Strength::Level),
+    ("блокирующая", P0, Strength::Level),
+    ("блокирующий", P0, Strength::Level),
+    ("блокирующее", P0, Strength::Level),
     ("высокая", P1, Strength::Level),
     ("высокий", P1, Strength::Level),
     ("средняя", P2, Strength::Level),
@@ -202,10 +211,19 @@ pub const SEVERITY_PHRASES: &[(&str, Severity, Strength)] = &[
     ("низкая", P3, Strength::Level),
     ("низкий", P3, Strength::Level),
     ("незначительная", P3, Strength::Level),
+    // (Neuter and short forms: "высокое", "средне", "низко".)
+    ("критическое", P0, Strength::Level),
+    ("высокое", P1, Strength::Level),
+    ("высоко", P1, Strength::Level),
+    ("среднее", P2, Strength::Level),
+    ("средне", P2, Strength::Level),
+    ("низкое", P3, Strength::Level),
+    ("низко", P3, Strength::Level),
     ("kritik", P0, Strength::Level),
     ("engelleyici", P0, Strength::Level),
     ("yüksek", P1, Strength::Level),
     ("orta", P2, Strength::Level),
+    ("minör", P2, Strength::Level),
     ("düşük", P3, Strength::Level),
     ("kritis", P0, Strength::Level),
     ("tinggi", P1, Strength::Level),
@@ -343,9 +361,17 @@ pub const SEVERITY_EMOJI: &[(&str, Severity, Strength)] = &[
     (":hammer_and_wrench:", P3, Strength::Category),
 ];
 
-/// Words that name a level only as a label opening a line (`Important: …`); anywhere else they
-/// are ordinary words (CodeRabbit's "‼️ **IMPORTANT**" boilerplate is not a severity).
-pub const LABEL_PHRASES: &[(&str, Severity)] = &[("important", P1), ("must", P1), ("should", P2)];
+/// Words that name a level only as a label opening a line (`Important: …`) or in brackets (the
+/// review prefixes of many teams: `[must]`, `[want]`, `[imo]`); anywhere else they are ordinary
+/// words (CodeRabbit's "‼️ **IMPORTANT**" boilerplate is not a severity).
+pub const LABEL_PHRASES: &[(&str, Severity)] = &[
+    ("important", P1),
+    ("must", P1),
+    ("should", P2),
+    ("want", P2),
+    ("imo", P3),
+    ("imho", P3),
+];
 
 /// Names of a severity field before its value (`Severity: high`, `importance : moyenne`,
 /// `важность: средняя`, `önem: kritik`): a regex alternation.
@@ -433,6 +459,17 @@ pub const SEVERITY_FILLER: &[&str] = &[
     "concerns",
     "problem",
     "problems",
+    // ("Блокирующая проблема", "Problema crítico", "Kritik sorun".)
+    "проблема",
+    "проблемы",
+    "замечание",
+    "problema",
+    "problemas",
+    "problème",
+    "problèmes",
+    "problemi",
+    "sorun",
+    "uwaga",
     "item",
     "items",
     "bug",
@@ -501,6 +538,8 @@ pub const PROSE_LEVELS: &[(&str, Severity, bool)] = &[
     ("p1", P1, false),
     ("p2", P2, false),
     ("p3", P3, false),
+    ("p4", P3, false),
+    ("p5", P3, false),
     ("blocker", P0, false),
     // The worst level in other languages' prose ("Das ist ein Blocker", "Это блокер").
     ("bloqueante", P0, false),
@@ -528,6 +567,7 @@ pub const PROSE_LEVELS: &[(&str, Severity, bool)] = &[
     ("moderate", P2, false),
     ("medium", P2, true),
     ("minor", P2, false),
+    ("minör", P2, false),
     ("low", P3, true),
     ("nit", P3, false),
     ("nitpick", P3, false),
@@ -546,7 +586,9 @@ pub const PROSE_FRAMES: &[&str] = &[
     "as", "is", "s", "a", "an", "one", // German, Spanish, Portuguese, French, Italian, Dutch,
     // Polish and Russian: "ist ein", "es un", "é um", "est un", "è un", "is een", "jest", "это".
     "ein", "eine", "ist", "un", "una", "es", "é", "um", "uma", "est", "une", "è", "een", "jest",
-    "это", // "One thing you should fix:", "something we must fix".
+    "это", // Polish and Czech "to" (it is), "jako" (as), Vietnamese "là" (is); in English "to"
+    // ends a regrading ("I'd bump this to P1").
+    "to", "jako", "là", // "One thing you should fix:", "something we must fix".
     "you", "we",
 ];
 
@@ -642,6 +684,8 @@ pub const PROSE_UNAMBIGUOUS: &[&str] = &[
     "p1",
     "p2",
     "p3",
+    "p4",
+    "p5",
     "blocker",
     "nit",
     "nitpick",
@@ -651,10 +695,16 @@ pub const PROSE_UNAMBIGUOUS: &[&str] = &[
     "bloccante",
 ];
 
+/// Words that make what follows them in a sentence a condition ("if", "unless", "without
+/// it"): a level after one in the conditional mood is imagined.
+pub const PROSE_CONDITIONS: &[&str] = &["if", "unless", "without", "otherwise", "were"];
+
 /// The connectives after such a level that end what it rates.
 pub const PROSE_CONNECTIVES: &[&str] = &[
     "and", "but", "so", "since", "because", "as", "that", "which", "de", "y", "et", "und", "e",
-    "aber", "mais", "pero", "mas", "ma",
+    "aber", "mais", "pero", "mas",
+    "ma", // Polish, Russian, Turkish, Vietnamese, Dutch, Nordic.
+    "i", "oraz", "ale", "и", "но", "ve", "ama", "và", "nhưng", "en", "maar", "och", "og", "men",
 ];
 
 /// Nouns after a level that make it a rating ("a minor **point**", "high **priority**",
@@ -694,6 +744,8 @@ pub const PROSE_NOUNS: &[&str] = &[
     "nit",
     "nits",
     "risk",
+    // Turkish puts its article between the level and the noun: "minör bir nokta".
+    "bir",
 ];
 
 /// Words that undo a rating within the few before it ("**not** a blocker", "**nothing**
@@ -728,6 +780,14 @@ pub const PROSE_TAILS: &[&str] = &[
 /// one must be fixed before merging"), unless negated.
 pub const PROSE_SELF_RATED: &[(&str, Severity)] = &[
     ("blocks the merge", P0),
+    // "Small thing, though, and it's blocking": said of the point, after a connective (alone,
+    // "the call is blocking" says what the code does).
+    ("and it s blocking", P0),
+    ("and it is blocking", P0),
+    ("but it s blocking", P0),
+    ("but it is blocking", P0),
+    ("and this is blocking", P0),
+    ("and that s blocking", P0),
     ("blocks merging", P0),
     // "should / must / would block the merge" (a denial before it still denies it).
     ("block the merge", P0),
