@@ -82,7 +82,8 @@ fn a_sarif_result_that_passed_is_no_finding() {
 #[test]
 fn risks_a_json_answer_considered_are_not_raised() {
     let text = r#"{"verdict": "approve", "summary": "Batches the customer lookup.",
- "considered": [{"concern": "N+1 query in export/orders.py", "conclusion": "Ruled out: one query per chunk."}],
+ "considered": [{"concern": "Race between the refresher and readers of the rate cache", "conclusion": "Ruled out: the map is swapped in one assignment."},
+  {"concern": "N+1 query in export/orders.py", "conclusion": "Ruled out: one query per chunk."}],
  "issues": []}"#;
     assert!(approves(text), "{:?}", seen(&read_cr(text)));
     // A JSON rejection with nothing listed still trips the gate.
@@ -177,5 +178,31 @@ fn items_that_open_with_a_line_comment_on_that_line_of_the_file() {
             (Unclassified, "app/jobs/remind.rb:18".to_string()),
             (Unclassified, "app/jobs/remind.rb:33".to_string())
         ]
+    );
+}
+
+#[test]
+fn a_main_concern_and_what_can_never_happen() {
+    use crate::answer::verdict::ruled_out;
+    assert!(ruled_out(
+        "Stuck senders were my main concern. Each send sits in a `select` with the context, \
+so a send can never block forever."
+    ));
+    assert!(!ruled_out(
+        "Stuck senders were my main concern. A send blocks forever once the reader is gone."
+    ));
+}
+
+#[test]
+fn a_label_row_between_a_comment_title_and_its_body_rates_it() {
+    let text = "<details>\n<summary>🧹 Nitpick comments (1)</summary><blockquote>\n\n\
+<details>\n<summary>internal/store/btree.go (1)</summary><blockquote>\n\n\
+`88-95`: **Node split allocates a fresh key slice.**\n\n\
+_🚀 Performance & Scalability_ | _🟡 Minor_ | _⚡ Quick win_\n\n\
+`split()` copies half the keys into a new slice; take it from the pool instead.\n\n\
+</blockquote></details>\n\n</blockquote></details>\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(P2, "internal/store/btree.go:88-95".to_string())]
     );
 }

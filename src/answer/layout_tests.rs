@@ -580,10 +580,11 @@ fn a_review_lead_in_that_names_a_file_places_its_list() {
             (Severity::Unclassified, "app/jobs/cleanup.py:42".into())
         ]
     );
-    // A lead-in that says more than where is not a place.
+    // A lead-in that says more than where is not a place. (The answer names a second file,
+    // so no file is the answer's one file either.)
     let r = read_cr(
-        "Here is what the change to app/jobs/cleanup.py does:\n\n1. Line 19: computes the \
-         cutoff.\n2. Line 42: deletes in one statement.\n",
+        "Here is what the change to app/jobs/cleanup.py does, beside app/jobs/base.py:\n\n1. \
+         Line 19: computes the cutoff.\n2. Line 42: deletes in one statement.\n",
     );
     assert!(r.critique.findings.iter().all(|f| f.location.is_none()));
 }

@@ -21,12 +21,14 @@ Drobiazg (P3): w linii 58 komentarz jest nieaktualny.\n";
 }
 
 #[test]
-fn russian_neuter_and_short_levels_are_levels() {
+fn russian_neuter_and_short_levels_and_five_level_scales_are_levels() {
     for (word, level) in [
         ("Средне", P2),
         ("Низко", P3),
         ("Высокое", P1),
         ("Критическое", P0),
+        ("P4", P3),
+        ("P5", P3),
     ] {
         assert_eq!(
             crate::answer::vocab::severity_of(word).map(|s| s.0),
