@@ -67,6 +67,16 @@ fn private(dir: &Path) -> bool {
 
 fn make_private(dir: &Path) -> bool {
     let _ = std::fs::DirBuilder::new().mode(0o700).create(dir);
+    // A folder of ours that no one else can write, but readable by others (made with the
+    // default mode by an older build): nothing in it can be someone else's, so it is closed.
+    let ours_closed_to_writes = std::fs::symlink_metadata(dir).is_ok_and(|m| {
+        m.is_dir()
+            && m.uid() == rustix::process::getuid().as_raw()
+            && m.permissions().mode() & 0o022 == 0
+    });
+    if ours_closed_to_writes && !private(dir) {
+        let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+    }
     private(dir)
 }
 

@@ -26,7 +26,7 @@
 //!   `git debate sessions --prune` empties them.
 
 use std::os::unix::ffi::OsStrExt as _;
-use std::os::unix::fs::MetadataExt as _;
+use std::os::unix::fs::{DirBuilderExt as _, MetadataExt as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -166,7 +166,13 @@ pub fn keep(tree: &Path, seal: &Seal) {
     let Some(kept) = seal.slot.parent() else {
         return;
     };
-    if std::fs::create_dir_all(kept).is_err() {
+    // (Private, as the store it lives in: a folder made with the default mode would leave the
+    // store unusable, see `cache::private`.)
+    let private = std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(kept);
+    if private.is_err() {
         return;
     }
     let new = unique(&seal.slot, "new");
@@ -248,6 +254,11 @@ mod tests {
         assert!(untouched(&tree, seal.sealed));
         keep(&tree, &seal);
         assert!(slot.join("tree/src/a.rs").is_file() && !tree.exists());
+        // The folders keeping made are private, as the store's must be to be used at all.
+        for made in [tmp.path().join("store"), tmp.path().join("store/kept")] {
+            let mode = std::fs::metadata(&made).unwrap().mode() & 0o777;
+            assert_eq!(mode, 0o700, "{}", made.display());
+        }
         let dest = tmp.path().join("again");
         assert_eq!(take(&slot, &dest), Some(stamp));
         assert!(dest.join("src/a.rs").is_file() && !slot.exists());
