@@ -806,7 +806,10 @@ fn tuned_holdout_w34_corpus() {
 /// precision 0.66, severity 0.71, located 0.86, approval 0.88, blockers caught 16/18, clean
 /// answers falsely gated 11/33, approvals gated 4/20. Tuned on since ("should block the merge",
 /// "必须修复后才能合并", worries cleared in more words). Held loosely: prose is where the reader
-/// is weakest (the review loop's repair turn stands behind it).
+/// is weakest (the review loop's repair turn stands behind it). Located 0.97 since an approval
+/// of "the rest" no longer approves: "I'd approve once the race in `cache/refresh.go` is fixed;
+/// that one is a must-fix" is now read as the P1 it is, but without the line its next
+/// paragraph gives.
 #[test]
 fn tuned_holdout_w33_corpus() {
     held_loosely(
@@ -816,7 +819,7 @@ fn tuned_holdout_w33_corpus() {
             recall: 0.96,
             precision: 0.70,
             severity: 0.83,
-            located: 0.98,
+            located: 0.97,
             family: 0.0,
             clean_tenth: false,
         },
@@ -1498,4 +1501,50 @@ fn dump() {
             f.action
         );
     }
+}
+
+/// `tuned/holdout-w46`: written blind (63 answers, 15 families: follow-up reviews after a push,
+/// which track the earlier round's findings as fixed, still open, partly fixed or re-raised) at
+/// the same time as w47 and measured once, with the reader alone, after it was tuned on w3 to
+/// w45: recall 0.95, precision 0.66, severity 0.95, located 1.00, approval 0.89, blockers caught
+/// 19/20, clean answers falsely gated 9/35, approvals gated 6/20. Partly tuned on since: the
+/// bars are where that left it (0.98 / 0.83 / 0.97 / 1.00, 4 clean answers and 1 approval
+/// gated), to be raised as the rest is read.
+#[test]
+fn tuned_holdout_w46_corpus() {
+    held_loosely(
+        "holdout-w46",
+        (63, 1, 4),
+        &Bars {
+            recall: 0.97,
+            precision: 0.82,
+            severity: 0.96,
+            located: 0.99,
+            family: 0.0,
+            clean_tenth: false,
+        },
+    );
+}
+
+/// `tuned/holdout-w47`: written blind (64 answers, 14 families: local and open-weight models
+/// answering through ollama, llama.cpp, LM Studio, vLLM and their kin, with reasoning traces,
+/// uneven markdown, runner chrome and quoted logs) at the same time as w46 and measured once,
+/// with the reader alone, after it was tuned on w3 to w45: recall 0.87, precision 0.79,
+/// severity 0.91, located 0.99, approval 0.92, blockers caught 19/20, clean answers falsely
+/// gated 9/36, approvals gated 5/21. Partly tuned on since: the bars are where that left it
+/// (0.94 / 0.82 / 0.92 / 0.97, 7 clean answers and 3 approvals gated).
+#[test]
+fn tuned_holdout_w47_corpus() {
+    held_loosely(
+        "holdout-w47",
+        (64, 3, 7),
+        &Bars {
+            recall: 0.93,
+            precision: 0.81,
+            severity: 0.91,
+            located: 0.96,
+            family: 0.0,
+            clean_tenth: false,
+        },
+    );
 }

@@ -95,6 +95,7 @@ fn silent(raw: &str, roots: &Roots) -> bool {
     !unread
         && !crate::answer::verdict::raises_concern(raw)
         && !crate::answer::verdict::conditional(raw)
+        && !crate::answer::verdict::approves_the_rest(raw)
         // A level stated in any language it has words for ("Это блокер") raises something.
         && crate::answer::prose::block_ratings(raw).is_empty()
         && !places.iter().any(|l| l.start_line.is_some())

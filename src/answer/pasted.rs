@@ -13,7 +13,9 @@ use crate::pattern::Pattern;
 /// The text without the paste's chrome: only the last answer of a chat page, without a web
 /// reasoning block, chat bylines or an email's quoted message.
 pub fn unpasted(text: &str) -> String {
-    let text = last_chat_turn(text).unwrap_or(text);
+    let text = last_chat_turn(text)
+        .or_else(|| bold_chat_turn(text))
+        .unwrap_or(text);
     let text = without_web_thinking(text);
     let text = without_quoted_reply(&text);
     without_chat_bylines(&text)
@@ -46,6 +48,33 @@ fn last_chat_turn(text: &str) -> Option<&str> {
     let (i, model) = turns.iter().enumerate().rev().find(|(_, t)| !t.2)?;
     let end = turns.get(i + 1).map_or(text.len(), |next| next.0);
     Some(&text[model.1..end])
+}
+
+/// An IDE chat panel's or a local chat app's export: a bold user turn first (`**You:** review
+/// this`, `**User:**`), then the model's turn under a bold line of its own naming it
+/// (`**qwen2.5-coder:14b (Ollama)**`, `**Assistant** · Mistral Small · local`). The answer is
+/// what follows the model's line, up to the next user turn.
+fn bold_chat_turn(text: &str) -> Option<&str> {
+    static USER: OnceLock<Pattern> = OnceLock::new();
+    static MODEL: OnceLock<Pattern> = OnceLock::new();
+    let user = re(
+        &USER,
+        r"(?im)^[ \t]*\*\*(?:you|user|me|human|question|prompt)\s*:?\s*\*\*",
+    );
+    // (Unbounded runs: a bounded run of a negated class compiles one copy of it per count.)
+    let model = re(
+        &MODEL,
+        r"(?m)^[ \t]*\*\*[^*\n]+\*\*(?:[ \t]*·[^\n]*)?[ \t]*$",
+    );
+    let first = user.find(text)?;
+    if !text[..first.start()].trim().is_empty() {
+        return None;
+    }
+    let after_user = first.end();
+    let head = model.find_at(text, after_user)?;
+    let start = head.end();
+    let end = user.find_at(text, start).map_or(text.len(), |m| m.start());
+    Some(&text[start..end])
 }
 
 /// A chat page's reasoning block: a "Thought for 11 seconds" (or "已深度思考")
@@ -109,6 +138,16 @@ fn without_quoted_reply(text: &str) -> String {
     out.join("\n")
 }
 
+/// Does the line hold a clock time ("4:17", "11:08"): a digit, a colon and two digits?
+fn holds_time(line: &str) -> bool {
+    line.match_indices(':').any(|(at, _)| {
+        let mut after = line[at + 1..].chars();
+        line[..at].chars().next_back().is_some_and(char::is_numeric)
+            && after.next().is_some_and(char::is_numeric)
+            && after.next().is_some_and(char::is_numeric)
+    })
+}
+
 /// A chat app's byline, on a line of its own: "**Tomasz Wilk**  4:17 PM", "Lena Hoffmann
 /// 11:08", "[4:17 PM] Tomasz Wilk:". It separates messages, so it leaves a blank line.
 fn without_chat_bylines(text: &str) -> String {
@@ -118,7 +157,10 @@ fn without_chat_bylines(text: &str) -> String {
         r"(?i)^\s*(?:(?:\*\*)?[\p{Lu}][\p{L}'.-]*(?: [\p{Lu}][\p{L}'.-]*){0,3}(?:\*\*)?:?\s+\[?\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?\]?|\[\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?\]\s+[\p{L}][\p{L}'. -]{0,40}:?)\s*$",
     );
     static PLACE: OnceLock<Pattern> = OnceLock::new();
-    if !text.lines().any(|l| byline.is_match(l)) {
+    // The byline's name classes are all of Unicode's letters, case-folded: compiling it costs
+    // more than reading the rest of a small answer. Every byline holds a time, so a text
+    // without one is answered without it.
+    if !text.lines().any(|l| holds_time(l) && byline.is_match(l)) {
         return text.to_string();
     }
     // A chat message's lines are its sentences; one that names a place (`client.ts:57`, "line
@@ -156,6 +198,20 @@ mod tests {
     }
 
     #[test]
+    fn a_chat_panels_export_is_read_from_the_models_turn() {
+        let page = "**You:** review this, is it a blocker?\n\n**qwen2.5-coder:14b (Ollama)**\n\nThe key is `None` for anonymous users (`a.py:4`). This is a blocker.\n";
+        assert_eq!(
+            unpasted(page).trim(),
+            "The key is `None` for anonymous users (`a.py:4`). This is a blocker."
+        );
+        let page = "**User:** review please\n\n**Assistant** · Mistral Small · local\n\nLGTM.\n\n**User:** thanks\n";
+        assert_eq!(unpasted(page).trim(), "LGTM.");
+        // A review that opens on its own bold title is not a chat page.
+        let review = "**Summary**\n\n**You:** should rename it.\n";
+        assert_eq!(unpasted(review), review);
+    }
+
+    #[test]
     fn a_reasoning_block_at_the_start_is_not_the_answer() {
         let t = "Thought for 11 seconds\n\nOkay, the user wants a second opinion. That could be a serious bug. But wait, it is guarded.\n\nThe change looks correct to me.\n";
         assert_eq!(unpasted(t).trim(), "The change looks correct to me.");
@@ -173,6 +229,17 @@ mod tests {
         // A quote in a review (no "wrote:" line) stays.
         let t = "> retries = 3\n\nThis should be 5.\n";
         assert!(unpasted(t).contains("retries = 3"));
+    }
+
+    #[test]
+    fn a_line_holds_a_time_only_with_a_digit_a_colon_and_two_digits() {
+        assert!(holds_time("**Tomasz Wilk**  4:17 PM"));
+        assert!(holds_time("[11:08] Lena:"));
+        assert!(!holds_time("src/app.ts:7 needs a guard"));
+        assert!(!holds_time("Note: 4 : 17"));
+        // Without a time, no line is a byline.
+        let text = "**Tomasz Wilk**\nThe retry loop never stops.";
+        assert_eq!(without_chat_bylines(text), text);
     }
 
     #[test]

@@ -24,11 +24,63 @@ pub fn prepare(text: &str) -> Cow<'_, str> {
         .or_else(|| crate::answer::transcript::answer_in(below_command(text.trim())))
         .map_or(Cow::Borrowed(text), Cow::Owned);
     let text = crate::answer::pasted::unpasted(&without_thinking(&text));
-    let text = without_aider_chrome(&text);
+    let text = without_runner_chrome(&without_aider_chrome(&text));
     let text = without_generated_description(&unhung_messages(&without_tool_logs(&text)));
-    let text = fence_excerpts(&without_link_definitions(&without_bylines(&text)));
-    let text = without_level_scales(&text);
+    let text = fence_excerpts(&without_link_definitions(&without_bylines(&review_states(
+        &text,
+    ))));
+    let text = without_level_scales(&permalinks_under_titles(&text));
     Cow::Owned(apply_numeric_legend(&apply_legend(&plain_brackets(&text))))
+}
+
+/// What a local model runner prints around the answer (`llama-cli`'s loader and timing lines,
+/// `ollama run --verbose`'s statistics, `[end of text]`): lines named in
+/// [`vocab::RUNNER_CHROME`], removed when at least two of them are there (one `main: …` line
+/// may be the review's own words).
+fn without_runner_chrome(text: &str) -> String {
+    static CHROME: OnceLock<Pattern> = OnceLock::new();
+    let chrome = crate::answer::re_built(&CHROME, || {
+        format!(r"(?i)^\s*(?:{})\s*[:=]", vocab::RUNNER_CHROME.join("|"))
+    });
+    let text = text.replace("[end of text]", "");
+    if text.lines().filter(|l| chrome.is_match(l)).count() < 2 {
+        return text;
+    }
+    text.lines()
+        .filter(|l| !chrome.is_match(l))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A permalink alone on the line right above a bold title (the Codex connector's review:
+/// `https://github.com/o/r/blob/a91f3c4/src/retry.js#L45-L52` then `**![P1 Badge](…) Title**`)
+/// is that comment's place: it moves under the title, where a comment's place is read, instead
+/// of trailing the comment before it.
+fn permalinks_under_titles(text: &str) -> String {
+    let permalink = |l: &str| {
+        let l = l.trim();
+        l.starts_with("https://") && l.contains("/blob/") && !l.contains(char::is_whitespace)
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    if !lines.iter().any(|l| permalink(l)) {
+        return text.to_string();
+    }
+    let mut out: Vec<&str> = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let title = lines
+            .get(i + 1)
+            .is_some_and(|n| n.trim_start().starts_with("**"));
+        if permalink(lines[i]) && title {
+            out.push(lines[i + 1]);
+            out.push(lines[i]);
+            i += 2;
+        } else {
+            out.push(lines[i]);
+            i += 1;
+        }
+    }
+    out.join("\n")
 }
 
 /// A line that defines a scale of levels (`(P1: must fix / P2: please consider / P3: …)`, a
@@ -36,7 +88,8 @@ pub fn prepare(text: &str) -> Cow<'_, str> {
 /// levels mean, not that any finding has one.
 fn without_level_scales(text: &str) -> String {
     static DEFINED: OnceLock<Pattern> = OnceLock::new();
-    let defined = re(&DEFINED, r"(?i)\bP[0-5]\s*[:：=]");
+    // (`P1: must fix`, or a prompt's `P0 (critical), P1 (high), …`.)
+    let defined = re(&DEFINED, r"(?i)\bP[0-5]\s*(?:[:：=]|\([\w -]+\))");
     let scale = |l: &str| {
         let levels: std::collections::BTreeSet<String> = defined
             .find_iter(l)
@@ -426,9 +479,13 @@ fn without_thinking(text: &str) -> Cow<'_, str> {
         r"(?is)<(think|thinking|reasoning)>.*?</(?:think|thinking|reasoning)>",
     )
     .replace_all(text, "");
-    let out = re(&OLLAMA, r"(?is)\A\s*Thinking\.\.\..*?\.\.\.done thinking\.")
-        .replace(&t, "")
-        .into_owned();
+    // (`ollama run` prints it first, under the command line a terminal copy may keep.)
+    let out = re(
+        &OLLAMA,
+        r"(?is)\A\s*(?:[$%❯][^\n]*\n\s*)?Thinking\.\.\..*?\.\.\.done thinking\.",
+    )
+    .replace(&t, "")
+    .into_owned();
     if out.len() == text.len() {
         Cow::Borrowed(text)
     } else {
@@ -613,6 +670,18 @@ fn tool_arguments(v: &Value) -> Vec<String> {
         .map(as_text)
         .filter(|t| !t.trim().is_empty())
         .collect()
+}
+
+/// A review's state line on a code host (`**dmitri-s** requested changes`, `octocat approved
+/// these changes`): the name is not a finding's title, the state is the review's verdict, so
+/// only the state stays (`requested changes.`).
+fn review_states(text: &str) -> String {
+    static STATE: OnceLock<Pattern> = OnceLock::new();
+    let state = re(
+        &STATE,
+        r"(?im)^[ \t]*(?:\*\*)?@?[A-Za-z0-9_.-]+(?:\[bot\])?(?:\*\*)?[ \t]+(requested changes|approved these changes|approved this (?:pull|merge) request)\b[^\n]*$",
+    );
+    state.replace_all(text, "$1.").into_owned()
 }
 
 /// Lines that only say who wrote what follows (`qodo-merge-pro[bot] · review thread`,

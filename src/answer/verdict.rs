@@ -9,19 +9,21 @@
 use std::sync::OnceLock;
 
 use crate::answer::vocab::{self, Stance};
-use crate::pattern::Pattern;
+use crate::pattern::{Alternatives, Pattern};
 
 use crate::answer::{re, re_built};
 
-fn phrase() -> &'static Pattern {
-    static PHRASE: OnceLock<Pattern> = OnceLock::new();
-    // Chinese, Japanese, Korean and Thai run words together: their phrases match inside a
-    // run, the others on word boundaries.
-    let cjk = |p: &&&str| p.chars().any(vocab::unspaced);
-    let (joined, spaced): (Vec<&str>, Vec<&str>) =
-        vocab::APPROVAL_PHRASES.iter().partition(|p| cjk(p));
-    re_built(&PHRASE, || {
-        format!(r"(?i)\b(?:{})\b|(?:{})", spaced.join("|"), joined.join("|"))
+fn phrase() -> &'static Alternatives {
+    static PHRASE: OnceLock<Alternatives> = OnceLock::new();
+    PHRASE.get_or_init(|| {
+        // Chinese, Japanese, Korean and Thai run words together: their phrases match inside a
+        // run, the others on word boundaries (and come first where both match).
+        let cjk = |p: &&&str| p.chars().any(vocab::unspaced);
+        let (joined, spaced): (Vec<&str>, Vec<&str>) =
+            vocab::APPROVAL_PHRASES.iter().partition(|p| cjk(p));
+        let spaced = spaced.iter().map(|p| format!(r"(?i)\b(?:{p})\b"));
+        let joined = joined.iter().map(|p| format!("(?i)(?:{p})"));
+        Alternatives::new(spaced.chain(joined).collect())
     })
 }
 
@@ -61,6 +63,10 @@ pub fn approves(text: &str) -> bool {
     for m in phrase.find_iter(text) {
         if negated(text, m.start(), negation) {
             // "Not approved" anywhere: the answer does not approve, whatever else it says.
+            return false;
+        }
+        if partial(text, m.start()) {
+            // "Apart from that, ready to go": something was raised before it.
             return false;
         }
         let rest = &*unqualified(after(text, m.end()));
@@ -343,6 +349,18 @@ fn objects(text: &str, m: &regex::Match, negation: &Pattern) -> bool {
     !of_a_request
         && !negated(text, m.start(), negation)
         && !re(&NO, r"(?i)\b(?:no|zero)[ \t]+$").is_match(&text[..m.start()])
+}
+
+/// Does the answer approve only "the rest" ("The rest looks fine", "Apart from that, ready to
+/// go")? Then it raised something before, whether or not the reader has words for it.
+pub fn approves_the_rest(text: &str) -> bool {
+    phrase().find_iter(text).any(|m| partial(text, m.start()))
+}
+
+/// Is the approval at `at` limited to the rest of the change ([`vocab::PARTIAL`])?
+fn partial(text: &str, at: usize) -> bool {
+    static PARTIAL: Pattern = Pattern::new(vocab::PARTIAL);
+    PARTIAL.is_match(sentence_before(text, at, &['.', '!', '?', '\n', ';']))
 }
 
 fn negated(text: &str, at: usize, negation: &Pattern) -> bool {

@@ -164,6 +164,24 @@ fn never_secret(v: &str, key: &str) -> bool {
         || v.len() > 3
             && v.contains('_')
             && v.bytes().all(|b| b.is_ascii_uppercase() || b == b'_' || b.is_ascii_digit())
+        || quantity(v)
+}
+
+/// Units a measured value ends with, lower case: times, sizes, rates, ratios.
+const UNITS: &[&str] = &[
+    "ns", "us", "µs", "ms", "s", "sec", "secs", "m", "min", "mins", "h", "hr", "hrs", "d", "b",
+    "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib", "k", "%", "x", "px", "em", "rem", "hz",
+    "khz", "mhz", "ghz", "rps", "qps", "tps", "ops",
+];
+
+/// A measurement, not a credential: a number and its unit (`Time to First Token: 1.318s`,
+/// `token_budget: 4k`, `timeout: 250ms`).
+fn quantity(v: &str) -> bool {
+    let unit = v.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let number = &v[..v.len() - unit.len()];
+    number.starts_with(|c: char| c.is_ascii_digit())
+        && number.matches('.').count() <= 1
+        && UNITS.contains(&unit.trim_start().to_lowercase().as_str())
 }
 
 /// The rest of a version spec after its `^`, `~` or `=`: `1.2.3`, `=1.2`, `>1`, `2.0.0-beta.1`,
@@ -543,6 +561,25 @@ pub fn file_values(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_number_with_its_unit_is_a_measurement_not_a_secret() {
+        for v in ["1.318s", "250ms", "4k", "1.5GB", "30 s", "12%"] {
+            assert!(quantity(v), "{v}");
+            assert_eq!(
+                judge("Time to First Token", v, FileKind::Other),
+                None,
+                "{v}"
+            );
+        }
+        for v in ["Seed6cHOCCsLcM9", "1.2.3s", "s", "9x9x9k", "123abc"] {
+            assert!(!quantity(v), "{v}");
+        }
+        assert_eq!(
+            judge("api_token", "\"Seed6cHOCCsLcM9\"", FileKind::Other),
+            Some("secret")
+        );
+    }
 
     #[test]
     fn key_words_and_names() {

@@ -353,12 +353,18 @@ pub(super) fn section_named(normal: &str, list: &[&str]) -> bool {
         .filter(|w| !w.chars().all(|c| c.is_ascii_digit()))
         .count();
     list.iter().any(|p| {
+        if let Some(whole) = p.strip_suffix('$') {
+            return normal == whole;
+        }
         let n = p.split(' ').count();
         // ("No issues found." says there is no such section: its text is not findings.)
         // (Nor does "Not issues" / "Non-issues": what it lists was found to be none.)
-        let denied = ["no ", "zero ", "none ", "nothing ", "not ", "non "]
-            .iter()
-            .any(|d| normal.starts_with(d));
+        let denied = [
+            "no ", "zero ", "none ", "nothing ", "not ", "non ", "не ", "nicht ", "não ", "nie ",
+            "niet ",
+        ]
+        .iter()
+        .any(|d| normal.starts_with(d));
         normal == *p
             || (normal.starts_with(&format!("{p} ")) && words <= n + 5)
             || (padded.contains(&format!(" {p} ")) && words <= n + 1 && !denied)

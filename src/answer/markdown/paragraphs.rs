@@ -494,7 +494,17 @@ impl Reader<'_> {
                 .open
                 .is_some_and(|o| self.units[o].kind == UnitKind::Item)
             && level_title(text);
-        let plain = if in_finding && !next_group {
+        // (Nor does a label at the margin that names a list of fixed items, or of findings
+        // after one: `Fixed:` … `Not fixed:` in a follow-up review.)
+        let after_done = self.sections.iter().any(|s| matches!(s.kind, Kind::Done));
+        let section_label = self.after_blank
+            && indent == 0
+            && plain_heading(text).is_some_and(|h| {
+                let normal = vocab::normalise(&h);
+                section_named(&normal, vocab::DONE_SECTIONS)
+                    || after_done && section_named(&normal, vocab::FINDING_SECTIONS)
+            });
+        let plain = if in_finding && !next_group && !section_label {
             None
         } else {
             plain_heading(text)

@@ -424,6 +424,7 @@ fn not_raised(u: &Unit) -> bool {
         || (u.lines.is_empty() && vocab::is_bot_footer(&plain(&u.lead)))
         || u.done
         || withdrawn(u)
+        || marked_fixed(u)
         || passed_check(u)
         || review_limit(u)
         || just_asking(u)
@@ -435,6 +436,45 @@ fn withdrawn(u: &Unit) -> bool {
         || u.lines.iter().any(|l| vocab::is_withdrawn(l))
         // (A hard-wrapped line can split the words: "Tämä on jo" / "korjattu toisessa commitissa".)
         || vocab::is_withdrawn(&said(u).replace('\n', " "))
+}
+
+/// Does the comment say, in its own words, that it is fixed: after its title (`**Encoding** —
+/// fixed, the file is UTF-8 now`, `- Content-type sniffing — fixed.`), in its label
+/// (`**Crítico (resuelto):**`) or as its last sentence (`… before comparing. Resolved.`)?
+/// A "fixed, but …" or "fixed only partly" is not.
+fn marked_fixed(u: &Unit) -> bool {
+    static AFTER_TITLE: OnceLock<crate::pattern::Pattern> = OnceLock::new();
+    static IN_LABEL: OnceLock<crate::pattern::Pattern> = OnceLock::new();
+    static LAST: OnceLock<crate::pattern::Pattern> = OnceLock::new();
+    static BUT: OnceLock<crate::pattern::Pattern> = OnceLock::new();
+    let words = || vocab::FIXED_WORDS.join("|");
+    let after_title = crate::answer::re_built(&AFTER_TITLE, || {
+        format!(
+            r"(?i)^\W*(?:\d{{1,3}}[.)]\s*)?(?:\*\*[^*\n]+\*\*|[^—–:\n]{{3,}}?)\s*(?:—|–|--?|:)\s*(?:\*\*)?(?:now |already |all |both )?(?:{})(?:\*\*)?(?:[ \t]+(?:in|by|with|via|since)[ \t]+[^\s,.;:]+)?[ \t]*(?:[.,;:!]|$)",
+            words()
+        )
+    });
+    let in_label = crate::answer::re_built(&IN_LABEL, || {
+        format!(r"(?i)^\W*\*\*[^*\n]*\((?:{})\)[^*\n]*\*\*", words())
+    });
+    let last = crate::answer::re_built(&LAST, || {
+        format!(r"(?i)(?:^|[.!?]\s+)(?:{})[.!]?\s*$", words())
+    });
+    let but = crate::answer::re(&BUT, vocab::FIXED_BUT);
+    let sentence_after = |text: &str, at: usize| {
+        let rest = &text[at..];
+        rest[..rest.find(['.', '!', '?', '\n']).unwrap_or(rest.len())].to_string()
+    };
+    if let Some(m) = after_title.find(&u.lead) {
+        return !but.is_match(&sentence_after(&u.lead, m.end()));
+    }
+    if let Some(m) = in_label.find(&u.lead) {
+        return !but.is_match(&sentence_after(&u.lead, m.end()));
+    }
+    // Any paragraph of the comment may end so: the thread's reply often follows it.
+    std::iter::once(&u.lead)
+        .chain(&u.lines)
+        .any(|l| last.is_match(l.trim_end()))
 }
 
 pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {

@@ -333,7 +333,7 @@ pub const BOT_FOOTER: &str = r"(?i)^\W*(?:(?:(?:ai |automated )?(?:code )?review
 /// newer summaries hold the comments as bullets). A regex, matched on the lead-in line.
 /// A lead-in that says the list after it is of things that look wrong and are not ("Several
 /// things look risky at first glance, so here is why each one is fine:").
-pub const CLEARED_LEAD_IN: &str = r"(?i)\b(?:here(?:'s| is) why (?:each|all|they|these|it)(?: one| of them)? (?:is|are) (?:fine|safe|ok(?:ay)?)|why (?:each|all) (?:one |of them )?(?:is|are) (?:fine|safe|ok(?:ay)?|not a problem)|(?:look|looks|seem|seems) (?:risky|suspicious|alarming|wrong)\b[^:]{0,60}\b(?:fine|safe|ok(?:ay)?|not (?:a problem|an issue)))\b[^:]{0,40}:\s*$";
+pub const CLEARED_LEAD_IN: &str = r"(?i)\b(?:(?:all|both)(?: [\w-]+){0,3} (?:landed|(?:are|were|have been) (?:now )?(?:fixed|addressed|resolved|in place))|here(?:'s| is) why (?:each|all|they|these|it)(?: one| of them)? (?:is|are) (?:fine|safe|ok(?:ay)?)|why (?:each|all) (?:one |of them )?(?:is|are) (?:fine|safe|ok(?:ay)?|not a problem)|(?:look|looks|seem|seems) (?:risky|suspicious|alarming|wrong)\b[^:]{0,60}\b(?:fine|safe|ok(?:ay)?|not (?:a problem|an issue)))\b[^:]{0,40}:\s*$";
 
 pub const ANNOUNCED_FINDINGS: &str = r"(?i)^\W*(?:(?:(?:however|but|also|still|that said),?\s+)?(?:here (?:are|is) |i (?:have|found|noticed|spotted|see) |there (?:are|is) )?(?:one|two|three|four|five|six|seven|eight|nine|ten|\d+|a few|a couple of|several|some|few|the following|these|my)\s+(?:(?:main|key|minor|small|smaller|remaining|other|open|real|new|notable|important|potential|specific|critical|serious|severe|blocking|major|high|medium|low|moderate)\s+)*(?:observations?|issues?|problems?|concerns?|findings?|bugs?|nits?|remarks?|points? (?:to (?:fix|address|raise))|things? (?:(?:that )?stood out|i noticed|i found|to (?:fix|address|change|look at))|comments?)\b[^:]{0,60}:\s*$|(?:one|two|three|four|five|\d+|a few|a couple of|several)\s+(?:(?:small|minor|main|quick)\s+)?things?\s*:\s*$|(?:(?:some |a few |two |three )?things? (?:that )?stood out|what i (?:noticed|found|would change)|issues? (?:found|noticed|spotted))\b[^:]{0,40}:\s*$)";
 
@@ -354,7 +354,7 @@ pub const CONDITIONS: &str = r"(?i)^[^.!?\n]*?\b(once|after|until|unless|if|prov
 /// Phrases anywhere in an answer that mean it does not approve.
 /// A "no" to the question whether to approve ("Approved? No.", "Would I ship it? Absolutely
 /// not", "I would not ship this") is one of them.
-pub const OBJECTIONS: &str = r"(?i)\b(request(?:ing)? changes|לא לאשר|neschvaluji|nu aprob|δεν εγκρίνεται|godkänns inte|не схвалюю|nem javaslom az összevonást|تأیید نمی‌کنم|checks? (?:have |has )?failed|[1-9]\d* (?:new )?(?:issues?|problems?|vulnerabilit(?:y|ies)) (?:have|has) been found|changes requested|not approv(?:ed|ing)(?: yet)?|do not merge|don't merge|not (?:yet )?(?:ready|safe|good) to (?:merge|ship|land|go)|needs (?:more )?work|patch is incorrect|must be (?:fixed|addressed) before|(?:approved?|approval|lgtm|ship(?: it| this)?|merge(?: it| this)?|mergeable|ready(?: to (?:merge|ship))?)\s*\?\W*(?:absolutely |definitely |certainly |clearly )?(?:no|not(?: yet)?|nope)\b|would(?:\s+not|n't)\s+(?:ship|merge|approve|land)|no est[áa] listo para (?:fusionar|mergear|integrar)|no lo apruebo|cambios solicitados|requiere cambios|n[ãa]o aprovad[oa]|n[ãa]o (?:est[áa] )?pronto para|altera[çc][õo]es necess[áa]rias|nicht freigegeben|nicht (?:mergen|zusammenführen)|änderungen erforderlich|ne pas fusionner|pas prêt|modifications (?:demandées|nécessaires)|不(?:建议|能|可以|应)合并|暂不合并|审查未通过|差し戻し|承認できません|マージ不可|승인 불가|변경 요청|ไม่อนุมัติ|ยังไม่อนุมัติ)";
+pub const OBJECTIONS: &str = r"(?i)\b(request(?:ing|ed)? changes|לא לאשר|neschvaluji|nu aprob|δεν εγκρίνεται|godkänns inte|не схвалюю|nem javaslom az összevonást|تأیید نمی‌کنم|checks? (?:have |has )?failed|[1-9]\d* (?:new )?(?:issues?|problems?|vulnerabilit(?:y|ies)) (?:have|has) been found|changes requested|not approv(?:ed|ing)(?: yet)?|do not merge|don't merge|not (?:yet )?(?:ready|safe|good) to (?:merge|ship|land|go)|needs (?:more )?work|patch is incorrect|must be (?:fixed|addressed) before|(?:approved?|approval|lgtm|ship(?: it| this)?|merge(?: it| this)?|mergeable|ready(?: to (?:merge|ship))?)\s*\?\W*(?:absolutely |definitely |certainly |clearly )?(?:no|not(?: yet)?|nope)\b|would(?:\s+not|n't)\s+(?:ship|merge|approve|land)|no est[áa] listo para (?:fusionar|mergear|integrar)|no lo apruebo|cambios solicitados|requiere cambios|n[ãa]o aprovad[oa]|n[ãa]o (?:est[áa] )?pronto para|altera[çc][õo]es necess[áa]rias|nicht freigegeben|nicht (?:mergen|zusammenführen)|änderungen erforderlich|ne pas fusionner|pas prêt|modifications (?:demandées|nécessaires)|不(?:建议|能|可以|应)合并|暂不合并|审查未通过|差し戻し|承認できません|マージ不可|승인 불가|변경 요청|ไม่อนุมัติ|ยังไม่อนุมัติ)";
 
 /// What a reviewer says of a finding carried from an earlier review (incremental review), as
 /// normalised phrases. Longer phrases are tried first at each place, so "not fixed" is never
@@ -390,6 +390,83 @@ pub const CARRIED_STATUS: &[(&str, Carried)] = &[
     ("moot", Carried::NotApplicable),
 ];
 
+/// Words that say a comment from an earlier review is fixed now, when they stand after its
+/// title (`**Encoding** — fixed, …`), in its label (`**Critical (resolved):**`) or as its last
+/// sentence (`… Resolved.`). Regex alternatives, matched case-insensitively. ("Removed" and
+/// "renamed" are not among them: "**Auth check** — removed" is as often the problem itself.)
+pub const FIXED_WORDS: &[&str] = &[
+    "fixed",
+    "resolved",
+    "addressed",
+    "done",
+    "handled",
+    "corrected",
+    "landed",
+    "verified fixed",
+    r"corrig[ée]e?s?",
+    r"r[ée]gl[ée]e?s?",
+    r"r[ée]solue?s?",
+    r"corrigid[oa]s?",
+    r"resolvid[oa]s?",
+    r"corregid[oa]s?",
+    r"resuelt[oa]s?",
+    r"arreglad[oa]s?",
+    "behoben",
+    "erledigt",
+    "gefixt",
+    r"risolt[oi]",
+    r"sistemat[oi]",
+    r"corrett[oi]",
+    "opgelost",
+    r"naprawion[eay]",
+    r"poprawion[eay]",
+    "исправлено",
+    "решено",
+    "устранено",
+    "виправлено",
+    "düzeltildi",
+    "çözüldü",
+    "已修复",
+    "已解决",
+    "已处理",
+    "修正済み",
+    "対応済み",
+    "解決済み",
+    "해결됨",
+    "수정됨",
+    "수정 완료",
+    "반영됨",
+];
+
+/// Words after a "fixed" that take it back: the fix is partial or something is still wrong.
+pub const FIXED_BUT: &str = r"(?i)\b(?:but|however|though|although|except|partially|partly|only|still|yet|not|mais|pero|aber|але|но|ale|ma)\b|但|不过|ただ|하지만";
+
+/// Words before an approval that limit it to what the answer has not raised ("The rest looks
+/// fine", "Apart from that, ready to go", "Fora isso, tudo certo"): the answer raised something,
+/// so it does not approve as a whole. Only where the sentence opens with them ("I read the rest
+/// too: LGTM" approves).
+pub const PARTIAL: &str = r"(?i)^\W*(?:(?:and|but|so)\s+)?(?:\b(?:the rest|everything else|all else|otherwise|other than (?:that|this|those|these|the above)|apart from (?:that|this|those|these|the above)|aside from (?:that|this|those|these|the above)|besides (?:that|this|those|these)|except (?:for )?(?:that|this|those|these|the above)|beyond (?:that|this|those)|for the rest|por lo demás|fuera de eso|aparte de eso|fora isso|de resto|tirando isso|ansonsten|sonst|abgesehen davon|du reste|pour le reste|à part ça|per il resto|a parte questo|в остальном|кроме этого|poza tym|w pozostałym)\b|其余|其他(?:都|部分)|除此之外|それ以外は|他は|나머지는|그 외에는)";
+
+/// The names of the lines a local model runner prints around its answer, each followed by `:`
+/// or `=` (regex alternatives): `llama-cli`'s loader, context and timing lines, `ollama run
+/// --verbose`'s statistics.
+pub const RUNNER_CHROME: &[&str] = &[
+    r"llama_\w+",
+    r"llm_load_\w+",
+    r"ggml_\w+",
+    r"load_tensors",
+    r"print_info",
+    r"system_info",
+    r"sampler(?: \w+)?",
+    r"generate",
+    r"main",
+    r"build",
+    r"total duration",
+    r"load duration",
+    r"prompt eval (?:count|duration|rate)",
+    r"eval (?:count|duration|rate)",
+];
+
 /// A carried finding's status, as a reviewer states it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -403,7 +480,7 @@ pub enum Carried {
 /// struck-through title, "✅ Addressed in commits …", "✅ **Fixed** in `a1b2c3d`") or never
 /// posted (a bot's drafts it declined: "Reason this comment was not posted"). "❌ Not fixed" is
 /// not one of them.
-pub const WITHDRAWN: &str = r"(?i)(?:✅\s*(?:\*\*|__)?\s*(?:fixed|addressed|resolved|done|corregido|resuelto|arreglado|vyřešeno|opraveno|erledigt|behoben|résolu|corrigé|risolto|opgelost|rozwiązane|naprawione|решено|исправлено|вирішено|виправлено|löst|åtgärdat|korjattu|ratkaistu|修正済み|対応済み|解決済み|已修复|已解决|已处理|해결됨|수정됨|반영됨)\b|\baddressed in (?:commits?|[0-9a-f]{7,40})\b|^\W*~~[^~]{3,}~~|✅(?:[^.\n]|\.\S)*?\b(?:is|are|was|were|has been|have been|now)\s+(?:fixed|addressed|resolved|handled)\b|\breason this comment was not posted\b|\bdraft comment\s*:|\b(?:ignore this one|disregard this (?:one|point|comment)|(?:that|this) one is fine|i withdraw (?:this|that)|withdrawing (?:this|that)|scratch that|never ?mind|nothing to do here|not an issue after all|needs no (?:change|action|fix)|marked this conversation as resolved|resolved this (?:thread|discussion|conversation)|^\W*(?:resolved by|решено пользователем) [\p{Lu}@][^\n]{0,60}\b(?:ago|назад)\b|i take (?:this|that|it)(?: one)? back|so (?:ignore|disregard) (?:it|this|that)|already fixed[:;]|none of (?:these|them|those|this) (?:needs?|requires?) (?:any )?(?:action|changes?|fixing)|(?:is|was) already fixed (?:by|in) (?:the )?(?:second|next|later|following|last) commit)\b|wycofuję|on jo korjattu|ei tarvitse tehdä mitään|beru zpět|už (?:je )?opraven[oa]?|już (?:jest )?naprawion[ey]|bereits behoben|déjà corrigé|ya (?:está )?corregido|já (?:foi )?corrigido|già (?:stato )?(?:corretto|risolto)|al opgelost|уже исправлен[оа]?|вже виправлен[оа]?|redan (?:åtgärdat|fixat|rättat)|zaten düzeltil(?:miş|di)|sudah diperbaiki|đã được sửa|deja (?:corectat|rezolvat)|έχει ήδη διορθωθεί|पहले ही ठीक|تم إصلاحه بالفعل|כבר תוקן|이미 수정|철회합니다|취소합니다|取り下げます|撤回(?:这条|此条|这一条|这个)|je retire ce point|retiro (?:este|ese) punto|ziehe ich zurück|ritiro (?:questo|quel) punto)";
+pub const WITHDRAWN: &str = r"(?i)(?:✅\s*(?:\*\*|__)?\s*(?:fixed|addressed|resolved|done|corregido|resuelto|arreglado|vyřešeno|opraveno|erledigt|behoben|résolu|corrigé|risolto|opgelost|rozwiązane|naprawione|решено|исправлено|вирішено|виправлено|löst|åtgärdat|korjattu|ratkaistu|修正済み|対応済み|解決済み|已修复|已解决|已处理|해결됨|수정됨|반영됨)\b|\b(?:addressed|resolved) in (?:commits?|[0-9a-f]{7,40})\b|\b(?:still|remain|remains|stay|stays) fixed\b|\bcontinuam corrigid[oa]s\b|\bsiguen corregid[oa]s\b|\brestent corrigé(?:e|s|es)?\b|^\W*~~[^~]{3,}~~|✅(?:[^.\n]|\.\S)*?\b(?:is|are|was|were|has been|have been|now)\s+(?:fixed|addressed|resolved|handled)\b|\breason this comment was not posted\b|\bdraft comment\s*:|\b(?:ignore this one|disregard this (?:one|point|comment)|(?:that|this) one is fine|i withdraw (?:this|that)|withdrawing (?:this|that)|scratch that|never ?mind|nothing to do here|not an issue after all|needs no (?:change|action|fix)|marked this conversation as resolved|resolved this (?:thread|discussion|conversation)|^\W*(?:resolved by|решено пользователем) [\p{Lu}@][^\n]{0,60}\b(?:ago|назад)\b|i take (?:this|that|it)(?: one)? back|so (?:ignore|disregard) (?:it|this|that)|already fixed[:;]|none of (?:these|them|those|this) (?:needs?|requires?) (?:any )?(?:action|changes?|fixing)|(?:is|was) already fixed (?:by|in) (?:the )?(?:second|next|later|following|last) commit)\b|wycofuję|on jo korjattu|ei tarvitse tehdä mitään|beru zpět|už (?:je )?opraven[oa]?|już (?:jest )?naprawion[ey]|bereits behoben|déjà corrigé|ya (?:está )?corregido|já (?:foi )?corrigido|già (?:stato )?(?:corretto|risolto)|al opgelost|уже исправлен[оа]?|вже виправлен[оа]?|redan (?:åtgärdat|fixat|rättat)|zaten düzeltil(?:miş|di)|sudah diperbaiki|đã được sửa|deja (?:corectat|rezolvat)|έχει ήδη διορθωθεί|पहले ही ठीक|تم إصلاحه بالفعل|כבר תוקן|이미 수정|철회합니다|취소합니다|取り下げます|撤回(?:这条|此条|这一条|这个)|je retire ce point|retiro (?:este|ese) punto|ziehe ich zurück|ritiro (?:questo|quel) punto)";
 
 /// An idea the reviewer says it is not asking for in this change ("I'm explicitly not asking for
 /// it in this PR", "NO hace falta en este PR"): a thought for later, not a finding.
@@ -421,7 +498,7 @@ pub const FIRST_WORRY: &str = r"(?i)^\W*(?:[^\s:：]{1,16}\s?[:：]\s*)?(?:my (?
 
 /// Words that raise a suspicion the reviewer goes on to check ("I wondered whether …", "hatte …
 /// vermutet", "Fiquei com uma dúvida", "一开始担心").
-pub const SUSPECTED: &str = r"(?i)\b(?:wondered|suspected|was worried|worried that|lúc đầu (?:mình|tôi|em) tưởng|if (?:anything|anyone|someone|something) ever|gave me pause|went back and forth|i wanted to (?:be sure|make sure|check|confirm)|the obvious question (?:is|was)|(?:looked|seemed) like (?:a|an)\b|thing i checked|i (?:checked|verified) whether|my (?:first|initial) (?:thought|reaction|instinct|impression|read|worry|concern)|(?:i was|i'm|i am|i got) (?:a (?:little|bit) |slightly |briefly |initially )?(?:worried|concerned|nervous|alarmed)|the (?:question|thing|risk|part) i (?:cared|worried|was worried) (?:most )?about|at first (?:glance|sight)|(?:was|were) my (?:main|first|biggest|chief|only|one) (?:concern|worry)|the (?:risky|tricky|delicate) part(?: of [^.]{1,40})? (?:is|was)|the (?:main|obvious|real|one) risk (?:here )?(?:is|was)|i (?:was going|meant) to (?:flag|raise|mention)|vermutet|befürchtet|dachte zuerst|dachte ich (?:zuerst|erst)|dúvida|suspeitei|me pregunté|sospeché|sospechaba|je me suis demandé|soupçonné|mi sono chiesto|sospettavo|temevo|il dubbio|un dubbio|ho dubitato|подозревал|опасался|zastanawiałem|merak ettim|tôi đã lo|saya sempat)|担心|擔心|怀疑|懷疑|懸念|心配|気になった|걱정|의심|생각했는데|줄 알았는데|と思ったが|と思いましたが|我以为|我本以为|本来以为";
+pub const SUSPECTED: &str = r"(?i)\b(?:wondered|made me wonder|(?:i )?wonder(?:ed)? (?:whether|if)|suspected|was worried|worried that|lúc đầu (?:mình|tôi|em) tưởng|if (?:anything|anyone|someone|something) ever|gave me pause|went back and forth|i wanted to (?:be sure|make sure|check|confirm)|the obvious question (?:is|was)|(?:looked|seemed) like (?:a|an)\b|thing i checked|i (?:checked|verified) whether|my (?:first|initial) (?:thought|reaction|instinct|impression|read|worry|concern)|(?:i was|i'm|i am|i got) (?:a (?:little|bit) |slightly |briefly |initially )?(?:worried|concerned|nervous|alarmed)|the (?:question|thing|risk|part) i (?:cared|worried|was worried) (?:most )?about|at first (?:glance|sight)|(?:was|were) my (?:main|first|biggest|chief|only|one) (?:concern|worry)|the (?:risky|tricky|delicate) part(?: of [^.]{1,40})? (?:is|was)|the (?:main|obvious|real|one) risk (?:here )?(?:is|was)|i (?:was going|meant) to (?:flag|raise|mention)|vermutet|befürchtet|dachte zuerst|dachte ich (?:zuerst|erst)|dúvida|suspeitei|me pregunté|sospeché|sospechaba|je me suis demandé|soupçonné|mi sono chiesto|sospettavo|temevo|il dubbio|un dubbio|ho dubitato|подозревал|опасался|zastanawiałem|merak ettim|tôi đã lo|saya sempat)|担心|擔心|怀疑|懷疑|懸念|心配|気になった|걱정|의심|생각했는데|줄 알았는데|と思ったが|と思いましたが|我以为|我本以为|本来以为";
 
 /// Words that clear it ("Das ist aber ausgeschlossen", "Conferi e não", "está correto", "没有问题").
-pub const CLEARED: &str = r"(?i)\b(?:ruled out|not an issue|not a problem|is fine|is safe|is correct|(?:então )?está certo|^ổn(?: rồi)?\W*$|but (?:it|they) (?:doesn't|does not|don't|do not)\W*$|no concern (?:there|here)|not a concern|also fine|(?:that's|that is|which is) fine|(?:is|are) never (?:overwritten|lost|dropped|leaked|duplicated)|(?:won't|will not|cannot|can't|can not) (?:grow|leak|race|overflow|underflow|panic|crash|deadlock|hang)|can't be (?:zero|null|nil|negative|empty)|(?:can|will|could) never (?:\w+ )?(?:block|leak|race|overflow|underflow|panic|crash|deadlock|hang)|(?:does not|doesn't) hold|settles it|not worth (?:guarding against|worrying about|a change|changing|fixing)|nothing to worry about|(?:case|path|scenario) is (?:already )?(?:covered|handled)|^(?:that|this) (?:covers|handles) (?:it|that)\W*$|^(?:that(?:'s| is)|which is) (?:covered|handled)\W*$|nothing to do (?:there|here)|false alarm|so there(?:'s| is) no (?:\w+ )?(?:cycle|race|deadlock|leak|problem|issue|risk|bug)|^it (?:doesn't|does not|can't|cannot|won't|isn't)\b|ausgeschlossen|unbedenklich|kein problem|passt (?:also|schon)|conferi e não|está corret[oa]|não é um problema|descartad[oa]|no es un problema|está bien|écarté|n'est pas un problème|c'est correct|escluso|non è un problema|è corretto|исключено|не проблема|всё корректно|nie jest problemem|sorun değil|không phải vấn đề|tidak masalah)|没有问题|沒有問題|排除|没问题|問題ありません|問題なし|問題ない|問題なく|문제(?:가|는)? ?없";
+pub const CLEARED: &str = r"(?i)\b(?:ruled out|(?:so )?no (?:issue|problem|concern|bug|risk) (?:there|here)|not an issue|not a problem|is fine|is safe|is correct|(?:então )?está certo|^ổn(?: rồi)?\W*$|but (?:it|they) (?:doesn't|does not|don't|do not)\W*$|no concern (?:there|here)|not a concern|also fine|(?:that's|that is|which is) fine|(?:is|are) never (?:overwritten|lost|dropped|leaked|duplicated)|(?:won't|will not|cannot|can't|can not) (?:grow|leak|race|overflow|underflow|panic|crash|deadlock|hang)|can't be (?:zero|null|nil|negative|empty)|(?:can|will|could) never (?:\w+ )?(?:block|leak|race|overflow|underflow|panic|crash|deadlock|hang)|(?:does not|doesn't) hold|settles it|not worth (?:guarding against|worrying about|a change|changing|fixing)|nothing to worry about|(?:case|path|scenario) is (?:already )?(?:covered|handled)|^(?:that|this) (?:covers|handles) (?:it|that)\W*$|^(?:that(?:'s| is)|which is) (?:covered|handled)\W*$|nothing to do (?:there|here)|false alarm|so there(?:'s| is) no (?:\w+ )?(?:cycle|race|deadlock|leak|problem|issue|risk|bug)|^it (?:doesn't|does not|can't|cannot|won't|isn't)\b|ausgeschlossen|unbedenklich|kein problem|passt (?:also|schon)|conferi e não|está corret[oa]|não é um problema|descartad[oa]|no es un problema|está bien|écarté|n'est pas un problème|c'est correct|escluso|non è un problema|è corretto|исключено|не проблема|всё корректно|nie jest problemem|sorun değil|không phải vấn đề|tidak masalah)|没有问题|沒有問題|排除|没问题|問題ありません|問題なし|問題ない|問題なく|문제(?:가|는)? ?없";

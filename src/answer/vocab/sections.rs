@@ -76,6 +76,25 @@ pub const DONE_SECTIONS: &[&str] = &[
     "résolus",
     "corrigés",
     "risolti",
+    // A label alone (`Fixed:`, `Исправлено:`), not a heading that opens with the word
+    // ("Resolved by Dara Okafor 5 hours ago"): `$` asks for the whole name.
+    "fixed$",
+    "resolved$",
+    "addressed$",
+    "исправлено$",
+    "исправленные замечания",
+    "решено$",
+    "corrigé$",
+    "corrigées$",
+    "résolu$",
+    "corregido$",
+    "resuelto$",
+    "corrigido$",
+    "resolvido$",
+    "naprawione$",
+    "opgelost$",
+    "修复$",
+    "已修正",
 ];
 
 /// Words that open a heading titling the whole answer with what it reviews (`## Review:
@@ -104,6 +123,9 @@ pub const REVIEW_TITLES: &[&str] = &[
 ];
 
 pub const QUIET_SECTIONS: &[&str] = &[
+    // A bot's note on itself (`ℹ️ About Codex in GitHub`): how it is triggered, not findings.
+    "about codex in github",
+    "about codex",
     "summary",
     // What the reviewer looked at and found to be no problem.
     "not issues",
@@ -463,6 +485,31 @@ pub const FINDING_SECTIONS: &[&str] = &[
     "recommandations",
     "risques",
     "points d attention",
+    // What a follow-up review still finds open, after a list of what was fixed (one word: as
+    // the whole name only, "1 unresolved thread" is a count).
+    "not fixed",
+    "not yet fixed",
+    "still open",
+    "still present",
+    "remaining$",
+    "remaining issues",
+    "unresolved$",
+    "open items",
+    "не исправлено",
+    "осталось$",
+    "no resuelto",
+    "pendientes$",
+    "não corrigido",
+    "pendentes$",
+    "nicht behoben",
+    "noch offen",
+    "non corrigé",
+    "non risolto",
+    "未修复",
+    "未解决",
+    "未対応",
+    "未解決",
+    "미해결",
 ];
 
 /// How a title that praises may end ("… the query count per request went down, nice.",
