@@ -806,10 +806,7 @@ fn tuned_holdout_w34_corpus() {
 /// precision 0.66, severity 0.71, located 0.86, approval 0.88, blockers caught 16/18, clean
 /// answers falsely gated 11/33, approvals gated 4/20. Tuned on since ("should block the merge",
 /// "必须修复后才能合并", worries cleared in more words). Held loosely: prose is where the reader
-/// is weakest (the review loop's repair turn stands behind it). Located 0.97 since an approval
-/// of "the rest" no longer approves: "I'd approve once the race in `cache/refresh.go` is fixed;
-/// that one is a must-fix" is now read as the P1 it is, but without the line its next
-/// paragraph gives.
+/// is weakest (the review loop's repair turn stands behind it).
 #[test]
 fn tuned_holdout_w33_corpus() {
     held_loosely(
@@ -819,7 +816,7 @@ fn tuned_holdout_w33_corpus() {
             recall: 0.96,
             precision: 0.70,
             severity: 0.83,
-            located: 0.97,
+            located: 0.98,
             family: 0.0,
             clean_tenth: false,
         },
@@ -1508,16 +1505,16 @@ fn dump() {
 /// the same time as w47 and measured once, with the reader alone, after it was tuned on w3 to
 /// w45: recall 0.95, precision 0.66, severity 0.95, located 1.00, approval 0.89, blockers caught
 /// 19/20, clean answers falsely gated 9/35, approvals gated 6/20. Partly tuned on since: the
-/// bars are where that left it (0.98 / 0.83 / 0.97 / 1.00, 4 clean answers and 1 approval
+/// bars are where that left it (0.98 / 0.87 / 0.97 / 1.00, 2 clean answers and 1 approval
 /// gated), to be raised as the rest is read.
 #[test]
 fn tuned_holdout_w46_corpus() {
     held_loosely(
         "holdout-w46",
-        (63, 1, 4),
+        (63, 1, 2),
         &Bars {
             recall: 0.97,
-            precision: 0.82,
+            precision: 0.86,
             severity: 0.96,
             located: 0.99,
             family: 0.0,
@@ -1532,19 +1529,64 @@ fn tuned_holdout_w46_corpus() {
 /// with the reader alone, after it was tuned on w3 to w45: recall 0.87, precision 0.79,
 /// severity 0.91, located 0.99, approval 0.92, blockers caught 19/20, clean answers falsely
 /// gated 9/36, approvals gated 5/21. Partly tuned on since: the bars are where that left it
-/// (0.94 / 0.82 / 0.92 / 0.97, 7 clean answers and 3 approvals gated).
+/// (0.94 / 0.84 / 0.92 / 0.97, 6 clean answers and 2 approvals gated).
 #[test]
 fn tuned_holdout_w47_corpus() {
     held_loosely(
         "holdout-w47",
-        (64, 3, 7),
+        (64, 2, 6),
         &Bars {
             recall: 0.93,
-            precision: 0.81,
+            precision: 0.83,
             severity: 0.91,
             located: 0.96,
             family: 0.0,
             clean_tenth: false,
+        },
+    );
+}
+
+/// `tuned/holdout-w48`: written blind (62 answers, 17 families: questions and suggestions —
+/// mentoring-style reviews, conventional-comments labels, questions the reviewer answers itself
+/// and questions that state a bug) at the same time as w49 and measured once, with the reader
+/// alone, after it was tuned on w3 to w45 and partly on w46–w47: recall 0.99, precision 0.74,
+/// severity 0.88, located 0.99, approval 0.92, blockers caught 19/19, clean answers falsely
+/// gated 8/36, approvals gated 5/21. Partly tuned on since: the bars are where that left it
+/// (0.99 / 0.82 / 0.88 / 0.99, 4 clean answers and 1 approval gated).
+#[test]
+fn tuned_holdout_w48_corpus() {
+    held_loosely(
+        "holdout-w48",
+        (62, 1, 4),
+        &Bars {
+            recall: 0.98,
+            precision: 0.81,
+            severity: 0.87,
+            located: 0.98,
+            family: 0.0,
+            clean_tenth: false,
+        },
+    );
+}
+
+/// `tuned/holdout-w49`: written blind (63 answers, 17 families: terse reviews — one-line
+/// approvals and blockers, `nit:` lines, bot status lines, emoji verdicts, replies from a phone)
+/// at the same time as w48 and measured once, with the reader alone, after it was tuned on w3
+/// to w45 and partly on w46–w47: recall 0.98, precision 1.00, severity 0.91, located 1.00,
+/// approval 0.92, blockers caught 19/20 (a `nit:` its reviewer rated P1 on the next line),
+/// clean answers falsely gated 1/36, approvals gated 0/22. Tuned on since.
+#[test]
+fn tuned_holdout_w49_corpus() {
+    held_to(
+        "holdout-w49",
+        63,
+        &Bars {
+            recall: 0.97,
+            precision: 0.98,
+            severity: 0.97,
+            located: 0.98,
+            family: 0.6,
+            clean_tenth: true,
         },
     );
 }

@@ -147,3 +147,100 @@ No issues found — approve.\n\ntotal duration: 38.4s\nload duration: 52ms\neval
     let text = "main: `src/main.c` line 9 leaks the socket on every retry. [P1]\n";
     assert_eq!(raw_levels(text), [(P1, "src/main.c:9".into())]);
 }
+
+#[test]
+fn a_rated_issue_the_sentence_says_is_fixed_is_no_rating() {
+    let text = "The earlier high-severity issue (the lock file left after a failed run) is \
+fixed: `migrate.sh` removes it in a trap.\n";
+    assert!(crate::answer::prose::ratings(text).is_empty());
+    // Still open, it rates.
+    let open = "The earlier high-severity issue (the lock file left after a failed run) is \
+not fixed: `migrate.sh` still leaves it.\n";
+    assert!(!crate::answer::prose::ratings(open).is_empty());
+    // A fix asked for is not a fix made.
+    let asked = "Please hold off merging until one thing is fixed: the config is logged.\n";
+    assert!(!crate::answer::prose::ratings(asked).is_empty());
+}
+
+#[test]
+fn pr_agents_latest_suggestions_line_titles_its_table() {
+    let text = "## PR Code Suggestions ✨\n\nLatest suggestions up to 3d8c1b7\n\n\
+<table><thead><tr><td><strong>Category</strong></td><td><strong>Suggestion</strong></td>\
+<td><strong>Impact</strong></td></tr><tbody>\n\
+<tr><td>Possible issue</td>\n<td>\n\n<details><summary>Release the lock when the batch is \
+empty</summary>\n\n___\n\n**The early return never releases the advisory lock.**\n\n\
+[workers/claim.py [61-70]](https://github.com/o/r/blob/3d8c1b7/workers/claim.py#L61-L70)\n\n\
+</details></td><td align=center>High\n\n</td></tr></tbody></table>\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(P1, "workers/claim.py:61-70".into())]
+    );
+}
+
+#[test]
+fn a_low_label_the_comment_takes_back_is_rated_again() {
+    let text = "nit: `auth/login.go:63` logs the whole request with the session cookie\n\n\
+actually no, not a nit. P1 — that log goes to the shared index everyone can search\n";
+    assert_eq!(seen(&read_cr(text)), [(P1, "auth/login.go:63".into())]);
+    // A nit that stays a nit.
+    let text = "nit: `auth/login.go:63` has a stray space\n";
+    assert_eq!(seen(&read_cr(text)), [(P3, "auth/login.go:63".into())]);
+}
+
+#[test]
+fn a_one_sentence_blocker_is_rated_by_do_not_merge() {
+    let text = "This removes the role guard from `handlers/refunds.go:73`, so any signed-in \
+user can issue refunds. Do not merge.\n";
+    assert_eq!(raw_levels(text), [(P0, "handlers/refunds.go:73".into())]);
+}
+
+#[test]
+fn questions_the_reviewer_answers_itself_raise_nothing() {
+    // Each question heading is answered "Fine.", under the command that asked for the review.
+    let text =
+        "$ claude -p \"Review the diff. Give P0-P3 per finding; say Approve if nothing.\"\n\n\
+I went through the change by asking the questions I'd ask in a review.\n\n\
+**What happens if the flag is flipped mid-request?**\n\
+The snapshot is taken once (`api/handler.go:31`) and passed down. Fine.\n\n\
+**What happens if the client cancels?**\n\
+The writer checks `ctx.Err()` between chunks (`api/writer.go:58`). Fine.\n\n\
+No findings. **Approve.**\n";
+    assert!(approves(text), "{:?}", seen(&read_cr(text)));
+    // A lead-in that says the change already answered them, with or without a colon.
+    let text = "I kept asking myself questions, and each time the PR already had an answer.\n\n\
+- *What about replayed webhooks?* — The signature covers the timestamp (`shop/hooks.py`, line 33).\n\
+- *Is `paid_at` nullable?* — Yes, and the list view renders it.\n\nApprove.\n";
+    assert!(approves(text), "{:?}", seen(&read_cr(text)));
+    let text =
+        "Me surgieron dos preguntas; las dejo con la respuesta que encontré en el código:\n\n\
+- **¿Se escapan los textos?** Sí: pasan por `escape()`, en la línea 62 de `src/pdf/plantilla.py`.\n\
+- **¿Por qué va incrustada la fuente?** Para que las tildes salgan bien.\n\n\
+No encontré ningún problema. **Aprobado.**\n";
+    assert!(approves(text), "{:?}", seen(&read_cr(text)));
+}
+
+#[test]
+fn a_worry_cleared_in_its_own_sentence_is_not_raised() {
+    let text = "I checked the one thing that could go badly wrong here — a retry charging the \
+customer twice — and it can't: `src/billing/charge.ts` builds the key from the order id only \
+(line 19).\n\nThe rest looks correct.\n\n**Verdict: approve.**\n";
+    assert!(approves(text), "{:?}", seen(&read_cr(text)));
+}
+
+#[test]
+fn terse_approvals_approve() {
+    for text in [
+        "✅\n",
+        ":shipit:\n\nthanks for splitting the commits\n",
+        "Passt, kann so rein 👍\n\nVon meinem iPhone gesendet\n",
+        "LGTMです！修正ありがとうございます\n",
+        "blockers: none\nnits: none\n\n🚢\n",
+    ] {
+        assert!(approves(text), "{text:?}");
+    }
+    // An emoji inside a sentence, or beside a finding, is no verdict.
+    assert!(!approves("The 🚀 rocket in the banner is misaligned.\n"));
+    assert!(!approves(
+        "👍\n\nBut `a.py:3` runs the input as code. P0.\n"
+    ));
+}

@@ -2,7 +2,7 @@
 //! approvals, review prefixes and level scales in other languages. One rule each, in answers
 //! written for these tests: what each rule reads, and what it leaves alone.
 
-use super::layout_tests::{approves, read_cr, seen};
+use super::layout_tests::{approves, raw_levels, read_cr, seen};
 use crate::answer::prose::ratings;
 use crate::findings::Severity::*;
 
@@ -106,8 +106,10 @@ fn a_rated_paragraph_with_a_line_of_the_file_named_before() {
 Um ponto menor: em `src/hooks/poll.ts`, linha 33, o `catch` engole qualquer erro.\n\n\
 E um detalhe cosmético no mesmo arquivo: o `console.log` na linha 51 ficou para trás.\n\n\
 Fora isso, aprovo.\n";
+    // "Fora isso, aprovo" approves only the rest: no approval, and the paragraphs are read.
+    assert!(!read_cr(text).critique.agreement);
     assert_eq!(
-        seen(&read_cr(text)),
+        raw_levels(text),
         [
             (P2, "src/hooks/poll.ts:33".to_string()),
             (P3, "src/hooks/poll.ts:51".to_string())

@@ -236,10 +236,7 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
     // findings, so the gate sees them ([`unraised`]).
     if c.findings.is_empty() {
         let said_no = objects || verdict::objection(&prose).is_some();
-        // (An approval of "the rest" approves nothing, but says something came before it.)
-        let approving = c.agreement
-            || verdict::approves(&prose)
-            || verdict::approves_the_rest(&prose);
+        let approving = c.agreement || verdict::approves(&prose);
         if said_no || approving {
             let summary = from_json_block.as_ref().and_then(|j| j.summary.as_deref());
             // An answer that is one JSON value has no prose: its `considered` risks and

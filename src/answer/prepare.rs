@@ -23,7 +23,7 @@ pub fn prepare(text: &str) -> Cow<'_, str> {
     let text = unwrap_envelope(text)
         .or_else(|| crate::answer::transcript::answer_in(below_command(text.trim())))
         .map_or(Cow::Borrowed(text), Cow::Owned);
-    let text = crate::answer::pasted::unpasted(&without_thinking(&text));
+    let text = crate::answer::pasted::unpasted(&without_thinking(&without_invocation(&text)));
     let text = without_runner_chrome(&without_aider_chrome(&text));
     let text = without_generated_description(&unhung_messages(&without_tool_logs(&text)));
     let text = fence_excerpts(&without_link_definitions(&without_bylines(&review_states(
@@ -490,6 +490,25 @@ fn without_thinking(text: &str) -> Cow<'_, str> {
         Cow::Borrowed(text)
     } else {
         Cow::Owned(out)
+    }
+}
+
+/// A terminal copy's first line, the command that asked for the review (`$ claude -p "Review
+/// … Give P0-P3 per finding"`): the request, not the answer, though it names levels.
+fn without_invocation(text: &str) -> Cow<'_, str> {
+    let body = text.trim_start();
+    match body.split_once('\n') {
+        Some((first, rest))
+            if ["$ ", "% ", "❯ "].iter().any(|p| first.starts_with(p))
+                && !rest.trim().is_empty()
+                // (A transcript of several commands, or JSON under its command, is read whole
+                // by the readers of those.)
+                && !rest.trim_start().starts_with(['{', '['])
+                && !rest.lines().any(|l| l.starts_with("$ ")) =>
+        {
+            Cow::Owned(rest.to_string())
+        }
+        _ => Cow::Borrowed(text),
     }
 }
 

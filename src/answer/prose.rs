@@ -89,6 +89,9 @@ fn ratings_with(text: &str, lone_clauses: bool) -> Vec<Severity> {
                 if imagined(&words[..i], conditioned) && cleared_later(rest) {
                     continue;
                 }
+                if fixed_since(&words[i + 1..], rest) {
+                    continue;
+                }
                 if !found.contains(&s) {
                     found.push(s);
                 }
@@ -242,6 +245,33 @@ fn imagined(before: &[&str], conditioned: bool) -> bool {
 fn cleared_later(rest: &str) -> bool {
     static CLEARED: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
     crate::answer::re(&CLEARED, vocab::CLEARED).is_match(rest)
+}
+
+/// Does the sentence say the rated issue is fixed now ("The earlier high-severity issue (the
+/// lock file) is fixed: …")? A follow-up review's account of the last round, not a rating.
+/// `after` is the clause's words after the level, `rest` the text after the clause.
+fn fixed_since(after: &[&str], rest: &str) -> bool {
+    static FIXED: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    let fixed = crate::answer::re(
+        &FIXED,
+        r"(?i)\b(?:is|was|are|were|has been|have been)\s+(?:now\s+|already\s+)?(?:fixed|resolved|addressed)\b",
+    );
+    let sentence_end = rest
+        .find(['!', '?', '\n'])
+        .into_iter()
+        .chain(rest.find(". "))
+        .min()
+        .unwrap_or(rest.len());
+    let said = format!("{} {}", after.join(" "), &rest[..sentence_end]);
+    // ("Hold off merging until one thing is fixed" asks for the fix.)
+    static ASKED: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    let asked = crate::answer::re(
+        &ASKED,
+        r"(?i)\b(?:until|till|once|when|if|unless)\s+(?:\S+\s+){0,3}$",
+    );
+    fixed
+        .find_iter(&said)
+        .any(|m| !asked.is_match(&said[..m.start()]))
 }
 
 /// How many words of `words` the phrase covers, if it starts them.

@@ -75,7 +75,24 @@ pub fn approves(text: &str) -> bool {
         }
         approved = true;
     }
-    approved
+    approved || text.lines().any(emoji_verdict)
+}
+
+/// A line that is only an approving emoji (`✅`, `👍`, `🚢`): the whole verdict of a terse
+/// review.
+fn emoji_verdict(line: &str) -> bool {
+    const APPROVING: &[&str] = &["✅", "✔️", "✔", "👍", "🚢", "🚀", "💯", ":+1:", ":shipit:"];
+    let mut rest = line.trim();
+    if rest.is_empty() {
+        return false;
+    }
+    while !rest.is_empty() {
+        let Some(e) = APPROVING.iter().find(|e| rest.starts_with(**e)) else {
+            return false;
+        };
+        rest = rest[e.len()..].trim_start_matches(['\u{FE0F}', ' ']);
+    }
+    true
 }
 
 /// Is the contrast after an approval only about what the reviewer did not do ("LGTM, though I
@@ -520,15 +537,23 @@ fn suspicion_cleared(text: &str) -> bool {
         .is_match(after)
     });
     let cleared = re(&CLEARED, vocab::CLEARED);
+    // (The same sentence may clear it: "I checked the one thing that could go wrong — a retry
+    // double-charging — and it can't: the key is the order's id.")
+    let in_first = suspected
+        .find(sentences[first])
+        .and_then(|m| cleared.find_at(sentences[first], m.end()));
     let clearing = sentences[first + 1..]
         .iter()
         .position(|s| cleared.is_match(s))
         .map(|k| first + 1 + k);
     // What the paragraph says before the suspicion and after its clearing raises nothing.
     let quiet = |s: &&str| !raises_concern(s);
-    let settled = match clearing {
-        Some(last) => sentences[last..].iter().all(quiet),
-        None => answered_no && first == 0,
+    let settled = match (in_first, clearing) {
+        (Some(c), _) => {
+            quiet(&&sentences[first][c.end()..]) && sentences[first + 1..].iter().all(quiet)
+        }
+        (None, Some(last)) => sentences[last..].iter().all(quiet),
+        (None, None) => answered_no && first == 0,
     };
     settled && sentences[..first].iter().all(quiet) && !worry_confirmed(text)
 }

@@ -86,6 +86,10 @@ impl Reader<'_> {
             } else if vocab::clears_list(text) {
                 self.cleared.push(self.lists + 1);
             }
+        } else if indent == 0 && vocab::clears_list(text) {
+            // ("I kept asking myself questions, and each time the PR already had an answer."
+            // says so of the list after it without a colon.)
+            self.cleared.push(self.lists + 1);
         }
         let kind = self.kind();
         match kind {

@@ -477,6 +477,27 @@ fn marked_fixed(u: &Unit) -> bool {
         .any(|l| last.is_match(l.trim_end()))
 }
 
+/// A comment labelled low that its own words take back and rate again (`nit: the request is
+/// logged with its cookie` … "actually no, not a nit. P1 — that log is searchable"): the
+/// level it gives after "not a nit".
+fn rerated(u: &Unit) -> Option<(Severity, Strength)> {
+    static NOT_A_NIT: OnceLock<crate::pattern::Pattern> = OnceLock::new();
+    let not_a_nit = re(
+        &NOT_A_NIT,
+        r"(?i)\bnot (?:a |just a |really a )?(?:nit|nitpick|minor (?:one|point|thing|issue))\b",
+    );
+    let low = u.read.severity.is_some_and(|s| s.0 >= Severity::P2);
+    let said = said(u);
+    let m = not_a_nit.find(&said).filter(|_| low)?;
+    // The level opens the next sentence (`P1 — …`) or is said in it ("this is a blocker").
+    let rest = said[m.end()..].trim_start_matches(|c: char| c == '.' || c.is_whitespace());
+    let level = markers::read_lead(rest)
+        .severity
+        .map(|s| s.0)
+        .or_else(|| crate::answer::prose::severity_in(rest))?;
+    (level < Severity::P2).then_some((level, Strength::Level))
+}
+
 pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
     if not_raised(u) {
         return None;
@@ -494,7 +515,7 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
     } = details(u, roots);
 
     // Severity: the unit's own level, then a field, then its section's level, then categories.
-    let lead_sev = u.read.severity;
+    let lead_sev = rerated(u).or(u.read.severity);
     let level = |s: Option<(Severity, Strength)>| s.filter(|s| s.1 == Strength::Level);
     let severity = level(lead_sev)
         .or(level(field_severity))

@@ -485,6 +485,8 @@ pub const FINDING_SECTIONS: &[&str] = &[
     "recommandations",
     "risques",
     "points d attention",
+    // pr-agent's code suggestions since a commit (`Latest suggestions up to 3d8c1b7`).
+    "latest suggestions",
     // What a follow-up review still finds open, after a list of what was fixed (one word: as
     // the whole name only, "1 unresolved thread" is a count).
     "not fixed",

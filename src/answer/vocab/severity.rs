@@ -780,6 +780,11 @@ pub const PROSE_TAILS: &[&str] = &[
 /// one must be fixed before merging"), unless negated.
 pub const PROSE_SELF_RATED: &[(&str, Severity)] = &[
     ("blocks the merge", P0),
+    // A one-sentence blocker's only level ("… so any user can issue refunds. Do not merge.",
+    // "Blocking until that's back.").
+    ("do not merge", P0),
+    ("don t merge", P0),
+    ("blocking until", P0),
     // "Small thing, though, and it's blocking": said of the point, after a connective (alone,
     // "the call is blocking" says what the code does).
     ("and it s blocking", P0),
