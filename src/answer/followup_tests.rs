@@ -71,9 +71,22 @@ No new problems found.\n"
             "{fixed}"
         );
     }
-    // A count that opens with such a word is no section: "1 unresolved thread".
-    let text = "1 unresolved thread\n\nbot @bot started a thread 6 hours ago\nResolved by Dara 5 hours ago\nnit: rename `x`.\n";
-    assert!(!read_cr(text).structured || seen(&read_cr(text)).len() <= 1);
+    // Without a blank line under the labels, and in Russian: "Не исправлено" denies, it is
+    // not the section of fixed items it names.
+    let text = "Intro.\n\nFixed:\n- [P2] extra queries.\n\nНе исправлено:\n- [P1] Cancelling \
+does not check the owner.\n";
+    assert_eq!(seen(&read_cr(text)), [(P1, "-".into())]);
+    // A line that opens with such a word is no label ("Resolved by Dara Okafor 5 hours ago"),
+    // nor a count ("1 unresolved thread").
+    let text = "1 unresolved thread\n\nlint-bot @lint-bot started a thread on an old version \
+of the diff 6 hours ago\nResolved by Dara Okafor 5 hours ago\nsrc/parser/tokens.rs\n\
+lint-bot @lint-bot · 6 hours ago\nwarning: `unwrap()` on user input will panic.\nApplied\n\n\
+lint-bot @lint-bot started a thread on the diff 6 hours ago\nsrc/parser/tokens.rs\n\
+lint-bot @lint-bot · 6 hours ago\nnit: the doc comment on line 12 still says it returns None.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(P3, "src/parser/tokens.rs:12".into())]
+    );
 }
 
 #[test]
@@ -115,6 +128,8 @@ idempotency key. So no issue there.\n\nNothing else to flag. Approve.\n";
 #[test]
 fn a_permalink_above_a_badge_title_is_that_comments_place() {
     let text = "### 💡 Codex Review\n\n\
+<details> <summary>ℹ️ About Codex in GitHub</summary>\n\nReviews are triggered when you\n\n\
+- Open a pull request for review\n- Comment \"@codex review\".\n\n</details>\n\n\
 https://github.com/o/r/blob/a91f3c4/src/queue/retry.js#L45-L52\n\
 **<sub><sub>![P1 Badge](https://img.shields.io/badge/P1-orange?style=flat)</sub></sub>  Retry skips the last attempt**\n\n\
 `attempt` starts at 1, so a job with `maxAttempts: 3` runs twice.\n\n\
@@ -139,6 +154,8 @@ The critical path is untouched; the assert at `src/pool.c` line 88 always holds.
 I found no problems. LGTM. [end of text]\n\n\
 llama_perf_context_print: total time = 12301.18 ms\n";
     assert!(approves(text), "{:?}", seen(&read_cr(text)));
+    let prepared = crate::answer::prepare::prepare(text);
+    assert!(!prepared.contains("llama_context") && !prepared.contains("end of text"));
     let text = "$ git diff | ollama run qwen3 \"Review this diff, P0-P3.\"\nThinking...\n\
 First worry: a data race in `lru.go`. The sweeper takes the lock. No race.\n...done thinking.\n\n\
 No issues found — approve.\n\ntotal duration: 38.4s\nload duration: 52ms\neval count: 731 token(s)\n";
@@ -225,6 +242,12 @@ fn a_worry_cleared_in_its_own_sentence_is_not_raised() {
 customer twice — and it can't: `src/billing/charge.ts` builds the key from the order id only \
 (line 19).\n\nThe rest looks correct.\n\n**Verdict: approve.**\n";
     assert!(approves(text), "{:?}", seen(&read_cr(text)));
+    let paragraph = text.split("\n\n").next().unwrap();
+    assert!(crate::answer::verdict::ruled_out(paragraph));
+    // Cleared, then a new concern in the same sentence: raised.
+    let raised = "I checked the one thing that could go badly wrong here, a double charge, and \
+it can't, but the new code leaks the connection on every retry.";
+    assert!(!crate::answer::verdict::ruled_out(raised));
 }
 
 #[test]
