@@ -20,6 +20,7 @@ pub mod carried;
 pub mod confidence;
 pub mod conventional;
 pub mod dispute;
+mod hosts;
 pub mod json;
 pub mod lead;
 pub mod location;
@@ -32,6 +33,7 @@ pub mod prose;
 mod rerate;
 pub mod restate;
 pub mod schema;
+mod terminal;
 pub mod transcript;
 pub mod unit;
 pub mod unraised;
@@ -195,6 +197,7 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
                     || lined.is_some_and(|l| !places.contains(&(l.path.clone(), l.start_line)))
             }));
         }
+        level_details_from_summary(&mut c.findings, visible);
     }
     if !use_json {
         // A JSON list is the reviewer's own enumeration; markdown often says a finding twice
@@ -227,6 +230,10 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         .cloned()
         .collect::<Vec<_>>()
         .join("\n");
+    // Code the reviewer quotes as evidence (the traceback a change fixes, the diff it checked,
+    // a `FIXME(P0)` line the change removes) is not the reviewer's own words: its "crash" and
+    // its `File "a.py", line 88` raise nothing beside an approval.
+    let loose = without_code(&loose);
     // Prose outside any finding that points at a line of code is about a problem there, not
     // part of an approval ("Happy with the rest" after two paragraphs on `pool.rs` line 64).
     let points_at_code = points_at_code(&loose, &prose, roots);
@@ -647,7 +654,7 @@ fn rate_by_number(prose: &str, findings: &mut [Finding]) {
     static NUMBERED: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
     let numbered = re(
         &NUMBERED,
-        r"(?i)(?:(?:^|[.:;!?—–]\s*)#?\s*|\b(?:point|item|finding|issue|punto|punkt|ponto)\s+#?|(?:#|\bno\.\s*|n°\s*))(\d{1,2})\s+(?:is|est|es|ist|è|é|are|sind|son|sont|são)\s+([^.;,\n]{1,60})",
+        r"(?i)(?:(?:^|[.:;!?—–]\s*)#?\s*|\b(?:points?|items?|findings?|issues?|punto|punkt|ponto)\s+#?|(?:#|\bno\.\s*|n°\s*))(\d{1,2}(?:\s*(?:,|and|&|y|et|und|e)\s*#?\d{1,2})*)\s+(is|est|es|ist|è|é|are|sind|son|sont|são|must|has to|have to|needs? to)\s+([^.;,\n]{1,60})",
     );
     // "The second point is a P1": an ordinal names the item as a number does.
     static ORDINAL: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
@@ -658,16 +665,40 @@ fn rate_by_number(prose: &str, findings: &mut [Finding]) {
     let prose = &*ordinals.replace_all(prose, |c: &regex::Captures| {
         format!("point {}", ordinal(&c[1]).unwrap_or(0))
     });
+    // "#2 must be fixed first": what has to change before the merge blocks it.
+    static MUST: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    let must_fix = re(
+        &MUST,
+        r"(?i)^be (?:fixed|addressed|resolved|changed|reverted)\b|^(?:fix|change|revert)\b",
+    );
     for c in numbered.captures_iter(prose) {
-        let Ok(n) = c[1].parse::<usize>() else {
+        let verb = c[2].to_ascii_lowercase();
+        let obliged = ["must", "has to", "have to", "need to", "needs to"].contains(&verb.as_str());
+        let level = if obliged {
+            must_fix.is_match(&c[3]).then_some(Severity::P1)
+        } else {
+            prose::severity_in(&format!("is {}", &c[3]))
+                .or_else(|| lone_level(&c[3]))
+                // ("… are nice to have": a level said in a few words.)
+                .or_else(|| {
+                    vocab::severity_of(c[3].trim())
+                        .filter(|s| {
+                            s.1 == vocab::Strength::Level && c[3].split_whitespace().count() <= 4
+                        })
+                        .map(|s| s.0)
+                })
+        };
+        let Some(l) = level else {
             continue;
         };
-        let Some(f) = n.checked_sub(1).and_then(|i| findings.get_mut(i)) else {
-            continue;
-        };
-        let said = format!("is {}", &c[2]);
-        let level = prose::severity_in(&said).or_else(|| lone_level(&c[2]));
-        if let Some(l) = level {
+        // "#1 and #3 are nice to have": each number listed.
+        let numbers = c[1]
+            .split(|ch: char| !ch.is_ascii_digit())
+            .filter_map(|n| n.parse::<usize>().ok());
+        for n in numbers {
+            let Some(f) = n.checked_sub(1).and_then(|i| findings.get_mut(i)) else {
+                continue;
+            };
             if f.severity == Severity::Unclassified || l < f.severity {
                 f.severity = l;
             }
@@ -877,6 +908,47 @@ fn without_code(text: &str) -> String {
     s
 }
 
+/// A summary's rated point without a place (Sourcery's "**Blocking issues**: - The export
+/// endpoint splices the `sort` parameter into the SQL …") over the one placed comment without a
+/// level that details it in the agent prompt's fence (`issue (security): sort comes from the
+/// query string …` at `reports/export.py:88`): one finding, at the comment's place, with the
+/// summary's level. Paired when they share at least two words of substance and no other
+/// such comment does. `visible`: the findings before it are the visible part's, those after it
+/// the fence's.
+fn level_details_from_summary(findings: &mut Vec<Finding>, visible: usize) {
+    let words = |f: &Finding| {
+        let mut w: BTreeSet<String> = vocab::content_words(&f.title, 3).into_iter().collect();
+        w.extend(vocab::content_words(&f.body, 3));
+        w
+    };
+    let placed = |f: &Finding| f.location.as_ref().is_some_and(|l| l.start_line.is_some());
+    let mut s = 0;
+    let mut visible = visible;
+    while s < visible {
+        let summary = &findings[s];
+        if placed(summary) || summary.severity == Severity::Unclassified {
+            s += 1;
+            continue;
+        }
+        let ws = words(summary);
+        let details: Vec<usize> = (visible..findings.len())
+            .filter(|&d| {
+                let f = &findings[d];
+                placed(f)
+                    && f.severity == Severity::Unclassified
+                    && words(f).intersection(&ws).count() >= 2
+            })
+            .collect();
+        if let [d] = details[..] {
+            findings[d].severity = findings[s].severity;
+            findings.remove(s);
+            visible -= 1;
+        } else {
+            s += 1;
+        }
+    }
+}
+
 /// One finding said twice in one answer (a summary table and a detailed section, a heading
 /// and its restatement) becomes one, keeping the most of what was said.
 fn merge_duplicates(findings: Vec<Finding>) -> Vec<Finding> {
@@ -977,6 +1049,8 @@ mod layout_tests;
 mod locale_tests;
 #[cfg(test)]
 mod long_tests;
+#[cfg(test)]
+mod patches_tests;
 #[cfg(test)]
 mod prose_tests;
 #[cfg(test)]

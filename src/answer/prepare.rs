@@ -1,7 +1,8 @@
-//! An answer as the reader should see it: a model's thinking and a paste's chrome
-//! ([`crate::answer::pasted`]) taken out, a raw API response or
-//! an agent CLI's JSON output ([`crate::answer::transcript`]) opened to the text inside it, and an emoji legend ("🛑 must fix · ⚠️ should fix") applied to
-//! the emoji it defines.
+//! An answer as the reader should see it: a model's thinking, a paste's chrome
+//! ([`crate::answer::pasted`]), a terminal's ([`crate::answer::terminal`]) and a code host's
+//! ([`crate::answer::hosts`]) taken out, a raw API response or an agent CLI's JSON output
+//! ([`crate::answer::transcript`]) opened to the text inside it, and an emoji legend ("🛑 must
+//! fix · ⚠️ should fix") applied to the emoji it defines.
 //!
 //! Local models print their reasoning before the answer (`<think>…</think>`, Ollama's
 //! "Thinking... / ...done thinking."), and an `exec:` wrapper may print the provider's whole JSON
@@ -16,71 +17,68 @@ use serde_json::Value;
 use crate::answer::vocab;
 use crate::pattern::Pattern;
 
-use crate::answer::re;
+use crate::answer::{hosts, re, terminal, transcript};
 
 /// The answer with reasoning removed, an API envelope opened and a legend applied.
 pub fn prepare(text: &str) -> Cow<'_, str> {
     let text = unwrap_envelope(text)
-        .or_else(|| crate::answer::transcript::answer_in(below_command(text.trim())))
+        .or_else(|| transcript::answer_in(terminal::below_command(text.trim())))
+        .or_else(|| terminal::past_command(text.trim()).and_then(transcript::answer_in))
         .map_or(Cow::Borrowed(text), Cow::Owned);
-    let text = crate::answer::pasted::unpasted(&without_thinking(&without_invocation(&text)));
-    let text = without_runner_chrome(&without_aider_chrome(&text));
-    let text = without_generated_description(&unhung_messages(&without_tool_logs(&text)));
-    let text = fence_excerpts(&without_link_definitions(&without_bylines(&review_states(
+    let text =
+        crate::answer::pasted::unpasted(&without_thinking(&terminal::without_invocation(&text)));
+    let text = terminal::without_runner_chrome(&terminal::without_edit_block_names(
+        &terminal::without_aider_chrome(&text),
+    ));
+    let text = hosts::without_generated_description(&terminal::unhung_messages(
+        &terminal::without_tool_logs(&text),
+    ));
+    let text = fence_excerpts(&without_link_definitions(&hosts::without_bylines(
+        &hosts::review_states(&text),
+    )));
+    let text = without_level_scales(&hosts::permalinks_under_titles(&hosts::gerrit_places(
         &text,
-    ))));
-    let text = without_level_scales(&permalinks_under_titles(&text));
-    Cow::Owned(apply_numeric_legend(&apply_legend(&plain_brackets(&text))))
+    )));
+    Cow::Owned(apply_numeric_legend(&apply_legend(&plain_brackets(
+        &plain_bullets(&text),
+    ))))
 }
 
-/// What a local model runner prints around the answer (`llama-cli`'s loader and timing lines,
-/// `ollama run --verbose`'s statistics, `[end of text]`): lines named in
-/// [`vocab::RUNNER_CHROME`], removed when at least two of them are there (one `main: …` line
-/// may be the review's own words).
-fn without_runner_chrome(text: &str) -> String {
-    static CHROME: OnceLock<Pattern> = OnceLock::new();
-    let chrome = crate::answer::re_built(&CHROME, || {
-        format!(r"(?i)^\s*(?:{})\s*[:=]", vocab::RUNNER_CHROME.join("|"))
-    });
-    let text = text.replace("[end of text]", "");
-    if text.lines().filter(|l| chrome.is_match(l)).count() < 2 {
-        return text;
-    }
-    text.lines()
-        .filter(|l| !chrome.is_match(l))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// A permalink alone on the line right above a bold title (the Codex connector's review:
-/// `https://github.com/o/r/blob/a91f3c4/src/retry.js#L45-L52` then `**![P1 Badge](…) Title**`)
-/// is that comment's place: it moves under the title, where a comment's place is read, instead
-/// of trailing the comment before it.
-fn permalinks_under_titles(text: &str) -> String {
-    let permalink = |l: &str| {
-        let l = l.trim();
-        l.starts_with("https://") && l.contains("/blob/") && !l.contains(char::is_whitespace)
+/// Bullets that markdown does not know (`▸ Token refresh retried …`, Amazon Q's findings in
+/// the IDE; `►`, `▶`, `‣`, `◦`) as markdown's `- `, at the same indentation, so each is an
+/// item of its own instead of a line of the paragraph above it. A level word alone on the
+/// line right above such a list (`High` over `  ▸ …`) heads it: it gets the colon of a
+/// heading, as a lone level word under a comment is that comment's badge instead.
+fn plain_bullets(text: &str) -> Cow<'_, str> {
+    const BULLETS: &[char] = &['▸', '▹', '►', '▶', '‣', '◦'];
+    let bulleted = |l: &str| {
+        let t = l.trim_start();
+        t.starts_with(BULLETS) && t.chars().nth(1) == Some(' ')
     };
+    if !text.lines().any(bulleted) {
+        return Cow::Borrowed(text);
+    }
     let lines: Vec<&str> = text.lines().collect();
-    if !lines.iter().any(|l| permalink(l)) {
-        return text.to_string();
-    }
-    let mut out: Vec<&str> = Vec::with_capacity(lines.len());
-    let mut i = 0;
-    while i < lines.len() {
-        let title = lines
-            .get(i + 1)
-            .is_some_and(|n| n.trim_start().starts_with("**"));
-        if permalink(lines[i]) && title {
-            out.push(lines[i + 1]);
-            out.push(lines[i]);
-            i += 2;
-        } else {
-            out.push(lines[i]);
-            i += 1;
-        }
-    }
-    out.join("\n")
+    let level_word = |l: &str| {
+        let t = l.trim();
+        !t.contains(' ') && vocab::severity_of(t).is_some_and(|s| s.1 == vocab::Strength::Level)
+    };
+    let out: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            if level_word(l) && lines.get(i + 1).is_some_and(|n| bulleted(n)) {
+                return format!("{}:", l.trim_end());
+            }
+            if !bulleted(l) {
+                return l.to_string();
+            }
+            let indent = l.len() - l.trim_start().len();
+            let rest = l.trim_start().chars().skip(1).collect::<String>();
+            format!("{}-{rest}", &l[..indent])
+        })
+        .collect();
+    Cow::Owned(out.join("\n"))
 }
 
 /// A line that defines a scale of levels (`(P1: must fix / P2: please consider / P3: …)`, a
@@ -113,265 +111,6 @@ fn plain_brackets(text: &str) -> String {
         return text.to_string();
     }
     text.replace(['⟦', '［'], "[").replace(['⟧', '］'], "]")
-}
-
-/// A bot's description of the pull request, quoted above its review (Ellipsis's `> [!IMPORTANT]`
-/// block ending "This description was created by Ellipsis for …"): what the change does, said
-/// for the author of the pull request, not what the review found.
-fn without_generated_description(text: &str) -> String {
-    if !text.contains("description was created by") {
-        return text.to_string();
-    }
-    let lines: Vec<&str> = text.lines().collect();
-    let mut out: Vec<&str> = Vec::with_capacity(lines.len());
-    let mut i = 0;
-    while i < lines.len() {
-        let quoted = |l: &str| l.trim_start().starts_with('>');
-        let end = lines[i..]
-            .iter()
-            .position(|l| !quoted(l))
-            .map_or(lines.len(), |n| i + n);
-        if end > i
-            && lines[i..end]
-                .iter()
-                .any(|l| l.contains("description was created by"))
-        {
-            i = end;
-            continue;
-        }
-        out.push(lines[i]);
-        i += 1;
-    }
-    out.join("\n")
-}
-
-/// The lines of aider's start-up banner after its `Aider v0.86.1` (the models, the repository,
-/// the files added to the chat).
-const AIDER_BANNER: &[&str] = &[
-    "Main model:",
-    "Weak model:",
-    "Editor model:",
-    "Model:",
-    "Git repo:",
-    "Repo-map:",
-    "Use /help",
-    "Cur working dir:",
-    "Warning:",
-];
-
-/// aider's chrome: its start-up banner, the request echoed under it (`> review this change…`)
-/// and the tally after each answer (`Tokens: 4.8k sent, 301 received. Cost: …`). The banner
-/// names every file added to the chat, and the request asks for severities and lines: what the
-/// tool did and was asked, not what the model found.
-fn without_aider_chrome(text: &str) -> Cow<'_, str> {
-    let footer =
-        |l: &str| l.starts_with("Tokens: ") && l.contains(" sent, ") && l.contains(" received");
-    let banner = text.trim_start().starts_with("Aider v");
-    if !banner && !text.lines().any(footer) {
-        return Cow::Borrowed(text);
-    }
-    let lines: Vec<&str> = text.lines().collect();
-    let mut i = 0;
-    if banner {
-        let banner_line = |l: &str| {
-            l.starts_with("Aider v")
-                || AIDER_BANNER.iter().any(|p| l.starts_with(p))
-                || (l.starts_with("Added ") && l.trim_end().ends_with("to the chat."))
-        };
-        let blank = |l: &str| l.trim().is_empty();
-        while i < lines.len() && (blank(lines[i]) || banner_line(lines[i])) {
-            i += 1;
-        }
-        while i < lines.len() && lines[i].starts_with('>') {
-            i += 1;
-        }
-    }
-    let kept: Vec<&str> = lines[i..].iter().copied().filter(|l| !footer(l)).collect();
-    Cow::Owned(kept.join("\n"))
-}
-
-/// A terminal agent's transcript around its review: its banner box (`╭ … ╰`) and each tool
-/// step (`• Explored`, `⏺ Read(src/a.rs)`) with the lines hung under it (`└ …`, `⎿ …`). They
-/// name files and print test output, but they are what the agent did, not what it found.
-fn without_tool_logs(text: &str) -> String {
-    let hung = |l: &str| {
-        let t = l.trim_start();
-        t.starts_with('└') || t.starts_with('⎿')
-    };
-    let lines: Vec<&str> = text.lines().collect();
-    if !lines.iter().any(|l| {
-        hung(l)
-            || l.starts_with("|  ")
-            || ruled_step(l)
-            || session_banner(l)
-            || tool_use(l)
-            || usage_footer(l)
-    }) {
-        return text.to_string();
-    }
-    let mut out: Vec<&str> = Vec::with_capacity(lines.len());
-    let mut i = 0;
-    while i < lines.len() {
-        // The copilot CLI's closing tally (`Total usage est:`, `Total duration (API):`, `Usage
-        // by model:` and the lines indented under it).
-        if usage_footer(lines[i]) {
-            i += 1;
-            while i < lines.len()
-                && (lines[i].starts_with("Total ")
-                    || lines[i].starts_with("Usage by model:")
-                    || lines[i].starts_with(' '))
-            {
-                i += 1;
-            }
-            continue;
-        }
-        // Kiro: `🛠️  Using tool: execute_bash`, its `⋮`/`●`/`↳` lines and the command, to
-        // `● Completed in 0.41s` (or `- Completed in …`).
-        if tool_use(lines[i]) {
-            let end = lines[i..].iter().take(40).position(|l| {
-                l.trim_start()
-                    .trim_start_matches(|c: char| !c.is_alphanumeric())
-                    .starts_with("Completed in")
-            });
-            if let Some(n) = end {
-                i += n + 1;
-                continue;
-            }
-        }
-        if ruled_step(lines[i]) || session_banner(lines[i]) {
-            i = after_ruled_step(&lines, i + 1);
-            continue;
-        }
-        let t = lines[i].trim_start();
-        let step = (t.starts_with('•') || t.starts_with('⏺') || t.starts_with('●'))
-            && lines.get(i + 1).is_some_and(|n| hung(n));
-        if step {
-            i += 1;
-            // The hung lines and what is indented under them.
-            while i < lines.len() && (hung(lines[i]) || lines[i].starts_with("    ")) {
-                i += 1;
-            }
-            continue;
-        }
-        // opencode prints each step as `|  Read     path`.
-        let piped_step = lines[i].starts_with("|  ")
-            && t[1..].split_whitespace().next().is_some_and(|w| {
-                w.chars().next().is_some_and(char::is_uppercase)
-                    && w.chars().skip(1).all(char::is_lowercase)
-            })
-            && lines[i].contains("     ");
-        if !matches!(t.chars().next(), Some('╭' | '│' | '╰')) && !piped_step {
-            out.push(lines[i]);
-        }
-        i += 1;
-        // What the step printed, indented under it (`|    a.ts:17: // TODO(P0): …`).
-        if piped_step {
-            while i < lines.len() && lines[i].starts_with("|    ") {
-                i += 1;
-            }
-        }
-    }
-    out.join("\n")
-}
-
-/// A terminal agent's message printed under its bullet (the codex TUI: `• Review: current
-/// changes`, then the message indented by two spaces): the bullet's line as a paragraph and
-/// the message set back to the margin, so its lists are lists of their own and not the
-/// bullet's sub-items.
-fn unhung_messages(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    let bullet = |l: &str| l.starts_with("• ") || l.starts_with("⏺ ") || l.starts_with("● ");
-    if !lines.iter().any(|l| bullet(l)) {
-        return text.to_string();
-    }
-    let mut out: Vec<String> = Vec::with_capacity(lines.len());
-    let mut i = 0;
-    while i < lines.len() {
-        // (Only a bullet's line looks ahead: a long indented text stays linear.)
-        if !bullet(lines[i]) {
-            out.push(lines[i].to_string());
-            i += 1;
-            continue;
-        }
-        let hung = lines[i + 1..]
-            .iter()
-            .take_while(|l| l.is_empty() || l.starts_with("  "))
-            .count();
-        let body = &lines[i + 1..i + 1 + hung];
-        // (A tool step's output, `└ 38 passing`, is left to the step's own rule.)
-        let item = |l: &&str| {
-            let t = l.strip_prefix("  ").unwrap_or(l);
-            t.starts_with("- ")
-                || t.starts_with("* ")
-                || t.split_once(". ")
-                    .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
-        };
-        let message = body.iter().any(item)
-            && !body
-                .iter()
-                .any(|l| l.trim_start().starts_with(['└', '⎿', '$']));
-        if !message {
-            out.push(lines[i].to_string());
-            i += 1;
-            continue;
-        }
-        out.push(lines[i][lines[i].find(' ').map_or(0, |k| k + 1)..].to_string());
-        out.push(String::new());
-        out.extend(
-            body.iter()
-                .map(|l| l.strip_prefix("  ").unwrap_or(l).to_string()),
-        );
-        i += 1 + hung;
-    }
-    out.join("\n")
-}
-
-/// The copilot CLI's closing tally opens with `Total usage est:`.
-fn usage_footer(line: &str) -> bool {
-    line.starts_with("Total usage est:")
-}
-
-/// A tool call announced on a line of its own (Kiro: `🛠️  Using tool: execute_bash (trusted)`).
-fn tool_use(line: &str) -> bool {
-    line.trim_start()
-        .trim_start_matches(|c: char| !c.is_alphanumeric())
-        .starts_with("Using tool: ")
-}
-
-/// A tool step drawn as a rule with its name (goose: `─── shell | developer ───…`).
-fn ruled_step(line: &str) -> bool {
-    let t = line.trim();
-    t.starts_with("───") && t.ends_with('─') && t.contains(" | ")
-}
-
-/// A session's opening line (goose: `starting session | provider: openai model: gpt-4.1`).
-fn session_banner(line: &str) -> bool {
-    // (opencode's session line; the gemini CLI's first line when it reuses a login.)
-    line.starts_with("starting session | ") || line.trim_end() == "Loaded cached credentials."
-}
-
-/// Where the text after a tool step starts: past its `key: value` parameters and indented
-/// lines, and past the indented output the tool printed after a blank line.
-fn after_ruled_step(lines: &[&str], mut i: usize) -> usize {
-    let parameter = |l: &str| {
-        l.split_once(": ").is_some_and(|(k, _)| {
-            !k.is_empty() && k.chars().all(|c| c.is_ascii_lowercase() || c == '_')
-        })
-    };
-    while i < lines.len() && (parameter(lines[i]) || lines[i].starts_with(' ')) {
-        i += 1;
-    }
-    let mut j = i;
-    while j < lines.len() && lines[j].trim().is_empty() {
-        j += 1;
-    }
-    if j < lines.len() && lines[j].starts_with(' ') && !lines[j].starts_with("    ") {
-        while j < lines.len() && lines[j].starts_with(' ') {
-            j += 1;
-        }
-        return j;
-    }
-    i
 }
 
 /// Markdown link definitions (`[MAJOR]: https://…/severity-major.png 'Severity: MAJOR'`) are
@@ -493,40 +232,6 @@ fn without_thinking(text: &str) -> Cow<'_, str> {
     }
 }
 
-/// A terminal copy's first line, the command that asked for the review (`$ claude -p "Review
-/// … Give P0-P3 per finding"`): the request, not the answer, though it names levels.
-fn without_invocation(text: &str) -> Cow<'_, str> {
-    let body = text.trim_start();
-    match body.split_once('\n') {
-        Some((first, rest))
-            if ["$ ", "% ", "❯ "].iter().any(|p| first.starts_with(p))
-                && !rest.trim().is_empty()
-                // (A transcript of several commands, or JSON under its command, is read whole
-                // by the readers of those.)
-                && !rest.trim_start().starts_with(['{', '['])
-                && !rest.lines().any(|l| l.starts_with("$ ")) =>
-        {
-            Cow::Owned(rest.to_string())
-        }
-        _ => Cow::Borrowed(text),
-    }
-}
-
-/// JSON as a terminal copy shows it, below the command that printed it (`$ gemini -p "…"
-/// --output-format json`, `$ git diff | claude -p "…" --output-format json`) or the gemini
-/// CLI's login line: the JSON alone.
-fn below_command(t: &str) -> &str {
-    match t.split_once('\n') {
-        Some((first, rest))
-            if (first.starts_with(['$', '%', '❯']) || session_banner(first))
-                && rest.trim().starts_with(['{', '[']) =>
-        {
-            rest.trim()
-        }
-        _ => t,
-    }
-}
-
 /// The text inside a provider's JSON response: OpenAI `choices[0].message.content` or the
 /// Responses API's `output[].content[]` `output_text` parts, Anthropic
 /// `content[].text`, Ollama `message.content` or `response`, Gemini `candidates[0].content.parts`.
@@ -544,7 +249,7 @@ fn unwrap_envelope(text: &str) -> Option<String> {
     let t = body.as_deref().map_or(t, str::trim);
     // A terminal copy keeps the command that printed it (`$ gemini -p "…" --output-format
     // json`) above the JSON.
-    let t = below_command(t);
+    let t = terminal::below_command(t);
     if !t.starts_with('{') {
         return None;
     }
@@ -689,78 +394,6 @@ fn tool_arguments(v: &Value) -> Vec<String> {
         .map(as_text)
         .filter(|t| !t.trim().is_empty())
         .collect()
-}
-
-/// A review's state line on a code host (`**dmitri-s** requested changes`, `octocat approved
-/// these changes`): the name is not a finding's title, the state is the review's verdict, so
-/// only the state stays (`requested changes.`).
-fn review_states(text: &str) -> String {
-    static STATE: OnceLock<Pattern> = OnceLock::new();
-    let state = re(
-        &STATE,
-        r"(?im)^[ \t]*(?:\*\*)?@?[A-Za-z0-9_.-]+(?:\[bot\])?(?:\*\*)?[ \t]+(requested changes|approved these changes|approved this (?:pull|merge) request)\b[^\n]*$",
-    );
-    state.replace_all(text, "$1.").into_owned()
-}
-
-/// Lines that only say who wrote what follows (`qodo-merge-pro[bot] · review thread`,
-/// `@coderabbitai[bot] commented on this pull request.`, `**bot** commented`): a pasted
-/// thread's bylines are not part of any finding.
-fn without_bylines(text: &str) -> String {
-    static BYLINE: OnceLock<Pattern> = OnceLock::new();
-    let byline = re(
-        &BYLINE,
-        r"(?i)^\s*(?:\*\*)?@?[A-Za-z0-9_.-]+(?:\[bot\])?(?:\*\*)?\s+(?:·\s+(?:review thread|comment|review)\b.*|commented(?: on this pull request)?\.?|left a comment\.?)\s*$",
-    );
-    // (Names are ASCII, as code hosts allow: a bounded run of any Unicode word character costs a
-    // compilation of milliseconds on every answer.)
-    // A copy of GitHub's web page puts each byline on lines of its own: `@name`, `name bot`,
-    // (GitLab's: `**Dana Reyes** started a thread on the diff · 1 day ago`),
-    // `**name[bot]**:`,
-    // `name bot reviewed 2 hours ago`, `5 hours ago`, `@name Reply...`. (Not "requested
-    // changes" or "approved these changes": those are the review's verdict.)
-    static WEB: OnceLock<Pattern> = OnceLock::new();
-    let web = re(
-        &WEB,
-        r"(?i)^\s*(?:@[A-Za-z0-9_.-]+(?:\[bot\])?|(?:\*\*)?@?[A-Za-z0-9_.-]+\[bot\](?:\*\*)?\s*:?|[A-Za-z0-9_.-]+(?:\[bot\])? bot|[A-Za-z0-9_.-]+(?:\[bot\]| bot)+ (?:reviewed|commented)(?: \d+ [a-z]+ ago| yesterday| just now)?|[A-Za-z0-9_.-]+ (?:reviewed|commented) (?:\d+ [a-z]+ ago|yesterday|just now)|\d+ (?:second|minute|hour|day|week|month|year)s? ago|(?:@[A-Za-z0-9_.-]+\s+)?Reply(?:\.\.\.|…)|[A-Za-z0-9_ .-]{1,40}@[A-Za-z0-9_.-]+(?: started a thread on the diff| commented| replied)?\s*·\s*(?:\d+ [a-z]+ ago|yesterday|just now)|(?:\*\*)?[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*){0,3}(?:\*\*)? (?:started a thread on the diff|commented on the diff|approved this merge request)\s*·\s*(?:\d+ [a-z]+ ago|yesterday|just now))\s*$",
-    );
-    // A byline that says where (`**snyk-io** commented on `a.js` line 33`, `**kody-ai bot** ·
-    // `a.ts` line 27`): the place stays, on a line of its own, for the comment under it.
-    static PLACED: OnceLock<Pattern> = OnceLock::new();
-    let placed = re(
-        &PLACED,
-        r"(?i)^\s*(?:\*\*@?[A-Za-z0-9_.\- ]{1,30}?(?:\[bot\])?\*\*|@?[A-Za-z0-9_.-]+(?:\[bot\]| bot))\s+(?:·|commented on|reviewed)\s+(.*[\w`]/?[\w.-]*\.\w+.*)$",
-    );
-    // The same in any language: a bold name, then a handle or "· <when>" ("**GitLab Duo**
-    // @GitLabDuo · kommentiert", "**Lucía Ferrer** comentó en el diff · hace 3 horas"). (A
-    // bold level before a dot, `**High** · Security`, has neither.)
-    static ANY_LANGUAGE: OnceLock<Pattern> = OnceLock::new();
-    let any_language = re(
-        &ANY_LANGUAGE,
-        r"(?i)^\s*\*\*[^*\n]{1,40}\*\*\s+(?:@[A-Za-z0-9_.-]+\s*·[^`\n]{0,40}|[^`\n·]{0,40}·\s*(?:\d+\s+\S+\s+ago|hace\s+\d+\s+\S+|vor\s+\d+\s+\S+|il y a\s+\d+\s+\S+|há\s+\d+\s+\S+|\d+\s+\S+\s+fa|\d+\s*\S{0,3}前|\d+\s*\S{0,3}\s?전|yesterday|ayer|gestern|hier|ontem|ieri))\s*$",
-    );
-    let is_byline = |l: &str| byline.is_match(l) || web.is_match(l) || any_language.is_match(l);
-    if !text.lines().any(|l| {
-        byline.is_match(l)
-            || placed.is_match(l)
-            || any_language.is_match(l)
-            || web.is_match(l) && !l.trim().starts_with('@')
-    }) {
-        return text.to_string();
-    }
-    // Each byline leaves a blank line: it separated what was before it from what follows.
-    text.lines()
-        .map(|l| {
-            if is_byline(l) {
-                String::new()
-            } else if let Some(c) = placed.captures(l) {
-                c[1].to_string()
-            } else {
-                l.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// A legend line (`Legend: 🛑 must fix · ⚠️ should fix · 💡 optional`, or a line of several

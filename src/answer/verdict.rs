@@ -169,11 +169,12 @@ pub fn raises_concern(text: &str) -> bool {
     let text = &*re(&CODE_SPAN, r"`[^`\n]+`").replace_all(text, "`code`");
     let text = &*unwrapped(text);
     // A problem the sentence says is in the past or gone ("the race the old code had", "the
-    // crash is gone", "no longer sleeps") is what the change fixed, not what it raises.
+    // crash is gone", "no longer sleeps", "the crash this change fixes", "the traceback you
+    // pasted is the bug itself") is what the change fixed, not what it raises.
     static SETTLED: OnceLock<Pattern> = OnceLock::new();
     let settled = re(
         &SETTLED,
-        r"(?i)\b(?:is|are|was|were) (?:now |also |already )?(?:gone|fixed|resolved|addressed)|\bno longer\b|\bpreviously\b|\bused to\b|\bthe old (?:code|version|implementation|values?|settings?|behaviou?r|logic)\b|\b(?:these|this|which|that) (?:fix(?:es)?|resolves?|solves?) (?:it|this|that)\b|\bold code\b|\bbefore this (?:change|pr|patch)\b|\b(?:which|that|what) (?:is exactly what |was exactly what )?(?:produced|caused|triggered)\b|\bon the parent commit\b|\b(?:which|that|this) was the (?:actual |real |root |underlying )?cause\b|\b(?:i was|i had been|at first i was|initially i was|i was initially) (?:\w+ )?(?:worried|concerned)\b|\b(?:which|that) (?:was|is) the (?:case|part|thing|one) i was (?:\w+ )?(?:worried|concerned) about\b|\bmy (?:first |initial |main |only |one |biggest |original )?(?:worry|concern|suspicion|fear) was\b|\boriginally\b|\b(?:exposed|revealed|surfaced|reproduced|caught) the (?:\w+ )?(?:bug|problem|issue|crash|race|leak|regression)\b|\b(?:which|that) (?:was|were) (?:a |an )?(?:real |genuine |nasty |subtle |serious |clear |latent |long[- ]standing |known )?(?:bug|problem|issue|regression)\b|^\W*that was (?:a |an )?(?:real |genuine |nasty |subtle |serious |clear |latent |long[- ]standing |known )?(?:bug|problem|issue|regression)\b|\bwhat the (?:todo|fixme) (?:asked|called|was asking) for\b|\b(?:is|are|was|were) already (?:handled|covered|guarded|done|fixed|addressed|taken care of)\b|\b(?:which|that) is (?:exactly|precisely) the (?:[\w-]+ ){0,3}(?:bug|problem|issue|regression|panic|crash|race|leak)\b|^\W*i (?:also )?(?:checked|verified|confirmed|made sure|traced|tested)\b[^.]*\b(?:since|because|as)\b[^.]*\bwould\b",
+        r"(?i)\b(?:is|are|was|were) (?:now |also |already )?(?:gone|fixed|resolved|addressed)|\bno longer\b|\bpreviously\b|\bused to\b|\bthe old (?:code|version|implementation|values?|settings?|behaviou?r|logic)\b|\b(?:these|this|which|that) (?:fix(?:es)?|resolves?|solves?) (?:it|this|that)\b|\bold code\b|\bbefore this (?:change|pr|patch)\b|\b(?:which|that|what) (?:is exactly what |was exactly what )?(?:produced|caused|triggered)\b|\bon the parent commit\b|\b(?:which|that|this) was the (?:actual |real |root |underlying )?cause\b|\b(?:i was|i had been|at first i was|initially i was|i was initially) (?:\w+ )?(?:worried|concerned)\b|\b(?:which|that) (?:was|is) the (?:case|part|thing|one) i was (?:\w+ )?(?:worried|concerned) about\b|\bmy (?:first |initial |main |only |one |biggest |original )?(?:worry|concern|suspicion|fear) was\b|\boriginally\b|\b(?:exposed|revealed|surfaced|reproduced|caught) the (?:\w+ )?(?:bug|problem|issue|crash|race|leak|regression)\b|\b(?:which|that) (?:was|were) (?:a |an )?(?:real |genuine |nasty |subtle |serious |clear |latent |long[- ]standing |known )?(?:bug|problem|issue|regression)\b|^\W*that was (?:a |an )?(?:real |genuine |nasty |subtle |serious |clear |latent |long[- ]standing |known )?(?:bug|problem|issue|regression)\b|\bwhat the (?:todo|fixme) (?:asked|called|was asking) for\b|\b(?:is|are|was|were) already (?:handled|covered|guarded|done|fixed|addressed|taken care of)\b|\b(?:which|that) is (?:exactly|precisely) the (?:[\w-]+ ){0,3}(?:bug|problem|issue|regression|panic|crash|race|leak)\b|^\W*i (?:also )?(?:checked|verified|confirmed|made sure|traced|tested)\b[^.]*\b(?:since|because|as)\b[^.]*\bwould\b|\b(?:bug|crash|panic|error|exception|failure|problem|issue|regression|race|leak|deadlock|hang|traversal|injection|vulnerability)s? (?:that |which )?(?:this|the) (?:change|pr|patch|commit|fix|diff|mr|pull request) (?:fixes|resolves|addresses|closes|removes|eliminates)\b|\b(?:is|shows|was) the (?:bug|crash|problem|failure|error) itself\b|\b(?:is|are) (?:here |also )?(?:exactly |precisely |just )?(?:what we want|intended|desired|deliberate|by design|the point)\b|\b(?:is|zijn) (?:hier )?(?:juist |precies )?(?:gewenst|bedoeld|de bedoeling)\b|\bist (?:hier )?(?:genau )?(?:gewollt|beabsichtigt|erwünscht)\b|\bes (?:justo )?(?:lo que queremos|intencionad[oa]|desead[oa])\b|\best (?:ici )?(?:voulu|souhaité|intentionnel)\b|\bé (?:exatamente )?(?:o )?(?:desejad[oa]|intencional)\b",
     );
     cue.find_iter(text).any(|m| {
         let breaks = ['.', '!', '?', '\n', ';'];
@@ -185,6 +186,21 @@ pub fn raises_concern(text: &str) -> bool {
             // A regression test guards against one; it raises none. Nor does a tool named
             // for what it finds ("the race detector passes", "the leak checker").
             || text[m.end()..].starts_with(" test")
+            // Nor does a fix named for what it fixes ("Bug Fix - Critical crash fix in
+            // resumable uploads", "the leak fix").
+            || (!m.as_str().contains(' ')
+                && text.as_bytes()[m.end()..]
+                    .get(..4)
+                    .is_some_and(|p| p.eq_ignore_ascii_case(b" fix"))
+                && !text.as_bytes()[m.end()..]
+                    .get(4)
+                    .is_some_and(u8::is_ascii_alphabetic))
+            // "the wrong-type case" names a kind of input (a test's case), not a fault.
+            || (m.as_str().len() >= 5
+                && m.as_str()
+                    .get(m.as_str().len() - 5..)
+                    .is_some_and(|w| w.eq_ignore_ascii_case("wrong"))
+                && text[m.end()..].starts_with('-'))
             || [" detector", " detection", " checker", " sanitizer", " tracker"]
                 .iter()
                 .any(|t| text[m.end()..].starts_with(t))

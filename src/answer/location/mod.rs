@@ -170,7 +170,7 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
               | \s*第\s*(?P<g1>\d+)\s*(?:[-–~〜～]\s*(?:第\s*)?(?P<g2>\d+)\s*)?行       # path 第 64 行
               | \s+(?P<h1>\d+)\s*(?:[-–~〜～]\s*(?P<h2>\d+)\s*)?行目?                   # path 31〜40行目
               | \s+(?P<i1>\d+)\s*(?:[-–~〜～]\s*(?P<i2>\d+)\s*)?(?:번째\s*)?(?:줄|행|라인)  # path 57번째 줄
-              | \s*\[R?(?P<f1>\d+)(?:\s*[-–]\s*R?(?P<f2>\d+))?\]               # path [30-36] (pr-agent), path[R41-48] (Qodo)
+              | \s*\[(?:R|(?i:ln|line)\s*)?(?P<f1>\d+)(?:\s*[-–]\s*R?(?P<f2>\d+))?\]  # path [30-36] (pr-agent), path[R41-48] (Qodo), path [Ln 58] (Amazon Q)
             )"
         )
     });

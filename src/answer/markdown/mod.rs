@@ -249,6 +249,7 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
     pairing::pair_list_with_details(&r.units, &mut found);
     pairing::pair_summary_with_details(&r.units, &mut found);
     pairing::pair_pointer_with_details(&r.units, &mut found);
+    pairing::pair_preview_with_details(&r.units, &mut found);
     // What the structure read and found raises nothing (praise, a tally, a withdrawn comment)
     // is quiet too: prose read later must not raise it again.
     for (u, f) in r.units.iter().zip(&found) {
@@ -539,13 +540,16 @@ impl Reader<'_> {
     }
 
     /// Is `text` a line of the rating section we are in ("🎯 3 (Moderate) | ⏱️ ~20 minutes"),
-    /// to be skipped? A line that points at code is not: it ends the rating (Greptile's
-    /// findings after its confidence score), and is read as what follows it.
+    /// to be skipped? A line that points at a line of code is not: it ends the rating
+    /// (Greptile's findings after its confidence score), and is read as what follows it. (A
+    /// file named alone, "The dedupe write in `events.py` needs to move", explains the score
+    /// by a finding the comments below detail.)
     fn rating_line(&mut self, text: &str) -> bool {
         if self.kind() != Kind::Rating {
             return false;
         }
-        if location::find_all(text, self.roots).is_empty() {
+        let places = location::find_all(text, self.roots);
+        if !places.iter().any(|l| l.start_line.is_some()) {
             return true;
         }
         while self.sections.last().is_some_and(|s| s.kind == Kind::Rating) {

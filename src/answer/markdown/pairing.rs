@@ -386,3 +386,41 @@ pub(super) fn pair_pointer_with_details(units: &[Unit], found: &mut [Option<Find
         }
     }
 }
+
+/// A paragraph that counts the comments to come ("I have two suggestions: one medium-priority
+/// concern about a stale read …, and a low-priority naming nit.") previews them: not a finding
+/// of its own when at least that many placed findings follow it. (Fewer, and it stays: what it
+/// names may be all the reviewer said.)
+pub(super) fn pair_preview_with_details(units: &[Unit], found: &mut [Option<Finding>]) {
+    static PREVIEW: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    let preview = crate::answer::re(
+        &PREVIEW,
+        r"(?i)\b(?:i have|i've got|i found|i see|there are|here are|i left|i'd raise|just)\s+(two|three|four|five|six|2|3|4|5|6) (?:\w+ )?(?:suggestions|comments|issues|concerns|findings|points|things|nits|notes|remarks)\s*:",
+    );
+    let count = |w: &str| match w.to_ascii_lowercase().as_str() {
+        "two" | "2" => 2,
+        "three" | "3" => 3,
+        "four" | "4" => 4,
+        "five" | "5" => 5,
+        _ => 6,
+    };
+    for p in 0..units.len() {
+        let Some(f) = found[p].as_ref() else {
+            continue;
+        };
+        if units[p].kind != UnitKind::Paragraph || f.location.is_some() {
+            continue;
+        }
+        let Some(n) = preview.captures(&units[p].lead).map(|c| count(&c[1])) else {
+            continue;
+        };
+        let placed_after = found[p + 1..]
+            .iter()
+            .flatten()
+            .filter(|f| f.location.is_some())
+            .count();
+        if placed_after >= n {
+            found[p] = None;
+        }
+    }
+}

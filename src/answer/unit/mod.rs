@@ -417,11 +417,30 @@ fn just_asking(u: &Unit) -> bool {
         && u.read.severity.is_none()
 }
 
+/// Is the unit a bot's footer: its first words a footer's ([`vocab::is_bot_footer`]), the rest
+/// its share links and closing tags (`- [X](https://…)`, `</sub>`)?
+fn footer(u: &Unit) -> bool {
+    let chrome = |t: &str| {
+        let t = t.trim().trim_start_matches("- ").trim();
+        t.is_empty()
+            || (t.starts_with('[') && t.ends_with(')') && t.contains("]("))
+            || t.starts_with("</")
+    };
+    let said: Vec<String> = std::iter::once(&u.lead)
+        .chain(&u.lines)
+        .map(|l| plain(l))
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    said.first()
+        .is_some_and(|first| vocab::is_bot_footer(first))
+        && said[1..].iter().all(|l| chrome(l))
+}
+
 /// A unit that raises nothing whatever it says: a placeholder, a bot's footer, a comment fixed
 /// since or taken back, a passed check, a limit of the review, a question asked only to know.
 fn not_raised(u: &Unit) -> bool {
     u.placeholder
-        || (u.lines.is_empty() && vocab::is_bot_footer(&plain(&u.lead)))
+        || footer(u)
         || u.done
         || withdrawn(u)
         || marked_fixed(u)

@@ -35,16 +35,31 @@ pub(super) fn counts_only(normal_title: &str) -> bool {
 /// `**Counts:** 🔴 0 | 🟠 1 | 🟡 2`, `High: 1, Medium: 3`: a tally of levels, not a finding.
 pub(super) fn tally(lead: &str) -> bool {
     let text = plain(lead);
+    // (Or up to its last count: a paragraph's next line may follow it, "… · Info: 0 Code
+    // Issues".)
+    let counted = text
+        .rfind(|c: char| c.is_ascii_digit())
+        .map(|i| text[..=i].to_string());
+    // (Its parts are a level and a count, a few words each: a sentence that ends in a number,
+    // "…, which is deprecated in provider v5", is no tally.)
+    let short = |c: &str| {
+        c.split(['|', ',', '·', ';', '/'])
+            .all(|p| p.split_whitespace().count() <= 4)
+    };
+    tallied(&text) || counted.is_some_and(|c| short(&c) && tallied(&c))
+}
+
+fn tallied(text: &str) -> bool {
     let text = match text.split_once(':') {
         Some((label, rest)) if label.split_whitespace().count() <= 3 && !rest.trim().is_empty() => {
             // `High: 1, Medium: 3` has no label: its first "label" is itself a level.
             if vocab::severity_of(label).is_some() {
-                text.as_str()
+                text
             } else {
                 rest
             }
         }
-        _ => text.as_str(),
+        _ => text,
     };
     let parts: Vec<&str> = text
         .split(['|', ',', '·', ';', '/'])
@@ -141,4 +156,21 @@ pub(super) fn shorten(title: &str) -> (String, String) {
         .map(|(i, _)| title[..i].to_string())
         .unwrap_or_else(|| title.chars().take(120).collect::<String>() + "…");
     (cut, title.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tally;
+
+    #[test]
+    fn a_tally_is_counts_of_levels_even_with_a_line_after_it() {
+        assert!(tally("Critical: 0 · High: 1 · Medium: 1 · Low: 1"));
+        assert!(tally(
+            "Critical: 0 · High: 1 · Medium: 1 · Low: 1 Code Issues"
+        ));
+        // A sentence that ends in a number is no tally.
+        assert!(!tally(
+            "The block on line 31 is a critical path, which breaks in provider v5"
+        ));
+    }
 }

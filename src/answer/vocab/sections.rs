@@ -182,6 +182,11 @@ pub const QUIET_SECTIONS: &[&str] = &[
     "file changes",
     "changed files",
     "changelog",
+    // Bito's "Changelist by Bito" table of key changes and the files each touched.
+    "changelist",
+    // Copilot's per-file table, folded under "Show a summary per file".
+    "show a summary per file",
+    "summary per file",
     // Sourcery's guide to the change: a description and a table of what each file does.
     "reviewer s guide",
     "reviewers guide",
@@ -405,6 +410,8 @@ pub const RATING_SECTIONS: &[&str] = &[
 /// Headings of sections whose items are findings although they name no severity.
 pub const FINDING_SECTIONS: &[&str] = &[
     "issues",
+    // Amazon Q's review in the IDE lists its findings under "Code Issues".
+    "code issues",
     "findings",
     "problems",
     "concerns",

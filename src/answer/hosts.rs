@@ -1,0 +1,257 @@
+//! What a code host or a review bot prints around the comments of a review that is pasted or
+//! posted: bylines and review states, permalinks and Gerrit's comment links, a bot's description
+//! of the change. Each is turned into what the reader reads (a place, a verdict) or taken out.
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use crate::pattern::Pattern;
+
+use crate::answer::re;
+
+/// Gerrit's comment: the comment's link (`https://review.example.org/c/kernel/+/51907/1/
+/// kernel/sched/fair_share.c#214`) over the line it is on, quoted (`PS1, Line 214: <code>`),
+/// then the comment. The two lines become one place line (`**File:** `path:214``) that the
+/// comment under it is read with; the quoted code line is the code's words, not the reviewer's.
+pub(super) fn gerrit_places(text: &str) -> Cow<'_, str> {
+    if !text.contains(", Line ") {
+        return Cow::Borrowed(text);
+    }
+    let link_path = |l: &str| -> Option<String> {
+        let l = l.trim();
+        if !l.starts_with("http") || l.contains(char::is_whitespace) {
+            return None;
+        }
+        // `/+/<change>/<patch set>/<path>#<line>`
+        let (_, rest) = l.split_once("/+/")?;
+        let mut parts = rest.splitn(3, '/');
+        let change = parts.next()?;
+        let set = parts.next()?;
+        let path = parts.next()?.split('#').next()?;
+        let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+        (digits(change) && digits(set) && !path.is_empty()).then(|| path.to_string())
+    };
+    let quoted_line = |l: &str| -> Option<u32> {
+        let rest = l.trim_start().strip_prefix("PS")?;
+        let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+        let rest = rest.strip_prefix(", Line ")?;
+        let (n, _) = rest.split_once(':')?;
+        n.parse().ok()
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    let mut changed = false;
+    let mut i = 0;
+    while i < lines.len() {
+        let place = link_path(lines[i]).zip(lines.get(i + 1).and_then(|l| quoted_line(l)));
+        if let Some((path, line)) = place {
+            out.push(format!("**File:** `{path}:{line}`"));
+            changed = true;
+            i += 2;
+            // A reply quotes the thread's earlier comment (`> Zero TTL is cached forever
+            // here.`) and answers it after a blank line ("Verified fixed in PS4"): one comment.
+            let quoted = lines[i..].iter().take_while(|l| l.starts_with('>')).count();
+            if quoted > 0 {
+                out.extend(lines[i..i + quoted].iter().map(|l| l.to_string()));
+                i += quoted;
+                while i < lines.len() && lines[i].trim().is_empty() {
+                    i += 1;
+                }
+            }
+            continue;
+        }
+        out.push(lines[i].to_string());
+        i += 1;
+    }
+    if changed {
+        Cow::Owned(out.join("\n"))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// A permalink alone on the line right above a bold title (the Codex connector's review:
+/// `https://github.com/o/r/blob/a91f3c4/src/retry.js#L45-L52` then `**![P1 Badge](…) Title**`)
+/// is that comment's place: it moves under the title, where a comment's place is read, instead
+/// of trailing the comment before it.
+pub(super) fn permalinks_under_titles(text: &str) -> String {
+    let permalink = |l: &str| {
+        let l = l.trim();
+        l.starts_with("https://") && l.contains("/blob/") && !l.contains(char::is_whitespace)
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    if !lines.iter().any(|l| permalink(l)) {
+        return text.to_string();
+    }
+    let mut out: Vec<&str> = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let title = lines
+            .get(i + 1)
+            .is_some_and(|n| n.trim_start().starts_with("**"));
+        if permalink(lines[i]) && title {
+            out.push(lines[i + 1]);
+            out.push(lines[i]);
+            i += 2;
+        } else {
+            out.push(lines[i]);
+            i += 1;
+        }
+    }
+    out.join("\n")
+}
+
+/// A bot's description of the pull request, quoted above its review (Ellipsis's `> [!IMPORTANT]`
+/// block ending "This description was created by Ellipsis for …", Bugbot's `> [!NOTE]` signed
+/// "Written by Cursor Bugbot for commit 91ab3c2"), or fenced by the comments that mark it
+/// (`<!-- CURSOR_SUMMARY -->` … `<!-- /CURSOR_SUMMARY -->`): what the change does, said for the
+/// author of the pull request, not what the review found.
+pub(super) fn without_generated_description(text: &str) -> String {
+    let text = without_marked_summaries(text);
+    let signed = |l: &str| {
+        l.contains("description was created by")
+            || (l.contains("Written by ") && l.contains(" for commit "))
+    };
+    if !text.lines().any(signed) {
+        return text.into_owned();
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out: Vec<&str> = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let quoted = |l: &str| l.trim_start().starts_with('>');
+        let end = lines[i..]
+            .iter()
+            .position(|l| !quoted(l))
+            .map_or(lines.len(), |n| i + n);
+        if end > i && lines[i..end].iter().any(|l| signed(l)) {
+            i = end;
+            continue;
+        }
+        out.push(lines[i]);
+        i += 1;
+    }
+    out.join("\n")
+}
+
+/// `text` without the regions a bot marks as its summary with a pair of comments
+/// (`<!-- CURSOR_SUMMARY -->` … `<!-- /CURSOR_SUMMARY -->`, `<!-- walkthrough_start -->` …
+/// `<!-- walkthrough_end -->`). An opening comment without its closing one removes nothing.
+fn without_marked_summaries(text: &str) -> Cow<'_, str> {
+    let marker = |l: &str| -> Option<(String, bool)> {
+        let name = l.trim().strip_prefix("<!--")?.strip_suffix("-->")?.trim();
+        let lower = name.to_ascii_lowercase();
+        // (Not cubic's `<!-- cubic:review-summary -->`: that one wraps the review itself.)
+        if !(lower.contains("summary") || lower.contains("walkthrough"))
+            || lower.contains("review")
+            || name.contains(' ')
+        {
+            return None;
+        }
+        if let Some(n) = lower.strip_prefix('/') {
+            return Some((n.to_string(), false));
+        }
+        if let Some(n) = lower.strip_suffix("_end") {
+            return Some((n.to_string(), false));
+        }
+        Some((
+            lower.strip_suffix("_start").unwrap_or(&lower).to_string(),
+            true,
+        ))
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let mut cut: Vec<(usize, usize)> = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let Some((name, true)) = marker(l) else {
+            continue;
+        };
+        let close = lines[i + 1..]
+            .iter()
+            .position(|m| marker(m) == Some((name.clone(), false)));
+        if let Some(n) = close {
+            cut.push((i, i + 1 + n));
+        }
+    }
+    if cut.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    let kept: Vec<&str> = lines
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !cut.iter().any(|(a, b)| a <= i && i <= b))
+        .map(|(_, l)| *l)
+        .collect();
+    Cow::Owned(kept.join("\n"))
+}
+
+/// A review's state line on a code host (`**dmitri-s** requested changes`, `octocat approved
+/// these changes`): the name is not a finding's title, the state is the review's verdict, so
+/// only the state stays (`requested changes.`).
+pub(super) fn review_states(text: &str) -> String {
+    static STATE: OnceLock<Pattern> = OnceLock::new();
+    let state = re(
+        &STATE,
+        r"(?im)^[ \t]*(?:\*\*)?@?[A-Za-z0-9_.-]+(?:\[bot\])?(?:\*\*)?[ \t]+(requested changes|approved these changes|approved this (?:pull|merge) request)\b[^\n]*$",
+    );
+    state.replace_all(text, "$1.").into_owned()
+}
+
+/// Lines that only say who wrote what follows (`qodo-merge-pro[bot] · review thread`,
+/// `@coderabbitai[bot] commented on this pull request.`, `**bot** commented`): a pasted
+/// thread's bylines are not part of any finding.
+pub(super) fn without_bylines(text: &str) -> String {
+    static BYLINE: OnceLock<Pattern> = OnceLock::new();
+    let byline = re(
+        &BYLINE,
+        r"(?i)^\s*(?:\*\*)?@?[A-Za-z0-9_.-]+(?:\[bot\])?(?:\*\*)?\s+(?:·\s+(?:review thread|comment|review)\b.*|commented(?: on this pull request)?\.?|left a comment\.?)\s*$",
+    );
+    // (Names are ASCII, as code hosts allow: a bounded run of any Unicode word character costs a
+    // compilation of milliseconds on every answer.)
+    // A copy of GitHub's web page puts each byline on lines of its own: `@name`, `name bot`,
+    // (GitLab's: `**Dana Reyes** started a thread on the diff · 1 day ago`),
+    // `**name[bot]**:`,
+    // `name bot reviewed 2 hours ago`, `5 hours ago`, `@name Reply...`. (Not "requested
+    // changes" or "approved these changes": those are the review's verdict.)
+    static WEB: OnceLock<Pattern> = OnceLock::new();
+    let web = re(
+        &WEB,
+        r"(?i)^\s*(?:@[A-Za-z0-9_.-]+(?:\[bot\])?|(?:\*\*)?@?[A-Za-z0-9_.-]+\[bot\](?:\*\*)?\s*:?|[A-Za-z0-9_.-]+(?:\[bot\])? bot|[A-Za-z0-9_.-]+(?:\[bot\]| bot)+ (?:reviewed|commented)(?: \d+ [a-z]+ ago| yesterday| just now)?|[A-Za-z0-9_.-]+ (?:reviewed|commented) (?:\d+ [a-z]+ ago|yesterday|just now)|\d+ (?:second|minute|hour|day|week|month|year)s? ago|(?:@[A-Za-z0-9_.-]+\s+)?Reply(?:\.\.\.|…)|[A-Za-z0-9_ .-]{1,40}@[A-Za-z0-9_.-]+(?: started a thread on the diff| commented| replied)?\s*·\s*(?:\d+ [a-z]+ ago|yesterday|just now)|(?:\*\*)?[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*){0,3}(?:\*\*)? (?:started a thread on the diff|commented on the diff|approved this merge request)\s*·\s*(?:\d+ [a-z]+ ago|yesterday|just now))\s*$",
+    );
+    // A byline that says where (`**snyk-io** commented on `a.js` line 33`, `**kody-ai bot** ·
+    // `a.ts` line 27`): the place stays, on a line of its own, for the comment under it.
+    static PLACED: OnceLock<Pattern> = OnceLock::new();
+    let placed = re(
+        &PLACED,
+        r"(?i)^\s*(?:\*\*@?[A-Za-z0-9_.\- ]{1,30}?(?:\[bot\])?\*\*|@?[A-Za-z0-9_.-]+(?:\[bot\]| bot))\s+(?:·|commented on|reviewed|replied(?: in (?:a |the )?thread)? on)\s+(.*[\w`]/?[\w.-]*\.\w+.*)$",
+    );
+    // The same in any language: a bold name, then a handle or "· <when>" ("**GitLab Duo**
+    // @GitLabDuo · kommentiert", "**Lucía Ferrer** comentó en el diff · hace 3 horas"). (A
+    // bold level before a dot, `**High** · Security`, has neither.)
+    static ANY_LANGUAGE: OnceLock<Pattern> = OnceLock::new();
+    let any_language = re(
+        &ANY_LANGUAGE,
+        r"(?i)^\s*\*\*[^*\n]{1,40}\*\*\s+(?:@[A-Za-z0-9_.-]+\s*·[^`\n]{0,40}|[^`\n·]{0,40}·\s*(?:\d+\s+\S+\s+ago|hace\s+\d+\s+\S+|vor\s+\d+\s+\S+|il y a\s+\d+\s+\S+|há\s+\d+\s+\S+|\d+\s+\S+\s+fa|\d+\s*\S{0,3}前|\d+\s*\S{0,3}\s?전|yesterday|ayer|gestern|hier|ontem|ieri))\s*$",
+    );
+    let is_byline = |l: &str| byline.is_match(l) || web.is_match(l) || any_language.is_match(l);
+    if !text.lines().any(|l| {
+        byline.is_match(l)
+            || placed.is_match(l)
+            || any_language.is_match(l)
+            || web.is_match(l) && !l.trim().starts_with('@')
+    }) {
+        return text.to_string();
+    }
+    // Each byline leaves a blank line: it separated what was before it from what follows.
+    text.lines()
+        .map(|l| {
+            if is_byline(l) {
+                String::new()
+            } else if let Some(c) = placed.captures(l) {
+                c[1].to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
