@@ -230,10 +230,6 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         .cloned()
         .collect::<Vec<_>>()
         .join("\n");
-    // Code the reviewer quotes as evidence (the traceback a change fixes, the diff it checked,
-    // a `FIXME(P0)` line the change removes) is not the reviewer's own words: its "crash" and
-    // its `File "a.py", line 88` raise nothing beside an approval.
-    let loose = without_code(&loose);
     // Prose outside any finding that points at a line of code is about a problem there, not
     // part of an approval ("Happy with the rest" after two paragraphs on `pool.rs` line 64).
     let points_at_code = points_at_code(&loose, &prose, roots);

@@ -88,8 +88,12 @@ in flight is lost on shutdown.\n";
     assert_eq!(seen(&read_cr(text)), [(P1, "svc/queue.go:88".into())]);
     // A heading right after the output is the review's.
     let headed = "|  Bash     rspec\n\n12 examples, 0 failures\n\n### lib/a.rb\n\n\
-Line 4: (nit) the constant is not frozen.\n";
-    assert_eq!(seen(&read_cr(headed)), [(P3, "lib/a.rb:4".into())]);
+Line 4: (nit) the constant is not frozen.\n\n### lib/b.rb\n\n\
+Line 9: (nit) the method name is misspelled.\n";
+    assert_eq!(
+        seen(&read_cr(headed)),
+        [(P3, "lib/a.rb:4".into()), (P3, "lib/b.rb:9".into())]
+    );
     // And prose in a script without capitals.
     let korean =
         "|  Bash     kubectl kustomize deploy\n\n`deploy/app.yaml` 변경을 검토했습니다.\n\n\
@@ -99,13 +103,12 @@ Line 4: (nit) the constant is not frozen.\n";
 
 #[test]
 fn a_bots_marked_or_signed_summary_of_the_change_is_not_a_finding() {
-    let marked =
-        "<!-- BOT_SUMMARY -->\n> [!NOTE]\n> **Fixes a critical race in the scheduler**\n>\n\
-> - Takes the lock before reading the queue.\n<!-- /BOT_SUMMARY -->\n\n\
+    let marked = "<!-- BOT_SUMMARY -->\n> [!NOTE]\n> **Critical race in the scheduler**\n>\n\
+> - The queue is read under the lock now.\n<!-- /BOT_SUMMARY -->\n\n\
 The bot reviewed your changes and found no new issues!\n";
     assert!(approves(marked), "{:?}", seen(&read_cr(marked)));
-    let signed = "> [!NOTE]\n> **Fixes a critical race in the scheduler**\n>\n\
-> - Takes the lock before reading the queue.\n>\n\
+    let signed = "> [!NOTE]\n> **Critical race in the scheduler**\n>\n\
+> - The queue is read under the lock now.\n>\n\
 > <sup>Written by SomeBot for commit 3f9a2c1. Updates on new commits.</sup>\n\n\
 SomeBot has reviewed your changes and found no new issues!\n";
     assert!(approves(signed), "{:?}", seen(&read_cr(signed)));
