@@ -103,12 +103,12 @@ Line 9: (nit) the method name is misspelled.\n";
 
 #[test]
 fn a_bots_marked_or_signed_summary_of_the_change_is_not_a_finding() {
-    let marked = "<!-- BOT_SUMMARY -->\n> [!NOTE]\n> **Critical race in the scheduler**\n>\n\
-> - The queue is read under the lock now.\n<!-- /BOT_SUMMARY -->\n\n\
+    let marked = "<!-- BOT_SUMMARY -->\n> [!NOTE]\n> **Fixes a critical memory leak in the socket hub**\n>\n\
+> - Caps each send buffer and drops the oldest message on overflow.\n<!-- /BOT_SUMMARY -->\n\n\
 The bot reviewed your changes and found no new issues!\n";
     assert!(approves(marked), "{:?}", seen(&read_cr(marked)));
-    let signed = "> [!NOTE]\n> **Critical race in the scheduler**\n>\n\
-> - The queue is read under the lock now.\n>\n\
+    let signed = "> [!NOTE]\n> **Fixes a critical memory leak in the socket hub**\n>\n\
+> - Caps each send buffer and drops the oldest message on overflow.\n>\n\
 > <sup>Written by SomeBot for commit 3f9a2c1. Updates on new commits.</sup>\n\n\
 SomeBot has reviewed your changes and found no new issues!\n";
     assert!(approves(signed), "{:?}", seen(&read_cr(signed)));

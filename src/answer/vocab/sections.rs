@@ -182,8 +182,6 @@ pub const QUIET_SECTIONS: &[&str] = &[
     "file changes",
     "changed files",
     "changelog",
-    // Bito's "Changelist by Bito" table of key changes and the files each touched.
-    "changelist",
     // Copilot's per-file table, folded under "Show a summary per file".
     "show a summary per file",
     "summary per file",
