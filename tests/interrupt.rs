@@ -165,32 +165,53 @@ fn one_ctrl_c_through_git() {
 
 #[test]
 fn a_second_ctrl_c_through_git_stops_at_once() {
+    // The first Ctrl-C gives the reviewer two seconds to end before it is killed; on a machine
+    // too busy to deliver the second keypress within them, the run ends the slow way and says
+    // nothing about the second keypress, so it is tried again.
+    for _ in 0..5 {
+        if second_ctrl_c_through_git() {
+            return;
+        }
+    }
+    panic!(
+        "five tries each outlasted the reviewer's grace: the second Ctrl-C no longer stops us at \
+         once, or the machine is far too busy"
+    );
+}
+
+/// One try; false when it took too long to tell whether the second keypress stopped us.
+fn second_ctrl_c_through_git() -> bool {
     let env = TestEnv::with_subtraction_bug();
     // A reviewer that outlives SIGTERM keeps us waiting after the first Ctrl-C.
     env.fake("codex", json!({"hang": true, "ignore_term": true}));
     env.fake("claude", json!({}));
     let mut run = OnTerminal::start(&env, &[]);
     wait_for(&env, "codex.pid");
+    let first = Instant::now();
     run.press_ctrl_c();
     // The first keypress reached the reviewer: we are waiting for it to end.
     wait_for(&env, "codex.term");
     run.press_ctrl_c();
     let (status, stderr) = run.wait();
+    // Everything from the first keypress to the end fit in the reviewer's grace, so only the
+    // second keypress can have ended the run.
+    let judged = first.elapsed() < Duration::from_millis(1800);
     assert!(ended_by_ctrl_c(status), "{status:?}\n{stderr}");
-    // Stopped at once: nothing was saved after the start of the round.
-    let dir = the_session(&env);
-    assert_eq!(
-        read_json(&dir.join("metadata.json"))["status"],
-        "running",
-        "{stderr}"
-    );
-    assert!(!dir.join("summary.json").exists());
-    // Even so, the reviewer that ignored SIGTERM does not outlive us.
     let pid: i32 = env.fake_file("codex.pid").unwrap().trim().parse().unwrap();
     let dead = gone(pid);
     if !dead {
         // SAFETY: plain kill of the fake we started, so it does not outlive the test.
         unsafe { libc::kill(pid, libc::SIGKILL) };
     }
+    // Even so, the reviewer that ignored SIGTERM does not outlive us.
     assert!(dead, "the reviewer {pid} survived the second Ctrl-C");
+    let dir = the_session(&env);
+    let status = read_json(&dir.join("metadata.json"))["status"].clone();
+    if status != "running" && !judged {
+        return false;
+    }
+    // Stopped at once: nothing was saved after the start of the round.
+    assert_eq!(status, "running", "{stderr}");
+    assert!(!dir.join("summary.json").exists());
+    true
 }
