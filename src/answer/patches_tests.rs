@@ -103,15 +103,21 @@ Line 9: (nit) the method name is misspelled.\n";
 
 #[test]
 fn a_bots_marked_or_signed_summary_of_the_change_is_not_a_finding() {
-    let marked = "<!-- BOT_SUMMARY -->\n> [!NOTE]\n> **Fixes a critical memory leak in the socket hub**\n>\n\
-> - Caps each send buffer and drops the oldest message on overflow.\n<!-- /BOT_SUMMARY -->\n\n\
-The bot reviewed your changes and found no new issues!\n";
-    assert!(approves(marked), "{:?}", seen(&read_cr(marked)));
-    let signed = "> [!NOTE]\n> **Fixes a critical memory leak in the socket hub**\n>\n\
-> - Caps each send buffer and drops the oldest message on overflow.\n>\n\
-> <sup>Written by SomeBot for commit 3f9a2c1. Updates on new commits.</sup>\n\n\
-SomeBot has reviewed your changes and found no new issues!\n";
-    assert!(approves(signed), "{:?}", seen(&read_cr(signed)));
+    // The summary's bullets name what the change fixes in words that, read as a finding, raise
+    // a problem ("released", "drops … on overflow", "heap growth").
+    let note = "> [!NOTE]\n> **Fixes a critical memory leak in the socket hub**\n>\n\
+> - Unsubscribes handlers when a socket closes, so closed clients are released.\n\
+> - Caps each send buffer at 256 messages and drops the oldest on overflow.\n\
+> - Adds a soak test that opens and closes 10k sockets and checks heap growth.\n";
+    let verdict = "\n---\n\nSomeBot has reviewed your changes and found no new issues!\n\n\
+<sub>Comment `@somebot review` to trigger another review on this PR</sub>\n";
+    let marked = format!("<!-- BOT_SUMMARY -->\n{note}<!-- /BOT_SUMMARY -->\n{verdict}");
+    assert!(approves(&marked), "{:?}", seen(&read_cr(&marked)));
+    let signed = format!(
+        "{note}>\n> <sup>Written by [SomeBot](https://example.com/bot) for commit 3f9a2c1. \
+         Updates on new commits.</sup>\n{verdict}"
+    );
+    assert!(approves(&signed), "{:?}", seen(&read_cr(&signed)));
     // A comment pair around the review itself keeps what it holds.
     let review = "<!-- tool:review-summary -->\n**1 issue found**\n\n\
 P1: `jobs/run.py:12` retries forever on a 404.\n<!-- /tool:review-summary -->\n";
