@@ -37,6 +37,30 @@ pub fn courtesy(block: &str) -> bool {
     lines.iter().any(polite) && lines.iter().all(|l| polite(l) || name.is_match(l))
 }
 
+/// Is the block one sentence saying what the reviewer read ("I read through the change and the
+/// surrounding panic path.", "I went over both call sites.")? A scope, not a point: the
+/// concern words in it name what was read. One that goes on to what was found is not.
+pub fn scope(block: &str) -> bool {
+    static READ: OnceLock<Pattern> = OnceLock::new();
+    static FOUND: OnceLock<Pattern> = OnceLock::new();
+    let t = block.trim();
+    let read = re(
+        &READ,
+        r"(?i)^I (?:(?:read|went|looked|walked) (?:through|over|at)|(?:re-?)?read|reviewed|traced) ",
+    );
+    let found = re(
+        &FOUND,
+        r"(?i)\b(?:but|however|found|find|noticed|spotted|except|though|although|and (?:it|this|that|they))\b",
+    );
+    !t.contains('\n')
+        && t.chars().count() <= 120
+        && t.ends_with('.')
+        && t.matches(". ").count() == 0
+        && read.is_match(t)
+        && !found.is_match(t)
+        && crate::answer::prose::block_ratings(t).is_empty()
+}
+
 /// Is the block a lead-in to the points after it: one line ending in a colon with no line of
 /// code in it ("A few observations:", "有几点想法：", "Looking at `src/a.cs`:"), or a short
 /// count of what follows with no place ("Deux remarques quand même.", "気になった点が二つあります。")?

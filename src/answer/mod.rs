@@ -24,6 +24,7 @@ mod hosts;
 pub mod json;
 pub mod lead;
 pub mod location;
+mod mail;
 pub mod markdown;
 pub mod markers;
 pub mod normalise;
@@ -233,7 +234,9 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
     // Prose outside any finding that points at a line of code is about a problem there, not
     // part of an approval ("Happy with the rest" after two paragraphs on `pool.rs` line 64).
     let points_at_code = points_at_code(&loose, &prose, roots);
-    let loose_concern = !use_json && (verdict::raises_concern(&loose) || points_at_code);
+    // (A sentence saying what the reviewer read names the parts it read, concerning or not.)
+    let said: Vec<&str> = loose.lines().filter(|l| !asides::scope(l)).collect();
+    let loose_concern = !use_json && (verdict::raises_concern(&said.join("\n")) || points_at_code);
     // Nothing raised by the structure, but the answer says no ("Approved? No.", a JSON
     // `reject` with an empty list) or approves while its prose rates a bug: what it said is
     // findings, so the gate sees them ([`unraised`]).
@@ -1045,6 +1048,8 @@ mod layout_tests;
 mod locale_tests;
 #[cfg(test)]
 mod long_tests;
+#[cfg(test)]
+mod mail_tests;
 #[cfg(test)]
 mod patches_tests;
 #[cfg(test)]

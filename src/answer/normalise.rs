@@ -320,6 +320,7 @@ fn aside(b: &str, last: bool, roots: &Roots) -> bool {
         || praise_only(b, roots)
         || retracts(b)
         || asides::courtesy(b)
+        || asides::scope(b)
         || asides::own_limits(b, roots)
         || asides::sources(b)
         || asides::follow_up(b, roots)

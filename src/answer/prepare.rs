@@ -17,7 +17,7 @@ use serde_json::Value;
 use crate::answer::vocab;
 use crate::pattern::Pattern;
 
-use crate::answer::{hosts, re, terminal, transcript};
+use crate::answer::{hosts, mail, re, terminal, transcript};
 
 /// The answer with reasoning removed, an API envelope opened and a legend applied.
 pub fn prepare(text: &str) -> Cow<'_, str> {
@@ -25,8 +25,9 @@ pub fn prepare(text: &str) -> Cow<'_, str> {
         .or_else(|| transcript::answer_in(terminal::below_command(text.trim())))
         .or_else(|| terminal::past_command(text.trim()).and_then(transcript::answer_in))
         .map_or(Cow::Borrowed(text), Cow::Owned);
-    let text =
-        crate::answer::pasted::unpasted(&without_thinking(&terminal::without_invocation(&text)));
+    let text = crate::answer::pasted::unpasted(&without_thinking(&terminal::without_invocation(
+        &mail::replies_to_patch(&text),
+    )));
     let text = terminal::without_runner_chrome(&terminal::without_edit_block_names(
         &terminal::without_aider_chrome(&text),
     ));

@@ -1,0 +1,51 @@
+//! Reviews that arrive as mail (blind set w52): replies under a quoted patch, review tools'
+//! mails, and the words such reviews use to approve, clear a worry or drop an issue. One rule
+//! each, in answers written for these tests.
+
+use super::layout_tests::{approves, read_cr, seen};
+use crate::findings::Severity::*;
+
+#[test]
+fn a_nak_under_a_quoted_hunk_is_placed_there_and_a_quoted_bug_on_raises_nothing() {
+    let text = "On Tue, Mar 11, 2025, Ana wrote:\n> The old code hit BUG_ON() under load; this \
+patch is critical.\n>\n> --- a/drv/rx.c\n> +++ b/drv/rx.c\n> @@ -530,7 +533,9 @@ static int isr(void)\n\
+>  \tif (status) {\n> +\t\tspin_unlock(&ring->lock);\n> +\t\tack(ring);\n\n\
+This is a blocker: the ack races the poll loop on another CPU.\n\nTomasz\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(P0, "drv/rx.c:533-535".into())],
+        "{text}"
+    );
+    // Quoted alone, the same words are the author's: a reply that signs off approves.
+    let quoted_only = "On Tue, Mar 11, 2025, Ana wrote:\n> The old code hit BUG_ON() under \
+load; this is a critical fix.\n\nLooks good.\n\nReviewed-by: Tomasz W <tw@example.org>\n";
+    assert!(approves(quoted_only), "{:?}", seen(&read_cr(quoted_only)));
+}
+
+#[test]
+fn a_review_tools_mail_frame_sign_off_and_quoted_request_are_not_points() {
+    let text = "-----------------------------------------------------------\n\
+This is an automatically generated e-mail. To reply, visit:\nhttps://rb.example.org/r/5/#review9\n\
+-----------------------------------------------------------\n\nShip it!\n\n\n\
+> On March 6th, Mark Osei wrote:\n> > Doesn't this leak the file handle when the write raises?\n\
+>\n> On March 6th, Ingrid Solberg wrote:\n>     No, the `with` block closes it.\n\n\
+You're right, I missed the `with`. Dropping the issue.\n\n\n- Mark Osei\n\n\n\
+On March 6th, Ingrid Solberg wrote:\n> Review request: fixes a critical crash in the export.\n";
+    assert!(approves(text), "{:?}", seen(&read_cr(text)));
+}
+
+#[test]
+fn no_issues_at_any_severity_a_first_thought_ruled_out_and_a_scope_sentence_raise_nothing() {
+    for text in [
+        "I read through the change and the surrounding panic path.\n\nNo issues at any severity.\n\n\
+Reviewed-by: C F <cf@example.org>",
+        "My first thought was that an old stream could still carry a bad index and crash later, \
+but the post-load hook already rejects it.\n\nReviewed-by: C F <cf@example.org>",
+    ] {
+        assert!(approves(text), "{text}: {:?}", seen(&read_cr(text)));
+    }
+    // A scope sentence that goes on to what was found is a point.
+    assert!(!approves(
+        "I read through the change and found a panic on empty input.\n\nOtherwise fine."
+    ));
+}
