@@ -49,3 +49,21 @@ but the post-load hook already rejects it.\n\nReviewed-by: C F <cf@example.org>"
         "I read through the change and found a panic on empty input.\n\nOtherwise fine."
     ));
 }
+
+#[test]
+fn a_comment_indented_under_its_place_is_read_and_indented_code_stays_code() {
+    let text = "Ana Lima approved with suggestions\n\n  src/Up/Blob.cs · Line 57\n\
+  | await policy.ExecuteAsync(() => blob.UploadAsync(stream));\n\n    Ana Lima · 2 hours ago\n\
+    **Must fix:** every retry uploads an empty blob, because the first attempt already read \
+the stream to its end.\n    Status: Active\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(P1, "src/Up/Blob.cs:57".into())],
+        "{text}"
+    );
+    // Indented lines that end the way code does are code, whatever words they hold.
+    let code = "The guard below is what this change adds:\n\n    if (len == 0) {\n\
+        panic(\"critical: empty buffer\");\n    }\n\nLooks good to me.\n";
+    let prepared = crate::answer::prepare::prepare(code);
+    assert!(prepared.contains("\n    if (len == 0) {\n"), "{prepared}");
+}

@@ -35,7 +35,7 @@ pub fn prepare(text: &str) -> Cow<'_, str> {
         &terminal::without_tool_logs(&text),
     ));
     let text = fence_excerpts(&without_link_definitions(&hosts::without_bylines(
-        &hosts::review_states(&text),
+        &hosts::review_states(&prose_undented(&text)),
     )));
     let text = without_level_scales(&hosts::permalinks_under_titles(&hosts::gerrit_places(
         &text,
@@ -129,6 +129,60 @@ fn without_link_definitions(text: &str) -> String {
         .filter(|l| !def.is_match(l))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Comments a review tool indents four spaces or more under the place they are about (Azure
+/// DevOps and Review Board pages and mails): to markdown an indented block is code, so the
+/// words of the comment would go unread. A run of indented lines outside a fence that reads as
+/// prose — no line ending the way code does, one sentence of six words or more — is brought
+/// back to two spaces. Code stays code: a line ending in `;`, `{`, `}` or `)`, or a run with no
+/// sentence in it.
+fn prose_undented(text: &str) -> Cow<'_, str> {
+    let indented = |l: &str| l.starts_with("    ") && !l.trim().is_empty();
+    if !text.lines().any(indented) {
+        return Cow::Borrowed(text);
+    }
+    let lines: Vec<(&str, bool)> = crate::markdown::fenced_lines(text);
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let (l, code) = lines[i];
+        if code || !indented(l) {
+            out.push(l.to_string());
+            i += 1;
+            continue;
+        }
+        let end = (i..lines.len())
+            .find(|&j| lines[j].1 || !indented(lines[j].0))
+            .unwrap_or(lines.len());
+        let run: Vec<&str> = lines[i..end].iter().map(|(l, _)| *l).collect();
+        let prose =
+            run.iter().all(|l| !code_like(l.trim())) && run.iter().any(|l| sentence(l.trim()));
+        for l in run {
+            out.push(if prose {
+                format!("  {}", l.trim_start())
+            } else {
+                l.to_string()
+            });
+        }
+        i = end;
+    }
+    Cow::Owned(out.join("\n"))
+}
+
+/// A line that ends the way code does.
+fn code_like(l: &str) -> bool {
+    l.ends_with([';', '{', '}', ')', '(', ',', '\\'])
+        || ["//", "#", "/*", "*/", "$ ", "<"]
+            .iter()
+            .any(|p| l.starts_with(p))
+        || l.contains(" = ")
+        || l.contains("=>")
+}
+
+/// Six words or more ending as a sentence does.
+fn sentence(l: &str) -> bool {
+    l.split_whitespace().count() >= 6 && l.ends_with(['.', '!', '?', ':', '。'])
 }
 
 /// A copy of a web page quotes the code under a place line without a fence (`Comment on lines
