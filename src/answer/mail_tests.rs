@@ -52,18 +52,40 @@ but the post-load hook already rejects it.\n\nReviewed-by: C F <cf@example.org>"
 
 #[test]
 fn a_comment_indented_under_its_place_is_read_and_indented_code_stays_code() {
-    let text = "Ana Lima approved with suggestions\n\n  src/Up/Blob.cs · Line 57\n\
-  | await policy.ExecuteAsync(() => blob.UploadAsync(stream));\n\n    Ana Lima · 2 hours ago\n\
-    **Must fix:** every retry uploads an empty blob, because the first attempt already read \
-the stream to its end.\n    Status: Active\n";
+    // Azure DevOps's page as the blind set w52 holds it: each comment four spaces in.
+    let text = include_str!(
+        "../../tests/fixtures/answers/tuned/holdout-w52/azure-devops/approved-with-suggestions-must-fix-thread.md"
+    );
+    let found = seen(&read_cr(text));
     assert_eq!(
-        seen(&read_cr(text)),
-        [(P1, "src/Up/Blob.cs:57".into())],
-        "{text}"
+        found.first(),
+        Some(&(P1, "src/Ingest/BlobUploader.cs:57".into())),
+        "{found:?}"
     );
     // Indented lines that end the way code does are code, whatever words they hold.
     let code = "The guard below is what this change adds:\n\n    if (len == 0) {\n\
         panic(\"critical: empty buffer\");\n    }\n\nLooks good to me.\n";
     let prepared = crate::answer::prepare::prepare(code);
     assert!(prepared.contains("\n    if (len == 0) {\n"), "{prepared}");
+}
+
+#[test]
+fn a_scope_sentence_is_no_block_of_its_own_an_issue_dropped_is_withdrawn() {
+    let text = "I read through the handler and the panic path around it.\n\n\
+The unwrap in `src/a.rs` line 12 panics on an empty body.";
+    assert_eq!(
+        super::layout_tests::raw_levels(text),
+        [(Unclassified, "src/a.rs:12".into())]
+    );
+    let dropped =
+        "`src/export/writer.py` line 44: doesn't this leak the file handle when the write \
+raises? You're right, the `with` closes it. Dropping the issue.\n\nShip it!";
+    assert!(approves(dropped), "{:?}", seen(&read_cr(dropped)));
+}
+
+#[test]
+fn no_issues_at_any_severity_clears_the_lines_an_approval_cites() {
+    let text = "I checked `src/a.rs` line 12: the guard handles the empty case.\n\n\
+No issues at any severity. Approved.";
+    assert!(approves(text), "{:?}", seen(&read_cr(text)));
 }

@@ -166,7 +166,7 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
               | \((?P<c1>\d+)(?:,\d+)?(?:\s*[-–—]\s*(?P<c2>\d+))?\)       # path(10) (MSVC)
               | \s*\(\s*(?:(?i:{LINE_WORDS})\s+|L)?(?P<d1>\d+)(?:\s*[-–—]\s*L?(?P<d2>\d+))?\s*\)   # path (10-20), path (line 10)
               | -(?P<j1>\d+)-(?P<j2>\d+)\b                      # path-122-125 (CodeRabbit)
-              | (?:,|\s+·)?\s+(?:at\s+|on\s+|around\s+|near\s+|en\s+(?:la\s+|las\s+)?)?(?:(?i:{LINE_WORDS})|ln|L)\s*(?P<e1>\d+)(?:\s*(?:[-–—]|to|through|a)\s*L?(?P<e2>\d+))?  # path, line 10; path, línea 10
+              | ,?\s+(?:at\s+|on\s+|around\s+|near\s+|en\s+(?:la\s+|las\s+)?)?(?:(?i:{LINE_WORDS})|ln|L)\s*(?P<e1>\d+)(?:\s*(?:[-–—]|to|through|a)\s*L?(?P<e2>\d+))?  # path, line 10; path, línea 10
               | \s*第\s*(?P<g1>\d+)\s*(?:[-–~〜～]\s*(?:第\s*)?(?P<g2>\d+)\s*)?行       # path 第 64 行
               | \s+(?P<h1>\d+)\s*(?:[-–~〜～]\s*(?P<h2>\d+)\s*)?行目?                   # path 31〜40行目
               | \s+(?P<i1>\d+)\s*(?:[-–~〜～]\s*(?P<i2>\d+)\s*)?(?:번째\s*)?(?:줄|행|라인)  # path 57번째 줄
