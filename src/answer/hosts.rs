@@ -222,7 +222,7 @@ pub(super) fn without_bylines(text: &str) -> String {
     static PLACED: OnceLock<Pattern> = OnceLock::new();
     let placed = re(
         &PLACED,
-        r"(?i)^\s*(?:\*\*@?[A-Za-z0-9_.\- ]{1,30}?(?:\[bot\])?\*\*|@?[A-Za-z0-9_.-]+(?:\[bot\]| bot))\s+(?:·|commented on|reviewed|replied(?: in (?:a |the )?thread)? on)\s+(.*[\w`]/?[\w.-]*\.\w+.*)$",
+        r"(?i)^\s*(?:\*\*@?[A-Za-z0-9_.\- ]{1,30}?(?:\[bot\])?\*\*|@?[A-Za-z0-9_.-]+(?:\[bot\]| bot))\s+(?:·|commented on|reviewed)\s+(.*[\w`]/?[\w.-]*\.\w+.*)$",
     );
     // The same in any language: a bold name, then a handle or "· <when>" ("**GitLab Duo**
     // @GitLabDuo · kommentiert", "**Lucía Ferrer** comentó en el diff · hace 3 horas"). (A

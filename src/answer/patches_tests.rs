@@ -271,3 +271,30 @@ text unchecked.\n</issue_to_address>\n~~~\n\n</details>\n\n***\n\n\
 <sub>\nHelp me be more useful! React with 👍 or 👎 on each comment.\n</sub>\n";
     assert_eq!(seen(&read_cr(text)), [(P0, "api/search.py:40-42".into())]);
 }
+
+#[test]
+fn a_veto_vote_objects_and_a_reply_that_closes_the_earlier_points_withdraws_them() {
+    assert!(!approves(
+        "Patch Set 1: Code-Review-2\n\nLooks good to me otherwise."
+    ));
+    let closed = "1. `src/a.py` line 12: the retry has no upper bound. The latest push resolves \
+both earlier suggestions.\n\nLGTM.";
+    assert!(approves(closed), "{:?}", seen(&read_cr(closed)));
+}
+
+#[test]
+fn no_further_changes_needed_clears_the_line_an_approval_cites() {
+    let text = "`src/a.rs` line 12 now checks the length before indexing. No further changes \
+are needed. Approved.";
+    assert!(approves(text), "{:?}", seen(&read_cr(text)));
+}
+
+#[test]
+fn a_reply_in_a_thread_on_a_file_places_the_comment_under_it() {
+    let text = "**dana-r** replied in thread on `svc/cache.go` line 40\n\n\
+The eviction runs under the read lock, so two readers can evict the same entry.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(Unclassified, "svc/cache.go:40".into())]
+    );
+}
