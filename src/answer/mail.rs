@@ -157,21 +157,18 @@ fn unquoted(line: &str) -> Option<(usize, &str)> {
     (depth > 0).then_some((depth, rest))
 }
 
-/// Whether `text` replies to a patch it quotes.
-fn quotes_a_patch(text: &str) -> bool {
-    text.lines()
-        .any(|l| unquoted(l).is_some_and(|(_, q)| hunk_start(q).is_some() || q.starts_with("+++ ")))
-}
-
-/// Whether `text` is a mail reply: it quotes a patch, or has a quote introduced by "On …, X
-/// wrote:" (a line of its own, or the quote's first line).
+/// Whether `text` is a mail reply: a quote introduced by "On …, X wrote:" (a line of its own,
+/// or the quote's first line), or a mail's header block over a quote. A blockquote alone is not
+/// enough: review bots quote a hunk, or put a finding in a `> [!CAUTION]` callout, in answers
+/// that are not mail, and what they quote there is theirs.
 fn is_reply(text: &str) -> bool {
     let lines: Vec<&str> = text.lines().collect();
-    quotes_a_patch(text)
-        || lines.iter().enumerate().any(|(i, l)| {
-            (attribution(l) && next_is_quoted(&lines[i + 1..]))
-                || unquoted(l).is_some_and(|(_, q)| attribution(q))
-        })
+    let headed = lines.first().is_some_and(|l| is_header(l));
+    lines.iter().enumerate().any(|(i, l)| {
+        (attribution(l) && next_is_quoted(&lines[i + 1..]))
+            || unquoted(l).is_some_and(|(_, q)| attribution(q))
+            || (headed && unquoted(l).is_some())
+    })
 }
 
 /// The reply with its quotes taken out and each comment under a quoted hunk headed by the
@@ -318,13 +315,17 @@ Patch 1/3 looks fine.\n";
 
     #[test]
     fn a_cut_quote_keeps_the_hunk_and_prose_quotes_place_nothing() {
-        let cut = "> +++ b/a.c\n> @@ -10,3 +12,4 @@\n> +x\n> [...]\n> +y\n\nWhy?\n";
+        let cut =
+            "On Mon, A wrote:\n> +++ b/a.c\n> @@ -10,3 +12,4 @@\n> +x\n> [...]\n> +y\n\nWhy?\n";
         assert_eq!(replies_to_patch(cut), "\n#### `a.c:12`\n\nWhy?");
         // A quoted commit message and no patch: nothing to place, the answer as it is.
         let prose = "> This fixes the crash.\n\nLooks good.\n";
         assert!(matches!(replies_to_patch(prose), Cow::Borrowed(_)));
+        // Nor is a bot's answer that quotes a hunk beside a callout: no one wrote to it.
+        let bot = "> @@ -3,2 +3,3 @@\n> +x\n\n> [!CAUTION]\n> **Critical:** the lock is never released.\n";
+        assert!(matches!(replies_to_patch(bot), Cow::Borrowed(_)));
         // A quote of an earlier reply's quote of the patch places nothing.
-        let nested = "> +++ b/a.c\n> @@ -1,2 +1,3 @@\n> +x\n\nFirst.\n\n> > @@ -9,1 +9,2 @@\n> > +y\n> No.\n\nAgreed.\n";
+        let nested = "On Mon, A wrote:\n> +++ b/a.c\n> @@ -1,2 +1,3 @@\n> +x\n\nFirst.\n\n> > @@ -9,1 +9,2 @@\n> > +y\n> No.\n\nAgreed.\n";
         let out = replies_to_patch(nested);
         assert_eq!(out.matches("####").count(), 1, "{out}");
     }
