@@ -1659,3 +1659,49 @@ fn tuned_holdout_w52_corpus() {
         },
     );
 }
+
+/// `tuned/holdout-w53`: written blind (62 answers, 15 families: later rounds of a review
+/// debate — findings held, withdrawn, conceded lower, verified fixed or still broken, in id
+/// tables, JSON status blocks and prose; 10 in ten other languages) at the same time as w54 and
+/// measured once, with the reader alone, after it was tuned on w3 to w52: recall 1.00,
+/// precision 0.56, severity 0.80, located 0.98, approval 0.89, blockers caught 19/19, clean
+/// answers falsely gated 14/36, approvals gated 5/22. Tuned on since: no approval gated, at most
+/// 2 clean answers.
+#[test]
+fn tuned_holdout_w53_corpus() {
+    held_loosely(
+        "holdout-w53",
+        (62, 0, 2),
+        &Bars {
+            recall: 0.98,
+            precision: 0.76,
+            severity: 0.88,
+            located: 0.97,
+            family: 0.0,
+            clean_tenth: false,
+        },
+    );
+}
+
+/// `tuned/holdout-w54`: written blind (62 answers, 14 families: the newest models' own default
+/// style, asked only to "review this diff" — emoji heading hierarchies, empty level sections,
+/// tables of checks, strengths sections, thinking shown above the answer; 10 in nine other
+/// languages) and measured once, with the reader alone, after it was tuned on w3 to w52: recall
+/// 0.94, precision 0.80, severity 0.87, located 0.94, approval 0.85, blockers caught 18/19 (a
+/// `❌ **Critical**` row among ✅ checks passed), clean answers falsely gated 9/36, approvals
+/// gated 5/22. Tuned on since: every blocker gated, at most 1 approval and 4 clean answers.
+#[test]
+fn tuned_holdout_w54_corpus() {
+    held_loosely(
+        "holdout-w54",
+        (62, 1, 4),
+        &Bars {
+            recall: 0.94,
+            precision: 0.86,
+            severity: 0.88,
+            located: 0.93,
+            family: 0.0,
+            clean_tenth: false,
+        },
+    );
+}

@@ -31,6 +31,7 @@ mod layout;
 mod like_git;
 mod long_calls;
 mod manual;
+mod odd_answers;
 mod ownership;
 mod panel;
 mod panel_failures;

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use crate::pattern::Pattern;
 
-use crate::answer::re;
+use crate::answer::{re, vocab};
 
 /// Gerrit's comment: the comment's link (`https://review.example.org/c/kernel/+/51907/1/
 /// kernel/sched/fair_share.c#214`) over the line it is on, quoted (`PS1, Line 214: <code>`),
@@ -38,12 +38,28 @@ pub(super) fn gerrit_places(text: &str) -> Cow<'_, str> {
         let (n, _) = rest.split_once(':')?;
         n.parse().ok()
     };
+    // Gerrit's mail links to the comment (`/+/30311/comment/b812_27/`), not the file: the file
+    // is the `File src/queue.ts:` line over the comments on it.
+    let comment_link = |l: &str| {
+        let l = l.trim();
+        l.starts_with("http") && !l.contains(char::is_whitespace) && l.contains("/comment/")
+    };
+    let file_line = |l: &str| {
+        let path = l.strip_prefix("File ")?.trim_end().strip_suffix(':')?;
+        (!path.is_empty() && !path.contains(' ')).then(|| path.to_string())
+    };
     let lines: Vec<&str> = text.lines().collect();
     let mut out: Vec<String> = Vec::with_capacity(lines.len());
     let mut changed = false;
+    let mut file: Option<String> = None;
     let mut i = 0;
     while i < lines.len() {
-        let place = link_path(lines[i]).zip(lines.get(i + 1).and_then(|l| quoted_line(l)));
+        if let Some(path) = file_line(lines[i]) {
+            file = Some(path);
+        }
+        let linked =
+            |l: &str| link_path(l).or_else(|| comment_link(l).then(|| file.clone()).flatten());
+        let place = linked(lines[i]).zip(lines.get(i + 1).and_then(|l| quoted_line(l)));
         if let Some((path, line)) = place {
             out.push(format!("**File:** `{path}:{line}`"));
             changed = true;
@@ -52,11 +68,20 @@ pub(super) fn gerrit_places(text: &str) -> Cow<'_, str> {
             // here.`) and answers it after a blank line ("Verified fixed in PS4"): one comment.
             let quoted = lines[i..].iter().take_while(|l| l.starts_with('>')).count();
             if quoted > 0 {
-                out.extend(lines[i..i + quoted].iter().map(|l| l.to_string()));
-                i += quoted;
-                while i < lines.len() && lines[i].trim().is_empty() {
-                    i += 1;
+                let mut j = i + quoted;
+                while j < lines.len() && lines[j].trim().is_empty() {
+                    j += 1;
                 }
+                // ("Done, it comes from config now." answered "Thanks.": nothing is raised.)
+                let reply = lines[j..].iter().take_while(|l| !l.trim().is_empty());
+                let reply: Vec<&str> = reply.copied().collect();
+                if vocab::acknowledgement(&reply.join(" ")) {
+                    out.pop();
+                    i = j + reply.len();
+                    continue;
+                }
+                out.extend(lines[i..i + quoted].iter().map(|l| l.to_string()));
+                i = j;
             }
             continue;
         }

@@ -89,3 +89,117 @@ fn no_issues_at_any_severity_clears_the_lines_an_approval_cites() {
 No issues at any severity. Approved.";
     assert!(approves(text), "{:?}", seen(&read_cr(text)));
 }
+
+#[test]
+fn a_phabricator_mail_s_footer_sections_are_no_points() {
+    let text = "lkoch added a comment.\n\n\
+  The retry budget is never reset after a success, so a long-lived worker stops retrying \
+after its first ten failures.\n\n\
+REPOSITORY\n  rINF Infra\n\nREVISION DETAIL\n  https://phab.example.org/D812\n\n\
+BRANCH\n  retry-budget\n\nEMAIL PREFERENCES\n  https://phab.example.org/settings/panel/emailpreferences/\n\n\
+To: lkoch, dvance\nCc: infra-reviewers\n";
+    assert_eq!(
+        super::layout_tests::raw_levels(text),
+        [(Unclassified, "-".into())],
+        "{text}"
+    );
+}
+
+#[test]
+fn a_gerrit_mail_places_each_comment_under_its_file_and_drops_its_chrome_and_thanks() {
+    let text = "Attention is currently required from: Rui Costa.\n\n\
+Ilse Berg has posted comments on this change by Rui Costa. ( https://gerrit.example.org/c/queue/+/4471?usp=email )\n\n\
+Change subject: queue: retry failed jobs\n\
+......................................................................\n\n\n\
+Patch Set 3: Code-Review-1\n\n(3 comments)\n\n\
+File src/queue/retry.py:\n\n\
+https://gerrit.example.org/c/queue/+/4471/comment/9a1c_40/ \n\
+PS3, Line 40: delay = base * 2 ** attempt\n\
+The delay has no ceiling, so a job that failed forty times waits for centuries.\n\n\
+https://gerrit.example.org/c/queue/+/4471/comment/9a1c_12/ \n\
+PS2, Line 12: BASE = 0.5\n> Done, it comes from the settings now.\nThanks!\n\n\n\
+File src/queue/worker.py:\n\n\
+https://gerrit.example.org/c/queue/+/4471/comment/9a1c_88/ \n\
+PS3, Line 88: self.pending.remove(job)\n\
+If schedule() raises after this, the job is lost from both lists.\n\n\
+-- \nTo view, visit https://gerrit.example.org/c/queue/+/4471?usp=email\n\
+To unsubscribe, or for help writing mail filters, visit https://gerrit.example.org/settings?usp=email\n\n\
+Gerrit-MessageType: comment\nGerrit-Project: queue\nGerrit-Change-Number: 4471\n\
+Gerrit-Owner: Rui Costa <rui@example.org>\nGerrit-HasComments: Yes\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (Unclassified, "src/queue/retry.py:40".into()),
+            (Unclassified, "src/queue/worker.py:88".into()),
+        ],
+        "{text}"
+    );
+}
+
+#[test]
+fn a_level_field_that_opens_a_comment_rates_it_however_long_the_comment() {
+    let text = "File src/lager/Bestand.java:\n\n\
+https://gerrit.example.org/c/lager/+/88/comment/d4_57/ \n\
+PS4, Line 57: bestand.setMenge(bestand.getMenge() - menge);\n\
+Schweregrad: hoch. Hier fehlt die Sperre bzw. die Versionsprüfung (@Version oder SELECT ... FOR \
+UPDATE): zwei parallele Buchungen lesen denselben Bestand, und die zweite überschreibt die erste. \
+Am Ende stimmt der Lagerbestand nicht mehr.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(P1, "src/lager/Bestand.java:57".into())],
+        "{text}"
+    );
+}
+
+#[test]
+fn every_comment_of_the_gerrit_mails_in_w52_is_at_its_file_and_line() {
+    // Gerrit's mail links each comment (`/comment/b812_27/`), not its file: the file is the
+    // `File path:` line above. Read from the set's own mails.
+    macro_rules! mail {
+        ($name:literal) => {
+            (
+                include_str!(concat!(
+                    "../../tests/fixtures/answers/tuned/holdout-w52/gerrit/",
+                    $name,
+                    ".md"
+                )),
+                include_str!(concat!(
+                    "../../tests/fixtures/answers/tuned/holdout-w52/gerrit/",
+                    $name,
+                    ".expected.json"
+                )),
+            )
+        };
+    }
+    for (text, expected) in [
+        mail!("minus1-unrated-comments"),
+        mail!("de-muss-behoben-werden"),
+        mail!("ko-plus1-minor-nit"),
+        mail!("minus2-single-comment"),
+        mail!("plus1-with-unresolved-must-fix"),
+        mail!("plus2-with-nit"),
+    ] {
+        let want: serde_json::Value = serde_json::from_str(expected).unwrap();
+        let want: Vec<String> = want["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| format!("{}:{}", f["file"].as_str().unwrap_or("-"), f["line"]))
+            .collect();
+        let got: Vec<String> = read_cr(text)
+            .critique
+            .findings
+            .iter()
+            .map(|f| {
+                let l = f.location.as_ref();
+                format!(
+                    "{}:{}",
+                    l.map_or("-", |l| l.path.as_str()),
+                    l.and_then(|l| l.start_line)
+                        .map_or("null".to_string(), |n| n.to_string())
+                )
+            })
+            .collect();
+        assert_eq!(got, want, "{text}");
+    }
+}

@@ -28,6 +28,7 @@ mod mail;
 pub mod markdown;
 pub mod markers;
 pub mod normalise;
+mod notification;
 mod pasted;
 pub mod prepare;
 pub mod prose;
@@ -1038,6 +1039,8 @@ mod aloud_tests;
 #[cfg(test)]
 mod chat_tests;
 #[cfg(test)]
+mod defaults_tests;
+#[cfg(test)]
 mod digest_tests;
 #[cfg(test)]
 mod followup_tests;
@@ -1054,6 +1057,8 @@ mod mail_tests;
 mod patches_tests;
 #[cfg(test)]
 mod prose_tests;
+#[cfg(test)]
+mod rounds_tests;
 #[cfg(test)]
 mod shape_tests;
 #[cfg(test)]

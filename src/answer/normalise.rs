@@ -306,6 +306,9 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
         }
         findings.push(f);
     }
+    // A block that moves its own level ("I'm lowering the priority of this comment to
+    // medium") is at the level it moves to.
+    crate::answer::rerate::rerate("", &mut findings);
     Critique {
         findings,
         ..Critique::empty("raw")

@@ -17,7 +17,7 @@ use serde_json::Value;
 use crate::answer::vocab;
 use crate::pattern::Pattern;
 
-use crate::answer::{hosts, mail, re, terminal, transcript};
+use crate::answer::{hosts, mail, notification, re, terminal, transcript};
 
 /// The answer with reasoning removed, an API envelope opened and a legend applied.
 pub fn prepare(text: &str) -> Cow<'_, str> {
@@ -26,7 +26,7 @@ pub fn prepare(text: &str) -> Cow<'_, str> {
         .or_else(|| terminal::past_command(text.trim()).and_then(transcript::answer_in))
         .map_or(Cow::Borrowed(text), Cow::Owned);
     let text = crate::answer::pasted::unpasted(&without_thinking(&terminal::without_invocation(
-        &mail::replies_to_patch(&text),
+        &mail::replies_to_patch(&notification::without_chrome(&text)),
     )));
     let text = terminal::without_runner_chrome(&terminal::without_edit_block_names(
         &terminal::without_aider_chrome(&text),
@@ -278,13 +278,78 @@ fn without_thinking(text: &str) -> Cow<'_, str> {
         &OLLAMA,
         r"(?is)\A\s*(?:[$%❯][^\n]*\n\s*)?Thinking\.\.\..*?\.\.\.done thinking\.",
     )
-    .replace(&t, "")
-    .into_owned();
+    .replace(&t, "");
+    let out = shown_thinking_out(&out);
     if out.len() == text.len() {
         Cow::Borrowed(text)
     } else {
         Cow::Owned(out)
     }
+}
+
+/// A chat app's thinking as a copy of its page shows it: Claude's `<details>` under a
+/// "Thought process" summary, Gemini's "Show thinking" over an indented block, Kimi's quoted
+/// "**Thinking** · 23 s" block. (A "Thought for 11 seconds" block is the paste reader's.) The
+/// thinking weighs worries the answer below it settles; only the answer is the review.
+fn shown_thinking_out(text: &str) -> String {
+    static DETAILS: OnceLock<Pattern> = OnceLock::new();
+    let text = re(
+        &DETAILS,
+        r"(?is)<details>\s*<summary>\s*(?:thought process|thinking|thoughts|reasoning)\b[^<]*</summary>.*?</details>",
+    )
+    .replace_all(text, "");
+    let thinking_word = |l: &str| {
+        let t = l.trim().trim_matches(['*', '_', ' ']);
+        let t = t
+            .split(['·', '('])
+            .next()
+            .unwrap_or(t)
+            .trim()
+            .trim_matches(['*', '_', ' ']);
+        [
+            "thinking",
+            "show thinking",
+            "thought process",
+            "thoughts",
+            "reasoning",
+        ]
+        .contains(&t.to_lowercase().as_str())
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out: Vec<&str> = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        // `> **Thinking** · 23 s (collapsed)` and the rest of its quote.
+        if let Some(quoted) = line.trim_start().strip_prefix('>') {
+            if thinking_word(quoted) {
+                while i < lines.len() && lines[i].trim_start().starts_with('>') {
+                    i += 1;
+                }
+                continue;
+            }
+        }
+        // "Show thinking" alone on its line, over the thinking indented below it.
+        if thinking_word(line) && !line.starts_with([' ', '#']) {
+            let mut j = i + 1;
+            while j < lines.len()
+                && (lines[j].trim().is_empty() || lines[j].starts_with([' ', '\t']))
+            {
+                j += 1;
+            }
+            if j > i + 1 && lines[i + 1..j].iter().any(|l| !l.trim().is_empty()) {
+                i = j;
+                continue;
+            }
+        }
+        out.push(line);
+        i += 1;
+    }
+    let mut joined = out.join("\n");
+    if text.ends_with('\n') {
+        joined.push('\n');
+    }
+    joined
 }
 
 /// The text inside a provider's JSON response: OpenAI `choices[0].message.content` or the

@@ -7,30 +7,69 @@
 use crate::answer::re;
 use crate::findings::{Finding, Severity};
 
+/// How a reviewer moves a level, in the languages it writes: each pattern's first group holds
+/// the new level's words ("downgrading this to **P3**", "lowering the priority of this comment
+/// to medium", "высокая → средняя", "понижаю до minor", "降为低优先级", "低（引き下げ）",
+/// "보통으로 낮춥니다", "lo bajo a menor").
+const MOVES: &[&str] = &[
+    r"(?i)\b(?:downgrad(?:e|ed|ing)|upgrad(?:e|ed|ing)|bump(?:ed|ing)?|lower(?:ed|ing)?|re-?rat(?:e|ed|ing)|escalat(?:e|ed|ing)|reduc(?:e|ed|ing)|rais(?:e|ed|ing))\s+(?:(?:the )?(?:priority|severity|level) (?:of )?)?(?:this|it|that|the (?:\w+ )?(?:point|one|finding|item|issue|comment))?(?: (?:one|comment|finding|point))?\s*(?:up |down )?to\s+(?:an?\s+)?[*_`\[]{0,3}([\p{L}\d-]+(?:[ -][\p{L}-]+){0,2})",
+    // A level and the one it moves to: `высокая → средняя`, `High -> Medium`.
+    r"(?i)[\p{L}\d-]+\s*(?:→|->|⇒|=>)\s*[*_`]{0,2}([\p{L}\d-]+(?: [\p{L}-]+)?)",
+    r"(?i)\b(?:понижа\w*|снижа\w*|повыша\w*|понижен\w*|снижен\w*|повышен\w*)\s+(?:\S+\s+){0,3}?до\s+[*_`]{0,2}([\p{L}\d-]+(?: [\p{L}-]+)?)",
+    r"(?i)\b(?:baj[oaé]|rebaj[oaé]|bajamos|baixo|rebaixo|baixei|rebaixei|abbasso|declasso|r[ée]trograd\w*|herabgestuft|runtergestuft)\s+(?:\S+\s+){0,3}?(?:a|para|en|à|au|auf)\s+[*_`]{0,2}([\p{L}\d-]+(?: [\p{L}-]+)?)",
+    r"(?:降为|降级为|降到|下调为|下调到|调整为|调为|改为|升为|升级为|提升为|上调为)\s*([^，。；、,.;\s（(]{1,8})",
+    r"([^\s、。（(：:]{1,6})\s*(?:に|[（(])\s*(?:引き下げ|引き上げ|格下げ|格上げ|下げ)",
+    r"([^\s]{1,6}?)(?:으로|로)\s*(?:하향|상향|낮춥|낮추|낮춰|올립|올려|조정)",
+];
+
 /// The level a sentence re-rates to: "downgrading this to P3", "bump it to **P1**", "that's not
-/// a P3, it's a P1", "upgrade the second point to high".
+/// a P3, it's a P1", "upgrade the second point to high", and [`MOVES`] in other words.
 fn new_level(text: &str) -> Option<Severity> {
-    static MOVED: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    static MOVED: std::sync::OnceLock<Vec<crate::pattern::Pattern>> = std::sync::OnceLock::new();
     static NOT_BUT: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
-    let moved = re(
-        &MOVED,
-        r"(?i)\b(?:downgrad(?:e|ed|ing)|upgrad(?:e|ed|ing)|bump(?:ed|ing)?|lower(?:ed|ing)?|re-?rat(?:e|ed|ing)|escalat(?:e|ed|ing))\s+(?:this|it|that|the (?:\w+ )?(?:point|one|finding|item|issue))?(?: one)?\s*(?:up |down )?to\s+(?:an?\s+)?[*_`\[]{0,3}(p[0-3]|critical|high|medium|low|blocker|nit)\b",
-    );
     let not_but = re(
         &NOT_BUT,
         r"(?i)\bnot an?\s+[*_`\[]{0,3}p[0-3]\b[*_`\]]{0,3},?\s+(?:it'?s|it is|but|rather)\s+an?\s+[*_`\[]{0,3}(p[0-3])\b",
     );
-    let word = moved
-        .captures(text)
-        .or_else(|| not_but.captures(text))?
-        .get(1)?
-        .as_str()
-        .to_ascii_lowercase();
-    Some(match word.as_str() {
-        "p0" | "critical" | "blocker" => Severity::P0,
-        "p1" | "high" => Severity::P1,
-        "p2" | "medium" => Severity::P2,
-        _ => Severity::P3,
+    if let Some(c) = not_but.captures(text) {
+        return level_of(&c[1]);
+    }
+    let moved = MOVED.get_or_init(|| {
+        MOVES
+            .iter()
+            .map(|p| crate::pattern::Pattern::new(p))
+            .collect()
+    });
+    moved
+        .iter()
+        .flat_map(|p| p.captures_iter(text))
+        .find_map(|c| level_of(c.get(1)?.as_str()))
+}
+
+/// The level the first words of `said` name (`medium rather than …`, `低优先级`, `minor.`).
+fn level_of(said: &str) -> Option<Severity> {
+    let words: Vec<&str> = said.split_whitespace().collect();
+    // (Chinese and Japanese write no spaces: `低优先级`, a level and its noun.)
+    let level = |p: &str| {
+        crate::answer::vocab::severity_of(p)
+            .filter(|s| s.1 == crate::answer::vocab::Strength::Level)
+            .map(|s| s.0)
+    };
+    if words.len() == 1 && !said.is_ascii() {
+        let chars: Vec<char> = said.chars().collect();
+        if let Some(l) = (1..=chars.len().min(8))
+            .rev()
+            .find_map(|n| level(&chars[..n].iter().collect::<String>()))
+        {
+            return Some(l);
+        }
+    }
+    (1..=words.len().min(3)).rev().find_map(|n| {
+        let phrase = words[..n].join(" ");
+        let phrase = phrase.trim_matches(|c: char| !c.is_alphanumeric());
+        crate::answer::vocab::severity_of(phrase)
+            .filter(|s| s.1 == crate::answer::vocab::Strength::Level)
+            .map(|s| s.0)
     })
 }
 

@@ -68,6 +68,16 @@ pub fn units(raw: &str, read: &[Finding], roots: &Roots) -> Vec<Finding> {
         if prose.trim().is_empty() {
             continue;
         }
+        // (A block the reviewer marks fixed or takes back, `- [x] [P1] … Resolved.`, was left
+        // out by the reader for that reason.)
+        let mut lines = prose.lines().map(str::to_string);
+        let lead = lines.next().unwrap_or_default();
+        let rest: Vec<String> = lines.collect();
+        if crate::answer::unit::said_fixed(&lead, &rest)
+            || crate::answer::vocab::is_withdrawn(&prose)
+        {
+            continue;
+        }
         let looks = crate::answer::prose::severity_in(&prose).is_some()
             || location::find_all(&prose, roots)
                 .iter()

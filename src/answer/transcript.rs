@@ -121,7 +121,7 @@ fn untimed(line: &str) -> &str {
         .and_then(|rest| rest.split_once(']'))
         .filter(|(stamp, _)| {
             stamp.len() >= 10
-                && stamp[..4].bytes().all(|b| b.is_ascii_digit())
+                && stamp.as_bytes()[..4].iter().all(u8::is_ascii_digit)
                 && stamp
                     .bytes()
                     .all(|b| b.is_ascii_digit() || b"-:T.Z+ ".contains(&b))
@@ -193,6 +193,13 @@ mod tests {
             env!("CARGO_MANIFEST_DIR")
         );
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    #[test]
+    fn a_bracketed_line_of_wide_letters_is_no_timestamp_and_no_crash() {
+        // (Ten bytes, the fourth inside a Korean letter: slicing by bytes would panic.)
+        assert_eq!(untimed("[중요도: 낮음] 재시도"), "[중요도: 낮음] 재시도");
+        assert_eq!(untimed("[2026-10-14T09:12:24] codex"), "codex");
     }
 
     #[test]

@@ -353,7 +353,14 @@ fn passed(o: &Map<String, Value>) -> bool {
             .and_then(|(_, v)| v.as_str())
             .is_some_and(|v| words.contains(&v.trim().to_ascii_lowercase().as_str()))
     };
-    said(&["kind"], &["pass", "notapplicable"])
+    // (`"status": "withdrawn"`, `"verified fixed"`, `"not applicable"`: what a re-review says
+    // of an earlier round's finding.)
+    let carried = get_ci(o, &["status", "state", "resolution"])
+        .and_then(|(_, v)| v.as_str())
+        .and_then(crate::answer::carried::status_word)
+        .is_some_and(|c| c != vocab::Carried::Open);
+    carried
+        || said(&["kind"], &["pass", "notapplicable"])
         || said(
             &["status", "result", "outcome"],
             &[

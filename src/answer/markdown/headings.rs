@@ -126,7 +126,13 @@ impl Reader<'_> {
         let lead = markers::read_lead(text);
         let starts = |list: &[&str]| section_named(&normal, list);
         let summary = (SUMMARY_LEVEL..BOLD).contains(&level);
-        let severity_section = vocab::severity_of(untagged);
+        // (A remark after the name does not hide the level it names: `Optional ideas
+        // (non-blocking, take or leave)`.)
+        let remarked = || {
+            let t = untagged.trim_end().strip_suffix(')')?;
+            vocab::severity_of(t.rsplit_once(" (")?.0)
+        };
+        let severity_section = vocab::severity_of(untagged).or_else(remarked);
         let AroundHeading {
             quiet,
             in_findings,
@@ -347,6 +353,25 @@ pub(super) fn bold_heading(text: &str) -> Option<String> {
 /// words around it at most ("PR Code Suggestions ✨", "Comments suppressed due to low
 /// confidence (2)", "Critical issues found")?
 pub(super) fn section_named(normal: &str, list: &[&str]) -> bool {
+    if named(normal, list) {
+        return true;
+    }
+    // An adverb after "I" does not rename a section: "What I specifically checked", "Things
+    // we carefully verified". (Elsewhere it may: "Possibly linked issues" is no list of issues.)
+    let words: Vec<&str> = normal.split(' ').collect();
+    let plain: Vec<&str> = words
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| {
+            let after_i = *i > 0 && matches!(words[i - 1], "i" | "we");
+            !(after_i && w.len() > 5 && w.ends_with("ly"))
+        })
+        .map(|(_, w)| *w)
+        .collect();
+    plain.len() < words.len() && named(&plain.join(" "), list)
+}
+
+fn named(normal: &str, list: &[&str]) -> bool {
     let padded = format!(" {normal} ");
     let words = normal
         .split(' ')

@@ -182,11 +182,16 @@ impl Reader<'_> {
         };
         let strong_issue = col(vocab::TABLE_ISSUE_COLUMNS);
         let sev = col(vocab::TABLE_SEVERITY_COLUMNS);
-        if sev.is_none() && strong_issue.is_none() {
-            return;
-        }
         let get = |i: usize| cells.get(i).cloned().unwrap_or_default();
         let status = col(vocab::TABLE_STATUS_COLUMNS);
+        // A table of checks (`| Aspect | Status | Notes |`) rates no row, unless a status says
+        // a level (`❌ **Critical**` among `✅` rows): that row is a finding.
+        let rated_status = status.is_some_and(|i| {
+            vocab::severity_of(&plain(&get(i))).is_some_and(|s| s.1 == vocab::Strength::Level)
+        });
+        if sev.is_none() && strong_issue.is_none() && !rated_status {
+            return;
+        }
         let issue = strong_issue
             .or(col(vocab::TABLE_TEXT_COLUMNS))
             .or_else(|| unnamed_issue(&header, cells, &col));
@@ -222,7 +227,16 @@ impl Reader<'_> {
                 || done(c)
                 || (t.chars().any(char::is_alphabetic) && vocab::is_placeholder(&t))
         };
-        if sev.is_some_and(|i| level_passed(&get(i))) || status.is_some_and(|i| done(&get(i))) {
+        // (The latest of several status columns is the rightmost: `| Round 2 status | Round 3
+        // |` holding `Fix pushed | ✅ Verified fixed`.)
+        let last = cells.iter().rposition(|c| !plain(c).trim().is_empty());
+        let latest_done = last.is_some_and(|l| {
+            l != issue && Some(l) != sev && status.is_some_and(|s| l > s) && done(&get(l))
+        });
+        if sev.is_some_and(|i| level_passed(&get(i)))
+            || status.is_some_and(|i| done(&get(i)))
+            || latest_done
+        {
             self.out.quiet_text.push(cells.join(" | "));
             return;
         }

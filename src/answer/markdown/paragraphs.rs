@@ -295,7 +295,22 @@ impl Reader<'_> {
             let value = text.split_once(':').map_or(text, |(_, v)| v);
             let value = value.trim_start_matches(['*', '_', ' ']);
             if value.split_whitespace().count() >= 4 && !unit::is_field(value) {
-                self.new_unit(UnitKind::Paragraph, value, indent);
+                // `Schweregrad: hoch. Hier fehlt die Sperre …`: the level field's value opens
+                // with the level, and the comment follows it.
+                let level = unit::is_severity_field(text)
+                    .then(|| value.split_once(['.', ',', ';']))
+                    .flatten()
+                    .and_then(|(word, rest)| {
+                        let level =
+                            vocab::severity_of(word.trim()).filter(|s| s.1 == Strength::Level)?;
+                        Some((level, rest.trim_start()))
+                    })
+                    .filter(|(_, rest)| !rest.is_empty());
+                let lead = level.map_or(value, |(_, rest)| rest);
+                let u = self.new_unit(UnitKind::Paragraph, lead, indent);
+                if let Some((level, _)) = level {
+                    self.units[u].read.severity = Some(level);
+                }
                 return true;
             }
         }
@@ -629,9 +644,11 @@ impl Reader<'_> {
         match kind {
             // A neutral heading followed by `Severity:`/`File:` lines or a marker line
             // (`**High Severity**`) was a finding after all.
+            // (Not a `**Summary:**` line: under the answer's title, `## Review: Fix duplicate
+            // charges`, it sums up the change.)
             Kind::Neutral(title)
                 if !title.is_empty()
-                    && (unit::is_field(text)
+                    && ((unit::is_field(text) && !unit::sums_up(text))
                         || (marker_only()
                             && !self.heading_content
                             && vocab::normalise(&title).split(' ').count() >= 3)) =>

@@ -269,6 +269,13 @@ pub(super) fn field(line: &str) -> Option<(Field, String)> {
     Some((kind, value))
 }
 
+/// `**Summary:** …`, `TL;DR: …`: a line that sums up what it stands under, the whole change
+/// when that is the answer's title.
+pub fn sums_up(line: &str) -> bool {
+    labelled(line)
+        .is_some_and(|(name, _)| ["summary", "tl;dr", "tldr", "overview"].contains(&name.as_str()))
+}
+
 /// `Severity: High`, `**File:** src/a.rs`, `- Fix: …`: a detail of a finding, never a finding.
 pub fn is_field(line: &str) -> bool {
     field(line).is_some()

@@ -7,7 +7,7 @@ mod locate;
 mod title;
 
 use fields::*;
-pub use fields::{clean, is_detail, is_field, is_severity_field, labelled};
+pub use fields::{clean, is_detail, is_field, is_severity_field, labelled, sums_up};
 use locate::{importance, locate};
 use title::*;
 
@@ -458,10 +458,18 @@ fn withdrawn(u: &Unit) -> bool {
 }
 
 /// Does the comment say, in its own words, that it is fixed: after its title (`**Encoding** —
-/// fixed, the file is UTF-8 now`, `- Content-type sniffing — fixed.`), in its label
+/// fixed, the file is UTF-8 now`, `- Content-type sniffing — fixed.`, `**F1 (blocking):**
+/// fixed in a7d3e21.`, `**A1 (alta)** — arredondamento com Float: corrigido`, `**H3: variable tmp2.**
+/// Corregido.`, an item that only says so: `3. Исправлено, проверил тестом.`), in its label
 /// (`**Crítico (resuelto):**`) or as its last sentence (`… before comparing. Resolved.`)?
 /// A "fixed, but …" or "fixed only partly" is not.
 fn marked_fixed(u: &Unit) -> bool {
+    said_fixed(&u.lead, &u.lines)
+}
+
+/// [`marked_fixed`] for a comment given as its first line and the lines after it (a raw
+/// block of an answer, a ticked `- [x] [P1] …` among them).
+pub fn said_fixed(lead: &str, lines: &[String]) -> bool {
     static AFTER_TITLE: OnceLock<crate::pattern::Pattern> = OnceLock::new();
     static IN_LABEL: OnceLock<crate::pattern::Pattern> = OnceLock::new();
     static LAST: OnceLock<crate::pattern::Pattern> = OnceLock::new();
@@ -469,7 +477,7 @@ fn marked_fixed(u: &Unit) -> bool {
     let words = || vocab::FIXED_WORDS.join("|");
     let after_title = crate::answer::re_built(&AFTER_TITLE, || {
         format!(
-            r"(?i)^\W*(?:\d{{1,3}}[.)]\s*)?(?:\*\*[^*\n]+\*\*|[^—–:\n]{{3,}}?)\s*(?:—|–|--?|:)\s*(?:\*\*)?(?:now |already |all |both )?(?:{})(?:\*\*)?(?:[ \t]+(?:in|by|with|via|since)[ \t]+[^\s,.;:]+)?[ \t]*(?:[.,;:!]|$)",
+            r"(?i)^\W*(?:\d{{1,3}}[.)]\s*)?(?:\*\*[^*\n]+\*\*\s*(?:—|–|--?)\s*)?(?:(?:\*\*[^*\n]+\*\*|[^—–:\n]{{3,}}?)\s*(?:—|–|--?|:)|\*\*[^*\n]+[:：.!?]\*\*)?\s*(?:\*\*)?(?:now |already |all |both )?(?:{})(?:\*\*)?(?:[ \t]+(?:in|by|with|via|since)[ \t]+[^\s,.;:]+)?[ \t]*(?:[.,;:!。，；：！]|$)",
             words()
         )
     });
@@ -484,15 +492,15 @@ fn marked_fixed(u: &Unit) -> bool {
         let rest = &text[at..];
         rest[..rest.find(['.', '!', '?', '\n']).unwrap_or(rest.len())].to_string()
     };
-    if let Some(m) = after_title.find(&u.lead) {
-        return !but.is_match(&sentence_after(&u.lead, m.end()));
+    if let Some(m) = after_title.find(lead) {
+        return !but.is_match(&sentence_after(lead, m.end()));
     }
-    if let Some(m) = in_label.find(&u.lead) {
-        return !but.is_match(&sentence_after(&u.lead, m.end()));
+    if let Some(m) = in_label.find(lead) {
+        return !but.is_match(&sentence_after(lead, m.end()));
     }
     // Any paragraph of the comment may end so: the thread's reply often follows it.
-    std::iter::once(&u.lead)
-        .chain(&u.lines)
+    std::iter::once(lead)
+        .chain(lines.iter().map(String::as_str))
         .any(|l| last.is_match(l.trim_end()))
 }
 

@@ -66,11 +66,19 @@ fn tallied(text: &str) -> bool {
         .map(str::trim)
         .filter(|p| !p.is_empty())
         .collect();
+    let words = |p: &str| -> String { p.chars().filter(|c| !c.is_ascii_digit()).collect() };
+    // (A count of what has no level, `Suggestions: 0`, `Files: 3`, stands among the levels.)
+    let counted = |p: &str| {
+        let w = vocab::normalise(&words(p));
+        vocab::severity_of(&words(p)).is_some() || vocab::TALLY_NOUNS.contains(&w.as_str())
+    };
     parts.len() >= 2
-        && parts.iter().all(|p| {
-            let words: String = p.chars().filter(|c| !c.is_ascii_digit()).collect();
-            p.chars().any(|c| c.is_ascii_digit()) && vocab::severity_of(&words).is_some()
-        })
+        && parts
+            .iter()
+            .all(|p| p.chars().any(|c| c.is_ascii_digit()) && counted(p))
+        && parts
+            .iter()
+            .any(|p| vocab::severity_of(&words(p)).is_some())
 }
 
 pub(super) struct Extra {

@@ -87,6 +87,23 @@ pub fn numbered_title(title: &str) -> bool {
 
 /// Normalises a marker or heading: lower case, emoji and punctuation gone, words separated by
 /// one space (`"**P1 - Must Fix**"` → `"p1 must fix"`).
+/// Whether a reply says only thanks or OK ("Thanks.", "Ack, great", "👍", "Danke!"): an
+/// acknowledgement of the answer it replies to, which raises nothing.
+pub fn acknowledgement(reply: &str) -> bool {
+    let t = reply.trim();
+    if t.chars().all(|c| !c.is_alphanumeric()) {
+        return ["👍", "🙏", "✅", "👌"].iter().any(|e| t.contains(e));
+    }
+    // (Phrases of two words out first, then each word on its own.)
+    let mut words = format!(" {} ", normalise(t));
+    for phrase in phrases::ACKNOWLEDGEMENTS.iter().filter(|p| p.contains(' ')) {
+        words = words.replace(&format!(" {phrase} "), " ");
+    }
+    words
+        .split_whitespace()
+        .all(|w| phrases::ACKNOWLEDGEMENTS.contains(&w))
+}
+
 pub fn normalise(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {

@@ -398,6 +398,46 @@ pub const CARRIED_STATUS: &[(&str, Carried)] = &[
     ("obsolete", Carried::NotApplicable),
     ("outdated", Carried::NotApplicable),
     ("moot", Carried::NotApplicable),
+    // The reviewer takes its own point back, in a later round or a re-review. (Not "dropped"
+    // or "verified": "**Null check** — dropped in the refactor" is the problem itself.)
+    ("withdrawn", Carried::NotApplicable),
+    ("retracted", Carried::NotApplicable),
+    ("conceded", Carried::NotApplicable),
+    ("verified fixed", Carried::Fixed),
+];
+
+/// The words of a reply that only acknowledges ("Thanks.", "Ack, looks good", "Danke!"), as
+/// normalised words; phrases of two words are taken before single words.
+pub const ACKNOWLEDGEMENTS: &[&str] = &[
+    "thank you",
+    "sounds good",
+    "makes sense",
+    "looks good",
+    "thanks",
+    "thx",
+    "ty",
+    "ack",
+    "acked",
+    "ok",
+    "okay",
+    "great",
+    "perfect",
+    "cool",
+    "nice",
+    "lgtm",
+    "danke",
+    "merci",
+    "gracias",
+    "obrigado",
+    "obrigada",
+    "grazie",
+    "dank",
+    "спасибо",
+    "ありがとうございます",
+    "ありがとう",
+    "谢谢",
+    "謝謝",
+    "감사합니다",
 ];
 
 /// Words that say a comment from an earlier review is fixed now, when they stand after its
@@ -405,6 +445,17 @@ pub const CARRIED_STATUS: &[(&str, Carried)] = &[
 /// sentence (`… Resolved.`). Regex alternatives, matched case-insensitively. ("Removed" and
 /// "renamed" are not among them: "**Auth check** — removed" is as often the problem itself.)
 pub const FIXED_WORDS: &[&str] = &[
+    // (Or taken back by the reviewer: `**F2:** withdrawn, the caller validates it`.)
+    "withdrawn",
+    "retracted",
+    r"ritirat[oa]",
+    r"retirad[oa]",
+    "zurückgezogen",
+    r"retirée?",
+    r"отозван[оа]?",
+    "撤回",
+    "철회",
+    "取り下げ",
     "fixed",
     "resolved",
     "addressed",
@@ -443,6 +494,7 @@ pub const FIXED_WORDS: &[&str] = &[
     "対応済み",
     "解決済み",
     "해결됨",
+    "수정(?:을|이)? 확인(?:했습니다|됨|함)",
     "수정됨",
     "수정 완료",
     "반영됨",
@@ -490,7 +542,7 @@ pub enum Carried {
 /// struck-through title, "✅ Addressed in commits …", "✅ **Fixed** in `a1b2c3d`") or never
 /// posted (a bot's drafts it declined: "Reason this comment was not posted"). "❌ Not fixed" is
 /// not one of them.
-pub const WITHDRAWN: &str = r"(?i)(?:✅\s*(?:\*\*|__)?\s*(?:fixed|addressed|resolved|done|corregido|resuelto|arreglado|vyřešeno|opraveno|erledigt|behoben|résolu|corrigé|risolto|opgelost|rozwiązane|naprawione|решено|исправлено|вирішено|виправлено|löst|åtgärdat|korjattu|ratkaistu|修正済み|対応済み|解決済み|已修复|已解决|已处理|해결됨|수정됨|반영됨)\b|\b(?:addressed|resolved) in (?:commits?|[0-9a-f]{7,40})\b|\b(?:fixed|addressed|resolved|done) in (?:ps|patch ?set) ?\d+\b|\b(?:resolves|addresses|fixes) (?:both|all|all of) (?:the |your |my )?(?:earlier|previous|prior|open) (?:suggestions|points|comments|issues|findings|concerns)\b|\b(?:still|remain|remains|stay|stays) fixed\b|\bcontinuam corrigid[oa]s\b|\bsiguen corregid[oa]s\b|\brestent corrigé(?:e|s|es)?\b|^\W*~~[^~]{3,}~~|✅(?:[^.\n]|\.\S)*?\b(?:is|are|was|were|has been|have been|now)\s+(?:fixed|addressed|resolved|handled)\b|\breason this comment was not posted\b|\bdraft comment\s*:|\b(?:ignore this one|dropping (?:the|this|my) (?:issue|comment|point)|disregard this (?:one|point|comment)|(?:that|this) one is fine|i withdraw (?:this|that)|withdrawing (?:this|that)|scratch that|never ?mind|nothing to do here|not an issue after all|needs no (?:change|action|fix)|marked this conversation as resolved|resolved this (?:thread|discussion|conversation)|^\W*(?:resolved by|решено пользователем) [\p{Lu}@][^\n]{0,60}\b(?:ago|назад)\b|i take (?:this|that|it)(?: one)? back|so (?:ignore|disregard) (?:it|this|that)|already fixed[:;]|none of (?:these|them|those|this) (?:needs?|requires?) (?:any )?(?:action|changes?|fixing)|(?:is|was) already fixed (?:by|in) (?:the )?(?:second|next|later|following|last) commit)\b|wycofuję|on jo korjattu|ei tarvitse tehdä mitään|beru zpět|už (?:je )?opraven[oa]?|już (?:jest )?naprawion[ey]|bereits behoben|déjà corrigé|ya (?:está )?corregido|já (?:foi )?corrigido|già (?:stato )?(?:corretto|risolto)|al opgelost|уже исправлен[оа]?|вже виправлен[оа]?|redan (?:åtgärdat|fixat|rättat)|zaten düzeltil(?:miş|di)|sudah diperbaiki|đã được sửa|deja (?:corectat|rezolvat)|έχει ήδη διορθωθεί|पहले ही ठीक|تم إصلاحه بالفعل|כבר תוקן|이미 수정|철회합니다|취소합니다|取り下げます|撤回(?:这条|此条|这一条|这个)|je retire ce point|retiro (?:este|ese) punto|ziehe ich zurück|ritiro (?:questo|quel) punto)";
+pub const WITHDRAWN: &str = r"(?i)(?:✅\s*(?:\*\*|__)?\s*(?:fixed|addressed|resolved|done|corregido|resuelto|arreglado|vyřešeno|opraveno|erledigt|behoben|résolu|corrigé|risolto|opgelost|rozwiązane|naprawione|решено|исправлено|вирішено|виправлено|löst|åtgärdat|korjattu|ratkaistu|修正済み|対応済み|解決済み|已修复|已解决|已处理|해결됨|수정됨|반영됨)\b|\b(?:addressed|resolved) in (?:commits?|[0-9a-f]{7,40})\b|\b(?:fixed|addressed|resolved|done) in (?:ps|patch ?set) ?\d+\b|\b(?:resolves|addresses|fixes) (?:both|all|all of) (?:the |your |my )?(?:earlier|previous|prior|open) (?:suggestions|points|comments|issues|findings|concerns)\b|\b(?:still|remain|remains|stay|stays) fixed\b|\bcontinuam corrigid[oa]s\b|\bsiguen corregid[oa]s\b|\brestent corrigé(?:e|s|es)?\b|^\W*~~[^~]{3,}~~|✅(?:[^.\n]|\.\S)*?\b(?:is|are|was|were|has been|have been|now)\s+(?:fixed|addressed|resolved|handled)\b|\breason this comment was not posted\b|\bdraft comment\s*:|\b(?:ignore this one|dropping (?:the|this|my) (?:issue|comment|point)|disregard this (?:one|point|comment)|(?:that|this) one is fine|i withdraw (?:this|that)|withdrawing (?:this|that)|scratch that|never ?mind|nothing to do here|not an issue after all|needs no (?:change|action|fix)|marked this conversation as resolved|resolved this (?:thread|discussion|conversation)|^\W*(?:resolved by|решено пользователем) [\p{Lu}@][^\n]{0,60}\b(?:ago|назад)\b|i take (?:this|that|it)(?: one)? back|so (?:ignore|disregard) (?:it|this|that)|already fixed[:;]|none of (?:these|them|those|this) (?:needs?|requires?) (?:any )?(?:action|changes?|fixing)|(?:is|was) already fixed (?:by|in) (?:the )?(?:second|next|later|following|last) commit)\b|wycofuję|on jo korjattu|ei tarvitse tehdä mitään|beru zpět|už (?:je )?opraven[oa]?|już (?:jest )?naprawion[ey]|bereits behoben|déjà corrigé|ya (?:está )?corregido|já (?:foi )?corrigido|già (?:stato )?(?:corretto|risolto)|al opgelost|уже исправлен[оа]?|вже виправлен[оа]?|redan (?:åtgärdat|fixat|rättat)|zaten düzeltil(?:miş|di)|sudah diperbaiki|đã được sửa|deja (?:corectat|rezolvat)|έχει ήδη διορθωθεί|पहले ही ठीक|تم إصلاحه بالفعل|כבר תוקן|이미 수정|철회합니다|취소합니다|取り下げます|撤回(?:这条|此条|这一条|这个)|je retire (?:ce|mon|cette|la|le) (?:point|commentaire|remarque|observation)|retiro (?:este|ese|mi) (?:punto|comentario|observación|señalamiento)|retiro (?:el|la) (?:comentario|observación|señalamiento)|retiro (?:este|esse|meu|minha) (?:ponto|comentário|observação|apontamento|ressalva)|retiro (?:o|a) (?:comentário|observação|apontamento|ressalva)|ziehe ich zurück|ziehe (?:ich )?(?:den|diesen|meinen) (?:Punkt|Kommentar|Einwand|Hinweis) zurück|ritiro (?:questo|quel) (?:punto|commento|rilievo)|ritiro (?:l'|la mia |il mio )?(?:osservazione|commento|rilievo)|(?:снимаю|отзываю) (?:это |своё |свое )?замечание)";
 
 /// An idea the reviewer says it is not asking for in this change ("I'm explicitly not asking for
 /// it in this PR", "NO hace falta en este PR"): a thought for later, not a finding.

@@ -566,6 +566,20 @@ pub const MISSING_SECTIONS: &[&str] = &["missing alternatives", "alternatives no
 pub const RECOMMENDATION_SECTIONS: &[&str] =
     &["recommended decision", "recommendation", "decision"];
 
+/// What a tally counts beside its levels (`Critical issues: 0 · Suggestions: 0`, `Files
+/// reviewed: 4`), normalised.
+pub const TALLY_NOUNS: &[&str] = &[
+    "suggestions",
+    "suggestion",
+    "comments",
+    "notes",
+    "files",
+    "files reviewed",
+    "findings",
+    "issues",
+    "total",
+];
+
 /// Labels that open a finding as a line (`Bug: …`, `Issue 2: …`, `Finding: …`).
 pub const FINDING_LABELS: &[&str] = &[
     "bug",
