@@ -117,7 +117,7 @@ https://gerrit.example.org/c/queue/+/4471/comment/9a1c_40/ \n\
 PS3, Line 40: delay = base * 2 ** attempt\n\
 The delay has no ceiling, so a job that failed forty times waits for centuries.\n\n\
 https://gerrit.example.org/c/queue/+/4471/comment/9a1c_12/ \n\
-PS2, Line 12: BASE = 0.5\n> Done, it comes from the settings now.\nThanks!\n\n\n\
+PS2, Line 12: BASE = 0.5\n> Moved it to the settings file.\nThanks!\n\n\n\
 File src/queue/worker.py:\n\n\
 https://gerrit.example.org/c/queue/+/4471/comment/9a1c_88/ \n\
 PS3, Line 88: self.pending.remove(job)\n\

@@ -18,7 +18,8 @@ const MOVES: &[&str] = &[
     r"(?i)\b(?:понижа\w*|снижа\w*|повыша\w*|понижен\w*|снижен\w*|повышен\w*)\s+(?:\S+\s+){0,3}?до\s+[*_`]{0,2}([\p{L}\d-]+(?: [\p{L}-]+)?)",
     r"(?i)\b(?:baj[oaé]|rebaj[oaé]|bajamos|baixo|rebaixo|baixei|rebaixei|abbasso|declasso|r[ée]trograd\w*|herabgestuft|runtergestuft)\s+(?:\S+\s+){0,3}?(?:a|para|en|à|au|auf)\s+[*_`]{0,2}([\p{L}\d-]+(?: [\p{L}-]+)?)",
     r"(?:降为|降级为|降到|下调为|下调到|调整为|调为|改为|升为|升级为|提升为|上调为)\s*([^，。；、,.;\s（(]{1,8})",
-    r"([^\s、。（(：:]{1,6})\s*(?:に|[（(])\s*(?:引き下げ|引き上げ|格下げ|格上げ|下げ)",
+    // (After "重大度は": the level is the word right before に, not the field's name.)
+    r"([^\s、。（(：:はを]{1,6})\s*(?:に|[（(])\s*(?:引き下げ|引き上げ|格下げ|格上げ|下げ)",
     r"([^\s]{1,6}?)(?:으로|로)\s*(?:하향|상향|낮춥|낮추|낮춰|올립|올려|조정)",
 ];
 

@@ -75,6 +75,9 @@ fn a_level_moved_in_the_reviewer_s_own_words_counts_in_any_language() {
         ("1. Про `config/loader.go`, строка 48 — остаётся в силе, но согласен, что это не блокер, \
 понижаю до minor.\n", P2),
         ("**F2 `pkg/config.go` 第 12 行：默认速率写死为 100** — 保留，但这不是阻塞问题，降为低优先级。\n", P3),
+        ("**F1 `lib/ttl.rb` 42 行目：単位が混在している** — 実害はないので、重大度は低に引き下げます。\n", P3),
+        ("- **F2** (`src/cupon.py`, línea 12) — sigue abierto, pero lo bajo a baja: el redondeo no \
+afecta a los totales.\n", P3),
         ("Thanks. The race can't happen today, so I'm lowering the priority of this comment to \
 medium: `RegisterPlugin` in `plugin/registry.go` (line 58) is exported. This is a blocker for \
 later callers.\n", P2),
