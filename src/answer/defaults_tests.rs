@@ -74,3 +74,22 @@ after commit.\n\nLooks good to me, nothing to change.\n",
         assert!(approves(text), "{text}: {:?}", seen(&read_cr(text)));
     }
 }
+
+#[test]
+fn a_summary_line_under_a_finding_s_own_heading_keeps_it_a_finding() {
+    let text = "### Race in the cache refresh\n\n\
+**Summary:** two writers can both miss the cache and overwrite each other's entry.\n";
+    assert_eq!(seen(&read_cr(text)).len(), 1, "{text}");
+}
+
+#[test]
+fn a_section_of_thoughts_indented_under_its_name_is_the_review() {
+    let text = "Thoughts\n  - `src/retry.py:40`: the retry has no cap, a blocker.\n";
+    let r = read_cr(text);
+    let found = if r.structured {
+        seen(&r)
+    } else {
+        super::layout_tests::raw_levels(text)
+    };
+    assert!(!found.is_empty(), "{text}");
+}

@@ -306,14 +306,7 @@ fn shown_thinking_out(text: &str) -> String {
             .unwrap_or(t)
             .trim()
             .trim_matches(['*', '_', ' ']);
-        [
-            "thinking",
-            "show thinking",
-            "thought process",
-            "thoughts",
-            "reasoning",
-        ]
-        .contains(&t.to_lowercase().as_str())
+        ["thinking", "show thinking", "thought process"].contains(&t.to_lowercase().as_str())
     };
     let lines: Vec<&str> = text.lines().collect();
     let mut out: Vec<&str> = Vec::with_capacity(lines.len());

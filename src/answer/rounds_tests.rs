@@ -92,3 +92,14 @@ later callers.\n", P2),
         assert_eq!(levels, [level], "{text}");
     }
 }
+
+#[test]
+fn what_only_looks_closed_stays_open() {
+    // A notes column that ticks something, an author who conceded, a status "not withdrawn".
+    let table = "| # | Finding | Severity | Status | Notes |\n|---|---|---|---|---|\n\
+| 1 | SQL built from the search box | P0 | Open | ✅ repro confirmed |\n\
+| 2 | Token kept in the log | P1 | Author conceded, fix pending | |\n\
+| 3 | Retry without a cap | P1 | Not withdrawn — still stands | |\n";
+    let levels: Vec<_> = seen(&read_cr(table)).into_iter().map(|(s, _)| s).collect();
+    assert_eq!(levels, [P0, P1, P1], "{table}");
+}

@@ -230,8 +230,29 @@ impl Reader<'_> {
         // (The latest of several status columns is the rightmost: `| Round 2 status | Round 3
         // |` holding `Fix pushed | ✅ Verified fixed`.)
         let last = cells.iter().rposition(|c| !plain(c).trim().is_empty());
+        // (Only a column named as a later round's: a `Notes` cell saying `✅ repro confirmed`
+        // closes nothing.)
+        let round_column = |l: usize| {
+            let h = header.get(l).map_or("", String::as_str);
+            col(vocab::TABLE_STATUS_COLUMNS) == Some(l)
+                || [
+                    "round",
+                    "pass",
+                    "iteration",
+                    "now",
+                    "current",
+                    "latest",
+                    "after",
+                ]
+                .iter()
+                .any(|w| h == *w || h.starts_with(&format!("{w} ")))
+        };
         let latest_done = last.is_some_and(|l| {
-            l != issue && Some(l) != sev && status.is_some_and(|s| l > s) && done(&get(l))
+            l != issue
+                && Some(l) != sev
+                && status.is_some_and(|s| l > s)
+                && round_column(l)
+                && done(&get(l))
         });
         if sev.is_some_and(|i| level_passed(&get(i)))
             || status.is_some_and(|i| done(&get(i)))

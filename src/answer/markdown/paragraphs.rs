@@ -648,7 +648,8 @@ impl Reader<'_> {
             // charges`, it sums up the change.)
             Kind::Neutral(title)
                 if !title.is_empty()
-                    && ((unit::is_field(text) && !unit::sums_up(text))
+                    && ((unit::is_field(text)
+                        && !(unit::sums_up(text) && titles_review(&title)))
                         || (marker_only()
                             && !self.heading_content
                             && vocab::normalise(&title).split(' ').count() >= 3)) =>
@@ -736,6 +737,22 @@ impl Reader<'_> {
 }
 
 /// A unit that is surely a finding: a marker, a label, a range or a location in its lead.
+/// "Review: Fix duplicate charges", "Code review of PR #412": a heading that titles the
+/// answer as a review, under which a `**Summary:**` sums up the change (under a finding's
+/// heading, it sums up the finding).
+fn titles_review(title: &str) -> bool {
+    let t = vocab::normalise(title);
+    [
+        "review",
+        "code review",
+        "pr review",
+        "diff review",
+        "pull request review",
+    ]
+    .iter()
+    .any(|p| t == *p || t.starts_with(&format!("{p} ")))
+}
+
 pub(super) fn strong(u: &Unit) -> bool {
     u.read.severity.is_some() || u.read.labelled || u.kind == UnitKind::Range
 }

@@ -399,10 +399,12 @@ pub const CARRIED_STATUS: &[(&str, Carried)] = &[
     ("outdated", Carried::NotApplicable),
     ("moot", Carried::NotApplicable),
     // The reviewer takes its own point back, in a later round or a re-review. (Not "dropped"
-    // or "verified": "**Null check** — dropped in the refactor" is the problem itself.)
+    // or "verified": "**Null check** — dropped in the refactor" is the problem itself; nor
+    // "conceded": "Author conceded, fix pending" is still open.)
     ("withdrawn", Carried::NotApplicable),
     ("retracted", Carried::NotApplicable),
-    ("conceded", Carried::NotApplicable),
+    ("not withdrawn", Carried::Open),
+    ("not retracted", Carried::Open),
     ("verified fixed", Carried::Fixed),
 ];
 
