@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::answer::vocab::{normalise, Carried, CARRIED_STATUS};
+use crate::answer::vocab::{normalise, Carried};
 
 /// What the answer said about each asked id.
 #[derive(Debug, Default, PartialEq)]
@@ -130,34 +130,10 @@ pub(crate) fn named_once(line: &str, asked: &[(String, String)]) -> Option<(Stri
     Some((id.clone(), rest[skip..].to_vec()))
 }
 
-/// The status a short text opens with (a table's status cell: "Fixed in 2f7b9d4", "Still
-/// open", "Not fixed"), read in its first three words.
-pub(crate) fn status_word(text: &str) -> Option<Carried> {
-    let words: Vec<String> = normalise(text)
-        .split(' ')
-        .take(3)
-        .map(str::to_string)
-        .collect();
-    status_in(&words)
-}
-
-/// The first status phrase in `words`, the longest one where several start at one word.
-fn status_in(words: &[String]) -> Option<Carried> {
-    for i in 0..words.len() {
-        let best = CARRIED_STATUS
-            .iter()
-            .filter(|(p, _)| {
-                let p: Vec<&str> = p.split(' ').collect();
-                words.len() - i >= p.len()
-                    && words[i..i + p.len()].iter().zip(&p).all(|(a, b)| a == b)
-            })
-            .max_by_key(|(p, _)| p.len());
-        if let Some((_, st)) = best {
-            return Some(*st);
-        }
-    }
-    None
-}
+// (Statuses are read by the vocabulary, so that the JSON reader can read them too without
+// depending on this module.)
+use crate::answer::vocab::status_in;
+pub(crate) use crate::answer::vocab::status_word;
 
 /// `{"id": "F3", "status": "fixed"}` objects anywhere in a JSON value, and status lines inside
 /// its strings.

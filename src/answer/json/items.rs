@@ -357,7 +357,7 @@ fn passed(o: &Map<String, Value>) -> bool {
     // of an earlier round's finding.)
     let carried = get_ci(o, &["status", "state", "resolution"])
         .and_then(|(_, v)| v.as_str())
-        .and_then(crate::answer::carried::status_word)
+        .and_then(vocab::status_word)
         .is_some_and(|c| c != vocab::Carried::Open);
     carried
         || said(&["kind"], &["pass", "notapplicable"])

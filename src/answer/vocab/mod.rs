@@ -87,6 +87,35 @@ pub fn numbered_title(title: &str) -> bool {
 
 /// Normalises a marker or heading: lower case, emoji and punctuation gone, words separated by
 /// one space (`"**P1 - Must Fix**"` → `"p1 must fix"`).
+/// The status a short text opens with (a table's status cell: "Fixed in 2f7b9d4", "Still
+/// open", "Not fixed"), read in its first three words.
+pub fn status_word(text: &str) -> Option<Carried> {
+    let words: Vec<String> = normalise(text)
+        .split(' ')
+        .take(3)
+        .map(str::to_string)
+        .collect();
+    status_in(&words)
+}
+
+/// The first status phrase in `words`, the longest one where several start at one word.
+pub fn status_in(words: &[String]) -> Option<Carried> {
+    for i in 0..words.len() {
+        let best = CARRIED_STATUS
+            .iter()
+            .filter(|(p, _)| {
+                let p: Vec<&str> = p.split(' ').collect();
+                words.len() - i >= p.len()
+                    && words[i..i + p.len()].iter().zip(&p).all(|(a, b)| a == b)
+            })
+            .max_by_key(|(p, _)| p.len());
+        if let Some((_, st)) = best {
+            return Some(*st);
+        }
+    }
+    None
+}
+
 /// Whether a reply says only thanks or OK ("Thanks.", "Ack, great", "👍", "Danke!"): an
 /// acknowledgement of the answer it replies to, which raises nothing.
 pub fn acknowledgement(reply: &str) -> bool {
