@@ -1705,3 +1705,48 @@ fn tuned_holdout_w54_corpus() {
         },
     );
 }
+
+/// `tuned/holdout-w55`: written blind (62 answers, 9 families: peer reviews of proposals and
+/// design documents under git-debate's own peer-review prompt — translated section names,
+/// missing alternatives, a recommended decision, a JSON block that disagrees with the prose; 10
+/// in nine other languages) at the same time as w56 and measured once, with the reader alone,
+/// after it was tuned on w3 to w54: recall 0.94, precision 0.90, severity 0.85, located 0.94,
+/// approval 0.95, blockers caught 18/19 ("the one I'd treat as blocking" passed), clean answers
+/// falsely gated 4/36, approvals gated 2/22. Tuned on since: no clean answer or approval gated.
+#[test]
+fn tuned_holdout_w55_corpus() {
+    held_loosely(
+        "holdout-w55",
+        (62, 0, 0),
+        &Bars {
+            recall: 0.94,
+            precision: 0.97,
+            severity: 0.82,
+            located: 0.91,
+            family: 0.0,
+            clean_tenth: true,
+        },
+    );
+}
+
+/// `tuned/holdout-w56`: written blind (62 answers: the six CLIs' first-round answers to
+/// git-debate's code-review prompt, as final text and as machine-mode envelopes and event
+/// streams; 10 in ten other languages) and measured once, with the reader alone, after it was
+/// tuned on w3 to w54: recall 0.96, precision 0.96, severity 0.97, located 0.97, approval 0.94,
+/// blockers caught 19/19, clean answers falsely gated 3/36, approvals gated 3/22 (lists of what
+/// was checked beside an outright "no issues"). Tuned on since: none gated.
+#[test]
+fn tuned_holdout_w56_corpus() {
+    held_loosely(
+        "holdout-w56",
+        (62, 0, 0),
+        &Bars {
+            recall: 0.96,
+            precision: 0.98,
+            severity: 0.96,
+            located: 0.96,
+            family: 0.0,
+            clean_tenth: true,
+        },
+    );
+}

@@ -1056,6 +1056,8 @@ mod mail_tests;
 #[cfg(test)]
 mod patches_tests;
 #[cfg(test)]
+mod proposals_tests;
+#[cfg(test)]
 mod prose_tests;
 #[cfg(test)]
 mod rounds_tests;

@@ -92,7 +92,12 @@ fn silent(raw: &str, roots: &Roots) -> bool {
         && (mostly_non_latin(raw) || foreign_prose(raw))
         && !crate::answer::verdict::approves(raw)
         && !crate::answer::verdict::found_nothing(raw);
+    // An answer that asks for changes ("So: revise, mostly for point 1.", "Verdict: request
+    // changes") has raised something, whether or not its words of concern are ours.
+    let objects = crate::answer::verdict::objection(raw).is_some()
+        || crate::answer::verdict::stated(raw) == Some(vocab::Stance::Object);
     !unread
+        && !objects
         && !crate::answer::verdict::raises_concern(raw)
         && !crate::answer::verdict::conditional(raw)
         && !crate::answer::verdict::approves_the_rest(raw)

@@ -21,10 +21,16 @@ pub fn findings(
         .map(str::trim)
         .filter(|p| !p.is_empty())
         .collect();
+    // An answer that says outright it found nothing ("I have no issues to report.") and
+    // approves: a paragraph of what was checked names the files it read; only a level or a
+    // line makes one of its worries a finding.
+    let found_nothing = !said_no && verdict::found_nothing(prose_text);
     let raises = |p: &str| {
         let lined = || placed(p, roots).is_some_and(|l| l.start_line.is_some());
         (verdict::raises_concern(p)
-            && (prose::severity_in(p).is_some() || placed(p, roots).is_some()))
+            && (prose::severity_in(p).is_some()
+                || (placed(p, roots).is_some() && !found_nothing)
+                || lined()))
             // "One medium-severity thing: `a.kt:66` maps…": a level and a line are a
             // finding, whatever words it is told in.
             || (prose::severity_in(p).is_some() && lined())
@@ -131,7 +137,16 @@ fn placed(p: &str, roots: &Roots) -> Option<Location> {
 }
 
 fn first_sentence(text: &str) -> String {
-    let line = text.lines().next().unwrap_or("").trim();
+    // (The first line that says something: not the heading the paragraph sits under, nor its
+    // list marker — "## Risks" / "- `src/cache.ts:14` now connects at load" — nor "1.".)
+    static MARKER: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    let marker = crate::answer::re(&MARKER, r"^(?:[-*+•]|\d{1,3}[.)])\s+");
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .unwrap_or("");
+    let line = marker.find(line).map_or(line, |m| &line[m.end()..]);
     let end = line
         .char_indices()
         .find(|(i, c)| matches!(c, '.' | '!' | '?') && line[i + 1..].starts_with(' '))

@@ -3,12 +3,15 @@
 
 use super::*;
 
+use crate::answer::vocab::Round;
 use crate::pattern::Pattern;
 
 /// What a field line is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Field {
     Severity,
+    /// A level an earlier round gave (`Previous severity: High`): no level of this round.
+    EarlierSeverity,
     Category,
     File,
     Line,
@@ -252,10 +255,21 @@ pub fn labelled(line: &str) -> Option<(String, String)> {
 
 pub(super) fn field(line: &str) -> Option<(Field, String)> {
     let (name, value) = labelled(line)?;
+    let kind = kind_of(&name).or_else(|| {
+        let (round, rest) = round_named(&name)?;
+        (kind_of(rest)? == Field::Severity).then_some(match round {
+            Round::Earlier => Field::EarlierSeverity,
+            Round::Now => Field::Severity,
+        })
+    })?;
+    Some((kind, value))
+}
+
+fn kind_of(name: &str) -> Option<Field> {
     // A level's field name in any language the markers know (`**Waga:** krytyczna`) is a
     // severity field here too: one vocabulary for both readers.
     static LEVEL_NAME: OnceLock<Pattern> = OnceLock::new();
-    let kind = FIELD_NAMES
+    FIELD_NAMES
         .iter()
         .find(|(n, _)| *n == name)
         .map(|f| f.1)
@@ -263,10 +277,19 @@ pub(super) fn field(line: &str) -> Option<(Field, String)> {
             crate::answer::re_built(&LEVEL_NAME, || {
                 format!("(?i)^(?:{})$", crate::answer::vocab::SEVERITY_FIELD_WORDS)
             })
-            .is_match(&name)
+            .is_match(name)
             .then_some(Field::Severity)
-        })?;
-    Some((kind, value))
+        })
+}
+
+/// A field name that opens with the round it speaks for (`previous severity`, `今回の重大度`):
+/// that round and the rest of the name.
+fn round_named(name: &str) -> Option<(Round, &str)> {
+    vocab::LEVEL_FIELD_ROUNDS.iter().find_map(|(word, round)| {
+        let rest = name.strip_prefix(word)?;
+        let unspaced = word.chars().last().is_some_and(vocab::unspaced);
+        (unspaced || rest.starts_with(' ')).then(|| (*round, rest.trim_start()))
+    })
 }
 
 /// `**Summary:** …`, `TL;DR: …`: a line that sums up what it stands under, the whole change
@@ -300,8 +323,13 @@ fn severity_lead(line: &str) -> bool {
 }
 
 /// `**Severity: high**`, `Priority: low`: a level given as a field.
+/// (An earlier round's level, `Previous severity: High`, is a level field too: a detail of the
+/// finding above it, whose level it does not give.)
 pub fn is_severity_field(line: &str) -> bool {
-    matches!(field(line), Some((Field::Severity, _)))
+    matches!(
+        field(line),
+        Some((Field::Severity | Field::EarlierSeverity, _))
+    )
 }
 
 /// Control characters (escape sequences included) out of model text before anyone prints it.

@@ -184,8 +184,9 @@ fn field_place(v: &str, roots: &Roots) -> Option<Location> {
 /// media. round() viene …`), or a label opening an explanation (`**Critical**: the import no
 /// longer resolves`).
 fn field_level(text: &str, v: &str) -> Option<(Severity, Strength)> {
+    // (A remark in brackets after the level is not part of it: `Low (lowered)`, `低（引き下げ）`.)
     let v = v
-        .split(['|', ';', ',', '·', '—', '–'])
+        .split(['|', ';', ',', '·', '—', '–', '(', '（'])
         .next()
         .unwrap_or("")
         .trim();
@@ -227,6 +228,8 @@ fn details(u: &Unit, roots: &Roots) -> Details {
                 }
                 last_was_action = false;
             }
+            // An earlier round's level is history, not this round's level nor its words.
+            Some((Field::EarlierSeverity, _)) => last_was_action = false,
             Some((Field::Category, v)) => {
                 category = category.or(vocab::severity_of(&v));
                 last_was_action = false;

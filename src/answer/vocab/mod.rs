@@ -435,6 +435,31 @@ const EMPTY_WORDS: &[&str] = &[
     "لا شيء",
     "אין",
     "ไม่มี",
+    // "Nothing to point out" in the words a level section's placeholder takes.
+    "rien à signaler",
+    "rien à redire",
+    "rien à ajouter",
+    "aucun point",
+    "aucune remarque",
+    "nada que señalar",
+    "nada a señalar",
+    "nada que destacar",
+    "nada a destacar",
+    "nada a apontar",
+    "nada a assinalar",
+    "niente da segnalare",
+    "nulla da segnalare",
+    "nichts zu beanstanden",
+    "nichts anzumerken",
+    "замечаний нет",
+    "нет замечаний",
+    "指摘なし",
+    "特に指摘はありません",
+    "指摘事項なし",
+    "无问题",
+    "没有问题",
+    "지적 사항 없음",
+    "지적할 사항 없음",
 ];
 
 /// `none`, `(none)`, `N/A`, `No blockers.`, `No P1 issues.`: a placeholder where a list of
@@ -468,6 +493,10 @@ pub fn is_placeholder(s: &str) -> bool {
         // "Nothing else to report", "None found", "Nothing stood out" — but not "Nothing
         // elsewhere checks the expiry" or "Nothing else handles the retry".
         "none" | "nothing" => {
+            // ("Nothing I'd block on, but the retry never ends" says something after all.)
+            if words.iter().any(|w| CONTRASTS.contains(w)) {
+                return false;
+            }
             let r = rest(1);
             let r = r.strip_prefix("else").map_or(r.as_str(), str::trim_start);
             placeholder_tail(r)
@@ -604,6 +633,11 @@ fn placeholder_elsewhere(words: &[&str]) -> bool {
     words[n + k + 1..].iter().all(|w| AFTER.contains(w))
 }
 
+/// Words that turn a placeholder into a point after all ("nothing blocking, but …").
+const CONTRASTS: &[&str] = &[
+    "but", "except", "although", "though", "however", "apart", "besides",
+];
+
 /// What may follow "none", "nothing" or "no issues" in a placeholder: nothing, or words that
 /// say nothing was found (matched as whole words at the start).
 fn placeholder_tail(rest: &str) -> bool {
@@ -639,6 +673,21 @@ fn placeholder_tail(rest: &str) -> bool {
         "was found",
         "from me",
         "on my side",
+        // "Nothing I'd ask for", "Nothing I would change", "Nothing more to ask".
+        "i d",
+        "i would",
+        "i can",
+        "i could",
+        "i see",
+        "i ve",
+        "to ask",
+        "to raise",
+        "to suggest",
+        "to note",
+        "needed",
+        "required",
+        "further",
+        "more",
     ];
     rest.is_empty()
         || TAILS

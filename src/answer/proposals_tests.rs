@@ -1,0 +1,155 @@
+//! Peer reviews of proposals and first-round answers to the review prompt (blind sets w55 and
+//! w56): the prompt's own sections in the author's language, a recommended decision, a level
+//! field per round, approvals that explain the one risk they checked. One rule each, in answers
+//! written for these tests.
+
+use super::layout_tests::{approves, read_cr, seen};
+use crate::answer::location::Roots;
+use crate::findings::Severity::*;
+
+#[test]
+fn a_level_field_of_an_earlier_round_gives_no_level() {
+    for text in [
+        "**F1: TTL units are mixed**\n- Previous severity: High\n- Current severity: Low\n\
+- File: `lib/cache/ttl.rb`\n- Line: 42\n- Why: the default `3_600_000` has no unit.\n",
+        "**F1: TTL の単位が混在している**\n- 前回の重大度: 高\n- 今回の重大度: 低\n\
+- ファイル: `lib/cache/ttl.rb`\n- 行: 42\n- 理由: 既定値の単位が読み取れない。\n",
+    ] {
+        assert_eq!(
+            seen(&read_cr(text)),
+            [(P3, "lib/cache/ttl.rb:42".into())],
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_point_the_reviewer_treats_as_blocking_is_a_blocker_and_revise_raises_something() {
+    let text = "Overall a well-argued RFC. A few thoughts:\n\n\
+**1. This is the one I'd treat as blocking: the reconnect storm.** Every client reconnects at \
+once after a deploy, with no backoff.\n\n\
+**2. Nit:** the gateway has two names.\n\nSo: revise, mostly for point 1.\n";
+    let levels: Vec<_> = seen(&read_cr(text)).into_iter().map(|s| s.0).collect();
+    assert!(levels.contains(&P0), "{levels:?}");
+    // Read as prose blocks, the same point is a blocker too.
+    let prose = text.replace("**2. Nit:**", "Also,");
+    let blocks: Vec<_> = super::layout_tests::raw_levels(&prose)
+        .into_iter()
+        .map(|s| s.0)
+        .collect();
+    assert!(blocks.contains(&P0), "{blocks:?}");
+    // Without any rated point, an answer that says "revise" is never one that raised nothing.
+    let unrated = "Overall a well-argued RFC.\n\n**1. The reconnect storm.** Every client \
+reconnects at once after a deploy.\n\n**2. Diagram labels.** Two names for one box.\n\n\
+So: revise, mostly for point 1.\n";
+    assert!(!super::normalise::raises_nothing(
+        unrated,
+        &Roots::default()
+    ));
+    // "so reject requests without a token" describes code, not a decision.
+    assert!(crate::answer::verdict::objection(
+        "The middleware should validate the token, so reject requests without one."
+    )
+    .is_none());
+}
+
+#[test]
+fn a_placeholder_that_says_why_is_still_a_placeholder_unless_it_turns() {
+    let text = "## P1 - Must Reconsider\n\nNone.\n\n## P2 - Should Improve\n\nNone.\n\n\
+## P3 - Nice to Strengthen\n\nNothing I'd ask for; the ADR is tight.\n\n\
+## Recommended Decision\n\n**Keep.**\n";
+    assert!(
+        seen(&read_cr(text)).is_empty(),
+        "{:?}",
+        seen(&read_cr(text))
+    );
+    assert!(crate::answer::vocab::is_placeholder(
+        "Nothing I would change"
+    ));
+    assert!(!crate::answer::vocab::is_placeholder(
+        "Nothing I'd block on, but the retry never ends"
+    ));
+}
+
+#[test]
+fn the_prompts_sections_in_the_authors_language_are_sections() {
+    let text = "## P1 - À reconsidérer\n\nAucun point.\n\n## P2 - À améliorer\n\nAucun point.\n\n\
+## P3 - À renforcer\n\nRien à signaler. J'ai vérifié que l'intercepteur existe déjà \
+(`pkg/rpc/deadline.go:23`).\n\n## Décision recommandée\n\n**Conserver.**\n";
+    assert!(
+        seen(&read_cr(text)).is_empty(),
+        "{:?}",
+        seen(&read_cr(text))
+    );
+    // A point under a translated section takes its level.
+    let point = "## P2 - À améliorer\n\n- Le délai par défaut de 10 s n'est pas justifié \
+(`docs/adr/0029.md:31`).\n";
+    assert_eq!(
+        seen(&read_cr(point)),
+        [(P2, "docs/adr/0029.md:31".into())],
+        "{point}"
+    );
+}
+
+#[test]
+fn the_recommended_decision_line_is_the_verdict_not_a_finding() {
+    let text = "| # | Level | Where | Finding |\n|---|---|---|---|\n\
+| 1 | Should improve | `docs/export.md:91` | The job limit is per key, not per tenant. |\n\n\
+**Recommended decision:** keep, with the changes above.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(P2, "docs/export.md:91".into())],
+        "{text}"
+    );
+}
+
+#[test]
+fn the_one_risk_checked_and_cleared_is_no_finding() {
+    for text in [
+        "LGTM.\n\nI checked the one thing that could have gone wrong — the backfill racing the \
+new trigger — and the `IS NULL` guard in `db/backfill.sql` means the backfill never overwrites \
+a value the trigger set.\n\n```json\n{\"verdict\": \"approve\", \"findings\": []}\n```\n",
+        "No issues found.\n\nThe one risky part of the change is that `Shutdown` now closes the \
+channel first, and a send on a closed channel would panic. I checked every sender: `Submit` \
+(`pool.go:69`) takes the lock and returns early once closed, so no send can race the close.\n\n\
+## P1 - Must Fix\nNone\n\n```json\n{\"verdict\":\"approve\",\"findings\":[]}\n```\n",
+    ] {
+        assert!(approves(text), "{text}: {:?}", seen(&read_cr(text)));
+    }
+    // The same risk, not cleared, is a finding.
+    let open = "The one risky part of the change is that `Shutdown` now closes the channel \
+first, and a send on a closed channel would panic (`pool.go:69`).\n\n\
+```json\n{\"verdict\":\"approve\",\"findings\":[]}\n```\n";
+    assert!(!approves(open), "{:?}", seen(&read_cr(open)));
+}
+
+#[test]
+fn a_list_of_checks_under_an_outright_no_issues_names_files_and_raises_nothing() {
+    let text = "This fixes the P1 incident: the limiter keyed on the balancer's address.\n\n\
+*   **Key derivation:** `trust proxy` is set before the limiter, per `deploy/alb.tf`, so a \
+client cannot move itself into another bucket.\n\
+*   **Failure mode:** if Redis is unreachable the limiter still fails open, as documented.\n\n\
+I have no issues to report.\n\n```json\n{\"verdict\": \"approve\", \"findings\": []}\n```\n";
+    assert!(approves(text), "{:?}", seen(&read_cr(text)));
+    // Without the reviewer's "no issues", a worry about a named file is raised.
+    let worried = text.replace("I have no issues to report.", "Otherwise fine.");
+    assert!(!approves(&worried), "{:?}", seen(&read_cr(&worried)));
+}
+
+#[test]
+fn a_risk_that_will_throw_is_raised_even_when_the_reviewer_could_not_run_it() {
+    let text = "The refactor reads well.\n\n## P1 - Must Fix\nNone\n\n## Risks\n\
+- `src/cache.ts:14` now connects at module load. The cron job doesn't set `REDIS_URL`, so \
+anything there that imports it will throw at startup. I couldn't run it to confirm, but I \
+don't see a guard.\n\n```json\n{\"verdict\":\"approve\",\"findings\":[]}\n```\n";
+    let r = read_cr(text);
+    assert_eq!(seen(&r), [(Unclassified, "src/cache.ts:14".into())]);
+    // Titled by what it says, not by the heading above it or its list marker.
+    assert!(
+        r.critique.findings[0]
+            .title
+            .starts_with("src/cache.ts:14 now connects"),
+        "{}",
+        r.critique.findings[0].title
+    );
+}
