@@ -1750,3 +1750,25 @@ fn tuned_holdout_w56_corpus() {
         },
     );
 }
+
+/// `tuned/holdout-w57`: written blind (62 answers, 7 families: reviews through git-debate's own
+/// protections — secrets shown as `[REDACTED:<kind>]` markers, a read-only sandbox; 10 in ten
+/// other languages) and measured once, with the reader alone, after it was tuned on w3 to w56:
+/// recall 0.99, precision 0.95, severity 0.97, located 1.00, approval 0.97, blockers caught
+/// 19/19, clean answers falsely gated 2/36, approvals gated 2/22 (prose explaining a marker
+/// above a JSON approval). Tuned on since: none gated.
+#[test]
+fn tuned_holdout_w57_corpus() {
+    held_loosely(
+        "holdout-w57",
+        (62, 0, 0),
+        &Bars {
+            recall: 0.98,
+            precision: 0.98,
+            severity: 0.98,
+            located: 0.99,
+            family: 0.0,
+            clean_tenth: true,
+        },
+    );
+}

@@ -238,24 +238,17 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
     // (A sentence saying what the reviewer read names the parts it read, concerning or not.)
     let said: Vec<&str> = loose.lines().filter(|l| !asides::scope(l)).collect();
     let loose_concern = !use_json && (verdict::raises_concern(&said.join("\n")) || points_at_code);
-    // Nothing raised by the structure, but the answer says no ("Approved? No.", a JSON
-    // `reject` with an empty list) or approves while its prose rates a bug: what it said is
-    // findings, so the gate sees them ([`unraised`]).
     if c.findings.is_empty() {
-        let said_no = objects || verdict::objection(&prose).is_some();
-        let approving = c.agreement || verdict::approves(&prose);
-        if said_no || approving {
-            let summary = from_json_block.as_ref().and_then(|j| j.summary.as_deref());
-            // An answer that is one JSON value has no prose: its `considered` risks and
-            // `summary` were read as JSON.
-            let prose = if one_json_value(text) { "" } else { &prose };
-            c.findings = unraised::findings(summary, prose, said_no, roots)
-                .into_iter()
-                .filter(|f| !said_quietly(&f.body, &md.quiet_text))
-                .collect();
-            // ("… in the same file, line 51": the answer's one file.)
-            default_file(text, raw, roots, &mut c.findings);
-        }
+        c.findings = unraised_findings(
+            &c,
+            objects,
+            from_json_block.as_ref(),
+            &prose,
+            text,
+            raw,
+            &md,
+            roots,
+        );
     }
     c.agreement = c.findings.is_empty()
         && !objects
@@ -276,6 +269,40 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
     let mut reading = Reading::new(c, structured, raw, cap_note, roots);
     reading.notes.extend(remarks);
     reading
+}
+
+/// Nothing raised by the structure, but the answer says no ("Approved? No.", a JSON `reject`
+/// with an empty list) or approves while its prose rates a bug: what it said is findings, so the
+/// gate sees them ([`unraised`]).
+#[allow(clippy::too_many_arguments)]
+fn unraised_findings(
+    c: &Critique,
+    objects: bool,
+    from_json_block: Option<&json::JsonReview>,
+    prose: &str,
+    text: &str,
+    raw: &str,
+    md: &markdown::Markdown,
+    roots: &Roots,
+) -> Vec<Finding> {
+    let said_no = objects || verdict::objection(prose).is_some();
+    let approving = c.agreement || verdict::approves(prose);
+    if !(said_no || approving) {
+        return Vec::new();
+    }
+    let summary = from_json_block.and_then(|j| j.summary.as_deref());
+    // An answer that is one JSON value has no prose: its `considered` risks and `summary` were
+    // read as JSON.
+    let prose = if one_json_value(text) { "" } else { prose };
+    let json_approves =
+        from_json_block.is_some_and(|j| j.stance == Some(Stance::Approve) && j.findings.is_empty());
+    let mut found: Vec<Finding> = unraised::findings(summary, prose, said_no, json_approves, roots)
+        .into_iter()
+        .filter(|f| !said_quietly(&f.body, &md.quiet_text))
+        .collect();
+    // ("… in the same file, line 51": the answer's one file.)
+    default_file(text, raw, roots, &mut found);
+    found
 }
 
 /// Is the whole answer one JSON value?
@@ -463,9 +490,20 @@ fn prose_outranks_json(text: &str, roots: &Roots, findings: &mut [Finding]) {
             .filter(|i| cites(&findings[*i]))
             .collect();
         let cited_one = |i: usize| cited.len() == 1 && cited[0] == i;
+        // A finding at the paragraph's very line is the one it is about; one a line or two
+        // away (`settings.py:40` and the next finding at `:42`) is then another.
+        let at_line = |f: &Finding| {
+            let line = |l: &Option<crate::findings::Location>| {
+                l.as_ref().map(|l| (l.path.clone(), l.start_line))
+            };
+            b.location.as_ref().is_some_and(|l| l.start_line.is_some())
+                && line(&f.location) == line(&b.location)
+        };
+        let exact = findings.iter().any(at_line);
         let mut raised = false;
         for (i, f) in findings.iter_mut().enumerate() {
-            if lower(f) && (restate::same_place(f, b) || cited_one(i)) {
+            let near = restate::same_place(f, b) && (!exact || at_line(f));
+            if lower(f) && (near || cited_one(i)) {
                 f.severity = said;
                 raised = true;
             }

@@ -153,3 +153,47 @@ don't see a guard.\n\n```json\n{\"verdict\":\"approve\",\"findings\":[]}\n```\n"
         r.critique.findings[0].title
     );
 }
+
+#[test]
+fn a_json_approval_with_an_empty_list_outweighs_a_file_its_prose_names() {
+    let text = "Two sample values reached me as markers, `KEY=[REDACTED:generic-api-key]`, so I \
+can't say what the sample file holds. The loader has no default, so a missing value fails at \
+startup, and `webhooks.py` verifies the signature first.\n\n## P1 - Must Fix\nNone.\n\n\
+```json\n{\"verdict\": \"approve\", \"findings\": []}\n```\n";
+    assert!(approves(text), "{:?}", seen(&read_cr(text)));
+    // A line in that paragraph still makes its worry a finding.
+    let lined = text.replace("`webhooks.py`", "`webhooks.py:12`");
+    assert!(!approves(&lined), "{:?}", seen(&read_cr(&lined)));
+}
+
+#[test]
+fn a_blocker_paragraph_raises_the_finding_at_its_line_not_the_next_one() {
+    let text = "## P1 - Must Fix\n\n- **DEBUG defaults to on** — `app/settings.py:40` — the \
+next deploy serves debug pages.\n\n## P2 - Should Fix\n\n- **Any host** — `app/settings.py:42` — \
+the host check is off.\n\n```json\n{\"verdict\": \"revise\", \"findings\": [\
+{\"severity\": \"P2\", \"title\": \"DEBUG on\", \"file\": \"app/settings.py\", \"start_line\": 40}, \
+{\"severity\": \"P2\", \"title\": \"Any host\", \"file\": \"app/settings.py\", \"start_line\": 42}]}\n```\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [
+            (P1, "app/settings.py:40".into()),
+            (P2, "app/settings.py:42".into())
+        ]
+    );
+}
+
+#[test]
+fn a_remark_that_closes_on_no_finding_is_none_in_any_language() {
+    for close in ["Kein Befund.", "Not a finding.", "Pas un problème."] {
+        let text = format!(
+            "## P2 - Should Fix\n\n- **Missing permissions** — `ci/preview.yml:3` — the token \
+can write.\n\n## P3 - Nice to Have\nNone.\n\nOn line 29 (`ORG_ID: [REDACTED:env-value]`): an \
+organisation id, not a secret; the redactor replaced it for its shape. {close}\n"
+        );
+        assert_eq!(
+            seen(&read_cr(&text)),
+            [(P2, "ci/preview.yml:3".into())],
+            "{text}"
+        );
+    }
+}

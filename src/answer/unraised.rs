@@ -14,6 +14,7 @@ pub fn findings(
     summary: Option<&str>,
     prose_text: &str,
     said_no: bool,
+    json_approves: bool,
     roots: &Roots,
 ) -> Vec<Finding> {
     let paragraphs: Vec<&str> = prose_text
@@ -21,15 +22,15 @@ pub fn findings(
         .map(str::trim)
         .filter(|p| !p.is_empty())
         .collect();
-    // An answer that says outright it found nothing ("I have no issues to report.") and
-    // approves: a paragraph of what was checked names the files it read; only a level or a
-    // line makes one of its worries a finding.
-    let found_nothing = !said_no && verdict::found_nothing(prose_text);
+    // An answer that says outright it found nothing ("I have no issues to report.", or its JSON
+    // approves with an empty list) and approves: a paragraph of what was checked names the
+    // files it read; only a level or a line makes one of its worries a finding.
+    let found_nothing = !said_no && (json_approves || verdict::found_nothing(prose_text));
     let raises = |p: &str| {
         let lined = || placed(p, roots).is_some_and(|l| l.start_line.is_some());
         (verdict::raises_concern(p)
             && (prose::severity_in(p).is_some()
-                || (placed(p, roots).is_some() && !found_nothing)
+                || (placed(p, roots).is_some() && (!found_nothing || weighs_a_level(p)))
                 || lined()))
             // "One medium-severity thing: `a.kt:66` maps…": a level and a line are a
             // finding, whatever words it is told in.
@@ -84,6 +85,13 @@ pub fn findings(
         out.push(f);
     }
     out
+}
+
+/// Does the paragraph weigh a blocker's level, even as a hypothetical ("This would have been a
+/// P1 if `Reset` assigned `nil`, and it does")? Then an approval elsewhere does not clear it.
+fn weighs_a_level(p: &str) -> bool {
+    static LEVEL: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    crate::answer::re(&LEVEL, r"(?i)\b(?:p[01]|blocker|must[- ]fix)\b").is_match(p)
 }
 
 /// Does the paragraph rate the change's risk ("**Low Risk**", "medium risk: touches the
@@ -164,20 +172,27 @@ mod tests {
         let text =
             "Short answer: not safe to merge yet.\n\nLine 19 of `ci/c.py` calls `yaml.load` \
 without a Loader, which can build arbitrary objects. I'd put this at P1.";
-        let f = findings(None, text, true, &roots);
+        let f = findings(None, text, true, false, &roots);
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].severity, Severity::P1);
         // A no that says why is a point of its own.
         let why = "Not safe to merge: the migration drops the users table and nothing restores \
 it.\n\nLine 19 of `ci/c.py` calls `yaml.load` without a Loader. I'd put this at P1.";
-        assert_eq!(findings(None, why, true, &roots).len(), 2);
+        assert_eq!(findings(None, why, true, false, &roots).len(), 2);
         // Beside a minor point only, the no stays a finding the gate sees.
         let minor = "Short answer: not safe to merge yet.\n\nLine 19 of `ci/c.py` has a typo in \
 the log message. I'd put this at P3.";
-        assert_eq!(findings(None, minor, true, &roots).len(), 2);
+        assert_eq!(findings(None, minor, true, false, &roots).len(), 2);
         // Alone, the no is the finding.
         assert_eq!(
-            findings(None, "Short answer: not safe to merge yet.", true, &roots).len(),
+            findings(
+                None,
+                "Short answer: not safe to merge yet.",
+                true,
+                false,
+                &roots
+            )
+            .len(),
             1
         );
     }
@@ -189,7 +204,7 @@ the log message. I'd put this at P3.";
 `charts/api/templates/deployment.yaml` is now wrapped in a condition at line 44, so prod pods \
 report Ready too early — that is a P1.\n\nSmall stuff, P3: `charts/api/values.yaml` line 12 \
 still has the old comment.\n\nRequest changes.";
-        let f = findings(None, text, true, &roots);
+        let f = findings(None, text, true, false, &roots);
         let seen: Vec<(Severity, String)> = f
             .iter()
             .map(|f| {
@@ -216,7 +231,7 @@ still has the old comment.\n\nRequest changes.";
         let roots = Roots::default();
         let note = "> **Low Risk**\n> Tooling-only change.\n>\n> - replaces `.eslintrc.cjs` with \
 `eslint.config.js`\n\nBugbot reviewed your changes and found no bugs!";
-        assert!(findings(None, note, false, &roots).is_empty());
+        assert!(findings(None, note, false, false, &roots).is_empty());
     }
 
     #[test]
@@ -224,7 +239,7 @@ still has the old comment.\n\nRequest changes.";
         let roots = Roots::default();
         let low = "The refactor is fine overall.\n\nIn `src/Table.tsx` the `aria-sort` attribute \
 sits on the button. Low priority.\n\nOtherwise looks good.";
-        let f = findings(None, low, false, &roots);
+        let f = findings(None, low, false, false, &roots);
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].severity, Severity::P3);
     }
@@ -232,17 +247,17 @@ sits on the button. Low priority.\n\nOtherwise looks good.";
     #[test]
     fn a_no_or_a_rated_paragraph_is_a_finding() {
         let roots = Roots::default();
-        let f = findings(None, "Approved? No. It drops data.", true, &roots);
+        let f = findings(None, "Approved? No. It drops data.", true, false, &roots);
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].severity, Severity::Unclassified);
-        let f = findings(Some("The migration is unsafe."), "", true, &roots);
+        let f = findings(Some("The migration is unsafe."), "", true, false, &roots);
         assert_eq!(f[0].title, "The migration is unsafe.");
         let text = "A clean refactor.\n\nOne thing I can't let through, and I'd call it high severity: in `src/p.go` around line 88 the cursor decode error is dropped, so clients loop forever.\n\nEverything else looks fine.";
-        let f = findings(None, text, false, &roots);
+        let f = findings(None, text, false, false, &roots);
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].severity, Severity::P1);
         assert_eq!(f[0].location.as_ref().unwrap().display(), "src/p.go:88");
         // Praise raises nothing.
-        assert!(findings(None, "A clean refactor, well tested.", false, &roots).is_empty());
+        assert!(findings(None, "A clean refactor, well tested.", false, false, &roots).is_empty());
     }
 }

@@ -374,7 +374,7 @@ fn passed_check(u: &Unit) -> bool {
     static CLOSES: OnceLock<crate::pattern::Pattern> = OnceLock::new();
     let closes = re(
         &CLOSES,
-        r"(?i)(?:^|[.;:!]\s+)(?:(?:that(?:'s| is)|this is|it(?:'s| is) )?(?:fine|ok|okay|good|correct|safe|all good)|not a (?:problem|concern|bug|blocker)|no (?:issue|problem|concern|action needed)|no (?:change|action|fix)(?:es|s)? (?:is |are )?(?:needed|required)|nothing to (?:change|fix|do))\W{0,3}$",
+        r"(?i)(?:^|[.;:!]\s+)(?:(?:that(?:'s| is)|this is|it(?:'s| is) )?(?:fine|ok|okay|good|correct|safe|all good)|not a (?:problem|concern|bug|blocker|finding)|no (?:issue|problem|concern|action needed|finding)|kein (?:befund|problem|handlungsbedarf)|pas un problème|aucun problème|no es un problema|ningún problema|nessun problema|non è un problema|nenhum problema|não é um problema|не проблема|проблемы нет|no (?:change|action|fix)(?:es|s)? (?:is |are )?(?:needed|required)|nothing to (?:change|fix|do))\W{0,3}$",
     );
     // (Or it opens by saying it is a risk the reviewer ruled out.)
     // (Or, a question in its title, its words raise a worry and clear it: "**Lifetime issue on
