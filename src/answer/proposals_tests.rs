@@ -95,12 +95,21 @@ fn the_prompts_sections_in_the_authors_language_are_sections() {
 fn the_recommended_decision_line_is_the_verdict_not_a_finding() {
     let text = "| # | Level | Where | Finding |\n|---|---|---|---|\n\
 | 1 | Should improve | `docs/export.md:91` | The job limit is per key, not per tenant. |\n\n\
-**Recommended decision:** keep, with the changes above.\n";
+**Recommended decision:** keep, with the changes above.\n\n```json\n{\"verdict\": \"revise\", \"findings\": [{\"severity\": \"P2\", \"title\": \"Limit per key\", \"section\": \"docs/export.md:91\"}]}\n```\n";
     assert_eq!(
         seen(&read_cr(text)),
         [(P2, "docs/export.md:91".into())],
         "{text}"
     );
+}
+
+#[test]
+fn the_recommended_decision_over_the_json_block_is_no_finding_in_a_blind_sets_answer() {
+    let text = include_str!(
+        "../../tests/fixtures/answers/tuned/holdout-w55/gemini-p/api-proposal-p2-p3-table.md"
+    );
+    let levels: Vec<_> = seen(&read_cr(text)).into_iter().map(|s| s.0).collect();
+    assert_eq!(levels, [P2, P2, P3]);
 }
 
 #[test]
@@ -125,11 +134,22 @@ first, and a send on a closed channel would panic (`pool.go:69`).\n\n\
 
 #[test]
 fn a_list_of_checks_under_an_outright_no_issues_names_files_and_raises_nothing() {
-    let text = "This fixes the P1 incident: the limiter keyed on the balancer's address.\n\n\
-*   **Key derivation:** `trust proxy` is set before the limiter, per `deploy/alb.tf`, so a \
-client cannot move itself into another bucket.\n\
-*   **Failure mode:** if Redis is unreachable the limiter still fails open, as documented.\n\n\
-I have no issues to report.\n\n```json\n{\"verdict\": \"approve\", \"findings\": []}\n```\n";
+    // A blind set's answer (w56), without its JSON block: the reviewer's own "no issues" is
+    // what clears the files its list of checks names.
+    let envelope: serde_json::Value = serde_json::from_str(include_str!(
+        "../../tests/fixtures/answers/tuned/holdout-w56/gemini-p/json-envelope-approve-fixes-p1-incident.md"
+    ))
+    .unwrap();
+    let answer = envelope["response"].as_str().unwrap();
+    let text = answer.split("```json").next().unwrap();
+    assert!(text.contains("I have no issues to report."));
+    for said in [
+        "I have no issues to report.",
+        "Nothing here needs to change.",
+        "No concerns to report.",
+    ] {
+        assert!(crate::answer::verdict::found_nothing(said), "{said}");
+    }
     assert!(approves(text), "{:?}", seen(&read_cr(text)));
     // Without the reviewer's "no issues", a worry about a named file is raised.
     let worried = text.replace("I have no issues to report.", "Otherwise fine.");

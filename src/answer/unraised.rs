@@ -167,6 +167,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_finding_is_titled_by_what_it_says_not_its_heading_or_list_marker() {
+        assert_eq!(
+            first_sentence("## Risks\n- `a.ts:14` connects at load. Cron will throw."),
+            "`a.ts:14` connects at load."
+        );
+        assert_eq!(
+            first_sentence("1.  **Correctness:** the timer is cleared. Fine."),
+            "**Correctness:** the timer is cleared."
+        );
+    }
+
+    #[test]
     fn a_bare_no_beside_a_raised_point_is_its_verdict() {
         let roots = Roots::default();
         let text =
