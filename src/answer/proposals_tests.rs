@@ -217,3 +217,31 @@ organisation id, not a secret; the redactor replaced it for its shape. {close}\n
         );
     }
 }
+
+#[test]
+fn places_checked_one_by_one_after_an_empty_section_are_no_findings() {
+    let text = "## P1 - Must Fix\n\n- **`||` to `??` changes the page size** — \
+`web/orders.ts:57` — a missing size becomes 0.\n\n## P3 - Nice to Have\n\nNone.\n\n\
+For the record, the other `??` rewrites are on values that are never `0`. I checked each: \
+`web/session.ts:31`, `web/cart.ts:88`, `web/format.ts:52`.\n";
+    assert_eq!(seen(&read_cr(text)), [(P1, "web/orders.ts:57".into())]);
+}
+
+#[test]
+fn a_chunk_the_reviewer_could_not_see_is_a_limit_not_a_finding() {
+    let text = "## Observations\n\n\
+1. `docs/rotate.md:27` still tells on-call to run the removed `--legacy` flag; the runbook \
+will fail during an incident.\n\
+2. I couldn't see `cmd/root.go` (it is in chunk 1), so I don't know whether the help text \
+changed.\n";
+    assert_eq!(
+        seen(&read_cr(text)),
+        [(Unclassified, "docs/rotate.md:27".into())]
+    );
+    // A section whose first item is such a limit and whose second says what breaks at a line
+    // is a finding, limit or not.
+    let section = "## ⚠️ Needs verification (outside this chunk)\n\n- The CI workflow is in chunk 1; I didn't see it.\n- `envs/prod/main.tf:12` renames the module without a `moved` block, so Terraform plans to \
+destroy the VPC and create it again.\n\n## P1 - Must Fix\nNone\n";
+    let levels: Vec<_> = seen(&read_cr(section)).into_iter().map(|s| s.1).collect();
+    assert_eq!(levels, ["envs/prod/main.tf:12"]);
+}

@@ -667,10 +667,11 @@ impl Reader<'_> {
                     .is_some_and(|u| u.placeholder && u.section_severity == severity)
                 && markers::read_lead(text).severity.is_none()
                 && !crate::answer::verdict::raises_concern(text)
-                && !location::find_all(text, self.roots)
-                    .iter()
-                    .any(|l| l.start_line.is_some())
-                && location::lines_in(text).is_none() =>
+                && (checked_each(text)
+                    || (!location::find_all(text, self.roots)
+                        .iter()
+                        .any(|l| l.start_line.is_some())
+                        && location::lines_in(text).is_none())) =>
             {
                 self.out.loose_text.push(text.to_string());
             }
@@ -837,4 +838,15 @@ fn low_risk(heading: &str, text: &str) -> bool {
     // migration drops every posting.")
     (rated.is_match(text) || (under_risk && low.is_match(text)))
         && !crate::answer::verdict::raises_concern(text)
+}
+
+/// Does the paragraph list the places the reviewer checked and found fine ("I checked each:
+/// `a.ts:31`, `b.ts:88`, …")? Its lines are where it looked, not findings.
+fn checked_each(text: &str) -> bool {
+    static CHECKED: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    crate::answer::re(
+        &CHECKED,
+        r"(?i)\bi (?:checked|verified|went through|looked at|read) (?:each|all|every one|them all|each of them|all of them)(?: of them)?\b",
+    )
+    .is_match(text)
 }

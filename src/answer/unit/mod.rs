@@ -400,10 +400,15 @@ fn review_limit(u: &Unit) -> bool {
     let said = said(u);
     re(
         &LIMIT,
-        r"(?i)\bi (?:did not|didn't|have not|haven't|could not|couldn't|was not able to|wasn't able to|cannot|can't) (?:\w+ )?(?:run|render|build|test|deploy|execute|benchmark|verify|reproduce|profile|measure|try|load[- ]test)\b",
+        r"(?i)\bi (?:did not|didn't|have not|haven't|could not|couldn't|was not able to|wasn't able to|cannot|can't) (?:\w+ )?(?:run|render|build|test|deploy|execute|benchmark|verify|reproduce|profile|measure|try|load[- ]test|see|access|open|inspect)\b",
     )
     .is_match(&said)
         && !crate::answer::verdict::raises_concern(&said)
+        // (Not a unit that also points at a line: a section whose first item is a limit and
+        // whose second says what breaks at `envs/prod/main.tf:12`.)
+        && !location::find_all(&said, &Roots::default())
+            .iter()
+            .any(|l| l.start_line.is_some())
         && !u
             .read
             .severity
