@@ -1794,3 +1794,24 @@ fn tuned_holdout_w58_corpus() {
         },
     );
 }
+
+/// `tuned/holdout-w59`: written blind (62 answers, 7 families; 50 wholly in one of sixteen less
+/// common languages, the prompt's skeleton kept, translated or dropped) and measured once, with
+/// the reader alone, after it was tuned on w3 to w58: recall 0.92, precision 0.90, severity 0.90,
+/// located 1.00, approval 0.94, blockers caught 19/19, clean answers falsely gated 2/36,
+/// approvals gated 2/22. Tuned on since: none gated.
+#[test]
+fn tuned_holdout_w59_corpus() {
+    held_loosely(
+        "holdout-w59",
+        (62, 0, 0),
+        &Bars {
+            recall: 0.91,
+            precision: 0.96,
+            severity: 0.89,
+            located: 0.99,
+            family: 0.0,
+            clean_tenth: true,
+        },
+    );
+}

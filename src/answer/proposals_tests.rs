@@ -245,3 +245,32 @@ destroy the VPC and create it again.\n\n## P1 - Must Fix\nNone\n";
     let levels: Vec<_> = seen(&read_cr(section)).into_iter().map(|s| s.1).collect();
     assert_eq!(levels, ["envs/prod/main.tf:12"]);
 }
+
+#[test]
+fn the_prompts_skeleton_in_any_language_is_sections_and_its_none_in_persian_is_a_placeholder() {
+    let text =
+        "راجعت التغيير.\n\n## P1 - يجب إصلاحه\n\nلا يوجد.\n\n## P2 - ينبغي إصلاحه\n\nلا يوجد.\n\n\
+## P3 - من الجيد توفره\n\nلا يوجد.\n\nالتحقق: `SmtpClient` يُغلق في كل المسارات.\n\nLGTM\n";
+    assert!(approves(text), "{:?}", seen(&read_cr(text)));
+    let persian = "## P1 - باید اصلاح شود\n\nموردی نیست.\n\n## P2 - بهتر است اصلاح شود\n\n\
+موردی نیست.\n\nLGTM\n";
+    assert!(approves(persian), "{:?}", seen(&read_cr(persian)));
+    // One finding per level under a findings heading is findings, not the skeleton.
+    let findings =
+        "## Findings\n\n### P2 — 曜日の範囲チェック\n- **File:** `cron.rs`\n- **Line:** 214\n\n\
+### P3 — エラーメッセージ\n- **File:** `errors.rs`\n- **Line:** 19\n";
+    assert_eq!(
+        seen(&read_cr(findings)),
+        [(P2, "cron.rs:214".into()), (P3, "errors.rs:19".into())]
+    );
+}
+
+#[test]
+fn a_checks_label_under_an_approval_names_what_was_checked() {
+    // A blind set's answer (w59): "**Injection:** ruled out. … (`store/search.go:34`)" in a list
+    // of checks above empty sections and a JSON approval.
+    let text = include_str!(
+        "../../tests/fixtures/answers/tuned/holdout-w59/claude-p/en-approve-injection-ruled-out.md"
+    );
+    assert!(approves(text), "{:?}", seen(&read_cr(text)));
+}

@@ -28,7 +28,14 @@ pub fn findings(
     let found_nothing = !said_no && (json_approves || verdict::found_nothing(prose_text));
     let raises = |p: &str| {
         let lined = || placed(p, roots).is_some_and(|l| l.start_line.is_some());
-        (verdict::raises_concern(p)
+        // (Under such an approval a check's label names what was checked, not a problem:
+        // "**Injection:** ruled out. `q` is bound (`store/search.go:34`)".)
+        let concern = if found_nothing {
+            verdict::raises_concern(&without_labels(p))
+        } else {
+            verdict::raises_concern(p)
+        };
+        (concern
             && (prose::severity_in(p).is_some()
                 || (placed(p, roots).is_some() && (!found_nothing || weighs_a_level(p)))
                 || lined()))
@@ -85,6 +92,14 @@ pub fn findings(
         out.push(f);
     }
     out
+}
+
+/// The paragraph without its bold labels (`**Injection:**`, `**Error handling**:`).
+fn without_labels(p: &str) -> String {
+    static LABEL: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    crate::answer::re(&LABEL, r"\*\*[^*\n]{1,40}:\*\*|\*\*[^*\n]{1,40}\*\*\s*:")
+        .replace_all(p, "")
+        .into_owned()
 }
 
 /// Does the paragraph weigh a blocker's level, even as a hypothetical ("This would have been a

@@ -141,6 +141,13 @@ impl Reader<'_> {
         } = self.around_heading(level);
         let lead_title = vocab::normalise(&plain(&lead.title));
         let grouping = lead_title.is_empty()
+            || (self.skeleton
+                && level < BOLD
+                && super::tagged_heading(&format!(
+                    "# {}",
+                    text.trim_start_matches('#').trim_start()
+                ))
+                .is_some())
             || vocab::FINDING_SECTIONS
                 .iter()
                 .any(|p| lead_title == *p || lead_title.starts_with(&format!("{p} ")));

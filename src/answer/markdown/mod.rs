@@ -153,41 +153,51 @@ struct Reader<'a> {
     /// A code host's thread header said the thread below it was resolved (GitLab's "Resolved by
     /// Marta 20 hours ago" above the comment): the line, for the thread's first comment.
     resolved_thread: Option<String>,
+    /// The answer keeps the review prompt's skeleton, one `## P1 - …` heading per level (its
+    /// names translated or not): those headings are sections, whatever words follow the tag.
+    skeleton: bool,
     /// The list being read (its items are alike: findings or not), and the next list's number.
     list: Option<usize>,
     lists: usize,
     out: Markdown,
 }
 
+impl<'r> Reader<'r> {
+    fn new(text: &str, roots: &'r Roots) -> Self {
+        Reader {
+            roots,
+            sections: Vec::new(),
+            units: Vec::new(),
+            open: None,
+            containers: Vec::new(),
+            table: None,
+            details_depth: 0,
+            after_blank: true,
+            after_location: false,
+            units_at_place: None,
+            list_levels: Vec::new(),
+            para_level: None,
+            unit_levels: Vec::new(),
+            announced: Vec::new(),
+            cleared: Vec::new(),
+            list: None,
+            lists: 0,
+            pending: Vec::new(),
+            heading_content: false,
+            recent: None,
+            about: None,
+            last_heading: String::new(),
+            quiet_paragraph: false,
+            unfinished: false,
+            resolved_thread: None,
+            skeleton: skeleton(text),
+            out: Markdown::default(),
+        }
+    }
+}
+
 pub fn read(text: &str, roots: &Roots) -> Markdown {
-    let mut r = Reader {
-        roots,
-        sections: Vec::new(),
-        units: Vec::new(),
-        open: None,
-        containers: Vec::new(),
-        table: None,
-        details_depth: 0,
-        after_blank: true,
-        after_location: false,
-        units_at_place: None,
-        list_levels: Vec::new(),
-        para_level: None,
-        unit_levels: Vec::new(),
-        announced: Vec::new(),
-        cleared: Vec::new(),
-        list: None,
-        lists: 0,
-        pending: Vec::new(),
-        heading_content: false,
-        recent: None,
-        about: None,
-        last_heading: String::new(),
-        quiet_paragraph: false,
-        unfinished: false,
-        resolved_thread: None,
-        out: Markdown::default(),
-    };
+    let mut r = Reader::new(text, roots);
     let bs = blocks(text);
     for (i, b) in bs.iter().enumerate() {
         let next_is_sep = matches!(bs.get(i + 1), Some(Block::TableSeparator));
@@ -195,8 +205,7 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
     }
     r.flush_record();
     let mut out = r.out;
-    // What quiet sections hold, items included: prose read later must not raise it again.
-    // (An item's wrapped lines are as quiet as its first.)
+    // What quiet sections hold, items (and their wrapped lines) included: not raised again.
     for u in r.units.iter().filter(|u| u.quiet) {
         out.quiet_text.push(u.lead.clone());
         out.quiet_text.extend(u.lines.iter().cloned());
@@ -583,4 +592,32 @@ impl Reader<'_> {
         }
         None
     }
+}
+
+/// A heading that opens with a level tag and a dash: `## P2 - Should Fix`, `## P2 - ควรแก้ไข`.
+fn tagged_heading(line: &str) -> Option<char> {
+    static TAGGED: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    let c =
+        crate::answer::re(&TAGGED, r"^#{1,4}\s*\**\s*[Pp]([0-3])\s*[-–—:]\s*\S").captures(line)?;
+    c[1].chars().next()
+}
+
+/// Does the answer keep the prompt's skeleton: at the answer's top heading depth, headings
+/// tagged with at least two different levels, each once and in order? (Findings titled
+/// `### P2 — …` under a `## Findings` heading are one level deeper than the answer's sections.)
+fn skeleton(text: &str) -> bool {
+    let depth = |l: &str| l.chars().take_while(|c| *c == '#').count();
+    let headings: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with('#') && l[depth(l)..].starts_with(' '))
+        .collect();
+    let Some(top) = headings.iter().map(|l| depth(l)).min() else {
+        return false;
+    };
+    let tags: Vec<char> = headings
+        .iter()
+        .filter(|l| depth(l) == top)
+        .filter_map(|l| tagged_heading(l))
+        .collect();
+    tags.len() >= 2 && tags.windows(2).all(|w| w[0] < w[1])
 }

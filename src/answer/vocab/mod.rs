@@ -433,6 +433,12 @@ const EMPTY_WORDS: &[&str] = &[
     "कुछ नहीं",
     "لا يوجد",
     "لا شيء",
+    "لا توجد",
+    "موردی نیست",
+    "موردی وجود ندارد",
+    "هیچ",
+    "هیچ موردی",
+    "ندارد",
     "אין",
     "ไม่มี",
     // "Nothing to point out" in the words a level section's placeholder takes.
