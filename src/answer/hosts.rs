@@ -200,10 +200,20 @@ fn without_marked_summaries(text: &str) -> Cow<'_, str> {
     if cut.is_empty() {
         return Cow::Borrowed(text);
     }
+    // (The tables of a region of checks stay, each row read by its status: CodeRabbit's
+    // `<!-- pre_merge_checks_walkthrough_start -->` holds the checks that failed, raised nowhere
+    // else.)
+    let checks = |a: usize| lines[a].to_ascii_lowercase().contains("check");
     let kept: Vec<&str> = lines
         .iter()
         .enumerate()
-        .filter(|(i, _)| !cut.iter().any(|(a, b)| a <= i && i <= b))
+        .filter(|(i, l)| {
+            !cut.iter().any(|(a, b)| {
+                a <= i
+                    && i <= b
+                    && !(checks(*a) && (l.trim_start().starts_with('|') || l.trim().is_empty()))
+            })
+        })
         .map(|(_, l)| *l)
         .collect();
     Cow::Owned(kept.join("\n"))

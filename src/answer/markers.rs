@@ -169,6 +169,19 @@ fn emphasis_candidates(line: &str, out: &mut Vec<Candidate>) {
     }
 }
 
+/// Does the text before a level field end with a word that makes the field a rating of the
+/// whole change (`Risk level:`, `Confidence level:`, `リスクレベル：`)?
+fn rates_the_change(before: &str) -> bool {
+    let before = before.trim_end_matches(|c: char| c == '*' || c == '_' || c.is_whitespace());
+    let lower = before.to_lowercase();
+    vocab::CHANGE_RATING_WORDS.iter().any(|w| {
+        lower.strip_suffix(w).is_some_and(|rest| {
+            let unspaced = w.chars().last().is_some_and(vocab::unspaced);
+            unspaced || !rest.chars().last().is_some_and(char::is_alphanumeric)
+        })
+    })
+}
+
 /// Candidates a line's shape gives: a `Severity: High` field, a leading label (`P1:`), a
 /// compiler's level word, a leading `P1` token, and leading circles and warning signs.
 fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
@@ -183,6 +196,9 @@ fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
     .captures_iter(line)
     {
         let m = c.get(0).expect("match");
+        if rates_the_change(&line[..m.start()]) {
+            continue;
+        }
         // A dash ends the value only inside a title (`**1. Severity: moderate — wrong unit**`):
         // a field line of its own (`- **Severity:** High — the reason`) is a finding's detail,
         // read with its fields.

@@ -1077,6 +1077,8 @@ mod aloud_tests;
 #[cfg(test)]
 mod chat_tests;
 #[cfg(test)]
+mod checklist_tests;
+#[cfg(test)]
 mod defaults_tests;
 #[cfg(test)]
 mod digest_tests;

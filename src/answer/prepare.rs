@@ -40,9 +40,50 @@ pub fn prepare(text: &str) -> Cow<'_, str> {
     let text = without_level_scales(&hosts::permalinks_under_titles(&hosts::gerrit_places(
         &text,
     )));
-    Cow::Owned(apply_numeric_legend(&apply_legend(&plain_brackets(
-        &plain_bullets(&text),
+    Cow::Owned(apply_numeric_legend(&apply_legend(&checklist_items(
+        &plain_brackets(&plain_bullets(&text)),
     ))))
+}
+
+/// A checklist written as lines that each open with a check's mark (`✅ Strong parameters
+/// permit …`, `❌ N+1 query: …`, `➖ i18n: not applicable`), two or more in a row, as a list:
+/// each line is one row of the checklist, read on its own (a passed one is no finding, a failed
+/// one is), instead of one paragraph.
+fn checklist_items(text: &str) -> Cow<'_, str> {
+    let lines: Vec<&str> = text.lines().collect();
+    let marked = |l: &str| {
+        let t = l.trim_start();
+        l.len() - t.len() < 4
+            && vocab::check_mark(t).is_some()
+            && !t.starts_with(['-', '*', '+', '|', '#', '>'])
+            && t.chars().filter(|c| c.is_alphanumeric()).count() > 2
+    };
+    let mut fenced = false;
+    let mut rows = vec![false; lines.len()];
+    for (i, l) in lines.iter().enumerate() {
+        if l.trim_start().starts_with("```") || l.trim_start().starts_with("~~~") {
+            fenced = !fenced;
+        }
+        rows[i] = !fenced && marked(l);
+    }
+    let listed: Vec<bool> = (0..lines.len())
+        .map(|i| rows[i] && ((i > 0 && rows[i - 1]) || rows.get(i + 1) == Some(&true)))
+        .collect();
+    if !listed.contains(&true) {
+        return Cow::Borrowed(text);
+    }
+    let out: Vec<String> = lines
+        .iter()
+        .zip(&listed)
+        .map(|(l, item)| {
+            if *item {
+                format!("- {}", l.trim_start())
+            } else {
+                (*l).to_string()
+            }
+        })
+        .collect();
+    Cow::Owned(out.join("\n"))
 }
 
 /// Bullets that markdown does not know (`▸ Token refresh retried …`, Amazon Q's findings in
@@ -510,27 +551,56 @@ fn tool_arguments(v: &Value) -> Vec<String> {
 }
 
 /// A legend line (`Legend: 🛑 must fix · ⚠️ should fix · 💡 optional`, or a line of several
-/// `🔴 Critical / 🟠 High` pairs) defines what its emoji mean in this answer: every other
-/// occurrence is replaced by the words, in brackets, so the markers read them.
+/// `🔴 Critical / 🟠 High` pairs), or the lines under a legend's label one pair each (Qodo's
+/// `<summary>Compliance status legend</summary>` then `🟢 - Fully Compliant<br>`), defines what
+/// its emoji mean in this answer: every other occurrence is replaced by the words, in
+/// brackets, so the markers read them (a level, or how a check stands: `[ok]`, `[Not
+/// Compliant]`). A labelled legend that holds nothing but its pairs is said to no one: it goes.
 fn apply_legend(text: &str) -> String {
     static PAIR: OnceLock<Pattern> = OnceLock::new();
     let pair = re(
         &PAIR,
-        r"(\p{Extended_Pictographic}\u{FE0F}?|\([^\w\s()]{1,2}\))\s*[:=–—-]?\s*([A-Za-z][A-Za-z ]{1,20}?)\s*(?:[·|,/;]|$)",
+        r"(\p{Extended_Pictographic}\u{FE0F}?|\([^\w\s()]{1,2}\))\s*[:=–—-]?\s*([A-Za-z][A-Za-z -]{1,40}?)\s*(?:[·|,/;]|$)",
     );
     let mut legend: Vec<(String, String)> = Vec::new();
     let mut legend_lines = Vec::new();
+    let mut said = Vec::new();
+    let mut under_label = false;
     for (i, line) in text.lines().enumerate() {
+        let line = line
+            .replace("<br>", "")
+            .replace("<br/>", "")
+            .replace("<br />", "");
+        // (A pair whose words are neither a level nor a check's state, `🏷️ - Compliance
+        // label`, is still part of the legend.)
+        let all = pair.captures_iter(&line).count();
         let pairs: Vec<(String, String)> = pair
-            .captures_iter(line)
-            .filter_map(|c| Some((c[1].to_string(), level_words(&c[2])?)))
+            .captures_iter(&line)
+            .filter_map(|c| Some((c[1].to_string(), meaning(&c[2])?)))
             .collect();
-        let lower = line.trim_start().to_ascii_lowercase();
+        let lower = line.trim_start().to_lowercase();
         let named =
             lower.starts_with("legend") || lower.starts_with("key:") || lower.contains("markers:");
-        if pairs.len() >= 2 || (named && !pairs.is_empty()) {
+        let found = !pairs.is_empty() || (under_label && all > 0);
+        if pairs.len() >= 2 || ((named || under_label) && found) {
             legend.extend(pairs);
             legend_lines.push(i);
+            // (Nothing but the label and the pairs: `Legend: 🟢 ok · 🔴 blocking`.)
+            let rest = vocab::normalise(&pair.replace_all(&line, ""));
+            // (Only a labelled one: a line of pairs alone may be a comment's own badges,
+            // CodeRabbit's `⚠️ Potential issue | 🟡 Minor`.)
+            if (named || under_label)
+                && (rest.is_empty() || vocab::LEGEND_LABELS.contains(&rest.as_str()))
+            {
+                said.push(i);
+            }
+        } else if !line.trim().is_empty() {
+            under_label = false;
+        }
+        // (A label of its own, `<summary>Compliance status legend</summary>`, opens a legend
+        // of one pair a line.)
+        if lower.contains("legend") && !found {
+            under_label = true;
         }
     }
     if legend.is_empty() {
@@ -538,6 +608,10 @@ fn apply_legend(text: &str) -> String {
     }
     let mut out = String::with_capacity(text.len());
     for (i, line) in text.lines().enumerate() {
+        if said.contains(&i) {
+            out.push('\n');
+            continue;
+        }
         let mut l = line.to_string();
         if !legend_lines.contains(&i) {
             for (mark, words) in &legend {
@@ -557,6 +631,16 @@ fn apply_legend(text: &str) -> String {
         out.push('\n');
     }
     out
+}
+
+/// What a legend's definition says a mark means: a level ([`level_words`]), or how a check
+/// stands (`ok`, `Fully Compliant`, `Not Compliant`, `pending`).
+fn meaning(definition: &str) -> Option<String> {
+    level_words(definition).or_else(|| {
+        vocab::check_of(definition)
+            .is_some()
+            .then(|| definition.trim().to_string())
+    })
 }
 
 /// The words of a legend's definition that name a level: all of them ("should fix"), or the

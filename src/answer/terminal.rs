@@ -204,8 +204,10 @@ pub(super) fn without_tool_logs(text: &str) -> String {
             }
             continue;
         }
-        // opencode prints each step as `|  Read     path`.
+        // opencode prints each step as `|  Read     path`. (Not a table's padded row, `|
+        // Check name     | Status |`, which ends on its pipe.)
         let piped_step = lines[i].starts_with("|  ")
+            && !lines[i].trim_end().ends_with('|')
             && t[1..].split_whitespace().next().is_some_and(|w| {
                 w.chars().next().is_some_and(char::is_uppercase)
                     && w.chars().skip(1).all(char::is_lowercase)

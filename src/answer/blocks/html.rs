@@ -28,6 +28,10 @@ pub(super) fn shortcodes(line: &str) -> std::borrow::Cow<'_, str> {
         return std::borrow::Cow::Borrowed(line);
     }
     code.replace_all(line, |c: &regex::Captures| {
+        // (A table's centred column, `| :---: |`, is no shortcode.)
+        if !c[2].chars().any(|ch| ch.is_ascii_alphabetic()) {
+            return c[0].to_string();
+        }
         let emoji = KNOWN
             .iter()
             .find(|(k, _)| *k == &c[2])

@@ -53,7 +53,15 @@ impl Reader<'_> {
                 // then `- Severity: High`, `- Fix: …`), unless they have bold titles of their
                 // own (the bold line was a group's title).
                 UnitKind::Paragraph | UnitKind::Range => {
-                    let titled_item = bold_titled(text) && !unit::is_field(text);
+                    // (An item that opens with its own place, `1. `orders/service.py:88` — …`,
+                    // under a bold line that names none, `**Review template — backend**`, is
+                    // a finding of a list the bold line titles.)
+                    let titled_item = (bold_titled(text) && !unit::is_field(text))
+                        || (!strong(u)
+                            && !numbered_title(&u.lead)
+                            && self.opens_placed(text)
+                            && !self.placed(u)
+                            && crate::answer::prose::severity_in(&u.lead).is_none());
                     nested
                         || (strong(u) && !own_level(text))
                         // (A field with a level, `- Severity: P0 (critical)`, is the title's.)
@@ -88,8 +96,12 @@ impl Reader<'_> {
             // findings, unless an item carries a level (codex's `- [ ] [P3] …`, `- [x] [P1] …`):
             // a ticked one whose level is only a label is done (`- [x] **Errors** — failures
             // return a 500`).
+            // (An open box that says what is wrong and where, `- [ ] CSRF: views.py, строка 73 —
+            // …`, is a criterion the change fails: a finding.)
             _ if is_task(text)
-                && (is_ticked(text) || markers::read_lead(text).severity.is_none()) =>
+                && (is_ticked(text)
+                    || (markers::read_lead(text).severity.is_none()
+                        && !fails_at(text, self.roots))) =>
             {
                 self.out.quiet_text.push(text.to_string());
                 self.open = None;
@@ -111,6 +123,20 @@ impl Reader<'_> {
                 self.mark_container(u);
             }
         }
+    }
+
+    /// Does an item open with a place at a line (`` `orders/service.py:88` — … ``)?
+    fn opens_placed(&self, text: &str) -> bool {
+        let lead = plain(text);
+        let lead = lead.trim_start();
+        location::find_all(lead, self.roots)
+            .first()
+            .is_some_and(|l| l.start_line.is_some() && lead.starts_with(l.path.as_str()))
+    }
+
+    /// Does a unit's lead name a place?
+    fn placed(&self, u: &Unit) -> bool {
+        !location::find_all(&u.lead, self.roots).is_empty()
     }
 
     /// `- **Severity: Critical**` with `**File:**`, `**Line:**`, `**Issue:**` nested under it (a
@@ -173,26 +199,44 @@ impl Reader<'_> {
         let Some(header) = self.table.clone() else {
             return;
         };
-        let col = |names: &[&str]| {
-            header.iter().position(|h| {
-                names.iter().any(|n| {
-                    h == n || h.starts_with(&format!("{n} ")) || h.ends_with(&format!(" {n}"))
-                })
-            })
-        };
+        let col = |names: &[&str]| column(&header, names);
         let strong_issue = col(vocab::TABLE_ISSUE_COLUMNS);
         let sev = col(vocab::TABLE_SEVERITY_COLUMNS);
         let get = |i: usize| cells.get(i).cloned().unwrap_or_default();
         let status = col(vocab::TABLE_STATUS_COLUMNS);
         // A table of checks (`| Aspect | Status | Notes |`) rates no row, unless a status says
         // a level (`❌ **Critical**` among `✅` rows): that row is a finding.
-        let rated_status = status.is_some_and(|i| {
-            vocab::severity_of(&plain(&get(i))).is_some_and(|s| s.1 == vocab::Strength::Level)
-        });
-        if sev.is_none() && strong_issue.is_none() && !rated_status {
+        // (A traffic light that is green or white passed or is pending: `| Build | 🟢 |`.)
+        // (A rubric's score stands for a status: `| Error handling | 4/5 | nit: … |`.)
+        let score = col(vocab::TABLE_SCORE_COLUMNS).filter(|_| status.is_none());
+        let RowCheck {
+            check,
+            gauge,
+            said,
+            pointer,
+        } = row_check(cells, status, score);
+        let rated_status =
+            status.is_some_and(|i| {
+                vocab::severity_of(&plain(&get(i))).is_some_and(|s| s.1 == vocab::Strength::Level)
+            }) && !matches!(check, Some(vocab::Check::Passed | vocab::Check::Skipped));
+        if check == Some(vocab::Check::Failed) && pointer {
+            self.out.quiet_text.push(cells.join(" | "));
             return;
         }
+        let failed = check == Some(vocab::Check::Failed) && said;
+        if sev.is_none() && strong_issue.is_none() && !rated_status && !failed {
+            return;
+        }
+        // (A table of checks names its row in its first column, `| Gate | State | Detail |`:
+        // the other columns of words say why.)
+        let first = (0..cells.len()).find(|i| {
+            Some(*i) != gauge
+                && header
+                    .get(*i)
+                    .is_some_and(|h| !h.is_empty() && !["no", "nr", "id"].contains(&h.as_str()))
+        });
         let issue = strong_issue
+            .or_else(|| (sev.is_none() && status.is_some()).then_some(first)?)
             .or(col(vocab::TABLE_TEXT_COLUMNS))
             .or_else(|| unnamed_issue(&header, cells, &col));
         let Some(issue) = issue else {
@@ -208,56 +252,8 @@ impl Reader<'_> {
             self.out.quiet_text.push(cells.join(" | "));
             return;
         }
-        // A row whose level is only a pass mark (`| ✅ | a.test.ts | — | Tests added, nice. |`)
-        // is what the reviewer checked and liked.
-        let passed = |c: &str| {
-            let c = c.trim();
-            !c.is_empty()
-                && c.chars()
-                    .all(|ch| matches!(ch, '✅' | '✔' | '✓' | '☑' | '👍' | '\u{fe0f}' | ' '))
-        };
-        // A row an earlier review raised and this one marks done in its status column
-        // (`| 4 | P2 | csv.ts:22 | Formula injection | ✅ Fixed — values are prefixed |`).
-        // (A result that is the finding's own text is done the same way: `✅ 5-minute TTL`.)
-        // (A level cell that says the row passed, `✅ OK`, or in words that there is no
-        // impact, `none`, is one too; a dash only says the row is not rated.)
-        let level_passed = |c: &str| {
-            let t = plain(c);
-            passed(c)
-                || done(c)
-                || (t.chars().any(char::is_alphabetic) && vocab::is_placeholder(&t))
-        };
-        // (The latest of several status columns is the rightmost: `| Round 2 status | Round 3
-        // |` holding `Fix pushed | ✅ Verified fixed`.)
-        let last = cells.iter().rposition(|c| !plain(c).trim().is_empty());
-        // (Only a column named as a later round's: a `Notes` cell saying `✅ repro confirmed`
-        // closes nothing.)
-        let round_column = |l: usize| {
-            let h = header.get(l).map_or("", String::as_str);
-            col(vocab::TABLE_STATUS_COLUMNS) == Some(l)
-                || [
-                    "round",
-                    "pass",
-                    "iteration",
-                    "now",
-                    "current",
-                    "latest",
-                    "after",
-                ]
-                .iter()
-                .any(|w| h == *w || h.starts_with(&format!("{w} ")))
-        };
-        let latest_done = last.is_some_and(|l| {
-            l != issue
-                && Some(l) != sev
-                && status.is_some_and(|s| l > s)
-                && round_column(l)
-                && done(&get(l))
-        });
-        if sev.is_some_and(|i| level_passed(&get(i)))
-            || status.is_some_and(|i| done(&get(i)))
-            || latest_done
-        {
+        let columns = Columns { sev, status, issue };
+        if row_done(&header, cells, columns, check) {
             self.out.quiet_text.push(cells.join(" | "));
             return;
         }
@@ -396,6 +392,164 @@ pub(super) fn bold_titled(text: &str) -> bool {
 pub(super) fn is_task(text: &str) -> bool {
     let t = text.trim_start();
     t.starts_with("[ ]") || t.starts_with("[x]") || t.starts_with("[X]")
+}
+
+/// The column a header names with one of `names`, whole or as its first or last word.
+fn column(header: &[String], names: &[&str]) -> Option<usize> {
+    header.iter().position(|h| {
+        names
+            .iter()
+            .any(|n| h == n || h.starts_with(&format!("{n} ")) || h.ends_with(&format!(" {n}")))
+    })
+}
+
+/// The columns of a findings table that say which row is what.
+#[derive(Clone, Copy)]
+struct Columns {
+    sev: Option<usize>,
+    status: Option<usize>,
+    issue: usize,
+}
+
+/// Does a row say it raises nothing (any more): a pass mark for its level, a status of done or
+/// passed, a later round's column that marks it fixed?
+fn row_done(header: &[String], cells: &[String], c: Columns, check: Option<vocab::Check>) -> bool {
+    let Columns { sev, status, issue } = c;
+    let get = |i: usize| cells.get(i).cloned().unwrap_or_default();
+    let col = |names: &[&str]| column(header, names);
+    // A row whose level is only a pass mark (`| ✅ | a.test.ts | — | Tests added, nice. |`)
+    // is what the reviewer checked and liked.
+    let passed = |c: &str| {
+        let c = c.trim();
+        !c.is_empty()
+            && c.chars()
+                .all(|ch| matches!(ch, '✅' | '✔' | '✓' | '☑' | '👍' | '\u{fe0f}' | ' '))
+    };
+    // A row an earlier review raised and this one marks done in its status column
+    // (`| 4 | P2 | csv.ts:22 | Formula injection | ✅ Fixed — values are prefixed |`).
+    // (A result that is the finding's own text is done the same way: `✅ 5-minute TTL`.)
+    // (A level cell that says the row passed, `✅ OK`, or in words that there is no
+    // impact, `none`, is one too; a dash only says the row is not rated.)
+    let level_passed = |c: &str| {
+        let t = plain(c);
+        passed(c) || done(c) || (t.chars().any(char::is_alphabetic) && vocab::is_placeholder(&t))
+    };
+    // (The latest of several status columns is the rightmost: `| Round 2 status | Round 3
+    // |` holding `Fix pushed | ✅ Verified fixed`.)
+    let last = cells.iter().rposition(|c| !plain(c).trim().is_empty());
+    // (Only a column named as a later round's: a `Notes` cell saying `✅ repro confirmed`
+    // closes nothing.)
+    let round_column = |l: usize| {
+        let h = header.get(l).map_or("", String::as_str);
+        col(vocab::TABLE_STATUS_COLUMNS) == Some(l)
+            || [
+                "round",
+                "pass",
+                "iteration",
+                "now",
+                "current",
+                "latest",
+                "after",
+            ]
+            .iter()
+            .any(|w| h == *w || h.starts_with(&format!("{w} ")))
+    };
+    let latest_done = last.is_some_and(|l| {
+        l != issue
+            && Some(l) != sev
+            && status.is_some_and(|s| l > s)
+            && round_column(l)
+            && done(&get(l))
+    });
+    sev.is_some_and(|i| level_passed(&get(i)))
+        || status.is_some_and(|i| done(&get(i)))
+        || (matches!(check, Some(vocab::Check::Passed | vocab::Check::Skipped))
+            && sev.is_none_or(|i| vocab::severity_of(&plain(&get(i))).is_none()))
+        || latest_done
+}
+
+/// How a row of a table of checks stands, by its status or its score, and what its other cells
+/// say.
+struct RowCheck {
+    check: Option<vocab::Check>,
+    /// The column that says how the row stands.
+    gauge: Option<usize>,
+    /// Another cell says why in words.
+    said: bool,
+    /// Another cell only points at the finding told below.
+    pointer: bool,
+}
+
+/// A row a gate or a checklist failed (`| SAST | ❌ NO-GO | … |`, `| Auth | FAIL | … |`) is a
+/// finding, of the level its status says if it says one; one that passed, does not apply or
+/// waits (`| Build | 🟢 |`, `| Docs | N/A |`) is not. Neither is a bare mark with nothing said
+/// beside it (`| Documentation | ❌ |` in a bot's table of its own settings), a tally beside a
+/// link (`| JavaScript | ❌ Failure, 2 new issues | [Review ↗](…) |`: the issues are the comments
+/// below), or a row that only points at the finding told below (`| CWE-22 | ❌ | 아래 1번과 같은
+/// 원인 |`).
+fn row_check(cells: &[String], status: Option<usize>, score: Option<usize>) -> RowCheck {
+    let get = |i: usize| cells.get(i).cloned().unwrap_or_default();
+    let check = status
+        .and_then(|i| vocab::check_of(&plain(&get(i))))
+        .or_else(|| score.and_then(|i| scored(&plain(&get(i)))));
+    let gauge = status.or(score);
+    let others = || {
+        cells
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| Some(*i) != gauge && *i != 0)
+            .map(|(_, c)| c)
+    };
+    RowCheck {
+        check,
+        gauge,
+        said: others().any(|c| says_why(c)),
+        pointer: others().any(|c| vocab::points_below(&plain(c))),
+    }
+}
+
+/// How a rubric's score stands (`5/5` passed, `2 / 5` and `3 out of 5` failed): `None` when
+/// the cell holds no score.
+fn scored(cell: &str) -> Option<vocab::Check> {
+    let t = cell.trim().replace("out of", "/");
+    let (got, of) = t.split_once('/')?;
+    let got: f32 = got.trim().parse().ok()?;
+    let of: f32 = of.split_whitespace().next()?.parse().ok()?;
+    (of > 0.0).then_some(if got >= of {
+        vocab::Check::Passed
+    } else {
+        vocab::Check::Failed
+    })
+}
+
+/// Does a bold title open with its number (`**3. Retries never give up**`)? It is one
+/// finding's title, and the items under it its details, wherever they point.
+fn numbered_title(lead: &str) -> bool {
+    let t = plain(lead);
+    let t = t.trim_start();
+    let digits = t.chars().take_while(char::is_ascii_digit).count();
+    digits > 0 && t[digits..].starts_with(['.', ')'])
+}
+
+/// Does a cell of a table of checks say why in words (`Docstring coverage is 41.67%, below
+/// the 80% threshold`), not only a count, a date or a link?
+fn says_why(cell: &str) -> bool {
+    static LINK: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    let text = crate::answer::re(&LINK, r"\[[^\]]*\]\([^)]*\)").replace_all(cell, "");
+    plain(&text)
+        .split_whitespace()
+        .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+        .count()
+        >= 4
+}
+
+/// Does an open box of a checklist say what fails, or where (`- [ ] Authorization:
+/// `reports/views.py`, line 41 — only `is_authenticated` is checked`)?
+fn fails_at(text: &str, roots: &Roots) -> bool {
+    crate::answer::location::find_all(text, roots)
+        .iter()
+        .any(|l| l.start_line.is_some())
+        || crate::answer::verdict::raises_concern(text)
 }
 
 fn is_ticked(text: &str) -> bool {

@@ -159,9 +159,6 @@ pub(super) fn pair_table_with_details(units: &[Unit], found: &mut [Option<Findin
     let Some(&last_row) = rows.last() else {
         return;
     };
-    if rows.len() < 2 {
-        return;
-    }
     let after: Vec<usize> = (last_row + 1..units.len())
         .filter(|i| units[*i].kind != UnitKind::Row && found[*i].is_some())
         .collect();
@@ -191,6 +188,20 @@ pub(super) fn pair_table_with_details(units: &[Unit], found: &mut [Option<Findin
         }
         _ => false,
     };
+    // One failed row of a table of checks and its section (`| SQL injection | FAIL | … |`,
+    // then `### CWE-89 — SQL injection` at the same line): one finding.
+    if let [r] = rows[..] {
+        if let Some(d) = after
+            .iter()
+            .chain(&before)
+            .copied()
+            .find(|&d| same_line(r, d))
+        {
+            let detail = found[d].take().expect("paired findings exist");
+            merge_detail(found[r].as_mut().expect("paired findings exist"), detail);
+        }
+        return;
+    }
     let fits = |details: &[usize], start: usize| {
         rows.iter().enumerate().all(|(k, &r)| {
             let d = details[start + k];

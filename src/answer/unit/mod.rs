@@ -367,9 +367,20 @@ fn passed_check(u: &Unit) -> bool {
         r"(?i)✅\s*\**(?:fine|ok|okay|good|looks good|pass(?:es|ed)?|handled|safe|correct|covered|no issues?)\b|\b(?:fine|ok|okay|good|pass(?:es|ed)?|handled|safe|correct|covered)\W{0,3}✅",
     );
     // (Or the mark opens the item: `- ✅ `values.yaml` exposes the probe settings …`.)
-    let opens = plain(&u.lead)
-        .trim_start_matches(|c: char| c.is_whitespace() || "-*+".contains(c))
-        .starts_with(['✅', '✔', '☑', '✓']);
+    // (Or a mark that the row does not apply or waits on someone: `➖ i18n: not applicable`,
+    // `⚪ on-call sign-off`.)
+    // (Or after the row's label: `- Authz: ✔ route-level scopes kept`.)
+    let fine = |t: &str| {
+        matches!(
+            crate::answer::vocab::check_mark(t),
+            Some(crate::answer::vocab::Check::Passed | crate::answer::vocab::Check::Skipped)
+        )
+    };
+    let lead = plain(&u.lead);
+    let opens = fine(&lead)
+        || lead
+            .split_once([':', '：'])
+            .is_some_and(|(label, rest)| label.chars().count() <= 60 && fine(rest));
     // (Or it closes on a sentence that says so: "… so per-product order holds. Fine.")
     static CLOSES: OnceLock<crate::pattern::Pattern> = OnceLock::new();
     let closes = re(

@@ -93,6 +93,10 @@ pub const TABLE_TEXT_COLUMNS: &[&str] = &[
     "remark",
     "remarks",
     "details",
+    "detail",
+    "explanation",
+    "reason",
+    "evidence",
     "summary",
     "what",
     // (ru, es, pt, de, fr, it, pl, tr)
@@ -121,6 +125,7 @@ pub const TABLE_TEXT_COLUMNS: &[&str] = &[
     "détail",
     "détails",
     "descrizione",
+    "nota",
     "dettagli",
     "описание",
     "opis",
@@ -337,11 +342,40 @@ pub const TABLE_FIX_COLUMNS: &[&str] = &[
     "cách sửa",
     "perbaikan",
 ];
+/// Columns of a rubric's score (`| Criterion | Score | Notes |` holding `4/5`): a row scored
+/// below the top is a criterion the change falls short of, and its notes say why.
+pub const TABLE_SCORE_COLUMNS: &[&str] = &[
+    "score",
+    "rating",
+    "grade",
+    "points",
+    "punteggio",
+    "voto",
+    "puntuación",
+    "pontuação",
+    "bewertung",
+    "punkte",
+    "оценка",
+    "балл",
+    "评分",
+    "得分",
+    "分数",
+    "スコア",
+    "点数",
+    "評価",
+    "점수",
+];
+
 /// Columns that say where a finding of an earlier review stands (`| Status |` holding "✅ Fixed
 /// in 8e13c0a" or "Still open"): a row marked done there is not raised again.
 pub const TABLE_STATUS_COLUMNS: &[&str] = &[
     "status",
     "result",
+    "outcome",
+    "pass fail",
+    "esito",
+    "resultaat",
+    "uitkomst",
     "результат",
     "resultado",
     "ergebnis",

@@ -7,6 +7,7 @@
 //! Matching is on whole normalised phrases: "critical" in "this is a critical path" is prose,
 //! not a marker.
 
+mod checks;
 mod columns;
 mod json_keys;
 mod paths;
@@ -14,6 +15,7 @@ mod phrases;
 mod sections;
 mod severity;
 
+pub use checks::*;
 pub use columns::*;
 pub use json_keys::*;
 pub use paths::*;
@@ -23,6 +25,34 @@ pub use severity::*;
 
 use crate::findings::Severity;
 use Severity::*;
+
+/// How a checklist row stands by the mark it opens with (`❌ …`, `✅ …`, `➖ i18n: not
+/// applicable`): `None` when it opens with none.
+pub fn check_mark(text: &str) -> Option<Check> {
+    let t = text.trim_start_matches(|c: char| c.is_whitespace() || "-*+_`|".contains(c));
+    CHECK_MARKS
+        .iter()
+        .find(|(m, _)| t.starts_with(m))
+        .map(|(_, c)| *c)
+}
+
+/// How a status cell stands, by the mark or the words it opens with (`❌ NO-GO`, `✅ 2,041
+/// passed`, `FAIL`, `N/A`): `None` when it opens with neither.
+pub fn check_of(cell: &str) -> Option<Check> {
+    check_mark(cell).or_else(|| {
+        let n = normalise(cell);
+        CHECK_WORDS
+            .iter()
+            .map(|(w, c)| (normalise(w), *c))
+            .filter(|(w, _)| {
+                n == *w
+                    || n.strip_prefix(w.as_str())
+                        .is_some_and(|r| r.starts_with(' '))
+            })
+            .max_by_key(|(w, _)| w.len())
+            .map(|(_, c)| c)
+    })
+}
 
 /// The stance a verdict word takes (`approve`, `request_changes`, `patch is incorrect`).
 pub fn stance_of(s: &str) -> Option<Stance> {
@@ -57,6 +87,12 @@ pub fn announces_findings(text: &str) -> bool {
 pub fn clears_list(text: &str) -> bool {
     static CLEARED_RE: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
     crate::answer::re(&CLEARED_RE, CLEARED_LEAD_IN).is_match(text.trim())
+}
+
+/// Does a table's cell only point at a finding told in full below ([`POINTS_BELOW`])?
+pub fn points_below(cell: &str) -> bool {
+    static BELOW_RE: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    crate::answer::re(&BELOW_RE, POINTS_BELOW).is_match(cell.trim())
 }
 
 /// Is `line` a bot's footer ([`BOT_FOOTER`])?

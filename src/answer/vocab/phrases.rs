@@ -44,6 +44,11 @@ pub const VERDICT_WORDS: &[(&str, Stance)] = &[
     ("ready to approve", Stance::Approve),
     ("approval recommended", Stance::Approve),
     ("ready to merge", Stance::Approve),
+    // A release gate's or a readiness bot's call (`**Result: READY** ✅`, `Decision: NO-GO`).
+    ("ready", Stance::Approve),
+    ("not ready", Stance::Object),
+    ("go", Stance::Approve),
+    ("no go", Stance::Object),
     // Spanish, Japanese, Chinese and Korean verdicts.
     ("aprobado", Stance::Approve),
     ("aprobada", Stance::Approve),
@@ -341,6 +346,9 @@ pub const BOT_FOOTER: &str = r"(?i)^\W*(?:(?:(?:ai |automated )?(?:code )?review
 /// A lead-in that announces problems in the list after it: a count or quantity of issues,
 /// observations or things that "stood out". A summary's list is then its findings (Greptile's
 /// newer summaries hold the comments as bullets). A regex, matched on the lead-in line.
+/// A cell that only points at the answer's detailed findings (`see below`, `see #1`, `아래
+/// 1번`, `下記 1`, `siehe unten`): the row sums up a finding told in full elsewhere.
+pub const POINTS_BELOW: &str = r"(?i)^\W*(?:(?:see|cf\.?)\s+(?:below|#\d+|item\s+\d+|finding\s+\d+|(?:the\s+)?details(?:\s+below)?)|below|siehe\s+unten|(?:voir\s+)?ci-dessous|(?:ver|véase)\s+abajo|vedi\s+sotto|см\.?\s+ниже|ниже|下記|以下|见下|見下|下面|아래)\b|^\W*(?:아래|下記|以下)";
 /// A lead-in that says the list after it is of things that look wrong and are not ("Several
 /// things look risky at first glance, so here is why each one is fine:").
 pub const CLEARED_LEAD_IN: &str = r"(?i)\bi (?:also )?(?:checked|verified|confirmed|went through|looked at|reviewed) (?:the following|these|each of these|a few things|several things)(?: (?:points|areas|things|paths|cases))?\s*:\s*$|\b(?:(?:with|con|com|avec|mit) (?:the |la |las |a |as |les |der |den )?(?:answers?|respuestas?|respostas?|réponses?|antworten) |(?:all|both)(?: [\w-]+){0,3} (?:landed|(?:are|were|have been) (?:now )?(?:fixed|addressed|resolved|in place))|here(?:'s| is) why (?:each|all|they|these|it)(?: one| of them)? (?:is|are) (?:fine|safe|ok(?:ay)?)|why (?:each|all) (?:one |of them )?(?:is|are) (?:fine|safe|ok(?:ay)?|not a problem)|(?:look|looks|seem|seems) (?:risky|suspicious|alarming|wrong)\b[^:]{0,60}\b(?:fine|safe|ok(?:ay)?|not (?:a problem|an issue)))\b[^:]{0,40}:\s*$|\b(?:the (?:pr|change|patch|code) (?:already )?had an answer|each (?:one )?(?:was|is) (?:already )?(?:answered|covered|handled))\b";

@@ -500,6 +500,40 @@ pub const LEVEL_FIELD_ROUNDS: &[(&str, Round)] = &[
     ("새", Round::Now),
 ];
 
+/// Words that, just before a level field's name, make it a rating of the whole change, not a
+/// finding's level (`Risk level: high — this is session handling`, `Confidence level: high`,
+/// `Effort level: low`): how much is at stake, how sure the reviewer is, how big the review
+/// was. Lower case, compared with the field's last preceding word.
+pub const CHANGE_RATING_WORDS: &[&str] = &[
+    "risk",
+    "confidence",
+    "effort",
+    "complexity",
+    "readiness",
+    "maturity",
+    "coverage",
+    "quality",
+    "riesgo",
+    "confianza",
+    "risque",
+    "confiance",
+    "risiko",
+    "vertrauen",
+    "rischio",
+    "fiducia",
+    "risco",
+    "confiança",
+    "риска",
+    "риск",
+    "уверенности",
+    "ryzyka",
+    "リスク",
+    "风险",
+    "風險",
+    "위험",
+    "신뢰",
+];
+
 /// Which round a level field speaks for: see [`LEVEL_FIELD_ROUNDS`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Round {
