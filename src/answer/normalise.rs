@@ -320,6 +320,28 @@ pub fn raw_blocks(raw: &str, roots: &Roots) -> Critique {
     }
 }
 
+/// Every block of `raw` as [`raw_blocks`] would make it a finding, before it drops any as no
+/// point (a verdict, praise, a lead-in, a summary): what [`raw_blocks`] returns is among these.
+/// Cheap next to it: no test of what a block says, so none of the many patterns those tests
+/// compile.
+pub fn every_block(raw: &str, roots: &Roots) -> Vec<Finding> {
+    let (raw, _) = crate::answer::capped(raw);
+    let prepared = crate::answer::prepare::prepare(raw);
+    let merged = blocks(prepared.as_ref());
+    let inherited = inherited_files(&merged, roots);
+    merged
+        .iter()
+        .zip(&inherited)
+        .map(|(b, file)| {
+            let mut f = block_finding(b, Severity::Unclassified, roots);
+            if let Some(file) = file.as_deref() {
+                asides::inherit(&mut f, b, file);
+            }
+            f
+        })
+        .collect()
+}
+
 /// Is the block no point: a verdict or praise alone, a retraction, courtesy, what the review
 /// did not do, a list of sources, a promise of the next step, or (not last) a lead-in to the
 /// points after it?

@@ -16,7 +16,9 @@ use serde_json::Value;
 
 use crate::answer::json;
 use crate::answer::location::{self, Roots};
-use crate::answer::normalise::{raises_nothing, raw_blocks, states_severity, ungrounded};
+use crate::answer::normalise::{
+    every_block, raises_nothing, raw_blocks, states_severity, ungrounded,
+};
 use crate::answer::vocab::{self, Stance};
 use crate::answer::Protocol;
 use crate::findings::{Critique, Finding, Location, Severity, Source};
@@ -57,37 +59,51 @@ pub enum By {
 /// covers.
 pub fn units(raw: &str, read: &[Finding], roots: &Roots) -> Vec<Finding> {
     let mut out: Vec<Finding> = read.to_vec();
+    // (Most answers a reader read well have no such part: ask the blocks unfiltered first, and
+    // read the answer as prose blocks only when one of them may be one.)
+    if !every_block(raw, roots)
+        .iter()
+        .any(|b| uncovered_part(b, read, roots))
+    {
+        return out;
+    }
     for b in raw_blocks(raw, roots).findings {
-        // Only the block's prose: its code (a JSON answer, a suggested fix) was read as such.
-        let prose: Vec<&str> = crate::markdown::fenced_lines(&b.body)
-            .into_iter()
-            .filter(|(_, code)| !code)
-            .map(|(l, _)| l)
-            .collect();
-        let prose = prose.join("\n");
-        if prose.trim().is_empty() {
-            continue;
-        }
-        // (A block the reviewer marks fixed or takes back, `- [x] [P1] … Resolved.`, was left
-        // out by the reader for that reason.)
-        let mut lines = prose.lines().map(str::to_string);
-        let lead = lines.next().unwrap_or_default();
-        let rest: Vec<String> = lines.collect();
-        if crate::answer::unit::said_fixed(&lead, &rest)
-            || crate::answer::vocab::is_withdrawn(&prose)
-        {
-            continue;
-        }
-        let looks = crate::answer::prose::severity_in(&prose).is_some()
-            || location::find_all(&prose, roots)
-                .iter()
-                .any(|l| l.start_line.is_some())
-            || crate::answer::verdict::raises_concern(&prose);
-        if looks && !read.iter().any(|f| covers(f, &b)) {
+        if uncovered_part(&b, read, roots) {
             out.push(b);
         }
     }
     out
+}
+
+/// Does a block of the raw answer look like a finding (a level, a line, a word of concern in its
+/// prose) that no finding read covers? A block the reviewer marks fixed or takes back does not.
+fn uncovered_part(b: &Finding, read: &[Finding], roots: &Roots) -> bool {
+    if read.iter().any(|f| covers(f, b)) {
+        return false;
+    }
+    // Only the block's prose: its code (a JSON answer, a suggested fix) was read as such.
+    let prose: Vec<&str> = crate::markdown::fenced_lines(&b.body)
+        .into_iter()
+        .filter(|(_, code)| !code)
+        .map(|(l, _)| l)
+        .collect();
+    let prose = prose.join("\n");
+    if prose.trim().is_empty() {
+        return false;
+    }
+    let looks = crate::answer::prose::severity_in(&prose).is_some()
+        || location::find_all(&prose, roots)
+            .iter()
+            .any(|l| l.start_line.is_some())
+        || crate::answer::verdict::raises_concern(&prose);
+    // (A block the reviewer marks fixed or takes back, `- [x] [P1] … Resolved.`, was left out
+    // by the reader for that reason.)
+    let mut lines = prose.lines().map(str::to_string);
+    let lead = lines.next().unwrap_or_default();
+    let rest: Vec<String> = lines.collect();
+    looks
+        && !crate::answer::unit::said_fixed(&lead, &rest)
+        && !crate::answer::vocab::is_withdrawn(&prose)
 }
 
 /// The review a restatement holds: the CLI's `structured` object, else the best JSON block of
@@ -260,6 +276,48 @@ fn one_line(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The units found the long way: every block of the answer read as prose.
+    fn units_read_as_prose(raw: &str, read: &[Finding]) -> Vec<Finding> {
+        let roots = Roots::default();
+        let mut out = read.to_vec();
+        out.extend(
+            raw_blocks(raw, &roots)
+                .findings
+                .into_iter()
+                .filter(|b| uncovered_part(b, read, &roots)),
+        );
+        out
+    }
+
+    #[test]
+    fn the_cheap_look_at_the_blocks_finds_the_units_the_long_way_finds() {
+        let roots = Roots::default();
+        let answers = [
+            RAW,
+            "## P3 - Nice to Have\n- name the helper — lib.rs:2 — it reads badly — rename it\n\n\
+```json\n{\"verdict\": \"approve\", \"findings\": [{\"severity\": \"P3\", \"title\": \"name the \
+helper\", \"file\": \"lib.rs\", \"start_line\": 2}]}\n```\n",
+            "## P1 - Must Fix\nNone.\n\nAlso, `src/pay.rs` line 40 drops the refund on a retry: P1.\n\n\
+```json\n{\"verdict\": \"approve\", \"findings\": []}\n```\n",
+            "Looks good to me. Thanks for the tests!\n",
+        ];
+        for raw in answers {
+            let read = crate::answer::read(raw, None, crate::answer::Protocol::Cr, &roots)
+                .critique
+                .findings;
+            let titles = |v: Vec<Finding>| v.into_iter().map(|f| f.title).collect::<Vec<_>>();
+            // (With nothing read, every part that looks like a finding is one it missed.)
+            for read in [read, Vec::new()] {
+                assert_eq!(
+                    titles(units(raw, &read, &roots)),
+                    titles(units_read_as_prose(raw, &read)),
+                    "{raw}"
+                );
+            }
+        }
+        assert!(!units(answers[2], &[], &roots).is_empty());
+    }
 
     const RAW: &str = "The migration in db/0042.py will wipe the users table on rollback: \
 `downgrade()` calls `drop_table('users')` at line 18. This is a blocker.\n\nSeparately, the \

@@ -78,8 +78,8 @@ use crate::answer::{re, re_built};
 
 /// A path-like token: optional drive or root, segments, and a file name.
 // (A folder may be a route group or a dynamic segment, `app/(auth)/login/page.tsx`,
-// `pages/[id]/edit.tsx`, and a file a dynamic one, `[...slug].tsx`.)
-const PATH: &str = r"(?:[A-Za-z]:[\\/]|~/|\.{1,2}/|/)?(?:(?:[\w.@+~-]+|\([\w.@+~-]+\)|\[[\w.@+~-]+\])[\\/])*(?:\.?[\w@+~-][\w.@+~-]*|\[[\w.@+~-]+\][\w.@+~-]*)";
+// `pages/[id]/edit.tsx`: one class for both brackets, so the pattern costs no more to compile.)
+const PATH: &str = r"(?:[A-Za-z]:[\\/]|~/|\.{1,2}/|/)?(?:(?:[\w.@+~-]+|[(\[][\w.@+~-]+[)\]])[\\/])*\.?[\w@+~-][\w.@+~-]*";
 
 /// Is `p` (as matched) a file path rather than a word, a version or a method call?
 fn plausible_path(p: &str, backticked: bool, with_line: bool) -> bool {
