@@ -381,6 +381,8 @@ pub(super) fn judge(key: &str, val: &str, file: FileKind) -> Option<&'static str
         (_, FileKind::Env | FileKind::Credentials) => {
             quoted || !is_code(v) || entropy::looks_random(v)
         }
+        // (A markdown code span in prose, "on the first pass: `close()`", quotes code.)
+        (true, _) if val.starts_with('`') => !is_code(v) && shaped,
         (true, _) => shaped,
         (false, FileKind::Source) => false,
         (false, FileKind::Config | FileKind::Other) => !is_code(v) && shaped,
@@ -561,6 +563,15 @@ pub fn file_values(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_code_span_that_holds_code_is_no_secret() {
+        assert_eq!(judge("pass", "`close()`", FileKind::Other), None);
+        assert_eq!(
+            judge("password", "`Hunt3r!x9`", FileKind::Other),
+            Some("password")
+        );
+    }
 
     #[test]
     fn a_number_with_its_unit_is_a_measurement_not_a_secret() {
