@@ -208,8 +208,21 @@ fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
         // `time.Sleep` не учитывает …` is a finding's lead, its level first.)
         let after: Vec<&str> = line[m.end()..].split_whitespace().collect();
         // (Chinese writes the dash double and the line as `第 18 行`.)
-        let goes_on = after.len() >= 3
-            && crate::answer::location::lines_in(&after[..3].join(" ")).is_some();
+        // (Or the finding's title comes after the dash and its place after another: `sev: 2 —
+        // Unbounded read — upload.go:57 — …`.)
+        let placed_later = || {
+            line[m.end()..]
+                .split(['—', '–'])
+                .skip(1)
+                .any(|part| {
+                    crate::answer::location::find_all(part, &crate::answer::location::Roots::default())
+                        .iter()
+                        .any(|l| l.start_line.is_some())
+                })
+        };
+        let goes_on = (after.len() >= 3
+            && crate::answer::location::lines_in(&after[..3].join(" ")).is_some())
+            || placed_later();
         if dashed && !titled && !goes_on {
             continue;
         }

@@ -182,29 +182,17 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         }
     };
     if !use_json {
-        // Sourcery and others restate the review for coding agents in a ```markdown block,
-        // sometimes with comments the visible part only summarised: its findings that point at
-        // a line are added (one said twice is merged below).
-        let visible = c.findings.len();
-        let places: Vec<(String, Option<u32>)> = c
-            .findings
-            .iter()
-            .filter_map(|f| f.location.as_ref().map(|l| (l.path.clone(), l.start_line)))
-            .collect();
-        for block in markdown_fences(text) {
-            let inner = markdown::read(&block, roots);
-            c.findings.extend(inner.findings.into_iter().filter(|f| {
-                let lined = f.location.as_ref().filter(|l| l.start_line.is_some());
-                visible == 0
-                    || lined.is_some_and(|l| !places.contains(&(l.path.clone(), l.start_line)))
-            }));
-        }
-        level_details_from_summary(&mut c.findings, visible);
+        restated_for_agents(text, roots, &mut c.findings);
     }
     if !use_json {
         // A JSON list is the reviewer's own enumeration; markdown often says a finding twice
         // (a summary table and its detail section).
         c.findings = merge_duplicates(std::mem::take(&mut c.findings));
+    }
+    if from_json_block.is_some() {
+        for f in &mut c.findings {
+            without_review_fence(&mut f.body);
+        }
     }
     default_file(text, raw, roots, &mut c.findings);
     full_paths(text, raw, roots, &mut c.findings);
@@ -303,6 +291,39 @@ fn unraised_findings(
     // ("… in the same file, line 51": the answer's one file.)
     default_file(text, raw, roots, &mut found);
     found
+}
+
+/// Sourcery and others restate the review for coding agents in a fenced markdown block, sometimes
+/// with comments the visible part only summarised: its findings that point at a line are added
+/// (one said twice is merged later).
+fn restated_for_agents(text: &str, roots: &Roots, findings: &mut Vec<Finding>) {
+    let visible = findings.len();
+    let places: Vec<(String, Option<u32>)> = findings
+        .iter()
+        .filter_map(|f| f.location.as_ref().map(|l| (l.path.clone(), l.start_line)))
+        .collect();
+    for block in markdown_fences(text) {
+        let inner = markdown::read(&block, roots);
+        findings.extend(inner.findings.into_iter().filter(|f| {
+            let lined = f.location.as_ref().filter(|l| l.start_line.is_some());
+            visible == 0 || lined.is_some_and(|l| !places.contains(&(l.path.clone(), l.start_line)))
+        }));
+    }
+    level_details_from_summary(findings, visible);
+}
+
+/// A prose finding's body ends where the answer's JSON review begins (the last item before a
+/// fenced JSON block carries it otherwise): the review was read as the JSON. A JSON snippet
+/// that is a suggested fix stays.
+fn without_review_fence(body: &mut String) {
+    let Some(at) = body.find("```json") else {
+        return;
+    };
+    let fence = &body[at..];
+    if fence.contains("\"findings\"") || fence.contains("\"verdict\"") {
+        body.truncate(at);
+        body.truncate(body.trim_end().len());
+    }
 }
 
 /// Is the whole answer one JSON value?
@@ -466,10 +487,18 @@ fn prose_outranks_json(text: &str, roots: &Roots, findings: &mut [Finding]) {
     let blocks = normalise::raw_blocks(&prose, roots).findings;
     for b in &blocks {
         // Rated in a sentence, or by a label opening the paragraph (`**Bloqueante:** en …`).
+        // (When the block's own reading rates it lower, that reading already weighed its first
+        // line: an item's own `(P3)` under a `## P1` heading is a P3.)
         let labelled = markers::read_lead(b.body.lines().next().unwrap_or(""))
             .severity
             .filter(|s| s.1 == vocab::Strength::Level)
-            .map(|s| s.0);
+            .map(|s| {
+                if b.severity != Severity::Unclassified && b.severity > s.0 {
+                    b.severity
+                } else {
+                    s.0
+                }
+            });
         let Some(said) = prose::severity_in(&b.body).or(labelled) else {
             continue;
         };
@@ -548,13 +577,21 @@ fn json_critique(j: json::JsonReview, md: &markdown::Markdown, roots: &Roots) ->
         c.findings = summary_suggestions(summary.as_deref().unwrap_or(""), roots);
         c.agreement &= c.findings.is_empty();
     }
+    lines_from_prose(&mut c.findings, &md.findings);
     // The prose's own findings the JSON left out (a `## Should fix` bullet with its level and
     // its line, and no JSON finding at that place or in those words): the more the reviewer
     // raised, the more the gate sees.
+    // (Unrated, only when it names a consequence, "If the worker crashes halfway, the rest of
+    // the batch is gone" under `## Questions`, beside findings the JSON lists: under a JSON
+    // that lists none, such points are what the reviewer checked and found fine.)
+    let listed = !c.findings.is_empty();
     let left_out: Vec<Finding> = md
         .findings
         .iter()
-        .filter(|f| f.severity != Severity::Unclassified)
+        .filter(|f| {
+            f.severity != Severity::Unclassified
+                || (listed && verdict::raises_concern(&format!("{}\n{}", f.title, f.body)))
+        })
         .filter(|f| f.location.as_ref().is_some_and(|l| l.start_line.is_some()))
         .filter(|f| !c.findings.iter().any(|j| same_finding(j, f)))
         .cloned()
@@ -566,13 +603,45 @@ fn json_critique(j: json::JsonReview, md: &markdown::Markdown, roots: &Roots) ->
     c
 }
 
+/// A JSON finding that names its file but no line (a JSON cut off before its `start_line`, or
+/// one that left it out) takes the line its prose finding gives in that file: the one with the
+/// title's words (two at least, and only one such).
+fn lines_from_prose(findings: &mut [Finding], prose: &[Finding]) {
+    for f in findings.iter_mut() {
+        let Some(loc) = f.location.as_mut().filter(|l| l.start_line.is_none()) else {
+            continue;
+        };
+        let in_file: Vec<&Finding> = prose
+            .iter()
+            .filter(|p| {
+                p.location
+                    .as_ref()
+                    .is_some_and(|l| l.start_line.is_some() && same_file(&l.path, &loc.path))
+            })
+            .collect();
+        let words = vocab::content_words(&f.title, 3);
+        let shares = |p: &&&Finding| {
+            vocab::content_words(&p.title, 3)
+                .iter()
+                .filter(|w| words.contains(w))
+                .count()
+                >= 2
+        };
+        let matching: Vec<&&Finding> = in_file.iter().filter(shares).collect();
+        if let [p] = matching.as_slice() {
+            let l = p.location.as_ref().expect("filtered");
+            (loc.start_line, loc.end_line) = (l.start_line, l.end_line);
+        }
+    }
+}
+
 /// Are two readings of the answer (its JSON's and its prose's) the same finding: the same file
 /// near the same line (or one of them gives none), or two content words of their titles shared
 /// (one, when the JSON's finding has no place)?
 fn same_finding(json: &Finding, prose: &Finding) -> bool {
     let near = match (&json.location, &prose.location) {
         (Some(j), Some(p)) => {
-            j.path == p.path
+            same_file(&j.path, &p.path)
                 && match (j.start_line, p.start_line) {
                     (Some(a), Some(b)) => a.abs_diff(b) <= 5,
                     _ => true,
@@ -581,11 +650,23 @@ fn same_finding(json: &Finding, prose: &Finding) -> bool {
         _ => false,
     };
     let words = vocab::content_words(&json.title, 3);
-    let shared = vocab::content_words(&prose.title, 3)
-        .iter()
-        .filter(|w| words.contains(w))
-        .count();
+    // (Distinct words: "the whole batch … the rest of the batch" shares one word, not two.)
+    let mut said = vocab::content_words(&prose.title, 3);
+    said.sort_unstable();
+    said.dedup();
+    let shared = said.iter().filter(|w| words.contains(w)).count();
     near || shared >= 2 || (json.location.is_none() && shared >= 1)
+}
+
+/// Two names of one file: the same path, or one a shorter tail of the other (the prose names
+/// `StockService.kt`, the JSON `src/main/kotlin/…/StockService.kt`).
+fn same_file(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    !short.is_empty()
+        && (short == long
+            || long
+                .strip_suffix(short)
+                .is_some_and(|rest| rest.ends_with('/')))
 }
 
 /// A JSON review that lists no findings but whose summary raises one under a level's label
@@ -1105,5 +1186,7 @@ mod rounds_tests;
 mod shape_tests;
 #[cfg(test)]
 mod table_tests;
+#[cfg(test)]
+mod terse_tests;
 #[cfg(test)]
 mod tests;

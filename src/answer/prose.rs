@@ -155,6 +155,20 @@ fn alone(words: &[&str]) -> Option<Severity> {
         .map(|(_, sev, _)| *sev)
 }
 
+/// Whether the words before a level end in a repair's verb or a repair's noun and "for", and
+/// then a short noun phrase: the level names what is repaired.
+fn repairs_what_follows(before: &[&str]) -> bool {
+    let start = before.len().saturating_sub(5);
+    (start..before.len()).any(|at| {
+        let phrase = before.len() - at - 1 <= 3;
+        let repair = vocab::PROSE_REPAIRS.contains(&before[at])
+            || (before[at] == "for"
+                && at > 0
+                && vocab::PROSE_REPAIR_NOUNS.contains(&before[at - 1]));
+        phrase && repair
+    })
+}
+
 fn rating_at(words: &[&str], i: usize) -> Option<Severity> {
     // A level weighed or imagined is not given: "whether it's a P1", "If this were on the
     // request path I'd call it a blocker".
@@ -164,23 +178,10 @@ fn rating_at(words: &[&str], i: usize) -> Option<Severity> {
     {
         return None;
     }
-    // "This pull request fixes the critical bug where…": what the change repairs, not what the
-    // reviewer rates.
-    let article = |w: &str| matches!(w, "the" | "a" | "an" | "this" | "that" | "one");
-    let object_of = match before {
-        [.., verb, a] if article(a) => Some(*verb),
-        [.., verb] => Some(*verb),
-        [] => None,
-    };
-    // Nor is "1.7.9 carries the fix for the high-severity advisory".
-    let repair_for = match before {
-        [.., noun, "for", a] if article(a) => Some(*noun),
-        [.., noun, "for"] => Some(*noun),
-        _ => None,
-    };
-    if object_of.is_some_and(|v| vocab::PROSE_REPAIRS.contains(&v))
-        || repair_for.is_some_and(|n| vocab::PROSE_REPAIR_NOUNS.contains(&n))
-    {
+    // "This pull request fixes the critical bug where…", "the fix for last week's P1": what
+    // the change repairs, not what the reviewer rates. Up to three words of a noun phrase
+    // ("the", "last week's", "an old") may stand between.
+    if repairs_what_follows(before) {
         return None;
     }
     let negated = || {

@@ -1,5 +1,8 @@
 //! JSON as models write it rather than as parsers want it: `//` and `/* */` comments, trailing
-//! commas (also before a comment), an answer cut off mid-object by a token limit, and JSON Lines.
+//! commas (also before a comment), a JavaScript object literal (unquoted keys, single-quoted
+//! strings: small models write one when asked for JSON), an answer cut off mid-object by a token
+//! limit, and JSON Lines. The JavaScript forms are JSON5, read by the `json5` crate; the cut-off
+//! repair needs serde_json's error position, so it stays here.
 
 use serde_json::Value;
 
@@ -21,17 +24,22 @@ pub(super) fn json_lines(text: &str) -> Option<Value> {
     values.map(Value::Array)
 }
 
-/// JSON as models write it: strict first, then without comments (`//`, `/* */`) and trailing
+/// JSON as models write it: strict first, then as JSON5, then without comments (`//`, `/* */`) and trailing
 /// commas, then — for an answer cut off mid-object — up to its last complete element.
 pub(super) fn parse_lenient(s: &str) -> Option<Value> {
+    parse_complete(s).or_else(|| repair_truncated(&clean_json(s)))
+}
+
+/// JSON as models write it, whole: strict, then as JSON5, then without comments and trailing
+/// commas; never a part of it.
+pub(super) fn parse_complete(s: &str) -> Option<Value> {
     if let Ok(v) = serde_json::from_str(s) {
         return Some(v);
     }
-    let cleaned = clean_json(s);
-    if let Ok(v) = serde_json::from_str(&cleaned) {
+    if let Ok(v) = json5::from_str::<Value>(s) {
         return Some(v);
     }
-    repair_truncated(&cleaned)
+    serde_json::from_str(&clean_json(s)).ok()
 }
 
 fn clean_json(s: &str) -> String {
@@ -189,5 +197,15 @@ mod tests {
         );
         let v = parse_lenient(&broken).unwrap();
         assert_eq!(v["findings"].as_array().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_javascript_object_literal_is_read() {
+        let js = "{\n  verdict: 'revise',\n  findings: [\n    // one\n    {severity: 'P2', \
+                  title: 'N+1 \\'members\\'', action: 'prefetch_related(\"m\")'},\n  ],\n}";
+        let v = parse_lenient(js).unwrap();
+        assert_eq!(v["verdict"], "revise");
+        assert_eq!(v["findings"][0]["title"], "N+1 'members'");
+        assert_eq!(v["findings"][0]["action"], "prefetch_related(\"m\")");
     }
 }

@@ -13,7 +13,7 @@ mod xml;
 
 pub use items::finding;
 use items::*;
-use lenient::{json_lines, parse_lenient};
+use lenient::{json_lines, parse_complete, parse_lenient};
 
 use serde_json::{Map, Value};
 
@@ -29,14 +29,19 @@ use crate::answer::vocab::{self, Stance, Strength};
 
 use crate::findings::{Finding, Location, Severity};
 
-/// Every JSON value in fenced blocks (```json, ```jsonc or unlabelled, and ```yaml as pr-agent
-/// writes it), then the whole text, then objects that start a line of prose.
+/// Every JSON value in fenced blocks (```json, ```jsonc or unlabelled, an object literal in a
+/// ```js fence, and ```yaml as pr-agent writes it), then the whole text, then objects that
+/// start a line of prose.
 pub fn json_blocks(text: &str) -> Vec<Value> {
     let mut out = Vec::new();
     for (_, code) in crate::markdown::Doc::parse_mixed(text).fenced() {
         let lang = code.lang();
         let block = &code.body;
-        if lang.is_empty() || lang.starts_with("json") {
+        // (A JavaScript fence that holds nothing but an object literal is the JSON a small
+        // model was asked for, with its comments and unquoted keys.)
+        let literal = matches!(lang.as_str(), "js" | "javascript" | "ts" | "typescript")
+            && block.trim_start().starts_with(['{', '[']);
+        if lang.is_empty() || lang.starts_with("json") || literal {
             out.extend(parse_lenient(block));
         } else if lang == "yaml" || lang == "yml" {
             out.extend(
@@ -102,12 +107,34 @@ pub fn json_blocks(text: &str) -> Vec<Value> {
                 if let Some(Ok(v)) = s.next() {
                     out.push(v);
                     read_to = start + s.byte_offset();
+                } else if let Some((v, end)) = literal_from(&text[start..]) {
+                    out.push(v);
+                    read_to = start + end;
                 }
             }
             at += line.len();
         }
     }
     out
+}
+
+/// How many line ends after an object's first line are tried as its end.
+const LITERAL_ENDS: usize = 40;
+
+/// An object literal opening `text` that strict JSON cannot read (`{verdict: "revise", …}`,
+/// unfenced, prose after it): the shortest run of whole lines that ends in a closing brace and
+/// reads as JSON5, with the length it took.
+fn literal_from(text: &str) -> Option<(Value, usize)> {
+    let mut end = 0;
+    for line in text.split_inclusive('\n').take(LITERAL_ENDS) {
+        end += line.len();
+        if line.trim_end().ends_with(['}', ']']) {
+            if let Some(v) = parse_complete(&text[..end]).filter(Value::is_object) {
+                return Some((v, end));
+            }
+        }
+    }
+    None
 }
 
 /// A review read from JSON.

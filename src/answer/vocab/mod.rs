@@ -321,13 +321,16 @@ fn scored(value: &str) -> Option<Severity> {
 /// `priority 1`, `severity: 2`, `prio 0`: the number is the level (0 to 3; larger is unknown).
 fn numbered_severity(words: &[&str]) -> Option<Severity> {
     match words {
-        [k, n] if ["priority", "prio", "severity", "p"].contains(k) => match *n {
-            "0" => Some(P0),
-            "1" => Some(P1),
-            "2" => Some(P2),
-            "3" => Some(P3),
-            _ => None,
-        },
+        [k, n] if ["priority", "prio", "severity", "p", "sev"].contains(k) && rung(n).is_some() => {
+            rung(n)
+        }
+        // An incident scale's rung (`Sev1`, `SEV-2`) reads as the same rung of ours; the bare
+        // `S1` only as a severity field's value, since alone it is as likely a name (AWS's S3).
+        [w] => w.strip_prefix("sev").and_then(rung),
+        [k, w] if ["priority", "severity"].contains(k) => w
+            .strip_prefix("sev")
+            .or_else(|| w.strip_prefix('s'))
+            .and_then(rung),
         // A score out of five where five is the worst (`Severity 5/5`, `impact: 2/5`); a
         // confidence or quality score is no level (its name is not one of these).
         [k, n, "5"] if ["severity", "impact", "risk", "criticality"].contains(k) => match *n {
@@ -337,6 +340,18 @@ fn numbered_severity(words: &[&str]) -> Option<Severity> {
             "1" | "2" => Some(P3),
             _ => None,
         },
+        _ => None,
+    }
+}
+
+/// A rung of a numbered scale, zero the worst: 0–3 are ours, a fourth or fifth rung is still
+/// the lowest level.
+fn rung(n: &str) -> Option<Severity> {
+    match n {
+        "0" => Some(P0),
+        "1" => Some(P1),
+        "2" => Some(P2),
+        "3" | "4" | "5" => Some(P3),
         _ => None,
     }
 }
@@ -914,6 +929,19 @@ mod tests {
         assert_eq!(field_severity("11/10"), None);
         // As a marker, "Suggestion" is a label, not a level.
         assert_eq!(severity_of("Suggestion"), None);
+    }
+
+    #[test]
+    fn an_incident_scale_rung_is_the_same_rung_of_ours() {
+        let rungs = ["Sev0", "SEV-1", "sev 2", "Sev3", "SEV4"];
+        let levels: Vec<_> = rungs.iter().map(|v| severity_of(v).map(|x| x.0)).collect();
+        assert_eq!(levels, [P0, P1, P2, P3, P3].map(Some), "markers {rungs:?}");
+        // The bare `S1` is a level only as a severity field's value: alone it may be a name.
+        assert_eq!(field_severity("S1").map(|x| x.0), Some(P1));
+        assert_eq!(field_severity("s3").map(|x| x.0), Some(P3));
+        assert_eq!(severity_of("S3"), None);
+        assert_eq!(severity_of("Sev"), None);
+        assert_eq!(field_severity("S9"), None);
     }
 
     #[test]
