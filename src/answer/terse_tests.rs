@@ -191,3 +191,15 @@ fn a_json_cut_off_before_a_line_takes_the_line_its_prose_gives() {
     let places: Vec<String> = seen(&r).into_iter().map(|(_, p)| p).collect();
     assert_eq!(places, ["web/keys.py:31", "web/keys.py:12"]);
 }
+
+#[test]
+fn a_file_named_only_to_compare_with_is_not_the_findings_place() {
+    let alone = "## Findings\n1. `pad()` could use `strutil.Pad` instead of a loop, matching \
+`report/table.go` (P3)\n";
+    assert_eq!(seen(&read_cr(alone)), [(P3, "-".into())]);
+    let beside = "## Findings\n1. `pad()` in `cli/print.go` could use `strutil.Pad`, the same as \
+in `report/table.go` (P3)\n";
+    assert_eq!(seen(&read_cr(beside)), [(P3, "cli/print.go".into())]);
+    let own = "## Findings\n1. `report/table.go:12` pads by hand; `strutil.Pad` does it (P3)\n";
+    assert_eq!(seen(&read_cr(own)), [(P3, "report/table.go:12".into())]);
+}

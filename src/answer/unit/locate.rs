@@ -46,7 +46,7 @@ pub(super) fn locate(
     // A place with a line in the lead wins; a file the title merely mentions comes after the
     // place the comment was filed under.
     let (lead_lined, lead_bare): (Vec<Location>, Vec<Location>) =
-        location::find_all(&u.lead, roots)
+        location::find_all(&without_comparisons(&u.lead), roots)
             .into_iter()
             .partition(|l| l.start_line.is_some());
     candidates.extend(lead_lined);
@@ -105,4 +105,17 @@ pub(super) fn locate(
         }
     }
     Some(loc)
+}
+
+/// The lead without the files it names only to compare with ("could use `cursor.Encode`,
+/// matching `search.go`", "the same as in `api/users.go`"): such a file is where the right way
+/// is, not where the finding is. (When the lead names no other, the answer's own file, or none,
+/// is the place.)
+fn without_comparisons(lead: &str) -> std::borrow::Cow<'_, str> {
+    static COMPARED: std::sync::OnceLock<Pattern> = std::sync::OnceLock::new();
+    re(
+        &COMPARED,
+        r"(?i)\b(?:matching|same as(?: in)?|similar to|consistent with|mirroring|as (?:done |it is done |we do )?in)\s+(?:the (?:one|code|helper|pattern|way) in\s+)?`?[\w./-]+\.\w+(?::\d+)?`?",
+    )
+    .replace_all(lead, "")
 }
