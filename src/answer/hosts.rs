@@ -231,6 +231,19 @@ pub(super) fn review_states(text: &str) -> String {
     state.replace_all(text, "$1.").into_owned()
 }
 
+/// The chrome of a code-scanning alert as GitHub posts it on a line (`## Check failure`, `##
+/// Check warning`, `## Check notice`, `**Code scanning / CodeQL**`, quoted or not): the alert's
+/// kind and its tool, not a section of the review. As a heading it would end the comment that
+/// the place line above it opened.
+pub(super) fn without_alert_chrome(text: &str) -> Cow<'_, str> {
+    static CHROME: OnceLock<Pattern> = OnceLock::new();
+    re(
+        &CHROME,
+        r"(?im)^((?:[ \t]*>)*)[ \t]*(?:#{1,6}[ \t]+Check (?:failure|warning|notice)|\*\*Code scanning / [^*\n]{1,40}\*\*)[ \t]*$",
+    )
+    .replace_all(text, "$1")
+}
+
 /// Lines that only say who wrote what follows (`qodo-merge-pro[bot] · review thread`,
 /// `@coderabbitai[bot] commented on this pull request.`, `**bot** commented`): a pasted
 /// thread's bylines are not part of any finding.

@@ -262,6 +262,13 @@ fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
             push(out, m.start(), m.end(), m.as_str().to_string());
         }
     }
+    // A level alone after a bold title (a code-scanning alert as GitHub shows it: `**Uncontrolled
+    // data used in path expression** High`).
+    static AFTER_BOLD: OnceLock<Pattern> = OnceLock::new();
+    if let Some(c) = re(&AFTER_BOLD, r"^\s*\*\*[^*\n]{3,160}\*\*\s+(\w+)\s*$").captures(line) {
+        let m = c.get(1).expect("level");
+        push(out, m.start(), m.end(), m.as_str().to_string());
+    }
     // A score out of five anywhere in the lead (`— Severity 5/5`, `(impact 4/5)`).
     static SCORE: OnceLock<Pattern> = OnceLock::new();
     for c in re(

@@ -1190,3 +1190,5 @@ mod table_tests;
 mod terse_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tools_tests;

@@ -35,7 +35,7 @@ pub fn prepare(text: &str) -> Cow<'_, str> {
         &terminal::without_tool_logs(&text),
     ));
     let text = fence_excerpts(&without_link_definitions(&hosts::without_bylines(
-        &hosts::review_states(&prose_undented(&text)),
+        &hosts::without_alert_chrome(&hosts::review_states(&prose_undented(&text))),
     )));
     let text = without_level_scales(&hosts::permalinks_under_titles(&hosts::gerrit_places(
         &text,

@@ -797,7 +797,16 @@ pub(super) fn opens_unit(text: &str) -> bool {
         let placed_first = location::find_all(t, &location::Roots::default())
             .first()
             .is_some_and(|l| !l.path.is_empty() && line.starts_with(l.path.as_str()));
-        return head.is_empty() || line.find(&head).is_none_or(|at| at > 0) || placed_first;
+        // Or a bold title is followed by its level alone (a code-scanning alert: "**Uncontrolled
+        // data used in path expression** High").
+        let bold_then_level = t
+            .strip_prefix("**")
+            .and_then(|r| r.split_once("**"))
+            .is_some_and(|(_, after)| after.split_whitespace().count() == 1);
+        return head.is_empty()
+            || line.find(&head).is_none_or(|at| at > 0)
+            || placed_first
+            || bold_then_level;
     }
     if tagged_title(t) {
         return true;
