@@ -541,7 +541,6 @@ fn prose_outranks_json(text: &str, roots: &Roots, findings: &mut [Finding]) {
         // the one whose title shares the most words with it (two at least).
         let file = b.location.as_ref().filter(|l| l.start_line.is_none());
         if let (false, Some(file)) = (raised, file) {
-            let words = vocab::content_words(&b.body, 3);
             let in_file =
                 |f: &&mut Finding| f.location.as_ref().is_some_and(|l| l.path == file.path);
             // The only finding in that file needs no words in common.
@@ -549,13 +548,7 @@ fn prose_outranks_json(text: &str, roots: &Roots, findings: &mut [Finding]) {
             let best = findings
                 .iter_mut()
                 .filter(in_file)
-                .map(|f| {
-                    let shared = vocab::content_words(&f.title, 3)
-                        .iter()
-                        .filter(|w| words.contains(w))
-                        .count();
-                    (shared, f)
-                })
+                .map(|f| (shared_words(&f.title, &b.body), f))
                 .filter(|(shared, _)| alone || *shared >= 2)
                 .max_by_key(|(shared, _)| *shared);
             if let Some((_, f)) = best.filter(|(_, f)| lower(f)) {
@@ -619,14 +612,7 @@ fn lines_from_prose(findings: &mut [Finding], prose: &[Finding]) {
                     .is_some_and(|l| l.start_line.is_some() && same_file(&l.path, &loc.path))
             })
             .collect();
-        let words = vocab::content_words(&f.title, 3);
-        let shares = |p: &&&Finding| {
-            vocab::content_words(&p.title, 3)
-                .iter()
-                .filter(|w| words.contains(w))
-                .count()
-                >= 2
-        };
+        let shares = |p: &&&Finding| shared_words(&f.title, &p.title) >= 2;
         let matching: Vec<&&Finding> = in_file.iter().filter(shares).collect();
         if let [p] = matching.as_slice() {
             let l = p.location.as_ref().expect("filtered");
@@ -649,13 +635,19 @@ fn same_finding(json: &Finding, prose: &Finding) -> bool {
         }
         _ => false,
     };
-    let words = vocab::content_words(&json.title, 3);
-    // (Distinct words: "the whole batch … the rest of the batch" shares one word, not two.)
-    let mut said = vocab::content_words(&prose.title, 3);
-    said.sort_unstable();
-    said.dedup();
-    let shared = said.iter().filter(|w| words.contains(w)).count();
+    let shared = shared_words(&json.title, &prose.title);
     near || shared >= 2 || (json.location.is_none() && shared >= 1)
+}
+
+/// How many distinct content words two texts share ("the whole batch … the rest of the batch"
+/// shares one word with "batch size", not two).
+fn shared_words(a: &str, b: &str) -> usize {
+    let a: BTreeSet<String> = vocab::content_words(a, 3).into_iter().collect();
+    vocab::content_words(b, 3)
+        .into_iter()
+        .collect::<BTreeSet<String>>()
+        .intersection(&a)
+        .count()
 }
 
 /// Two names of one file: the same path, or one a shorter tail of the other (the prose names

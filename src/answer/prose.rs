@@ -158,14 +158,12 @@ fn alone(words: &[&str]) -> Option<Severity> {
 /// Whether the words before a level end in a repair's verb or a repair's noun and "for", and
 /// then a short noun phrase: the level names what is repaired.
 fn repairs_what_follows(before: &[&str]) -> bool {
-    let start = before.len().saturating_sub(5);
-    (start..before.len()).any(|at| {
-        let phrase = before.len() - at - 1 <= 3;
-        let repair = vocab::PROSE_REPAIRS.contains(&before[at])
+    // (The repair word is one of the last four words: up to three may follow it.)
+    (before.len().saturating_sub(4)..before.len()).any(|at| {
+        vocab::PROSE_REPAIRS.contains(&before[at])
             || (before[at] == "for"
                 && at > 0
-                && vocab::PROSE_REPAIR_NOUNS.contains(&before[at - 1]));
-        phrase && repair
+                && vocab::PROSE_REPAIR_NOUNS.contains(&before[at - 1]))
     })
 }
 
