@@ -81,8 +81,9 @@ pub enum Source {
     Repair,
     /// Nothing could structure it: a block of the raw answer, kept in full.
     Raw,
-    /// The answer's verdict objects to the change but names no finding: the objection itself,
-    /// kept so a "no" is never read as nothing.
+    /// The answer's verdict objects to the change but names no finding (the objection itself,
+    /// kept so a "no" is never read as nothing), or the answer gives neither a verdict nor a
+    /// finding (kept so a review that did not happen never passes).
     Verdict,
     /// Added by the judge.
     Judge,

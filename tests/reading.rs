@@ -473,3 +473,43 @@ fn the_normaliser_can_be_the_reviewer_and_a_clone_cannot_make_it_a_program() {
         run.stderr
     );
 }
+
+/// An answer that names no finding and gives no verdict — here a summary posted before the
+/// review — and that its repair turn does not mend, is kept as one finding of unknown severity:
+/// a review that did not happen never passes the gate. The same answer with a verdict that
+/// clears the change passes.
+#[test]
+fn an_answer_with_neither_verdict_nor_finding_never_passes() {
+    let summary = "## Summary of changes\n\nI am still reviewing this change and will post my \
+                   comments shortly. Meanwhile, an overview.\n\n### Highlights\n\n* **Helper**: \
+                   `add` in `lib.rs` now takes two numbers.\n* **Tests**: none yet.\n";
+    let env = setup();
+    env.fake("codex", json!({"answer": summary}));
+    env.fake("claude", json!({"answer": QUIET_JUDGE}));
+    let run = review(
+        &env,
+        &["--max-rounds", "1", "--fail-on", "p1", "--format", "json"],
+    )
+    .fails(1);
+    let r: Value = serde_json::from_str(&run.stdout).unwrap();
+    let findings = r["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{r:#}");
+    assert_eq!(findings[0]["severity"], "unclassified");
+    assert!(findings[0]["body"]
+        .as_str()
+        .unwrap()
+        .contains("post my comments shortly"));
+    let notes = round(&run, 1)["notes"].to_string();
+    assert!(
+        notes.contains("gives no verdict and names no finding"),
+        "{notes}"
+    );
+    // With a verdict that clears the change, the same summary is an approval.
+    let env = setup();
+    env.fake(
+        "codex",
+        json!({"answer": format!("{summary}\nVerdict: approve\n")}),
+    );
+    env.fake("claude", json!({"answer": QUIET_JUDGE}));
+    review(&env, &["--max-rounds", "1", "--fail-on", "p1"]).ok();
+}

@@ -10,7 +10,8 @@
 //! of the answer no restated finding covers stay as read, and each count is in the round's
 //! record and notes. When the restatement fails or holds no review, the answer stays as read (an
 //! answer with no shape at all as unclassified blocks, in full). An answer whose verdict objects to
-//! the change but that names no finding keeps its objection as one finding of unknown severity.
+//! the change but that names no finding, or that still gives neither a verdict nor a finding,
+//! is kept as one finding of unknown severity.
 
 use std::time::Instant;
 
@@ -251,24 +252,39 @@ impl Review<'_> {
 
 /// An answer whose verdict objects to the change (`reject`, `revise`, `request changes`) but
 /// that names no finding keeps its objection as one finding of unknown severity: a reviewer that
-/// says the change should not land is never read as saying nothing.
+/// says the change should not land is never read as saying nothing. So does an answer that, even
+/// after its repair turn, neither names a finding nor gives any verdict (a summary posted before
+/// the review, a question back, an answer cut off before it judged): nothing in it clears the
+/// change, and a gate that passed it would pass a review that did not happen.
 fn objection(which: &str, c: &mut Critique, text: &str) -> Option<String> {
-    let objects = c.verdict.as_deref().and_then(answer::vocab::stance_of)
-        == Some(answer::vocab::Stance::Object);
-    if !objects || c.agreement || !c.findings.is_empty() {
+    if c.agreement || !c.findings.is_empty() || text.trim().is_empty() {
         return None;
     }
-    let verdict = c.verdict.clone().unwrap_or_default();
-    let mut f = Finding::new(
-        Severity::Unclassified,
-        &format!("The reviewer's verdict is {verdict}, with no finding named"),
-    );
+    let objects = c.verdict.as_deref().and_then(answer::vocab::stance_of)
+        == Some(answer::vocab::Stance::Object);
+    let silent = c.verdict.is_none()
+        && c.recommendation.is_none()
+        && answer::verdict::stated(text).is_none();
+    let (title, said) = if objects {
+        let verdict = c.verdict.clone().unwrap_or_default();
+        (
+            format!("The reviewer's verdict is {verdict}, with no finding named"),
+            format!("objects to the change ({verdict}) but names no finding"),
+        )
+    } else if silent {
+        (
+            "The reviewer gave no verdict and named no finding".to_string(),
+            "gives no verdict and names no finding".to_string(),
+        )
+    } else {
+        return None;
+    };
+    let mut f = Finding::new(Severity::Unclassified, &title);
     f.body = crate::answer::prepare::prepare(text).trim().to_string();
     f.source = Source::Verdict;
     c.findings.push(f);
     Some(format!(
-        "{which} review's answer objects to the change ({verdict}) but names no finding; its \
-         answer is kept as one finding of unknown severity"
+        "{which} review's answer {said}; its answer is kept as one finding of unknown severity"
     ))
 }
 
