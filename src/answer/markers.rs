@@ -81,6 +81,40 @@ fn push(out: &mut Vec<Candidate>, start: usize, end: usize, text: String) {
     out.push(Candidate { start, end, text });
 }
 
+/// A level after a bold title: alone (a code-scanning alert as GitHub shows it, `**Uncontrolled
+/// data used in path expression** High`), or one tag of a row.
+fn after_bold_title(line: &str, out: &mut Vec<Candidate>) {
+    static AFTER_BOLD: OnceLock<Pattern> = OnceLock::new();
+    if let Some(c) = re(&AFTER_BOLD, r"^\s*\*\*[^*\n]{3,160}\*\*\s+(\w+)\s*$").captures(line) {
+        let m = c.get(1).expect("level");
+        push(out, m.start(), m.end(), m.as_str().to_string());
+    }
+    // A row of tags after a bold title, `·` or `•` between them (a static-analysis bot's
+    // `**External control of file path** `PTC-W6004` · 🔴 Critical · Security`): each tag is a
+    // candidate, so the one that is a level word rates the item and an id or a category does not.
+    // A row of several levels is a legend (`**Legend:** 🔴 blocker · 🟠 high · 🔵 low`).
+    static TAGS: OnceLock<Pattern> = OnceLock::new();
+    if let Some(row) = re(&TAGS, r"^\s*\*\*[^*\n]{3,160}\*\*\s+([^*\n]{1,120})$")
+        .captures(line)
+        .and_then(|c| c.get(1))
+        .filter(|m| m.as_str().contains(['·', '•']))
+    {
+        let mut at = row.start();
+        let mut levels = Vec::new();
+        for part in row.as_str().split_inclusive(['·', '•']) {
+            let tag = part.trim_end_matches(['·', '•']);
+            let lead = tag.len() - tag.trim_start().len();
+            if vocab::severity_of(tag.trim()).is_some() {
+                levels.push((at + lead, at + tag.trim_end().len(), tag.trim().to_string()));
+            }
+            at += part.len();
+        }
+        if let [(start, end, tag)] = levels.as_slice() {
+            push(out, *start, *end, tag.clone());
+        }
+    }
+}
+
 /// Image candidates: a markdown image's alt text and file name, an `<img>`'s alt, title and
 /// file name.
 fn image_candidates(line: &str, out: &mut Vec<Candidate>) {
@@ -262,13 +296,7 @@ fn leading_candidates(line: &str, out: &mut Vec<Candidate>) {
             push(out, m.start(), m.end(), m.as_str().to_string());
         }
     }
-    // A level alone after a bold title (a code-scanning alert as GitHub shows it: `**Uncontrolled
-    // data used in path expression** High`).
-    static AFTER_BOLD: OnceLock<Pattern> = OnceLock::new();
-    if let Some(c) = re(&AFTER_BOLD, r"^\s*\*\*[^*\n]{3,160}\*\*\s+(\w+)\s*$").captures(line) {
-        let m = c.get(1).expect("level");
-        push(out, m.start(), m.end(), m.as_str().to_string());
-    }
+    after_bold_title(line, out);
     // A score out of five anywhere in the lead (`— Severity 5/5`, `(impact 4/5)`).
     static SCORE: OnceLock<Pattern> = OnceLock::new();
     for c in re(

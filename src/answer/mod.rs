@@ -1173,6 +1173,8 @@ mod proposals_tests;
 #[cfg(test)]
 mod prose_tests;
 #[cfg(test)]
+mod quotes_tests;
+#[cfg(test)]
 mod rounds_tests;
 #[cfg(test)]
 mod shape_tests;

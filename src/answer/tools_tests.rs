@@ -32,3 +32,15 @@ fn a_level_alone_after_a_bold_title_rates_it() {
     let lead = crate::answer::markers::read_lead("**Session cookie** is set on login");
     assert_eq!(lead.severity, None);
 }
+
+#[test]
+fn a_row_of_tags_after_a_bold_title_rates_it_by_its_level_tag() {
+    let text = "**app/files.py**, line 12\n\n> **Path built from request data** `PY-S0101` · 🔴 \
+                Critical · Security\n>\n> The name is joined onto the root unchecked.\n";
+    assert_eq!(seen(&read_cr(text)), [(P0, "app/files.py:12".into())]);
+    // An id and a category alone rate nothing; a row of several levels is a legend.
+    let unrated = text.replace("🔴 Critical · ", "");
+    assert_eq!(seen(&read_cr(&unrated))[0].0, Unclassified);
+    let lead = crate::answer::markers::read_lead("**Legend:** 🔴 blocker · 🟠 high · 🔵 low");
+    assert_eq!(lead.severity, None);
+}

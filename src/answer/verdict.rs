@@ -221,7 +221,8 @@ pub fn raises_concern(text: &str) -> bool {
             // A risk said as the reason for a check ("removing it breaks any inline handler we
             // forgot about, so I grepped the templates: …") is what was checked; what the check
             // found is said after it.
-            || checked_because(sentence_after(text, m.end(), &breaks));
+            || checked_because(sentence_after(text, m.end(), &breaks))
+            || cannot_follow(sentence_after(text, m.end(), &breaks));
         // What tests are for is not what the change gets wrong ("regression tests for the
         // off-by-one"); "the tests for the parser fail" still raises one.
         !named
@@ -243,6 +244,18 @@ fn loses_data(sentence: &str) -> bool {
         r"(?i)\b(?:rest|remainder|data|messages?|records?|rows?|entries|events?|jobs?|tasks?|writes?|updates?|uploads?|payloads?|orders?|payments?)(?: of (?:the |a |an |that |this |each |every )?[\w-]+)? (?:is|are|was|were|will be|would be) (?:simply |just |silently )?(?:gone|lost|dropped)\b",
     )
     .is_match(sentence)
+}
+
+/// Is the harm the subject of what cannot happen ("so a crash between them can't leave the
+/// marker missing", "this race cannot occur")? Only with a verb of effect after the denial: "a
+/// panic can't be caught here" still raises one.
+fn cannot_follow(after: &str) -> bool {
+    static SUBJECT: OnceLock<Pattern> = OnceLock::new();
+    re(
+        &SUBJECT,
+        r"(?i)^\s*(?:[\w’'-]+\s+){0,3}(?:can[’']t|cannot|can not|won[’']t|will not|can no longer|can never|could not|couldn[’']t)\s+(?:leave|cause|corrupt|lose|break|happen|occur|trigger|affect|reach|escape|fire|recur)\b",
+    )
+    .is_match(after)
 }
 
 /// Does the sentence after a word of concern go on to say the reviewer checked for it ("…, so I
@@ -327,7 +340,14 @@ fn denied(before: &str) -> bool {
         r"(?i)n't\W+(?:handle|check|validate|close|release|free|escape|saniti[sz]e|catch|propagate|return|guard|cover|test|lock|clean|reset|update|wait|await|call|use)\b",
     );
     let nothing = re(&NOTHING, r"(?i)\b(?:nothing|none)\b((?:\W+\w+){0,5})\W+$");
+    // "can't leave the marker missing": a state the change no longer leaves behind.
+    static LEFT: OnceLock<Pattern> = OnceLock::new();
+    let left = re(
+        &LEFT,
+        r"(?i)(?:n[’']t|cannot|can not|will not|never)\s+leave\s+(?:(?:a|an|the|it|them|this|that)\s+)?(?:[\w-]+\s+){0,2}$",
+    );
     (contracted.is_match(before) && !missing_action.is_match(before))
+        || left.is_match(before)
         || nothing
             .captures(before)
             // ("nothing left here that could crash": "left" right after it is "remaining".)
@@ -752,6 +772,20 @@ mod tests {
             "My first thought was a race on the map. It takes the lock, so it cannot race."
         ));
         assert!(raises_concern("It cannot handle an empty list: it panics."));
+        // The harm is the subject of what cannot happen, or the state it cannot leave.
+        for t in [
+            "Both statements run in one transaction now, so a crash between them can't leave \
+             the marker missing.",
+            "This race cannot occur: the map is only written under the lock.",
+        ] {
+            assert!(!raises_concern(t), "{t}");
+        }
+        assert!(raises_concern(
+            "A panic can't be caught here, so the worker dies."
+        ));
+        assert!(raises_concern(
+            "The retry can't stop, so the worker crash-loops."
+        ));
     }
 
     #[test]

@@ -404,6 +404,31 @@ fn passed_check(u: &Unit) -> bool {
         && u.read.severity.is_none()
 }
 
+/// Does the unit praise: its title (`normal_title`, normalised) opens or ends on praise, approves,
+/// or its text ends on a sentence of praise alone?
+fn praises(u: &Unit, normal_title: &str) -> bool {
+    vocab::PRAISE_TITLES
+        .iter()
+        .any(|p| normal_title == *p || normal_title.starts_with(&format!("{p} ")))
+        || vocab::PRAISE_ENDINGS
+            .iter()
+            .any(|p| normal_title == *p || normal_title.ends_with(&format!(" {p}")))
+        || crate::answer::verdict::approves(&plain(&u.read.title))
+        || praise_sentence(&said(u))
+}
+
+/// Does the unit's text end on a sentence of praise alone ([`vocab::PRAISE_SENTENCES`])?
+fn praise_sentence(text: &str) -> bool {
+    let last = plain(text)
+        .trim_end()
+        .trim_end_matches(['.', '!', '。', '！', ' '])
+        .rsplit(['.', '!', '。', '！', '?', '？'])
+        .next()
+        .map(vocab::normalise)
+        .unwrap_or_default();
+    vocab::PRAISE_SENTENCES.contains(&last.as_str())
+}
+
 /// A limit of the review, not a problem of the change (`⚠️ Not verified: I did not render the
 /// chart with helm template`): what the reviewer did not run, with no word of a problem.
 fn review_limit(u: &Unit) -> bool {
@@ -642,13 +667,7 @@ pub fn finding(u: &Unit, roots: &Roots) -> Option<Finding> {
     let normal_title = normal_title
         .trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ')
         .to_string();
-    let praise = vocab::PRAISE_TITLES
-        .iter()
-        .any(|p| normal_title == *p || normal_title.starts_with(&format!("{p} ")))
-        || vocab::PRAISE_ENDINGS
-            .iter()
-            .any(|p| normal_title == *p || normal_title.ends_with(&format!(" {p}")))
-        || crate::answer::verdict::approves(&plain(&u.read.title));
+    let praise = praises(u, &normal_title);
     // "Security: all looks good" (a category's rating), "LGTM!": praise, even with a marker.
     let rated = crate::answer::verdict::approves(&plain(&u.read.title));
     // `praise:` / `question:` (Conventional Comments) raise nothing, unless the words do.

@@ -539,6 +539,38 @@ pub const PRAISE_ENDINGS: &[&str] = &[
     "thanks",
 ];
 
+/// A last sentence that is praise and nothing else, in the languages whose words of concern the
+/// reader does not know ("… 동시 요청 테스트도 확인했습니다. 좋습니다."), normalised. Only a
+/// whole sentence counts: "수정하면 좋습니다" ("it would be good to fix") asks for a change.
+pub const PRAISE_SENTENCES: &[&str] = &[
+    "좋습니다",
+    "좋네요",
+    "좋아요",
+    "훌륭합니다",
+    "깔끔합니다",
+    "いいですね",
+    "良いですね",
+    "素晴らしいです",
+    "很好",
+    "不错",
+    "挺好",
+    "很棒",
+    "sehr gut",
+    "sehr schön",
+    "prima",
+    "très bien",
+    "parfait",
+    "muy bien",
+    "perfecto",
+    "ótimo",
+    "muito bom",
+    "perfeito",
+    "ottimo",
+    "perfetto",
+    "отлично",
+    "świetnie",
+];
+
 /// Titles that praise rather than raise ("LGTM!", "Good use of a guard"): a CodeRabbit
 /// "additional comment" on a line range is often one; it is not a finding unless it carries a
 /// severity level of its own. Matched at the start of the normalised title.
