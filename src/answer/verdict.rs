@@ -340,14 +340,7 @@ fn denied(before: &str) -> bool {
         r"(?i)n't\W+(?:handle|check|validate|close|release|free|escape|saniti[sz]e|catch|propagate|return|guard|cover|test|lock|clean|reset|update|wait|await|call|use)\b",
     );
     let nothing = re(&NOTHING, r"(?i)\b(?:nothing|none)\b((?:\W+\w+){0,5})\W+$");
-    // "can't leave the marker missing": a state the change no longer leaves behind.
-    static LEFT: OnceLock<Pattern> = OnceLock::new();
-    let left = re(
-        &LEFT,
-        r"(?i)(?:n[’']t|cannot|can not|will not|never)\s+leave\s+(?:(?:a|an|the|it|them|this|that)\s+)?(?:[\w-]+\s+){0,2}$",
-    );
     (contracted.is_match(before) && !missing_action.is_match(before))
-        || left.is_match(before)
         || nothing
             .captures(before)
             // ("nothing left here that could crash": "left" right after it is "remaining".)
