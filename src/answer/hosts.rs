@@ -221,14 +221,34 @@ fn without_marked_summaries(text: &str) -> Cow<'_, str> {
 
 /// A review's state line on a code host (`**dmitri-s** requested changes`, `octocat approved
 /// these changes`): the name is not a finding's title, the state is the review's verdict, so
-/// only the state stays (`requested changes.`).
+/// only the state stays (`requested changes.`). The same name, bold and alone over each of the
+/// review's threads (`**hsato**:`), is its byline: a blank line. (Only a name a state line gave:
+/// `**Security**:` alone is a label.)
 pub(super) fn review_states(text: &str) -> String {
     static STATE: OnceLock<Pattern> = OnceLock::new();
     let state = re(
         &STATE,
-        r"(?im)^[ \t]*(?:\*\*)?@?[A-Za-z0-9_.-]+(?:\[bot\])?(?:\*\*)?[ \t]+(requested changes|approved these changes|approved this (?:pull|merge) request)\b[^\n]*$",
+        r"(?im)^[ \t]*(?:\*\*)?@?([A-Za-z0-9_.-]+)(?:\[bot\])?(?:\*\*)?[ \t]+(requested changes|approved these changes|approved this (?:pull|merge) request)\b[^\n]*$",
     );
-    state.replace_all(text, "$1.").into_owned()
+    let names: Vec<String> = state
+        .captures_iter(text)
+        .map(|c| c[1].to_string())
+        .collect();
+    let text = state.replace_all(text, "$2.");
+    if names.is_empty() {
+        return text.into_owned();
+    }
+    let byline = |l: &str| {
+        let t = l.trim().trim_end_matches([':', '：']).trim_end();
+        t.strip_prefix("**")
+            .and_then(|t| t.strip_suffix("**"))
+            .map(|t| t.trim_start_matches('@'))
+            .is_some_and(|name| names.iter().any(|n| n == name))
+    };
+    text.lines()
+        .map(|l| if byline(l) { "" } else { l })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The chrome of a code-scanning alert as GitHub posts it on a line (`## Check failure`, `##
@@ -258,12 +278,12 @@ pub(super) fn without_bylines(text: &str) -> String {
     // A copy of GitHub's web page puts each byline on lines of its own: `@name`, `name bot`,
     // (GitLab's: `**Dana Reyes** started a thread on the diff · 1 day ago`),
     // `**name[bot]**:`,
-    // `name bot reviewed 2 hours ago`, `5 hours ago`, `@name Reply...`. (Not "requested
+    // `name bot reviewed 2 hours ago`, `5 hours ago`, `Copilot AI  Oct 7, 2025`, `@name Reply...`. (Not "requested
     // changes" or "approved these changes": those are the review's verdict.)
     static WEB: OnceLock<Pattern> = OnceLock::new();
     let web = re(
         &WEB,
-        r"(?i)^\s*(?:@[A-Za-z0-9_.-]+(?:\[bot\])?|(?:\*\*)?@?[A-Za-z0-9_.-]+\[bot\](?:\*\*)?\s*:?|[A-Za-z0-9_.-]+(?:\[bot\])? bot|[A-Za-z0-9_.-]+(?:\[bot\]| bot)+ (?:reviewed|commented)(?: \d+ [a-z]+ ago| yesterday| just now)?|[A-Za-z0-9_.-]+ (?:reviewed|commented) (?:\d+ [a-z]+ ago|yesterday|just now)|\d+ (?:second|minute|hour|day|week|month|year)s? ago|(?:@[A-Za-z0-9_.-]+\s+)?Reply(?:\.\.\.|…)|[A-Za-z0-9_ .-]{1,40}@[A-Za-z0-9_.-]+(?: started a thread on the diff| commented| replied)?\s*·\s*(?:\d+ [a-z]+ ago|yesterday|just now)|(?:\*\*)?[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*){0,3}(?:\*\*)? (?:started a thread on the diff|commented on the diff|approved this merge request)\s*·\s*(?:\d+ [a-z]+ ago|yesterday|just now))\s*$",
+        r"(?i)^\s*(?:@[A-Za-z0-9_.-]+(?:\[bot\])?|(?:\*\*)?@?[A-Za-z0-9_.-]+\[bot\](?:\*\*)?\s*:?|[A-Za-z0-9_.-]+(?:\[bot\])? bot|[A-Za-z0-9_.-]+(?:\[bot\]| bot)+ (?:reviewed|commented)(?: \d+ [a-z]+ ago| yesterday| just now)?|[A-Za-z0-9_.-]+ (?:reviewed|commented) (?:\d+ [a-z]+ ago|yesterday|just now)|\d+ (?:second|minute|hour|day|week|month|year)s? ago|[A-Za-z0-9_.-]+(?: AI| bot|\[bot\])?[ \t]+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{1,2}(?:, \d{4})?|(?:@[A-Za-z0-9_.-]+\s+)?Reply(?:\.\.\.|…)|[A-Za-z0-9_ .-]{1,40}@[A-Za-z0-9_.-]+(?: started a thread on the diff| commented| replied)?\s*·\s*(?:\d+ [a-z]+ ago|yesterday|just now)|(?:\*\*)?[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*){0,3}(?:\*\*)? (?:started a thread on the diff|commented on the diff|approved this merge request)\s*·\s*(?:\d+ [a-z]+ ago|yesterday|just now))\s*$",
     );
     // A byline that says where (`**snyk-io** commented on `a.js` line 33`, `**kody-ai bot** ·
     // `a.ts` line 27`): the place stays, on a line of its own, for the comment under it.

@@ -26,3 +26,52 @@ fn an_inline_comment_that_ends_on_praise_in_another_language_raises_nothing() {
     let asks = read_cr(&comment("타임아웃 테스트도 추가하면 좋습니다."));
     assert_eq!(seen(&asks), [(Unclassified, "src/lock.py:30".into())]);
 }
+
+#[test]
+fn the_reviewers_name_over_each_thread_is_a_byline_and_a_hunk_said_fine_is_no_finding() {
+    let text = "**kvale** requested changes on May 2\n\n---\n\nsrc/db/init.sql:3\n```diff\n+ALTER \
+                TABLE jobs ADD COLUMN lane text;\n```\n**kvale**:\nThis part is fine, the \
+                default comes first. Just confirming I read it.\n\n---\n\nsrc/db/init.sql:9\n\
+                ```diff\n+CREATE INDEX jobs_lane ON jobs (lane);\n```\n**kvale**:\n**must \
+                fix**: this index build blocks writes on a large table; build it concurrently.\n";
+    let r = read_cr(text);
+    assert_eq!(seen(&r), [(P1, "src/db/init.sql:9".into())]);
+    assert!(!r.critique.findings[0].title.contains("kvale"));
+    // A hunk said fine and then turned on is a finding.
+    let turned = text.replace("Just confirming I read it.", "But the old rows stay empty.");
+    assert_eq!(seen(&read_cr(&turned)).len(), 2);
+    // A bold word alone that no state line named is a label, not a byline.
+    let states = super::hosts::review_states(
+        "**kvale** approved these changes\n**kvale**:\n**Backfill**:\n",
+    );
+    assert_eq!(states, "approved these changes.\n\n**Backfill**:");
+}
+
+#[test]
+fn a_remark_that_asks_for_no_change_in_this_pr_is_no_finding() {
+    let thread = |said: &str| {
+        format!(
+            "src/keys.ts:20\n```diff\n+  private key(id: string) {{\n```\n\nThis helper is \
+             fine, just noting that `get` does not use it yet. {said}\n\n---\n\nsrc/keys.ts:31\n\
+             ```diff\n+  return raw;\n```\n\nnit: name it `decoded`.\n"
+        )
+    };
+    let r = read_cr(&thread("Not asking for a change in this PR."));
+    assert_eq!(seen(&r), [(P3, "src/keys.ts:31".into())]);
+    assert_eq!(seen(&read_cr(&thread("Please switch it over."))).len(), 2);
+}
+
+#[test]
+fn a_comment_on_lines_after_a_copied_overview_is_a_finding_and_its_byline_no_title() {
+    let page = "Copilot AI reviewed Oct 7, 2025\n\n## Pull Request Overview\n\nAdds a flag.\n\n\
+                ### Reviewed Changes\n\nCopilot reviewed 2 out of 2 changed files in this pull \
+                request and generated 1 comment.\n\nsrc/cli.rs\nComment on lines +40 to +41\n\n\
+                \x20       let n = args.next().unwrap();\n\nCopilot AI  Oct 7, 2025\n\n`unwrap()` \
+                panics when no argument is given; CI runs it that way.\n";
+    let r = read_cr(page);
+    assert_eq!(seen(&r), [(Unclassified, "src/cli.rs:40-41".into())]);
+    assert!(r.critique.findings[0].title.starts_with("unwrap() panics"));
+    // The overview alone raises nothing.
+    let overview = &page[..page.find("src/cli.rs").unwrap()];
+    assert!(read_cr(overview).critique.findings.is_empty());
+}

@@ -214,7 +214,8 @@ pub fn raises_concern(text: &str) -> bool {
             // What the code does when something else fails is its design ("falls back to the
             // last flags if the remote fetch fails"); "if the list is empty, it fails" is not,
             // nor "never gives up when the queue keeps failing".
-            || (m.as_str().eq_ignore_ascii_case("fails") && on_failure(&text[..m.start()]))
+            || (m.as_str().eq_ignore_ascii_case("fails")
+                && (on_failure(&text[..m.start()]) || made_to_fail(&text[..m.start()])))
             // "One thing I looked at that is not a problem for this PR: …" announces what is
             // fine.
             || (m.as_str().to_ascii_lowercase().starts_with("one ") && cleared_lead(&text[m.end()..]))
@@ -244,6 +245,17 @@ fn loses_data(sentence: &str) -> bool {
         r"(?i)\b(?:rest|remainder|data|messages?|records?|rows?|entries|events?|jobs?|tasks?|writes?|updates?|uploads?|payloads?|orders?|payments?)(?: of (?:the |a |an |that |this |each |every )?[\w-]+)? (?:is|are|was|were|will be|would be) (?:simply |just |silently )?(?:gone|lost|dropped)\b",
     )
     .is_match(sentence)
+}
+
+/// Does `before` end on the thing a test is run with, made to fail ("drives the new branch
+/// with a sink that ", "with a fake client which ")? Its failing is the test's input.
+fn made_to_fail(before: &str) -> bool {
+    static WITH: OnceLock<Pattern> = OnceLock::new();
+    re(
+        &WITH,
+        r"(?i)\bwith (?:a|an|one) (?:[\w-]+ ){1,2}(?:that|which) (?:always |only |deliberately |then )?$",
+    )
+    .is_match(before)
 }
 
 /// Is the harm the subject of what cannot happen ("so a crash between them can't leave the
@@ -779,6 +791,11 @@ mod tests {
         assert!(raises_concern(
             "The retry can't stop, so the worker crash-loops."
         ));
+        // What a test is run with, made to fail, is its input.
+        assert!(!raises_concern(
+            "The new test drives the branch with a sink that fails once."
+        ));
+        assert!(raises_concern("The export fails once the sink is full."));
     }
 
     #[test]

@@ -424,6 +424,14 @@ impl Reader<'_> {
                 Kind::Quiet | Kind::Missing | Kind::Recommendation | Kind::Rating => {
                     quiet.get_or_insert(true);
                 }
+                // A comment on lines (`Comment on lines +88 to +90` under its file) is a review
+                // comment wherever it sits: a copied page's "Reviewed Changes" overview runs on
+                // into the comments that follow it.
+                Kind::Neutral(_)
+                    if s.place && s.path.as_ref().is_some_and(|p| p.start_line.is_some()) =>
+                {
+                    quiet.get_or_insert(false);
+                }
                 _ => {}
             }
         }

@@ -397,7 +397,20 @@ fn passed_check(u: &Unit) -> bool {
     // a finding the reviewer rates low, not a check that passed.)
     let closes =
         || closes.is_match(said.trim_end()) && !crate::answer::verdict::raises_concern(&said);
-    (passed.is_match(&said) || opens || closes() || ruled_out)
+    // (Or a comment on quoted code opens by saying that code is fine: "This part is fine, the
+    // backfill order is right. Just confirming I read it.", with no turn after it.)
+    static PART_FINE: OnceLock<crate::pattern::Pattern> = OnceLock::new();
+    static TURN: OnceLock<crate::pattern::Pattern> = OnceLock::new();
+    let part_fine = || {
+        re(
+            &PART_FINE,
+            r"(?i)^\W*(?:this|that|the)\s+(?:part|hunk|bit|change|block|section|line|one)\s+(?:is|looks|seems)\s+(?:fine|good|correct|right|ok|okay|safe)\b",
+        )
+        .is_match(&lead)
+            && !crate::answer::verdict::raises_concern(&said)
+            && !re(&TURN, vocab::FIXED_BUT).is_match(&said)
+    };
+    (passed.is_match(&said) || opens || closes() || ruled_out || part_fine())
         && !['❌', '⚠', '🔴', '🟠', '🟡', '🛑', '❗']
             .iter()
             .any(|m| said.contains(*m))

@@ -561,7 +561,7 @@ pub const UNASKED: &str = r"(?i)\b(?:(?:ausdrücklich )?nicht für diesen (?:pr|
 /// A question asked only to know ("Not a problem, just asking", "out of curiosity", "No change
 /// requested"): with no
 /// word of a problem and no level, it raises nothing.
-pub const JUST_ASKING: &str = r"(?i)\b(?:just|only|merely|purely) (?:asking|curious|wondering)\b|\bnot asking (?:you )?to change anything\b|\bno changes? (?:is |are )?(?:requested|asked for)\b|\bout of (?:curiosity|interest)\b|\bsolo (?:pregunto|por curiosidad)\b|\bsó (?:perguntando|curiosidade)\b|\bnur (?:aus neugier|eine frage)\b|\bpar curiosité\b|\bjuste (?:une question|par curiosité)\b|知りたいだけ|聞きたいだけ|只是想(?:了解|知道|问)|그냥 궁금|궁금해서 여쭤";
+pub const JUST_ASKING: &str = r"(?i)\b(?:just|only|merely|purely) (?:asking|curious|wondering)\b|\bnot asking (?:you )?to change anything\b|\bnot asking for (?:a |any )?changes? (?:in|for) this (?:pr|mr|change|patch)\b|\bno changes? (?:is |are )?(?:requested|asked for)\b|\bout of (?:curiosity|interest)\b|\bsolo (?:pregunto|por curiosidad)\b|\bsó (?:perguntando|curiosidade)\b|\bnur (?:aus neugier|eine frage)\b|\bpar curiosité\b|\bjuste (?:une question|par curiosité)\b|知りたいだけ|聞きたいだけ|只是想(?:了解|知道|问)|그냥 궁금|궁금해서 여쭤";
 
 /// A paragraph that opens on a worry the reviewer had at first and then resolved ("My first
 /// worry was …", "一开始我担心…", "Al principio me preocupaba …"): a risk ruled out, not raised.
