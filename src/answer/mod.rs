@@ -207,6 +207,7 @@ pub fn read(text: &str, structured: Option<&Value>, protocol: Protocol, roots: &
         prose_outranks_json(text, roots, &mut c.findings);
     } else {
         recover_missed(text, roots, &mut c.findings);
+        rerate::pointed_inline(&mut c.findings);
     }
     let objects = c.verdict.as_deref().and_then(vocab::stance_of) == Some(Stance::Object)
         || stated == Some(Stance::Object);

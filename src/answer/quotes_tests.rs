@@ -75,3 +75,49 @@ fn a_comment_on_lines_after_a_copied_overview_is_a_finding_and_its_byline_no_tit
     let overview = &page[..page.find("src/cli.rs").unwrap()];
     assert!(read_cr(overview).critique.findings.is_empty());
 }
+
+#[test]
+fn a_level_on_the_whole_change_that_points_at_its_one_inline_comment_rates_that_comment() {
+    let mail = |pointer: &str| {
+        format!(
+            "Patch Set 3: Code-Review-2\n\n(2 comments)\n\nPatchset:\n\nPS3: \n-2 until the bound \
+             check is back. This is a blocker for me; {pointer}\n\n\nFile src/ring.c:\n\n\
+             https://review.example.org/c/ring/+/7/comment/ab12_cd34/ \nPS3, Line 40: \t\
+             memcpy(dst, src, n);\nWith the check gone, a long frame writes past dst.\n"
+        )
+    };
+    assert_eq!(
+        seen(&read_cr(&mail("details inline."))),
+        [(P0, "src/ring.c:40".into())]
+    );
+    // Without the pointer, the two comments are two findings.
+    assert_eq!(
+        seen(&read_cr(&mail("the fuzzer should run in CI."))).len(),
+        2
+    );
+}
+#[test]
+fn a_numbered_place_with_its_quote_and_words_indented_under_it_is_a_finding() {
+    let text = "Notes only, no levels.\n\n1. `jobs/cron.go:88`\n\n   ```go\n   next := \
+                s.Next(time.Now())\n   ```\n\n   Local time here, but the schedules are stored in \
+                UTC.\n\n2. `jobs/cron.go:112`\n   Every restart runs new jobs at once. Intended?\n";
+    let r = read_cr(text);
+    assert_eq!(
+        seen(&r),
+        [
+            (Unclassified, "jobs/cron.go:88".into()),
+            (Unclassified, "jobs/cron.go:112".into())
+        ]
+    );
+    assert!(r.critique.findings[0].title.starts_with("Local time here"));
+    // A place that groups the items nested in it is still their group, not one more finding.
+    let grouped = "- `jobs/cron.go`\n  Two things in this file.\n  - line 88: local time, stored UTC.\n  - line 112: runs at \
+                   once after a restart.\n";
+    assert_eq!(read_cr(grouped).critique.findings.len(), 2);
+    // Nor is one with only a link after it (a bot's "other locations" and its button).
+    let other = "**jobs/cron.go:88**\n\nLocal time here, stored UTC.\n\n**Severity: low**\n\n\
+                 <details open>\n<summary>Other Locations</summary>\n\n- `jobs/cron.go:120`\n\
+                 </details>\n\n[![Fix This in Bot](https://bot.example/fix.svg)](https://bot.\
+                 example/fix)\n";
+    assert_eq!(seen(&read_cr(other)), [(P3, "jobs/cron.go:88".into())]);
+}

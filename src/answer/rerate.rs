@@ -74,6 +74,36 @@ fn level_of(said: &str) -> Option<Severity> {
     })
 }
 
+/// A level given in a comment on the whole change that sends the reader to the one inline
+/// comment for the details (a Gerrit patch-set comment: "-2 until the length guard is back. This
+/// is a blocker for me; details inline."): the level is that inline comment's, and the pointer is
+/// not a second finding. Only with exactly one placed finding of no level of its own to go to.
+pub fn pointed_inline(findings: &mut Vec<Finding>) {
+    static POINTER: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    let pointer = re(
+        &POINTER,
+        r"(?i)\b(?:details|more|reasons?|explanation|see|comments?)\s+(?:are\s+|is\s+)?(?:inline|below)\b|\bsee (?:the |my )?inline comments?\b",
+    );
+    let pointers: Vec<usize> = (0..findings.len())
+        .filter(|&i| {
+            let f = &findings[i];
+            f.location.is_none()
+                && f.severity != Severity::Unclassified
+                && pointer.is_match(&format!("{}\n{}", f.title, f.body))
+        })
+        .collect();
+    let targets: Vec<usize> = (0..findings.len())
+        .filter(|&i| {
+            findings[i].location.is_some() && findings[i].severity == Severity::Unclassified
+        })
+        .collect();
+    let placed = findings.iter().filter(|f| f.location.is_some()).count();
+    if let ([from], [to], 1) = (pointers.as_slice(), targets.as_slice(), placed) {
+        findings[*to].severity = findings[*from].severity;
+        findings.remove(*from);
+    }
+}
+
 /// Re-rates each finding its own words re-rate, and the one finding a later paragraph of
 /// `prose` re-rates by naming it: by its order ("the second point", "point 2") or by its line
 /// ("the early return on line 88"), when exactly one finding is so named.

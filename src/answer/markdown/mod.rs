@@ -196,6 +196,16 @@ impl<'r> Reader<'r> {
     }
 }
 
+/// Do `lines` hold words of their own: a line of three words or more that is not only a link or
+/// an image (Augment's `[![Fix This in Augment](…)](…)` button)?
+fn says_something(lines: &[String]) -> bool {
+    lines.iter().any(|l| {
+        let t = l.trim();
+        let link = (t.starts_with('[') || t.starts_with("![")) && t.ends_with(')');
+        !link && plain(t).split_whitespace().count() >= 3
+    })
+}
+
 pub fn read(text: &str, roots: &Roots) -> Markdown {
     let mut r = Reader::new(text, roots);
     let bs = blocks(text);
@@ -217,7 +227,11 @@ pub fn read(text: &str, roots: &Roots) -> Markdown {
             if u.placeholder {
                 out.structured = true;
             }
-            (!u.children_are_findings && !u.placeholder)
+            // (A container with words of its own under it, `1. `cron.go:88`` with its
+            // paragraph, is a finding at that place; a link or an image after it says nothing,
+            // and items nested in it are findings of their own.)
+            let contained = u.children_are_findings && !says_something(&u.lines);
+            (!contained && !u.placeholder)
                 .then(|| unit::finding(u, roots))
                 .flatten()
         })
