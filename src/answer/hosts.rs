@@ -9,6 +9,65 @@ use crate::pattern::Pattern;
 
 use crate::answer::{re, vocab};
 
+/// A code host's notification mail of a review comment: `In path:`, then the hunk the comment
+/// is on, its header quoted (`> @@ -45,4 +45,6 @@ …`) and its lines after it down to the
+/// commented line, which is the hunk's last. The `In` line becomes a place line at that line
+/// (counted on the new side from the header's `+c`) and the hunk a fenced diff, so the comment
+/// under it is read at its line and the quoted code is the code's words, not the reviewer's.
+pub(super) fn mail_hunks(text: &str) -> Cow<'_, str> {
+    static IN: OnceLock<Pattern> = OnceLock::new();
+    let in_file = re(&IN, r"^In ([\w./-]+\.[\w]+|[\w./-]+/[\w.-]+):\s*$");
+    if !text.contains("@@ -") || !text.lines().any(|l| in_file.is_match(l)) {
+        return Cow::Borrowed(text);
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out: Vec<String> = Vec::with_capacity(lines.len() + 4);
+    let mut i = 0;
+    while i < lines.len() {
+        let path = in_file.captures(lines[i]).map(|c| c[1].to_string());
+        let header = lines[i + 1..]
+            .iter()
+            .position(|l| !l.trim().is_empty())
+            .map(|k| i + 1 + k)
+            .filter(|&h| {
+                let quoted = lines[h].trim_start().strip_prefix('>').map(str::trim_start);
+                quoted.and_then(crate::answer::mail::hunk_start).is_some()
+            });
+        let (Some(path), Some(h)) = (path, header) else {
+            out.push(lines[i].to_string());
+            i += 1;
+            continue;
+        };
+        let head = lines[h].trim_start()[1..].trim_start();
+        let mut next = crate::answer::mail::hunk_start(head).expect("checked");
+        let mut last = next;
+        let mut hunk = vec![head.to_string()];
+        let mut j = h + 1;
+        while let Some(l) = lines.get(j) {
+            let l = l
+                .strip_prefix("> ")
+                .or_else(|| l.strip_prefix('>'))
+                .unwrap_or(l);
+            if l.is_empty() || !l.starts_with([' ', '+', '-', '\\']) {
+                break;
+            }
+            if l.starts_with([' ', '+']) {
+                last = next;
+                next += 1;
+            }
+            hunk.push(l.to_string());
+            j += 1;
+        }
+        out.push(format!("`{path}:{last}`"));
+        out.push(String::new());
+        out.push("```diff".into());
+        out.extend(hunk);
+        out.push("```".into());
+        i = j;
+    }
+    Cow::Owned(out.join("\n"))
+}
+
 /// Gerrit's comment: the comment's link (`https://review.example.org/c/kernel/+/51907/1/
 /// kernel/sched/fair_share.c#214`) over the line it is on, quoted (`PS1, Line 214: <code>`),
 /// then the comment. The two lines become one place line (`**File:** `path:214``) that the

@@ -131,7 +131,7 @@ impl Quoted {
 }
 
 /// The `c` of a hunk header `@@ -a,b +c,d @@`.
-fn hunk_start(line: &str) -> Option<u32> {
+pub(super) fn hunk_start(line: &str) -> Option<u32> {
     let rest = line.strip_prefix("@@ -")?;
     let plus = rest.find(" +")?;
     let digits: String = rest[plus + 2..]

@@ -121,3 +121,16 @@ fn a_numbered_place_with_its_quote_and_words_indented_under_it_is_a_finding() {
                  example/fix)\n";
     assert_eq!(seen(&read_cr(other)), [(P3, "jobs/cron.go:88".into())]);
 }
+
+#[test]
+fn a_notification_mail_places_its_comment_at_the_last_line_of_the_quoted_hunk() {
+    let mail = "@ana commented on this pull request.\n\nIn docs/setup.md:\n\n> @@ -10,4 +10,6 @@ \
+                Install\n \n ## Checks\n-Old line.\n+\n+Set `STRICT=1` to stop on a FATAL error.\n\
+                \nnit: say which exit code it stops with.\n\n—\nReply to this email directly, \
+                view it on GitHub.\n";
+    let r = read_cr(mail);
+    assert_eq!(seen(&r), [(P3, "docs/setup.md:13".into())]);
+    // The quoted code's words are not the reviewer's: a hunk with no comment raises nothing.
+    let quiet = &mail[..mail.find("nit:").unwrap()];
+    assert!(read_cr(quiet).critique.findings.is_empty());
+}
