@@ -530,9 +530,20 @@ fn prose_outranks_json(text: &str, roots: &Roots, findings: &mut [Finding]) {
                 && line(&f.location) == line(&b.location)
         };
         let exact = findings.iter().any(at_line);
+        // (Two findings at that very line, "the MIME type comes from the client" and "a FIXME
+        // left in", are told apart by their words: the paragraph rates the one it says.)
+        let at: Vec<usize> = (0..findings.len())
+            .filter(|&i| at_line(&findings[i]))
+            .collect();
+        let chosen = (at.len() > 1).then(|| {
+            at.iter()
+                .copied()
+                .max_by_key(|&i| shared_words(&findings[i].title, &b.body))
+        });
         let mut raised = false;
         for (i, f) in findings.iter_mut().enumerate() {
-            let near = restate::same_place(f, b) && (!exact || at_line(f));
+            let near = restate::same_place(f, b)
+                && (!exact || (at_line(f) && chosen.is_none_or(|c| c == Some(i))));
             if lower(f) && (near || cited_one(i)) {
                 f.severity = said;
                 raised = true;

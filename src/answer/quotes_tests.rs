@@ -134,3 +134,49 @@ fn a_notification_mail_places_its_comment_at_the_last_line_of_the_quoted_hunk() 
     let quiet = &mail[..mail.find("nit:").unwrap()];
     assert!(read_cr(quiet).critique.findings.is_empty());
 }
+
+#[test]
+fn an_overall_remark_that_sends_the_reader_to_its_inline_comment_is_that_comment() {
+    let text = "### Overall Comments\n- The token cache in `Session.load` is keyed by user only, \
+                so a revoked token keeps working until restart (see inline comment).\n\n\
+                ## Individual Comments\n\n### Comment 1\n<location> `app/session.py:42` \
+                </location>\n\n**issue (bug_risk):** A revoked token keeps working.\n\nThe cache \
+                key ignores the revocation list, so a token revoked while the server runs stays \
+                valid until restart.\n\n### Comment 2\n<location> `app/session.py:51` \
+                </location>\n\n**nitpick:** This warning runs on every load.\n";
+    let r = read_cr(text);
+    assert_eq!(
+        seen(&r),
+        [
+            (Unclassified, "app/session.py:42".into()),
+            (P3, "app/session.py:51".into())
+        ]
+    );
+    // Without the pointer, the overall remark stands as said.
+    let said = text.replace(" (see inline comment)", "");
+    assert_eq!(read_cr(&said).critique.findings.len(), 3);
+    // Nor when two inline comments say it as much: which one it repeats is not known.
+    let twice = text.replace(
+        "**nitpick:** This warning runs on every load.",
+        "**issue:** The token cache keeps a revoked token working until restart on replicas.",
+    );
+    assert_eq!(read_cr(&twice).critique.findings.len(), 3);
+}
+
+#[test]
+fn a_blocker_in_the_prose_rates_only_the_json_finding_it_names_at_a_shared_line() {
+    let text = "## P1 - Must Fix\n\n- **The MIME type comes from the client** — `web/up.ts:27` — \
+                the header the browser sends is trusted, so a renamed HTML file is served as an \
+                image.\n\n## P3 - Nice to Have\n\n- **FIXME comment left in** — `web/up.ts:27` — \
+                remove it.\n\n```json\n{\"verdict\": \"revise\", \"summary\": \"s\", \"findings\": \
+                [{\"severity\": \"P2\", \"title\": \"The MIME type comes from the client\", \
+                \"file\": \"web/up.ts\", \"start_line\": 27, \"end_line\": 27, \"body\": \"b\", \
+                \"action\": \"a\"}, {\"severity\": \"P3\", \"title\": \"FIXME comment left in\", \
+                \"file\": \"web/up.ts\", \"start_line\": 27, \"end_line\": 27, \"body\": \"b\", \
+                \"action\": \"a\"}]}\n```\n";
+    let r = read_cr(text);
+    assert_eq!(
+        seen(&r),
+        [(P1, "web/up.ts:27".into()), (P3, "web/up.ts:27".into())]
+    );
+}

@@ -74,15 +74,17 @@ fn level_of(said: &str) -> Option<Severity> {
     })
 }
 
-/// A level given in a comment on the whole change that sends the reader to the one inline
-/// comment for the details (a Gerrit patch-set comment: "-2 until the length guard is back. This
-/// is a blocker for me; details inline."): the level is that inline comment's, and the pointer is
-/// not a second finding. Only with exactly one placed finding of no level of its own to go to.
+/// A comment on the whole change that sends the reader to an inline comment for the details is
+/// that comment said again, not a second finding. A Gerrit patch-set comment ("-2 until the
+/// length guard is back. This is a blocker for me; details inline.") gives its level to the one
+/// inline comment, when that is the only placed finding and has no level of its own; an overall
+/// remark that names no level ("The cache is keyed by path only … (see inline comment)") goes
+/// when it shares its words with one placed finding.
 pub fn pointed_inline(findings: &mut Vec<Finding>) {
     static POINTER: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
     let pointer = re(
         &POINTER,
-        r"(?i)\b(?:details|more|reasons?|explanation|see|comments?)\s+(?:are\s+|is\s+)?(?:inline|below)\b|\bsee (?:the |my )?inline comments?\b",
+        r"(?i)\b(?:details|more|reasons?|explanation|see|comments?)\s+(?:are\s+|is\s+)?(?:inline|below)\b|\bsee (?:the |my |an? )?inline comments?\b",
     );
     let pointers: Vec<usize> = (0..findings.len())
         .filter(|&i| {
@@ -101,6 +103,33 @@ pub fn pointed_inline(findings: &mut Vec<Finding>) {
     if let ([from], [to], 1) = (pointers.as_slice(), targets.as_slice(), placed) {
         findings[*to].severity = findings[*from].severity;
         findings.remove(*from);
+        return;
+    }
+    let said = |f: &Finding| format!("{}\n{}", f.title, f.body);
+    // (The placed finding it shares the most words with, four or more, and more than with any
+    // other: a remark on the whole change shares a few words with every comment on it.)
+    let repeated = |f: &Finding| {
+        let mut shared: Vec<usize> = findings
+            .iter()
+            .filter(|g| g.location.is_some())
+            .map(|g| super::shared_words(&said(f), &said(g)))
+            .collect();
+        shared.sort_unstable_by(|a, b| b.cmp(a));
+        shared
+            .first()
+            .is_some_and(|&best| best >= 4 && shared.get(1) < Some(&best))
+    };
+    let repeats: Vec<usize> = (0..findings.len())
+        .filter(|&i| {
+            let f = &findings[i];
+            f.location.is_none()
+                && f.severity == Severity::Unclassified
+                && pointer.is_match(&said(f))
+                && repeated(f)
+        })
+        .collect();
+    for i in repeats.into_iter().rev() {
+        findings.remove(i);
     }
 }
 
