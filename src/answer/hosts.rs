@@ -369,9 +369,19 @@ pub(super) fn without_bylines(text: &str) -> String {
         return text.to_string();
     }
     // Each byline leaves a blank line: it separated what was before it from what follows.
+    // (A reply's byline in a thread, `**Name** @handle · 3 hours ago` after the sentence that
+    // ends the comment it answers, ends that comment: what follows is another one. After a
+    // place line, `Comment on lines +41 to +58`, it is the byline of the comment on it.)
+    let mut last = "";
     text.lines()
         .map(|l| {
-            if is_byline(l) {
+            let ended = last.trim_end().ends_with(['.', '!', '?', '。', '！', '？']);
+            if !l.trim().is_empty() {
+                last = l;
+            }
+            if ended && any_language.is_match(l) {
+                "---".to_string()
+            } else if is_byline(l) {
                 String::new()
             } else if let Some(c) = placed.captures(l) {
                 c[1].to_string()

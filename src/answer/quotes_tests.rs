@@ -180,3 +180,16 @@ fn a_blocker_in_the_prose_rates_only_the_json_finding_it_names_at_a_shared_line(
         [(P1, "web/up.ts:27".into()), (P3, "web/up.ts:27".into())]
     );
 }
+
+#[test]
+fn a_reply_in_a_thread_under_its_own_byline_is_a_comment_of_its_own() {
+    let thread = "**Ana Ruiz** @aruiz started a thread on the diff 3 hours ago\n\nbin/ship.sh\n\n\
+                  ```\n 17  17    V=$(git describe)\n     18 +  echo \"ERROR: $V\" >&2\n```\n\n\
+                  Nit: line 18 prints progress as an error.\n\n**Ana Ruiz** @aruiz · 3 hours \
+                  ago\n\nOne more: in `bin/ship.sh`, line 31, `rm -rf out/*` needs a `--`. This \
+                  is minor.\n";
+    assert_eq!(
+        seen(&read_cr(thread)),
+        [(P3, "bin/ship.sh:18".into()), (P2, "bin/ship.sh:31".into())]
+    );
+}
