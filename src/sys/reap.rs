@@ -283,9 +283,15 @@ mod linux {
         found
     }
 
-    fn carries(pid: i32, marker: &[u8]) -> bool {
-        std::fs::read(format!("/proc/{pid}/environ"))
-            .is_ok_and(|env| env.split(|&b| b == 0).any(|var| var == marker))
+    /// Whether `pid`'s environment holds `marker`; `None` when it reads empty. A process in the
+    /// middle of `execve` shows an empty environment for a moment (the kernel names the new
+    /// program before it lays out the new environment), so an empty one is worth a second look.
+    fn carries(pid: i32, marker: &[u8]) -> Option<bool> {
+        let env = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+        if env.is_empty() {
+            return None;
+        }
+        Some(env.split(|&b| b == 0).any(|var| var == marker))
     }
 
     pub(super) fn sweep(token: &str, pgid: i32, skip: i32) -> usize {
@@ -294,18 +300,27 @@ mod linux {
         let mut killed: Vec<i32> = Vec::new();
         for _ in 0..SWEEP_ROUNDS {
             let before = killed.len();
+            let mut unsure = false;
             for p in descendants(me) {
                 if p.pid == skip || killed.contains(&p.pid) {
                     continue;
                 }
                 // A zombie has no environment left, but keeps its group.
-                if p.pgid == pgid || carries(p.pid, &marker) {
+                let marked = p.pgid == pgid || {
+                    let seen = carries(p.pid, &marker);
+                    unsure |= seen.is_none() && stat(p.pid).is_some_and(|(s, ..)| s != 'Z');
+                    seen == Some(true)
+                };
+                if marked {
                     kill(p.pid);
                     killed.push(p.pid);
                 }
             }
-            if killed.len() == before {
+            if killed.len() == before && !unsure {
                 break;
+            }
+            if unsure {
+                std::thread::sleep(Duration::from_millis(5));
             }
         }
         reap(&killed);
@@ -436,12 +451,16 @@ mod tests {
         let pid = child.id() as i32;
         // An unmarked one is left alone.
         let mut other = Command::new("sleep").arg("600").spawn().unwrap();
-        // While `setsid` execs `sleep`, its environment reads as empty for a moment (a loaded
-        // machine stretches that moment): sweep once it is `sleep`.
+        // While `setsid` execs `sleep`, its environment reads as empty for a moment, and the
+        // kernel names the new program (`comm`) before it lays out the new environment, so a
+        // loaded machine can show `sleep` with no environment yet: sweep once it is `sleep`
+        // and its environment is readable again.
         let until = Instant::now() + Duration::from_secs(20);
-        while std::fs::read_to_string(format!("/proc/{pid}/comm"))
-            .map_or(true, |c| c.trim() != "sleep")
-        {
+        let settled = || {
+            std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == "sleep")
+                && std::fs::read(format!("/proc/{pid}/environ")).is_ok_and(|e| !e.is_empty())
+        };
+        while !settled() {
             assert!(Instant::now() < until, "setsid never became sleep");
             std::thread::sleep(Duration::from_millis(10));
         }
