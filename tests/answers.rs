@@ -244,13 +244,18 @@ fn scorecard(root: &Path) -> (BTreeMap<String, Score>, Score) {
                 )
             })
             .collect();
+        let misplaced = pairs
+            .iter()
+            .any(|(i, j)| want[*i].file != got[*j].file || want[*i].line != got[*j].line);
         if pairs.len() != want.len()
             || pairs.len() != got.len()
             || !wrong_sev.is_empty()
             || approval != want_approval
+            || misplaced
         {
             misses.push(format!(
-                "{family}/{name}: want {want:?}\n    got  {got:?}\n    severity {wrong_sev:?} approval want {want_approval} got {approval}"
+                "{family}/{name}: want {want:?}\n    got  {got:?}\n    severity {wrong_sev:?} approval want {want_approval} got {approval}{}",
+                if misplaced { " (a place differs)" } else { "" }
             ));
         }
     }

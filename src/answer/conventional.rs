@@ -29,6 +29,16 @@ pub fn lead(line: &str) -> Option<Lead> {
             .find(|(w, _)| *w == d.trim())
             .map(|(_, s)| *s)
     });
+    // (A level word as the decoration, `**Suggestion (minor):**`, `issue (high):`, is that
+    // level.)
+    let leveled = || {
+        decorations
+            .iter()
+            .flat_map(|d| d.split(','))
+            .find_map(|d| vocab::severity_of(d.trim()).filter(|s| s.1 == Strength::Level))
+            .map(|s| s.0)
+    };
+    let decorated = decorated.or_else(leveled);
     Some(Lead {
         severity: decorated.or(*own).map(|s| (s, Strength::Level)),
         title: plain(&c[3]),
@@ -50,6 +60,8 @@ mod tests {
         assert_eq!(l.title, "v-html on user input");
         let l = lead("suggestion (non-blocking): use rand.N").unwrap();
         assert_eq!(l.severity.map(|s| s.0), Some(P3));
+        let l = lead("**Suggestion (minor):** `a.rb` line 52 — loses the line").unwrap();
+        assert_eq!(l.severity.map(|s| s.0), Some(P2));
         assert_eq!(lead("**todo:** add an aria-label").unwrap().severity, None);
         assert!(lead("**praise:** a clean seam").unwrap().remark);
         assert!(lead("question: why five minutes?").unwrap().remark);

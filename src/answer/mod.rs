@@ -14,6 +14,7 @@
 //! it, [`prepare`] takes out a model's thinking, opens a raw API response and applies the
 //! answer's own emoji legend.
 
+mod anchors;
 pub mod asides;
 pub mod blocks;
 pub mod carried;
@@ -1159,6 +1160,8 @@ fn same(a: &Finding, wa: &BTreeSet<String>, b: &Finding, wb: &BTreeSet<String>) 
 
 #[cfg(test)]
 mod aloud_tests;
+#[cfg(test)]
+mod apps_tests;
 #[cfg(test)]
 mod chat_tests;
 #[cfg(test)]

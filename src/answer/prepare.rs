@@ -38,7 +38,7 @@ pub fn prepare(text: &str) -> Cow<'_, str> {
         &hosts::without_alert_chrome(&hosts::review_states(&prose_undented(&text))),
     )));
     let text = without_level_scales(&hosts::permalinks_under_titles(&hosts::gerrit_places(
-        &hosts::mail_hunks(&text),
+        &hosts::mail_hunks(&crate::answer::anchors::files_of_diff_anchors(&text)),
     )));
     Cow::Owned(apply_numeric_legend(&apply_legend(&checklist_items(
         &plain_brackets(&plain_bullets(&text)),

@@ -306,7 +306,11 @@ pub(super) fn unhung_messages(text: &str) -> String {
                 || t.split_once(". ")
                     .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
         };
-        let message = body.iter().any(item)
+        // (Or the message opens with a heading, `● ## Issue: …`, over its fields.)
+        let heading = lines[i]
+            .split_once(' ')
+            .is_some_and(|(_, t)| t.trim_start().starts_with('#'));
+        let message = (body.iter().any(item) || heading)
             && !body
                 .iter()
                 .any(|l| l.trim_start().starts_with(['└', '⎿', '$']));

@@ -44,6 +44,18 @@ pub fn opens_with_approval(text: &str) -> bool {
     .is_match(text)
 }
 
+/// Does `text` open on an unqualified approval, told apart from what follows it by a dash, a
+/// colon or the end of its sentence ("LGTM — the outbox now claims the row first, so a retry
+/// after a crash cannot send twice")? What follows says why it approves: the risks it names
+/// are the ones it checked. ("LGTM once the test lands — …" is a condition.)
+pub fn approval_lead(text: &str) -> bool {
+    let head = text
+        .split(['—', '–', ':', ';', '.', '!'])
+        .next()
+        .unwrap_or(text);
+    opens_with_approval(text) && opens_with_approval(head) && approves(head)
+}
+
 /// Does the text, as a whole, approve? (Findings are checked by the caller.)
 pub fn approves(text: &str) -> bool {
     static NEGATION: OnceLock<Pattern> = OnceLock::new();
@@ -154,7 +166,8 @@ pub fn raises_concern(text: &str) -> bool {
     let cue = re(&CUE, vocab::CONCERN_CUES);
     let negated = re(
         &NEGATED,
-        r"(?i)\b(?:no|not|cannot|can[’']t|won[’']t|without|never|zero|any|free of|nothing|instead of|rather than|invece di|anzich[ée]|en lugar de|en vez de|au lieu de|anstatt|statt|em vez de|zamiast|вместо|checked for|looked for|scanned for|checking for|looking for|check for|avoids?|avoiding|prevents?|preventing|fix(?:es|ed)?|closes|guards? against|protects? against|eliminates?|recovered|caught|rescued|trapped)\W+(?:\w+\W+){0,2}$",
+        // (A hyphenated compound is one word: "no high-confidence security vulnerabilities".)
+        r"(?i)\b(?:no|not|cannot|can[’']t|won[’']t|without|never|zero|any|free of|nothing|instead of|rather than|invece di|anzich[ée]|en lugar de|en vez de|au lieu de|anstatt|statt|em vez de|zamiast|вместо|checked for|looked for|scanned for|checking for|looking for|check for|avoids?|avoiding|prevents?|preventing|fix(?:es|ed)?|closes|guards? against|protects? against|eliminates?|recovered|caught|rescued|trapped)\W+(?:\w+(?:-\w+)*\W+){0,2}$",
     );
     // What a review looks for is not what it found ("I'm reviewing this pull request for
     // security vulnerabilities and code quality issues", "Checked 6 files for logic errors,
@@ -162,7 +175,7 @@ pub fn raises_concern(text: &str) -> bool {
     static SOUGHT: OnceLock<Pattern> = OnceLock::new();
     let sought = re(
         &SOUGHT,
-        r"(?i)\b(?:(?:review|reviewing|reviewed|scan|scanning|scanned|audit|auditing|audited|analy[sz]ing|search|searching|searched|inspecting|checked|checking|check|looked|looking|tested|testing|examined|examining|verified|verifying)\W+(?:\w+\W+){0,4}for|with an eye (?:on|to)|focus(?:ed|ing)? on|paying (?:\w+ )?attention to)\W+(?:\w+\W+){0,10}$",
+        r"(?i)\b(?:(?:review|reviewing|reviewed|scan|scans|scanning|scanned|audit|audits|auditing|audited|analy[sz]ing|search|searches|searching|searched|inspects|inspecting|checked|checking|check|checks|looked|looks|looking|tested|testing|examined|examines|examining|verified|verifies|verifying)\W+(?:\w+\W+){0,4}for|with an eye (?:on|to)|focus(?:ed|ing)? on|paying (?:\w+ )?attention to)\W+(?:\w+\W+){0,10}$",
     );
     // A cue inside inline code is a name (`-race`, `leak_check`), not a word of concern.
     static CODE_SPAN: OnceLock<Pattern> = OnceLock::new();

@@ -166,7 +166,7 @@ pub fn find_all(text: &str, roots: &Roots) -> Vec<Location> {
                 \#L(?P<a1>\d+)(?:C\d+)?(?:-L?(?P<a2>\d+))?                # path#L10-L20
               | :L?(?P<b1>\d+)(?::\d+)?(?:\s*[-–—]\s*L?(?P<b2>\d+))?       # path:10-20, path:L10
               | \((?P<c1>\d+)(?:,\d+)?(?:\s*[-–—]\s*(?P<c2>\d+))?\)       # path(10) (MSVC)
-              | \s*\(\s*(?:(?i:{LINE_WORDS})\s+|L)?(?P<d1>\d+)(?:\s*[-–—]\s*L?(?P<d2>\d+))?\s*\)   # path (10-20), path (line 10)
+              | \s*\(\s*(?:(?i:{LINE_WORDS})\s+|L)?(?P<d1>\d+)(?:\s*[-–—~〜～]\s*L?(?P<d2>\d+))?\s*(?:行目|行|번째\s*줄|줄|행)?\s*\)   # path (10-20), path (line 10), path (27行目)
               | -(?P<j1>\d+)-(?P<j2>\d+)\b                      # path-122-125 (CodeRabbit)
               | ,?\s+(?:at\s+|on\s+|around\s+|near\s+|en\s+(?:la\s+|las\s+)?)?(?:(?i:{LINE_WORDS})|ln|L)\s*(?P<e1>\d+)(?:\s*(?:[-–—]|to|through|a)\s*L?(?P<e2>\d+))?  # path, line 10; path, línea 10
               | \s*第\s*(?P<g1>\d+)\s*(?:[-–~〜～]\s*(?:第\s*)?(?P<g2>\d+)\s*)?行       # path 第 64 行
@@ -495,6 +495,7 @@ mod tests {
             ),
             ("`server/admin.go` 第 64 行：x", "server/admin.go:64"),
             ("`app/w.rb` 31〜40行目", "app/w.rb:31-40"),
+            ("**app/w.rb (27行目):**", "app/w.rb:27"),
             ("`src/refund.py` 57번째 줄 — x", "src/refund.py:57"),
             (
                 "src/upload/handler.ts-122-125",

@@ -146,7 +146,16 @@ pub fn place_line(text: &str, roots: &Roots) -> Option<Place> {
             )
         });
         let lower = t.to_ascii_lowercase();
+        // (A number with its line word, `27行目`, `9행`.)
+        let cjk_line = ["行目", "行", "줄", "행"].iter().any(|w| {
+            t.strip_suffix(w).is_some_and(|n| {
+                !n.is_empty()
+                    && n.chars()
+                        .all(|c| c.is_ascii_digit() || "-–~〜～".contains(c))
+            })
+        });
         !(t.is_empty()
+            || cjk_line
             || GLUE.contains(&lower.as_str())
             || t.contains('/')
             || t.contains('\\')

@@ -164,7 +164,7 @@ impl Reader<'_> {
             summary
                 && !sibling(o)
                 && severity_section.is_none()
-                && lead.severity.is_none()
+                && (lead.severity.is_none() || unit::names_a_fix(&normal))
                 && !own_place
                 && !starts(vocab::QUIET_SECTIONS)
                 && !starts(vocab::DONE_SECTIONS)

@@ -58,6 +58,19 @@ fn tag(lead: &str) -> Option<String> {
     Some(vocab::normalise(&c[1]))
 }
 
+/// The label a comment opens with (`**security (open-redirect):**` → "security",
+/// `**Security:**` → "security"), normalised: a category when the overview counts one by
+/// that name.
+fn label(lead: &str) -> Option<String> {
+    static LABEL: OnceLock<Pattern> = OnceLock::new();
+    let c = re(
+        &LABEL,
+        r"^\W*([\p{L}][\p{L} _-]{1,30}?)\s*(?:\([\w -]{2,30}\))?\s*:",
+    )
+    .captures(lead)?;
+    Some(vocab::normalise(&c[1]))
+}
+
 /// Gives each unrated comment its category's level from the overview in `text`: the category
 /// it tags itself with when the overview counts that one, else the overview's general issues.
 pub(super) fn level_from_overview(text: &str, units: &[Unit], found: &mut [Option<Finding>]) {
@@ -76,7 +89,13 @@ pub(super) fn level_from_overview(text: &str, units: &[Unit], found: &mut [Optio
         let tagged = std::iter::once(&u.lead)
             .chain(u.lines.iter().take(3))
             .find_map(|l| tag(l));
-        let own = tagged.and_then(|t| counts.iter().find(|c| c.category == t));
+        let labelled = || {
+            let l = label(&u.lead).or_else(|| u.lines.first().and_then(|l| label(l)))?;
+            counts.iter().find(|c| c.category == l)
+        };
+        let own = tagged
+            .and_then(|t| counts.iter().find(|c| c.category == t))
+            .or_else(labelled);
         if let Some(level) = own.or(general).and_then(|c| c.level) {
             f.severity = level;
         }
@@ -111,6 +130,13 @@ mod tests {
             Some("bug risk".into())
         );
         assert_eq!(tag("**nitpick:** hints"), None);
+        // (Or the category first, its kind in parentheses.)
+        assert_eq!(
+            label("**security (open-redirect):** `redirect(next)`"),
+            Some("security".into())
+        );
+        assert_eq!(label("**Security:** the token"), Some("security".into()));
+        assert_eq!(label("the token is logged"), None);
     }
 
     #[test]

@@ -366,13 +366,14 @@ pub(super) fn pair_summary_with_details(units: &[Unit], found: &mut [Option<Find
 }
 
 /// A summary's point that sends the reader to a comment below it ("… builds a template from
-/// request data; see the security comment below before this ships", "details in comment 2"):
+/// request data; see the security comment below before this ships", "details in comment 2",
+/// Sourcery's "… outside the export directory. ([link](#comment-1))"):
 /// that comment's summary, not a finding of its own, when a finding follows it.
 pub(super) fn pair_pointer_with_details(units: &[Unit], found: &mut [Option<Finding>]) {
     static POINTER: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
     let pointer = crate::answer::re(
         &POINTER,
-        r"(?i)\bsee (?:the |my )?(?:[\w-]+ )?(?:comment|finding|note|issue|suggestion)s? (?:below|#?\d+)\b|\b(?:details|more) (?:are )?(?:below|in (?:the )?comment #?\d+)\b",
+        r"(?i)\bsee (?:the |my )?(?:[\w-]+ )?(?:comment|finding|note|issue|suggestion)s? (?:below|#?\d+)\b|\b(?:details|more) (?:are )?(?:below|in (?:the )?comment #?\d+)\b|\]\(#(?:comment|issue|finding)-?\d+\)",
     );
     for p in 0..units.len() {
         if found[p].is_none() || found[p].as_ref().is_some_and(|f| f.location.is_some()) {

@@ -658,7 +658,9 @@ impl Reader<'_> {
             }
             // A paragraph after a level's "None." in its section, with no level, place or
             // problem of its own ("The new timeout stays below the redelivery ceiling …"), is
-            // the reviewer's prose, not a finding the placeholder forgot.
+            // the reviewer's prose, not a finding the placeholder forgot. (Nor is a verdict
+            // that opens on approval, "LGTM — … so a retry after a crash cannot send it twice",
+            // whatever risks it says it checked.)
             _ if para
                 && severity.is_some()
                 && self
@@ -666,7 +668,8 @@ impl Reader<'_> {
                     .last()
                     .is_some_and(|u| u.placeholder && u.section_severity == severity)
                 && markers::read_lead(text).severity.is_none()
-                && !crate::answer::verdict::raises_concern(text)
+                && (!crate::answer::verdict::raises_concern(text)
+                    || crate::answer::verdict::approval_lead(text))
                 && (checked_each(text)
                     || (!location::find_all(text, self.roots)
                         .iter()

@@ -97,6 +97,14 @@ pub(super) const FIELD_NAMES: &[(&str, Field)] = &[
     ("严重等级", Field::Severity),
     ("嚴重級別", Field::Severity),
     ("级别", Field::Severity),
+    // (pr-agent's localized Impact column: `影响: 低`.)
+    ("影响", Field::Severity),
+    ("类别", Field::Category),
+    ("類別", Field::Category),
+    ("カテゴリ", Field::Category),
+    ("카테고리", Field::Category),
+    ("影響", Field::Severity),
+    ("영향", Field::Severity),
     ("建议", Field::Action),
     ("修复建议", Field::Action),
     ("问题", Field::Body),
@@ -104,6 +112,8 @@ pub(super) const FIELD_NAMES: &[(&str, Field)] = &[
     ("파일", Field::File),
     ("위치", Field::File),
     ("줄", Field::Line),
+    ("라인", Field::Line),
+    ("행", Field::Line),
     ("심각도", Field::Severity),
     ("중요도", Field::Severity),
     ("제안", Field::Action),
@@ -263,6 +273,12 @@ pub(super) fn field(line: &str) -> Option<(Field, String)> {
         })
     })?;
     Some((kind, value))
+}
+
+/// Does a section's name (normalised) name a finding's fix (`🛠️ Suggested fix`, `🛠️ 수정 제안`,
+/// `Committable suggestion`)? A fix's level word ("suggestion") is then no level of its own.
+pub fn names_a_fix(name: &str) -> bool {
+    kind_of(name) == Some(Field::Action)
 }
 
 fn kind_of(name: &str) -> Option<Field> {

@@ -5,13 +5,13 @@ use super::*;
 
 use crate::pattern::Pattern;
 
-/// pr-agent's `[possible issue, importance: 9]` / `Suggestion importance[1-10]: 7`: its score
-/// as the Impact pr-agent shows for it ([`vocab::IMPORTANCE_LEVELS`]).
+/// pr-agent's `[possible issue, importance: 9]` / `Suggestion importance[1-10]: 7` (localized:
+/// `建议重要性[1-10]: 4`): its score as the Impact pr-agent shows for it ([`vocab::IMPORTANCE_LEVELS`]).
 pub(super) fn importance(text: &str) -> Option<Severity> {
     static SCORE: OnceLock<Pattern> = OnceLock::new();
     let c = re(
         &SCORE,
-        r"(?i)\bimportance(?:\s*\[1-10\])?\s*:\s*(\d{1,2})\b",
+        r"(?i)(?:\bimportance|建议重要性|建議重要性|重要性|重要度|중요도)(?:\s*\[1-10\])?\s*[:：]\s*(\d{1,2})\b",
     )
     .captures(text)?;
     let n: u32 = c[1].parse().ok().filter(|n| (1..=10).contains(n))?;

@@ -7,7 +7,7 @@ mod locate;
 mod title;
 
 use fields::*;
-pub use fields::{clean, is_detail, is_field, is_severity_field, labelled, sums_up};
+pub use fields::{clean, is_detail, is_field, is_severity_field, labelled, names_a_fix, sums_up};
 use locate::{importance, locate};
 use title::*;
 
@@ -508,10 +508,12 @@ fn not_raised(u: &Unit) -> bool {
 
 /// Did the reviewer take the unit back, or its thread say it was resolved?
 fn withdrawn(u: &Unit) -> bool {
-    vocab::is_withdrawn(&u.lead)
+    static OFFERED: OnceLock<crate::pattern::Pattern> = OnceLock::new();
+    let marked = vocab::is_withdrawn(&u.lead)
         || u.lines.iter().any(|l| vocab::is_withdrawn(l))
         // (A hard-wrapped line can split the words: "Tämä on jo" / "korjattu toisessa commitissa".)
-        || vocab::is_withdrawn(&said(u).replace('\n', " "))
+        || vocab::is_withdrawn(&said(u).replace('\n', " "));
+    marked && !re(&OFFERED, vocab::FIX_OFFERED).is_match(&said(u))
 }
 
 /// Does the comment say, in its own words, that it is fixed: after its title (`**Encoding** —

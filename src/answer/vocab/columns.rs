@@ -143,6 +143,12 @@ pub const TABLE_SEVERITY_COLUMNS: &[&str] = &[
     "impact",
     "importance",
     "sev",
+    // (pr-agent's Impact column, localized.)
+    "影响",
+    "影響",
+    "影響度",
+    "영향",
+    "영향도",
     "严重程度",
     "嚴重程度",
     "嚴重性",

@@ -420,6 +420,12 @@ pub const FINDING_SECTIONS: &[&str] = &[
     "inline comments",
     "suggestions",
     "code suggestions",
+    // (pr-agent's "PR Code Suggestions ✨", localized.)
+    "代码建议",
+    "程式碼建議",
+    "コード提案",
+    "코드 제안",
+    "sugerencias de código",
     "recommended changes",
     "recommendations",
     "potential issues",

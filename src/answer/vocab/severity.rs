@@ -211,6 +211,11 @@ pub const SEVERITY_PHRASES: &[(&str, Severity, Strength)] = &[
     ("низкая", P3, Strength::Level),
     ("низкий", P3, Strength::Level),
     ("незначительная", P3, Strength::Level),
+    // (As a comment's label, "**Незначительно** — …" is "minor"; "Мелочь" is a nit.)
+    ("незначительно", P2, Strength::Level),
+    ("незначительный", P2, Strength::Level),
+    ("незначительное", P2, Strength::Level),
+    ("мелочь", P3, Strength::Level),
     // (Neuter and short forms: "высокое", "средне", "низко".)
     ("критическое", P0, Strength::Level),
     ("высокое", P1, Strength::Level),
