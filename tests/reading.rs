@@ -513,3 +513,37 @@ fn an_answer_with_neither_verdict_nor_finding_never_passes() {
     env.fake("claude", json!({"answer": QUIET_JUDGE}));
     review(&env, &["--max-rounds", "1", "--fail-on", "p1"]).ok();
 }
+
+#[test]
+fn a_later_rounds_answer_with_neither_verdict_nor_finding_never_passes() {
+    // Round 1 raises a P1 the author's judge rules invalid; in round 2 the reviewer answers
+    // without a verdict, a finding or a word on the dispute.
+    let raised = "```json\n{\"verdict\": \"revise\", \"summary\": \"s\", \"findings\": \
+                  [{\"severity\": \"P1\", \"title\": \"Subtraction instead of addition\", \
+                  \"file\": \"lib.rs\", \"start_line\": 2, \"end_line\": 2, \"body\": \"a - b\", \
+                  \"action\": \"use a + b\"}]}\n```";
+    let silent = "I had another look at the new version of `lib.rs`.";
+    let env = setup();
+    env.fake("codex", json!([{"answer": raised}, {"answer": silent}]));
+    let invalid = "```json\n{\"classifications\": [{\"id\": \"F1\", \"verdict\": \"invalid\", \
+                   \"severity\": null, \"reason\": \"the author says it is intended\"}], \
+                   \"added\": [], \"recommendation\": \"A\", \"reason\": \"r\"}\n```";
+    env.fake(
+        "claude",
+        json!([{"answer": invalid}, {"answer": "Not a bug."}]),
+    );
+    let run = review(
+        &env,
+        &["--max-rounds", "2", "--fail-on", "p1", "--format", "json"],
+    )
+    .fails(1);
+    let r: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(r["rounds"], 2, "{r:#}");
+    // The answer is kept as a finding of unknown severity: it cannot clear the gate.
+    let kept = r["findings"].as_array().unwrap().iter().any(|f| {
+        f["severity"] == "unclassified" && f["body"].as_str().unwrap_or("").contains("another look")
+    });
+    assert!(kept, "{r:#}");
+    let notes = round(&run, 2)["notes"].to_string();
+    assert!(notes.contains("unclassified"), "{notes}");
+}

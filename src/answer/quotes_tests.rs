@@ -22,6 +22,17 @@ fn an_inline_comment_that_ends_on_praise_in_another_language_raises_nothing() {
         )
     };
     assert!(approves(&comment("좋습니다.")));
+    // (The same closing in the other languages of the table.)
+    for closing in [
+        "很好。",
+        "いいですね。",
+        "Perfetto.",
+        "Très bien.",
+        "Muy bien.",
+        "Отлично.",
+    ] {
+        assert!(approves(&comment(closing)), "{closing}");
+    }
     // "It would be good to add a test" asks for a change: not a sentence of praise alone.
     let asks = read_cr(&comment("타임아웃 테스트도 추가하면 좋습니다."));
     assert_eq!(seen(&asks), [(Unclassified, "src/lock.py:30".into())]);
@@ -192,4 +203,13 @@ fn a_reply_in_a_thread_under_its_own_byline_is_a_comment_of_its_own() {
         seen(&read_cr(thread)),
         [(P3, "bin/ship.sh:18".into()), (P2, "bin/ship.sh:31".into())]
     );
+}
+
+#[test]
+fn a_name_and_a_date_is_a_byline_only_as_a_code_host_prints_one() {
+    let out = super::hosts::without_bylines("Copilot AI  Oct 7, 2025\nrenovate  Mar 2\nnote\n");
+    assert_eq!(out.trim(), "note");
+    // A line of the answer's own that happens to be a word and a date stays.
+    let kept = super::hosts::without_bylines("Released May 5\nThe cache is off.\n");
+    assert!(kept.contains("Released May 5"), "{kept}");
 }
