@@ -156,3 +156,21 @@ fn places_in_japanese_and_korean_headers_and_fields() {
               `stock/reserve.py`\n- **라인:** 58\n\n두 주문이 같은 재고를 모두 차감할 수 있습니다.\n";
     assert_eq!(seen(&read_cr(ko)), [(P1, "stock/reserve.py:58".into())]);
 }
+
+#[test]
+fn a_finding_the_reviewer_withdraws_in_a_sentence_of_its_own_is_gone() {
+    let text = "You're right about F1, and I was wrong to call it a P1: the retry only runs for \
+                safe methods. Withdrawn — sorry for the noise.\n\nHappy to approve this.\n";
+    assert!(approves(text), "{:?}", seen(&read_cr(text)));
+    // "Withdrawn" inside a sentence is not a withdrawal.
+    let kept = "**P1:** the withdrawn token is still accepted by `auth/check.py:20`.\n";
+    assert_eq!(seen(&read_cr(kept)), [(P1, "auth/check.py:20".into())]);
+}
+
+#[test]
+fn a_scanner_that_found_no_new_issues_approves() {
+    assert!(approves(
+        "### Acme Security\n\n✅ No new security issues found in this pull request.\n\n\
+         Scanned: SAST · Secrets · Dependencies\n"
+    ));
+}
