@@ -174,3 +174,32 @@ fn a_scanner_that_found_no_new_issues_approves() {
          Scanned: SAST · Secrets · Dependencies\n"
     ));
 }
+
+#[test]
+fn scanner_rows_triaged_away_or_fixed_by_the_change_raise_nothing() {
+    let triaged = "## Scan complete\n\nNo issues need your attention.\n\n| Scanner finding | \
+                   Original severity | Triage | Reason |\n|---|---|---|---|\n| SQL injection in \
+                   `db/q.py:71` | Critical | False positive | the value is an enum |\n| Secret in \
+                   `tests/users.py:9` | High | Accepted risk | a test fixture |\n";
+    assert!(approves(triaged), "{:?}", seen(&read_cr(triaged)));
+    // The same table with a row still open raises that row.
+    let open = triaged.replace("Accepted risk", "Confirmed");
+    assert_eq!(seen(&read_cr(&open)), [(P1, "tests/users.py:9".into())]);
+    let fixed = "### Code scanning results\n\n**Scanner** found no new alerts in code changed by \
+                 this pull request.\n\n**1 alert fixed** by this pull request:\n\n| Alert | \
+                 Severity | Location |\n|---|---|---|\n| Query built from user input | Critical | \
+                 `api/report.py:140` |\n";
+    assert!(approves(fixed), "{:?}", seen(&read_cr(fixed)));
+    // A section of what the change fixed is a shape of its own: nothing in it is raised.
+    let section = "![Logo](https://cdn.example.org/logo.png)\n**Scan Summary & Details** – \
+                   [a0c4e7f2](https://scan.example.org/scans?id=a0c4e7f2)\n\n---\n<details><summary><b>Fixed Issues (1)</b></summary>\n\
+                   Nice work, these are gone now\n\n| Severity | Issue | Source File |\n\
+                   |---|---|---|\n| ![HIGH](https://cdn.example.org/high.svg) HIGH | CSRF | \
+                   /app/pay.rb: 12 |\n</details>\n";
+    let r = read_cr(section);
+    assert!(
+        r.critique.findings.is_empty() && r.structured,
+        "{:?}",
+        seen(&r)
+    );
+}

@@ -139,6 +139,13 @@ impl Reader<'_> {
         }
         if !matches!(b, Block::Row { .. } | Block::TableSeparator) {
             self.table = None;
+            self.fixed_table = false;
+            // (The lead-in holds across the blank line before its table, and only there.)
+            self.fixed_next = match b {
+                Block::Text { text, .. } => vocab::announces_fixed(text),
+                Block::Blank => self.fixed_next,
+                _ => false,
+            };
         }
         match b {
             Block::Heading { .. } | Block::Summary { .. } => self.heading_content = false,

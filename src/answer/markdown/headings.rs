@@ -199,6 +199,9 @@ impl Reader<'_> {
             // finding it sits in.
             Kind::Neutral(String::new())
         } else if severity_section.is_none() && starts(vocab::DONE_SECTIONS) {
+            // (A section of what was fixed is a shape: `Fixed Issues (2)` over a scanner's
+            // table, the rest of the answer saying nothing new.)
+            self.out.structured = true;
             Kind::Done
         } else if let Some(sev) =
             severity_section.or(lead.severity.filter(|s| grouping && s.1 == Strength::Level))

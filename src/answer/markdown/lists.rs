@@ -193,12 +193,20 @@ impl Reader<'_> {
         }
         if next_is_separator {
             self.table = Some(cells.iter().map(|c| vocab::normalise(c)).collect());
+            self.fixed_table = self.fixed_next;
             self.open = None;
+            // (A header names columns; it raises nothing, whatever words it uses: `| Scanner
+            // finding | Original severity | Triage |`.)
+            self.out.quiet_text.push(cells.join(" | "));
             return;
         }
         let Some(header) = self.table.clone() else {
             return;
         };
+        if self.fixed_table {
+            self.out.quiet_text.push(cells.join(" | "));
+            return;
+        }
         let col = |names: &[&str]| column(&header, names);
         let strong_issue = col(vocab::TABLE_ISSUE_COLUMNS);
         let sev = col(vocab::TABLE_SEVERITY_COLUMNS);
@@ -352,6 +360,33 @@ fn done(cell: &str) -> bool {
             "ok",
         ]
         .contains(&first)
+        || triaged_away(t)
+}
+
+/// A triage that clears a scanner's finding (`False positive`, `Accepted risk`, `Not
+/// reachable`): the row is what a tool raised and someone ruled out, not a problem raised here.
+fn triaged_away(cell: &str) -> bool {
+    let n = vocab::normalise(cell);
+    [
+        "false positive",
+        "false-positive",
+        "accepted risk",
+        "risk accepted",
+        "not reachable",
+        "unreachable",
+        "not exploitable",
+        "not affected",
+        "faux positif",
+        "falso positivo",
+        "falso positivo",
+        "fehlalarm",
+        "ложное срабатывание",
+        "误报",
+        "誤検知",
+        "오탐",
+    ]
+    .iter()
+    .any(|w| n.starts_with(w))
 }
 
 /// The file an item stands for when it is only a file: `src/a.rs`, `src/a.rs:`,

@@ -113,6 +113,10 @@ struct Reader<'a> {
     containers: Vec<usize>,
     /// Header of the table being read.
     table: Option<Vec<String>>,
+    /// The paragraph just read says the table after it lists what the change fixed ("**1
+    /// alert fixed** by this pull request:"), and the table being read is that one.
+    fixed_next: bool,
+    fixed_table: bool,
     details_depth: u8,
     after_blank: bool,
     /// The last line was a place line: the next one starts a paragraph.
@@ -171,6 +175,8 @@ impl<'r> Reader<'r> {
             open: None,
             containers: Vec::new(),
             table: None,
+            fixed_next: false,
+            fixed_table: false,
             details_depth: 0,
             after_blank: true,
             after_location: false,

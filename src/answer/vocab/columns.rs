@@ -376,6 +376,9 @@ pub const TABLE_SCORE_COLUMNS: &[&str] = &[
 /// in 8e13c0a" or "Still open"): a row marked done there is not raised again.
 pub const TABLE_STATUS_COLUMNS: &[&str] = &[
     "status",
+    // (A security bot's triage of a scanner's finding: `| … | Triage | Reason |`.)
+    "triage",
+    "disposition",
     "result",
     "outcome",
     "pass fail",

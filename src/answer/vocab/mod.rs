@@ -82,6 +82,14 @@ pub fn announces_findings(text: &str) -> bool {
     crate::answer::re(&ANNOUNCED_RE, ANNOUNCED_FINDINGS).is_match(last.trim())
 }
 
+/// Does a paragraph say the table after it lists what the change fixed ("**1 alert fixed** by
+/// this pull request:", "The following issues were fixed in this Pull Request")?
+pub fn announces_fixed(text: &str) -> bool {
+    static FIXED_RE: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    let plain = text.replace("**", "");
+    crate::answer::re(&FIXED_RE, FIXED_LEAD_IN).is_match(plain.trim())
+}
+
 /// Does a lead-in say the list after it is of things that only look wrong
 /// ([`CLEARED_LEAD_IN`])?
 pub fn clears_list(text: &str) -> bool {
