@@ -203,3 +203,21 @@ fn scanner_rows_triaged_away_or_fixed_by_the_change_raise_nothing() {
         seen(&r)
     );
 }
+
+#[test]
+fn findings_a_bot_sets_aside_or_a_reviewer_triages_away_raise_nothing() {
+    let below = "## Scan results\n\n✅ **No policy violations.**\n\n2 findings were below your \
+                 policy threshold and are not shown on this pull request:\n- 1 × High — not \
+                 reachable from your code\n- 1 × Medium — a test-only dependency\n";
+    assert!(approves(below), "{:?}", seen(&read_cr(below)));
+    // A list announced as findings keeps its levels.
+    let shown = below.replace(
+        "were below your policy threshold and are not shown on this pull request",
+        "need a fix before merge",
+    );
+    assert!(!read_cr(&shown).critique.findings.is_empty());
+    let triaged = "Review done.\n\nThe scanner's alert on this PR (`rules.sql.format`, WARNING, \
+                   at `stats/rollup.py:88`) is a **false positive**: the value is an enum \
+                   member checked on line 81.\n\nNothing else from me. Approved ✅\n";
+    assert!(approves(triaged), "{:?}", seen(&read_cr(triaged)));
+}

@@ -558,6 +558,19 @@ pub fn ruled_out(text: &str) -> bool {
         || (re(&FIRST_WORRY, vocab::FIRST_WORRY).is_match(text)
             && (!worry_confirmed(text) || ends_cleared(text)))
         || suspicion_cleared(text)
+        || false_positive(text)
+}
+
+/// Does the paragraph rule a tool's alert a false positive ("The Semgrep alert on this PR (…)
+/// is a **false positive**: the only interpolated value is an enum")? That alert is triaged
+/// away, not raised.
+fn false_positive(text: &str) -> bool {
+    static FP: OnceLock<Pattern> = OnceLock::new();
+    re(
+        &FP,
+        r"(?i)\b(?:alert|finding|warning|result|hit|match|flag|report)s?\b(?:[^.!?]|[.!?]\S){0,200}?\b(?:is|was|are|were) (?:an? )?(?:\*\*)?false[- ]positives?\b",
+    )
+    .is_match(&text.replace('\n', " "))
 }
 
 /// Does the paragraph end on a sentence that clears what came before ("But `claim_shard()`

@@ -119,6 +119,9 @@ impl Reader<'_> {
                 } else if self.cleared.contains(&list) {
                     self.units[u].in_findings = false;
                     self.units[u].quiet = true;
+                } else if self.hidden.contains(&list) {
+                    self.units[u].quiet = true;
+                    self.units[u].done = true;
                 }
                 self.mark_container(u);
             }

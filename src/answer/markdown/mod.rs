@@ -136,6 +136,8 @@ struct Reader<'a> {
     announced: Vec<usize>,
     /// Lists a lead-in said only look wrong ("here is why each one is fine:"): quiet.
     cleared: Vec<usize>,
+    /// Lists a lead-in set aside (a bot's findings below its threshold): none is raised.
+    hidden: Vec<usize>,
     /// Something was said since the last heading (a marker line right under a title promotes
     /// the title to a finding only when it comes first).
     heading_content: bool,
@@ -186,6 +188,7 @@ impl<'r> Reader<'r> {
             unit_levels: Vec::new(),
             announced: Vec::new(),
             cleared: Vec::new(),
+            hidden: Vec::new(),
             list: None,
             lists: 0,
             pending: Vec::new(),

@@ -71,6 +71,7 @@ impl Reader<'_> {
             self.list_levels.retain(|(list, _)| *list != next);
             self.announced.retain(|list| *list != next);
             self.cleared.retain(|list| *list != next);
+            self.hidden.retain(|list| *list != next);
         }
         if indent == 0 && text.trim_end().ends_with(':') {
             if let Some(level) = super::stated_level(text) {
@@ -81,7 +82,11 @@ impl Reader<'_> {
                     self.para_level = Some(level);
                 }
             }
-            if vocab::announces_findings(text) {
+            // (A count that is set aside in the same breath, "2 findings were below your
+            // policy threshold and are not shown", raises none of them.)
+            if vocab::hides_list(text) {
+                self.hidden.push(self.lists + 1);
+            } else if vocab::announces_findings(text) {
                 self.announced.push(self.lists + 1);
             } else if vocab::clears_list(text) {
                 self.cleared.push(self.lists + 1);

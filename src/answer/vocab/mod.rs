@@ -90,6 +90,12 @@ pub fn announces_fixed(text: &str) -> bool {
     crate::answer::re(&FIXED_RE, FIXED_LEAD_IN).is_match(plain.trim())
 }
 
+/// Does a lead-in say the list after it is not raised here ([`HIDDEN_LEAD_IN`])?
+pub fn hides_list(text: &str) -> bool {
+    static HIDDEN_RE: std::sync::OnceLock<crate::pattern::Pattern> = std::sync::OnceLock::new();
+    crate::answer::re(&HIDDEN_RE, HIDDEN_LEAD_IN).is_match(text)
+}
+
 /// Does a lead-in say the list after it is of things that only look wrong
 /// ([`CLEARED_LEAD_IN`])?
 pub fn clears_list(text: &str) -> bool {

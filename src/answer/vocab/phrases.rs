@@ -168,6 +168,8 @@ pub const APPROVAL_PHRASES: &[&str] = &[
     r"no (?:further |significant |major |real |remaining |blocking |obvious |new )?(?:issues|problems|concerns|bugs|findings)(?: (?:were |have been )?(?:found|identified|detected|spotted))?",
     // ("No high-confidence security vulnerabilities were identified in this change.")
     r"no(?: [a-zA-Z'-]+){0,3} (?:issues|problems|concerns|bugs|findings|vulnerabilities|defects|regressions) (?:were|have been|was) (?:found|identified|detected|spotted|reported)",
+    // (A policy bot's "✅ No policy violations.")
+    r"no (?:new )?(?:policy |license |security )?violations(?: (?:found|detected))?",
     // ("✅ No new security issues found in this pull request.")
     r"no(?: [a-zA-Z'-]+){0,2} (?:issues|problems|bugs|findings|vulnerabilities|defects) (?:found|identified|detected)",
     r"(?:did not|didn't|did n't) (?:find|spot|see|identify) any(?:,? [a-zA-Z'-]+){0,5} (?:issues|problems|concerns|bugs)",
@@ -561,6 +563,11 @@ pub const WITHDRAWN: &str = r"(?i)(?:✅\s*(?:\*\*|__)?\s*(?:fixed|addressed|res
 /// A lead-in that says the table under it lists what the change fixed (a scanner's "1 alert
 /// fixed by this pull request", "The following issues were fixed in this Pull Request").
 pub const FIXED_LEAD_IN: &str = r"(?i)(?:^|[.!]\s+)(?:\d+ (?:alerts?|issues?|findings?|vulnerabilit(?:y|ies)) (?:were |was |have been |has been )?(?:fixed|resolved|closed) (?:by|in) this (?:pull request|pr|merge request|mr|change)|the following (?:issues|alerts|findings|vulnerabilities) (?:were|have been) (?:fixed|resolved) (?:by|in) this (?:pull request|pr|merge request|mr|change))";
+
+/// A lead-in that says the list under it is not raised here: a bot's findings below its
+/// policy's threshold ("2 findings were below your policy threshold and are not shown on this
+/// pull request:"), whatever levels the items still wear.
+pub const HIDDEN_LEAD_IN: &str = r"(?i)\b(?:below|under) (?:your|the) (?:policy(?:'s)? )?threshold\b|\bnot shown on this (?:pull request|pr|merge request)\b";
 
 /// A fix a bot only offers (Bugbot's Autofix "prepared a fix for 1 of the 1 issues found",
 /// "✅ Fixed: …" with an "Apply" link): it lives on another branch until someone applies it, so
