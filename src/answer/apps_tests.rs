@@ -221,3 +221,18 @@ fn findings_a_bot_sets_aside_or_a_reviewer_triages_away_raise_nothing() {
                    member checked on line 81.\n\nNothing else from me. Approved ✅\n";
     assert!(approves(triaged), "{:?}", seen(&read_cr(triaged)));
 }
+
+#[test]
+fn a_code_scanning_alert_in_the_conversation_and_a_scanners_non_blocking_line() {
+    let alert = "## Open redirect through a prefix check\n\nThe host may sit anywhere in the \
+                 URL.\n\n**Check warning on line 17** in `web/redirect.ts`\n\nCode scanning / \
+                 CodeQL\n\nOpen redirect through a prefix check **Medium**\n\nTool: CodeQL · \
+                 Rule ID: js/open-redirect\n";
+    assert_eq!(seen(&read_cr(alert)), [(P2, "web/redirect.ts:17".into())]);
+    let semgrep = "**Semgrep found 1 `flask-debug` finding:**\n\n- \
+                   [app/main.py#L18](https://example.org/blob/2be91d0/app/main.py#L18)\n\nDebug \
+                   mode leaks stack traces.\n\nSeverity: WARNING · CWE-489\n\n⚪️ This finding \
+                   does not block your pull request.\n";
+    assert_eq!(seen(&read_cr(semgrep)), [(P2, "app/main.py:18".into())]);
+    assert!(approves("Замечаний к изменению нет.\n"));
+}

@@ -314,13 +314,27 @@ pub(super) fn review_states(text: &str) -> String {
 /// Check warning`, `## Check notice`, `**Code scanning / CodeQL**`, quoted or not): the alert's
 /// kind and its tool, not a section of the review. As a heading it would end the comment that
 /// the place line above it opened.
+/// (The check's line in the pull request's conversation, `**Check warning on line 17** in
+/// `web/redirect.ts``, is the alert's place.)
 pub(super) fn without_alert_chrome(text: &str) -> Cow<'_, str> {
     static CHROME: OnceLock<Pattern> = OnceLock::new();
-    re(
-        &CHROME,
-        r"(?im)^((?:[ \t]*>)*)[ \t]*(?:#{1,6}[ \t]+Check (?:failure|warning|notice)|\*\*Code scanning / [^*\n]{1,40}\*\*)[ \t]*$",
+    static CHECK_LINE: OnceLock<Pattern> = OnceLock::new();
+    let text = re(
+        &CHECK_LINE,
+        r"(?im)^([ \t>]*)\*\*Check (?:failure|warning|notice) on lines? (\d+)(?:\s*[-–]\s*(\d+))?\*\* in `([^`\n]+)`[ \t]*$",
     )
-    .replace_all(text, "$1")
+    .replace_all(text, |c: &regex::Captures| match c.get(3) {
+        Some(end) => format!("{}`{}:{}-{}`", &c[1], &c[4], &c[2], end.as_str()),
+        None => format!("{}`{}:{}`", &c[1], &c[4], &c[2]),
+    });
+    let chrome = re(
+        &CHROME,
+        r"(?im)^((?:[ \t]*>)*)[ \t]*(?:#{1,6}[ \t]+Check (?:failure|warning|notice)|\*\*Code scanning / [^*\n]{1,40}\*\*|Code scanning / [A-Za-z][\w .-]{0,40})[ \t]*$",
+    );
+    match chrome.replace_all(&text, "$1") {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(o) => Cow::Owned(o),
+    }
 }
 
 /// Lines that only say who wrote what follows (`qodo-merge-pro[bot] · review thread`,

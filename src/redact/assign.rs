@@ -130,6 +130,19 @@ fn unquote(val: &str) -> (&str, bool) {
 
 /// Values that are never a secret, quoted or not: empty, templated, references, placeholders,
 /// version specs, URLs and paths.
+/// `CWE-259`, `CVE-2025-27731`, `GHSA-xxxx-xxxx-xxxx`, `CAPEC-66`: a public catalogue's id.
+fn advisory_id(v: &str) -> bool {
+    let v = v.trim_end_matches([')', ',', '.', ';']);
+    ["CWE-", "CVE-", "CAPEC-"].iter().any(|p| {
+        v.strip_prefix(p)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'-'))
+    }) || v.strip_prefix("GHSA-").is_some_and(|n| {
+        n.split('-').count() == 3
+            && n.split('-')
+                .all(|p| p.len() == 4 && p.bytes().all(|b| b.is_ascii_alphanumeric()))
+    })
+}
+
 fn never_secret(v: &str, key: &str) -> bool {
     let lower = v.to_ascii_lowercase();
     v.len() < 4
@@ -159,6 +172,8 @@ fn never_secret(v: &str, key: &str) -> bool {
         || v.starts_with(['^', '~', '=']) && version(&v[1..])
         || v.starts_with("workspace:")
         || v.starts_with("npm:")
+        // A weakness's or an advisory's id (`Hardcoded password (CWE-259)`, `CVE-2025-1234`).
+        || advisory_id(v)
         || v.trim_start_matches('v').split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
         // An environment variable's name (`token = "GITHUB_TOKEN"`) is a reference to the secret.
         || v.len() > 3
@@ -563,6 +578,19 @@ pub fn file_values(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_weakness_or_advisory_id_is_no_secret() {
+        for id in [
+            "CWE-259",
+            "CWE-259)",
+            "CVE-2025-27731",
+            "GHSA-4x9q-8c2v-77mp",
+        ] {
+            assert!(never_secret(id, "password"), "{id}");
+        }
+        assert!(!never_secret("CWE-x9Tq!", "password"));
+    }
 
     #[test]
     fn a_code_span_that_holds_code_is_no_secret() {
