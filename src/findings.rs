@@ -338,7 +338,7 @@ pub struct Rejoinder {
     /// The reviewer's own words.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub words: String,
-    /// The level the finding was raised at, when the reviewer lowered it.
+    /// The level the finding was raised at, when the reviewer lowered it or held it at another.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<Severity>,
 }

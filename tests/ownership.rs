@@ -510,3 +510,41 @@ fn answers_that_could_hide_a_problem_still_fail_the_gate() {
     let wrong = gate_table(&dir, BYPASSES, "p2", 1);
     assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
 }
+
+#[test]
+fn a_disputed_finding_the_reviewer_holds_at_a_higher_level_gates_at_it() {
+    let env = setup();
+    // A disputed blocker keeps the loop going; the reviewer then holds the P2 beside it at P0.
+    let first = schema(
+        "revise",
+        json!([
+            blocker("Crash on overflow in add", "a - b overflows"),
+            {"severity": "P2", "title": "Cells are written unescaped", "file": "lib.rs",
+                "start_line": 2, "end_line": 2, "body": "a cell starting with = runs as a \
+                formula", "action": "prefix it"}
+        ]),
+    );
+    let raised = format!(
+        "{}\n\n## Disputed findings\n- F1: hold — `a - b` still overflows for i32::MIN\n- F2 \
+         stands, P0: the new share link sends the file to other tenants, so the formula runs \
+         on their machines\n",
+        schema("reject", json!([]))
+    );
+    env.fake("codex", json!([{"answer": first}, {"answer": raised}]));
+    let invalid = judged(&[("F1", "invalid"), ("F2", "invalid")], "A");
+    env.fake("claude", json!([invalid, {"answer": "Neither is real."}]));
+    let s = json_of(
+        &review(
+            &env,
+            &["--max-rounds", "2", "--fail-on", "p1", "--format", "json"],
+        )
+        .fails(1),
+    );
+    let f2 = s["unresolved"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "F2")
+        .unwrap_or_else(|| panic!("{s:#}"));
+    assert_eq!(f2["severity"], "P0", "{s:#}");
+}

@@ -26,6 +26,16 @@ pub enum Reply {
     Withdraw,
     /// It stands at this lower level.
     Lower(Severity),
+    /// It stands, at the level the reviewer names with it (`F2 stands, P1`, `"status": "held",
+    /// "severity": "P0"`): the reviewer's level, higher than raised or not.
+    HoldAt(Severity),
+}
+
+impl Reply {
+    /// Does the finding stand (held, at its level or another)?
+    pub fn holds(self) -> bool {
+        matches!(self, Reply::Hold | Reply::HoldAt(_) | Reply::Lower(_))
+    }
 }
 
 /// What the answer said about each asked id: the reply and the reviewer's words after it.
@@ -332,6 +342,12 @@ fn reply_in(words: &[String]) -> Option<Reply> {
             }
         }
         let h = HOLD.iter().filter(|p| starts(i, p)).map(|p| p.len()).max();
+        let hold_words = HOLD
+            .iter()
+            .filter(|p| starts(i, p))
+            .map(|p| p.split(' ').count())
+            .max()
+            .unwrap_or(0);
         let w = WITHDRAW
             .iter()
             .filter(|p| starts(i, p))
@@ -341,14 +357,22 @@ fn reply_in(words: &[String]) -> Option<Reply> {
             (None, None) => continue,
             (Some(h), Some(w)) if w > h && !negated(i) => Reply::Withdraw,
             (None, Some(_)) if !negated(i) => Reply::Withdraw,
-            _ => Reply::Hold,
+            _ => {
+                // (A level right after the hold is the level it stands at: `stands, P1`.)
+                let level = words[i + hold_words..]
+                    .iter()
+                    .take(3)
+                    .find_map(|w| parse_severity(w).filter(|s| *s != Severity::Unclassified));
+                level.map_or(Reply::Hold, Reply::HoldAt)
+            }
         };
         match first {
             None => first = Some(reply),
             Some(Reply::Withdraw)
-                if reply == Reply::Hold && STRONG_HOLD.iter().any(|p| starts(i, p)) =>
+                if matches!(reply, Reply::Hold | Reply::HoldAt(_))
+                    && STRONG_HOLD.iter().any(|p| starts(i, p)) =>
             {
-                return Some(Reply::Hold)
+                return Some(reply)
             }
             _ => {}
         }
@@ -381,6 +405,8 @@ fn from_json(v: &Value, asked: &[(String, String)], out: &mut Vec<(String, Reply
                 let lowering = words.iter().any(|w| LOWER.contains(&w.as_str()));
                 let reply = match (reply_in(&words), level) {
                     (None, Some(s)) if lowering => Some(Reply::Lower(s)),
+                    // (Held with a level of its own: the reviewer's level.)
+                    (Some(Reply::Hold | Reply::HoldAt(_)), Some(s)) => Some(Reply::HoldAt(s)),
                     (r, _) => r,
                 };
                 if let (Some(a), Some(reply)) = (asked_id, reply) {
@@ -432,6 +458,24 @@ mod tests {
         assert_eq!(r.said["F2"].0, Reply::Withdraw);
         assert_eq!(r.said["F3"].0, Reply::Lower(Severity::P3));
         assert!(!r.said.contains_key("F4"));
+    }
+
+    #[test]
+    fn a_hold_with_a_level_stands_at_the_reviewers_level() {
+        let r = read(
+            "F2 stands, P1: the offset still moves before the PUT succeeds.\nF3: hold\n",
+            None,
+            &asked(),
+        );
+        assert_eq!(r.said["F2"].0, Reply::HoldAt(Severity::P1));
+        assert_eq!(r.said["F3"].0, Reply::Hold);
+        let json = serde_json::json!({"rulings": [
+            {"id": "F1", "status": "held", "severity": "P0", "comment": "still unescaped"},
+            {"id": "F4", "status": "fixed"}
+        ]});
+        let r = read("", Some(&json), &asked());
+        assert_eq!(r.said["F1"].0, Reply::HoldAt(Severity::P0));
+        assert_eq!(r.said["F4"].0, Reply::Withdraw);
     }
 
     #[test]

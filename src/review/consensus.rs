@@ -290,7 +290,7 @@ pub(super) fn own_replies(
         merged.ambiguous.retain(|a| a != id);
         let held = stay
             .iter()
-            .find_map(|(_, r)| r.filter(|(r, _)| *r == Reply::Hold));
+            .find_map(|(_, r)| r.filter(|(r, _)| matches!(r, Reply::Hold | Reply::HoldAt(_))));
         let all_lowered = stay
             .iter()
             .all(|(_, r)| matches!(r, Some((Reply::Lower(_), _))));

@@ -100,10 +100,7 @@ pub fn settle(
     agreement: bool,
 ) -> Settled {
     let mut out = Settled::default();
-    let holds_any = replies
-        .said
-        .values()
-        .any(|(r, _)| matches!(r, Reply::Hold | Reply::Lower(_)));
+    let holds_any = replies.said.values().any(|(r, _)| r.holds());
     for j in open {
         let f = &j.finding;
         let ruling = ruling_words(j);
@@ -146,7 +143,18 @@ pub fn settle(
                     words: "the reviewer approved the change as a whole".into(),
                 });
             }
-            Some((Reply::Lower(s), words)) if *s != f.severity => {
+            // Held at a level of the reviewer's own, above the one it was raised at: it
+            // stands at that level (the reviewer owns its severity).
+            Some((Reply::HoldAt(s), words)) if *s < f.severity => {
+                let mut back = f.clone();
+                back.severity = *s;
+                out.rejoinders.insert(
+                    f.id.clone(),
+                    rejoinder(Rejoined::Held, words.clone(), Some(f.severity)),
+                );
+                out.back.push(back);
+            }
+            Some((Reply::Lower(s) | Reply::HoldAt(s), words)) if *s != f.severity => {
                 let mut back = f.clone();
                 back.severity = *s;
                 out.rejoinders.insert(
@@ -234,6 +242,37 @@ mod tests {
         assert_eq!(s.rejoinders["F3"].reply, Rejoined::Silent);
         assert_eq!(s.rejoinders["F4"].reply, Rejoined::Held);
         assert!(prompt(&open).contains("F1 [P1] F1 title"));
+    }
+
+    #[test]
+    fn a_hold_at_a_higher_level_stands_at_it_and_one_lower_is_lowered() {
+        let all = [
+            disputed("F1", Severity::P2, Verdict::MissingContext),
+            disputed("F2", Severity::P1, Verdict::Invalid),
+            disputed("F3", Severity::P1, Verdict::Invalid),
+        ];
+        let open: Vec<&Judged> = all.iter().collect();
+        let replies = crate::answer::dispute::read(
+            "F1 stands, P0: the share link reaches other tenants now.\nF2 holds at P3, a \
+             nit now.\nF3 stands, P1.\n",
+            None,
+            &asked(&open),
+        );
+        let s = settle(2, &open, &replies, &[], false);
+        let back: Vec<(&str, Severity)> =
+            s.back.iter().map(|f| (f.id.as_str(), f.severity)).collect();
+        assert_eq!(
+            back,
+            [
+                ("F1", Severity::P0),
+                ("F2", Severity::P3),
+                ("F3", Severity::P1)
+            ]
+        );
+        assert_eq!(s.rejoinders["F1"].reply, Rejoined::Held);
+        assert_eq!(s.rejoinders["F1"].from, Some(Severity::P2));
+        assert_eq!(s.rejoinders["F2"].reply, Rejoined::Lowered);
+        assert_eq!(s.rejoinders["F3"].from, None);
     }
 
     #[test]
