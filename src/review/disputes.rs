@@ -143,23 +143,20 @@ pub fn settle(
                     words: "the reviewer approved the change as a whole".into(),
                 });
             }
-            // Held at a level of the reviewer's own, above the one it was raised at: it
-            // stands at that level (the reviewer owns its severity).
-            Some((Reply::HoldAt(s), words)) if *s < f.severity => {
-                let mut back = f.clone();
-                back.severity = *s;
-                out.rejoinders.insert(
-                    f.id.clone(),
-                    rejoinder(Rejoined::Held, words.clone(), Some(f.severity)),
-                );
-                out.back.push(back);
-            }
+            // Lowered, or held at a level of the reviewer's own: it stands at that level (the
+            // reviewer owns its severity), held when that is above the one it was raised at.
             Some((Reply::Lower(s) | Reply::HoldAt(s), words)) if *s != f.severity => {
+                let raised = matches!(said, Some((Reply::HoldAt(_), _))) && *s < f.severity;
+                let reply = if raised {
+                    Rejoined::Held
+                } else {
+                    Rejoined::Lowered
+                };
                 let mut back = f.clone();
                 back.severity = *s;
                 out.rejoinders.insert(
                     f.id.clone(),
-                    rejoinder(Rejoined::Lowered, words.clone(), Some(f.severity)),
+                    rejoinder(reply, words.clone(), Some(f.severity)),
                 );
                 out.back.push(back);
             }
